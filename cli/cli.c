@@ -1,0 +1,83 @@
+/* Helpers shared by the commands (see cli.h). */
+#include "cli.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_common_option(struct cli *cli, int opt)
+{
+	switch (opt) {
+	case CLI_OPT_TRIAL:
+		cli->trial_dir = optarg;
+		return 1;
+	case CLI_OPT_JSON:
+		cli->json = 1;
+		return 1;
+	case CLI_OPT_HELP:
+		fputs(cli->cmd->usage, stdout);
+		return -1;
+	default:
+		return 0;
+	}
+}
+
+int cli_usage_error(struct cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "mtrial %s: ", cli->cmd ? cli->cmd->name : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'mtrial %s --help'.\n", cli->cmd ? cli->cmd->name : "");
+	return CLI_EXIT_USAGE;
+}
+
+int cli_fail(struct cli *cli, int code)
+{
+	const char *msg = mt_error_last();
+	if (!*msg)
+		msg = "failed";
+	fprintf(stderr, "mtrial: %s\n", msg);
+	if (cli->json)
+		cli_print_json(json_pack("{ss, si}", "error", msg, "exit",
+					 mt_error_exit_status(code)));
+	return mt_error_exit_status(code);
+}
+
+int cli_open_trial(struct cli *cli, mt_trial **out, int load_spec)
+{
+	char cwd[4096], *dir = NULL;
+	int error;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return mt_error_set(MT_EIO, "cannot read the current directory");
+	if ((error = mt_trial_find(&dir, cli->trial_dir, cwd)) < 0)
+		return error;
+	error = mt_trial_open(out, dir, load_spec);
+	free(dir);
+	return error;
+}
+
+int cli_print_json(json_t *v)
+{
+	if (!v)
+		return mt_error_set(MT_EIO, "could not build JSON output");
+	json_dumpf(v, stdout, JSON_INDENT(2) | JSON_ENCODE_ANY);
+	fputc('\n', stdout);
+	json_decref(v);
+	return 0;
+}
+
+char *cli_join_args(int argc, char **argv, int from)
+{
+	mt_buf b = MT_BUF_INIT;
+	if (from >= argc)
+		return NULL;
+	for (int i = from; i < argc; i++)
+		mt_buf_printf(&b, "%s%s", i > from ? " " : "", argv[i]);
+	return mt_buf_detach(&b);
+}

@@ -1,0 +1,72 @@
+/* Shared pieces of the mtrial command line: the command table, option
+ * helpers and output conventions. Exit codes: 0 ok, 1 a check failed or the
+ * verdict is negative, 2 usage or input error. */
+#ifndef MT_CLI_H
+#define MT_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "trial.h"
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/* State shared by every command: global options given before the command. */
+struct cli {
+	const char *trial_dir; /* --trial DIR, NULL when not given */
+	int json;              /* --json */
+	const struct cli_command *cmd;
+};
+
+struct cli_command {
+	const char *name;
+	int (*run)(struct cli *cli, int argc, char **argv);
+	const char *summary; /* one line for 'mtrial --help' */
+	const char *usage;   /* full text for 'mtrial COMMAND --help' */
+};
+
+/* The table in main.c, NULL-name terminated. */
+extern const struct cli_command cli_commands[];
+
+/* Options every command accepts: --trial DIR, --json, --help. Commands list
+ * CLI_COMMON_OPTIONS first in their option arrays and pass each option to
+ * cli_common_option(), which returns 1 if it handled it, -1 for --help
+ * (usage printed; the command returns 0), 0 otherwise. */
+#define CLI_OPT_TRIAL 0x1001
+#define CLI_OPT_JSON 0x1002
+#define CLI_OPT_HELP 'h'
+#define CLI_COMMON_OPTIONS                                                                         \
+	{"trial", required_argument, NULL, CLI_OPT_TRIAL},                                         \
+		{"json", no_argument, NULL, CLI_OPT_JSON}, {"help", no_argument, NULL, CLI_OPT_HELP}
+int cli_common_option(struct cli *cli, int opt);
+
+/* Reports a usage error about the current command and returns exit code 2. */
+int cli_usage_error(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints mt_error_last() (stderr, and as {"error":..} on stdout with --json)
+ * and returns the exit code for `code`. */
+int cli_fail(struct cli *cli, int code);
+
+/* Finds and opens the trial (from --trial, $MTRIAL_DIR or the cwd upward).
+ * `load_spec`: also validate trial.yaml. Returns 0 or an MT_E* code. */
+int cli_open_trial(struct cli *cli, mt_trial **out, int load_spec);
+
+/* Prints a JSON value on stdout (indented, one trailing newline); steals it. */
+int cli_print_json(json_t *v);
+
+/* Joins argv[from..argc) with single spaces; caller frees. NULL if none. */
+char *cli_join_args(int argc, char **argv, int from);
+
+/* The commands, one file each. */
+int cmd_init(struct cli *cli, int argc, char **argv);
+int cmd_note(struct cli *cli, int argc, char **argv);
+int cmd_notes(struct cli *cli, int argc, char **argv);
+int cmd_effort(struct cli *cli, int argc, char **argv);
+int cmd_report(struct cli *cli, int argc, char **argv);
+int cmd_doctor(struct cli *cli, int argc, char **argv);
+int cmd_tui(struct cli *cli, int argc, char **argv);
+int cmd_spec(struct cli *cli, int argc, char **argv);
+
+#endif

@@ -1,0 +1,184 @@
+/* mtrial effort: engineering effort timers. */
+#include "cli.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *interval_json(const mt_effort *e)
+{
+	char started[32], stopped[32];
+	int64_t end = e->stopped_ms ? e->stopped_ms : mt_now_ms();
+
+	mt_time_iso(started, sizeof(started), e->started_ms);
+	mt_time_iso(stopped, sizeof(stopped), e->stopped_ms);
+	return json_pack("{sI, s?s, ss, s?s, ss, s?s, sb, sI}", "id", (json_int_t)e->id, "track",
+			 e->track, "category", e->category, "text", e->text, "started", started,
+			 "stopped", e->stopped_ms ? stopped : NULL, "running", e->stopped_ms == 0,
+			 "duration_ms", (json_int_t)(end - e->started_ms));
+}
+
+static void print_interval(const char *verb, const mt_effort *e)
+{
+	char dur[32];
+	int64_t end = e->stopped_ms ? e->stopped_ms : mt_now_ms();
+
+	mt_duration_fmt(dur, sizeof(dur), end - e->started_ms);
+	printf("%s #%lld: %s%s%s%s%s, %s\n", verb, (long long)e->id, e->category,
+	       e->track ? ", track " : "", e->track ? e->track : "", e->text ? ": " : "",
+	       e->text ? e->text : "", dur);
+}
+
+static int report(struct cli *cli, const char *verb, const mt_effort *e)
+{
+	if (cli->json)
+		return cli_print_json(interval_json(e));
+	print_interval(verb, e);
+	return 0;
+}
+
+static int start(struct cli *cli, mt_trial *t, const char *track, const char *category,
+		 const char *text)
+{
+	mt_effort e = {0};
+	int error = mt_journal_effort_start(t->journal, track, category, text, &e);
+	if (error == 0)
+		error = report(cli, "Started", &e);
+	mt_effort_dispose(&e);
+	return error;
+}
+
+static int stop(struct cli *cli, mt_trial *t)
+{
+	mt_effort e = {0};
+	int error = mt_journal_effort_stop(t->journal, &e);
+	if (error == 0)
+		error = report(cli, "Stopped", &e);
+	mt_effort_dispose(&e);
+	return error;
+}
+
+static int status(struct cli *cli, mt_trial *t)
+{
+	mt_effort e = {0};
+	int error = mt_journal_effort_current(t->journal, &e);
+
+	if (error == MT_ENOTFOUND) {
+		mt_error_clear();
+		if (cli->json)
+			return cli_print_json(json_pack("{sn}", "running"));
+		printf("No effort timer is running.\n");
+		return 0;
+	}
+	if (error == 0) {
+		if (cli->json)
+			error = cli_print_json(json_pack("{so}", "running", interval_json(&e)));
+		else
+			print_interval("Running", &e);
+	}
+	mt_effort_dispose(&e);
+	return error;
+}
+
+static int print_log_row(const mt_effort *e, void *payload)
+{
+	(void)payload;
+	print_interval(e->stopped_ms ? "  " : "  running", e);
+	return 0;
+}
+
+static int log_cmd(struct cli *cli, mt_trial *t)
+{
+	json_t *summary = mt_journal_effort_summary_json(t->journal, mt_now_ms()), *tr;
+	const char *name;
+	char dur[32];
+	int error;
+
+	if (!summary)
+		return mt_error_last_code();
+	if (cli->json) {
+		json_t *intervals = mt_journal_effort_json(t->journal);
+		if (!intervals) {
+			json_decref(summary);
+			return mt_error_last_code();
+		}
+		return cli_print_json(json_pack("{so, so}", "intervals", intervals, "summary",
+						summary));
+	}
+	error = mt_journal_effort_foreach(t->journal, print_log_row, NULL);
+	mt_duration_fmt(dur, sizeof(dur), json_integer_value(json_object_get(summary, "total_ms")));
+	printf("Total: %s\n", dur);
+	json_object_foreach(json_object_get(summary, "by_track"), name, tr) {
+		json_t *ms;
+		const char *cat;
+		mt_duration_fmt(dur, sizeof(dur), json_integer_value(json_object_get(tr, "total_ms")));
+		printf("  %s: %s\n", name, dur);
+		json_object_foreach(json_object_get(tr, "by_category"), cat, ms) {
+			mt_duration_fmt(dur, sizeof(dur), json_integer_value(ms));
+			printf("    %-22s %s\n", cat, dur);
+		}
+	}
+	json_decref(summary);
+	return error;
+}
+
+static int dispatch(struct cli *cli, const char *sub, const char *track, const char *category,
+		    char *text)
+{
+	mt_trial *t = NULL;
+	int error;
+
+	if ((error = cli_open_trial(cli, &t, 0)) < 0)
+		return error;
+	if (strcmp(sub, "start") == 0)
+		error = start(cli, t, track, category, text);
+	else if (strcmp(sub, "stop") == 0)
+		error = stop(cli, t);
+	else if (strcmp(sub, "status") == 0)
+		error = status(cli, t);
+	else
+		error = log_cmd(cli, t);
+	mt_trial_free(t);
+	return error;
+}
+
+int cmd_effort(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"track", required_argument, NULL, 'T'},
+					     {"category", required_argument, NULL, 'c'},
+					     {0}};
+	static const char *const subs[] = {"start", "stop", "status", "log", NULL};
+	const char *sub = argc > 1 ? argv[1] : NULL, *track = NULL, *category = NULL;
+	char *text;
+	int opt, error;
+
+	if (sub && (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0))
+		return fputs(cli->cmd->usage, stdout), CLI_EXIT_OK;
+	if (!sub)
+		return cli_usage_error(cli, "missing subcommand (start, stop, status, log)");
+	if (!mt_str_in(sub, subs))
+		return cli_usage_error(cli, "unknown subcommand '%s'", sub);
+	while ((opt = getopt_long(argc - 1, argv + 1, "hT:c:", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0)
+			return CLI_EXIT_OK;
+		if (common)
+			continue;
+		if ((opt == 'T' || opt == 'c') && strcmp(sub, "start") != 0)
+			return cli_usage_error(cli, "--track and --category go with 'start'");
+		if (opt == 'T')
+			track = optarg;
+		else if (opt == 'c')
+			category = optarg;
+		else
+			return cli_usage_error(cli, "bad option");
+	}
+	if (optind + 1 < argc && strcmp(sub, "start") != 0)
+		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind + 1]);
+	text = cli_join_args(argc - 1, argv + 1, optind);
+	error = dispatch(cli, sub, track, category, text);
+	free(text);
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
+}

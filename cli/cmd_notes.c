@@ -1,0 +1,105 @@
+/* mtrial notes: list friction notes. */
+#include "cli.h"
+#include "error.h"
+#include "util.h"
+
+#include <string.h>
+
+struct filter {
+	const char *track, *tag;
+	int json;
+	json_t *out;
+	size_t shown;
+};
+
+static int matches(const struct filter *f, const mt_note *n)
+{
+	if (f->track && (!n->track || strcmp(f->track, n->track) != 0))
+		return 0;
+	if (!f->tag)
+		return 1;
+	for (size_t i = 0; i < n->ntags; i++)
+		if (strcmp(n->tags[i], f->tag) == 0)
+			return 1;
+	return 0;
+}
+
+static int print_note(const mt_note *n, void *payload)
+{
+	struct filter *f = payload;
+	char when[32];
+
+	if (!matches(f, n))
+		return 0;
+	f->shown++;
+	mt_time_iso(when, sizeof(when), n->created_ms);
+	printf("#%-4lld %s", (long long)n->id, when);
+	if (n->track)
+		printf(" [%s]", n->track);
+	for (size_t i = 0; i < n->ntags; i++)
+		printf(" #%s", n->tags[i]);
+	if (n->interval_id)
+		printf(" (effort #%lld)", (long long)n->interval_id);
+	printf("\n      %s\n", n->text);
+	return 0;
+}
+
+static json_t *filter_json(json_t *all, const struct filter *f)
+{
+	json_t *out = json_array(), *n;
+	size_t i;
+
+	json_array_foreach(all, i, n) {
+		json_t *track = json_object_get(n, "track"), *tag;
+		size_t k;
+		int tag_ok = !f->tag;
+		if (f->track && (!json_is_string(track) ||
+				 strcmp(json_string_value(track), f->track) != 0))
+			continue;
+		json_array_foreach(json_object_get(n, "tags"), k, tag)
+			tag_ok |= f->tag && strcmp(json_string_value(tag), f->tag) == 0;
+		if (tag_ok)
+			json_array_append(out, n);
+	}
+	json_decref(all);
+	return out;
+}
+
+int cmd_notes(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"track", required_argument, NULL, 'T'},
+					     {"tag", required_argument, NULL, 't'},
+					     {0}};
+	struct filter f = {0};
+	mt_trial *t = NULL;
+	int opt, error;
+
+	while ((opt = getopt_long(argc, argv, "hT:t:", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0)
+			return CLI_EXIT_OK;
+		if (common)
+			continue;
+		if (opt == 'T')
+			f.track = optarg;
+		else if (opt == 't')
+			f.tag = optarg;
+		else
+			return cli_usage_error(cli, "bad option");
+	}
+	if (optind < argc)
+		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
+	if ((error = cli_open_trial(cli, &t, 0)) < 0)
+		return cli_fail(cli, error);
+	if (cli->json) {
+		json_t *all = mt_journal_notes_json(t->journal);
+		error = all ? cli_print_json(filter_json(all, &f)) : mt_error_last_code();
+	} else {
+		error = mt_journal_notes_foreach(t->journal, print_note, &f);
+		if (error == 0 && f.shown == 0)
+			printf("No notes yet. Add one with: mtrial note TEXT\n");
+	}
+	mt_trial_free(t);
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
+}

@@ -1,0 +1,29 @@
+/* mtrial spec: validate trial.yaml and print it. */
+#include "cli.h"
+#include "error.h"
+
+int cmd_spec(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, {0}};
+	mt_trial *t = NULL;
+	int opt, error;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0)
+			return CLI_EXIT_OK;
+		if (!common)
+			return cli_usage_error(cli, "bad option");
+	}
+	if (optind < argc)
+		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
+	if ((error = cli_open_trial(cli, &t, 1)) < 0)
+		return cli_fail(cli, error);
+	if (cli->json)
+		error = cli_print_json(mt_spec_to_json(t->spec));
+	else
+		printf("%s: valid (schema %d), trial '%s'\n", t->spec_path,
+		       MT_SPEC_SCHEMA_VERSION, mt_spec_get(t->spec, "name"));
+	mt_trial_free(t);
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
+}

@@ -1,0 +1,116 @@
+/* mtrial: an honest migration trial of PyTorch training code to another
+ * accelerator. This file holds the command table and global options. */
+#include "cli.h"
+#include "error.h"
+
+#include <string.h>
+#include <unistd.h>
+
+const struct cli_command cli_commands[] = {
+	{"init", cmd_init, "create a trial (trial.yaml + journal.db) for a git repository",
+	 "Usage: mtrial init [--repo PATH] [--trial DIR] [--name NAME] [--json]\n\n"
+	 "Creates the trial directory (default .mtrial/ at the repository root) with a\n"
+	 "commented trial.yaml template and an empty journal.db. Refuses to overwrite\n"
+	 "an existing trial. PATH must be inside a git repository (default: the\n"
+	 "current directory); the template records its HEAD revision.\n"},
+	{"spec", cmd_spec, "validate trial.yaml and print it",
+	 "Usage: mtrial spec [--trial DIR] [--json]\n\n"
+	 "Validates trial.yaml against the schema. Errors name file:line:column and\n"
+	 "exit 2. With --json prints the spec as typed JSON.\n"},
+	{"note", cmd_note, "add a friction note",
+	 "Usage: mtrial note TEXT... [--track portability|optimized] [--tag T]... [--json]\n\n"
+	 "Adds a friction note to the journal. While an effort timer runs, the note\n"
+	 "belongs to that interval and takes its track unless --track is given.\n"
+	 "TEXT '-' reads the note from standard input.\n"},
+	{"notes", cmd_notes, "list friction notes",
+	 "Usage: mtrial notes [--track T] [--tag T] [--json]\n\n"
+	 "Lists the notes, oldest first, optionally only those of one track or tag.\n"},
+	{"effort", cmd_effort, "engineering effort timers: start, stop, status, log",
+	 "Usage: mtrial effort start [--track portability|optimized] [--category C] [TEXT...]\n"
+	 "       mtrial effort stop\n"
+	 "       mtrial effort status [--json]\n"
+	 "       mtrial effort log [--json]\n\n"
+	 "One timer runs at a time for the whole trial, shared by every terminal.\n"
+	 "Categories: setup, getting-a-correct-run, debugging, waiting-for-compile,\n"
+	 "optimization, other (default). 'log' lists every interval and the totals\n"
+	 "by track and category.\n"},
+	{"report", cmd_report, "render the summary of the trial record",
+	 "Usage: mtrial report [--format md|json] [-o FILE] [--trial DIR]\n\n"
+	 "Renders what the record holds (spec, effort by track and category, notes,\n"
+	 "missing facts) through templates/summary.md, or prints the model as JSON.\n"
+	 "-o writes FILE atomically instead of standard output. MTRIAL_TEMPLATE_DIR\n"
+	 "overrides the templates compiled into the binary.\n"},
+	{"doctor", cmd_doctor, "show library versions and what mtrial can use here",
+	 "Usage: mtrial doctor [--json]\n\n"
+	 "Shows the version of every library mtrial uses and whether it was found,\n"
+	 "and loads the libtorch shim (the only command so far that does) to report\n"
+	 "libtorch's version and its number of registered operators.\n"},
+	{"tui", cmd_tui, "open the wizard (also: mtrial with no command)",
+	 "Usage: mtrial [--trial DIR] tui\n\n"
+	 "Opens the wizard on the trial. Keys: arrows/j/k move, Tab switches focus,\n"
+	 "Enter opens a step, n adds a note, t starts/stops the effort timer,\n"
+	 "? help, q quits.\n"},
+	{NULL, NULL, NULL, NULL},
+};
+
+static void print_help(FILE *out)
+{
+	fputs("mtrial " MT_VERSION " - an honest migration trial of PyTorch training code\n\n"
+	      "Usage: mtrial [--trial DIR] [COMMAND] [ARGS]\n\n"
+	      "With no command on a terminal, opens the wizard.\n\nCommands:\n",
+	      out);
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		fprintf(out, "  %-8s %s\n", c->name, c->summary);
+	fputs("\nGlobal options: --trial DIR (else $MTRIAL_DIR, else .mtrial/ found from the\n"
+	      "current directory upward), --version, --help. Every command takes --json.\n"
+	      "Exit status: 0 ok, 1 a check failed or the verdict is negative,\n"
+	      "2 usage or input error.\n",
+	      out);
+}
+
+static const struct cli_command *find_command(const char *name)
+{
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = {0};
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("mtrial %s\n", MT_VERSION);
+			return 0;
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			print_help(stdout);
+			return 0;
+		} else if (strcmp(argv[i], "--trial") == 0 && i + 1 < argc) {
+			cli.trial_dir = argv[++i];
+		} else if (strncmp(argv[i], "--trial=", 8) == 0) {
+			cli.trial_dir = argv[i] + 8;
+		} else {
+			fprintf(stderr, "mtrial: unknown option '%s'\nTry 'mtrial --help'.\n",
+				argv[i]);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (i == argc) {
+		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+			cli.cmd = find_command("tui");
+			return cli.cmd->run(&cli, 1, (char *[]){"tui", NULL});
+		}
+		print_help(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	cli.cmd = find_command(argv[i]);
+	if (!cli.cmd) {
+		fprintf(stderr, "mtrial: unknown command '%s'\nTry 'mtrial --help'.\n", argv[i]);
+		return CLI_EXIT_USAGE;
+	}
+	mt_error_clear();
+	return cli.cmd->run(&cli, argc - i, argv + i);
+}

@@ -1,0 +1,281 @@
+#include "util.h"
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void mt_buf_init(mt_buf *b)
+{
+	b->ptr = NULL;
+	b->len = b->cap = 0;
+}
+
+void mt_buf_dispose(mt_buf *b)
+{
+	free(b->ptr);
+	mt_buf_init(b);
+}
+
+static int buf_grow(mt_buf *b, size_t extra)
+{
+	size_t want = b->len + extra + 1;
+	char *p;
+
+	if (want <= b->cap)
+		return 0;
+	if (want < b->cap * 2)
+		want = b->cap * 2;
+	if (want < 64)
+		want = 64;
+	p = realloc(b->ptr, want);
+	if (!p)
+		return mt_error_set(MT_EIO, "out of memory");
+	b->ptr = p;
+	b->cap = want;
+	return 0;
+}
+
+int mt_buf_put(mt_buf *b, const char *s, size_t n)
+{
+	if (buf_grow(b, n) < 0)
+		return MT_EIO;
+	memcpy(b->ptr + b->len, s, n);
+	b->len += n;
+	b->ptr[b->len] = '\0';
+	return 0;
+}
+
+int mt_buf_puts(mt_buf *b, const char *s)
+{
+	return mt_buf_put(b, s, strlen(s));
+}
+
+int mt_buf_printf(mt_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || buf_grow(b, (size_t)n) < 0)
+		return MT_EIO;
+	va_start(ap, fmt);
+	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+char *mt_buf_detach(mt_buf *b)
+{
+	char *p = b->ptr ? b->ptr : mt_strdup("");
+	mt_buf_init(b);
+	return p;
+}
+
+const char *mt_buf_cstr(const mt_buf *b)
+{
+	return b->ptr ? b->ptr : "";
+}
+
+int mt_file_read(char **out, size_t *len, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	mt_buf b = MT_BUF_INIT;
+	char chunk[65536];
+	size_t n;
+
+	*out = NULL;
+	if (!f)
+		return mt_error_set(errno == ENOENT ? MT_ENOTFOUND : MT_EIO, "%s: %s", path,
+				    strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (mt_buf_put(&b, chunk, n) < 0) {
+			fclose(f);
+			mt_buf_dispose(&b);
+			return MT_EIO;
+		}
+	}
+	if (ferror(f)) {
+		int e = errno;
+		fclose(f);
+		mt_buf_dispose(&b);
+		return mt_error_set(MT_EIO, "%s: read failed: %s", path, strerror(e));
+	}
+	fclose(f);
+	if (len)
+		*len = b.len;
+	*out = mt_buf_detach(&b);
+	return 0;
+}
+
+int mt_file_write_atomic(const char *path, const char *data, size_t len, int excl)
+{
+	char tmp[PATH_MAX];
+	int fd, error = 0;
+	size_t off = 0;
+
+	if (excl && mt_path_exists(path))
+		return mt_error_set(MT_EEXISTS, "%s already exists", path);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return mt_error_set(MT_EIO, "%s: %s", tmp, strerror(errno));
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			error = mt_error_set(MT_EIO, "%s: write failed: %s", tmp, strerror(errno));
+			goto cleanup;
+		}
+		off += (size_t)w;
+	}
+	if (fsync(fd) < 0) {
+		error = mt_error_set(MT_EIO, "%s: fsync failed: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	close(fd);
+	fd = -1;
+	if (excl) {
+		/* link(2) fails if the target appeared meanwhile: no overwrite race. */
+		if (link(tmp, path) < 0) {
+			error = mt_error_set(errno == EEXIST ? MT_EEXISTS : MT_EIO, "%s: %s", path,
+					     errno == EEXIST ? "already exists" : strerror(errno));
+			goto cleanup;
+		}
+		unlink(tmp);
+		return 0;
+	}
+	if (rename(tmp, path) < 0) {
+		error = mt_error_set(MT_EIO, "%s: rename failed: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	return 0;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return error;
+}
+
+int mt_path_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+int mt_path_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int mt_mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n == 0 || n >= sizeof(tmp))
+		return mt_error_set(MT_EINVALID, "bad directory name '%s'", path);
+	memcpy(tmp, path, n + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return mt_error_set(MT_EIO, "%s: %s", tmp, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return mt_error_set(MT_EIO, "%s: %s", tmp, strerror(errno));
+	if (!mt_path_is_dir(tmp))
+		return mt_error_set(MT_EIO, "%s: not a directory", tmp);
+	return 0;
+}
+
+char *mt_path_join(const char *a, const char *b)
+{
+	mt_buf buf = MT_BUF_INIT;
+	size_t la = strlen(a);
+
+	if (b[0] == '/' || la == 0)
+		return mt_strdup(b);
+	mt_buf_puts(&buf, a);
+	if (a[la - 1] != '/')
+		mt_buf_puts(&buf, "/");
+	mt_buf_puts(&buf, b);
+	return mt_buf_detach(&buf);
+}
+
+char *mt_path_abs(const char *path)
+{
+	char *p = realpath(path, NULL);
+	if (!p)
+		mt_error_set(errno == ENOENT ? MT_ENOTFOUND : MT_EIO, "%s: %s", path,
+			     strerror(errno));
+	return p;
+}
+
+int64_t mt_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t mt_mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void mt_time_iso(char *buf, size_t size, int64_t ms)
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void mt_duration_fmt(char *buf, size_t size, int64_t ms)
+{
+	int64_t s = ms / 1000;
+	if (s < 0)
+		s = 0;
+	if (s >= 3600)
+		snprintf(buf, size, "%lldh %02lldm", (long long)(s / 3600),
+			 (long long)(s % 3600 / 60));
+	else if (s >= 60)
+		snprintf(buf, size, "%lldm %02llds", (long long)(s / 60), (long long)(s % 60));
+	else
+		snprintf(buf, size, "%llds", (long long)s);
+}
+
+char *mt_strdup(const char *s)
+{
+	char *p;
+	if (!s)
+		return NULL;
+	p = strdup(s);
+	if (!p)
+		abort();
+	return p;
+}
+
+int mt_str_in(const char *s, const char *const *list)
+{
+	for (; s && *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* Small helpers shared by every library: a growable string buffer, files,
+ * paths and clocks. Nothing here knows about trials or curses. */
+#ifndef MT_UTIL_H
+#define MT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+/* A growable, always NUL-terminated string. Initialise with MT_BUF_INIT or
+ * mt_buf_init(); release the contents with mt_buf_dispose(). */
+typedef struct {
+	char *ptr;
+	size_t len;
+	size_t cap;
+} mt_buf;
+
+#define MT_BUF_INIT {NULL, 0, 0}
+
+void mt_buf_init(mt_buf *b);
+void mt_buf_dispose(mt_buf *b);
+/* Appends; returns 0, or MT_EIO when memory runs out. */
+int mt_buf_put(mt_buf *b, const char *s, size_t n);
+int mt_buf_puts(mt_buf *b, const char *s);
+int mt_buf_printf(mt_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hands the string to the caller (who frees it) and resets the buffer. */
+char *mt_buf_detach(mt_buf *b);
+/* The contents, "" for an empty buffer. Borrowed. */
+const char *mt_buf_cstr(const mt_buf *b);
+
+/* Reads a whole file into *out (caller frees); *len may be NULL. */
+int mt_file_read(char **out, size_t *len, const char *path);
+/* Writes a file through a temporary name and rename(2), so a reader never
+ * sees half of it. `excl`: fail with MT_EEXISTS when path already exists. */
+int mt_file_write_atomic(const char *path, const char *data, size_t len, int excl);
+/* 1 if path exists (any type), 0 otherwise. */
+int mt_path_exists(const char *path);
+int mt_path_is_dir(const char *path);
+/* mkdir -p with mode 0755. */
+int mt_mkdir_p(const char *path);
+/* Joins two path parts with one '/'; caller frees. */
+char *mt_path_join(const char *a, const char *b);
+/* An absolute, normalised path (realpath) for an existing path; caller frees. */
+char *mt_path_abs(const char *path);
+
+/* Wall-clock milliseconds since the epoch. */
+int64_t mt_now_ms(void);
+/* Monotonic milliseconds, for durations. */
+int64_t mt_mono_ms(void);
+/* Formats ms-since-epoch as "2026-11-29T14:30:00Z" (UTC) into buf (>= 21). */
+void mt_time_iso(char *buf, size_t size, int64_t ms);
+/* Formats a duration as "1h 02m", "3m 05s" or "12s" into buf. */
+void mt_duration_fmt(char *buf, size_t size, int64_t ms);
+
+/* strdup that never returns NULL for a non-NULL input (aborts on OOM). */
+char *mt_strdup(const char *s);
+/* 1 if s is one of the NULL-terminated list. */
+int mt_str_in(const char *s, const char *const *list);
+
+#endif

@@ -1,0 +1,64 @@
+#include "repo.h"
+#include "error.h"
+#include "util.h"
+
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int git_fail(int code, const char *what)
+{
+	const git_error *e = git_error_last();
+	return mt_error_set(code, "%s: %s", what, e && e->message ? e->message : "libgit2 error");
+}
+
+int mt_repo_discover(char **workdir, char **head, const char *path)
+{
+	git_buf gitdir = {0};
+	git_repository *repo = NULL;
+	git_oid oid;
+	const char *root;
+	int error = 0;
+
+	*workdir = NULL;
+	if (head)
+		*head = NULL;
+	git_libgit2_init();
+	if (git_repository_discover(&gitdir, path, 0, NULL) < 0) {
+		error = git_fail(MT_ENOTFOUND, path);
+		mt_error_prefix(MT_ENOTFOUND, "not a git repository: ");
+		goto cleanup;
+	}
+	if (git_repository_open(&repo, gitdir.ptr) < 0) {
+		error = git_fail(MT_EIO, gitdir.ptr);
+		goto cleanup;
+	}
+	root = git_repository_is_bare(repo) ? git_repository_path(repo)
+					    : git_repository_workdir(repo);
+	*workdir = mt_strdup(root);
+	{
+		size_t n = strlen(*workdir);
+		if (n > 1 && (*workdir)[n - 1] == '/')
+			(*workdir)[n - 1] = '\0';
+	}
+	if (head && git_reference_name_to_id(&oid, repo, "HEAD") == 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(hex, sizeof(hex), &oid);
+		*head = mt_strdup(hex);
+	}
+cleanup:
+	git_repository_free(repo);
+	git_buf_dispose(&gitdir);
+	git_libgit2_shutdown();
+	return error;
+}
+
+const char *mt_repo_libgit2_version(void)
+{
+	static char v[32];
+	int major, minor, rev;
+	git_libgit2_version(&major, &minor, &rev);
+	snprintf(v, sizeof(v), "%d.%d.%d", major, minor, rev);
+	return v;
+}

@@ -1,0 +1,149 @@
+#include "model.h"
+#include "error.h"
+#include "util.h"
+
+#include <string.h>
+
+/* Spec fields a go/no-go summary cannot do without; an empty one is listed
+ * under "missing" so that no reader mistakes silence for a fact. */
+static const struct {
+	const char *path;
+	const char *why;
+} required_facts[] = {
+	{"workload.repository", "which code is being moved"},
+	{"workload.revision", "the exact revision the trial measures"},
+	{"workload.token_unit", "what one counted token is"},
+	{"systems.baseline.accelerator", "the current system"},
+	{"systems.candidate.accelerator", "the trial system"},
+	{"systems.baseline.price.hourly", "cost of the current system"},
+	{"systems.candidate.price.hourly", "cost of the trial system"},
+	{"quality_target.metric", "the quality target"},
+	{"quality_target.threshold", "the quality target's threshold"},
+	{"quality_target.direction", "whether lower or higher is better"},
+	{"accounting.boundary", "what the cost figures include"},
+	{"tracks.optimized.budget_hours", "the optimized track's engineering budget"},
+};
+
+static const struct {
+	const char *id, *title, *empty_hint;
+} steps[] = {
+	{"repository", "Repository", "The op inventory appears here once 'mtrial scan' has run."},
+	{"ops", "Ops & compatibility", "Each op's status on the target appears here after "
+				       "'mtrial probe'."},
+	{"correctness", "Correctness", "Tensor and loss-curve comparisons appear here after "
+				       "'mtrial check'."},
+	{"runs", "Runs & clocks", "Run attempts and their two clocks appear here after "
+				  "'mtrial run -- CMD'."},
+	{"effort", "Tracks & effort", "Effort intervals and friction notes appear here: "
+				      "'mtrial effort start', 'mtrial note TEXT'."},
+	{"summary", "Summary", "The go/no-go verdict appears here after 'mtrial decide'."},
+};
+
+static json_t *missing_facts(const mt_spec *spec)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < sizeof(required_facts) / sizeof(required_facts[0]); i++) {
+		const char *v = spec ? mt_spec_get(spec, required_facts[i].path) : NULL;
+		if (!v || !*v)
+			json_array_append_new(arr, json_pack("{ss, ss}", "field",
+							     required_facts[i].path, "why",
+							     required_facts[i].why));
+	}
+	return arr;
+}
+
+static json_t *duration(int64_t ms)
+{
+	char text[32];
+	mt_duration_fmt(text, sizeof(text), ms);
+	return json_string(text);
+}
+
+/* Turns the summary's objects into arrays with formatted durations, which
+ * templates can iterate over. */
+static json_t *effort_tracks(json_t *summary)
+{
+	json_t *arr = json_array(), *t, *ms;
+	const char *track, *cat;
+
+	json_object_foreach(json_object_get(summary, "by_track"), track, t) {
+		json_t *cats = json_array();
+		json_object_foreach(json_object_get(t, "by_category"), cat, ms)
+			json_array_append_new(cats, json_pack("{ss, sO, so}", "category", cat,
+							      "ms", ms, "duration",
+							      duration(json_integer_value(ms))));
+		json_array_append_new(
+			arr, json_pack("{ss, sO, so, so}", "track", track, "ms",
+				       json_object_get(t, "total_ms"), "duration",
+				       duration(json_integer_value(json_object_get(t, "total_ms"))),
+				       "categories", cats));
+	}
+	return arr;
+}
+
+static json_t *effort_model(mt_journal *j, int64_t now_ms)
+{
+	json_t *summary = mt_journal_effort_summary_json(j, now_ms);
+	json_t *intervals = summary ? mt_journal_effort_json(j) : NULL;
+	json_t *running = json_null(), *iv;
+	size_t i;
+
+	if (!intervals) {
+		json_decref(summary);
+		return NULL;
+	}
+	json_array_foreach(intervals, i, iv) {
+		json_object_set_new(iv, "duration",
+				    duration(json_integer_value(json_object_get(iv, "duration_ms"))));
+		if (json_is_true(json_object_get(iv, "running")))
+			running = json_incref(iv);
+	}
+	json_t *model = json_pack("{sO, so, so, so, so}", "total_ms",
+				  json_object_get(summary, "total_ms"), "total",
+				  duration(json_integer_value(json_object_get(summary, "total_ms"))),
+				  "tracks", effort_tracks(summary), "intervals", intervals,
+				  "running", running);
+	json_decref(summary);
+	return model;
+}
+
+static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const char *status = "empty";
+		if (strcmp(steps[i].id, "effort") == 0 &&
+		    (json_array_size(json_object_get(effort, "intervals")) ||
+		     json_array_size(notes)))
+			status = "partial";
+		if (strcmp(steps[i].id, "repository") == 0 && spec &&
+		    mt_spec_get(spec, "workload.repository"))
+			status = "partial";
+		json_array_append_new(arr, json_pack("{ss, ss, ss, ss}", "id", steps[i].id,
+						     "title", steps[i].title, "status", status,
+						     "hint", steps[i].empty_hint));
+	}
+	return arr;
+}
+
+json_t *mt_report_model(mt_trial *t, int64_t now_ms)
+{
+	char iso[32];
+	const char *name = t->spec ? mt_spec_get(t->spec, "name") : NULL;
+	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
+	json_t *effort = effort_model(t->journal, now_ms);
+	json_t *notes = effort ? mt_journal_notes_json(t->journal) : NULL;
+
+	if (!effort || !notes) {
+		json_decref(spec);
+		json_decref(effort);
+		return NULL;
+	}
+	mt_time_iso(iso, sizeof(iso), now_ms);
+	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so}", "mtrial",
+			 "version", MT_VERSION, "journal_schema",
+			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
+			 t->dir, "name", name, "spec", spec, "effort", effort, "notes", notes,
+			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
+			 missing_facts(t->spec), "steps", steps_model(effort, notes, t->spec));
+}

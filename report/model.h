@@ -1,0 +1,18 @@
+/* The trial record as one JSON document: what `mtrial report --format json`
+ * prints, what the markdown template is rendered from, and what the wizard
+ * shows. */
+#ifndef MT_REPORT_MODEL_H
+#define MT_REPORT_MODEL_H
+
+#include <stdint.h>
+#include <jansson.h>
+#include "trial.h"
+
+/* Builds the model of trial `t` as of now_ms (running timers count up to it).
+ * Keys: "mtrial" {version, schema}, "generated", "trial" {dir, name},
+ * "spec" (mt_spec_to_json), "effort" {summary, intervals}, "notes",
+ * "steps" [{id, title, status: empty|partial|done, hint}]. New reference,
+ * NULL with mt_error_last() on failure. */
+json_t *mt_report_model(mt_trial *t, int64_t now_ms);
+
+#endif

@@ -1,0 +1,272 @@
+#include "template.h"
+#include "embedded.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 32
+
+struct render {
+	const char *tmpl; /* whole template, for line numbers */
+	const char *end;
+	const char *name;
+	mt_buf *out;
+	json_t *stack[MAX_DEPTH];
+	int depth;
+};
+
+static int line_of(const struct render *r, const char *p)
+{
+	int line = 1;
+	for (const char *q = r->tmpl; q < p; q++)
+		line += *q == '\n';
+	return line;
+}
+
+static json_t *lookup(struct render *r, const char *name, size_t len)
+{
+	char key[256];
+	json_t *v = NULL;
+	char *seg, *save = NULL;
+
+	if (len == 1 && name[0] == '.')
+		return r->stack[r->depth - 1];
+	if (len >= sizeof(key))
+		return NULL;
+	memcpy(key, name, len);
+	key[len] = '\0';
+	seg = strtok_r(key, ".", &save);
+	for (int i = r->depth - 1; i >= 0 && !v; i--)
+		if (json_is_object(r->stack[i]))
+			v = json_object_get(r->stack[i], seg);
+	while (v && (seg = strtok_r(NULL, ".", &save)))
+		v = json_is_array(v) ? json_array_get(v, (size_t)atoi(seg)) : json_object_get(v, seg);
+	return v;
+}
+
+static int truthy(json_t *v)
+{
+	if (!v || json_is_null(v) || json_is_false(v))
+		return 0;
+	if (json_is_array(v))
+		return json_array_size(v) > 0;
+	if (json_is_object(v))
+		return json_object_size(v) > 0;
+	if (json_is_string(v))
+		return json_string_length(v) > 0;
+	return 1;
+}
+
+static void emit_value(mt_buf *out, json_t *v)
+{
+	char *s;
+	if (!v || json_is_null(v))
+		return;
+	if (json_is_string(v)) {
+		mt_buf_put(out, json_string_value(v), json_string_length(v));
+	} else if (json_is_integer(v)) {
+		mt_buf_printf(out, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		mt_buf_printf(out, "%g", json_real_value(v));
+	} else if (json_is_boolean(v)) {
+		mt_buf_puts(out, json_is_true(v) ? "true" : "false");
+	} else if ((s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY))) {
+		mt_buf_puts(out, s);
+		free(s);
+	}
+}
+
+/* A tag alone on its line (only blanks around it) takes the whole line away,
+ * as in mustache, so section markers leave no blank lines in the output. */
+static int standalone(const char *line_start, const char *tag, const char *after,
+		      const char **skip_to)
+{
+	const char *p;
+	for (p = line_start; p < tag; p++)
+		if (*p != ' ' && *p != '\t')
+			return 0;
+	for (p = after; *p == ' ' || *p == '\t'; p++)
+		;
+	if (*p == '\n' || *p == '\0') {
+		*skip_to = *p ? p + 1 : p;
+		return 1;
+	}
+	if (p[0] == '\r' && p[1] == '\n') {
+		*skip_to = p + 2;
+		return 1;
+	}
+	return 0;
+}
+
+/* Finds the {{/name}} closing the section whose body starts at p. */
+static const char *find_close(const char *p, const char *end, const char *name, size_t len,
+			      const char **close_end)
+{
+	int nest = 0;
+	while ((p = strstr(p, "{{")) && p < end) {
+		const char *q = p + 2, *e = strstr(q, "}}");
+		if (!e)
+			return NULL;
+		if ((*q == '#' || *q == '^' || *q == '/') && (size_t)(e - q - 1) == len &&
+		    strncmp(q + 1, name, len) == 0) {
+			if (*q != '/')
+				nest++;
+			else if (nest-- == 0) {
+				*close_end = e + 2;
+				return p;
+			}
+		}
+		p = e + 2;
+	}
+	return NULL;
+}
+
+static int render_range(struct render *r, const char *p, const char *end);
+
+static int render_section(struct render *r, char kind, const char *name, size_t len,
+			  const char *body, const char *body_end)
+{
+	json_t *v = lookup(r, name, len);
+	int error = 0;
+
+	if (kind == '^')
+		return truthy(v) ? 0 : render_range(r, body, body_end);
+	if (!truthy(v))
+		return 0;
+	if (r->depth >= MAX_DEPTH)
+		return mt_error_set(MT_EINVALID, "%s: sections nested too deeply", r->name);
+	if (json_is_array(v)) {
+		size_t i;
+		json_t *item;
+		json_array_foreach(v, i, item) {
+			r->stack[r->depth++] = item;
+			error = render_range(r, body, body_end);
+			r->depth--;
+			if (error < 0)
+				break;
+		}
+		return error;
+	}
+	r->stack[r->depth++] = v;
+	error = render_range(r, body, body_end);
+	r->depth--;
+	return error;
+}
+
+static const char *line_begin(const char *p, const char *floor)
+{
+	while (p > floor && p[-1] != '\n')
+		p--;
+	return p;
+}
+
+static int open_section(struct render *r, char kind, const char *q, size_t len,
+			const char *tag, const char *after, const char **pp)
+{
+	const char *close_end, *skip, *body_end;
+	const char *close = find_close(after, r->end, q, len, &close_end);
+
+	if (!close)
+		return mt_error_set(MT_EINVALID, "%s:%d: section '%.*s' is not closed", r->name,
+				    line_of(r, tag), (int)len, q);
+	body_end = close;
+	if (standalone(line_begin(close, after), close, close_end, &skip)) {
+		body_end = line_begin(close, after);
+		close_end = skip;
+	}
+	*pp = close_end;
+	return render_section(r, kind, q, len, after, body_end);
+}
+
+static int render_tag(struct render *r, const char **pp, const char *line_start)
+{
+	const char *tag = *pp, *q = tag + 2, *e = strstr(q, "}}"), *after, *skip;
+	char kind;
+	size_t len;
+
+	if (!e || e >= r->end)
+		return mt_error_set(MT_EINVALID, "%s:%d: '{{' without '}}'", r->name,
+				    line_of(r, tag));
+	after = e + 2;
+	kind = (*q == '#' || *q == '^' || *q == '/' || *q == '!') ? *q++ : 0;
+	while (*q == ' ')
+		q++;
+	len = (size_t)(e - q);
+	while (len && q[len - 1] == ' ')
+		len--;
+	if (kind && standalone(line_start, tag, after, &skip)) {
+		r->out->len -= (size_t)(tag - line_start);
+		r->out->ptr[r->out->len] = '\0';
+		after = skip;
+	}
+	*pp = after;
+	if (kind == '!')
+		return 0;
+	if (kind == '/')
+		return mt_error_set(MT_EINVALID, "%s:%d: '{{/%.*s}}' closes no section", r->name,
+				    line_of(r, tag), (int)len, q);
+	if (!kind) {
+		emit_value(r->out, lookup(r, q, len));
+		return 0;
+	}
+	return open_section(r, kind, q, len, tag, after, pp);
+}
+
+static int render_range(struct render *r, const char *p, const char *end)
+{
+	const char *range_start = p;
+	int error;
+
+	while (p < end) {
+		const char *tag = strstr(p, "{{");
+		if (!tag || tag >= end) {
+			mt_buf_put(r->out, p, (size_t)(end - p));
+			break;
+		}
+		mt_buf_put(r->out, p, (size_t)(tag - p));
+		p = tag;
+		if ((error = render_tag(r, &p, line_begin(tag, range_start))) < 0)
+			return error;
+	}
+	return 0;
+}
+
+int mt_template_render(char **out, const char *tmpl, json_t *model, const char *name)
+{
+	mt_buf buf = MT_BUF_INIT;
+	struct render r = {.tmpl = tmpl, .name = name, .out = &buf, .depth = 1};
+	int error;
+
+	*out = NULL;
+	r.end = tmpl + strlen(tmpl);
+	r.stack[0] = model;
+	mt_buf_puts(&buf, "");
+	if ((error = render_range(&r, tmpl, r.end)) < 0) {
+		mt_buf_dispose(&buf);
+		return error;
+	}
+	*out = mt_buf_detach(&buf);
+	return 0;
+}
+
+int mt_template_load(char **out, const char *name)
+{
+	const char *dir = getenv("MTRIAL_TEMPLATE_DIR");
+
+	*out = NULL;
+	if (dir && *dir) {
+		char *path = mt_path_join(dir, name);
+		int error = mt_file_read(out, NULL, path);
+		free(path);
+		return error;
+	}
+	for (const struct mt_embedded *t = mt_embedded_templates; t->name; t++) {
+		if (strcmp(t->name, name) == 0) {
+			*out = mt_strdup(t->text);
+			return 0;
+		}
+	}
+	return mt_error_set(MT_ENOTFOUND, "no template named '%s'", name);
+}

@@ -1,0 +1,24 @@
+/* The symbols libmtrial_torch.so exports, shared by the C++ module and the C
+ * loader. Every function returns 0 on success or -1 with a NUL-terminated
+ * message in err (at most errsize bytes). Bump MTT_ABI when a signature
+ * changes: the loader refuses a module of another ABI. */
+#ifndef MT_TORCH_ABI_H
+#define MT_TORCH_ABI_H
+
+#include <stddef.h>
+
+#define MTT_ABI 1
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int mtt_abi(void);
+int mtt_version(char *buf, size_t size, char *err, size_t errsize);
+int mtt_operator_count(size_t *out, char *err, size_t errsize);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

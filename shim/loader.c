@@ -1,0 +1,154 @@
+#include "mt_torch.h"
+#include "abi.h"
+#include "error.h"
+#include "util.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MODULE_NAME "libmtrial_torch.so"
+
+static struct {
+	void *handle;
+	char path[PATH_MAX];
+	int (*abi)(void);
+	int (*version)(char *, size_t, char *, size_t);
+	int (*operator_count)(size_t *, char *, size_t);
+} shim;
+
+static pthread_mutex_t shim_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Candidate paths, in order, as heap strings; returns how many. */
+static int candidates(char **out, int max)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+	int k = 0;
+	const char *env = getenv("MTRIAL_TORCH_MODULE");
+	mt_buf b = MT_BUF_INIT;
+
+	if (env && *env && k < max)
+		out[k++] = mt_strdup(env);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		mt_buf_printf(&b, "%s/%s", exe, MODULE_NAME);
+		if (k < max)
+			out[k++] = mt_buf_detach(&b);
+		mt_buf_printf(&b, "%s/../lib/mtrial/%s", exe, MODULE_NAME);
+		if (k < max)
+			out[k++] = mt_buf_detach(&b);
+		mt_buf_dispose(&b);
+	}
+#ifdef MT_TORCH_BUILD_MODULE
+	if (k < max)
+		out[k++] = mt_strdup(MT_TORCH_BUILD_MODULE);
+#endif
+	return k;
+}
+
+static int bind_symbols(void *h)
+{
+	*(void **)&shim.abi = dlsym(h, "mtt_abi");
+	*(void **)&shim.version = dlsym(h, "mtt_version");
+	*(void **)&shim.operator_count = dlsym(h, "mtt_operator_count");
+	if (!shim.abi || !shim.version || !shim.operator_count)
+		return mt_error_set(MT_EIO, "%s: missing symbol: %s", shim.path, dlerror());
+	if (shim.abi() != MTT_ABI)
+		return mt_error_set(MT_EIO, "%s: shim ABI %d, expected %d", shim.path,
+				    shim.abi(), MTT_ABI);
+	return 0;
+}
+
+static int try_load(const char *path, mt_buf *tried)
+{
+	void *h;
+	int error;
+
+	if (access(path, R_OK) != 0) {
+		mt_buf_printf(tried, "%s%s (absent)", tried->len ? "; " : "", path);
+		return MT_ENOTFOUND;
+	}
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		mt_buf_printf(tried, "%s%s", tried->len ? "; " : "", dlerror());
+		return MT_ENOTFOUND;
+	}
+	snprintf(shim.path, sizeof(shim.path), "%s", path);
+	if ((error = bind_symbols(h)) < 0) {
+		dlclose(h);
+		memset(&shim, 0, sizeof(shim));
+		return error;
+	}
+	shim.handle = h;
+	return 0;
+}
+
+static int load_locked(void)
+{
+	char *paths[4];
+	int n = candidates(paths, 4), error = MT_ENOTFOUND;
+	mt_buf tried = MT_BUF_INIT;
+
+	for (int i = 0; i < n; i++) {
+		if (error == MT_ENOTFOUND)
+			error = try_load(paths[i], &tried);
+		free(paths[i]);
+	}
+	if (error == MT_ENOTFOUND)
+		mt_error_set(MT_ENOTFOUND, "libtorch shim not loaded; tried: %s",
+			     mt_buf_cstr(&tried));
+	mt_buf_dispose(&tried);
+	return error;
+}
+
+int mt_torch_load(void)
+{
+	int error = 0;
+	pthread_mutex_lock(&shim_lock);
+	if (!shim.handle)
+		error = load_locked();
+	pthread_mutex_unlock(&shim_lock);
+	return error;
+}
+
+int mt_torch_loaded(void)
+{
+	return shim.handle != NULL;
+}
+
+const char *mt_torch_module_path(void)
+{
+	return shim.handle ? shim.path : NULL;
+}
+
+int mt_torch_version(char *buf, size_t size)
+{
+	char err[1024] = "";
+	int error = mt_torch_load();
+	if (error < 0)
+		return error;
+	if (shim.version(buf, size, err, sizeof(err)) != 0)
+		return mt_error_set(MT_EIO, "libtorch: %s", err);
+	return 0;
+}
+
+int mt_torch_operator_count(size_t *out)
+{
+	char err[1024] = "";
+	int error = mt_torch_load();
+	if (error < 0)
+		return error;
+	if (shim.operator_count(out, err, sizeof(err)) != 0)
+		return mt_error_set(MT_EIO, "libtorch: %s", err);
+	return 0;
+}

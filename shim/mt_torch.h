@@ -1,0 +1,31 @@
+/* The libtorch shim behind a plain C interface.
+ *
+ * libtorch is never linked into mtrial: the C++ module libmtrial_torch.so is
+ * opened with dlopen() the first time a function here is called, because
+ * linking libtorch costs about half a second of start-up for every command.
+ * No C++ type or exception crosses this header: each call returns 0 or a
+ * negative MT_E* code with the shim's message (the caught exception's text)
+ * in mt_error_last(). */
+#ifndef MT_TORCH_H
+#define MT_TORCH_H
+
+#include <stddef.h>
+
+/* Loads the module if not yet loaded. Looks at $MTRIAL_TORCH_MODULE, then
+ * beside the executable, then ../lib/mtrial/, then the build tree. */
+int mt_torch_load(void);
+
+/* 1 once the module is loaded in this process (for tests and doctor). */
+int mt_torch_loaded(void);
+
+/* The path the module was loaded from, NULL before. Borrowed. */
+const char *mt_torch_module_path(void);
+
+/* libtorch's version string ("1.13.1"), copied into buf. */
+int mt_torch_version(char *buf, size_t size);
+
+/* The number of operators registered with the JIT
+ * (torch::jit::getAllOperators()). */
+int mt_torch_operator_count(size_t *out);
+
+#endif

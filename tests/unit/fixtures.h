@@ -1,0 +1,15 @@
+/* Helpers shared by the unit tests: scratch directories and fixture repos
+ * made by the test itself. */
+#ifndef MT_TEST_FIXTURES_H
+#define MT_TEST_FIXTURES_H
+
+/* Creates a fresh empty directory under $TMPDIR (or /tmp); caller frees. */
+char *mt_fx_tmpdir(const char *tag);
+
+/* rm -rf of a directory made by mt_fx_tmpdir(). */
+void mt_fx_rmtree(const char *dir);
+
+/* Writes text to dir/name (creating parent directories). */
+void mt_fx_write(const char *dir, const char *name, const char *text);
+
+#endif

@@ -1,0 +1,249 @@
+/* The journal: notes, tags, effort timers, migrations and JSON views, on a
+ * real SQLite file in a scratch directory. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "fixtures.h"
+#include "journal.h"
+#include "util.h"
+
+struct ctx {
+	char *dir;
+	char *path;
+	mt_journal *j;
+};
+
+static int setup(void **state)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	c->dir = mt_fx_tmpdir("journal");
+	c->path = mt_path_join(c->dir, "journal.db");
+	assert_int_equal(mt_journal_open(&c->j, c->path, 1), 0);
+	*state = c;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct ctx *c = *state;
+	mt_journal_free(c->j);
+	mt_fx_rmtree(c->dir);
+	free(c->path);
+	free(c->dir);
+	free(c);
+	return 0;
+}
+
+static void test_open_missing_without_create(void **state)
+{
+	struct ctx *c = *state;
+	mt_journal *j = NULL;
+	char *other = mt_path_join(c->dir, "nope.db");
+	assert_int_equal(mt_journal_open(&j, other, 0), MT_ENOTFOUND);
+	assert_null(j);
+	assert_non_null(strstr(mt_error_last(), "nope.db"));
+	assert_false(mt_path_exists(other));
+	free(other);
+}
+
+static void test_schema_version_and_wal(void **state)
+{
+	struct ctx *c = *state;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	assert_int_equal(mt_journal_schema_version(c->j), MT_JOURNAL_SCHEMA_VERSION);
+	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+static void test_reopen_keeps_data_and_version(void **state)
+{
+	struct ctx *c = *state;
+	json_t *notes;
+	assert_int_equal(mt_journal_note_add(c->j, "first", NULL, NULL, 0, NULL), 0);
+	mt_journal_free(c->j);
+	assert_int_equal(mt_journal_open(&c->j, c->path, 0), 0);
+	assert_int_equal(mt_journal_schema_version(c->j), MT_JOURNAL_SCHEMA_VERSION);
+	notes = mt_journal_notes_json(c->j);
+	assert_int_equal(json_array_size(notes), 1);
+	json_decref(notes);
+}
+
+static void test_newer_schema_is_refused(void **state)
+{
+	struct ctx *c = *state;
+	sqlite3 *db;
+	mt_journal *j = NULL;
+
+	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE schema_version SET version = 99", NULL, NULL,
+				      NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(mt_journal_open(&j, c->path, 0), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "newer"));
+}
+
+static void test_note_with_tags_and_track(void **state)
+{
+	struct ctx *c = *state;
+	const char *tags[] = {"compile", "dtype"};
+	int64_t id = 0;
+	json_t *notes, *n;
+
+	assert_int_equal(mt_journal_note_add(c->j, "float64 became float32", "portability", tags,
+					     2, &id), 0);
+	assert_true(id > 0);
+	notes = mt_journal_notes_json(c->j);
+	n = json_array_get(notes, 0);
+	assert_string_equal(json_string_value(json_object_get(n, "text")), "float64 became float32");
+	assert_string_equal(json_string_value(json_object_get(n, "track")), "portability");
+	assert_int_equal(json_array_size(json_object_get(n, "tags")), 2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(n, "tags"), 1)),
+			    "dtype");
+	assert_true(json_is_null(json_object_get(n, "interval")));
+	json_decref(notes);
+}
+
+static void test_note_rejects_bad_track_and_empty_text(void **state)
+{
+	struct ctx *c = *state;
+	json_t *notes;
+	assert_int_equal(mt_journal_note_add(c->j, "x", "fast", NULL, 0, NULL), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "portability, optimized"));
+	assert_int_equal(mt_journal_note_add(c->j, "", NULL, NULL, 0, NULL), MT_EINVALID);
+	notes = mt_journal_notes_json(c->j);
+	assert_int_equal(json_array_size(notes), 0);
+	json_decref(notes);
+}
+
+static void test_timer_start_stop_and_one_at_a_time(void **state)
+{
+	struct ctx *c = *state;
+	mt_effort e = {0};
+
+	assert_int_equal(mt_journal_effort_current(c->j, &e), MT_ENOTFOUND);
+	assert_int_equal(mt_journal_effort_stop(c->j, NULL), MT_ESTATE);
+	assert_int_equal(mt_journal_effort_start(c->j, "optimized", "debugging", "nan loss", &e),
+			 0);
+	assert_string_equal(e.category, "debugging");
+	assert_string_equal(e.track, "optimized");
+	assert_int_equal(e.stopped_ms, 0);
+	mt_effort_dispose(&e);
+	assert_int_equal(mt_journal_effort_start(c->j, NULL, NULL, NULL, NULL), MT_ESTATE);
+	assert_non_null(strstr(mt_error_last(), "already running"));
+	assert_int_equal(mt_journal_effort_stop(c->j, &e), 0);
+	assert_true(e.stopped_ms >= e.started_ms);
+	mt_effort_dispose(&e);
+	assert_int_equal(mt_journal_effort_current(c->j, NULL), MT_ENOTFOUND);
+}
+
+static void test_timer_rejects_unknown_category(void **state)
+{
+	struct ctx *c = *state;
+	assert_int_equal(mt_journal_effort_start(c->j, NULL, "coffee", NULL, NULL), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "waiting-for-compile"));
+	assert_int_equal(mt_journal_effort_current(c->j, NULL), MT_ENOTFOUND);
+}
+
+static void test_note_during_timer_belongs_to_interval(void **state)
+{
+	struct ctx *c = *state;
+	mt_effort e = {0};
+	json_t *notes;
+
+	assert_int_equal(mt_journal_effort_start(c->j, "portability", "setup", NULL, &e), 0);
+	assert_int_equal(mt_journal_note_add(c->j, "one", NULL, NULL, 0, NULL), 0);
+	assert_int_equal(mt_journal_note_add(c->j, "two", "optimized", NULL, 0, NULL), 0);
+	assert_int_equal(mt_journal_effort_stop(c->j, NULL), 0);
+	assert_int_equal(mt_journal_note_add(c->j, "after", NULL, NULL, 0, NULL), 0);
+	notes = mt_journal_notes_json(c->j);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(notes, 0), "interval")),
+			 e.id);
+	/* the timer's track is the default; an explicit one wins */
+	assert_string_equal(json_string_value(json_object_get(json_array_get(notes, 0), "track")),
+			    "portability");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(notes, 1), "track")),
+			    "optimized");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(notes, 1), "interval")),
+			 e.id);
+	assert_true(json_is_null(json_object_get(json_array_get(notes, 2), "interval")));
+	json_decref(notes);
+	mt_effort_dispose(&e);
+}
+
+static void test_summary_by_track_and_category(void **state)
+{
+	struct ctx *c = *state;
+	sqlite3 *db;
+	json_t *s, *port;
+
+	/* Known intervals written directly, so durations are exact. */
+	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO effort (track, category, started_ms, stopped_ms) VALUES"
+		" ('portability', 'setup', 1000, 61000),"
+		" ('portability', 'debugging', 100000, 130000),"
+		" ('optimized', 'optimization', 0, 3600000),"
+		" (NULL, 'other', 0, 5000);"
+		"INSERT INTO effort (track, category, started_ms) VALUES ('portability', 'setup', 200000)",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	s = mt_journal_effort_summary_json(c->j, 260000);
+	port = json_object_get(json_object_get(s, "by_track"), "portability");
+	assert_int_equal(json_integer_value(json_object_get(port, "total_ms")),
+			 60000 + 30000 + 60000);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(port, "by_category"),
+							    "setup")), 120000);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(json_object_get(s, "by_track"), "unassigned"),
+				 "total_ms")), 5000);
+	assert_int_equal(json_integer_value(json_object_get(s, "total_ms")),
+			 150000 + 3600000 + 5000);
+	json_decref(s);
+}
+
+static void test_duration_format(void **state)
+{
+	char buf[32];
+	(void)state;
+	mt_duration_fmt(buf, sizeof(buf), 12999);
+	assert_string_equal(buf, "12s");
+	mt_duration_fmt(buf, sizeof(buf), 185000);
+	assert_string_equal(buf, "3m 05s");
+	mt_duration_fmt(buf, sizeof(buf), 3720000);
+	assert_string_equal(buf, "1h 02m");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_open_missing_without_create, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_schema_version_and_wal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reopen_keeps_data_and_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_note_with_tags_and_track, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_note_rejects_bad_track_and_empty_text, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_timer_start_stop_and_one_at_a_time, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_timer_rejects_unknown_category, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_note_during_timer_belongs_to_interval, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_summary_by_track_and_category, setup, teardown),
+		cmocka_unit_test(test_duration_format),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,125 @@
+/* The report template language: values, sections, inverted sections,
+ * standalone lines, errors with line numbers, and the shipped template. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "template.h"
+
+static char *render(const char *tmpl, const char *model_json)
+{
+	json_t *m = json_loads(model_json, 0, NULL);
+	char *out = NULL;
+	assert_non_null(m);
+	assert_int_equal(mt_template_render(&out, tmpl, m, "t.md"), 0);
+	json_decref(m);
+	return out;
+}
+
+static void expect(const char *tmpl, const char *model, const char *want)
+{
+	char *out = render(tmpl, model);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+static void test_values(void **state)
+{
+	(void)state;
+	expect("a {{x}} b {{n}} {{r}} {{t}} {{missing}}|{{o.k}}",
+	       "{\"x\":\"s\",\"n\":42,\"r\":1.5,\"t\":true,\"o\":{\"k\":\"deep\"}}",
+	       "a s b 42 1.5 true |deep");
+}
+
+static void test_sections_iterate_and_scope_outwards(void **state)
+{
+	(void)state;
+	expect("{{#items}}[{{name}}/{{unit}}]{{/items}}",
+	       "{\"unit\":\"h\",\"items\":[{\"name\":\"a\"},{\"name\":\"b\",\"unit\":\"m\"}]}",
+	       "[a/h][b/m]");
+	expect("{{#tags}}#{{.}} {{/tags}}", "{\"tags\":[\"x\",\"y\"]}", "#x #y ");
+}
+
+static void test_falsy_and_inverted(void **state)
+{
+	(void)state;
+	const char *t = "{{#v}}yes{{/v}}{{^v}}no{{/v}}";
+	expect(t, "{\"v\":false}", "no");
+	expect(t, "{\"v\":null}", "no");
+	expect(t, "{\"v\":[]}", "no");
+	expect(t, "{\"v\":\"\"}", "no");
+	expect(t, "{}", "no");
+	expect(t, "{\"v\":0}", "yes");
+	expect(t, "{\"v\":{\"a\":1}}", "yes");
+}
+
+static void test_nested_same_name(void **state)
+{
+	(void)state;
+	expect("{{#a}}<{{#a}}in{{/a}}>{{/a}}", "{\"a\":true}", "<in>");
+}
+
+static void test_standalone_lines_leave_no_blank_lines(void **state)
+{
+	(void)state;
+	expect("top\n{{! comment }}\n{{#l}}\n- {{.}}\n{{/l}}\nend\n", "{\"l\":[1,2]}",
+	       "top\n- 1\n- 2\nend\n");
+	expect("  {{#l}}  \nx\n  {{/l}}\ny", "{\"l\":[]}", "y");
+}
+
+static void test_errors_name_the_line(void **state)
+{
+	json_t *m = json_object();
+	char *out = (char *)"sentinel";
+	(void)state;
+	assert_int_equal(mt_template_render(&out, "a\nb\n{{#open}}x\n", m, "r.md"), MT_EINVALID);
+	assert_null(out);
+	assert_string_equal(mt_error_last(), "r.md:3: section 'open' is not closed");
+	assert_int_equal(mt_template_render(&out, "a\n{{/x}}", m, "r.md"), MT_EINVALID);
+	assert_string_equal(mt_error_last(), "r.md:2: '{{/x}}' closes no section");
+	assert_int_equal(mt_template_render(&out, "{{x", m, "r.md"), MT_EINVALID);
+	assert_string_equal(mt_error_last(), "r.md:1: '{{' without '}}'");
+	json_decref(m);
+}
+
+static void test_shipped_summary_renders_empty_and_full(void **state)
+{
+	char *tmpl = NULL, *out = NULL;
+	json_t *m;
+	(void)state;
+
+	unsetenv("MTRIAL_TEMPLATE_DIR");
+	assert_int_equal(mt_template_load(&tmpl, "summary.md"), 0);
+	m = json_pack("{s{ss}, s{ss}, s[], si, s[{ss, ss}]}", "trial", "name", "T1", "mtrial",
+		      "version", "0", "notes", "note_count", 0, "missing", "field",
+		      "quality_target.metric", "why", "the quality target");
+	assert_int_equal(mt_template_render(&out, tmpl, m, "summary.md"), 0);
+	assert_non_null(strstr(out, "# Migration trial: T1"));
+	assert_non_null(strstr(out, "None yet (`mtrial note TEXT`)."));
+	assert_non_null(strstr(out, "- `quality_target.metric`: the quality target"));
+	assert_null(strstr(out, "{{"));
+	free(out);
+	json_decref(m);
+	free(tmpl);
+	assert_int_equal(mt_template_load(&tmpl, "no-such.md"), MT_ENOTFOUND);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_sections_iterate_and_scope_outwards),
+		cmocka_unit_test(test_falsy_and_inverted),
+		cmocka_unit_test(test_nested_same_name),
+		cmocka_unit_test(test_standalone_lines_leave_no_blank_lines),
+		cmocka_unit_test(test_errors_name_the_line),
+		cmocka_unit_test(test_shipped_summary_renders_empty_and_full),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

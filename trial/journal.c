@@ -1,0 +1,464 @@
+#include "journal.h"
+#include "error.h"
+#include "util.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const mt_tracks[] = {"portability", "optimized", NULL};
+const char *const mt_effort_categories[] = {
+	"setup", "getting-a-correct-run", "debugging", "waiting-for-compile",
+	"optimization", "other", NULL};
+
+struct mt_journal {
+	sqlite3 *db;
+	char *path;
+};
+
+/* Forward migrations: migrations[i] takes the schema from version i to i+1.
+ * Never edit a shipped entry; append a new one. */
+static const char *const migrations[] = {
+	"CREATE TABLE effort ("
+	"  id INTEGER PRIMARY KEY,"
+	"  track TEXT,"
+	"  category TEXT NOT NULL,"
+	"  text TEXT,"
+	"  started_ms INTEGER NOT NULL,"
+	"  stopped_ms INTEGER);"
+	/* At most one running timer, enforced by the database itself. */
+	"CREATE UNIQUE INDEX effort_one_running ON effort((stopped_ms IS NULL))"
+	"  WHERE stopped_ms IS NULL;"
+	"CREATE TABLE notes ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created_ms INTEGER NOT NULL,"
+	"  track TEXT,"
+	"  text TEXT NOT NULL,"
+	"  interval_id INTEGER REFERENCES effort(id));"
+	"CREATE TABLE note_tags ("
+	"  note_id INTEGER NOT NULL REFERENCES notes(id),"
+	"  tag TEXT NOT NULL,"
+	"  PRIMARY KEY (note_id, tag));",
+};
+
+#define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
+
+static int db_error(mt_journal *j, const char *what)
+{
+	int rc = sqlite3_errcode(j->db);
+	int code = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? MT_EIO : MT_EIO;
+	return mt_error_set(code, "%s: %s: %s", j->path, what, sqlite3_errmsg(j->db));
+}
+
+static int exec(mt_journal *j, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(j->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int error = mt_error_set(MT_EIO, "%s: %s", j->path,
+					 msg ? msg : sqlite3_errmsg(j->db));
+		sqlite3_free(msg);
+		return error;
+	}
+	return 0;
+}
+
+static int begin(mt_journal *j)
+{
+	return exec(j, "BEGIN IMMEDIATE");
+}
+
+static int finish(mt_journal *j, int error)
+{
+	if (error < 0) {
+		sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
+		return error;
+	}
+	return exec(j, "COMMIT");
+}
+
+static int prepare(mt_journal *j, sqlite3_stmt **st, const char *sql)
+{
+	if (sqlite3_prepare_v2(j->db, sql, -1, st, NULL) != SQLITE_OK)
+		return db_error(j, "prepare");
+	return 0;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s && *s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int read_version(mt_journal *j, int *out)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if ((error = prepare(j, &st, "SELECT version FROM schema_version")) < 0)
+		return error;
+	*out = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int migrate(mt_journal *j)
+{
+	int version, error;
+
+	if ((error = begin(j)) < 0)
+		return error;
+	error = exec(j, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+	if (error == 0)
+		error = read_version(j, &version);
+	if (error == 0 && version > N_MIGRATIONS)
+		error = mt_error_set(MT_EINVALID,
+				     "%s: journal schema version %d is newer than this mtrial "
+				     "understands (%d); upgrade mtrial",
+				     j->path, version, N_MIGRATIONS);
+	for (int v = version; error == 0 && v < N_MIGRATIONS; v++)
+		error = exec(j, migrations[v]);
+	if (error == 0 && version < N_MIGRATIONS) {
+		char sql[128];
+		snprintf(sql, sizeof(sql), "DELETE FROM schema_version;"
+			 "INSERT INTO schema_version VALUES (%d)", N_MIGRATIONS);
+		error = exec(j, sql);
+	}
+	return finish(j, error);
+}
+
+int mt_journal_open(mt_journal **out, const char *path, int create)
+{
+	mt_journal *j;
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	int error;
+
+	*out = NULL;
+	if (!create && !mt_path_exists(path))
+		return mt_error_set(MT_ENOTFOUND, "%s: no journal", path);
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return mt_error_set(MT_EIO, "out of memory");
+	j->path = mt_strdup(path);
+	if (sqlite3_open_v2(path, &j->db, flags, NULL) != SQLITE_OK) {
+		error = mt_error_set(MT_EIO, "%s: %s", path,
+				     j->db ? sqlite3_errmsg(j->db) : "cannot open");
+		goto cleanup;
+	}
+	sqlite3_busy_timeout(j->db, 30000);
+	if ((error = exec(j, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
+			     "PRAGMA synchronous=NORMAL")) < 0)
+		goto cleanup;
+	if ((error = migrate(j)) < 0)
+		goto cleanup;
+	*out = j;
+	return 0;
+cleanup:
+	mt_journal_free(j);
+	return error;
+}
+
+void mt_journal_free(mt_journal *j)
+{
+	if (!j)
+		return;
+	sqlite3_close(j->db);
+	free(j->path);
+	free(j);
+}
+
+int mt_journal_schema_version(mt_journal *j)
+{
+	int v = -1;
+	read_version(j, &v);
+	return v;
+}
+
+void mt_note_dispose(mt_note *n)
+{
+	free(n->track);
+	free(n->text);
+	for (size_t i = 0; i < n->ntags; i++)
+		free(n->tags[i]);
+	free(n->tags);
+	memset(n, 0, sizeof(*n));
+}
+
+void mt_effort_dispose(mt_effort *e)
+{
+	free(e->track);
+	free(e->category);
+	free(e->text);
+	memset(e, 0, sizeof(*e));
+}
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? mt_strdup((const char *)s) : NULL;
+}
+
+static void effort_from_row(mt_effort *e, sqlite3_stmt *st)
+{
+	e->id = sqlite3_column_int64(st, 0);
+	e->track = col_text(st, 1);
+	e->category = col_text(st, 2);
+	e->text = col_text(st, 3);
+	e->started_ms = sqlite3_column_int64(st, 4);
+	e->stopped_ms = sqlite3_column_type(st, 5) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 5);
+}
+
+#define EFFORT_COLS "id, track, category, text, started_ms, stopped_ms"
+
+/* The running interval inside an open transaction; MT_ENOTFOUND when none. */
+static int current_locked(mt_journal *j, mt_effort *out)
+{
+	sqlite3_stmt *st = NULL;
+	int error, rc;
+
+	if ((error = prepare(j, &st, "SELECT " EFFORT_COLS
+			     " FROM effort WHERE stopped_ms IS NULL")) < 0)
+		return error;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (out)
+			effort_from_row(out, st);
+		error = 0;
+	} else if (rc == SQLITE_DONE) {
+		error = mt_error_set(MT_ENOTFOUND, "no effort timer is running");
+	} else {
+		error = db_error(j, "reading effort");
+	}
+	sqlite3_finalize(st);
+	return error;
+}
+
+static int check_choice(const char *what, const char *value, const char *const *allowed)
+{
+	mt_buf list = MT_BUF_INIT;
+	int error;
+
+	if (!value || mt_str_in(value, allowed))
+		return 0;
+	for (const char *const *p = allowed; *p; p++)
+		mt_buf_printf(&list, "%s%s", p == allowed ? "" : ", ", *p);
+	error = mt_error_set(MT_EINVALID, "unknown %s '%s' (expected one of: %s)", what, value,
+			     mt_buf_cstr(&list));
+	mt_buf_dispose(&list);
+	return error;
+}
+
+static int insert_tags(mt_journal *j, int64_t note_id, const char *const *tags, size_t ntags)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if (ntags == 0)
+		return 0;
+	if ((error = prepare(j, &st, "INSERT OR IGNORE INTO note_tags VALUES (?, ?)")) < 0)
+		return error;
+	for (size_t i = 0; i < ntags && error == 0; i++) {
+		sqlite3_bind_int64(st, 1, note_id);
+		sqlite3_bind_text(st, 2, tags[i], -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "adding tag");
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return error;
+}
+
+int mt_journal_note_add(mt_journal *j, const char *text, const char *track,
+			const char *const *tags, size_t ntags, int64_t *id_out)
+{
+	sqlite3_stmt *st = NULL;
+	mt_effort running = {0};
+	int error, have_timer;
+	int64_t id;
+
+	if (!text || !*text)
+		return mt_error_set(MT_EINVALID, "a note needs text");
+	if ((error = check_choice("track", track, mt_tracks)) < 0)
+		return error;
+	if ((error = begin(j)) < 0)
+		return error;
+	error = current_locked(j, &running);
+	have_timer = error == 0;
+	if (error == MT_ENOTFOUND)
+		error = 0;
+	if (error == 0)
+		error = prepare(j, &st, "INSERT INTO notes (created_ms, track, text, interval_id)"
+				       " VALUES (?, ?, ?, ?)");
+	if (error == 0) {
+		sqlite3_bind_int64(st, 1, mt_now_ms());
+		bind_text_or_null(st, 2, track ? track : (have_timer ? running.track : NULL));
+		sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
+		if (have_timer)
+			sqlite3_bind_int64(st, 4, running.id);
+		else
+			sqlite3_bind_null(st, 4);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "adding note");
+	}
+	sqlite3_finalize(st);
+	id = sqlite3_last_insert_rowid(j->db);
+	if (error == 0)
+		error = insert_tags(j, id, tags, ntags);
+	mt_effort_dispose(&running);
+	if ((error = finish(j, error)) < 0)
+		return error;
+	if (id_out)
+		*id_out = id;
+	return 0;
+}
+
+static int load_tags(mt_journal *j, sqlite3_stmt *tag_st, mt_note *n)
+{
+	size_t cap = 0;
+	int rc;
+
+	sqlite3_bind_int64(tag_st, 1, n->id);
+	while ((rc = sqlite3_step(tag_st)) == SQLITE_ROW) {
+		if (n->ntags == cap) {
+			cap = cap ? cap * 2 : 4;
+			n->tags = realloc(n->tags, cap * sizeof(*n->tags));
+			if (!n->tags)
+				abort();
+		}
+		n->tags[n->ntags++] = col_text(tag_st, 0);
+	}
+	sqlite3_reset(tag_st);
+	return rc == SQLITE_DONE ? 0 : db_error(j, "reading tags");
+}
+
+int mt_journal_notes_foreach(mt_journal *j, mt_note_cb cb, void *payload)
+{
+	sqlite3_stmt *st = NULL, *tag_st = NULL;
+	int error, rc;
+
+	if ((error = prepare(j, &st, "SELECT id, created_ms, track, text, interval_id"
+				     " FROM notes ORDER BY id")) < 0)
+		return error;
+	if ((error = prepare(j, &tag_st, "SELECT tag FROM note_tags WHERE note_id = ?"
+					 " ORDER BY rowid")) < 0)
+		goto cleanup;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		mt_note n = {0};
+		n.id = sqlite3_column_int64(st, 0);
+		n.created_ms = sqlite3_column_int64(st, 1);
+		n.track = col_text(st, 2);
+		n.text = col_text(st, 3);
+		n.interval_id = sqlite3_column_int64(st, 4);
+		error = load_tags(j, tag_st, &n);
+		if (error == 0)
+			error = cb(&n, payload);
+		mt_note_dispose(&n);
+		if (error != 0)
+			goto cleanup;
+	}
+	if (rc != SQLITE_DONE)
+		error = db_error(j, "reading notes");
+cleanup:
+	sqlite3_finalize(tag_st);
+	sqlite3_finalize(st);
+	return error;
+}
+
+int mt_journal_effort_start(mt_journal *j, const char *track, const char *category,
+			    const char *text, mt_effort *out)
+{
+	sqlite3_stmt *st = NULL;
+	mt_effort running = {0};
+	int error;
+
+	if (!category)
+		category = "other";
+	if ((error = check_choice("track", track, mt_tracks)) < 0 ||
+	    (error = check_choice("category", category, mt_effort_categories)) < 0)
+		return error;
+	if ((error = begin(j)) < 0)
+		return error;
+	error = current_locked(j, &running);
+	if (error == 0) {
+		char since[32];
+		mt_time_iso(since, sizeof(since), running.started_ms);
+		error = mt_error_set(MT_ESTATE,
+				     "an effort timer is already running (#%lld, %s, since %s); "
+				     "stop it first with 'mtrial effort stop'",
+				     (long long)running.id, running.category, since);
+	} else if (error == MT_ENOTFOUND) {
+		error = prepare(j, &st, "INSERT INTO effort (track, category, text, started_ms)"
+				       " VALUES (?, ?, ?, ?)");
+	}
+	if (error == 0) {
+		bind_text_or_null(st, 1, track);
+		sqlite3_bind_text(st, 2, category, -1, SQLITE_TRANSIENT);
+		bind_text_or_null(st, 3, text);
+		sqlite3_bind_int64(st, 4, mt_now_ms());
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "starting timer");
+	}
+	sqlite3_finalize(st);
+	mt_effort_dispose(&running);
+	if (error == 0 && out)
+		error = current_locked(j, out);
+	return finish(j, error);
+}
+
+int mt_journal_effort_stop(mt_journal *j, mt_effort *out)
+{
+	sqlite3_stmt *st = NULL;
+	mt_effort running = {0};
+	int error;
+
+	if ((error = begin(j)) < 0)
+		return error;
+	error = current_locked(j, &running);
+	if (error == MT_ENOTFOUND)
+		error = mt_error_set(MT_ESTATE, "no effort timer is running");
+	if (error == 0)
+		error = prepare(j, &st, "UPDATE effort SET stopped_ms = ? WHERE id = ?");
+	if (error == 0) {
+		running.stopped_ms = mt_now_ms();
+		if (running.stopped_ms < running.started_ms)
+			running.stopped_ms = running.started_ms;
+		sqlite3_bind_int64(st, 1, running.stopped_ms);
+		sqlite3_bind_int64(st, 2, running.id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "stopping timer");
+	}
+	sqlite3_finalize(st);
+	if ((error = finish(j, error)) == 0 && out) {
+		*out = running;
+		return 0;
+	}
+	mt_effort_dispose(&running);
+	return error;
+}
+
+int mt_journal_effort_current(mt_journal *j, mt_effort *out)
+{
+	return current_locked(j, out);
+}
+
+int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload)
+{
+	sqlite3_stmt *st = NULL;
+	int error, rc;
+
+	if ((error = prepare(j, &st, "SELECT " EFFORT_COLS " FROM effort ORDER BY id")) < 0)
+		return error;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		mt_effort e = {0};
+		effort_from_row(&e, st);
+		error = cb(&e, payload);
+		mt_effort_dispose(&e);
+		if (error != 0)
+			break;
+	}
+	if (error == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+		error = db_error(j, "reading effort");
+	sqlite3_finalize(st);
+	return error;
+}

@@ -1,0 +1,87 @@
+/* journal.db: the trial's append-mostly record in SQLite (WAL mode).
+ *
+ * Several processes may write at once (the wizard open while `mtrial note`
+ * runs in another terminal): every write is one IMMEDIATE transaction and the
+ * busy timeout lets writers queue instead of failing. Schema changes are
+ * forward migrations numbered in the schema_version table. */
+#ifndef MT_JOURNAL_H
+#define MT_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#define MT_JOURNAL_SCHEMA_VERSION 1
+
+typedef struct mt_journal mt_journal;
+
+/* The tracks and effort categories a record accepts. NULL-terminated, static. */
+extern const char *const mt_tracks[];
+extern const char *const mt_effort_categories[];
+
+/* Opens (and with `create`, creates) the journal at path and migrates it to
+ * the current schema. Without `create` a missing file is MT_ENOTFOUND. */
+int mt_journal_open(mt_journal **out, const char *path, int create);
+void mt_journal_free(mt_journal *j);
+
+/* The schema version stored in the file. */
+int mt_journal_schema_version(mt_journal *j);
+
+typedef struct {
+	int64_t id;
+	int64_t created_ms;
+	char *track;  /* NULL when none */
+	char *text;
+	int64_t interval_id; /* the effort interval it was made in, 0 when none */
+	char **tags;
+	size_t ntags;
+} mt_note;
+
+void mt_note_dispose(mt_note *n);
+
+/* Adds a friction note. A NULL track takes the running timer's track. A note
+ * made while a timer runs belongs to that interval. *id_out may be NULL. */
+int mt_journal_note_add(mt_journal *j, const char *text, const char *track,
+			const char *const *tags, size_t ntags, int64_t *id_out);
+
+/* Calls cb for each note, oldest first. The note and its strings are
+ * borrowed for the duration of the call. A non-zero return from cb stops the
+ * walk and is returned. */
+typedef int (*mt_note_cb)(const mt_note *note, void *payload);
+int mt_journal_notes_foreach(mt_journal *j, mt_note_cb cb, void *payload);
+
+typedef struct {
+	int64_t id;
+	char *track;    /* NULL when none */
+	char *category;
+	char *text;     /* NULL when none */
+	int64_t started_ms;
+	int64_t stopped_ms; /* 0 while running */
+} mt_effort;
+
+void mt_effort_dispose(mt_effort *e);
+
+/* Starts the effort timer. MT_ESTATE when one is already running. `out` may be
+ * NULL; otherwise the caller disposes it. Category defaults to "other". */
+int mt_journal_effort_start(mt_journal *j, const char *track, const char *category,
+			    const char *text, mt_effort *out);
+
+/* Stops the running timer; MT_ESTATE when none runs. */
+int mt_journal_effort_stop(mt_journal *j, mt_effort *out);
+
+/* The running interval, or MT_ENOTFOUND when no timer runs. */
+int mt_journal_effort_current(mt_journal *j, mt_effort *out);
+
+/* Calls cb for each interval, oldest first (borrowed, as for notes). */
+typedef int (*mt_effort_cb)(const mt_effort *e, void *payload);
+int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload);
+
+/* JSON views used by --json output and the report. New references. */
+json_t *mt_journal_notes_json(mt_journal *j);
+json_t *mt_journal_effort_json(mt_journal *j);
+/* {"total_ms":..,"by_track":{track:{"total_ms":..,"by_category":{cat:ms}}}},
+ * running intervals counted up to `now_ms`. Intervals with no track are under
+ * "unassigned". */
+json_t *mt_journal_effort_summary_json(mt_journal *j, int64_t now_ms);
+
+#endif

@@ -1,0 +1,107 @@
+/* JSON views of the journal, shared by --json output, the report and the
+ * wizard, so that each shows the same numbers. */
+#include "journal.h"
+#include "error.h"
+#include "util.h"
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *time_json(int64_t ms)
+{
+	char iso[32];
+	if (ms == 0)
+		return json_null();
+	mt_time_iso(iso, sizeof(iso), ms);
+	return json_string(iso);
+}
+
+static int note_to_json(const mt_note *n, void *payload)
+{
+	json_t *tags = json_array();
+	for (size_t i = 0; i < n->ntags; i++)
+		json_array_append_new(tags, json_string(n->tags[i]));
+	json_array_append_new((json_t *)payload,
+			      json_pack("{sI, so, so, ss, so, so}", "id", (json_int_t)n->id,
+					"created", time_json(n->created_ms), "track",
+					str_or_null(n->track), "text", n->text, "interval",
+					n->interval_id ? json_integer(n->interval_id) : json_null(),
+					"tags", tags));
+	return 0;
+}
+
+json_t *mt_journal_notes_json(mt_journal *j)
+{
+	json_t *arr = json_array();
+	if (mt_journal_notes_foreach(j, note_to_json, arr) < 0) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+static int effort_to_json(const mt_effort *e, void *payload)
+{
+	int64_t end = e->stopped_ms ? e->stopped_ms : mt_now_ms();
+	json_array_append_new(
+		(json_t *)payload,
+		json_pack("{sI, so, ss, so, so, so, sb, sI}", "id", (json_int_t)e->id, "track",
+			  str_or_null(e->track), "category", e->category, "text",
+			  str_or_null(e->text), "started", time_json(e->started_ms), "stopped",
+			  time_json(e->stopped_ms), "running", e->stopped_ms == 0, "duration_ms",
+			  (json_int_t)(end - e->started_ms)));
+	return 0;
+}
+
+json_t *mt_journal_effort_json(mt_journal *j)
+{
+	json_t *arr = json_array();
+	if (mt_journal_effort_foreach(j, effort_to_json, arr) < 0) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+struct summary_ctx {
+	json_t *by_track;
+	int64_t total;
+	int64_t now;
+};
+
+static void add_ms(json_t *obj, const char *key, int64_t ms)
+{
+	json_t *v = json_object_get(obj, key);
+	json_object_set_new(obj, key, json_integer((v ? json_integer_value(v) : 0) + ms));
+}
+
+static int summary_add(const mt_effort *e, void *payload)
+{
+	struct summary_ctx *c = payload;
+	const char *track = e->track ? e->track : "unassigned";
+	int64_t ms = (e->stopped_ms ? e->stopped_ms : c->now) - e->started_ms;
+	json_t *t = json_object_get(c->by_track, track);
+
+	if (ms < 0)
+		ms = 0;
+	if (!t) {
+		t = json_pack("{sI, s{}}", "total_ms", (json_int_t)0, "by_category");
+		json_object_set_new(c->by_track, track, t);
+	}
+	add_ms(t, "total_ms", ms);
+	add_ms(json_object_get(t, "by_category"), e->category, ms);
+	c->total += ms;
+	return 0;
+}
+
+json_t *mt_journal_effort_summary_json(mt_journal *j, int64_t now_ms)
+{
+	struct summary_ctx c = {json_object(), 0, now_ms};
+	if (mt_journal_effort_foreach(j, summary_add, &c) < 0) {
+		json_decref(c.by_track);
+		return NULL;
+	}
+	return json_pack("{sI, so}", "total_ms", (json_int_t)c.total, "by_track", c.by_track);
+}

@@ -1,0 +1,116 @@
+#include "trial.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int holds_trial(const char *dir)
+{
+	char *spec = mt_path_join(dir, MT_TRIAL_SPEC);
+	int yes = mt_path_exists(spec);
+	free(spec);
+	return yes;
+}
+
+int mt_trial_find(char **out, const char *explicit_dir, const char *cwd)
+{
+	const char *env = getenv("MTRIAL_DIR");
+	char *dir, *slash;
+
+	*out = NULL;
+	if (!explicit_dir && env && *env)
+		explicit_dir = env;
+	if (explicit_dir) {
+		if (!holds_trial(explicit_dir))
+			return mt_error_set(MT_ENOTFOUND, "%s: no %s here (create a trial with "
+					    "'mtrial init')", explicit_dir, MT_TRIAL_SPEC);
+		*out = mt_path_abs(explicit_dir);
+		return *out ? 0 : mt_error_last_code();
+	}
+	dir = mt_path_abs(cwd);
+	if (!dir)
+		return mt_error_last_code();
+	for (;;) {
+		char *cand = mt_path_join(dir, MT_TRIAL_DEFAULT_DIR);
+		if (holds_trial(cand)) {
+			free(dir);
+			*out = cand;
+			return 0;
+		}
+		free(cand);
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return mt_error_set(MT_ENOTFOUND, "no trial found: no %s/%s in %s or any parent "
+			    "(run 'mtrial init' in the repository, or pass --trial DIR)",
+			    MT_TRIAL_DEFAULT_DIR, MT_TRIAL_SPEC, cwd);
+}
+
+int mt_trial_open(mt_trial **out, const char *dir, int load_spec)
+{
+	mt_trial *t = calloc(1, sizeof(*t));
+	int error;
+
+	*out = NULL;
+	if (!t)
+		return mt_error_set(MT_EIO, "out of memory");
+	t->dir = mt_strdup(dir);
+	t->spec_path = mt_path_join(dir, MT_TRIAL_SPEC);
+	t->journal_path = mt_path_join(dir, MT_TRIAL_JOURNAL);
+	if (load_spec && (error = mt_spec_load(&t->spec, t->spec_path)) < 0)
+		goto cleanup;
+	if ((error = mt_journal_open(&t->journal, t->journal_path, 0)) < 0)
+		goto cleanup;
+	*out = t;
+	return 0;
+cleanup:
+	mt_trial_free(t);
+	return error;
+}
+
+void mt_trial_free(mt_trial *t)
+{
+	if (!t)
+		return;
+	mt_spec_free(t->spec);
+	mt_journal_free(t->journal);
+	free(t->dir);
+	free(t->spec_path);
+	free(t->journal_path);
+	free(t);
+}
+
+int mt_trial_create(const char *dir, const char *name, const char *repository,
+		    const char *revision)
+{
+	char *spec_path = mt_path_join(dir, MT_TRIAL_SPEC);
+	char *journal_path = mt_path_join(dir, MT_TRIAL_JOURNAL);
+	char *text = NULL;
+	mt_journal *j = NULL;
+	int error;
+
+	if (mt_path_exists(spec_path) || mt_path_exists(journal_path)) {
+		error = mt_error_set(MT_EEXISTS, "%s already holds a trial; not overwriting it "
+				     "(remove it first, or choose another --trial DIR)", dir);
+		goto cleanup;
+	}
+	if ((error = mt_mkdir_p(dir)) < 0)
+		goto cleanup;
+	text = mt_spec_template(name, repository, revision);
+	if ((error = mt_file_write_atomic(spec_path, text, strlen(text), 1)) < 0)
+		goto cleanup;
+	if ((error = mt_journal_open(&j, journal_path, 1)) < 0) {
+		remove(spec_path); /* leave no half-made trial behind */
+		goto cleanup;
+	}
+cleanup:
+	mt_journal_free(j);
+	free(text);
+	free(spec_path);
+	free(journal_path);
+	return error;
+}

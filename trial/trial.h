@@ -1,0 +1,36 @@
+/* A trial on disk: the directory holding trial.yaml and journal.db. */
+#ifndef MT_TRIAL_H
+#define MT_TRIAL_H
+
+#include "spec.h"
+#include "journal.h"
+
+#define MT_TRIAL_DEFAULT_DIR ".mtrial"
+#define MT_TRIAL_SPEC "trial.yaml"
+#define MT_TRIAL_JOURNAL "journal.db"
+
+typedef struct {
+	char *dir;          /* absolute path of the trial directory */
+	char *spec_path;
+	char *journal_path;
+	mt_spec *spec;      /* NULL until mt_trial_open() with load_spec */
+	mt_journal *journal;
+} mt_trial;
+
+/* Finds the trial directory: `explicit_dir` when given, else $MTRIAL_DIR,
+ * else the nearest ".mtrial/trial.yaml" at or above `cwd`. Caller frees.
+ * MT_ENOTFOUND, with a message naming where it looked, when there is none. */
+int mt_trial_find(char **out, const char *explicit_dir, const char *cwd);
+
+/* Opens the trial in `dir`: validates trial.yaml when `load_spec` (an invalid
+ * spec fails the open with the spec's error) and opens the journal. */
+int mt_trial_open(mt_trial **out, const char *dir, int load_spec);
+void mt_trial_free(mt_trial *t);
+
+/* Creates a new trial directory with the template spec and an empty journal.
+ * MT_EEXISTS when dir already holds a trial.yaml or journal.db: nothing is
+ * overwritten. */
+int mt_trial_create(const char *dir, const char *name, const char *repository,
+		    const char *revision);
+
+#endif

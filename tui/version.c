@@ -1,0 +1,8 @@
+#include "tui.h"
+
+#include <curses.h>
+
+const char *mt_tui_curses_version(void)
+{
+	return curses_version();
+}
