@@ -6,19 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *interval_json(const mt_effort *e)
-{
-	char started[32], stopped[32];
-	int64_t end = e->stopped_ms ? e->stopped_ms : mt_now_ms();
-
-	mt_time_iso(started, sizeof(started), e->started_ms);
-	mt_time_iso(stopped, sizeof(stopped), e->stopped_ms);
-	return json_pack("{sI, s?s, ss, s?s, ss, s?s, sb, sI}", "id", (json_int_t)e->id, "track",
-			 e->track, "category", e->category, "text", e->text, "started", started,
-			 "stopped", e->stopped_ms ? stopped : NULL, "running", e->stopped_ms == 0,
-			 "duration_ms", (json_int_t)(end - e->started_ms));
-}
-
 static void print_interval(const char *verb, const mt_effort *e)
 {
 	char dur[32];
@@ -33,7 +20,7 @@ static void print_interval(const char *verb, const mt_effort *e)
 static int report(struct cli *cli, const char *verb, const mt_effort *e)
 {
 	if (cli->json)
-		return cli_print_json(interval_json(e));
+		return cli_print_json(mt_effort_json(e));
 	print_interval(verb, e);
 	return 0;
 }
@@ -73,7 +60,7 @@ static int status(struct cli *cli, mt_trial *t)
 	}
 	if (error == 0) {
 		if (cli->json)
-			error = cli_print_json(json_pack("{so}", "running", interval_json(&e)));
+			error = cli_print_json(json_pack("{so}", "running", mt_effort_json(&e)));
 		else
 			print_interval("Running", &e);
 	}

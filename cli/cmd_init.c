@@ -22,7 +22,7 @@ static int create(struct cli *cli, const char *repo_path, const char *name)
 		goto cleanup;
 	if (cli->json) {
 		char *abs = mt_path_abs(dir);
-		cli_print_json(json_pack("{ss, ss, ss, ss, ss, s?s}", "trial", abs, "spec",
+		cli_print_json(json_pack("{ss, ss, ss, ss, ss, ss?}", "trial", abs, "spec",
 					 MT_TRIAL_SPEC, "journal", MT_TRIAL_JOURNAL, "name", name,
 					 "repository", root, "revision", head));
 		free(abs);

@@ -76,6 +76,10 @@ int mt_journal_effort_current(mt_journal *j, mt_effort *out);
 typedef int (*mt_effort_cb)(const mt_effort *e, void *payload);
 int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload);
 
+/* One interval as JSON: id, track, category, text, started, stopped (ISO
+ * UTC or null), running, duration_ms (up to now while running). */
+json_t *mt_effort_json(const mt_effort *e);
+
 /* JSON views used by --json output and the report. New references. */
 json_t *mt_journal_notes_json(mt_journal *j);
 json_t *mt_journal_effort_json(mt_journal *j);

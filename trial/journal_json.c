@@ -42,16 +42,19 @@ json_t *mt_journal_notes_json(mt_journal *j)
 	return arr;
 }
 
-static int effort_to_json(const mt_effort *e, void *payload)
+json_t *mt_effort_json(const mt_effort *e)
 {
 	int64_t end = e->stopped_ms ? e->stopped_ms : mt_now_ms();
-	json_array_append_new(
-		(json_t *)payload,
-		json_pack("{sI, so, ss, so, so, so, sb, sI}", "id", (json_int_t)e->id, "track",
-			  str_or_null(e->track), "category", e->category, "text",
-			  str_or_null(e->text), "started", time_json(e->started_ms), "stopped",
-			  time_json(e->stopped_ms), "running", e->stopped_ms == 0, "duration_ms",
-			  (json_int_t)(end - e->started_ms)));
+	return json_pack("{sI, so, ss, so, so, so, sb, sI}", "id", (json_int_t)e->id, "track",
+			 str_or_null(e->track), "category", e->category, "text",
+			 str_or_null(e->text), "started", time_json(e->started_ms), "stopped",
+			 time_json(e->stopped_ms), "running", e->stopped_ms == 0, "duration_ms",
+			 (json_int_t)(end - e->started_ms));
+}
+
+static int effort_to_json(const mt_effort *e, void *payload)
+{
+	json_array_append_new((json_t *)payload, mt_effort_json(e));
 	return 0;
 }
 
