@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# examples/create-demo builds a git repository with a CUDA baseline on main and
+# the porting commits on trial/neuron, and opens a trial in it. Check the
+# result with git and with the binary itself.
+#
+# Env (set by CTest): MTRIAL, MT_SOURCE_DIR, MT_BUILD_DIR.
+set -uo pipefail
+
+MT_SOURCE_DIR="${MT_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+MTRIAL="${MTRIAL:-${MT_BUILD_DIR:-$MT_SOURCE_DIR/build}/mtrial}"
+CREATE="$MT_SOURCE_DIR/examples/create-demo"
+PY="${PYTHON:-python3}"
+
+pass=0
+fail=0
+check() { # check DESCRIPTION COMMAND...
+	local desc="$1"
+	shift
+	if "$@" >/dev/null 2>&1; then
+		pass=$((pass + 1))
+		echo "ok   - $desc"
+	else
+		fail=$((fail + 1))
+		echo "FAIL - $desc"
+	fi
+}
+# shellcheck disable=SC2317 # called through check
+is() { [ "$1" = "$2" ]; }
+# shellcheck disable=SC2317
+has() { grep -q -- "$2" "$1"; }     # has FILE PATTERN (basic regex)
+# shellcheck disable=SC2317
+hasF() { grep -qF -- "$2" "$1"; }   # hasF FILE FIXED-STRING
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+demo="$tmp/demo"
+g() { git -C "$demo" "$@"; }
+
+# --- refusals ------------------------------------------------------------------
+rc=0
+MTRIAL="$MTRIAL" bash "$CREATE" >"$tmp/usage.out" 2>&1 || rc=$?
+check "no DIR: exit 2" is "$rc" 2
+check "no DIR: usage message" has "$tmp/usage.out" "usage: create-demo DIR"
+
+mkdir -p "$tmp/busy" && echo keep >"$tmp/busy/file"
+rc=0
+MTRIAL="$MTRIAL" bash "$CREATE" "$tmp/busy" >"$tmp/busy.out" 2>&1 || rc=$?
+check "non-empty DIR: exit 2" is "$rc" 2
+check "non-empty DIR: says why" has "$tmp/busy.out" "not empty"
+check "non-empty DIR: left alone" is "$(ls -A "$tmp/busy")" "file"
+
+# --- create the demo -------------------------------------------------------------
+rc=0
+MTRIAL="$MTRIAL" bash "$CREATE" "$demo" >"$tmp/create.out" 2>"$tmp/create.err" || rc=$?
+check "create-demo exits 0" is "$rc" 0
+if [ "$rc" -ne 0 ]; then
+	sed 's/^/  | /' "$tmp/create.out" "$tmp/create.err"
+	[ -d "$demo/.git" ] || finish
+fi
+check "prints how to open the trial" hasF "$tmp/create.out" "--trial $demo/.mtrial tui"
+
+# --- git history ---------------------------------------------------------------------
+check "branch main exists" g rev-parse -q --verify refs/heads/main
+check "branch trial/neuron exists" g rev-parse -q --verify refs/heads/trial/neuron
+check "left on main" is "$(g symbolic-ref --short HEAD)" main
+check "main has 3 baseline commits" is "$(g rev-list --count main)" 3
+g log --format=%s main >"$tmp/main.log"
+check "main: initial commit" hasF "$tmp/main.log" "Initial model and data pipeline"
+check "main: training loop commit" hasF "$tmp/main.log" "Add training loop with AMP, evaluation and checkpointing"
+check "trial/neuron branches from main" is "$(g merge-base main trial/neuron)" "$(g rev-parse main)"
+check "trial/neuron is 2 commits ahead" is "$(g rev-list --count main..trial/neuron)" 2
+check "portability commit" is "$(g log -1 --format=%s trial/neuron~1)" "Port to neuron device (portability track)"
+check "optimized commit" is "$(g log -1 --format=%s trial/neuron)" \
+	"Bucket sequence lengths to avoid recompiles (optimized track)"
+check "working tree clean (tracked files)" is "$(g status --porcelain --untracked-files=no)" ""
+
+g diff --name-only main trial/neuron >"$tmp/names"
+for f in train.py model.py data.py requirements.txt configs/small.yaml; do
+	check "main..trial/neuron touches $f" grep -qx -- "$f" "$tmp/names"
+done
+g diff main trial/neuron >"$tmp/diff"
+check "diff mentions neuron" has "$tmp/diff" "neuron"
+check "diff: device default neuron" has "$tmp/diff" '^+.*default=.*"neuron"'
+check "diff: compile backend=neuron" hasF "$tmp/diff" '+        model = torch.compile(model, backend="neuron")'
+check "diff: max-autotune removed" has "$tmp/diff" '^-.*mode="max-autotune"'
+check "diff: GradScaler removed" has "$tmp/diff" '^-.*GradScaler'
+check "diff: autocast device_type" has "$tmp/diff" '^+.*torch.autocast(device_type='
+check "diff: .double() removed" has "$tmp/diff" '^-.*\.double()'
+check "diff: flash-attn dropped" has "$tmp/diff" '^-flash-attn'
+g diff trial/neuron~1 trial/neuron >"$tmp/diff2"
+check "optimized commit pads to multiples of 128" has "$tmp/diff2" '^+.*pad_to_multiple_of: 128'
+check "optimized commit keeps the batch shape fixed" has "$tmp/diff2" 'drop_last=True'
+
+# Every .py compiles at both revisions.
+for rev in main trial/neuron; do
+	out="$tmp/tree-${rev//\//-}"
+	mkdir -p "$out"
+	g archive "$rev" | tar -x -C "$out"
+	n=0 bad=0
+	while IFS= read -r f; do
+		n=$((n + 1))
+		# byte code lands in the throw-away tree's __pycache__
+		"$PY" -m py_compile "$f" >"$tmp/pyc.err" 2>&1 ||
+			{ bad=$((bad + 1)); echo "  | $rev: ${f#"$out"/} does not compile"; sed 's/^/  |   /' "$tmp/pyc.err"; }
+	done < <(find "$out" -name '*.py')
+	check "$rev: $n .py files, all compile" test "$n" -ge 3 -a "$bad" -eq 0
+done
+
+# Two runs give the same history (fixed identity and dates).
+if MTRIAL="$MTRIAL" bash "$CREATE" "$tmp/again" >/dev/null 2>&1; then
+	check "history is reproducible (main)" is "$(git -C "$tmp/again" rev-parse main)" "$(g rev-parse main)"
+	check "history is reproducible (trial/neuron)" is \
+		"$(git -C "$tmp/again" rev-parse trial/neuron)" "$(g rev-parse trial/neuron)"
+else
+	check "second create-demo succeeds" false
+fi
+
+# --- the trial -------------------------------------------------------------------------
+spec="$demo/.mtrial/trial.yaml"
+check "trial.yaml exists" test -s "$spec"
+check "journal.db exists" test -s "$demo/.mtrial/journal.db"
+check "trial.yaml has the spec's name" hasF "$spec" 'name: "GPT-small fine-tune: A100 -> Trainium2"'
+check "workload.revision is main's commit" hasF "$spec" "revision: \"$(g rev-parse main)\""
+check "optimized head is trial/neuron's commit" hasF "$spec" "head: \"$(g rev-parse trial/neuron)\""
+# shellcheck disable=SC2016 # $1 is bash -c's argument
+check "no placeholder left" bash -c '! grep -q "@[A-Z_]*@" "$1"' _ "$spec"
+rc=0
+"$MTRIAL" --trial "$demo/.mtrial" spec --json >"$tmp/spec.json" 2>"$tmp/spec.err" || rc=$?
+check "mtrial spec accepts the demo trial.yaml" is "$rc" 0
+[ "$rc" -eq 0 ] || sed 's/^/  | /' "$tmp/spec.err"
+# shellcheck disable=SC2016
+check_spec='
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["workload"]["revision"] == sys.argv[2], s["workload"]
+assert s["tracks"]["portability"]["base"] == "main"
+assert s["systems"]["baseline"]["count"] == 8
+assert len(s["criteria"]) == 6
+assert {c["kind"] for c in s["criteria"]} >= {"quality", "correctness", "ops", "time_to_quality", "cost_to_quality", "effort"}
+'
+check "spec --json: typed values and real revision" "$PY" -c "$check_spec" "$tmp/spec.json" "$(g rev-parse main)"
+check ".mtrial is not committed" is "$(g ls-tree -r --name-only main -- .mtrial)" ""
+
+rc=0
+"$MTRIAL" --trial "$demo/.mtrial" notes --json >"$tmp/notes.json" 2>"$tmp/notes.err" || rc=$?
+check "notes --json exits 0" is "$rc" 0
+[ "$rc" -eq 0 ] || sed 's/^/  | /' "$tmp/notes.err"
+# shellcheck disable=SC2016
+check_notes='
+import json, sys
+doc = json.load(open(sys.argv[1]))
+notes = doc["notes"] if isinstance(doc, dict) else doc
+texts = [n["text"] for n in notes]
+tags = {t for n in notes for t in n.get("tags") or []}
+tracks = {n.get("track") for n in notes}
+assert len(notes) >= 6, len(notes)
+assert any("max-autotune is CUDA-only" in t for t in texts), texts
+assert {"compile", "precision", "shapes"} <= tags, tags
+assert {"portability", "optimized"} <= tracks, tracks
+assert any(n.get("interval") for n in notes), "no note made while the timer ran"
+'
+check "notes --json lists the demo notes" "$PY" -c "$check_notes" "$tmp/notes.json"
+rc=0
+(cd "$demo" && "$MTRIAL" notes --json) >"$tmp/notes-cwd.json" 2>/dev/null || rc=$?
+check "notes found from inside DIR" test "$rc" -eq 0 -a -s "$tmp/notes-cwd.json"
+
+finish
