@@ -24,7 +24,8 @@ int mt_spec_parse(mt_spec **out, const char *text, size_t len, const char *name)
 void mt_spec_free(mt_spec *spec);
 
 /* The scalar at a dotted path ("quality_target.metric", "criteria.0.name"),
- * or NULL when absent or not a scalar. Borrowed: lives as long as spec. */
+ * or NULL when absent, empty ("not yet known") or not a scalar. Borrowed:
+ * lives as long as spec. */
 const char *mt_spec_get(const mt_spec *spec, const char *path);
 
 /* Number of items in the list or keys in the map at path; 0 when absent. */

@@ -1,0 +1,869 @@
+/* The trial.yaml schema as one table, and everything driven by it: the
+ * validation of a parsed tree, its typed JSON, and the commented template.
+ * Adding a key is adding a row; the template and the checks follow. */
+#define MT_SPEC_INTERNAL
+#include "spec.h"
+#include "error.h"
+#include "util.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum field_type { F_STRING, F_INTEGER, F_NUMBER, F_BOOLEAN, F_ENUM, F_MAP, F_DICT, F_LIST };
+
+struct field {
+	const char *path;          /* dotted; "*" is any item of a list */
+	enum field_type type;
+	int required;              /* must be present and not empty */
+	const char *const *values; /* F_ENUM: the allowed values, NULL-terminated */
+	const char *example;       /* F_DICT: a sample line for the template */
+	const char *help;          /* one line: what it means, how to fill it */
+};
+
+#define STR(p, h) {.path = (p), .type = F_STRING, .help = (h)}
+#define INT(p, h) {.path = (p), .type = F_INTEGER, .help = (h)}
+#define NUM(p, h) {.path = (p), .type = F_NUMBER, .help = (h)}
+#define BOOL(p, h) {.path = (p), .type = F_BOOLEAN, .help = (h)}
+#define ENUM(p, v, h) {.path = (p), .type = F_ENUM, .values = (v), .help = (h)}
+#define MAP(p, h) {.path = (p), .type = F_MAP, .help = (h)}
+#define DICT(p, ex, h) {.path = (p), .type = F_DICT, .example = (ex), .help = (h)}
+#define LIST(p, h) {.path = (p), .type = F_LIST, .help = (h)}
+
+static const char *const precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "mixed", NULL};
+static const char *const token_units[] = {"input", "target", "padded", NULL};
+static const char *const directions[] = {"lower", "higher", NULL};
+static const char *const treatments[] = {"measured", "public_rate", "omitted", NULL};
+static const char *const criterion_kinds[] = {
+	"quality", "correctness", "ops", "time_to_quality", "cost_to_quality", "effort", "custom",
+	NULL};
+
+/* baseline and candidate are described by the same rows. */
+#define SYSTEM(p, h)                                                                              \
+	MAP(p, h),                                                                                \
+	STR(p ".accelerator", "Accelerator model as the vendor names it, e.g. \"NVIDIA H100 "   \
+			      "80GB\" or \"AWS Trainium2\"."),                                    \
+	INT(p ".count", "Accelerator chips per host (a trn1.32xlarge has 16 Trainium chips, "     \
+			"32 NeuronCores)."),                                                      \
+	INT(p ".hosts", "Number of hosts (instances) in the system."),                            \
+	STR(p ".interconnect", "Links between devices and hosts, e.g. \"NVLink, 3200 Gbps "     \
+			       "EFA\"."),                                                         \
+	DICT(p ".software", "torch: \"2.4.0\"",                                                   \
+	     "Versions of the software stack, one package: \"version\" per line; quote "         \
+	     "versions so that 2.10 stays 2.10."),                                                \
+	MAP(p ".price", "What one hour of the whole system costs."),                              \
+	NUM(p ".price.hourly", "Price per hour for all hosts together, as a plain number."),      \
+	STR(p ".price.currency", "Currency of the hourly price, e.g. USD."),                      \
+	STR(p ".price.source", "Where the price comes from: the URL of a public rate page (the " \
+			       "provider's on-demand pricing page) and the date it was read.")
+
+/* The layout of the precision section: five tensor kinds, one choice each. */
+#define PRECISION(k, h) ENUM("precision." k, precisions, h)
+
+#define OVERRIDE_HELP "Tolerances for particular tensors, matched by name."
+
+static const struct field schema_fields[] = {
+	{.path = "schema", .type = F_INTEGER, .required = 1,
+	 .help = "Version of this file's layout; this mtrial reads 1. Leave it as it is."},
+	{.path = "name", .type = F_STRING, .required = 1,
+	 .help = "A short name for the trial, shown in reports."},
+
+	MAP("systems", "The two systems compared: where the training runs today and the "
+		       "Trainium system it moves to."),
+	SYSTEM("systems.baseline", "The reference system, usually the current GPU setup."),
+	SYSTEM("systems.candidate", "The system migrated to, e.g. trn1 or trn2 instances."),
+
+	MAP("workload", "What is trained, pinned so that both systems run the same thing."),
+	STR("workload.repository", "Git repository of the training code (URL or path)."),
+	STR("workload.revision", "Commit the baseline runs from: a full hash, not a branch."),
+	MAP("workload.model", "The model being trained."),
+	STR("workload.model.name", "Model name, e.g. \"llama-3-8b\"."),
+	STR("workload.model.config", "The config that fixes the architecture: a path in the "
+				     "repository or a hub id with its revision."),
+	STR("workload.tokenizer", "Tokenizer name and revision, so that token counts compare."),
+	MAP("workload.dataset", "The training data."),
+	STR("workload.dataset.name", "Dataset name or path."),
+	STR("workload.dataset.snapshot", "A fixed version of it (revision, checksum or snapshot "
+					 "date), so that both runs read the same data."),
+	MAP("workload.sequence_lengths", "How long the training sequences are."),
+	STR("workload.sequence_lengths.source", "Where the lengths come from: a fixed length "
+						"(give it), packing, or the data's own "
+						"distribution (name the file)."),
+	STR("workload.data_order", "How examples are ordered (sampler and shuffle seed), so "
+				   "that both systems see the same batches."),
+	STR("workload.padding", "How sequences are padded or packed, e.g. \"right-pad to "
+				"2048\" or \"packed, no padding\"."),
+	ENUM("workload.token_unit", token_units,
+	     "What one counted token is, for throughput: input = a token fed to the model, "
+	     "target = a position with a loss target, padded = every position, padding "
+	     "included."),
+
+	MAP("precision", "Number formats the training uses, per kind of tensor."),
+	PRECISION("weights", "Format of the master weights."),
+	PRECISION("activations", "Format activations are computed in."),
+	PRECISION("gradients", "Format of gradients before the optimizer step."),
+	PRECISION("optimizer_state", "Format of the optimizer's state (e.g. Adam's moments)."),
+	PRECISION("accumulation", "Format sums are accumulated in (matmul accumulators, "
+				  "gradient accumulation)."),
+
+	MAP("topology", "How the training is laid out over devices."),
+	INT("topology.devices", "Devices the run uses over all hosts, one per training process "
+				"(a GPU, or a NeuronCore on Trainium)."),
+	INT("topology.hosts", "Hosts the run uses."),
+	MAP("topology.parallelism", "Degree of each kind of parallelism; 1 when it is not used."),
+	INT("topology.parallelism.data", "Data-parallel replicas."),
+	INT("topology.parallelism.tensor", "Tensor-parallel degree."),
+	INT("topology.parallelism.pipeline", "Pipeline stages."),
+	INT("topology.parallelism.sequence", "Sequence (context) parallel degree."),
+	INT("topology.parallelism.expert", "Expert-parallel degree (mixture-of-experts models)."),
+	INT("topology.global_batch", "Sequences per optimizer step, over all devices."),
+	INT("topology.micro_batch", "Sequences per device in one forward and backward pass."),
+	INT("topology.gradient_accumulation", "Micro-batches per optimizer step (global_batch = "
+					      "micro_batch x data x gradient_accumulation)."),
+
+	MAP("quality_target", "The quality both systems must reach; time and cost to quality "
+			      "are measured up to it."),
+	STR("quality_target.metric", "The metric as the training logs it, e.g. \"eval/loss\"."),
+	NUM("quality_target.threshold", "The value of the metric that counts as reached."),
+	ENUM("quality_target.direction", directions, "Whether lower or higher values are better."),
+	STR("quality_target.eval_set", "The held-out data the metric is measured on."),
+	STR("quality_target.eval_every", "How often it is evaluated, e.g. \"500 steps\"."),
+
+	MAP("tolerances", "How close the candidate's tensors must be to the baseline's: "
+			  "|a - b| <= atol + rtol * |b|."),
+	MAP("tolerances.default", "Tolerances for every tensor no override names."),
+	NUM("tolerances.default.atol", "Absolute tolerance."),
+	NUM("tolerances.default.rtol", "Relative tolerance."),
+	LIST("tolerances.overrides", OVERRIDE_HELP),
+	MAP("tolerances.overrides.*", OVERRIDE_HELP),
+	STR("tolerances.overrides.*.name", "A glob over tensor names, e.g. \"*.attn.*\"."),
+	NUM("tolerances.overrides.*.atol", "Absolute tolerance."),
+	NUM("tolerances.overrides.*.rtol", "Relative tolerance."),
+	BOOL("tolerances.equal_nan", "true when NaN in both tensors counts as equal."),
+
+	MAP("accounting", "What the cost comparison counts."),
+	STR("accounting.boundary", "What is inside the cost boundary, in words, e.g. "
+				   "\"accelerator hours of training runs; not storage\"."),
+	STR("accounting.currency", "Currency of every amount, e.g. USD."),
+	LIST("accounting.items", "Each thing paid for, and how its cost is obtained."),
+	MAP("accounting.items.*", "One cost item."),
+	STR("accounting.items.*.name", "What is paid for, e.g. \"trn1.32xlarge hours\"."),
+	ENUM("accounting.items.*.treatment", treatments,
+	     "measured = metered during the trial, public_rate = a public price times measured "
+	     "use, omitted = left out (say why in reason)."),
+	NUM("accounting.items.*.rate", "Price per unit, for public_rate."),
+	STR("accounting.items.*.unit", "What the rate is per, e.g. \"instance-hour\"."),
+	STR("accounting.items.*.source", "Where the rate comes from: the URL of a public rate "
+					 "page."),
+	STR("accounting.items.*.reason", "Why the item is treated this way."),
+
+	MAP("tracks", "The two lines of migration work, each a range of git revisions."),
+	MAP("tracks.portability", "The fewest changes that make the code run on the candidate."),
+	STR("tracks.portability.base", "Revision the changes start from."),
+	STR("tracks.portability.head", "Revision (branch or commit) with the latest changes."),
+	STR("tracks.portability.description", "What the track changes, in a sentence."),
+	MAP("tracks.optimized", "Further changes made for speed or cost on the candidate."),
+	STR("tracks.optimized.base", "Revision the changes start from."),
+	STR("tracks.optimized.head", "Revision (branch or commit) with the latest changes."),
+	STR("tracks.optimized.description", "What the track changes, in a sentence."),
+	NUM("tracks.optimized.budget_hours", "Engineering hours allowed for this track."),
+
+	LIST("criteria", "What decides the trial: each criterion is judged from the record."),
+	MAP("criteria.*", "One criterion."),
+	STR("criteria.*.name", "A short identifier, e.g. \"loss-parity\"."),
+	ENUM("criteria.*.kind", criterion_kinds,
+	     "What is judged: reaching the quality target, matching the baseline within "
+	     "tolerances, operator coverage on the candidate, time or cost to quality, "
+	     "engineering effort, or something else (custom)."),
+	NUM("criteria.*.threshold", "The number it is judged against; its unit follows from "
+				    "kind (e.g. a ratio to the baseline's cost)."),
+	STR("criteria.*.description", "The criterion in words, as the report shows it."),
+};
+
+#define N_FIELDS (sizeof(schema_fields) / sizeof(schema_fields[0]))
+
+/* The top level, as if it were a field; "" joins without a dot. */
+static const struct field root_field = {.path = "", .type = F_MAP, .required = 1};
+/* What every value of a free dict is. */
+static const struct field dict_value = {.path = "", .type = F_STRING};
+
+static const struct field *field_find(const char *path)
+{
+	for (size_t i = 0; i < N_FIELDS; i++)
+		if (strcmp(schema_fields[i].path, path) == 0)
+			return &schema_fields[i];
+	return NULL;
+}
+
+static const struct field *field_join(const struct field *parent, const char *key)
+{
+	char path[256];
+	int n = parent->path[0] ? snprintf(path, sizeof(path), "%s.%s", parent->path, key)
+				: snprintf(path, sizeof(path), "%s", key);
+
+	return n >= 0 && (size_t)n < sizeof(path) ? field_find(path) : NULL;
+}
+
+/* The field for a key of a map; a key with a dot or a star is never one,
+ * though "default.atol" spelled as one key would otherwise find a row. */
+static const struct field *field_child(const struct field *parent, const char *key)
+{
+	return strpbrk(key, ".*") ? NULL : field_join(parent, key);
+}
+
+/* The field every item of a list is. */
+static const struct field *field_item(const struct field *list)
+{
+	return field_join(list, "*");
+}
+
+/* The last part of f's path if f is a direct child of parent, else NULL. */
+static const char *child_key(const struct field *f, const struct field *parent)
+{
+	size_t n = strlen(parent->path);
+
+	if (n && (strncmp(f->path, parent->path, n) != 0 || f->path[n] != '.'))
+		return NULL;
+	if (n)
+		n++;
+	return strchr(f->path + n, '.') ? NULL : f->path + n;
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+struct check {
+	const char *name; /* file name for messages */
+	mt_buf path;      /* dotted path of the node being checked, for messages */
+};
+
+static int fail(const struct check *c, size_t line, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(const struct check *c, size_t line, size_t col, const char *fmt, ...)
+{
+	char msg[1536];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return mt_error_set(MT_EINVALID, "%s:%zu:%zu: %s", c->name, line, col, msg);
+}
+
+static size_t path_push(struct check *c, const char *part)
+{
+	size_t len = c->path.len;
+
+	if (len)
+		mt_buf_puts(&c->path, ".");
+	mt_buf_puts(&c->path, part);
+	return len;
+}
+
+static void path_pop(struct check *c, size_t len)
+{
+	if (c->path.ptr) {
+		c->path.len = len;
+		c->path.ptr[len] = '\0';
+	}
+}
+
+/* A value as quoted in a message: long ones are cut, on a character edge. */
+static const char *shown(const char *text, char *buf, size_t size)
+{
+	size_t n = strlen(text);
+
+	if (n < size)
+		return text;
+	n = size - 4;
+	while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+		n--;
+	snprintf(buf, size, "%.*s...", (int)n, text);
+	return buf;
+}
+
+static const char *kind_name(const mt_snode *n)
+{
+	return n->kind == MT_SNODE_MAP ? "a map" : n->kind == MT_SNODE_LIST ? "a list" : "a value";
+}
+
+static void put_values(mt_buf *b, const char *const *values)
+{
+	for (size_t i = 0; values[i]; i++)
+		mt_buf_printf(b, "%s%s", i ? ", " : "", values[i]);
+}
+
+static int wrong_type(const struct check *c, const mt_snode *n, const char *want)
+{
+	char buf[64];
+
+	if (n->kind != MT_SNODE_SCALAR)
+		return fail(c, n->line, n->col, "'%s' must be %s, got %s", mt_buf_cstr(&c->path),
+			    want, kind_name(n));
+	return fail(c, n->line, n->col, "'%s' must be %s, got '%s'%s", mt_buf_cstr(&c->path), want,
+		    shown(n->text, buf, sizeof(buf)),
+		    n->plain ? "" : " (quoted, so text: remove the quotes)");
+}
+
+static int is_integer(const char *s)
+{
+	const char *digits = s + (*s == '-');
+	size_t n = strspn(digits, "0123456789");
+
+	/* Plain decimal only: YAML 1.1 would read 010 as octal, so no leading
+	 * zero; 18 digits always fit json_int_t. */
+	return n > 0 && n <= 18 && digits[n] == '\0' && (digits[0] != '0' || n == 1);
+}
+
+/* Numbers are read in the C locale: a TUI may have set LC_NUMERIC to one
+ * whose decimal point is a comma. */
+static double number_value(const char *s)
+{
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t old = c ? uselocale(c) : (locale_t)0;
+	double v = strtod(s, NULL);
+
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
+	return v;
+}
+
+static const char *skip_digits(const char *p, int *seen)
+{
+	*seen = *p >= '0' && *p <= '9';
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+/* [-+]digits[.digits][e[-+]digits], with digits on at least one side of the dot. */
+static int is_number(const char *s)
+{
+	const char *p = s + (*s == '-' || *s == '+');
+	int whole, frac = 0, exp;
+
+	p = skip_digits(p, &whole);
+	if (*p == '.')
+		p = skip_digits(p + 1, &frac);
+	if (!whole && !frac)
+		return 0;
+	if (*p == 'e' || *p == 'E') {
+		p += 1 + (p[1] == '-' || p[1] == '+');
+		p = skip_digits(p, &exp);
+		if (!exp)
+			return 0;
+	}
+	return *p == '\0' && isfinite(number_value(s));
+}
+
+static const mt_snode *member(const mt_snode *map, const char *key)
+{
+	if (map->kind != MT_SNODE_MAP)
+		return NULL;
+	for (size_t i = 0; i < map->n; i++)
+		if (strcmp(map->kids[i]->key, key) == 0)
+			return map->kids[i];
+	return NULL;
+}
+
+static int unknown_key(const struct check *c, const mt_snode *kid, const struct field *f)
+{
+	mt_buf where = MT_BUF_INIT, keys = MT_BUF_INIT;
+	char buf[64];
+	int error;
+
+	if (c->path.len)
+		mt_buf_printf(&where, "in '%s'", mt_buf_cstr(&c->path));
+	else
+		mt_buf_puts(&where, "at the top level");
+	for (size_t i = 0; i < N_FIELDS; i++) {
+		const char *key = child_key(&schema_fields[i], f);
+		if (key)
+			mt_buf_printf(&keys, "%s%s", keys.len ? ", " : "", key);
+	}
+	error = fail(c, kid->key_line, kid->key_col, "unknown key '%s' %s (expected one of: %s)",
+		     shown(kid->key, buf, sizeof(buf)), mt_buf_cstr(&where), mt_buf_cstr(&keys));
+	mt_buf_dispose(&where);
+	mt_buf_dispose(&keys);
+	return error;
+}
+
+/* A missing required key is reported where its map starts: at the map's own
+ * key when it has one, since a nested map starts at its first member. */
+static int check_required(const struct check *c, const mt_snode *map, const struct field *f)
+{
+	size_t line = map->key ? map->key_line : map->line;
+	size_t col = map->key ? map->key_col : map->col;
+
+	for (size_t i = 0; i < N_FIELDS; i++) {
+		const char *key = child_key(&schema_fields[i], f);
+
+		if (!key || !schema_fields[i].required || member(map, key))
+			continue;
+		if (c->path.len)
+			return fail(c, line, col, "missing required key '%s' in '%s'", key,
+				    mt_buf_cstr(&c->path));
+		return fail(c, line, col, "missing required key '%s'", key);
+	}
+	return 0;
+}
+
+static int enum_error(const struct check *c, const mt_snode *n, const struct field *f)
+{
+	mt_buf want = MT_BUF_INIT;
+	char buf[64];
+	int error;
+
+	put_values(&want, f->values);
+	if (n->kind == MT_SNODE_SCALAR)
+		error = fail(c, n->line, n->col, "'%s' must be one of: %s (got '%s')",
+			     mt_buf_cstr(&c->path), mt_buf_cstr(&want),
+			     shown(n->text, buf, sizeof(buf)));
+	else
+		error = fail(c, n->line, n->col, "'%s' must be one of: %s (got %s)",
+			     mt_buf_cstr(&c->path), mt_buf_cstr(&want), kind_name(n));
+	mt_buf_dispose(&want);
+	return error;
+}
+
+static int is_boolean(const char *s)
+{
+	return strcmp(s, "true") == 0 || strcmp(s, "false") == 0;
+}
+
+/* Integers, numbers and booleans must be plain: "8" in quotes is text. */
+static int check_scalar(const struct check *c, const mt_snode *n, const struct field *f)
+{
+	int ok = n->kind == MT_SNODE_SCALAR;
+
+	switch (f->type) {
+	case F_STRING:
+		return ok ? 0 : wrong_type(c, n, "text");
+	case F_ENUM:
+		return ok && mt_str_in(n->text, f->values) ? 0 : enum_error(c, n, f);
+	case F_INTEGER:
+		return ok && n->plain && is_integer(n->text) ? 0 : wrong_type(c, n, "an integer");
+	case F_NUMBER:
+		return ok && n->plain && is_number(n->text) ? 0 : wrong_type(c, n, "a number");
+	case F_BOOLEAN:
+		return ok && n->plain && is_boolean(n->text) ? 0
+							     : wrong_type(c, n, "true or false");
+	default:
+		return 0;
+	}
+}
+
+static int check_node(struct check *c, const mt_snode *n, const struct field *f);
+
+static int check_map(struct check *c, const mt_snode *n, const struct field *f)
+{
+	if (n->kind != MT_SNODE_MAP)
+		return wrong_type(c, n, "a map of keys");
+	for (size_t i = 0; i < n->n; i++) {
+		const mt_snode *kid = n->kids[i];
+		const struct field *cf = field_child(f, kid->key);
+		size_t saved;
+		int error;
+
+		if (!cf)
+			return unknown_key(c, kid, f);
+		saved = path_push(c, kid->key);
+		error = check_node(c, kid, cf);
+		path_pop(c, saved);
+		if (error < 0)
+			return error;
+	}
+	return check_required(c, n, f);
+}
+
+/* A free dict (software versions): any keys, each naming a text value. */
+static int check_dict(struct check *c, const mt_snode *n)
+{
+	if (n->kind != MT_SNODE_MAP)
+		return wrong_type(c, n, "a map of names to text");
+	for (size_t i = 0; i < n->n; i++) {
+		size_t saved;
+		int error;
+
+		if (n->kids[i]->kind == MT_SNODE_SCALAR)
+			continue;
+		saved = path_push(c, n->kids[i]->key);
+		error = wrong_type(c, n->kids[i], "text");
+		path_pop(c, saved);
+		return error;
+	}
+	return 0;
+}
+
+static int check_list(struct check *c, const mt_snode *n, const struct field *f)
+{
+	const struct field *item = field_item(f);
+	char index[32];
+
+	if (n->kind != MT_SNODE_LIST)
+		return wrong_type(c, n, "a list");
+	for (size_t i = 0; item && i < n->n; i++) {
+		size_t saved;
+		int error;
+
+		snprintf(index, sizeof(index), "%zu", i);
+		saved = path_push(c, index);
+		error = check_node(c, n->kids[i], item);
+		path_pop(c, saved);
+		if (error < 0)
+			return error;
+	}
+	return 0;
+}
+
+/* An empty value is "not yet known": fine anywhere but in a required field. */
+static int check_node(struct check *c, const mt_snode *n, const struct field *f)
+{
+	if (n->kind == MT_SNODE_SCALAR && n->text[0] == '\0')
+		return f->required ? fail(c, n->line, n->col, "'%s' must not be empty",
+					  mt_buf_cstr(&c->path))
+				   : 0;
+	switch (f->type) {
+	case F_MAP:
+		return check_map(c, n, f);
+	case F_DICT:
+		return check_dict(c, n);
+	case F_LIST:
+		return check_list(c, n, f);
+	default:
+		return check_scalar(c, n, f);
+	}
+}
+
+/* Checked first: a file from a newer mtrial may have keys this one does not
+ * know, and "unknown key" would hide the real reason. */
+static int check_version(const struct check *c, const mt_snode *root)
+{
+	const mt_snode *v = member(root, "schema");
+	char want[16], buf[64];
+
+	snprintf(want, sizeof(want), "%d", MT_SPEC_SCHEMA_VERSION);
+	if (!v || v->kind != MT_SNODE_SCALAR || !v->text[0] || strcmp(v->text, want) == 0)
+		return 0;
+	return fail(c, v->line, v->col, "'schema' is '%s', but this mtrial reads schema %s",
+		    shown(v->text, buf, sizeof(buf)), want);
+}
+
+int mt_spec__validate(const mt_snode *root, const char *name)
+{
+	struct check c = {.name = name, .path = MT_BUF_INIT};
+	int error = check_version(&c, root);
+
+	if (error == 0)
+		error = check_node(&c, root, &root_field);
+	mt_buf_dispose(&c.path);
+	return error;
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static const struct field *kid_field(const struct field *f, const char *key)
+{
+	if (!f)
+		return NULL;
+	if (f->type == F_DICT)
+		return &dict_value;
+	if (f->type == F_MAP)
+		return field_child(f, key);
+	return f->type == F_LIST ? field_item(f) : NULL;
+}
+
+static json_t *scalar_json(const mt_snode *n, const struct field *f)
+{
+	if (n->text[0] == '\0')
+		return json_null();
+	switch (f ? f->type : F_STRING) {
+	case F_INTEGER:
+		return json_integer(strtoll(n->text, NULL, 10));
+	case F_NUMBER:
+		return json_real(number_value(n->text));
+	case F_BOOLEAN:
+		return json_boolean(strcmp(n->text, "true") == 0);
+	default:
+		return json_string(n->text);
+	}
+}
+
+static json_t *node_json(const mt_snode *n, const struct field *f)
+{
+	json_t *out;
+
+	if (n->kind == MT_SNODE_SCALAR)
+		return scalar_json(n, f);
+	out = n->kind == MT_SNODE_MAP ? json_object() : json_array();
+	for (size_t i = 0; out && i < n->n; i++) {
+		const mt_snode *kid = n->kids[i];
+		json_t *v = node_json(kid, kid_field(f, kid->key));
+
+		if (n->kind == MT_SNODE_MAP)
+			json_object_set_new(out, kid->key, v);
+		else
+			json_array_append_new(out, v);
+	}
+	return out;
+}
+
+json_t *mt_spec__json(const mt_snode *root)
+{
+	return node_json(root, &root_field);
+}
+
+const char *const *mt_spec_enum_values(const char *path)
+{
+	char norm[256];
+	size_t o = 0;
+	const struct field *f;
+
+	/* "criteria.0.kind" and "criteria.*.kind" name the same field. */
+	while (path && *path) {
+		size_t len = strcspn(path, ".");
+		int index = len > 0 && strspn(path, "0123456789") >= len;
+		size_t plen = index ? 1 : len;
+
+		if (o + plen + 2 > sizeof(norm))
+			return NULL;
+		memcpy(norm + o, index ? "*" : path, plen);
+		o += plen;
+		path += len;
+		if (*path == '.')
+			norm[o++] = *path++;
+	}
+	norm[o] = '\0';
+	f = field_find(norm);
+	return f && f->type == F_ENUM ? f->values : NULL;
+}
+
+/* ---- the template ---------------------------------------------------------- */
+
+static const char template_head[] =
+	"# trial.yaml: the specification of one migration trial of PyTorch training\n"
+	"# code to AWS Trainium, read by mtrial.\n"
+	"#\n"
+	"# Every key of the schema is here, each under a comment saying what it means.\n"
+	"# An empty value means \"not yet known\": fill values in as the trial settles\n"
+	"# them. Put text in double quotes when it contains \": \" or \" #\", or when it\n"
+	"# could be read as a number (\"2.10\"). Anchors (&) and aliases (*) are not\n"
+	"# accepted.\n";
+
+#define TEMPLATE_WIDTH 79
+
+/* text as comment lines no wider than TEMPLATE_WIDTH where its words allow;
+ * `first` starts the first line, `cont` the others. */
+static void put_wrapped(mt_buf *b, int indent, const char *first, const char *cont,
+			const char *text)
+{
+	const char *prefix = first;
+
+	while (*text) {
+		int room = TEMPLATE_WIDTH - indent - (int)strlen(prefix);
+		size_t n = strlen(text);
+
+		if (room < 20)
+			room = 20;
+		if (n > (size_t)room) {
+			n = (size_t)room;
+			while (n > 0 && text[n] != ' ')
+				n--;
+			if (n == 0)
+				n = strcspn(text, " ");
+		}
+		mt_buf_printf(b, "%*s%s%.*s\n", indent, "", prefix, (int)n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
+		prefix = cont;
+	}
+}
+
+static void put_help(mt_buf *b, int indent, const char *first, const char *cont,
+		     const struct field *f, const char *key)
+{
+	mt_buf text = MT_BUF_INIT;
+
+	if (key)
+		mt_buf_printf(&text, "%s: ", key);
+	mt_buf_puts(&text, f->help);
+	if (f->type == F_ENUM) {
+		mt_buf_puts(&text, " One of: ");
+		put_values(&text, f->values);
+		mt_buf_puts(&text, ".");
+	}
+	put_wrapped(b, indent, first, cont, mt_buf_cstr(&text));
+	mt_buf_dispose(&text);
+}
+
+/* One UTF-8 character as strictly as libyaml reads it (no overlong forms,
+ * no surrogates); its length, or 0 when the bytes are not UTF-8. */
+static size_t utf8_decode(const unsigned char *p, uint32_t *cp)
+{
+	uint32_t c = p[0];
+	size_t n;
+
+	if (c < 0x80)
+		n = 1;
+	else if ((c & 0xE0) == 0xC0)
+		n = 2, c &= 0x1F;
+	else if ((c & 0xF0) == 0xE0)
+		n = 3, c &= 0x0F;
+	else if ((c & 0xF8) == 0xF0)
+		n = 4, c &= 0x07;
+	else
+		return 0;
+	/* A NUL terminator fails the continuation test, so this stops in time. */
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3F);
+	}
+	if ((n == 2 && c < 0x80) || (n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* What libyaml accepts unescaped inside a double-quoted scalar. */
+static int yaml_printable(uint32_t c)
+{
+	return (c >= 0x20 && c <= 0x7E) || c == 0x85 || (c >= 0xA0 && c <= 0xD7FF) ||
+	       (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+/* s as a double-quoted YAML scalar that reads back as s: a name such as
+ * 'a: "b" #c' must not become a map, a comment or a syntax error. Bytes that
+ * are not UTF-8 cannot be written in YAML at all and become U+FFFD. */
+static void put_quoted(mt_buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	mt_buf_puts(b, "\"");
+	while (*p) {
+		uint32_t c = 0;
+		size_t n = utf8_decode(p, &c);
+
+		if (n == 0) {
+			mt_buf_puts(b, "\\uFFFD");
+			p++;
+			continue;
+		}
+		if (c == '"' || c == '\\')
+			mt_buf_printf(b, "\\%c", (char)c);
+		else if (!yaml_printable(c))
+			mt_buf_printf(b, c <= 0xFF ? "\\x%02X" : "\\u%04X", (unsigned)c);
+		else
+			mt_buf_put(b, (const char *)p, n);
+		p += n;
+	}
+	mt_buf_puts(b, "\"");
+}
+
+/* The facts the user gave to `mtrial init`; every other value starts empty. */
+struct facts {
+	const char *name, *repository, *revision;
+};
+
+static void put_value(mt_buf *b, const struct field *f, const struct facts *facts)
+{
+	const char *value = NULL;
+
+	if (strcmp(f->path, "schema") == 0) {
+		mt_buf_printf(b, " %d", MT_SPEC_SCHEMA_VERSION);
+		return;
+	}
+	if (strcmp(f->path, "name") == 0)
+		value = facts->name;
+	else if (strcmp(f->path, "workload.repository") == 0)
+		value = facts->repository;
+	else if (strcmp(f->path, "workload.revision") == 0)
+		value = facts->revision;
+	if (value && *value) {
+		mt_buf_puts(b, " ");
+		put_quoted(b, value);
+	}
+}
+
+/* A list's items are described in its comment and shown as a commented-out
+ * skeleton under its key, so that the list starts empty and uncommenting
+ * the skeleton gives a valid item. */
+static void put_item_help(mt_buf *b, const struct field *list, int indent)
+{
+	const struct field *item = field_item(list);
+
+	if (!item)
+		return;
+	mt_buf_printf(b, "%*s# Each item:\n", indent, "");
+	if (item->type != F_MAP) {
+		put_help(b, indent, "#   ", "#     ", item, NULL);
+		return;
+	}
+	for (size_t i = 0; i < N_FIELDS; i++) {
+		const char *key = child_key(&schema_fields[i], item);
+		if (key)
+			put_help(b, indent, "#   ", "#     ", &schema_fields[i], key);
+	}
+}
+
+static void put_item_skeleton(mt_buf *b, const struct field *list, int indent)
+{
+	const struct field *item = field_item(list);
+	int first = 1;
+
+	if (item && item->type != F_MAP)
+		mt_buf_printf(b, "%*s# -\n", indent, "");
+	for (size_t i = 0; item && item->type == F_MAP && i < N_FIELDS; i++) {
+		const char *key = child_key(&schema_fields[i], item);
+		if (!key)
+			continue;
+		mt_buf_printf(b, "%*s# %s%s:\n", indent, "", first ? "- " : "  ", key);
+		first = 0;
+	}
+}
+
+static void put_field(mt_buf *b, const struct field *f, const struct facts *facts)
+{
+	int depth = 0, indent;
+	const char *key = strrchr(f->path, '.');
+
+	if (strchr(f->path, '*'))
+		return; /* shown by its list */
+	for (const char *p = f->path; *p; p++)
+		depth += *p == '.';
+	indent = 2 * depth;
+	if (depth == 0 && (f->type == F_MAP || f->type == F_LIST))
+		mt_buf_puts(b, "\n");
+	put_help(b, indent, "# ", "# ", f, NULL);
+	if (f->type == F_LIST)
+		put_item_help(b, f, indent);
+	mt_buf_printf(b, "%*s%s:", indent, "", key ? key + 1 : f->path);
+	put_value(b, f, facts);
+	mt_buf_puts(b, "\n");
+	if (f->type == F_LIST)
+		put_item_skeleton(b, f, indent + 2);
+	if (f->type == F_DICT && f->example)
+		mt_buf_printf(b, "%*s# %s\n", indent + 2, "", f->example);
+}
+
+char *mt_spec_template(const char *name, const char *repository, const char *revision)
+{
+	/* name is required to be non-empty; with none given, the template must
+	 * still parse, so it gets a placeholder the user will see and change. */
+	struct facts facts = {name && *name ? name : "trial", repository, revision};
+	mt_buf b = MT_BUF_INIT;
+
+	mt_buf_puts(&b, template_head);
+	mt_buf_puts(&b, "\n");
+	for (size_t i = 0; i < N_FIELDS; i++)
+		put_field(&b, &schema_fields[i], &facts);
+	return mt_buf_detach(&b);
+}
