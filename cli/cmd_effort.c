@@ -36,6 +36,47 @@ static int start(struct cli *cli, mt_trial *t, const char *track, const char *ca
 	return error;
 }
 
+/* Parses a duration such as "90m", "1h30m", "45s" or "2h" into ms. */
+static int parse_duration(const char *s, int64_t *out)
+{
+	int64_t total = 0;
+	const char *p = s;
+
+	while (*p) {
+		char *end;
+		long long v = strtoll(p, &end, 10);
+		int64_t unit;
+		if (end == p || v < 0)
+			break;
+		unit = *end == 'h' ? 3600000 : *end == 'm' ? 60000 : *end == 's' ? 1000 : 0;
+		if (!unit)
+			break;
+		total += v * unit;
+		p = end + 1;
+	}
+	if (*p || total <= 0 || total > 7LL * 24 * 3600000)
+		return mt_error_set(MT_EUSAGE, "bad duration '%s' (e.g. 45m, 1h30m, 2h; at "
+				    "most a week)", s);
+	*out = total;
+	return 0;
+}
+
+static int add(struct cli *cli, mt_trial *t, const char *track, const char *category,
+	       const char *duration, const char *text)
+{
+	mt_effort e = {0};
+	int64_t ms = 0, now = mt_now_ms();
+	int error;
+
+	if ((error = parse_duration(duration, &ms)) < 0)
+		return error;
+	error = mt_journal_effort_add(t->journal, track, category, text, now - ms, now, &e);
+	if (error == 0)
+		error = report(cli, "Added", &e);
+	mt_effort_dispose(&e);
+	return error;
+}
+
 static int stop(struct cli *cli, mt_trial *t)
 {
 	mt_effort e = {0};
@@ -111,7 +152,7 @@ static int log_cmd(struct cli *cli, mt_trial *t)
 }
 
 static int dispatch(struct cli *cli, const char *sub, const char *track, const char *category,
-		    char *text)
+		    const char *duration, char *text)
 {
 	mt_trial *t = NULL;
 	int error;
@@ -120,6 +161,8 @@ static int dispatch(struct cli *cli, const char *sub, const char *track, const c
 		return error;
 	if (strcmp(sub, "start") == 0)
 		error = start(cli, t, track, category, text);
+	else if (strcmp(sub, "add") == 0)
+		error = add(cli, t, track, category, duration, text);
 	else if (strcmp(sub, "stop") == 0)
 		error = stop(cli, t);
 	else if (strcmp(sub, "status") == 0)
@@ -135,9 +178,12 @@ int cmd_effort(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 					     {"track", required_argument, NULL, 'T'},
 					     {"category", required_argument, NULL, 'c'},
+					     {"duration", required_argument, NULL, 'd'},
 					     {0}};
-	static const char *const subs[] = {"start", "stop", "status", "log", NULL};
+	static const char *const subs[] = {"start", "add", "stop", "status", "log", NULL};
 	const char *sub = argc > 1 ? argv[1] : NULL, *track = NULL, *category = NULL;
+	const char *duration = NULL;
+	int takes_text;
 	char *text;
 	int opt, error;
 
@@ -147,25 +193,32 @@ int cmd_effort(struct cli *cli, int argc, char **argv)
 		return cli_usage_error(cli, "missing subcommand (start, stop, status, log)");
 	if (!mt_str_in(sub, subs))
 		return cli_usage_error(cli, "unknown subcommand '%s'", sub);
-	while ((opt = getopt_long(argc - 1, argv + 1, "hT:c:", opts, NULL)) != -1) {
+	takes_text = strcmp(sub, "start") == 0 || strcmp(sub, "add") == 0;
+	while ((opt = getopt_long(argc - 1, argv + 1, "hT:c:d:", opts, NULL)) != -1) {
 		int common = cli_common_option(cli, opt);
 		if (common < 0)
 			return CLI_EXIT_OK;
 		if (common)
 			continue;
-		if ((opt == 'T' || opt == 'c') && strcmp(sub, "start") != 0)
-			return cli_usage_error(cli, "--track and --category go with 'start'");
-		if (opt == 'T')
+		if ((opt == 'T' || opt == 'c') && !takes_text)
+			return cli_usage_error(cli, "--track and --category go with 'start' and 'add'");
+		if (opt == 'd' && strcmp(sub, "add") != 0)
+			return cli_usage_error(cli, "--duration goes with 'add'");
+		if (opt == 'd')
+			duration = optarg;
+		else if (opt == 'T')
 			track = optarg;
 		else if (opt == 'c')
 			category = optarg;
 		else
 			return cli_usage_error(cli, "bad option");
 	}
-	if (optind + 1 < argc && strcmp(sub, "start") != 0)
+	if (optind + 1 < argc && !takes_text)
 		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind + 1]);
+	if (strcmp(sub, "add") == 0 && !duration)
+		return cli_usage_error(cli, "'effort add' needs --duration (e.g. 1h30m)");
 	text = cli_join_args(argc - 1, argv + 1, optind);
-	error = dispatch(cli, sub, track, category, text);
+	error = dispatch(cli, sub, track, category, duration, text);
 	free(text);
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }

@@ -25,15 +25,17 @@ const struct cli_command cli_commands[] = {
 	{"notes", cmd_notes, "list friction notes",
 	 "Usage: mtrial notes [--track T] [--tag T] [--json]\n\n"
 	 "Lists the notes, oldest first, optionally only those of one track or tag.\n"},
-	{"effort", cmd_effort, "engineering effort timers: start, stop, status, log",
+	{"effort", cmd_effort, "engineering effort timers: start, add, stop, status, log",
 	 "Usage: mtrial effort start [--track portability|optimized] [--category C] [TEXT...]\n"
+	 "       mtrial effort add --duration 1h30m [--track T] [--category C] [TEXT...]\n"
 	 "       mtrial effort stop\n"
 	 "       mtrial effort status [--json]\n"
 	 "       mtrial effort log [--json]\n\n"
 	 "One timer runs at a time for the whole trial, shared by every terminal.\n"
 	 "Categories: setup, getting-a-correct-run, debugging, waiting-for-compile,\n"
-	 "optimization, other (default). 'log' lists every interval and the totals\n"
-	 "by track and category.\n"},
+	 "optimization, other (default). 'add' records an interval that ends now, for\n"
+	 "time spent while the timer was off. 'log' lists every interval and the\n"
+	 "totals by track and category.\n"},
 	{"report", cmd_report, "render the summary of the trial record",
 	 "Usage: mtrial report [--format md|json] [-o FILE] [--trial DIR]\n\n"
 	 "Renders what the record holds (spec, effort by track and category, notes,\n"

@@ -105,7 +105,7 @@ static int read_version(mt_journal *j, int *out)
 
 static int migrate(mt_journal *j)
 {
-	int version, error;
+	int version = 0, error;
 
 	if ((error = begin(j)) < 0)
 		return error;
@@ -403,6 +403,56 @@ int mt_journal_effort_start(mt_journal *j, const char *track, const char *catego
 	mt_effort_dispose(&running);
 	if (error == 0 && out)
 		error = current_locked(j, out);
+	return finish(j, error);
+}
+
+static int read_interval(mt_journal *j, int64_t id, mt_effort *out)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if ((error = prepare(j, &st, "SELECT " EFFORT_COLS " FROM effort WHERE id = ?")) < 0)
+		return error;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		effort_from_row(out, st);
+	else
+		error = db_error(j, "reading effort");
+	sqlite3_finalize(st);
+	return error;
+}
+
+int mt_journal_effort_add(mt_journal *j, const char *track, const char *category,
+			  const char *text, int64_t started_ms, int64_t stopped_ms,
+			  mt_effort *out)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if (!category)
+		category = "other";
+	if ((error = check_choice("track", track, mt_tracks)) < 0 ||
+	    (error = check_choice("category", category, mt_effort_categories)) < 0)
+		return error;
+	if (stopped_ms <= started_ms || stopped_ms > mt_now_ms() + 1000)
+		return mt_error_set(MT_EINVALID, "an effort interval must have a positive "
+				    "duration and end no later than now");
+	if ((error = begin(j)) < 0)
+		return error;
+	error = prepare(j, &st, "INSERT INTO effort (track, category, text, started_ms, stopped_ms)"
+			       " VALUES (?, ?, ?, ?, ?)");
+	if (error == 0) {
+		bind_text_or_null(st, 1, track);
+		sqlite3_bind_text(st, 2, category, -1, SQLITE_TRANSIENT);
+		bind_text_or_null(st, 3, text);
+		sqlite3_bind_int64(st, 4, started_ms);
+		sqlite3_bind_int64(st, 5, stopped_ms);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "adding effort");
+	}
+	sqlite3_finalize(st);
+	if (error == 0 && out)
+		error = read_interval(j, sqlite3_last_insert_rowid(j->db), out);
 	return finish(j, error);
 }
 

@@ -66,6 +66,13 @@ void mt_effort_dispose(mt_effort *e);
 int mt_journal_effort_start(mt_journal *j, const char *track, const char *category,
 			    const char *text, mt_effort *out);
 
+/* Records a finished interval after the fact (the timer was forgotten):
+ * [started_ms, stopped_ms), which must not be empty or in the future. Does
+ * not touch a running timer. `out` as for start. */
+int mt_journal_effort_add(mt_journal *j, const char *track, const char *category,
+			  const char *text, int64_t started_ms, int64_t stopped_ms,
+			  mt_effort *out);
+
 /* Stops the running timer; MT_ESTATE when none runs. */
 int mt_journal_effort_stop(mt_journal *j, mt_effort *out);
 

@@ -53,6 +53,12 @@ run_mt 0 effort stop
 run_mt 2 effort stop; has "no effort timer is running" "$ERR" "stop twice"
 run_mt 2 effort start --category coffee; has "unknown category 'coffee'" "$ERR" "bad category"
 run_mt 2 effort frob; has "unknown subcommand" "$ERR" "bad subcommand"
+run_mt 0 effort add --duration 1h30m --track optimized --category optimization bucketing --json
+eq "$(json 'j["duration_ms"]')" 5400000 "effort add duration"
+eq "$(json 'j["running"]')" False "an added interval is finished"
+run_mt 2 effort add --duration 90; has "bad duration '90'" "$ERR" "duration needs a unit"
+run_mt 2 effort add; has "needs --duration" "$ERR" "add without duration"
+run_mt 2 effort stop --duration 5m; has "goes with 'add'" "$ERR" "duration only with add"
 run_mt 0 notes --json
 eq "$(json 'len(j)')" 2 "two notes"
 eq "$(json 'j[0]["tags"]')" "['compile', 'dtype']" "tags"
@@ -62,8 +68,9 @@ eq "$(json 'j[1]["interval"] is not None')" True "note belongs to the interval"
 run_mt 0 notes --tag compile --json; eq "$(json 'len(j)')" 1 "filter by tag"
 run_mt 0 notes; has "first note" "$OUT" "text listing"
 run_mt 0 effort log --json
-eq "$(json 'len(j["intervals"])')" 1 "one interval"
+eq "$(json 'len(j["intervals"])')" 2 "two intervals"
 eq "$(json 'list(j["summary"]["by_track"]["portability"]["by_category"])')" "['debugging']" "log summary"
+eq "$(json 'j["summary"]["by_track"]["optimized"]["by_category"]["optimization"]')" 5400000 "added time in the summary"
 
 # --trial from elsewhere
 cd "$T_TMP"

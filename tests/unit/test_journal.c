@@ -215,6 +215,30 @@ static void test_summary_by_track_and_category(void **state)
 	json_decref(s);
 }
 
+static void test_add_interval_after_the_fact(void **state)
+{
+	struct ctx *c = *state;
+	mt_effort e = {0};
+	int64_t now = mt_now_ms();
+
+	assert_int_equal(mt_journal_effort_start(c->j, NULL, "setup", NULL, NULL), 0);
+	/* a running timer does not stop a past interval from being logged */
+	assert_int_equal(mt_journal_effort_add(c->j, "portability", "debugging", "nan",
+					       now - 600000, now - 60000, &e), 0);
+	assert_int_equal(e.stopped_ms - e.started_ms, 540000);
+	assert_string_equal(e.text, "nan");
+	mt_effort_dispose(&e);
+	assert_int_equal(mt_journal_effort_current(c->j, &e), 0);
+	assert_string_equal(e.category, "setup");
+	mt_effort_dispose(&e);
+	assert_int_equal(mt_journal_effort_add(c->j, NULL, NULL, NULL, now, now, NULL),
+			 MT_EINVALID);
+	assert_int_equal(mt_journal_effort_add(c->j, NULL, NULL, NULL, now, now + 3600000, NULL),
+			 MT_EINVALID);
+	assert_int_equal(mt_journal_effort_add(c->j, "fast", NULL, NULL, 0, 1, NULL),
+			 MT_EINVALID);
+}
+
 static void test_duration_format(void **state)
 {
 	char buf[32];
@@ -243,6 +267,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_note_during_timer_belongs_to_interval, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_summary_by_track_and_category, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_add_interval_after_the_fact, setup, teardown),
 		cmocka_unit_test(test_duration_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

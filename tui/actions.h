@@ -1,0 +1,59 @@
+/* Keys become named actions first, as in tig: this one table binds each
+ * action to its keys and carries the help text; the help screen is generated
+ * from it, so a binding cannot exist without being documented.
+ *
+ * _(ID, "name", "help text", key, key...)  -- up to TUI_ACTION_MAX_KEYS keys,
+ * curses KEY_* codes or ASCII characters. */
+#ifndef MT_TUI_ACTIONS_H
+#define MT_TUI_ACTIONS_H
+
+#include "tui_curses.h"
+
+#define TUI_CTRL(c) ((c) & 0x1f)
+#define TUI_KEY_ESC 27
+
+#define TUI_ACTIONS(_)                                                                  \
+	_(MOVE_UP, "move-up", "Move up in the step list, or scroll the content up",     \
+	  KEY_UP, 'k')                                                                  \
+	_(MOVE_DOWN, "move-down", "Move down in the step list, or scroll the content down", \
+	  KEY_DOWN, 'j')                                                                \
+	_(PAGE_UP, "page-up", "Scroll the content up one page", KEY_PPAGE, TUI_CTRL('b')) \
+	_(PAGE_DOWN, "page-down", "Scroll the content down one page", KEY_NPAGE,       \
+	  TUI_CTRL('f'), ' ')                                                           \
+	_(FIRST, "first", "Go to the first step, or the top of the content", 'g', KEY_HOME) \
+	_(LAST, "last", "Go to the last step, or the end of the content", 'G', KEY_END)  \
+	_(FOCUS, "switch-focus", "Switch focus between the step list and the content",  \
+	  '\t')                                                                         \
+	_(OPEN, "open-step", "Open the selected step (focus moves to its content)",    \
+	  '\n', '\r', KEY_ENTER, KEY_RIGHT, 'l')                                        \
+	_(BACK, "back", "Back to the step list; closes help", KEY_LEFT, 'h', TUI_KEY_ESC) \
+	_(NOTE, "add-note", "Add a friction note (a one-line prompt; Enter saves, Esc cancels)", \
+	  'n')                                                                          \
+	_(TIMER, "toggle-timer",                                                        \
+	  "Start the effort timer (choose category and track), or stop it", 't')       \
+	_(RELOAD, "reload", "Reload the record now (it also reloads every 2 seconds)", 'R') \
+	_(HELP, "help", "Show or hide this help", '?', KEY_F(1))                        \
+	_(REDRAW, "redraw", "Redraw the screen", TUI_CTRL('l'))                        \
+	_(QUIT, "quit", "Quit the wizard (closes help first)", 'q')
+
+enum tui_action {
+	TUI_ACT_NONE = -1,
+#define TUI_ACTION_ENUM(id, name, help, ...) TUI_ACT_##id,
+	TUI_ACTIONS(TUI_ACTION_ENUM)
+#undef TUI_ACTION_ENUM
+	TUI_ACT__COUNT
+};
+
+#define TUI_ACTION_MAX_KEYS 6
+
+/* The action bound to a curses key code or ASCII character, or TUI_ACT_NONE. */
+enum tui_action tui_action_for_key(int key);
+
+/* The action's name and help text (static). */
+const char *tui_action_name(enum tui_action a);
+const char *tui_action_help(enum tui_action a);
+
+/* The keys bound to the action for people to read ("Up, k") into buf. */
+void tui_action_keys(enum tui_action a, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,233 @@
+/* From a key to its effect: the open prompt or menu takes keys first, then
+ * the visible screen gets the action, then the generic handling below
+ * (moving, scrolling, focus, help, note, timer, quit). Everything returns
+ * tui_result bits; the main loop acts on them. */
+#include "dispatch.h"
+#include "journal.h"
+#include "jview.h"
+#include "util.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tui_ctx tui_make_ctx(struct tui_wizard *w)
+{
+	struct tui_ctx ctx = {.model = w->model, .now_ms = mt_now_ms(), .timer = &w->timer};
+	return ctx;
+}
+
+static int select_step(struct tui_wizard *w, int i)
+{
+	struct tui_ctx ctx = tui_make_ctx(w);
+	struct tui_screen *s;
+	int result = TUI_HANDLED | TUI_REDRAW;
+
+	i = i < 0 ? 0 : i >= TUI_NSTEPS ? TUI_NSTEPS - 1 : i;
+	if (i == w->selected)
+		return result;
+	s = &w->steps[w->selected];
+	if (s->ops->leave)
+		s->ops->leave(s->state, &ctx);
+	w->selected = i;
+	s = &w->steps[i];
+	if (s->ops->enter)
+		result |= s->ops->enter(s->state, &ctx);
+	return result;
+}
+
+static int scroll_by(struct tui_wizard *w, int delta)
+{
+	struct tui_screen *s = frame_content_screen(w);
+	int max_top = s->page.nlines - w->layout.content.h;
+	long top = (long)s->top + delta;
+
+	top = top > max_top ? max_top : top;
+	s->top = top < 0 ? 0 : (int)top;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int page_rows(const struct tui_wizard *w)
+{
+	return w->layout.content.h > 2 ? w->layout.content.h - 1 : 1;
+}
+
+static int set_help(struct tui_wizard *w, int open)
+{
+	w->help_open = open;
+	w->help.top = 0;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+/* The track the last interval had, as an index into the track menu. */
+static int last_track_item(struct tui_wizard *w)
+{
+	json_t *ivs = jv_get(w->model, "effort.intervals");
+	size_t n = json_array_size(ivs);
+	const char *track = n ? json_string_value(json_object_get(json_array_get(ivs, n - 1),
+								  "track"))
+			      : NULL;
+
+	for (int i = 0; track && mt_tracks[i]; i++)
+		if (strcmp(mt_tracks[i], track) == 0)
+			return i + 1;
+	return 0;
+}
+
+static int timer_toggle(struct tui_wizard *w)
+{
+	int other = 0;
+
+	if (w->timer.running)
+		return record_timer_stop(w);
+	while (mt_effort_categories[other] && strcmp(mt_effort_categories[other], "other"))
+		other++;
+	menu_start(&w->menu, "Start the timer: what kind of work?", mt_effort_categories,
+		   mt_effort_categories[other] ? other : 0);
+	w->mode = MODE_CATEGORY;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int on_timer_menu(struct tui_wizard *w, const struct tui_key *k)
+{
+	static const char *track_items[TUI_MENU_MAX + 1] = {"no track"};
+	int i = menu_input(&w->menu, k);
+
+	if (i == MENU_CONTINUE)
+		return TUI_REDRAW;
+	if (i == MENU_CANCEL) {
+		w->mode = MODE_NORMAL;
+		tui_message(w, 0, "Timer not started");
+		return TUI_REDRAW;
+	}
+	if (w->mode == MODE_CATEGORY) {
+		for (int t = 0; mt_tracks[t] && t < TUI_MENU_MAX - 1; t++)
+			track_items[t + 1] = mt_tracks[t];
+		w->category = i;
+		menu_start(&w->menu, "Start the timer: which track?", track_items,
+			   last_track_item(w));
+		w->mode = MODE_TRACK;
+		return TUI_REDRAW;
+	}
+	w->mode = MODE_NORMAL;
+	return record_timer_start(w, mt_effort_categories[w->category],
+				  i == 0 ? NULL : mt_tracks[i - 1]);
+}
+
+static int on_note_prompt(struct tui_wizard *w, const struct tui_key *k)
+{
+	char *text;
+	int result;
+
+	switch (prompt_input(&w->prompt, k)) {
+	case PROMPT_CANCEL:
+		w->mode = MODE_NORMAL;
+		tui_message(w, 0, "Note cancelled: nothing saved");
+		return TUI_REDRAW;
+	case PROMPT_DONE:
+		w->mode = MODE_NORMAL;
+		text = prompt_text(&w->prompt);
+		result = record_add_note(w, text);
+		free(text);
+		return result;
+	default:
+		return TUI_REDRAW;
+	}
+}
+
+/* Moving and scrolling: in the step list or in the content with focus. */
+static int generic_move(struct tui_wizard *w, enum tui_action a, int in_list)
+{
+	switch (a) {
+	case TUI_ACT_MOVE_UP:
+		return in_list ? select_step(w, w->selected - 1) : scroll_by(w, -1);
+	case TUI_ACT_MOVE_DOWN:
+		return in_list ? select_step(w, w->selected + 1) : scroll_by(w, 1);
+	case TUI_ACT_PAGE_UP:
+		return scroll_by(w, -page_rows(w));
+	case TUI_ACT_PAGE_DOWN:
+		return scroll_by(w, page_rows(w));
+	case TUI_ACT_FIRST:
+		return in_list ? select_step(w, 0) : scroll_by(w, INT_MIN / 2);
+	case TUI_ACT_LAST:
+		return in_list ? select_step(w, TUI_NSTEPS - 1) : scroll_by(w, INT_MAX / 2);
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+static int generic_action(struct tui_wizard *w, enum tui_action a)
+{
+	int in_list = w->focus == FOCUS_SIDE && !w->help_open;
+	int result = generic_move(w, a, in_list);
+
+	if (result != TUI_UNHANDLED)
+		return result;
+	switch (a) {
+	case TUI_ACT_FOCUS:
+		w->focus = w->focus == FOCUS_SIDE ? FOCUS_CONTENT : FOCUS_SIDE;
+		return TUI_HANDLED | TUI_REDRAW;
+	case TUI_ACT_OPEN:
+		w->focus = FOCUS_CONTENT;
+		return TUI_HANDLED | TUI_REDRAW;
+	case TUI_ACT_BACK:
+		w->focus = FOCUS_SIDE;
+		return TUI_HANDLED | TUI_REDRAW;
+	case TUI_ACT_NOTE:
+		prompt_start(&w->prompt, "note: ");
+		w->mode = MODE_NOTE;
+		return TUI_HANDLED | TUI_REDRAW;
+	case TUI_ACT_TIMER:
+		return timer_toggle(w);
+	case TUI_ACT_HELP:
+		return set_help(w, !w->help_open);
+	case TUI_ACT_RELOAD:
+		tui_message(w, 0, "Record reloaded");
+		return TUI_HANDLED | TUI_RELOAD | TUI_REDRAW;
+	case TUI_ACT_REDRAW:
+		return TUI_HANDLED | TUI_REPAINT | TUI_REDRAW;
+	case TUI_ACT_QUIT:
+		return TUI_HANDLED | TUI_QUIT;
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+/* Offers the action to the visible screen while it has focus. */
+static int screen_action(struct tui_wizard *w, enum tui_action a)
+{
+	struct tui_screen *s = frame_content_screen(w);
+	struct tui_ctx ctx = tui_make_ctx(w);
+	int result;
+
+	if (!s->ops->handle || (!w->help_open && w->focus != FOCUS_CONTENT))
+		return TUI_UNHANDLED;
+	result = s->ops->handle(s->state, &ctx, a);
+	if ((result & TUI_CLOSE) && s == &w->help)
+		set_help(w, 0);
+	return result;
+}
+
+int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
+{
+	enum tui_action a;
+	int result;
+
+	if (k->fkey && k->ch == KEY_RESIZE) {
+		frame_layout(w);
+		return TUI_REPAINT | TUI_REDRAW;
+	}
+	if (w->mode == MODE_NOTE)
+		return on_note_prompt(w, k);
+	if (w->mode == MODE_CATEGORY || w->mode == MODE_TRACK)
+		return on_timer_menu(w, k);
+	a = tui_action_for_key(tui_key_code(k));
+	if (w->layout.too_small) /* nothing is shown to act on */
+		return a == TUI_ACT_QUIT ? TUI_QUIT : TUI_HANDLED;
+	if (a == TUI_ACT_NONE) {
+		tui_message(w, 0, "That key does nothing here (? lists every key)");
+		return TUI_REDRAW;
+	}
+	result = screen_action(w, a);
+	return result != TUI_UNHANDLED ? result : generic_action(w, a);
+}

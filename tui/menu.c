@@ -1,0 +1,64 @@
+/* The chooser behind `t`: the effort category, then the track. */
+#include "menu.h"
+#include "actions.h"
+
+#include <string.h>
+
+void menu_start(struct tui_menu *m, const char *title, const char *const *items, int sel)
+{
+	memset(m, 0, sizeof(*m));
+	m->title = title;
+	while (m->n < TUI_MENU_MAX && items[m->n]) {
+		m->items[m->n] = items[m->n];
+		m->n++;
+	}
+	m->sel = sel >= 0 && sel < m->n ? sel : 0;
+}
+
+int menu_input(struct tui_menu *m, const struct tui_key *k)
+{
+	int code = tui_key_code(k);
+
+	if (code >= '1' && code < '1' + m->n)
+		return code - '1';
+	switch (tui_action_for_key(code)) {
+	case TUI_ACT_MOVE_UP:
+		m->sel = m->sel > 0 ? m->sel - 1 : m->n - 1;
+		return MENU_CONTINUE;
+	case TUI_ACT_MOVE_DOWN:
+		m->sel = m->sel + 1 < m->n ? m->sel + 1 : 0;
+		return MENU_CONTINUE;
+	case TUI_ACT_OPEN:
+		return m->sel;
+	case TUI_ACT_BACK:
+	case TUI_ACT_QUIT:
+		return MENU_CANCEL;
+	default:
+		return code == TUI_CTRL('g') ? MENU_CANCEL : MENU_CONTINUE;
+	}
+}
+
+void menu_draw(const struct tui_menu *m, const struct draw_rect *area)
+{
+	int w = draw_width(m->title) + 6, h = m->n + 4;
+	struct draw_rect box, inner;
+
+	for (int i = 0; i < m->n; i++)
+		if (draw_width(m->items[i]) + 8 > w)
+			w = draw_width(m->items[i]) + 8;
+	if (w < 30)
+		w = 30;
+	w = w < area->w ? w : area->w;
+	h = h < area->h ? h : area->h;
+	box = (struct draw_rect){area->y + (area->h - h) / 2, area->x + (area->w - w) / 2, h, w};
+	inner = (struct draw_rect){box.y + 1, box.x + 2, box.h - 2, box.w - 4};
+	draw_box(&box, STYLE_BORDER);
+	draw_text(&box, 0, 2, STYLE_HEADING, m->title);
+	for (int i = 0; i < m->n; i++) {
+		enum draw_style s = i == m->sel ? STYLE_SELECTED : STYLE_NORMAL;
+		if (i == m->sel)
+			draw_fill(&inner, i, s);
+		draw_textf(&inner, i, 1, s, "%d  %s", i + 1, m->items[i]);
+	}
+	draw_text(&inner, inner.h - 1, 0, STYLE_DIM, "1-9 or Enter picks, Esc cancels");
+}

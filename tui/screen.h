@@ -1,0 +1,81 @@
+/* A screen is one const table of functions, like tig's view_ops and tmux's
+ * window_mode: the framework allocates `private_size` bytes of state for it,
+ * calls enter/leave when it is shown or hidden, asks it to draw its content
+ * into a page (the framework scrolls and clips that page), and offers it each
+ * action first. Handlers return a result bitmask; only the main loop redraws,
+ * reloads or quits. */
+#ifndef MT_TUI_SCREEN_H
+#define MT_TUI_SCREEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "actions.h"
+#include "page.h"
+
+/* The effort timer as the journal last reported it. */
+struct tui_timer {
+	int running;
+	int64_t id;
+	int64_t started_ms;
+	char category[64];
+	char track[64]; /* "" when the interval has no track */
+};
+
+/* What a screen may look at. Everything is borrowed for the call only. */
+struct tui_ctx {
+	json_t *model;                 /* the report model, may be NULL */
+	int64_t now_ms;                /* wall clock of this draw */
+	const struct tui_timer *timer; /* never NULL */
+};
+
+/* Results of a handler, or-ed together. */
+enum tui_result {
+	TUI_UNHANDLED = 0,
+	TUI_HANDLED = 1 << 0, /* the action was consumed */
+	TUI_REDRAW = 1 << 1,  /* draw again */
+	TUI_REPAINT = 1 << 2, /* clear the terminal and draw everything again */
+	TUI_RELOAD = 1 << 3,  /* rebuild the model from the record first */
+	TUI_CLOSE = 1 << 4,   /* close this screen (help) */
+	TUI_QUIT = 1 << 5,    /* leave the wizard */
+};
+
+struct tui_screen_ops {
+	const char *name;    /* the title shown in the step list and heading */
+	const char *step_id; /* the id of this step in the model's "steps" */
+	/* Called when the screen becomes visible; returns tui_result bits. */
+	int (*enter)(void *state, const struct tui_ctx *ctx);
+	/* Draws the whole content into page (already reset to the pane width). */
+	void (*draw)(void *state, const struct tui_ctx *ctx, struct tui_page *page);
+	/* Gets an action first while the content has focus; TUI_UNHANDLED lets
+	 * the framework's generic handling (scrolling, focus) take it. May be NULL. */
+	int (*handle)(void *state, const struct tui_ctx *ctx, enum tui_action a);
+	/* Called when the screen is hidden. May be NULL. */
+	void (*leave)(void *state, const struct tui_ctx *ctx);
+	size_t private_size;
+};
+
+/* A screen in use: its ops, its state, its scroll position and last page. */
+struct tui_screen {
+	const struct tui_screen_ops *ops;
+	void *state;
+	int top;
+	struct tui_page page;
+};
+
+#define TUI_NSTEPS 6
+
+/* The steps of a trial, in order (steps.c). */
+extern const struct tui_screen_ops *const tui_step_ops[TUI_NSTEPS];
+
+/* The help screen, generated from the action table (help.c). */
+extern const struct tui_screen_ops tui_help_ops;
+
+/* A running time as "0:05:07" into buf. */
+void tui_elapsed_fmt(char *buf, size_t size, int64_t ms);
+
+/* The model's status of a step ("empty", "partial", "done"), or NULL. */
+const char *tui_step_status(json_t *model, const char *step_id);
+
+#endif

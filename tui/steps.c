@@ -1,0 +1,479 @@
+/* The six steps of a trial. Each is a screen that draws what the record
+ * holds, read from the report model so that the wizard shows what the report
+ * shows; a step with nothing recorded says what will appear there and which
+ * command fills it. */
+#include "screen.h"
+#include "jview.h"
+#include "journal.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LABEL_COL 2
+#define VALUE_COL 16
+
+/* The command that fills each step, for the summary's "missing". */
+static const struct {
+	const char *id;
+	const char *fills;
+} step_commands[] = {
+	{"repository", "`mtrial scan`"},
+	{"ops", "`mtrial probe`"},
+	{"correctness", "`mtrial check`"},
+	{"runs", "`mtrial run -- CMD`"},
+	{"effort", "`mtrial effort start`, `mtrial note TEXT`"},
+	{"summary", "`mtrial decide`"},
+};
+
+void tui_elapsed_fmt(char *buf, size_t size, int64_t ms)
+{
+	int64_t s = ms > 0 ? ms / 1000 : 0;
+	snprintf(buf, size, "%lld:%02lld:%02lld", (long long)(s / 3600),
+		 (long long)(s / 60 % 60), (long long)(s % 60));
+}
+
+const char *tui_step_status(json_t *model, const char *step_id)
+{
+	size_t i;
+	json_t *step;
+
+	json_array_foreach(jv_get(model, "steps"), i, step) {
+		const char *id = json_string_value(json_object_get(step, "id"));
+		if (id && step_id && strcmp(id, step_id) == 0)
+			return json_string_value(json_object_get(step, "status"));
+	}
+	return NULL;
+}
+
+static void heading(struct tui_page *p, const char *text)
+{
+	if (p->nlines)
+		page_line(p); /* a blank line between sections */
+	page_line(p);
+	page_add(p, STYLE_HEADING, text);
+}
+
+static void field(struct tui_page *p, const char *key, const char *value)
+{
+	page_line(p);
+	page_add_at(p, LABEL_COL, STYLE_DIM, key);
+	page_add_at(p, p->cur_col < VALUE_COL ? VALUE_COL : p->cur_col + 1,
+		    value ? STYLE_NORMAL : STYLE_DIM, value ? value : "(not set)");
+}
+
+/* A spec value by dotted path under "spec". */
+static const char *spec_str(const struct tui_ctx *ctx, const char *path, char *buf, size_t size)
+{
+	return jv_str(jv_get(ctx->model, "spec"), path, buf, size);
+}
+
+static void spec_field(struct tui_page *p, const struct tui_ctx *ctx, const char *key,
+		       const char *path)
+{
+	char buf[64];
+	field(p, key, spec_str(ctx, path, buf, sizeof(buf)));
+}
+
+static void nothing_yet(struct tui_page *p, const char *section, const char *text)
+{
+	heading(p, section);
+	page_line(p);
+	page_add_at(p, LABEL_COL, STYLE_WARN, "Nothing recorded yet.");
+	page_para(p, LABEL_COL, STYLE_NORMAL, text);
+}
+
+/* --- Repository ------------------------------------------------------------ */
+
+static void repository_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	char b1[64], b2[64];
+	const char *name, *extra;
+	mt_buf line = MT_BUF_INIT;
+
+	(void)state;
+	heading(p, "Workload");
+	spec_field(p, ctx, "repository", "workload.repository");
+	spec_field(p, ctx, "revision", "workload.revision");
+	name = spec_str(ctx, "workload.model.name", b1, sizeof(b1));
+	extra = spec_str(ctx, "workload.model.config", b2, sizeof(b2));
+	if (name)
+		mt_buf_printf(&line, "%s%s%s%s", name, extra ? " (" : "", extra ? extra : "",
+			      extra ? ")" : "");
+	field(p, "model", name ? mt_buf_cstr(&line) : NULL);
+	mt_buf_dispose(&line);
+	spec_field(p, ctx, "dataset", "workload.dataset.name");
+	spec_field(p, ctx, "token unit", "workload.token_unit");
+	heading(p, "Trial record");
+	field(p, "directory", jv_str(ctx->model, "trial.dir", b1, sizeof(b1)));
+	heading(p, "Op inventory");
+	page_para(p, LABEL_COL, STYLE_NORMAL, "The op inventory will appear here: run `mtrial scan`.");
+}
+
+static const struct tui_screen_ops repository_ops = {
+	.name = "Repository",
+	.step_id = "repository",
+	.draw = repository_draw,
+};
+
+/* --- Ops & compatibility --------------------------------------------------- */
+
+static void ops_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	(void)state;
+	nothing_yet(p, "Op status on the candidate",
+		    "`mtrial probe` fills this: for each op the training code uses, whether "
+		    "the neuron device runs it, falls back, or fails.");
+	heading(p, "Candidate");
+	spec_field(p, ctx, "accelerator", "systems.candidate.accelerator");
+}
+
+static const struct tui_screen_ops ops_ops = {
+	.name = "Ops & compatibility",
+	.step_id = "ops",
+	.draw = ops_draw,
+};
+
+/* --- Correctness ----------------------------------------------------------- */
+
+static void correctness_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	char buf[32];
+
+	(void)state;
+	nothing_yet(p, "Comparisons",
+		    "`mtrial check` fills this: the candidate's tensors and loss curve "
+		    "compared with the baseline's, within the tolerances below.");
+	heading(p, "Tolerances (trial.yaml)");
+	spec_field(p, ctx, "atol", "tolerances.default.atol");
+	spec_field(p, ctx, "rtol", "tolerances.default.rtol");
+	snprintf(buf, sizeof(buf), "%zu",
+		 json_array_size(jv_get(ctx->model, "spec.tolerances.overrides")));
+	field(p, "overrides", buf);
+}
+
+static const struct tui_screen_ops correctness_ops = {
+	.name = "Correctness",
+	.step_id = "correctness",
+	.draw = correctness_draw,
+};
+
+/* --- Runs & clocks --------------------------------------------------------- */
+
+static void system_lines(struct tui_page *p, json_t *sys, const char *which)
+{
+	char b1[64], b2[64], b3[64], b4[16], acc[128];
+	const char *count = jv_str(sys, "count", b1, sizeof(b1));
+	const char *hosts = jv_str(sys, "hosts", b2, sizeof(b2));
+	const char *price = jv_str(sys, "price.hourly", b3, sizeof(b3));
+	const char *currency = jv_str(sys, "price.currency", b4, sizeof(b4));
+	mt_buf line = MT_BUF_INIT;
+
+	field(p, which, jv_str(sys, "accelerator", acc, sizeof(acc)));
+	if (count)
+		mt_buf_printf(&line, "%s per host", count);
+	if (hosts)
+		mt_buf_printf(&line, "%s%s host(s)", line.len ? ", " : "", hosts);
+	if (price)
+		mt_buf_printf(&line, "%s%s %s/h", line.len ? ", " : "", price,
+			      currency ? currency : "");
+	page_line(p);
+	page_add_at(p, VALUE_COL, STYLE_DIM,
+		    line.len ? mt_buf_cstr(&line) : "(count, hosts and price not set)");
+	mt_buf_dispose(&line);
+}
+
+static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	(void)state;
+	heading(p, "Systems (trial.yaml)");
+	system_lines(p, jv_get(ctx->model, "spec.systems.baseline"), "baseline");
+	system_lines(p, jv_get(ctx->model, "spec.systems.candidate"), "candidate");
+	heading(p, "Runs");
+	page_line(p);
+	page_add_at(p, LABEL_COL, STYLE_WARN, "No runs recorded yet.");
+	page_para(p, LABEL_COL, STYLE_NORMAL,
+		  "`mtrial run -- CMD` records runs: each attempt on either system with "
+		  "its wall clock and its accelerator clock.");
+}
+
+static const struct tui_screen_ops runs_ops = {
+	.name = "Runs & clocks",
+	.step_id = "runs",
+	.draw = runs_draw,
+};
+
+/* --- Tracks & effort ------------------------------------------------------- */
+
+/* Notes newer than seen_id are marked new: the user has not looked at this
+ * step since they arrived (from this wizard or another terminal). */
+struct effort_state {
+	int started;
+	int64_t seen_id; /* the newest note id when the user last left the step */
+	int64_t max_id;  /* the newest note id drawn */
+};
+
+static void tracks_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	char b1[128], b2[64], b3[64], b4[32];
+
+	heading(p, "Tracks (trial.yaml)");
+	for (size_t i = 0; mt_tracks[i]; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "spec.tracks.%s", mt_tracks[i]);
+		json_t *t = jv_get(ctx->model, path);
+		const char *desc = jv_str(t, "description", b1, sizeof(b1));
+		const char *base = jv_str(t, "base", b2, sizeof(b2));
+		const char *head = jv_str(t, "head", b3, sizeof(b3));
+		const char *budget = jv_str(t, "budget_hours", b4, sizeof(b4));
+		page_line(p);
+		page_add_at(p, LABEL_COL, STYLE_DIM, mt_tracks[i]);
+		page_add_at(p, VALUE_COL, desc ? STYLE_NORMAL : STYLE_DIM, "");
+		page_wrap(p, VALUE_COL, desc ? STYLE_NORMAL : STYLE_DIM,
+			  desc ? desc : "(no description yet)");
+		if (!base && !head && !budget)
+			continue;
+		page_line(p);
+		page_add_at(p, VALUE_COL, STYLE_DIM, "");
+		if (base || head)
+			page_addf(p, STYLE_DIM, "%s..%s  ", base ? base : "?", head ? head : "?");
+		if (budget)
+			page_addf(p, STYLE_DIM, "budget %s h", budget);
+	}
+}
+
+static void timer_line(struct tui_page *p, const struct tui_timer *t, int64_t now_ms)
+{
+	char clock[32];
+
+	page_line(p);
+	if (!t->running) {
+		page_add_at(p, LABEL_COL, STYLE_DIM, "timer");
+		page_add_at(p, VALUE_COL, STYLE_DIM, "off (t starts it)");
+		return;
+	}
+	tui_elapsed_fmt(clock, sizeof(clock), now_ms - t->started_ms);
+	page_add_at(p, LABEL_COL, STYLE_OK, "timer on");
+	page_add_at(p, VALUE_COL, STYLE_OK, clock);
+	page_addf(p, STYLE_NORMAL, " %s, %s", t->category, *t->track ? t->track : "no track");
+	page_add(p, STYLE_DIM, " (t stops it)");
+}
+
+static void effort_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	json_t *effort = jv_get(ctx->model, "effort"), *tr, *cat;
+	char buf[32];
+	size_t i, k;
+
+	heading(p, "Effort");
+	field(p, "total", jv_str(effort, "total", buf, sizeof(buf)));
+	json_array_foreach(json_object_get(effort, "tracks"), i, tr) {
+		field(p, json_string_value(json_object_get(tr, "track")),
+		      json_string_value(json_object_get(tr, "duration")));
+		json_array_foreach(json_object_get(tr, "categories"), k, cat) {
+			page_add(p, STYLE_DIM, k ? ", " : "  ");
+			page_addf(p, STYLE_DIM, "%s %s",
+				  json_string_value(json_object_get(cat, "category")),
+				  json_string_value(json_object_get(cat, "duration")));
+		}
+	}
+	timer_line(p, ctx->timer, ctx->now_ms);
+}
+
+static void note_lines(struct tui_page *p, json_t *note, int is_new)
+{
+	char when[32];
+	json_t *tag;
+	size_t i;
+	const char *track = json_string_value(json_object_get(note, "track"));
+
+	page_line(p);
+	page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(note, "id", 0));
+	page_add(p, STYLE_DIM, jv_time(json_object_get(note, "created"), when, sizeof(when)));
+	page_addf(p, STYLE_NORMAL, "  %s", track ? track : "no track");
+	json_array_foreach(json_object_get(note, "tags"), i, tag)
+		page_addf(p, STYLE_CMD, " #%s", json_string_value(tag));
+	if (is_new)
+		page_add(p, STYLE_NEW, "  new");
+	page_para(p, LABEL_COL + 3, STYLE_NORMAL, json_string_value(json_object_get(note, "text")));
+}
+
+static void notes_section(struct tui_page *p, const struct tui_ctx *ctx,
+			  struct effort_state *st)
+{
+	json_t *notes = jv_get(ctx->model, "notes");
+	size_t n = json_array_size(notes);
+	char title[64];
+
+	snprintf(title, sizeof(title), "Friction notes (%zu%s)", n, n > 1 ? ", newest first" : "");
+	heading(p, title);
+	if (!n)
+		page_para(p, LABEL_COL, STYLE_DIM,
+			  "None yet: press n, or run `mtrial note TEXT` in another terminal.");
+	st->max_id = 0;
+	for (size_t i = n; i-- > 0;) {
+		int64_t id = jv_int(json_array_get(notes, i), "id", 0);
+		if (id > st->max_id)
+			st->max_id = id;
+		note_lines(p, json_array_get(notes, i), st->started && id > st->seen_id);
+	}
+	if (!st->started) {
+		st->started = 1; /* what is there at start is not new */
+		st->seen_id = st->max_id;
+	}
+}
+
+static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	json_t *ivs = jv_get(ctx->model, "effort.intervals");
+	size_t n = json_array_size(ivs);
+	char title[64], when[32];
+
+	snprintf(title, sizeof(title), "Effort intervals (%zu%s)", n,
+		 n > 1 ? ", newest first" : "");
+	heading(p, title);
+	if (!n)
+		page_para(p, LABEL_COL, STYLE_DIM,
+			  "None yet: press t, or run `mtrial effort start` in another terminal.");
+	for (size_t i = n; i-- > 0;) {
+		json_t *iv = json_array_get(ivs, i);
+		const char *track = json_string_value(json_object_get(iv, "track"));
+		const char *text = json_string_value(json_object_get(iv, "text"));
+		int running = json_is_true(json_object_get(iv, "running"));
+		page_line(p);
+		page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(iv, "id", 0));
+		page_add(p, STYLE_DIM, jv_time(json_object_get(iv, "started"), when, sizeof(when)));
+		page_addf(p, running ? STYLE_OK : STYLE_NORMAL, "  %s  %s  %s",
+			  running ? "running" : json_string_value(json_object_get(iv, "duration")),
+			  json_string_value(json_object_get(iv, "category")),
+			  track ? track : "no track");
+		if (text && *text)
+			page_para(p, LABEL_COL + 3, STYLE_NORMAL, text);
+	}
+}
+
+static void effort_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	tracks_section(p, ctx);
+	effort_section(p, ctx);
+	notes_section(p, ctx, state);
+	intervals_section(p, ctx);
+}
+
+static void effort_leave(void *state, const struct tui_ctx *ctx)
+{
+	struct effort_state *st = state;
+	(void)ctx;
+	st->seen_id = st->max_id;
+}
+
+static const struct tui_screen_ops effort_ops = {
+	.name = "Tracks & effort",
+	.step_id = "effort",
+	.draw = effort_draw,
+	.leave = effort_leave,
+	.private_size = sizeof(struct effort_state),
+};
+
+/* --- Summary --------------------------------------------------------------- */
+
+static void criteria_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	json_t *crit = jv_get(ctx->model, "spec.criteria"), *c;
+	char b1[64], b2[64], b3[32];
+	size_t i;
+
+	heading(p, "Criteria (trial.yaml)");
+	if (!json_array_size(crit))
+		page_para(p, LABEL_COL, STYLE_DIM, "No go/no-go criteria in trial.yaml yet.");
+	json_array_foreach(crit, i, c) {
+		const char *name = jv_str(c, "name", b1, sizeof(b1));
+		const char *kind = jv_str(c, "kind", b2, sizeof(b2));
+		const char *threshold = jv_str(c, "threshold", b3, sizeof(b3));
+		page_line(p);
+		page_addf(p, STYLE_NORMAL, "  %s", name ? name : "(unnamed)");
+		page_addf(p, STYLE_DIM, " (%s)", kind ? kind : "no kind");
+		if (threshold)
+			page_addf(p, STYLE_NORMAL, " threshold %s", threshold);
+		const char *desc = json_string_value(json_object_get(c, "description"));
+		if (desc && *desc)
+			page_para(p, LABEL_COL + 2, STYLE_DIM, desc);
+	}
+}
+
+static const char *step_fills(const char *id)
+{
+	for (size_t i = 0; i < sizeof(step_commands) / sizeof(step_commands[0]); i++)
+		if (id && strcmp(step_commands[i].id, id) == 0)
+			return step_commands[i].fills;
+	return "";
+}
+
+static void missing_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	json_t *step, *fact;
+	size_t i;
+
+	heading(p, "Missing");
+	json_array_foreach(jv_get(ctx->model, "steps"), i, step) {
+		const char *id = json_string_value(json_object_get(step, "id"));
+		const char *status = json_string_value(json_object_get(step, "status"));
+		if (!status || strcmp(status, "done") == 0 || strcmp(id, "summary") == 0)
+			continue;
+		page_line(p);
+		page_addf(p, STYLE_WARN, "  %s %s",
+			  draw_glyph(strcmp(status, "empty") ? GLYPH_PARTIAL : GLYPH_EMPTY),
+			  json_string_value(json_object_get(step, "title")));
+		page_add(p, STYLE_DIM, strcmp(status, "empty") ? " (partial): " : ": ");
+		page_wrap(p, LABEL_COL + 4, STYLE_DIM, step_fills(id));
+	}
+	if (json_array_size(jv_get(ctx->model, "missing"))) {
+		page_line(p);
+		page_line(p);
+		page_add_at(p, LABEL_COL, STYLE_NORMAL, "Facts trial.yaml does not give yet:");
+	}
+	json_array_foreach(jv_get(ctx->model, "missing"), i, fact) {
+		char *text = NULL;
+		if (asprintf(&text, "%s: %s", json_string_value(json_object_get(fact, "field")),
+			     json_string_value(json_object_get(fact, "why"))) < 0)
+			continue;
+		page_para_hanging(p, LABEL_COL + 2, LABEL_COL + 4, STYLE_DIM, text);
+		free(text);
+	}
+}
+
+static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	char b1[32], b2[32];
+	const char *threshold, *direction;
+	mt_buf line = MT_BUF_INIT;
+
+	(void)state;
+	heading(p, "Quality target (trial.yaml)");
+	spec_field(p, ctx, "metric", "quality_target.metric");
+	threshold = spec_str(ctx, "quality_target.threshold", b1, sizeof(b1));
+	direction = spec_str(ctx, "quality_target.direction", b2, sizeof(b2));
+	if (threshold)
+		mt_buf_printf(&line, "%s%s%s%s", threshold, direction ? " (" : "",
+			      direction ? direction : "", direction ? " is better)" : "");
+	field(p, "threshold", threshold ? mt_buf_cstr(&line) : NULL);
+	mt_buf_dispose(&line);
+	spec_field(p, ctx, "eval set", "quality_target.eval_set");
+	criteria_section(p, ctx);
+	heading(p, "Go / no-go");
+	page_line(p);
+	page_add_at(p, LABEL_COL, STYLE_WARN, "verdict: not yet evaluated");
+	page_add_rich(p, STYLE_NORMAL, " (`mtrial decide`)");
+	missing_section(p, ctx);
+}
+
+static const struct tui_screen_ops summary_ops = {
+	.name = "Summary",
+	.step_id = "summary",
+	.draw = summary_draw,
+};
+
+const struct tui_screen_ops *const tui_step_ops[TUI_NSTEPS] = {
+	&repository_ops, &ops_ops, &correctness_ops, &runs_ops, &effort_ops, &summary_ops,
+};

@@ -1,0 +1,75 @@
+/* The wizard's state, shared by the files of tui/: tui.c (terminal, loop,
+ * dispatch), frame.c (layout and the parts around the content) and record.c
+ * (the only code that reads or writes the trial). */
+#ifndef MT_TUI_WIZARD_H
+#define MT_TUI_WIZARD_H
+
+#include <stdint.h>
+#include <jansson.h>
+
+#include "trial.h"
+#include "screen.h"
+#include "prompt.h"
+#include "menu.h"
+
+#define TUI_MIN_COLS 60
+#define TUI_MIN_LINES 16
+#define TUI_RELOAD_MS 2000
+
+enum tui_focus { FOCUS_SIDE, FOCUS_CONTENT };
+
+/* What keys go to: the screens, or an open prompt or menu. */
+enum tui_mode { MODE_NORMAL, MODE_NOTE, MODE_CATEGORY, MODE_TRACK };
+
+struct tui_layout {
+	int cols, lines;
+	int too_small;
+	struct draw_rect title, side, head, content, status, message;
+};
+
+struct tui_wizard {
+	mt_trial *trial;              /* borrowed from the caller */
+	json_t *model;                /* owned; the last model that built */
+	int64_t model_mono;           /* monotonic ms of the last build attempt */
+	size_t note_count;            /* notes in the model */
+	size_t own_notes;             /* notes this wizard added since the last build */
+	int64_t spec_mtime_ns;        /* trial.yaml's mtime when last read, -1 unknown */
+	struct tui_timer timer;
+	struct tui_screen steps[TUI_NSTEPS];
+	struct tui_screen help;
+	int selected;                 /* index into steps */
+	enum tui_focus focus;
+	int help_open;
+	enum tui_mode mode;
+	struct tui_prompt prompt;
+	struct tui_menu menu;
+	int category;                 /* chosen in MODE_CATEGORY */
+	char message[512];
+	int message_error;
+	struct tui_layout layout;
+};
+
+/* record.c */
+/* Notes trial.yaml's current mtime as the version already loaded. */
+void record_init(struct tui_wizard *w);
+/* Rebuilds the model and reads the timer; a failure keeps the last model and
+ * puts the error in the message line. */
+void record_reload(struct tui_wizard *w);
+/* Adds a note made of UTF-8 text; empty text saves nothing. Returns result bits. */
+int record_add_note(struct tui_wizard *w, const char *text);
+int record_timer_start(struct tui_wizard *w, const char *category, const char *track);
+int record_timer_stop(struct tui_wizard *w);
+/* Sets the message line (printf-style); is_error styles it as an error. */
+void tui_message(struct tui_wizard *w, int is_error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* frame.c */
+/* Computes the regions for the terminal's current size. */
+void frame_layout(struct tui_wizard *w);
+/* Draws everything: frame, side list, the visible screen's page, status,
+ * message and any open prompt or menu. */
+void frame_draw(struct tui_wizard *w, const struct tui_ctx *ctx);
+/* The screen the content pane shows (help when open). */
+struct tui_screen *frame_content_screen(struct tui_wizard *w);
+
+#endif
