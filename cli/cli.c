@@ -25,6 +25,29 @@ int cli_common_option(struct cli *cli, int opt)
 	}
 }
 
+int cli_parse_plain(struct cli *cli, int argc, char **argv, int *status)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, {0}};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0) {
+			*status = CLI_EXIT_OK;
+			return 1;
+		}
+		if (!common) {
+			*status = cli_usage_error(cli, "bad option");
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		*status = cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
+		return 1;
+	}
+	return 0;
+}
+
 int cli_usage_error(struct cli *cli, const char *fmt, ...)
 {
 	va_list ap;

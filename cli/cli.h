@@ -42,6 +42,11 @@ extern const struct cli_command cli_commands[];
 		{"json", no_argument, NULL, CLI_OPT_JSON}, {"help", no_argument, NULL, CLI_OPT_HELP}
 int cli_common_option(struct cli *cli, int opt);
 
+/* For commands that take only the common options and no arguments: parses
+ * them. Returns 1 when the command must return *status at once (help was
+ * printed, or a usage error), 0 to go on. */
+int cli_parse_plain(struct cli *cli, int argc, char **argv, int *status);
+
 /* Reports a usage error about the current command and returns exit code 2. */
 int cli_usage_error(struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -51,17 +51,15 @@ static json_t *doctor_json(void)
 	return json_pack("{ss, so}", "mtrial", MT_VERSION, "libraries", libs);
 }
 
-static int print_text(json_t *d)
+static void print_text(json_t *d)
 {
 	json_t *l;
 	size_t i;
-	int missing = 0;
 
 	printf("mtrial %s\n", json_string_value(json_object_get(d, "mtrial")));
 	json_array_foreach(json_object_get(d, "libraries"), i, l) {
 		int found = json_is_true(json_object_get(l, "found"));
 		const char *v = json_string_value(json_object_get(l, "version"));
-		missing += !found;
 		printf("  %-9s %-8s %s\n", json_string_value(json_object_get(l, "name")),
 		       found ? "found" : "MISSING",
 		       found ? v : json_string_value(json_object_get(l, "error")));
@@ -71,26 +69,17 @@ static int print_text(json_t *d)
 			       (long long)json_integer_value(json_object_get(l, "load_ms")),
 			       json_string_value(json_object_get(l, "module")));
 	}
-	return missing;
 }
 
 int cmd_doctor(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS, {0}};
 	json_t *d;
-	int opt, missing = 0;
+	int status, missing = 0;
 	size_t i;
 	json_t *l;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (!common)
-			return cli_usage_error(cli, "bad option");
-	}
-	if (optind < argc)
-		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
+	if (cli_parse_plain(cli, argc, argv, &status))
+		return status;
 	d = doctor_json();
 	json_array_foreach(json_object_get(d, "libraries"), i, l)
 		missing += !json_is_true(json_object_get(l, "found"));

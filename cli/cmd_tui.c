@@ -5,19 +5,11 @@
 
 int cmd_tui(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS, {0}};
 	mt_trial *t = NULL;
-	int opt, error;
+	int status, error;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (!common)
-			return cli_usage_error(cli, "bad option");
-	}
-	if (optind < argc)
-		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
+	if (cli_parse_plain(cli, argc, argv, &status))
+		return status;
 	cli->json = 0;
 	if ((error = cli_open_trial(cli, &t, 1)) < 0)
 		return cli_fail(cli, error);

@@ -365,19 +365,45 @@ cleanup:
 	return error;
 }
 
+/* Inserts one interval inside an open transaction; stopped_ms 0 leaves it
+ * running. */
+static int insert_interval(mt_journal *j, const char *track, const char *category,
+			   const char *text, int64_t started_ms, int64_t stopped_ms)
+{
+	sqlite3_stmt *st = NULL;
+	int error = prepare(j, &st, "INSERT INTO effort (track, category, text, started_ms,"
+				    " stopped_ms) VALUES (?, ?, ?, ?, ?)");
+	if (error < 0)
+		return error;
+	bind_text_or_null(st, 1, track);
+	sqlite3_bind_text(st, 2, category, -1, SQLITE_TRANSIENT);
+	bind_text_or_null(st, 3, text);
+	sqlite3_bind_int64(st, 4, started_ms);
+	if (stopped_ms)
+		sqlite3_bind_int64(st, 5, stopped_ms);
+	else
+		sqlite3_bind_null(st, 5);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		error = db_error(j, "recording effort");
+	sqlite3_finalize(st);
+	return error;
+}
+
+static int check_effort(const char *track, const char *category)
+{
+	int error = check_choice("track", track, mt_tracks);
+	return error < 0 ? error : check_choice("category", category, mt_effort_categories);
+}
+
 int mt_journal_effort_start(mt_journal *j, const char *track, const char *category,
 			    const char *text, mt_effort *out)
 {
-	sqlite3_stmt *st = NULL;
 	mt_effort running = {0};
 	int error;
 
 	if (!category)
 		category = "other";
-	if ((error = check_choice("track", track, mt_tracks)) < 0 ||
-	    (error = check_choice("category", category, mt_effort_categories)) < 0)
-		return error;
-	if ((error = begin(j)) < 0)
+	if ((error = check_effort(track, category)) < 0 || (error = begin(j)) < 0)
 		return error;
 	error = current_locked(j, &running);
 	if (error == 0) {
@@ -388,18 +414,8 @@ int mt_journal_effort_start(mt_journal *j, const char *track, const char *catego
 				     "stop it first with 'mtrial effort stop'",
 				     (long long)running.id, running.category, since);
 	} else if (error == MT_ENOTFOUND) {
-		error = prepare(j, &st, "INSERT INTO effort (track, category, text, started_ms)"
-				       " VALUES (?, ?, ?, ?)");
+		error = insert_interval(j, track, category, text, mt_now_ms(), 0);
 	}
-	if (error == 0) {
-		bind_text_or_null(st, 1, track);
-		sqlite3_bind_text(st, 2, category, -1, SQLITE_TRANSIENT);
-		bind_text_or_null(st, 3, text);
-		sqlite3_bind_int64(st, 4, mt_now_ms());
-		if (sqlite3_step(st) != SQLITE_DONE)
-			error = db_error(j, "starting timer");
-	}
-	sqlite3_finalize(st);
 	mt_effort_dispose(&running);
 	if (error == 0 && out)
 		error = current_locked(j, out);
@@ -426,31 +442,18 @@ int mt_journal_effort_add(mt_journal *j, const char *track, const char *category
 			  const char *text, int64_t started_ms, int64_t stopped_ms,
 			  mt_effort *out)
 {
-	sqlite3_stmt *st = NULL;
 	int error;
 
 	if (!category)
 		category = "other";
-	if ((error = check_choice("track", track, mt_tracks)) < 0 ||
-	    (error = check_choice("category", category, mt_effort_categories)) < 0)
+	if ((error = check_effort(track, category)) < 0)
 		return error;
 	if (stopped_ms <= started_ms || stopped_ms > mt_now_ms() + 1000)
 		return mt_error_set(MT_EINVALID, "an effort interval must have a positive "
 				    "duration and end no later than now");
 	if ((error = begin(j)) < 0)
 		return error;
-	error = prepare(j, &st, "INSERT INTO effort (track, category, text, started_ms, stopped_ms)"
-			       " VALUES (?, ?, ?, ?, ?)");
-	if (error == 0) {
-		bind_text_or_null(st, 1, track);
-		sqlite3_bind_text(st, 2, category, -1, SQLITE_TRANSIENT);
-		bind_text_or_null(st, 3, text);
-		sqlite3_bind_int64(st, 4, started_ms);
-		sqlite3_bind_int64(st, 5, stopped_ms);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			error = db_error(j, "adding effort");
-	}
-	sqlite3_finalize(st);
+	error = insert_interval(j, track, category, text, started_ms, stopped_ms);
 	if (error == 0 && out)
 		error = read_interval(j, sqlite3_last_insert_rowid(j->db), out);
 	return finish(j, error);
