@@ -1,0 +1,77 @@
+/* From Python source to calls: import resolution and call extraction over
+ * the token stream of pylex.h. Nothing is executed.
+ *
+ * Resolution: every import binds a local name to a fully qualified module or
+ * object (`import torch.nn as nn`, `from torch.nn import functional as F`,
+ * `import torch.nn` binds `torch`). Imports inside a function or class are
+ * visible from their line to the end of that block. Relative imports (`from
+ * . import x`) and star imports bind nothing. A call's callee written as a
+ * dotted chain whose first name is bound resolves to the binding plus the
+ * rest of the chain (`F.gelu` -> `torch.nn.functional.gelu`). */
+#ifndef MT_EXTRACT_H
+#define MT_EXTRACT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+	char *key;   /* keyword argument name */
+	char *value; /* its source text when a simple literal or dotted name
+			(`True`, `'cuda'` with quotes, `3`, `torch.float64`),
+			NULL otherwise */
+} mt_kwarg;
+
+typedef struct {
+	char *callee;  /* the callee as written, dotted (`F.gelu`, `x.view`,
+			  `tokenizer`); for a receiver that is not a plain
+			  name chain (`f(x).view`, `a[0].cuda`) it starts with
+			  `.` (`.view`) */
+	char *api;     /* fully qualified when the chain's first name is bound by
+			  an import (`torch.nn.functional.gelu`), else NULL */
+	char *method;  /* the last attribute when the callee has a receiver
+			  that does not resolve (`view` in `x.view`), else NULL */
+	uint32_t line; /* 1-based, of the callee's first token */
+	uint32_t col;  /* 0-based byte column, as ast.col_offset */
+	char *arg0;    /* the first positional argument's source text when a
+			  simple literal or dotted name, else NULL */
+	mt_kwarg *kwargs;
+	size_t nkwargs;
+} mt_call;
+
+/* A bound dotted name used without being called (`torch.float64`,
+ * `@triton.jit`, `nn.Module` as a base class). */
+typedef struct {
+	char *api; /* fully qualified */
+	uint32_t line, col;
+} mt_ref;
+
+typedef struct {
+	char *text; /* the literal's source text, prefix and quotes included */
+	uint32_t line, col;
+} mt_strlit;
+
+typedef struct {
+	char *module; /* absolute module imported (`torch.nn`, `triton`,
+			 `flash_attn.flash_attn_interface`); for `from a import b`
+			 this is `a` */
+	uint32_t line;
+} mt_import;
+
+typedef struct {
+	mt_call *calls;
+	size_t ncalls;
+	mt_ref *refs;
+	size_t nrefs;
+	mt_strlit *strings;
+	size_t nstrings;
+	mt_import *imports;
+	size_t nimports;
+} mt_pyfile;
+
+/* Lexes and extracts `src`. On a file that cannot be lexed returns
+ * MT_EINVALID with the lexer's "LINE:COL: what". Thread-safe. */
+int mt_extract(mt_pyfile *out, const char *src, size_t len);
+
+void mt_pyfile_dispose(mt_pyfile *f);
+
+#endif
