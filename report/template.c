@@ -253,20 +253,5 @@ int mt_template_render(char **out, const char *tmpl, json_t *model, const char *
 
 int mt_template_load(char **out, const char *name)
 {
-	const char *dir = getenv("MTRIAL_TEMPLATE_DIR");
-
-	*out = NULL;
-	if (dir && *dir) {
-		char *path = mt_path_join(dir, name);
-		int error = mt_file_read(out, NULL, path);
-		free(path);
-		return error;
-	}
-	for (const struct mt_embedded *t = mt_embedded_templates; t->name; t++) {
-		if (strcmp(t->name, name) == 0) {
-			*out = mt_strdup(t->text);
-			return 0;
-		}
-	}
-	return mt_error_set(MT_ENOTFOUND, "no template named '%s'", name);
+	return mt_embedded_load(out, mt_embedded_templates, "MTRIAL_TEMPLATE_DIR", name);
 }
