@@ -73,5 +73,6 @@ int cmd_report(struct cli *cli, int argc, char **argv);
 int cmd_doctor(struct cli *cli, int argc, char **argv);
 int cmd_tui(struct cli *cli, int argc, char **argv);
 int cmd_spec(struct cli *cli, int argc, char **argv);
+int cmd_scan(struct cli *cli, int argc, char **argv);
 
 #endif

@@ -17,6 +17,18 @@ const struct cli_command cli_commands[] = {
 	 "Usage: mtrial spec [--trial DIR] [--json]\n\n"
 	 "Validates trial.yaml against the schema. Errors name file:line:column and\n"
 	 "exit 2. With --json prints the spec as typed JSON.\n"},
+	{"scan", cmd_scan, "list the PyTorch calls and migration risks in a repository",
+	 "Usage: mtrial scan [--repo PATH] [--rev REV] [--worktree] [--no-cache] [--json]\n\n"
+	 "Reads the repository at REV (default HEAD: a branch, tag or commit) through\n"
+	 "libgit2, without a checkout and without running its code, and lists every\n"
+	 "call into the torch namespace (resolved through the imports) with its aten\n"
+	 "op, tensor method calls, and findings that are not ops (float64, hard-coded\n"
+	 "cuda, CUDA-only packages, custom extensions, compile arguments, shapes that\n"
+	 "vary per step) with an effort level. --worktree adds uncommitted changes.\n"
+	 "Results are cached by blob id in ~/.cache/mtrial (--no-cache: a cold scan\n"
+	 "that neither reads nor writes it). The result is recorded in the trial when\n"
+	 "one is found. Static scanning is fast but approximate: calls made through\n"
+	 "variables, getattr or modules the scan cannot see are missed.\n"},
 	{"note", cmd_note, "add a friction note",
 	 "Usage: mtrial note TEXT... [--track portability|optimized] [--tag T]... [--json]\n\n"
 	 "Adds a friction note to the journal. While an effort timer runs, the note\n"

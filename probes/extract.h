@@ -30,8 +30,10 @@ typedef struct {
 			  an import (`torch.nn.functional.gelu`), else NULL */
 	char *method;  /* the last attribute when the callee has a receiver
 			  that does not resolve (`view` in `x.view`), else NULL */
-	uint32_t line; /* 1-based, of the callee's first token */
-	uint32_t col;  /* 0-based byte column, as ast.col_offset */
+	uint32_t line; /* 1-based, of the callee's first token; for a method
+			  call (method != NULL), of the method's name */
+	uint32_t col;  /* 0-based byte column of the same token, as
+			  ast.col_offset */
 	char *arg0;    /* the first positional argument's source text when a
 			  simple literal or dotted name, else NULL */
 	mt_kwarg *kwargs;
@@ -66,12 +68,14 @@ typedef struct {
 	size_t nstrings;
 	mt_import *imports;
 	size_t nimports;
+	void *arena; /* owns every string above; private */
 } mt_pyfile;
 
 /* Lexes and extracts `src`. On a file that cannot be lexed returns
  * MT_EINVALID with the lexer's "LINE:COL: what". Thread-safe. */
 int mt_extract(mt_pyfile *out, const char *src, size_t len);
 
+/* Frees everything the extraction allocated. */
 void mt_pyfile_dispose(mt_pyfile *f);
 
 #endif

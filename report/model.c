@@ -2,6 +2,7 @@
 #include "error.h"
 #include "util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Spec fields a go/no-go summary cannot do without; an empty one is listed
@@ -107,7 +108,79 @@ static json_t *effort_model(mt_journal *j, int64_t now_ms)
 	return model;
 }
 
-static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec)
+static int op_count_desc(const void *a, const void *b)
+{
+	json_int_t ca = json_integer_value(json_object_get(*(json_t *const *)a, "count"));
+	json_int_t cb = json_integer_value(json_object_get(*(json_t *const *)b, "count"));
+	return (cb > ca) - (cb < ca);
+}
+
+/* The ops of a scan as an array, most used first, at most `max`. */
+static json_t *top_ops(json_t *ops, size_t max)
+{
+	json_t **items = malloc((json_object_size(ops) + 1) * sizeof(*items)), *arr = json_array();
+	const char *name;
+	json_t *v;
+	size_t n = 0;
+
+	json_object_foreach(ops, name, v)
+		items[n++] = json_pack("{ss, sO, si}", "op", name, "count",
+				       json_object_get(v, "count"), "files",
+				       (int)json_array_size(json_object_get(v, "files")));
+	qsort(items, n, sizeof(*items), op_count_desc);
+	for (size_t i = 0; i < n; i++) {
+		if (i < max)
+			json_array_append(arr, items[i]);
+		json_decref(items[i]);
+	}
+	free(items);
+	return arr;
+}
+
+static const char *const effort_order[] = {"high", "medium", "low", "none", NULL};
+
+/* Findings, most effort first (stable within a level). */
+static json_t *sorted_findings(json_t *findings)
+{
+	json_t *arr = json_array(), *f;
+	size_t i;
+	for (const char *const *e = effort_order; *e; e++)
+		json_array_foreach(findings, i, f)
+			if (strcmp(json_string_value(json_object_get(f, "effort")), *e) == 0)
+				json_array_append(arr, f);
+	return arr;
+}
+
+/* The latest scan, summarised: what the report and the wizard show. */
+static json_t *scan_model(mt_journal *j)
+{
+	json_t *r = NULL, *deps = json_array(), *d, *m;
+	int64_t id = 0, created = 0;
+	char when[32];
+	size_t i;
+
+	if (mt_journal_scan_latest(j, &r, &id, &created) < 0) {
+		mt_error_clear();
+		json_decref(deps);
+		return json_null();
+	}
+	json_array_foreach(json_object_get(r, "dependencies"), i, d)
+		if (json_is_true(json_object_get(d, "cuda_only")))
+			json_array_append(deps, d);
+	mt_time_iso(when, sizeof(when), created);
+	m = json_pack("{sI, ss, sO, sO, sO, sO, sO, so, so, so, si}", "id", (json_int_t)id,
+		      "created", when, "repo", json_object_get(r, "repo"), "rev",
+		      json_object_get(r, "rev"), "worktree", json_object_get(r, "worktree"),
+		      "files_scanned", json_object_get(r, "files_scanned"), "totals",
+		      json_object_get(r, "totals"), "top_ops",
+		      top_ops(json_object_get(r, "ops"), 15), "findings",
+		      sorted_findings(json_object_get(r, "findings")), "cuda_only_dependencies",
+		      deps, "files_skipped", (int)json_array_size(json_object_get(r, "files_skipped")));
+	json_decref(r);
+	return m;
+}
+
+static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
@@ -119,6 +192,8 @@ static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec)
 		if (strcmp(steps[i].id, "repository") == 0 && spec &&
 		    mt_spec_get(spec, "workload.repository"))
 			status = "partial";
+		if (strcmp(steps[i].id, "repository") == 0 && !json_is_null(scan))
+			status = "done";
 		json_array_append_new(arr, json_pack("{ss, ss, ss, ss}", "id", steps[i].id,
 						     "title", steps[i].title, "status", status,
 						     "hint", steps[i].empty_hint));
@@ -133,17 +208,20 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
 	json_t *effort = effort_model(t->journal, now_ms);
 	json_t *notes = effort ? mt_journal_notes_json(t->journal) : NULL;
+	json_t *scan;
 
 	if (!effort || !notes) {
 		json_decref(spec);
 		json_decref(effort);
 		return NULL;
 	}
+	scan = scan_model(t->journal);
 	mt_time_iso(iso, sizeof(iso), now_ms);
-	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so}", "mtrial",
+	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so}", "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
 			 t->dir, "name", name, "spec", spec, "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
-			 missing_facts(t->spec), "steps", steps_model(effort, notes, t->spec));
+			 missing_facts(t->spec), "scan", scan, "steps",
+			 steps_model(effort, notes, t->spec, scan));
 }

@@ -39,9 +39,18 @@ static const char *const migrations[] = {
 	"  note_id INTEGER NOT NULL REFERENCES notes(id),"
 	"  tag TEXT NOT NULL,"
 	"  PRIMARY KEY (note_id, tag));",
+	/* 2: static scans, each with its revision and the whole result */
+	"CREATE TABLE scans ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created_ms INTEGER NOT NULL,"
+	"  repo TEXT NOT NULL,"
+	"  rev TEXT NOT NULL,"
+	"  worktree INTEGER NOT NULL,"
+	"  result TEXT NOT NULL);",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
+_Static_assert(N_MIGRATIONS == MT_JOURNAL_SCHEMA_VERSION, "one migration per schema version");
 
 static int db_error(mt_journal *j, const char *what)
 {
@@ -512,6 +521,69 @@ int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload)
 	}
 	if (error == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
 		error = db_error(j, "reading effort");
+	sqlite3_finalize(st);
+	return error;
+}
+
+int mt_journal_scan_add(mt_journal *j, json_t *result, int64_t *id_out)
+{
+	sqlite3_stmt *st = NULL;
+	char *text = json_dumps(result, JSON_COMPACT);
+	const char *repo = json_string_value(json_object_get(result, "repo"));
+	const char *rev = json_string_value(json_object_get(result, "rev"));
+	int error;
+
+	if (!text || !repo || !rev) {
+		free(text);
+		return mt_error_set(MT_EINVALID, "a scan result needs repo and rev");
+	}
+	if ((error = begin(j)) < 0)
+		goto cleanup;
+	error = prepare(j, &st, "INSERT INTO scans (created_ms, repo, rev, worktree, result)"
+			       " VALUES (?, ?, ?, ?, ?)");
+	if (error == 0) {
+		sqlite3_bind_int64(st, 1, mt_now_ms());
+		sqlite3_bind_text(st, 2, repo, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, rev, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 4, json_is_true(json_object_get(result, "worktree")));
+		sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "recording scan");
+	}
+	sqlite3_finalize(st);
+	if (error == 0 && id_out)
+		*id_out = sqlite3_last_insert_rowid(j->db);
+	error = finish(j, error);
+cleanup:
+	free(text);
+	return error;
+}
+
+int mt_journal_scan_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms)
+{
+	sqlite3_stmt *st = NULL;
+	json_error_t jerr;
+	int error, rc;
+
+	*out = NULL;
+	if ((error = prepare(j, &st, "SELECT id, created_ms, result FROM scans"
+				     " ORDER BY id DESC LIMIT 1")) < 0)
+		return error;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (id_out)
+			*id_out = sqlite3_column_int64(st, 0);
+		if (created_ms)
+			*created_ms = sqlite3_column_int64(st, 1);
+		*out = json_loads((const char *)sqlite3_column_text(st, 2), 0, &jerr);
+		if (!*out)
+			error = mt_error_set(MT_EINVALID, "%s: stored scan is not JSON: %s",
+					     j->path, jerr.text);
+	} else if (rc == SQLITE_DONE) {
+		error = mt_error_set(MT_ENOTFOUND, "no scan recorded yet (run 'mtrial scan')");
+	} else {
+		error = db_error(j, "reading scans");
+	}
 	sqlite3_finalize(st);
 	return error;
 }

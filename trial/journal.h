@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 1
+#define MT_JOURNAL_SCHEMA_VERSION 2
 
 typedef struct mt_journal mt_journal;
 
@@ -82,6 +82,14 @@ int mt_journal_effort_current(mt_journal *j, mt_effort *out);
 /* Calls cb for each interval, oldest first (borrowed, as for notes). */
 typedef int (*mt_effort_cb)(const mt_effort *e, void *payload);
 int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload);
+
+/* Records a scan result (mt_scan_run's JSON; needs "repo" and "rev").
+ * *id_out may be NULL. */
+int mt_journal_scan_add(mt_journal *j, json_t *result, int64_t *id_out);
+
+/* The latest scan (new reference), its id and time; MT_ENOTFOUND when none.
+ * id_out and created_ms may be NULL. */
+int mt_journal_scan_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms);
 
 /* One interval as JSON: id, track, category, text, started, stopped (ISO
  * UTC or null), running, duration_ms (up to now while running). */

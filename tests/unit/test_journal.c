@@ -96,6 +96,34 @@ static void test_newer_schema_is_refused(void **state)
 	assert_non_null(strstr(mt_error_last(), "newer"));
 }
 
+static void test_migrates_an_older_journal(void **state)
+{
+	struct ctx *c = *state;
+	sqlite3 *db;
+	json_t *notes, *scan = NULL, *result;
+	int64_t id = 0;
+
+	assert_int_equal(mt_journal_note_add(c->j, "kept", NULL, NULL, 0, NULL), 0);
+	mt_journal_free(c->j);
+	/* turn it back into a version 1 journal */
+	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE scans; UPDATE schema_version SET version = 1",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(mt_journal_open(&c->j, c->path, 0), 0);
+	assert_int_equal(mt_journal_schema_version(c->j), MT_JOURNAL_SCHEMA_VERSION);
+	notes = mt_journal_notes_json(c->j);
+	assert_int_equal(json_array_size(notes), 1);
+	json_decref(notes);
+	assert_int_equal(mt_journal_scan_latest(c->j, &scan, NULL, NULL), MT_ENOTFOUND);
+	result = json_pack("{ss, ss, sb, s[]}", "repo", "/r", "rev", "abc", "worktree", 0, "calls");
+	assert_int_equal(mt_journal_scan_add(c->j, result, &id), 0);
+	assert_int_equal(mt_journal_scan_latest(c->j, &scan, NULL, NULL), 0);
+	assert_true(json_equal(scan, result));
+	json_decref(scan);
+	json_decref(result);
+}
+
 static void test_note_with_tags_and_track(void **state)
 {
 	struct ctx *c = *state;
@@ -258,6 +286,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_schema_version_and_wal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_keeps_data_and_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrates_an_older_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_note_with_tags_and_track, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_note_rejects_bad_track_and_empty_text, setup,
 						teardown),

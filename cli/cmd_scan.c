@@ -1,0 +1,201 @@
+/* mtrial scan: the static op inventory of a repository. */
+#include "cli.h"
+#include "error.h"
+#include "scan.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct progress {
+	int tty;
+	int64_t last_ms;
+};
+
+/* A line on stderr, rewritten in place on a terminal and at most 10 times a
+ * second, so a large repository does not flood a log. */
+static void on_progress(size_t done, size_t total, const char *path, void *payload)
+{
+	struct progress *p = payload;
+	int64_t now = mt_mono_ms();
+
+	if (!p->tty || (done != total && now - p->last_ms < 100))
+		return;
+	p->last_ms = now;
+	fprintf(stderr, "\r\033[Kscanning %zu/%zu %.60s", done, total, path);
+	if (done == total)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+static void print_file_stats(json_t *r)
+{
+	json_t *f;
+	size_t i, quiet = 0;
+
+	json_array_foreach(json_object_get(r, "files"), i, f) {
+		json_int_t calls = json_integer_value(json_object_get(f, "calls"));
+		json_int_t methods = json_integer_value(json_object_get(f, "methods"));
+		json_int_t findings = json_integer_value(json_object_get(f, "findings"));
+		if (!calls && !methods && !findings) {
+			quiet++;
+			continue;
+		}
+		printf("[mtrial scan] file '%s': torch calls %lld, tensor methods %lld, findings "
+		       "%lld, lines %lld\n",
+		       json_string_value(json_object_get(f, "path")), (long long)calls,
+		       (long long)methods, (long long)findings,
+		       (long long)json_integer_value(json_object_get(f, "lines")));
+	}
+	if (quiet)
+		printf("[mtrial scan] %zu more Python files with no torch call and no finding\n",
+		       quiet);
+}
+
+static int by_count_desc(const void *a, const void *b)
+{
+	json_int_t ca = json_integer_value(json_object_get(*(json_t *const *)a, "count"));
+	json_int_t cb = json_integer_value(json_object_get(*(json_t *const *)b, "count"));
+	return (cb > ca) - (cb < ca);
+}
+
+static void print_top_ops(json_t *r, size_t max)
+{
+	json_t *ops = json_object_get(r, "ops"), *v, **items;
+	const char *k;
+	size_t n = 0;
+
+	items = malloc((json_object_size(ops) + 1) * sizeof(*items));
+	json_object_foreach(ops, k, v) {
+		json_object_set_new(v, "name", json_string(k));
+		items[n++] = v;
+	}
+	qsort(items, n, sizeof(*items), by_count_desc);
+	printf("  top ops:");
+	for (size_t i = 0; i < n && i < max; i++)
+		printf("%s %s %lld", i ? "," : "",
+		       json_string_value(json_object_get(items[i], "name")),
+		       (long long)json_integer_value(json_object_get(items[i], "count")));
+	printf("%s\n", n ? "" : " none");
+	free(items);
+}
+
+static void print_findings(json_t *r)
+{
+	static const char *const order[] = {"high", "medium", "low", "none"};
+	json_t *f;
+	size_t i;
+
+	for (int e = 0; e < 4; e++)
+		json_array_foreach(json_object_get(r, "findings"), i, f)
+			if (strcmp(json_string_value(json_object_get(f, "effort")), order[e]) == 0)
+				printf("  %-6s %s:%lld  %s: %s\n", order[e],
+				       json_string_value(json_object_get(f, "file")),
+				       (long long)json_integer_value(json_object_get(f, "line")),
+				       json_string_value(json_object_get(f, "kind")),
+				       json_string_value(json_object_get(f, "message")));
+}
+
+static void print_text(json_t *r, const char *recorded)
+{
+	json_t *t = json_object_get(r, "totals"), *e = json_object_get(t, "findings_by_effort"), *d;
+	size_t i;
+
+	print_file_stats(r);
+	printf("[mtrial scan] TOTAL statistics for %s at %.12s%s:\n",
+	       json_string_value(json_object_get(r, "repo")),
+	       json_string_value(json_object_get(r, "rev")),
+	       json_is_true(json_object_get(r, "worktree")) ? " + work tree" : "");
+	printf("  Python files scanned %lld (%lld lines), skipped %zu\n",
+	       (long long)json_integer_value(json_object_get(r, "files_scanned")),
+	       (long long)json_integer_value(json_object_get(t, "lines")),
+	       json_array_size(json_object_get(r, "files_skipped")));
+	printf("  torch calls %lld (mapped to an aten op: %lld), tensor methods %lld, distinct "
+	       "ops %lld\n",
+	       (long long)json_integer_value(json_object_get(t, "calls")),
+	       (long long)json_integer_value(json_object_get(t, "calls_mapped")),
+	       (long long)json_integer_value(json_object_get(t, "methods")),
+	       (long long)json_integer_value(json_object_get(t, "ops")));
+	print_top_ops(r, 10);
+	printf("  findings %lld: high %lld, medium %lld, low %lld, none %lld\n",
+	       (long long)json_integer_value(json_object_get(t, "findings")),
+	       (long long)json_integer_value(json_object_get(e, "high")),
+	       (long long)json_integer_value(json_object_get(e, "medium")),
+	       (long long)json_integer_value(json_object_get(e, "low")),
+	       (long long)json_integer_value(json_object_get(e, "none")));
+	print_findings(r);
+	json_array_foreach(json_object_get(r, "dependencies"), i, d)
+		if (json_is_true(json_object_get(d, "cuda_only")))
+			printf("  CUDA-only dependency %s (%s:%lld)\n",
+			       json_string_value(json_object_get(d, "name")),
+			       json_string_value(json_object_get(d, "file")),
+			       (long long)json_integer_value(json_object_get(d, "line")));
+	json_array_foreach(json_object_get(r, "files_skipped"), i, d)
+		printf("  skipped %s: %s\n", json_string_value(json_object_get(d, "path")),
+		       json_string_value(json_object_get(d, "reason")));
+	printf("%s\n", recorded);
+}
+
+/* Stores the result in the trial when there is one; a scan needs no trial. */
+static void record(struct cli *cli, json_t *r, char *msg, size_t size)
+{
+	mt_trial *t = NULL;
+	int64_t id = 0;
+
+	if (cli_open_trial(cli, &t, 0) < 0) {
+		snprintf(msg, size, "(not recorded: %s)", mt_error_last());
+		mt_error_clear();
+		return;
+	}
+	if (mt_journal_scan_add(t->journal, r, &id) == 0)
+		snprintf(msg, size, "Recorded as scan #%lld in %s.", (long long)id, t->dir);
+	else
+		snprintf(msg, size, "(not recorded: %s)", mt_error_last());
+	json_object_set_new(r, "scan_id", id ? json_integer(id) : json_null());
+	mt_trial_free(t);
+}
+
+int cmd_scan(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"repo", required_argument, NULL, 'r'},
+					     {"rev", required_argument, NULL, 'R'},
+					     {"worktree", no_argument, NULL, 'w'},
+					     {"no-cache", no_argument, NULL, 'n'},
+					     {0}};
+	mt_scan_options o = {.use_cache = 1};
+	struct progress p = {isatty(STDERR_FILENO), 0};
+	char recorded[1024] = "";
+	json_t *r = NULL;
+	int opt, error;
+
+	while ((opt = getopt_long(argc, argv, "hr:R:wn", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0)
+			return CLI_EXIT_OK;
+		if (common)
+			continue;
+		switch (opt) {
+		case 'r': o.repo = optarg; break;
+		case 'R': o.rev = optarg; break;
+		case 'w': o.worktree = 1; break;
+		case 'n': o.use_cache = 0; break;
+		default: return cli_usage_error(cli, "bad option");
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
+	o.progress = on_progress;
+	o.payload = &p;
+	if ((error = mt_scan_run(&r, &o)) < 0)
+		return cli_fail(cli, error);
+	record(cli, r, recorded, sizeof(recorded));
+	if (cli->json)
+		cli_print_json(r);
+	else {
+		print_text(r, recorded);
+		json_decref(r);
+	}
+	return CLI_EXIT_OK;
+}

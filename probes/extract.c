@@ -1,0 +1,666 @@
+/* Import resolution and call extraction over the token stream (extract.h).
+ *
+ * Two passes over the significant tokens (comments and NL dropped):
+ *   1. imports made at module level, in any block that is not a function or
+ *      class body, are visible in the whole module (a function body runs
+ *      after the module has been imported, so an import below a function
+ *      still binds the names it uses);
+ *   2. a walk that keeps a stack of function/class scopes whose imports are
+ *      visible from their line to the end of the block, and records calls,
+ *      references and string literals. */
+#include "extract.h"
+#include "pylex.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* --- a bump allocator for the strings of one file ------------------------ */
+
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+static char *arena_alloc(void **arena, size_t n)
+{
+	struct chunk *c = *arena;
+	if (!c || c->cap - c->used < n) {
+		size_t cap = n > 16384 ? n : 16384;
+		struct chunk *nc = malloc(sizeof(*nc) + cap);
+		if (!nc)
+			abort();
+		nc->next = c;
+		nc->used = 0;
+		nc->cap = cap;
+		*arena = c = nc;
+	}
+	c->used += n;
+	return c->data + c->used - n;
+}
+
+static char *arena_strndup(void **arena, const char *s, size_t n)
+{
+	char *p = arena_alloc(arena, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+static void arena_free(void *arena)
+{
+	struct chunk *c = arena;
+	while (c) {
+		struct chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+}
+
+#define GROW(arr, n, cap)                                                                          \
+	do {                                                                                       \
+		if ((n) == (cap)) {                                                                \
+			(cap) = (cap) ? (cap) * 2 : 16;                                            \
+			(arr) = realloc((arr), (cap) * sizeof(*(arr)));                            \
+			if (!(arr))                                                                \
+				abort();                                                           \
+		}                                                                                  \
+	} while (0)
+
+/* --- the walk's state ------------------------------------------------------ */
+
+struct binding {
+	const char *name; /* local name, in the arena */
+	size_t name_len;
+	const char *target; /* fully qualified, in the arena */
+};
+
+struct level {
+	int scope;        /* 1 if this indented block is a def/class body */
+	size_t nbindings; /* bindings visible when the block was entered */
+};
+
+struct walker {
+	const char *src;
+	mt_token *toks; /* significant tokens */
+	size_t n;
+	size_t *match; /* index of the matching bracket, for ( [ { */
+	mt_pyfile *out;
+	size_t ncalls_cap, nrefs_cap, nstrings_cap, nimports_cap;
+	struct binding *bindings;
+	size_t nbindings, bindings_cap;
+	size_t nmodule; /* bindings [0, nmodule) are the module's */
+	struct level *levels;
+	size_t nlevels, levels_cap;
+	int def_line;   /* the current logical line is a def/class header */
+	int pending;    /* the last logical line was one: its INDENT opens a scope */
+	int fdepth;     /* f-string nesting */
+	mt_buf chain, resolved; /* scratch, reused for every chain */
+};
+
+static const char *const keywords[] = {
+	"False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+	"continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+	"if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
+	"try", "while", "with", "yield", NULL};
+
+static int tok_text_eq(const struct walker *w, size_t i, const char *s)
+{
+	size_t n = strlen(s);
+	return w->toks[i].len == n && memcmp(w->src + w->toks[i].off, s, n) == 0;
+}
+
+static int is_op(const struct walker *w, size_t i, const char *op)
+{
+	return i < w->n && w->toks[i].kind == MT_TOK_OP && tok_text_eq(w, i, op);
+}
+
+static int is_name(const struct walker *w, size_t i)
+{
+	return i < w->n && w->toks[i].kind == MT_TOK_NAME;
+}
+
+static int is_kw(const struct walker *w, size_t i, const char *kw)
+{
+	return is_name(w, i) && tok_text_eq(w, i, kw);
+}
+
+static int is_keyword(const struct walker *w, size_t i)
+{
+	for (const char *const *k = keywords; *k; k++)
+		if (tok_text_eq(w, i, *k))
+			return 1;
+	return 0;
+}
+
+/* 1 if token i starts a statement (for `import` and `from`). */
+static int at_statement_start(const struct walker *w, size_t i)
+{
+	mt_tok_kind k;
+	if (i == 0)
+		return 1;
+	k = w->toks[i - 1].kind;
+	return k == MT_TOK_NEWLINE || k == MT_TOK_INDENT || k == MT_TOK_DEDENT ||
+	       is_op(w, i - 1, ";") || is_op(w, i - 1, ":");
+}
+
+/* Reads a dotted name NAME(.NAME)* at i into buf; returns the index after it
+ * (i when there is none). */
+static size_t read_dotted(const struct walker *w, size_t i, mt_buf *buf)
+{
+	size_t j = i;
+	if (!is_name(w, j))
+		return i;
+	mt_buf_put(buf, w->src + w->toks[j].off, w->toks[j].len);
+	j++;
+	while (is_op(w, j, ".") && is_name(w, j + 1)) {
+		mt_buf_puts(buf, ".");
+		mt_buf_put(buf, w->src + w->toks[j + 1].off, w->toks[j + 1].len);
+		j += 2;
+	}
+	return j;
+}
+
+static void bind(struct walker *w, const char *name, size_t name_len, const char *target)
+{
+	GROW(w->bindings, w->nbindings, w->bindings_cap);
+	w->bindings[w->nbindings].name = arena_strndup(&w->out->arena, name, name_len);
+	w->bindings[w->nbindings].name_len = name_len;
+	w->bindings[w->nbindings].target = arena_strndup(&w->out->arena, target, strlen(target));
+	w->nbindings++;
+}
+
+static void record_import(struct walker *w, const char *module, uint32_t line)
+{
+	mt_pyfile *f = w->out;
+	GROW(f->imports, f->nimports, w->nimports_cap);
+	f->imports[f->nimports].module = arena_strndup(&f->arena, module, strlen(module));
+	f->imports[f->nimports].line = line;
+	f->nimports++;
+}
+
+/* The innermost, latest binding of name[0..n), or NULL. */
+static const char *lookup(const struct walker *w, const char *name, size_t n)
+{
+	for (size_t k = w->nbindings; k-- > 0;)
+		if (w->bindings[k].name_len == n && memcmp(w->bindings[k].name, name, n) == 0)
+			return w->bindings[k].target;
+	return NULL;
+}
+
+/* The end of the logical line starting at i (index of its NEWLINE or n). */
+static size_t line_end(const struct walker *w, size_t i)
+{
+	while (i < w->n && w->toks[i].kind != MT_TOK_NEWLINE && !is_op(w, i, ";"))
+		i++;
+	return i;
+}
+
+/* `import a.b as c, d.e`: binds and returns the index after the statement. */
+static size_t parse_import(struct walker *w, size_t i, int do_bind)
+{
+	size_t end = line_end(w, i);
+	mt_buf mod = MT_BUF_INIT;
+
+	for (i++; i < end;) {
+		size_t j;
+		mod.len = 0;
+		j = read_dotted(w, i, &mod);
+		if (j == i)
+			break;
+		if (!do_bind)
+			record_import(w, mt_buf_cstr(&mod), w->toks[i].line);
+		if (is_kw(w, j, "as") && is_name(w, j + 1)) {
+			if (do_bind)
+				bind(w, w->src + w->toks[j + 1].off, w->toks[j + 1].len,
+				     mt_buf_cstr(&mod));
+			j += 2;
+		} else if (do_bind) {
+			/* `import torch.nn` binds `torch` to the package torch */
+			bind(w, w->src + w->toks[i].off, w->toks[i].len,
+			     arena_strndup(&w->out->arena, w->src + w->toks[i].off,
+					   w->toks[i].len));
+		}
+		i = is_op(w, j, ",") ? j + 1 : j;
+		if (i == j)
+			break;
+	}
+	mt_buf_dispose(&mod);
+	return end;
+}
+
+/* `from a.b import c as d, (e, f)`; relative and star imports bind nothing. */
+static size_t parse_from(struct walker *w, size_t i, int do_bind)
+{
+	size_t end = line_end(w, i), j;
+	mt_buf mod = MT_BUF_INIT, full = MT_BUF_INIT;
+
+	if (is_op(w, i + 1, ".") || is_op(w, i + 1, "..."))
+		goto done; /* the repository's own relative imports */
+	j = read_dotted(w, i + 1, &mod);
+	if (j == i + 1 || !is_kw(w, j, "import"))
+		goto done;
+	if (!do_bind)
+		record_import(w, mt_buf_cstr(&mod), w->toks[i].line);
+	for (j++; j < end; j++) {
+		if (!is_name(w, j))
+			continue; /* ( ) , and the star */
+		full.len = 0;
+		mt_buf_printf(&full, "%s.%.*s", mt_buf_cstr(&mod), (int)w->toks[j].len,
+			      w->src + w->toks[j].off);
+		if (is_kw(w, j + 1, "as") && is_name(w, j + 2)) {
+			if (do_bind)
+				bind(w, w->src + w->toks[j + 2].off, w->toks[j + 2].len,
+				     mt_buf_cstr(&full));
+			j += 2;
+		} else if (do_bind) {
+			bind(w, w->src + w->toks[j].off, w->toks[j].len, mt_buf_cstr(&full));
+		}
+	}
+done:
+	mt_buf_dispose(&mod);
+	mt_buf_dispose(&full);
+	return end;
+}
+
+/* Pass 1: module-level imports, outside any def or class body. */
+static void collect_module_imports(struct walker *w)
+{
+	int *scope_stack = NULL;
+	size_t nstack = 0, cap = 0;
+	int header = 0, pending = 0, depth = 0;
+
+	for (size_t i = 0; i < w->n; i++) {
+		mt_token *t = &w->toks[i];
+		/* a def/class header ends with NEWLINE before its body's INDENT */
+		if (t->kind == MT_TOK_INDENT) {
+			GROW(scope_stack, nstack, cap);
+			scope_stack[nstack++] = pending;
+			depth += pending;
+		} else if (t->kind == MT_TOK_DEDENT && nstack) {
+			depth -= scope_stack[--nstack];
+		} else if (t->kind == MT_TOK_NEWLINE) {
+			pending = header;
+			header = 0;
+			continue;
+		}
+		pending = 0;
+		if (t->kind == MT_TOK_INDENT || t->kind == MT_TOK_DEDENT) {
+			continue;
+		} else if ((is_kw(w, i, "def") || is_kw(w, i, "class")) &&
+			   (at_statement_start(w, i) || is_kw(w, i - 1, "async"))) {
+			header = 1;
+		} else if (depth == 0 && at_statement_start(w, i) && is_kw(w, i, "import")) {
+			i = parse_import(w, i, 1);
+		} else if (depth == 0 && at_statement_start(w, i) && is_kw(w, i, "from")) {
+			i = parse_from(w, i, 1);
+		}
+		if (i >= w->n)
+			break;
+	}
+	free(scope_stack);
+	w->nmodule = w->nbindings;
+}
+
+/* --- calls and their arguments --------------------------------------------- */
+
+/* The source text of tokens [a, b) when they form a simple value: one
+ * literal, a keyword constant, or a dotted name; else NULL. */
+static char *simple_value(struct walker *w, size_t a, size_t b)
+{
+	size_t j;
+	if (a >= b)
+		return NULL;
+	if (b - a == 1 && (w->toks[a].kind == MT_TOK_STRING || w->toks[a].kind == MT_TOK_NUMBER ||
+			   w->toks[a].kind == MT_TOK_NAME))
+		return arena_strndup(&w->out->arena, w->src + w->toks[a].off, w->toks[a].len);
+	if (b - a == 2 && is_op(w, a, "-") && w->toks[a + 1].kind == MT_TOK_NUMBER)
+		return arena_strndup(&w->out->arena, w->src + w->toks[a].off,
+				     w->toks[a + 1].off + w->toks[a + 1].len - w->toks[a].off);
+	for (j = a; j < b; j += 2) {
+		if (!is_name(w, j) || (j + 1 < b && !is_op(w, j + 1, ".")))
+			return NULL;
+	}
+	if (!is_name(w, b - 1))
+		return NULL;
+	return arena_strndup(&w->out->arena, w->src + w->toks[a].off,
+			     w->toks[b - 1].off + w->toks[b - 1].len - w->toks[a].off);
+}
+
+static size_t skip_group(const struct walker *w, size_t j)
+{
+	if (w->match[j] != (size_t)-1)
+		return w->match[j];
+	return j;
+}
+
+/* Fills arg0 and the keyword arguments of the call whose '(' is at `open`. */
+static void read_arguments(struct walker *w, mt_call *c, size_t open)
+{
+	size_t close = w->match[open], start = open + 1, nth = 0, cap = 0;
+
+	if (close == (size_t)-1)
+		return;
+	for (size_t j = start; j <= close; j++) {
+		if (j < close && (is_op(w, j, "(") || is_op(w, j, "[") || is_op(w, j, "{"))) {
+			j = skip_group(w, j);
+			continue;
+		}
+		if (j < close && !is_op(w, j, ","))
+			continue;
+		if (j > start && is_name(w, start) && is_op(w, start + 1, "=")) {
+			GROW(c->kwargs, c->nkwargs, cap);
+			c->kwargs[c->nkwargs].key = arena_strndup(&w->out->arena,
+								  w->src + w->toks[start].off,
+								  w->toks[start].len);
+			c->kwargs[c->nkwargs].value = simple_value(w, start + 2, j);
+			c->nkwargs++;
+		} else if (nth == 0 && j > start && !is_op(w, start, "*") && !is_op(w, start, "**")) {
+			c->arg0 = simple_value(w, start, j);
+		}
+		if (j > start)
+			nth++;
+		start = j + 1;
+	}
+}
+
+static mt_call *new_call(struct walker *w, size_t first)
+{
+	mt_pyfile *f = w->out;
+	mt_call *c;
+	GROW(f->calls, f->ncalls, w->ncalls_cap);
+	c = &f->calls[f->ncalls++];
+	memset(c, 0, sizeof(*c));
+	c->line = w->toks[first].line;
+	c->col = w->toks[first].col;
+	return c;
+}
+
+/* The kwargs arrays are malloc'd (their size is unknown up front); everything
+ * else lives in the arena. */
+static void record_chain_call(struct walker *w, size_t first, size_t end, const char *chain,
+			      const char *resolved, size_t nparts)
+{
+	int method = !resolved && nparts > 1;
+	mt_call *c = new_call(w, method ? end - 1 : first);
+	c->callee = arena_strndup(&w->out->arena, chain, strlen(chain));
+	c->api = resolved ? arena_strndup(&w->out->arena, resolved, strlen(resolved)) : NULL;
+	if (method)
+		c->method = arena_strndup(&w->out->arena, w->src + w->toks[end - 1].off,
+					  w->toks[end - 1].len);
+	read_arguments(w, c, end);
+}
+
+static void record_ref(struct walker *w, size_t first, const char *resolved)
+{
+	mt_pyfile *f = w->out;
+	GROW(f->refs, f->nrefs, w->nrefs_cap);
+	f->refs[f->nrefs].api = arena_strndup(&f->arena, resolved, strlen(resolved));
+	f->refs[f->nrefs].line = w->toks[first].line;
+	f->refs[f->nrefs].col = w->toks[first].col;
+	f->nrefs++;
+}
+
+/* Resolves chain `a.b.c` whose first name has length n0. */
+static void resolve(const struct walker *w, const char *chain, size_t n0, mt_buf *out)
+{
+	const char *target = lookup(w, chain, n0);
+	out->len = 0;
+	if (!target)
+		return;
+	mt_buf_puts(out, target);
+	mt_buf_puts(out, chain + n0);
+}
+
+/* A dotted name chain starting at i (not after a '.'): a call, a reference,
+ * or nothing. Returns the index after the chain. */
+static size_t visit_chain(struct walker *w, size_t i)
+{
+	size_t end, nparts;
+
+	w->chain.len = 0;
+	end = read_dotted(w, i, &w->chain);
+	nparts = (end - i + 1) / 2;
+	resolve(w, w->chain.ptr, w->toks[i].len, &w->resolved);
+	if (is_op(w, end, "("))
+		record_chain_call(w, i, end, w->chain.ptr, w->resolved.len ? w->resolved.ptr : NULL,
+				  nparts);
+	else if (w->resolved.len)
+		record_ref(w, i, w->resolved.ptr);
+	return end;
+}
+
+/* `.a.b.name(` after a closing bracket, a literal or an f-string: a method
+ * call on an expression. */
+static void visit_expr_method(struct walker *w, size_t dot)
+{
+	mt_call *c;
+	size_t name = dot + 1;
+
+	while (is_op(w, name + 1, ".") && is_name(w, name + 2))
+		name += 2;
+	if (!is_op(w, name + 1, "("))
+		return;
+	c = new_call(w, name);
+	c->method = arena_strndup(&w->out->arena, w->src + w->toks[name].off, w->toks[name].len);
+	c->callee = arena_strndup(&w->out->arena, w->src + w->toks[dot].off,
+				  w->toks[name].off + w->toks[name].len - w->toks[dot].off);
+	read_arguments(w, c, name + 1);
+}
+
+static void record_string(struct walker *w, size_t a, size_t b)
+{
+	mt_pyfile *f = w->out;
+	GROW(f->strings, f->nstrings, w->nstrings_cap);
+	f->strings[f->nstrings].text = arena_strndup(&f->arena, w->src + w->toks[a].off,
+						     w->toks[b].off + w->toks[b].len -
+							     w->toks[a].off);
+	f->strings[f->nstrings].line = w->toks[a].line;
+	f->strings[f->nstrings].col = w->toks[a].col;
+	f->nstrings++;
+}
+
+/* Records an f-string once, from its start to its matching end. */
+static void visit_fstring(struct walker *w, size_t i)
+{
+	int depth = 0;
+	for (size_t j = i; j < w->n; j++) {
+		if (w->toks[j].kind == MT_TOK_FSTRING_START)
+			depth++;
+		else if (w->toks[j].kind == MT_TOK_FSTRING_END && --depth == 0) {
+			record_string(w, i, j);
+			return;
+		}
+	}
+}
+
+/* --- pass 2 ---------------------------------------------------------------- */
+
+static void enter_block(struct walker *w)
+{
+	GROW(w->levels, w->nlevels, w->levels_cap);
+	w->levels[w->nlevels].scope = w->pending;
+	w->levels[w->nlevels].nbindings = w->nbindings;
+	w->nlevels++;
+}
+
+static void leave_block(struct walker *w)
+{
+	if (!w->nlevels)
+		return;
+	w->nlevels--;
+	if (w->levels[w->nlevels].scope)
+		w->nbindings = w->levels[w->nlevels].nbindings;
+}
+
+static int in_function(const struct walker *w)
+{
+	for (size_t k = 0; k < w->nlevels; k++)
+		if (w->levels[k].scope)
+			return 1;
+	return 0;
+}
+
+static int ends_expression(const struct walker *w, size_t i)
+{
+	mt_tok_kind k = w->toks[i].kind;
+	return is_op(w, i, ")") || is_op(w, i, "]") || k == MT_TOK_STRING ||
+	       k == MT_TOK_FSTRING_END || k == MT_TOK_NUMBER;
+}
+
+static size_t visit_statement_token(struct walker *w, size_t i)
+{
+	if (at_statement_start(w, i) && is_kw(w, i, "import")) {
+		size_t end = parse_import(w, i, 0);
+		if (in_function(w))
+			parse_import(w, i, 1);
+		return end;
+	}
+	if (at_statement_start(w, i) && is_kw(w, i, "from") && !is_op(w, i + 1, "(")) {
+		size_t end = parse_from(w, i, 0);
+		if (in_function(w))
+			parse_from(w, i, 1);
+		return end;
+	}
+	if (is_kw(w, i, "def") || is_kw(w, i, "class")) {
+		w->def_line |= at_statement_start(w, i) || is_kw(w, i - 1, "async");
+		return is_name(w, i + 1) ? i + 2 : i + 1; /* the defined name is no call */
+	}
+	if (is_keyword(w, i))
+		return i + 1;
+	if (i > 0 && is_op(w, i - 1, "."))
+		return i + 1;
+	return visit_chain(w, i);
+}
+
+static void walk(struct walker *w)
+{
+	for (size_t i = 0; i < w->n;) {
+		mt_token *t = &w->toks[i];
+		if (t->kind != MT_TOK_DEDENT)
+			w->pending &= t->kind == MT_TOK_INDENT;
+		switch (t->kind) {
+		case MT_TOK_INDENT:
+			enter_block(w);
+			w->pending = 0;
+			i++;
+			continue;
+		case MT_TOK_DEDENT:
+			leave_block(w);
+			i++;
+			continue;
+		case MT_TOK_NEWLINE:
+			w->pending = w->def_line;
+			w->def_line = 0;
+			i++;
+			continue;
+		case MT_TOK_STRING:
+			record_string(w, i, i);
+			i++;
+			break;
+		case MT_TOK_FSTRING_START:
+			if (w->fdepth++ == 0)
+				visit_fstring(w, i);
+			i++;
+			break;
+		case MT_TOK_FSTRING_END:
+			w->fdepth -= w->fdepth > 0;
+			i++;
+			break;
+		case MT_TOK_NAME:
+			i = visit_statement_token(w, i);
+			break;
+		case MT_TOK_OP:
+			if (is_op(w, i, ".") && i > 0 && ends_expression(w, i - 1) &&
+			    is_name(w, i + 1))
+				visit_expr_method(w, i);
+			i++;
+			break;
+		default:
+			i++;
+		}
+	}
+}
+
+/* --- entry points ------------------------------------------------------------ */
+
+/* Keeps the tokens the walk looks at: no comments, no NL, no ENDMARKER. */
+static size_t significant(mt_token *toks, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		mt_tok_kind kind = toks[i].kind;
+		if (kind != MT_TOK_COMMENT && kind != MT_TOK_NL && kind != MT_TOK_ENDMARKER)
+			toks[k++] = toks[i];
+	}
+	return k;
+}
+
+/* match[i] = index of the bracket closing the one opened at i, or -1. */
+static size_t *match_brackets(const struct walker *w)
+{
+	size_t *match = malloc((w->n + 1) * sizeof(*match)), *stack = NULL, nstack = 0, cap = 0;
+	if (!match)
+		abort();
+	for (size_t i = 0; i < w->n; i++) {
+		match[i] = (size_t)-1;
+		if (w->toks[i].kind != MT_TOK_OP || w->toks[i].len != 1)
+			continue;
+		switch (w->src[w->toks[i].off]) {
+		case '(':
+		case '[':
+		case '{':
+			GROW(stack, nstack, cap);
+			stack[nstack++] = i;
+			break;
+		case ')':
+		case ']':
+		case '}':
+			if (nstack)
+				match[stack[--nstack]] = i;
+			break;
+		}
+	}
+	free(stack);
+	return match;
+}
+
+int mt_extract(mt_pyfile *out, const char *src, size_t len)
+{
+	struct walker w = {0};
+	mt_token *toks = NULL;
+	size_t n = 0;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if ((error = mt_pylex(&toks, &n, src, len)) < 0)
+		return error;
+	w.src = src;
+	w.toks = toks;
+	w.n = significant(toks, n);
+	w.out = out;
+	w.match = match_brackets(&w);
+	collect_module_imports(&w);
+	walk(&w);
+	free(w.match);
+	free(w.bindings);
+	free(w.levels);
+	mt_buf_dispose(&w.chain);
+	mt_buf_dispose(&w.resolved);
+	free(toks);
+	return 0;
+}
+
+void mt_pyfile_dispose(mt_pyfile *f)
+{
+	for (size_t i = 0; i < f->ncalls; i++)
+		free(f->calls[i].kwargs);
+	free(f->calls);
+	free(f->refs);
+	free(f->strings);
+	free(f->imports);
+	arena_free(f->arena);
+	memset(f, 0, sizeof(*f));
+}

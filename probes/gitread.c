@@ -1,0 +1,824 @@
+#include "gitread.h"
+#include "error.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* git looks for a NUL byte in this many leading bytes to call a file binary
+ * (buffer_is_binary() in git's xdiff-interface.c). */
+#define BINARY_PROBE 8000
+
+struct mt_gitrepo {
+	git_repository *repo;
+	git_odb *odb;
+	char *path;   /* work tree root or git dir, no trailing '/' */
+	char *gitdir; /* libgit2's git dir, for mt_gitrepo_dup() */
+	int bare;
+};
+
+/* One file of a listing under construction: an entry when `reason` is NULL,
+ * a skipped path otherwise. */
+typedef struct {
+	char *path;
+	char *reason;
+	char oid[41];
+	uint64_t size;
+	mt_entry_source source;
+	int dead; /* replaced by a work-tree item */
+} item;
+
+typedef struct {
+	item *v;
+	size_t n, cap;
+} items;
+
+static int git_fail(int code, const char *what)
+{
+	const git_error *e = git_error_last();
+	return mt_error_set(code, "%s: %s", what, e && e->message ? e->message : "libgit2 error");
+}
+
+static char *strip_slash(const char *s)
+{
+	char *copy = mt_strdup(s);
+	size_t n = strlen(copy);
+
+	if (n > 1 && copy[n - 1] == '/')
+		copy[n - 1] = '\0';
+	return copy;
+}
+
+/* Takes ownership of `repo` (freed on failure too). */
+static int wrap_repo(mt_gitrepo **out, git_repository *repo)
+{
+	mt_gitrepo *r = calloc(1, sizeof(*r));
+	int error = 0;
+
+	if (!r) {
+		git_repository_free(repo);
+		return mt_error_set(MT_EIO, "out of memory");
+	}
+	r->repo = repo;
+	if (git_repository_odb(&r->odb, repo) < 0) {
+		error = git_fail(MT_EIO, git_repository_path(repo));
+		goto cleanup;
+	}
+	r->bare = git_repository_is_bare(repo);
+	r->gitdir = mt_strdup(git_repository_path(repo));
+	r->path = strip_slash(r->bare ? r->gitdir : git_repository_workdir(repo));
+cleanup:
+	if (error < 0) {
+		git_odb_free(r->odb);
+		git_repository_free(repo);
+		free(r);
+		r = NULL;
+	}
+	*out = r;
+	return error;
+}
+
+static int open_fail(int gerror, const char *path)
+{
+	if (gerror == GIT_ENOTFOUND) {
+		git_fail(MT_ENOTFOUND, path);
+		return mt_error_prefix(MT_ENOTFOUND, "not a git repository: ");
+	}
+	return git_fail(gerror == GIT_EOWNER ? MT_ESTATE : MT_EIO, path);
+}
+
+/* git init always writes core.bare. A git dir without it, not named .git
+ * and with no core.worktree (a mirror, a hand-made copy) is bare to git
+ * when used directly, whereas libgit2 would take its parent directory for
+ * a work tree. Reopens *repo bare then. */
+static int guess_bare(git_repository **repo)
+{
+	const char *gitdir = git_repository_path(*repo);
+	size_t n = strlen(gitdir);
+	git_config *cfg = NULL;
+	git_config_entry *wt = NULL;
+	git_repository *bare = NULL;
+	int v, error = 0;
+
+	if (git_repository_is_bare(*repo) || git_repository_is_worktree(*repo) ||
+	    (n >= 5 && !strncmp(gitdir + n - 5, ".git/", 5)))
+		return 0;
+	if (git_repository_config_snapshot(&cfg, *repo) < 0)
+		return git_fail(MT_EIO, gitdir);
+	if (git_config_get_bool(&v, cfg, "core.bare") == GIT_ENOTFOUND &&
+	    git_config_get_entry(&wt, cfg, "core.worktree") == GIT_ENOTFOUND) {
+		if (git_repository_open_bare(&bare, gitdir) < 0) {
+			error = git_fail(MT_EIO, gitdir);
+			goto cleanup;
+		}
+		git_repository_free(*repo);
+		*repo = bare;
+	}
+cleanup:
+	git_config_entry_free(wt);
+	git_config_free(cfg);
+	return error;
+}
+
+/* `flags` are git_repository_open_ext()'s. One libgit2 init per handle. */
+static int open_handle(mt_gitrepo **out, const char *path, unsigned flags)
+{
+	git_repository *repo = NULL;
+	int error;
+
+	*out = NULL;
+	if (git_libgit2_init() < 0)
+		return git_fail(MT_EIO, "libgit2");
+	error = git_repository_open_ext(&repo, path, flags, NULL);
+	if (error < 0)
+		error = open_fail(error, path);
+	else if ((error = guess_bare(&repo)) < 0)
+		git_repository_free(repo);
+	else
+		error = wrap_repo(out, repo);
+	if (error < 0)
+		git_libgit2_shutdown();
+	return error;
+}
+
+int mt_gitrepo_open(mt_gitrepo **out, const char *path)
+{
+	return open_handle(out, path, 0);
+}
+
+int mt_gitrepo_dup(mt_gitrepo **out, const mt_gitrepo *r)
+{
+	/* The git dir, not the work tree: libgit2 then finds the same work
+	 * tree through core.worktree or a linked worktree's gitdir file. */
+	return open_handle(out, r->gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH);
+}
+
+void mt_gitrepo_free(mt_gitrepo *r)
+{
+	if (!r)
+		return;
+	git_odb_free(r->odb);
+	git_repository_free(r->repo);
+	free(r->path);
+	free(r->gitdir);
+	free(r);
+	git_libgit2_shutdown();
+}
+
+const char *mt_gitrepo_path(const mt_gitrepo *r)
+{
+	return r->path;
+}
+
+int mt_gitrepo_is_bare(const mt_gitrepo *r)
+{
+	return r->bare;
+}
+
+/* ---- building a listing ------------------------------------------------ */
+
+/* Appends an item owning `path`; `reason` (NULL for an entry) is copied. */
+static item *items_add(items *it, char *path, const char *reason)
+{
+	item *x;
+
+	if (it->n == it->cap) {
+		size_t cap = it->cap ? it->cap * 2 : 256;
+		item *v = realloc(it->v, cap * sizeof(*v));
+		if (!v) {
+			free(path);
+			mt_error_set(MT_EIO, "out of memory");
+			return NULL;
+		}
+		it->v = v;
+		it->cap = cap;
+	}
+	x = &it->v[it->n++];
+	memset(x, 0, sizeof(*x));
+	x->path = path;
+	x->reason = reason ? mt_strdup(reason) : NULL;
+	return x;
+}
+
+static void items_dispose(items *it)
+{
+	for (size_t i = 0; i < it->n; i++) {
+		free(it->v[i].path);
+		free(it->v[i].reason);
+	}
+	free(it->v);
+	memset(it, 0, sizeof(*it));
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+	return strcmp(((const item *)a)->path, ((const item *)b)->path);
+}
+
+static void items_sort(items *it)
+{
+	if (it->n) /* qsort's base must not be NULL */
+		qsort(it->v, it->n, sizeof(item), item_cmp);
+}
+
+/* The live item for `path` among the first `n` (sorted), or NULL. */
+static item *items_find(items *it, size_t n, const char *path)
+{
+	item key = {.path = (char *)path};
+	item *x = n ? bsearch(&key, it->v, n, sizeof(item), item_cmp) : NULL;
+	return x && !x->dead ? x : NULL;
+}
+
+typedef struct {
+	items *it;
+	git_odb *odb;
+	int error;
+} walk_ctx;
+
+static int add_blob(walk_ctx *c, char *path, const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1], why[128];
+	git_object_t type;
+	size_t len;
+	item *x;
+	int gerr;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	gerr = git_odb_read_header(&len, &type, c->odb, id);
+	if (gerr == GIT_ENOTFOUND) {
+		snprintf(why, sizeof(why), "blob %s missing from the object database (partial clone?)", hex);
+		return items_add(c->it, path, why) ? 0 : MT_EIO;
+	}
+	if (gerr < 0) {
+		int error = git_fail(MT_EIO, path);
+		free(path);
+		return error;
+	}
+	if (!(x = items_add(c->it, path, NULL)))
+		return MT_EIO;
+	memcpy(x->oid, hex, sizeof(hex));
+	x->size = len;
+	x->source = MT_ENTRY_BLOB;
+	return 0;
+}
+
+static int walk_cb(const char *root, const git_tree_entry *te, void *payload)
+{
+	walk_ctx *c = payload;
+	git_filemode_t mode = git_tree_entry_filemode(te);
+	char why[128], hex[GIT_OID_HEXSZ + 1];
+	char *path;
+
+	if (mode == GIT_FILEMODE_TREE)
+		return 0;
+	path = mt_path_join(root, git_tree_entry_name(te)); /* root is "" or "dir/" */
+	if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE)
+		c->error = add_blob(c, path, git_tree_entry_id(te));
+	else if (mode == GIT_FILEMODE_LINK)
+		c->error = items_add(c->it, path, "symlink (not followed)") ? 0 : MT_EIO;
+	else if (mode == GIT_FILEMODE_COMMIT) {
+		git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(te));
+		snprintf(why, sizeof(why), "submodule at %s", hex);
+		c->error = items_add(c->it, path, why) ? 0 : MT_EIO;
+	} else {
+		snprintf(why, sizeof(why), "unsupported mode %06o", (unsigned)mode);
+		c->error = items_add(c->it, path, why) ? 0 : MT_EIO;
+	}
+	return c->error < 0 ? -1 : 0;
+}
+
+static int list_tree(items *it, mt_gitrepo *r, git_tree *tree)
+{
+	walk_ctx c = {it, r->odb, 0};
+
+	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &c) < 0)
+		return c.error < 0 ? c.error : git_fail(MT_EIO, "reading tree");
+	return 0;
+}
+
+/* The commit `rev` names, or NULL for --worktree in a repository whose HEAD
+ * has no commit yet. */
+static int resolve(git_commit **out, mt_gitrepo *r, const char *rev, int worktree)
+{
+	git_object *obj = NULL;
+	const char *spec = rev ? rev : "HEAD";
+	int error = 0, gerr;
+
+	*out = NULL;
+	if (!rev && git_repository_head_unborn(r->repo) == 1) {
+		if (worktree)
+			return 0;
+		return mt_error_set(MT_ESTATE, "%s: the repository has no commits yet", r->path);
+	}
+	gerr = git_revparse_single(&obj, r->repo, spec);
+	if (gerr < 0) {
+		const git_error *e = git_error_last();
+		const char *msg = e && e->message ? e->message : "libgit2 error";
+		if (gerr == GIT_ENOTFOUND)
+			return mt_error_set(MT_ENOTFOUND, "unknown revision '%s': %s", spec, msg);
+		return mt_error_set(MT_EINVALID, "bad revision '%s': %s", spec, msg);
+	}
+	if (git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT) < 0) {
+		const git_error *e = git_error_last();
+		error = mt_error_set(MT_EINVALID, "revision '%s' is not a commit: %s", spec,
+				     e && e->message ? e->message : "libgit2 error");
+	}
+	git_object_free(obj);
+	return error;
+}
+
+/* ---- the work tree ----------------------------------------------------- */
+
+/* Describes the work-tree file `rel` (owned) as an entry or a skip. */
+static int add_worktree_file(items *it, mt_gitrepo *r, char *rel)
+{
+	char *full = mt_path_join(r->path, rel);
+	const char *why = NULL;
+	struct stat st;
+	git_oid id;
+	item *x;
+	int error = 0;
+
+	if (lstat(full, &st) < 0)
+		why = errno == ENOENT || errno == ENOTDIR ? "deleted in work tree" : strerror(errno);
+	else if (S_ISLNK(st.st_mode))
+		why = "symlink (not followed)";
+	else if (S_ISDIR(st.st_mode))
+		why = "nested repository (not entered)";
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (git_odb_hashfile(&id, full, GIT_OBJECT_BLOB) < 0)
+		why = "unreadable in work tree";
+	if (why) {
+		error = items_add(it, rel, why) ? 0 : MT_EIO;
+		goto cleanup;
+	}
+	if (!(x = items_add(it, rel, NULL))) {
+		error = MT_EIO;
+		goto cleanup;
+	}
+	git_oid_tostr(x->oid, sizeof(x->oid), &id);
+	x->size = (uint64_t)st.st_size;
+	x->source = MT_ENTRY_WORKTREE;
+cleanup:
+	free(full);
+	return error;
+}
+
+/* `rel` (owned) is in the revision but not in the index and work tree
+ * together. Still on disk, it was only removed from the index (git rm
+ * --cached): libgit2 folds the untracked file into this one delta, so it is
+ * added back unless .gitignore ignores it. */
+static int apply_deleted(items *it, mt_gitrepo *r, char *rel)
+{
+	char *full = mt_path_join(r->path, rel);
+	struct stat st;
+	int present = lstat(full, &st) == 0, ignored = 0;
+
+	free(full);
+	if (!present)
+		return items_add(it, rel, "deleted in work tree") ? 0 : MT_EIO;
+	if (git_ignore_path_is_ignored(&ignored, r->repo, rel) < 0) {
+		int error = git_fail(MT_EIO, rel);
+		free(rel);
+		return error;
+	}
+	if (ignored) {
+		free(rel);
+		return 0;
+	}
+	return add_worktree_file(it, r, rel);
+}
+
+/* Applies one difference between the revision and the work tree to the
+ * first `base` items (the sorted committed listing). */
+static int apply_delta(items *it, size_t base, mt_gitrepo *r, const git_diff_delta *d)
+{
+	const char *path = d->status == GIT_DELTA_DELETED ? d->old_file.path : d->new_file.path;
+	item *old = items_find(it, base, path);
+	char *rel, why[128], hex[GIT_OID_HEXSZ + 1];
+	size_t n;
+
+	if (d->status == GIT_DELTA_UNMODIFIED || d->status == GIT_DELTA_IGNORED)
+		return 0;
+	if (d->new_file.mode == GIT_FILEMODE_COMMIT || d->old_file.mode == GIT_FILEMODE_COMMIT) {
+		/* A submodule, checked out or not, is never entered: the
+		 * committed gitlink stands, a newly staged one joins. */
+		if (old || d->new_file.mode != GIT_FILEMODE_COMMIT)
+			return 0;
+		git_oid_tostr(hex, sizeof(hex), &d->new_file.id);
+		snprintf(why, sizeof(why), "submodule at %s", hex);
+		return items_add(it, mt_strdup(path), why) ? 0 : MT_EIO;
+	}
+	if (old)
+		old->dead = 1;
+	rel = mt_strdup(path);
+	n = strlen(rel);
+	if (n > 1 && rel[n - 1] == '/') /* an untracked nested repository */
+		rel[n - 1] = '\0';
+	if (d->status == GIT_DELTA_DELETED)
+		return apply_deleted(it, r, rel);
+	return add_worktree_file(it, r, rel);
+}
+
+static int apply_worktree(items *it, mt_gitrepo *r, git_tree *tree)
+{
+	git_diff_options opts;
+	git_diff *diff = NULL;
+	size_t base = it->n, n;
+	int error = 0;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+
+	/* Submodules are listed from the tree and never opened. */
+	opts.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
+		     GIT_DIFF_IGNORE_SUBMODULES | GIT_DIFF_INCLUDE_TYPECHANGE;
+	items_sort(it);
+	if (git_diff_tree_to_workdir_with_index(&diff, r->repo, tree, &opts) < 0)
+		return git_fail(MT_EIO, "comparing with the work tree");
+	n = git_diff_num_deltas(diff);
+	for (size_t i = 0; i < n && error == 0; i++)
+		error = apply_delta(it, base, r, git_diff_get_delta(diff, i));
+	git_diff_free(diff);
+	return error;
+}
+
+/* Moves the live items into the listing, sorted, entries apart from skips. */
+static int finish(mt_gitlisting *out, items *it)
+{
+	size_t ne = 0, ns = 0;
+
+	items_sort(it);
+	for (size_t i = 0, last = SIZE_MAX; i < it->n; i++) {
+		item *x = &it->v[i];
+		if (x->dead)
+			continue;
+		/* One path, one item, should libgit2 report a path twice. */
+		if (last != SIZE_MAX && !strcmp(it->v[last].path, x->path)) {
+			x->dead = 1;
+			continue;
+		}
+		last = i;
+		*(x->reason ? &ns : &ne) += 1;
+	}
+	out->entries = calloc(ne ? ne : 1, sizeof(mt_gitentry));
+	out->skipped = calloc(ns ? ns : 1, sizeof(mt_gitskip));
+	if (!out->entries || !out->skipped)
+		return mt_error_set(MT_EIO, "out of memory");
+	for (size_t i = 0; i < it->n; i++) {
+		item *x = &it->v[i];
+		if (x->dead)
+			continue;
+		if (x->reason) {
+			out->skipped[out->nskipped++] = (mt_gitskip){x->path, x->reason};
+		} else {
+			mt_gitentry *e = &out->entries[out->nentries++];
+			e->path = x->path;
+			memcpy(e->oid, x->oid, sizeof(e->oid));
+			e->size = x->size;
+			e->source = x->source;
+		}
+		x->path = x->reason = NULL;
+	}
+	return 0;
+}
+
+int mt_gitrepo_list(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int worktree)
+{
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	items it = {0};
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (worktree && r->bare)
+		return mt_error_set(MT_ESTATE, "%s: a bare repository has no work tree", r->path);
+	if ((error = resolve(&commit, r, rev, worktree)) < 0)
+		goto cleanup;
+	if (commit) {
+		if (git_commit_tree(&tree, commit) < 0) {
+			error = git_fail(MT_EIO, "reading the commit's tree");
+			goto cleanup;
+		}
+		git_oid_tostr(out->commit, sizeof(out->commit), git_commit_id(commit));
+		if (!worktree)
+			git_oid_tostr(out->tree, sizeof(out->tree), git_tree_id(tree));
+		if ((error = list_tree(&it, r, tree)) < 0)
+			goto cleanup;
+	}
+	if (worktree && (error = apply_worktree(&it, r, tree)) < 0)
+		goto cleanup;
+	error = finish(out, &it);
+cleanup:
+	items_dispose(&it);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	if (error < 0)
+		mt_gitlisting_dispose(out);
+	return error;
+}
+
+void mt_gitlisting_dispose(mt_gitlisting *l)
+{
+	for (size_t i = 0; i < l->nentries; i++)
+		free(l->entries[i].path);
+	for (size_t i = 0; i < l->nskipped; i++) {
+		free(l->skipped[i].path);
+		free(l->skipped[i].reason);
+	}
+	free(l->entries);
+	free(l->skipped);
+	memset(l, 0, sizeof(*l));
+}
+
+/* ---- reading ----------------------------------------------------------- */
+
+static void fmt_size(char *buf, size_t n, uint64_t v)
+{
+	static const char *const unit[] = {"KB", "MB", "GB", "TB"};
+	double x = (double)v;
+	int u = -1;
+
+	if (v < 1024) {
+		snprintf(buf, n, "%llu bytes", (unsigned long long)v);
+		return;
+	}
+	while (x >= 1024 && u < 3) {
+		x /= 1024;
+		u++;
+	}
+	if (x - (double)(uint64_t)x < 0.05)
+		snprintf(buf, n, "%.0f %s", x, unit[u]);
+	else
+		snprintf(buf, n, "%.1f %s", x, unit[u]);
+}
+
+/* Writes the "too large" reason and returns 1 when size is over max. */
+static int too_large(char *reason, size_t rs, uint64_t size, uint64_t max)
+{
+	char a[32], b[32];
+
+	if (!max || size <= max)
+		return 0;
+	fmt_size(a, sizeof(a), size);
+	fmt_size(b, sizeof(b), max);
+	snprintf(reason, rs, "too large (%s, limit %s)", a, b);
+	return 1;
+}
+
+/* Offset of the first byte that does not start a valid UTF-8 sequence
+ * (Unicode table 3-7: no overlongs, surrogates or code points past
+ * U+10FFFF), or n when all is valid. ASCII goes 16 bytes a step. */
+static size_t utf8_bad(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		for (uint64_t a, b; i + 16 <= n; i += 16) {
+			memcpy(&a, s + i, 8);
+			memcpy(&b, s + i + 8, 8);
+			if ((a | b) & 0x8080808080808080ULL)
+				break;
+		}
+		if (i >= n)
+			break;
+		unsigned c = s[i], lo = 0x80, hi = 0xBF;
+		size_t len;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			len = 2;
+		else if (c >= 0xE0 && c <= 0xEF)
+			len = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+		else if (c >= 0xF0 && c <= 0xF4)
+			len = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+		else
+			return i;
+		if (n - i < len || s[i + 1] < lo || s[i + 1] > hi)
+			return i;
+		for (size_t k = 2; k < len; k++)
+			if ((s[i + k] & 0xC0) != 0x80)
+				return i;
+		i += len;
+	}
+	return n;
+}
+
+int mt_gitread_check_text(char *reason, size_t reason_size, const char *data, size_t size)
+{
+	size_t bad, line = 1;
+	const char *p = data, *end;
+
+	if (reason_size)
+		reason[0] = '\0';
+	if (!size)
+		return 0;
+	if (memchr(data, 0, size < BINARY_PROBE ? size : BINARY_PROBE)) {
+		snprintf(reason, reason_size, "binary (NUL byte)");
+		return 1;
+	}
+	bad = utf8_bad((const unsigned char *)data, size);
+	if (bad == size)
+		return 0;
+	end = data + bad;
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		line++;
+		p++;
+	}
+	snprintf(reason, reason_size, "not UTF-8 (invalid byte 0x%02x at line %zu)",
+		 (unsigned char)data[bad], line);
+	return 1;
+}
+
+static int read_blob(char **data, size_t *size, char *reason, size_t rs, mt_gitrepo *r,
+		     const mt_gitentry *e, uint64_t max)
+{
+	git_odb_object *obj = NULL;
+	git_oid id;
+	size_t len;
+	int gerr, error = 0;
+
+	if (git_oid_fromstr(&id, e->oid) < 0)
+		return mt_error_set(MT_EINVALID, "%s: bad blob id '%s'", e->path, e->oid);
+	if (too_large(reason, rs, e->size, max))
+		return 0;
+	gerr = git_odb_read(&obj, r->odb, &id);
+	if (gerr == GIT_ENOTFOUND) {
+		snprintf(reason, rs, "blob %s missing from the object database (partial clone?)", e->oid);
+		return 0;
+	}
+	if (gerr < 0)
+		return git_fail(MT_EIO, e->path);
+	len = git_odb_object_size(obj);
+	if (git_odb_object_type(obj) != GIT_OBJECT_BLOB) {
+		error = mt_error_set(MT_EINVALID, "%s: object %s is not a blob", e->path, e->oid);
+		goto cleanup;
+	}
+	if (too_large(reason, rs, len, max)) /* the listing's size was stale */
+		goto cleanup;
+	if (!(*data = malloc(len + 1))) {
+		error = mt_error_set(MT_EIO, "%s: out of memory for %zu bytes", e->path, len);
+		goto cleanup;
+	}
+	memcpy(*data, git_odb_object_data(obj), len);
+	(*data)[len] = '\0';
+	*size = len;
+cleanup:
+	git_odb_object_free(obj);
+	return error;
+}
+
+/* Opens root/rel for reading one component at a time with O_NOFOLLOW, so
+ * that no symlink is followed anywhere in `rel`. -errno on failure. */
+static int open_nofollow(const char *root, const char *rel)
+{
+	char *copy = mt_strdup(rel), *comp = copy, *slash;
+	int dfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd = dfd;
+
+	while (fd >= 0 && comp) {
+		if ((slash = strchr(comp, '/')) != NULL)
+			*slash = '\0';
+		if (!*comp || !strcmp(comp, ".") || !strcmp(comp, "..")) {
+			close(dfd);
+			free(copy);
+			return -EINVAL;
+		}
+		/* O_NONBLOCK: opening a FIFO must not wait; fstat rejects it. */
+		fd = openat(dfd, comp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+				       (slash ? O_DIRECTORY : O_NONBLOCK | O_NOCTTY));
+		if (fd < 0 && (errno == ENOTDIR || errno == ELOOP) && slash) {
+			struct stat st; /* ENOTDIR for a symlinked directory */
+			if (fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+				errno = ELOOP;
+		}
+		int saved = errno;
+		close(dfd);
+		errno = saved;
+		dfd = fd;
+		comp = slash ? slash + 1 : NULL;
+	}
+	free(copy);
+	return fd >= 0 ? fd : -errno;
+}
+
+/* Reads all of fd into a fresh NUL-terminated buffer, stopping as soon as
+ * it is over max (then *data stays NULL and the reason is set). `hint` is
+ * the size fstat gave; the file may have changed since. */
+static int read_fd(char **data, size_t *size, char *reason, size_t rs, int fd, size_t hint,
+		   uint64_t max, const char *path)
+{
+	size_t cap = hint + 1, len = 0; /* + 1: room to see EOF without growing */
+	char *buf = malloc(cap + 1), *grown;
+	ssize_t got;
+	int error = 0;
+
+	for (;;) {
+		if (buf && len == cap && (grown = realloc(buf, cap * 2 + 1)) != NULL)
+			buf = grown, cap *= 2;
+		if (!buf || len == cap) {
+			error = mt_error_set(MT_EIO, "%s: out of memory", path);
+			goto cleanup;
+		}
+		got = read(fd, buf + len, cap - len);
+		if (got == 0)
+			break;
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			error = mt_error_set(MT_EIO, "%s: %s", path, strerror(errno));
+			goto cleanup;
+		}
+		len += (size_t)got;
+		if (too_large(reason, rs, len, max))
+			goto cleanup;
+	}
+	buf[len] = '\0';
+	*data = buf;
+	*size = len;
+	buf = NULL;
+cleanup:
+	free(buf);
+	return error;
+}
+
+static int read_worktree(char **data, size_t *size, char *reason, size_t rs, mt_gitrepo *r,
+			 const mt_gitentry *e, uint64_t max)
+{
+	struct stat st;
+	int fd, error = 0;
+
+	if (r->bare)
+		return mt_error_set(MT_ESTATE, "%s: a bare repository has no work tree", r->path);
+	fd = open_nofollow(r->path, e->path);
+	if (fd == -ELOOP || fd == -EMLINK)
+		snprintf(reason, rs, "symlink (not followed)");
+	else if (fd == -ENOENT || fd == -ENOTDIR)
+		snprintf(reason, rs, "deleted in work tree");
+	else if (fd == -EACCES || fd == -EPERM)
+		snprintf(reason, rs, "unreadable (%s)", strerror(-fd));
+	else if (fd == -EINVAL)
+		return mt_error_set(MT_EINVALID, "%s: not a plain relative path", e->path);
+	else if (fd < 0)
+		return mt_error_set(MT_EIO, "%s/%s: %s", r->path, e->path, strerror(-fd));
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) < 0)
+		error = mt_error_set(MT_EIO, "%s: %s", e->path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(reason, rs, "not a regular file");
+	else if (!too_large(reason, rs, (uint64_t)st.st_size, max))
+		error = read_fd(data, size, reason, rs, fd, (size_t)st.st_size, max, e->path);
+	close(fd);
+	return error;
+}
+
+int mt_gitrepo_read(char **data, size_t *size, char *reason, size_t reason_size,
+		    mt_gitrepo *r, const mt_gitentry *e, uint64_t max_bytes)
+{
+	char spare[8];
+	int error;
+
+	*data = NULL;
+	*size = 0;
+	if (!reason || !reason_size) { /* the caller does not want the words */
+		reason = spare;
+		reason_size = sizeof(spare);
+	}
+	reason[0] = '\0';
+	if (e->source == MT_ENTRY_WORKTREE)
+		error = read_worktree(data, size, reason, reason_size, r, e, max_bytes);
+	else
+		error = read_blob(data, size, reason, reason_size, r, e, max_bytes);
+	if (error < 0 || !*data)
+		return error;
+	if (mt_gitread_check_text(reason, reason_size, *data, *size)) {
+		free(*data);
+		*data = NULL;
+		*size = 0;
+	}
+	return 0;
+}
+
+int mt_gitblob_id(char out[41], const void *data, size_t size)
+{
+	git_oid id;
+	int error = 0;
+
+	out[0] = '\0';
+	if (git_libgit2_init() < 0)
+		return git_fail(MT_EIO, "libgit2");
+	if (git_odb_hash(&id, size ? data : "", size, GIT_OBJECT_BLOB) < 0)
+		error = git_fail(MT_EIO, "hashing a blob");
+	else
+		git_oid_tostr(out, 41, &id);
+	git_libgit2_shutdown();
+	return error;
+}

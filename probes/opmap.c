@@ -1,0 +1,806 @@
+#include "opmap.h"
+
+#include "embedded.h"
+#include "error.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+/* --- the operator registry ------------------------------------------------ */
+
+/* The first schema whose name is not below `name` (lower bound). */
+static size_t aten_lower(const char *name)
+{
+	size_t lo = 0, hi = mt_aten_nops;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(mt_aten_ops[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const mt_aten_op *mt_aten_lookup(const char *name, size_t *n)
+{
+	size_t first = aten_lower(name), end = first;
+
+	while (end < mt_aten_nops && strcmp(mt_aten_ops[end].name, name) == 0)
+		end++;
+	if (n)
+		*n = end - first;
+	return end > first ? &mt_aten_ops[first] : NULL;
+}
+
+int mt_aten_registered(const char *name)
+{
+	return mt_aten_lookup(name, NULL) != NULL;
+}
+
+size_t mt_aten_count(void)
+{
+	return mt_aten_nops;
+}
+
+const mt_aten_op *mt_aten_at(size_t i)
+{
+	return i < mt_aten_nops ? &mt_aten_ops[i] : NULL;
+}
+
+const char *mt_aten_version(void)
+{
+	return mt_aten_torch_version;
+}
+
+/* "aten::" + prefix + name when registered, else NULL. No aten name comes
+ * near 128 bytes, so a longer one is simply not registered. */
+static const mt_aten_op *aten_by_name(const char *prefix, const char *name)
+{
+	char buf[128];
+	int n = snprintf(buf, sizeof(buf), "aten::%s%s", prefix, name);
+
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return NULL;
+	return mt_aten_lookup(buf, NULL);
+}
+
+/* --- the tables ------------------------------------------------------------ */
+
+/* A sorted list of names (`not_tensor_methods`) with where each was read. */
+struct namelist {
+	mt_opmap_entry *v; /* only name, line and col are used */
+	size_t n, cap;
+};
+
+struct by_name {
+	char *ns;     /* "torch.linalg" */
+	char *prefix; /* "linalg_" */
+};
+
+struct mt_opmap {
+	struct namelist apis;    /* api_map.yaml `apis:`, sorted by name */
+	struct namelist methods; /* tensor_methods.yaml `methods:`, sorted */
+	struct namelist deny;    /* tensor_methods.yaml `not_tensor_methods:` */
+	struct by_name *by_name;
+	size_t nby_name;
+	char *source[2];
+};
+
+static void entry_dispose(mt_opmap_entry *e)
+{
+	free((char *)e->name);
+	free((char *)e->op);
+	free((char *)e->why);
+	free((char *)e->note);
+	free((char *)e->also);
+}
+
+static void namelist_dispose(struct namelist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		entry_dispose(&l->v[i]);
+	free(l->v);
+}
+
+static mt_opmap_entry *namelist_add(struct namelist *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		mt_opmap_entry *v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			abort();
+		l->v = v;
+		l->cap = cap;
+	}
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	return &l->v[l->n++];
+}
+
+void mt_opmap_free(mt_opmap *m)
+{
+	if (!m)
+		return;
+	namelist_dispose(&m->apis);
+	namelist_dispose(&m->methods);
+	namelist_dispose(&m->deny);
+	for (size_t i = 0; i < m->nby_name; i++) {
+		free(m->by_name[i].ns);
+		free(m->by_name[i].prefix);
+	}
+	free(m->by_name);
+	free(m->source[0]);
+	free(m->source[1]);
+	free(m);
+}
+
+/* Compares the key p[0..n) + suffix with `name`, as strcmp would compare
+ * the concatenation (p holds at least n bytes before its NUL). */
+static int key_cmp(const char *p, size_t n, const char *suffix, const char *name)
+{
+	int c = strncmp(p, name, n);
+
+	return c ? c : strcmp(suffix, name + n);
+}
+
+static const mt_opmap_entry *namelist_find(const struct namelist *l, const char *p, size_t n,
+					   const char *suffix)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = key_cmp(p, n, suffix, l->v[mid].name);
+		if (c == 0)
+			return &l->v[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static const mt_opmap_entry *namelist_get(const struct namelist *l, const char *name)
+{
+	return namelist_find(l, name, strlen(name), "");
+}
+
+static int entry_order(const void *a, const void *b)
+{
+	const mt_opmap_entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* --- reading YAML ---------------------------------------------------------- */
+
+struct reader {
+	const char *file; /* "api_map.yaml", for messages */
+	const char *text;
+	size_t len;
+	yaml_parser_t parser;
+	yaml_event_t ev; /* the current event, owned */
+	int have_ev;
+	int methods; /* 1 for tensor_methods.yaml */
+	mt_opmap *m;
+};
+
+static int fail_at(const struct reader *r, const yaml_mark_t *mark, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail_at(const struct reader *r, const yaml_mark_t *mark, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return mt_error_set(MT_EINVALID, "%s:%zu:%zu: %s", r->file, mark->line + 1,
+			    mark->column + 1, msg);
+}
+
+/* libyaml's own words at its own position. Reader errors (bad UTF-8) carry
+ * a byte offset instead of a mark: count lines up to it. */
+static int yaml_problem(const struct reader *r)
+{
+	const yaml_parser_t *p = &r->parser;
+	yaml_mark_t mark = p->problem_mark;
+
+	if (p->error == YAML_MEMORY_ERROR)
+		return mt_error_set(MT_EIO, "%s: out of memory while reading YAML", r->file);
+	if (p->error == YAML_READER_ERROR) {
+		mark.line = mark.column = 0;
+		for (size_t i = 0; i < p->problem_offset && i < r->len; i++) {
+			mark.column++;
+			if (r->text[i] == '\n') {
+				mark.line++;
+				mark.column = 0;
+			}
+		}
+	}
+	if (!p->context)
+		return fail_at(r, &mark, "%s", p->problem ? p->problem : "invalid YAML");
+	if (p->context_mark.line == mark.line && p->context_mark.column == mark.column)
+		return fail_at(r, &mark, "%s (%s)", p->problem, p->context);
+	return fail_at(r, &mark, "%s (%s at %zu:%zu)", p->problem, p->context,
+		       p->context_mark.line + 1, p->context_mark.column + 1);
+}
+
+/* Moves to the next event; aliases are refused (a table has no use for
+ * them and they would make an entry mean two things). */
+static int next(struct reader *r)
+{
+	if (r->have_ev)
+		yaml_event_delete(&r->ev);
+	r->have_ev = 0;
+	if (!yaml_parser_parse(&r->parser, &r->ev))
+		return yaml_problem(r);
+	r->have_ev = 1;
+	if (r->ev.type == YAML_ALIAS_EVENT)
+		return fail_at(r, &r->ev.start_mark, "aliases are not supported in tables");
+	return 0;
+}
+
+static int expect(struct reader *r, yaml_event_type_t type, const char *what)
+{
+	int error = next(r);
+
+	if (!error && r->ev.type != type)
+		error = fail_at(r, &r->ev.start_mark, "expected %s", what);
+	return error;
+}
+
+static const char *scalar(const struct reader *r)
+{
+	return (const char *)r->ev.data.scalar.value;
+}
+
+/* A plain `~`, `null` or empty value: YAML's null. A quoted "null" is text. */
+static int scalar_is_null(const struct reader *r)
+{
+	const char *s = scalar(r);
+
+	if (r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	return !*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 ||
+	       strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
+}
+
+/* The current event must be a scalar with text; a copy in *out. */
+static int read_text(struct reader *r, const char *what, char **out)
+{
+	if (r->ev.type != YAML_SCALAR_EVENT || scalar_is_null(r))
+		return fail_at(r, &r->ev.start_mark, "%s must be text", what);
+	*out = mt_strdup(scalar(r));
+	return 0;
+}
+
+static int is_ident_char(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* "aten::linear": a namespace and a name, no overload. */
+static int valid_op(const char *s)
+{
+	const char *sep = strstr(s, "::");
+
+	if (!sep || sep == s || !sep[2])
+		return 0;
+	for (const char *p = s; *p; p++) {
+		if (p == sep) {
+			p++;
+			continue;
+		}
+		if (!is_ident_char((unsigned char)*p))
+			return 0;
+	}
+	return 1;
+}
+
+/* An api: dotted identifiers, optionally ending in ".*" (a wildcard). A
+ * method: one identifier. */
+static int valid_name(const char *s, int methods)
+{
+	size_t n = strlen(s);
+
+	if (!methods && n > 2 && strcmp(s + n - 2, ".*") == 0)
+		n -= 2;
+	if (n == 0 || s[0] == '.' || s[n - 1] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '.' && !methods && s[i + 1] != '.')
+			continue;
+		if (!is_ident_char((unsigned char)s[i]))
+			return 0;
+	}
+	return 1;
+}
+
+static int is_wildcard(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 2 && strcmp(name + n - 2, ".*") == 0;
+}
+
+/* --- entries ---------------------------------------------------------------- */
+
+enum field { F_OP, F_WHY, F_NOTE, F_REGISTRY, F_ALSO, F_UNKNOWN };
+
+static const char *const field_names[] = {"op", "why", "note", "registry", "also"};
+
+static enum field field_of(const char *key, int methods)
+{
+	for (int f = F_OP; f < F_UNKNOWN; f++) {
+		if (strcmp(key, field_names[f]) == 0)
+			return (f == F_ALSO && !methods) ? F_UNKNOWN : (enum field)f;
+	}
+	return F_UNKNOWN;
+}
+
+/* The current event is an op: a valid "ns::name", or null (e->op stays
+ * NULL). */
+static int read_op(struct reader *r, mt_opmap_entry *e)
+{
+	if (r->ev.type != YAML_SCALAR_EVENT)
+		return fail_at(r, &r->ev.start_mark, "op must be \"ns::name\" or null");
+	if (scalar_is_null(r))
+		return 0;
+	if (!valid_op(scalar(r)))
+		return fail_at(r, &r->ev.start_mark,
+			       "'%s' is not an operator name like aten::linear (no overload)",
+			       scalar(r));
+	e->op = mt_strdup(scalar(r));
+	return 0;
+}
+
+static int read_field(struct reader *r, mt_opmap_entry *e, enum field f)
+{
+	char *text = NULL;
+	int error;
+
+	if (f == F_OP)
+		return read_op(r, e);
+	if (f == F_REGISTRY) {
+		if (r->ev.type != YAML_SCALAR_EVENT || strcmp(scalar(r), "newer") != 0)
+			return fail_at(r, &r->ev.start_mark, "registry: can only be 'newer'");
+		e->newer = 1;
+		return 0;
+	}
+	if ((error = read_text(r, field_names[f], &text)))
+		return error;
+	if (f == F_WHY)
+		e->why = text;
+	else if (f == F_NOTE)
+		e->note = text;
+	else
+		e->also = text;
+	return 0;
+}
+
+/* What makes an entry coherent, checked once all of its keys are read. */
+static int check_entry(const struct reader *r, const mt_opmap_entry *e, const yaml_mark_t *at)
+{
+	if (!e->op && !e->why)
+		return fail_at(r, at, "'%s': an entry with op: null needs a why:", e->name);
+	if (e->op && e->why)
+		return fail_at(r, at, "'%s': why: is for op: null; say it in note:", e->name);
+	if (e->newer && !e->op)
+		return fail_at(r, at, "'%s': registry: newer needs an op", e->name);
+	if (e->op && is_wildcard(e->name))
+		return fail_at(r, at, "'%s': a wildcard entry must be op: null", e->name);
+	return 0;
+}
+
+/* {op: ..., why: ..., note: ..., registry: newer, also: ...}; the current
+ * event is its MAPPING_START. */
+static int read_entry_map(struct reader *r, mt_opmap_entry *e)
+{
+	yaml_mark_t start = r->ev.start_mark;
+	unsigned seen = 0;
+	int error;
+
+	for (;;) {
+		if ((error = next(r)))
+			return error;
+		if (r->ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		if (r->ev.type != YAML_SCALAR_EVENT)
+			return fail_at(r, &r->ev.start_mark, "expected a key");
+		enum field f = field_of(scalar(r), r->methods);
+		if (f == F_UNKNOWN)
+			return fail_at(r, &r->ev.start_mark, "unknown key '%s' (op, why, note, %s)",
+				       scalar(r), r->methods ? "registry, also" : "registry");
+		if (seen & (1u << f))
+			return fail_at(r, &r->ev.start_mark, "duplicate key '%s'", scalar(r));
+		seen |= 1u << f;
+		if ((error = next(r)) || (error = read_field(r, e, f)))
+			return error;
+	}
+	if (!(seen & (1u << F_OP)))
+		return fail_at(r, &start, "'%s': the entry has no op: (an op name or null)", e->name);
+	return check_entry(r, e, &start);
+}
+
+/* One `name: value` of apis: or methods:; the current event is the key. */
+static int read_entry(struct reader *r, struct namelist *l)
+{
+	mt_opmap_entry *e;
+	yaml_mark_t at;
+	int error;
+
+	if (r->ev.type != YAML_SCALAR_EVENT || !valid_name(scalar(r), r->methods))
+		return fail_at(r, &r->ev.start_mark, "expected %s",
+			       r->methods ? "a method name" : "a dotted API name");
+	e = namelist_add(l);
+	e->name = mt_strdup(scalar(r));
+	e->line = (unsigned)r->ev.start_mark.line + 1;
+	e->col = (unsigned)r->ev.start_mark.column + 1;
+	if ((error = next(r)))
+		return error;
+	at = r->ev.start_mark;
+	if (r->ev.type == YAML_MAPPING_START_EVENT)
+		return read_entry_map(r, e);
+	if (r->ev.type != YAML_SCALAR_EVENT)
+		return fail_at(r, &at, "'%s': expected an op or {op: ..., ...}", e->name);
+	if ((error = read_op(r, e)))
+		return error;
+	return check_entry(r, e, &at);
+}
+
+static int read_entries(struct reader *r, struct namelist *l)
+{
+	int error;
+
+	if (r->ev.type != YAML_MAPPING_START_EVENT)
+		return fail_at(r, &r->ev.start_mark, "expected a mapping of names to ops");
+	while (!(error = next(r)) && r->ev.type != YAML_MAPPING_END_EVENT) {
+		if ((error = read_entry(r, l)))
+			return error;
+	}
+	return error;
+}
+
+/* not_tensor_methods: a list of method names. */
+static int read_deny(struct reader *r, struct namelist *l)
+{
+	int error;
+
+	if (r->ev.type != YAML_SEQUENCE_START_EVENT)
+		return fail_at(r, &r->ev.start_mark, "expected a list of method names");
+	while (!(error = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
+		if (r->ev.type != YAML_SCALAR_EVENT || !valid_name(scalar(r), 1))
+			return fail_at(r, &r->ev.start_mark, "expected a method name");
+		mt_opmap_entry *e = namelist_add(l);
+		e->name = mt_strdup(scalar(r));
+		e->line = (unsigned)r->ev.start_mark.line + 1;
+		e->col = (unsigned)r->ev.start_mark.column + 1;
+	}
+	return error;
+}
+
+/* by_name: {"torch.linalg": "linalg_", ...}: API namespaces whose lower-case
+ * functions are named after their op. */
+static int read_by_name(struct reader *r, mt_opmap *m)
+{
+	int error;
+
+	if (r->ev.type != YAML_MAPPING_START_EVENT)
+		return fail_at(r, &r->ev.start_mark, "expected a mapping of namespaces to prefixes");
+	while (!(error = next(r)) && r->ev.type != YAML_MAPPING_END_EVENT) {
+		char *ns = NULL, *prefix = NULL;
+		if (r->ev.type != YAML_SCALAR_EVENT || !valid_name(scalar(r), 0) ||
+		    is_wildcard(scalar(r)))
+			return fail_at(r, &r->ev.start_mark, "expected a dotted namespace");
+		ns = mt_strdup(scalar(r));
+		if ((error = next(r)) || (error = read_text(r, "an op prefix", &prefix))) {
+			free(ns);
+			return error;
+		}
+		struct by_name *v = realloc(m->by_name, (m->nby_name + 1) * sizeof(*v));
+		if (!v)
+			abort();
+		m->by_name = v;
+		v[m->nby_name++] = (struct by_name){ns, prefix};
+	}
+	return error;
+}
+
+/* --- a table file ----------------------------------------------------------- */
+
+enum section { S_SOURCE, S_BY_NAME, S_APIS, S_METHODS, S_DENY, S_UNKNOWN };
+
+static enum section section_of(const char *key, int methods)
+{
+	if (strcmp(key, "source") == 0)
+		return S_SOURCE;
+	if (!methods && strcmp(key, "by_name") == 0)
+		return S_BY_NAME;
+	if (!methods && strcmp(key, "apis") == 0)
+		return S_APIS;
+	if (methods && strcmp(key, "methods") == 0)
+		return S_METHODS;
+	if (methods && strcmp(key, "not_tensor_methods") == 0)
+		return S_DENY;
+	return S_UNKNOWN;
+}
+
+static int read_section(struct reader *r, enum section s)
+{
+	switch (s) {
+	case S_SOURCE:
+		return read_text(r, "source", &r->m->source[r->methods]);
+	case S_BY_NAME:
+		return read_by_name(r, r->m);
+	case S_APIS:
+		return read_entries(r, &r->m->apis);
+	case S_METHODS:
+		return read_entries(r, &r->m->methods);
+	case S_DENY:
+		return read_deny(r, &r->m->deny);
+	case S_UNKNOWN:
+		break;
+	}
+	return MT_ERROR;
+}
+
+static int read_table(struct reader *r)
+{
+	yaml_mark_t top = {0, 0, 0};
+	unsigned seen = 0;
+	int error;
+
+	if ((error = expect(r, YAML_STREAM_START_EVENT, "a YAML stream")) ||
+	    (error = expect(r, YAML_DOCUMENT_START_EVENT, "a YAML document")) ||
+	    (error = expect(r, YAML_MAPPING_START_EVENT, "a mapping at the top")))
+		return error;
+	while (!(error = next(r)) && r->ev.type != YAML_MAPPING_END_EVENT) {
+		enum section s = S_UNKNOWN;
+		if (r->ev.type == YAML_SCALAR_EVENT)
+			s = section_of(scalar(r), r->methods);
+		if (s == S_UNKNOWN)
+			return fail_at(r, &r->ev.start_mark, "unknown section (expected %s)",
+				       r->methods ? "source, methods, not_tensor_methods"
+						  : "source, by_name, apis");
+		if (seen & (1u << s))
+			return fail_at(r, &r->ev.start_mark, "duplicate section '%s'", scalar(r));
+		seen |= 1u << s;
+		if ((error = next(r)) || (error = read_section(r, s)))
+			return error;
+	}
+	if (error || (error = expect(r, YAML_DOCUMENT_END_EVENT, "the end of the document")) ||
+	    (error = expect(r, YAML_STREAM_END_EVENT, "one document only")))
+		return error;
+	if (!r->m->source[r->methods])
+		return fail_at(r, &top, "no source: saying where the table comes from");
+	return 0;
+}
+
+/* The file's name in messages: the path when read from $MTRIAL_TABLES_DIR. */
+static char *display_name(const char *file)
+{
+	const char *dir = getenv("MTRIAL_TABLES_DIR");
+
+	return (dir && *dir) ? mt_path_join(dir, file) : mt_strdup(file);
+}
+
+static int fail_entry(const char *file, const mt_opmap_entry *e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail_entry(const char *file, const mt_opmap_entry *e, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", file, e->line, e->col, msg);
+}
+
+/* Sorts a list for bsearch; a name twice is an error at its second place. */
+static int sort_unique(struct namelist *l, const char *file)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(l->v[0]), entry_order);
+	for (size_t i = 1; i < l->n; i++) {
+		if (strcmp(l->v[i - 1].name, l->v[i].name) == 0)
+			return fail_entry(file, &l->v[i], "'%s' again (first at line %u)",
+					  l->v[i].name, l->v[i - 1].line);
+	}
+	return 0;
+}
+
+/* Once a file is read: sorted lists, no duplicates, and no method both
+ * described and denied. */
+static int check_file(mt_opmap *m, const char *file, int methods)
+{
+	int error;
+
+	if (!methods)
+		return sort_unique(&m->apis, file);
+	if ((error = sort_unique(&m->methods, file)) || (error = sort_unique(&m->deny, file)))
+		return error;
+	for (size_t i = 0; i < m->deny.n; i++) {
+		const mt_opmap_entry *e = &m->deny.v[i];
+		if (namelist_get(&m->methods, e->name))
+			return fail_entry(file, e, "'%s' is both under methods: and denied",
+					  e->name);
+	}
+	return 0;
+}
+
+static int load_file(mt_opmap *m, const char *file, int methods)
+{
+	struct reader r = {.methods = methods, .m = m};
+	char *text = NULL, *shown = NULL;
+	int error = mt_embedded_load(&text, mt_embedded_tables, "MTRIAL_TABLES_DIR", file);
+
+	if (error)
+		return error;
+	shown = display_name(file);
+	r.file = shown;
+	r.text = text;
+	r.len = strlen(text);
+	if (!yaml_parser_initialize(&r.parser)) {
+		error = mt_error_set(MT_EIO, "%s: cannot start the YAML parser", shown);
+		goto cleanup;
+	}
+	yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, r.len);
+	error = read_table(&r);
+	if (r.have_ev)
+		yaml_event_delete(&r.ev);
+	yaml_parser_delete(&r.parser);
+	if (!error)
+		error = check_file(m, shown, methods);
+cleanup:
+	free(shown);
+	free(text);
+	return error;
+}
+
+/* --- the API ----------------------------------------------------------------- */
+
+int mt_opmap_load(mt_opmap **out)
+{
+	mt_opmap *m = calloc(1, sizeof(*m));
+	int error;
+
+	*out = NULL;
+	if (!m)
+		return mt_error_set(MT_EIO, "out of memory");
+	if ((error = load_file(m, "api_map.yaml", 0)) ||
+	    (error = load_file(m, "tensor_methods.yaml", 1))) {
+		mt_opmap_free(m);
+		return error;
+	}
+	*out = m;
+	return 0;
+}
+
+/* The longest wildcard entry ("torch.cuda.*") that covers api. */
+static const mt_opmap_entry *api_wildcard(const mt_opmap *m, const char *api)
+{
+	for (size_t i = strlen(api); i-- > 0;) {
+		if (api[i] != '.')
+			continue;
+		const mt_opmap_entry *e = namelist_find(&m->apis, api, i, ".*");
+		if (e)
+			return e;
+	}
+	return NULL;
+}
+
+const mt_opmap_entry *mt_opmap_api_entry(const mt_opmap *m, const char *api)
+{
+	const mt_opmap_entry *e = namelist_get(&m->apis, api);
+
+	return e ? e : api_wildcard(m, api);
+}
+
+/* Rule 2: a lower-case function in a by_name namespace, named after its op. */
+static const char *api_by_name(const mt_opmap *m, const char *api)
+{
+	const char *dot = strrchr(api, '.');
+	const mt_aten_op *op;
+
+	if (!dot || !dot[1] || isupper((unsigned char)dot[1]))
+		return NULL;
+	for (size_t i = 0; i < m->nby_name; i++) {
+		const struct by_name *b = &m->by_name[i];
+		if (strlen(b->ns) != (size_t)(dot - api) || strncmp(b->ns, api, dot - api) != 0)
+			continue;
+		op = aten_by_name(b->prefix, dot + 1);
+		return op ? op->name : NULL;
+	}
+	return NULL;
+}
+
+const char *mt_opmap_api(const mt_opmap *m, const char *api, enum mt_op_kind *kind)
+{
+	const mt_opmap_entry *e = mt_opmap_api_entry(m, api);
+	enum mt_op_kind k = MT_OP_UNKNOWN;
+	const char *op = NULL;
+
+	if (e) {
+		op = e->op;
+		k = op ? MT_OP_MAPPED : MT_OP_NOT_AN_OP;
+	} else if ((op = api_by_name(m, api))) {
+		k = MT_OP_BY_NAME;
+	}
+	if (kind)
+		*kind = k;
+	return op;
+}
+
+const mt_opmap_entry *mt_opmap_method_entry(const mt_opmap *m, const char *name)
+{
+	return namelist_get(&m->methods, name);
+}
+
+const char *mt_opmap_method(const mt_opmap *m, const char *name, enum mt_op_kind *kind)
+{
+	enum mt_op_kind k = MT_OP_UNKNOWN;
+	const char *op = NULL;
+
+	if (!namelist_get(&m->deny, name)) {
+		const mt_opmap_entry *e = namelist_get(&m->methods, name);
+		const mt_aten_op *a;
+		if (e) {
+			op = e->op;
+			k = op ? MT_OP_MAPPED : MT_OP_NOT_AN_OP;
+		} else if ((a = aten_by_name("", name)) && a->method) {
+			op = a->name;
+			k = MT_OP_BY_NAME;
+		}
+	}
+	if (kind)
+		*kind = k;
+	return op;
+}
+
+int mt_opmap_is_tensor_method(const mt_opmap *m, const char *name)
+{
+	enum mt_op_kind kind;
+
+	mt_opmap_method(m, name, &kind);
+	return kind != MT_OP_UNKNOWN;
+}
+
+const mt_opmap_entry *mt_opmap_entry_at(const mt_opmap *m, int methods, size_t i)
+{
+	const struct namelist *l = methods ? &m->methods : &m->apis;
+
+	return i < l->n ? &l->v[i] : NULL;
+}
+
+const char *mt_opmap_source(const mt_opmap *m, int methods)
+{
+	return m->source[methods ? 1 : 0];
+}
+
+const char *mt_op_kind_str(enum mt_op_kind kind)
+{
+	switch (kind) {
+	case MT_OP_MAPPED:
+		return "mapped";
+	case MT_OP_BY_NAME:
+		return "by-name";
+	case MT_OP_NOT_AN_OP:
+		return "not-an-op";
+	case MT_OP_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}

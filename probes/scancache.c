@@ -1,0 +1,163 @@
+#include "scancache.h"
+#include "error.h"
+#include "util.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mt_scancache {
+	sqlite3 *db;
+	char *version;
+	sqlite3_stmt *get[2], *put[2]; /* [0] blob, [1] tree */
+};
+
+static int cache_error(mt_scancache *c, const char *what)
+{
+	return mt_error_set(MT_EIO, "scan cache: %s: %s", what, sqlite3_errmsg(c->db));
+}
+
+char *mt_scancache_default_path(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	mt_buf b = MT_BUF_INIT;
+
+	if (xdg && *xdg)
+		mt_buf_printf(&b, "%s/mtrial/scan.db", xdg);
+	else
+		mt_buf_printf(&b, "%s/.cache/mtrial/scan.db", home && *home ? home : "/tmp");
+	return mt_buf_detach(&b);
+}
+
+static int prepare_all(mt_scancache *c)
+{
+	static const char *const tables[2] = {"blob", "tree"};
+	char sql[160];
+
+	for (int t = 0; t < 2; t++) {
+		snprintf(sql, sizeof(sql), "SELECT value FROM %s WHERE key = ?1 AND version = ?2",
+			 tables[t]);
+		if (sqlite3_prepare_v2(c->db, sql, -1, &c->get[t], NULL) != SQLITE_OK)
+			return cache_error(c, "prepare");
+		snprintf(sql, sizeof(sql),
+			 "INSERT OR REPLACE INTO %s (key, version, value) VALUES (?1, ?2, ?3)",
+			 tables[t]);
+		if (sqlite3_prepare_v2(c->db, sql, -1, &c->put[t], NULL) != SQLITE_OK)
+			return cache_error(c, "prepare");
+	}
+	return 0;
+}
+
+int mt_scancache_open(mt_scancache **out, const char *path, const char *version)
+{
+	mt_scancache *c = calloc(1, sizeof(*c));
+	char *def = path ? NULL : mt_scancache_default_path(), *dir = NULL, *slash;
+	int error = 0;
+
+	*out = NULL;
+	if (!c)
+		abort();
+	c->version = mt_strdup(version);
+	dir = mt_strdup(path ? path : def);
+	if ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = '\0';
+		if ((error = mt_mkdir_p(dir)) < 0)
+			goto cleanup;
+	}
+	if (sqlite3_open(path ? path : def, &c->db) != SQLITE_OK) {
+		error = cache_error(c, path ? path : def);
+		goto cleanup;
+	}
+	sqlite3_busy_timeout(c->db, 10000);
+	if (sqlite3_exec(c->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF;"
+			 "CREATE TABLE IF NOT EXISTS blob (key TEXT PRIMARY KEY, version TEXT,"
+			 " value BLOB);"
+			 "CREATE TABLE IF NOT EXISTS tree (key TEXT PRIMARY KEY, version TEXT,"
+			 " value BLOB);",
+			 NULL, NULL, NULL) != SQLITE_OK) {
+		error = cache_error(c, "schema");
+		goto cleanup;
+	}
+	if ((error = prepare_all(c)) < 0)
+		goto cleanup;
+	*out = c;
+cleanup:
+	free(def);
+	free(dir);
+	if (error < 0)
+		mt_scancache_free(c);
+	return error;
+}
+
+void mt_scancache_free(mt_scancache *c)
+{
+	if (!c)
+		return;
+	for (int t = 0; t < 2; t++) {
+		sqlite3_finalize(c->get[t]);
+		sqlite3_finalize(c->put[t]);
+	}
+	sqlite3_close(c->db);
+	free(c->version);
+	free(c);
+}
+
+static int table_index(const char *table)
+{
+	return strcmp(table, "tree") == 0;
+}
+
+int mt_scancache_get(mt_scancache *c, const char *table, const char *key, char **value,
+		     size_t *len)
+{
+	sqlite3_stmt *st = c->get[table_index(table)];
+	int rc, error = 0;
+
+	*value = NULL;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, c->version, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		int n = sqlite3_column_bytes(st, 0);
+		*value = malloc((size_t)n + 1);
+		if (!*value)
+			abort();
+		memcpy(*value, sqlite3_column_blob(st, 0), (size_t)n);
+		(*value)[n] = '\0';
+		if (len)
+			*len = (size_t)n;
+	} else if (rc != SQLITE_DONE) {
+		error = cache_error(c, "read");
+	}
+	sqlite3_reset(st);
+	return error;
+}
+
+int mt_scancache_begin(mt_scancache *c)
+{
+	return sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0
+									   : cache_error(c, "begin");
+}
+
+int mt_scancache_put(mt_scancache *c, const char *table, const char *key, const char *value,
+		     size_t len)
+{
+	sqlite3_stmt *st = c->put[table_index(table)];
+	int error = 0;
+
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, c->version, -1, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 3, value, (int)len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		error = cache_error(c, "write");
+	sqlite3_reset(st);
+	return error;
+}
+
+int mt_scancache_commit(mt_scancache *c)
+{
+	return sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
+		       ? 0
+		       : cache_error(c, "commit");
+}

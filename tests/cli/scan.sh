@@ -1,0 +1,114 @@
+# mtrial scan on fixture repositories built here: the inventory agrees with
+# Python's own parser, bad files are skipped with a reason, revisions, the
+# work tree, bare repositories, the cache, and the trial record.
+. "$MT_SOURCE_DIR/tests/lib.sh"
+export XDG_CACHE_HOME=$T_TMP/cache
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+PY=${PYTHON:-python3}
+
+R=$T_TMP/repo
+mkdir -p "$R/pkg" && git -C "$R" -c init.defaultBranch=main init -q
+cp "$MT_SOURCE_DIR"/tests/data/scan/*.py "$R/pkg/"
+git -C "$R" add -A && git -C "$R" commit -qm "corpus"
+FIRST=$(git -C "$R" rev-parse HEAD)
+
+# files that must be skipped or flagged by name
+printf 'flash-attn==2.5.6\ntorch>=2.1\nbitsandbytes  # 8-bit optimizers\n' >"$R/requirements.txt"
+printf '__global__ void k(float *x) { x[0] = 1; }\n' >"$R/pkg/kernel.cu"
+printf 'import torch\nx = torch.ones(1)\n\x00\x01binary' >"$R/pkg/blob.py"
+printf 'import torch\n# \xff\xfe not utf-8\nx = torch.ones(1)\n' >"$R/pkg/latin.py"
+ln -s aliasing.py "$R/pkg/link.py"
+git -C "$R" add -A
+git -C "$R" update-index --add --cacheinfo "160000,$FIRST,vendor/sub"
+git -C "$R" commit -qm "more"
+
+run_mt 0 scan --repo "$R" --json --no-cache
+printf '%s' "$OUT" >"$T_TMP/mt.json"
+eq "$(json 'j["rev"]')" "$(git -C "$R" rev-parse HEAD)" "full commit id"
+eq "$(json 'j["cache"]["hit"]')" none "--no-cache is a cold scan"
+
+# the inventory against Python's own parser, on the same tree
+mkdir "$T_TMP/tree" && git -C "$R" archive HEAD | tar -x -C "$T_TMP/tree"
+"$PY" "$MT_SOURCE_DIR/bench/ast_scan.py" "$T_TMP/tree" >"$T_TMP/ast.json"
+check "inventory matches Python's ast" "$PY" "$MT_SOURCE_DIR/tests/scan/compare.py" "$T_TMP/mt.json" "$T_TMP/ast.json"
+
+# specific resolutions
+has_call() { printf '%s' "$OUT" | "$PY" -c "import json,sys; j=json.load(sys.stdin); sys.exit(0 if any(c['api']=='$1' and c['file']=='$2' and c['line']==$3 for c in j['calls']) else 1)"; }
+check "from torch.nn import functional as F2" has_call torch.nn.functional.relu pkg/aliasing.py 23
+check "multi-line from-import" has_call torch.utils.data.Dataset pkg/aliasing.py 26
+check "function-level import" has_call torch.nn.functional.softmax pkg/scopes.py 11
+check "call inside an f-string" has_call torch.ones pkg/lexing.py 13
+check "decorator call" has_call torch.no_grad pkg/decorators.py 5
+check "module import below the function" has_call torch.zeros pkg/scopes.py 6
+eq "$(json 'len([c for c in j["calls"] if c["file"]=="pkg/scopes.py" and c["line"]==21])')" 0 "a rebound local is not torch"
+eq "$(json 'sorted({c["op"] for c in j["calls"] if c["api"] in ("torch.nn.Linear","torch.nn.functional.gelu")})')" "['aten::gelu', 'aten::linear']" "ops"
+eq "$(json 'j["ops"]["aten::linear"]["count"] >= 2')" True "ops aggregate"
+eq "$(json 'any(m["name"]=="view" and m["file"]=="pkg/aliasing.py" for m in j["methods"])')" True "tensor method recorded"
+
+# skipped files and their reasons
+reason() { json "[s['reason'] for s in j['files_skipped'] if s['path']=='$1'][0]"; }
+has "binary" "$(reason pkg/blob.py)" "binary file skipped"
+has "not UTF-8" "$(reason pkg/latin.py)" "undecodable file skipped"
+has "line 2" "$(reason pkg/latin.py)" "undecodable names the line"
+has "symlink" "$(reason pkg/link.py)" "symlink not followed"
+has "submodule" "$(reason vendor/sub)" "submodule listed, not entered"
+has "cannot tokenize" "$(reason pkg/syntax_error.py)" "unlexable file listed"
+
+# findings and dependencies
+kinds=$(json 'sorted({f["kind"] for f in j["findings"]})')
+for k in float64 cuda-device cuda-api cuda-amp nccl compile-args custom-extension cuda-only-package dynamic-shapes; do
+	has "'$k'" "$kinds" "finding kind $k"
+done
+eq "$(json '[d["name"] for d in j["dependencies"] if d["cuda_only"]]')" "['flash-attn', 'bitsandbytes']" "CUDA-only packages"
+eq "$(json '[f["line"] for f in j["findings"] if f["file"]=="requirements.txt"]')" "[1, 3]" "dependency findings name their lines"
+eq "$(json 'any(f["file"]=="pkg/kernel.cu" for f in j["findings"])')" True ".cu file flagged by name"
+
+# text output in the manner of hipify --examine
+run_mt 0 scan --repo "$R" --no-cache
+has "[mtrial scan] file 'pkg/aliasing.py'" "$OUT" "per-file statistics"
+has "[mtrial scan] TOTAL statistics" "$OUT" "total statistics"
+has "(not recorded: no trial found" "$OUT" "scan works without a trial"
+
+# revisions
+run_mt 0 scan --repo "$R" --rev "$FIRST" --json --no-cache
+eq "$(json 'len(j["dependencies"])')" 0 "older revision has no requirements"
+run_mt 0 scan --repo "$R" --rev main~1 --json --no-cache
+eq "$(json 'j["rev"]')" "$FIRST" "rev expressions"
+run_mt 2 scan --repo "$R" --rev nope; has "nope" "$ERR" "unknown revision named"
+mkdir "$T_TMP/plain"
+run_mt 2 scan --repo "$T_TMP/plain"; has "not a git repository" "$ERR" "non-git directory"
+
+# the work tree
+printf 'import torch\nz = torch.sigmoid(torch.ones(1))\n' >"$R/pkg/new.py"
+run_mt 0 scan --repo "$R" --json --no-cache
+eq "$(json 'any(c["file"]=="pkg/new.py" for c in j["calls"])')" False "untracked file not in HEAD"
+run_mt 0 scan --repo "$R/pkg" --worktree --json --no-cache
+eq "$(json 'any(c["api"]=="torch.sigmoid" and c["file"]=="pkg/new.py" for c in j["calls"])')" True "--worktree adds it (from a subdirectory)"
+rm "$R/pkg/new.py"
+
+# bare repository
+git clone -q --bare "$R" "$T_TMP/bare.git"
+run_mt 0 scan --repo "$T_TMP/bare.git" --json --no-cache
+eq "$(json 'j["totals"]["calls"]')" "$(python3 -c 'import json; print(json.load(open("'"$T_TMP/mt.json"'"))["totals"]["calls"])')" "bare repository gives the same inventory"
+
+# the cache: a rescan reads no blob; a one-file change reads one
+run_mt 0 scan --repo "$R" --json
+run_mt 0 scan --repo "$R" --json
+eq "$(json 'j["cache"]["hit"]')" tree "rescan served from the tree cache"
+eq "$(json 'j["cache"]["blobs_read"]')" 0 "rescan reads no blob"
+printf '\nw = torch.tanh(x)\n' >>"$R/pkg/crlf.py"
+git -C "$R" commit -qam "one change"
+run_mt 0 scan --repo "$R" --json
+eq "$(json 'j["cache"]["hit"]')" blobs "changed tree uses the blob cache"
+eq "$(json 'j["cache"]["blobs_read"]')" 1 "only the changed file is read"
+eq "$(json 'any(c["api"]=="torch.tanh" for c in j["calls"])')" True "the change is seen"
+
+# recorded in the trial, shown in the report
+cd "$R"
+run_mt 0 init --name scan-test
+run_mt 0 scan --json
+eq "$(json 'j["scan_id"]')" 1 "recorded as scan 1"
+run_mt 0 report
+has "## Op inventory" "$OUT" "report has the inventory section"
+has "aten::linear" "$OUT" "report lists top ops"
+finish

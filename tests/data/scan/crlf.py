@@ -1,0 +1,3 @@
+import torch
+x = torch.ones(1)
+y = torch.zeros(2)

@@ -1,0 +1,3 @@
+import torch
+# café
+été = torch.ones(1); résumé = torch.zeros(été.shape)
