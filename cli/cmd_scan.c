@@ -137,23 +137,51 @@ static void print_text(json_t *r, const char *recorded)
 	printf("%s\n", recorded);
 }
 
-/* Stores the result in the trial when there is one; a scan needs no trial. */
-static void record(struct cli *cli, json_t *r, char *msg, size_t size)
+/* Stores the result in the trial when there is one; a scan needs no trial.
+ * Returns the scan's id in the record, 0 when not recorded. */
+static int64_t record(struct cli *cli, const mt_scan_result *r, char *msg, size_t size)
 {
 	mt_trial *t = NULL;
+	mt_journal_scan rec = {r->repo, r->commit, r->tree, r->worktree, r->summary, NULL};
 	int64_t id = 0;
+	int unchanged = 0;
 
 	if (cli_open_trial(cli, &t, 0) < 0) {
 		snprintf(msg, size, "(not recorded: %s)", mt_error_last());
 		mt_error_clear();
-		return;
+		return 0;
 	}
-	if (mt_journal_scan_add(t->journal, r, &id) == 0)
-		snprintf(msg, size, "Recorded as scan #%lld in %s.", (long long)id, t->dir);
-	else
+	rec.result = mt_scan_result_json(r, NULL);
+	if (mt_journal_scan_add(t->journal, &rec, &id, &unchanged) < 0)
 		snprintf(msg, size, "(not recorded: %s)", mt_error_last());
-	json_object_set_new(r, "scan_id", id ? json_integer(id) : json_null());
+	else if (unchanged)
+		snprintf(msg, size, "Unchanged since scan #%lld in %s.", (long long)id, t->dir);
+	else
+		snprintf(msg, size, "Recorded as scan #%lld in %s.", (long long)id, t->dir);
+	free((char *)rec.result);
 	mt_trial_free(t);
+	return id;
+}
+
+static int output(struct cli *cli, const mt_scan_result *r, int64_t id, const char *msg)
+{
+	json_t *summary, *extra;
+	char *text;
+
+	if (cli->json) {
+		extra = json_pack("{so}", "scan_id", id ? json_integer(id) : json_null());
+		text = mt_scan_result_json(r, extra);
+		json_decref(extra);
+		fputs(text, stdout);
+		fputc('\n', stdout);
+		free(text);
+		return 0;
+	}
+	if (!(summary = mt_scan_result_summary(r)))
+		return mt_error_last_code();
+	print_text(summary, msg);
+	json_decref(summary);
+	return 0;
 }
 
 int cmd_scan(struct cli *cli, int argc, char **argv)
@@ -167,7 +195,8 @@ int cmd_scan(struct cli *cli, int argc, char **argv)
 	mt_scan_options o = {.use_cache = 1};
 	struct progress p = {isatty(STDERR_FILENO), 0};
 	char recorded[1024] = "";
-	json_t *r = NULL;
+	mt_scan_result r;
+	int64_t id;
 	int opt, error;
 
 	while ((opt = getopt_long(argc, argv, "hr:R:wn", opts, NULL)) != -1) {
@@ -190,12 +219,8 @@ int cmd_scan(struct cli *cli, int argc, char **argv)
 	o.payload = &p;
 	if ((error = mt_scan_run(&r, &o)) < 0)
 		return cli_fail(cli, error);
-	record(cli, r, recorded, sizeof(recorded));
-	if (cli->json)
-		cli_print_json(r);
-	else {
-		print_text(r, recorded);
-		json_decref(r);
-	}
-	return CLI_EXIT_OK;
+	id = record(cli, &r, recorded, sizeof(recorded));
+	error = output(cli, &r, id, recorded);
+	mt_scan_result_dispose(&r);
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }

@@ -9,6 +9,7 @@
  *      visible from their line to the end of the block, and records calls,
  *      references and string literals. */
 #include "extract.h"
+#include "arena.h"
 #include "pylex.h"
 #include "error.h"
 #include "util.h"
@@ -16,47 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- a bump allocator for the strings of one file ------------------------ */
-
-struct chunk {
-	struct chunk *next;
-	size_t used, cap;
-	char data[];
-};
-
-static char *arena_alloc(void **arena, size_t n)
-{
-	struct chunk *c = *arena;
-	if (!c || c->cap - c->used < n) {
-		size_t cap = n > 16384 ? n : 16384;
-		struct chunk *nc = malloc(sizeof(*nc) + cap);
-		if (!nc)
-			abort();
-		nc->next = c;
-		nc->used = 0;
-		nc->cap = cap;
-		*arena = c = nc;
-	}
-	c->used += n;
-	return c->data + c->used - n;
-}
-
 static char *arena_strndup(void **arena, const char *s, size_t n)
 {
-	char *p = arena_alloc(arena, n + 1);
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-static void arena_free(void *arena)
-{
-	struct chunk *c = arena;
-	while (c) {
-		struct chunk *next = c->next;
-		free(c);
-		c = next;
-	}
+	return mt_arena_strndup((mt_arena **)arena, s, n);
 }
 
 #define GROW(arr, n, cap)                                                                          \
@@ -106,31 +69,40 @@ static const char *const keywords[] = {
 	"if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
 	"try", "while", "with", "yield", NULL};
 
-static int tok_text_eq(const struct walker *w, size_t i, const char *s)
+/* The comparisons below run for every token of every file: string
+ * literals' lengths come from sizeof, never strlen. */
+static inline int tok_text_eq(const struct walker *w, size_t i, const char *s, size_t n)
 {
-	size_t n = strlen(s);
 	return w->toks[i].len == n && memcmp(w->src + w->toks[i].off, s, n) == 0;
 }
 
-static int is_op(const struct walker *w, size_t i, const char *op)
+static inline int is_op_n(const struct walker *w, size_t i, const char *op, size_t n)
 {
-	return i < w->n && w->toks[i].kind == MT_TOK_OP && tok_text_eq(w, i, op);
+	return i < w->n && w->toks[i].kind == MT_TOK_OP && tok_text_eq(w, i, op, n);
 }
 
-static int is_name(const struct walker *w, size_t i)
+static inline int is_name(const struct walker *w, size_t i)
 {
 	return i < w->n && w->toks[i].kind == MT_TOK_NAME;
 }
 
-static int is_kw(const struct walker *w, size_t i, const char *kw)
+static inline int is_kw_n(const struct walker *w, size_t i, const char *kw, size_t n)
 {
-	return is_name(w, i) && tok_text_eq(w, i, kw);
+	return is_name(w, i) && tok_text_eq(w, i, kw, n);
 }
+
+#define is_op(w, i, op) is_op_n((w), (i), (op), sizeof(op) - 1)
+#define is_kw(w, i, kw) is_kw_n((w), (i), (kw), sizeof(kw) - 1)
 
 static int is_keyword(const struct walker *w, size_t i)
 {
+	const char *t = w->src + w->toks[i].off;
+	size_t n = w->toks[i].len;
+
+	if (n < 2 || n > 8)
+		return 0;
 	for (const char *const *k = keywords; *k; k++)
-		if (tok_text_eq(w, i, *k))
+		if ((*k)[0] == t[0] && strlen(*k) == n && memcmp(*k, t, n) == 0)
 			return 1;
 	return 0;
 }
@@ -661,6 +633,6 @@ void mt_pyfile_dispose(mt_pyfile *f)
 	free(f->refs);
 	free(f->strings);
 	free(f->imports);
-	arena_free(f->arena);
+	mt_arena_free(f->arena);
 	memset(f, 0, sizeof(*f));
 }

@@ -1,15 +1,16 @@
 #include "scan.h"
 #include "deps.h"
 #include "embedded.h"
+#include "arena.h"
 #include "error.h"
 #include "extract.h"
+#include "jsonw.h"
 #include "findings.h"
 #include "gitread.h"
 #include "opmap.h"
 #include "scancache.h"
 #include "util.h"
 
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +24,47 @@
  * path (a .cu file is a finding by name alone). */
 enum file_kind { FILE_OTHER, FILE_PYTHON, FILE_MANIFEST };
 
+/* One file's result, as C arrays: building tens of thousands of jansson
+ * objects for the call sites of a large repository costs more than the scan
+ * itself. Strings live in `arena`; op strings may be borrowed from the
+ * opmap. */
+struct fcall {
+	const char *api, *op;
+	uint32_t line, col;
+};
+struct fmethod {
+	const char *name, *op;
+	uint32_t line;
+};
+struct ffinding {
+	const char *rule, *kind, *effort, *message;
+	uint32_t line, col;
+};
+struct fdep {
+	const char *name, *spec, *why;
+	uint32_t line;
+	int cuda_only;
+};
+
+struct fresult {
+	uint32_t lines;
+	const char *skip;  /* a reason: the file was not scanned */
+	const char *error; /* it could not be tokenized or parsed */
+	struct fcall *calls;
+	struct fmethod *methods;
+	struct ffinding *findings;
+	struct fdep *deps;
+	size_t ncalls, nmethods, nfindings, ndeps;
+	mt_arena *arena;
+};
+
 struct job {
 	const mt_gitentry *entry;
 	enum file_kind kind;
-	char *result;      /* per-file result (compact JSON), from cache or worker */
-	int from_cache;
+	char *cached;   /* the per-file value for the cache (compact JSON) */
+	int from_cache; /* `cached` came from the cache */
+	int done;
+	struct fresult r;
 };
 
 struct shared {
@@ -71,6 +108,16 @@ const char *mt_scan_cache_version(void)
 	return version;
 }
 
+static void result_dispose(struct fresult *r)
+{
+	free(r->calls);
+	free(r->methods);
+	free(r->findings);
+	free(r->deps);
+	mt_arena_free(r->arena);
+	memset(r, 0, sizeof(*r));
+}
+
 /* --- one file, on a worker thread ----------------------------------------- */
 
 static size_t count_lines(const char *data, size_t size)
@@ -81,16 +128,20 @@ static size_t count_lines(const char *data, size_t size)
 	return lines;
 }
 
-static json_t *findings_json(const mt_findings *acc)
+static void take_findings(struct fresult *r, const mt_findings *acc)
 {
-	json_t *arr = json_array();
+	r->findings = acc->n ? calloc(acc->n, sizeof(*r->findings)) : NULL;
 	for (size_t i = 0; i < acc->n; i++) {
 		const mt_finding *f = &acc->items[i];
-		json_array_append_new(arr, json_pack("[s, s, s, I, I, s]", f->rule, f->kind,
-						     f->effort, (json_int_t)f->line,
-						     (json_int_t)f->col, f->message));
+		struct ffinding *o = &r->findings[i];
+		o->rule = mt_arena_strdup(&r->arena, f->rule);
+		o->kind = mt_arena_strdup(&r->arena, f->kind);
+		o->effort = mt_arena_strdup(&r->arena, f->effort);
+		o->message = mt_arena_strdup(&r->arena, f->message);
+		o->line = f->line;
+		o->col = f->col;
 	}
-	return arr;
+	r->nfindings = acc->n;
 }
 
 /* `self.norm(x)` calls a submodule far more often than Tensor.norm: a
@@ -100,85 +151,213 @@ static int module_attribute(const mt_call *c)
 	return strncmp(c->callee, "self.", 5) == 0 && !strchr(c->callee + 5, '.');
 }
 
-static json_t *python_result(const struct shared *s, const char *path, const char *data,
-			     size_t size)
+static int is_torch_api(const char *api)
+{
+	return api && (strcmp(api, "torch") == 0 || strncmp(api, "torch.", 6) == 0);
+}
+
+static void python_result(const struct shared *s, struct fresult *r, const char *path,
+			  const char *data, size_t size)
 {
 	mt_pyfile py;
 	mt_findings acc = {0};
-	json_t *calls, *methods, *res;
 
-	if (mt_extract(&py, data, size) < 0)
-		return json_pack("{sI, ss}", "l", (json_int_t)count_lines(data, size), "e",
-				 mt_error_last());
-	calls = json_array();
-	methods = json_array();
+	r->lines = (uint32_t)count_lines(data, size);
+	if (mt_extract(&py, data, size) < 0) {
+		r->error = mt_arena_strdup(&r->arena, mt_error_last());
+		return;
+	}
+	r->calls = calloc(py.ncalls + 1, sizeof(*r->calls));
+	r->methods = calloc(py.ncalls + 1, sizeof(*r->methods));
 	for (size_t i = 0; i < py.ncalls; i++) {
 		const mt_call *c = &py.calls[i];
-		if (c->api && (strcmp(c->api, "torch") == 0 || strncmp(c->api, "torch.", 6) == 0)) {
-			const char *op = mt_opmap_api(s->opmap, c->api, NULL);
-			json_array_append_new(calls, json_pack("[s, s?, I, I]", c->api, op,
-							       (json_int_t)c->line,
-							       (json_int_t)c->col));
+		if (is_torch_api(c->api)) {
+			struct fcall *o = &r->calls[r->ncalls++];
+			o->api = mt_arena_strdup(&r->arena, c->api);
+			o->op = mt_opmap_api(s->opmap, c->api, NULL);
+			o->line = c->line;
+			o->col = c->col;
 		} else if (c->method && !module_attribute(c) &&
 			   mt_opmap_is_tensor_method(s->opmap, c->method)) {
-			json_array_append_new(methods,
-					      json_pack("[s, s?, I]", c->method,
-							mt_opmap_method(s->opmap, c->method, NULL),
-							(json_int_t)c->line));
+			struct fmethod *o = &r->methods[r->nmethods++];
+			o->name = mt_arena_strdup(&r->arena, c->method);
+			o->op = mt_opmap_method(s->opmap, c->method, NULL);
+			o->line = c->line;
 		}
 	}
 	mt_rules_eval_python(s->rules, path, &py, &acc);
-	res = json_pack("{sI, so, so, so}", "l", (json_int_t)count_lines(data, size), "c", calls,
-			"m", methods, "f", findings_json(&acc));
+	take_findings(r, &acc);
 	mt_findings_dispose(&acc);
 	mt_pyfile_dispose(&py);
-	return res;
 }
 
-static json_t *manifest_result(const struct shared *s, const char *path, const char *data,
-			       size_t size)
+static void manifest_result(const struct shared *s, struct fresult *r, const char *path,
+			    const char *data, size_t size)
 {
 	mt_dependency *deps = NULL;
 	mt_findings acc = {0};
 	size_t n = 0;
-	json_t *arr, *res;
 
-	if (mt_deps_parse(&deps, &n, path, data, size) < 0)
-		return json_pack("{ss}", "e", mt_error_last());
-	arr = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("[s, s?, I, b, s?]", deps[i].name,
-						     deps[i].spec, (json_int_t)deps[i].line,
-						     deps[i].cuda_only, deps[i].why));
+	if (mt_deps_parse(&deps, &n, path, data, size) < 0) {
+		r->error = mt_arena_strdup(&r->arena, mt_error_last());
+		return;
+	}
+	r->deps = calloc(n + 1, sizeof(*r->deps));
+	for (size_t i = 0; i < n; i++) {
+		struct fdep *o = &r->deps[r->ndeps++];
+		o->name = mt_arena_strdup(&r->arena, deps[i].name);
+		o->spec = mt_arena_strdup(&r->arena, deps[i].spec);
+		o->why = mt_arena_strdup(&r->arena, deps[i].why);
+		o->line = deps[i].line;
+		o->cuda_only = deps[i].cuda_only;
+	}
 	mt_rules_eval_deps(s->rules, deps, n, &acc);
-	res = json_pack("{so, so}", "d", arr, "f", findings_json(&acc));
+	take_findings(r, &acc);
 	mt_findings_dispose(&acc);
 	mt_deps_free(deps, n);
-	return res;
 }
 
-/* Reads and analyses one file into job->result; a file that must be skipped
- * gives {"s": reason}. Returns 0 or a negative code (a real failure). */
+/* The per-file cache value: compact JSON arrays, independent of the path
+ * (the same blob has the same result wherever it sits). */
+static char *encode_result(const struct fresult *r)
+{
+	mt_buf b = MT_BUF_INIT;
+	mt_jw w;
+
+	mt_jw_init(&w, &b);
+	mt_jw_object(&w);
+	mt_jw_key(&w, "l");
+	mt_jw_int(&w, r->lines);
+	if (r->skip) {
+		mt_jw_key(&w, "s");
+		mt_jw_str(&w, r->skip);
+	}
+	if (r->error) {
+		mt_jw_key(&w, "e");
+		mt_jw_str(&w, r->error);
+	}
+	mt_jw_key(&w, "c");
+	mt_jw_array(&w);
+	for (size_t i = 0; i < r->ncalls; i++) {
+		mt_jw_array(&w);
+		mt_jw_str(&w, r->calls[i].api);
+		mt_jw_str(&w, r->calls[i].op);
+		mt_jw_int(&w, r->calls[i].line);
+		mt_jw_int(&w, r->calls[i].col);
+		mt_jw_end_array(&w);
+	}
+	mt_jw_end_array(&w);
+	mt_jw_key(&w, "m");
+	mt_jw_array(&w);
+	for (size_t i = 0; i < r->nmethods; i++) {
+		mt_jw_array(&w);
+		mt_jw_str(&w, r->methods[i].name);
+		mt_jw_str(&w, r->methods[i].op);
+		mt_jw_int(&w, r->methods[i].line);
+		mt_jw_end_array(&w);
+	}
+	mt_jw_end_array(&w);
+	mt_jw_key(&w, "f");
+	mt_jw_array(&w);
+	for (size_t i = 0; i < r->nfindings; i++) {
+		const struct ffinding *f = &r->findings[i];
+		mt_jw_array(&w);
+		mt_jw_str(&w, f->rule);
+		mt_jw_str(&w, f->kind);
+		mt_jw_str(&w, f->effort);
+		mt_jw_int(&w, f->line);
+		mt_jw_int(&w, f->col);
+		mt_jw_str(&w, f->message);
+		mt_jw_end_array(&w);
+	}
+	mt_jw_end_array(&w);
+	mt_jw_key(&w, "d");
+	mt_jw_array(&w);
+	for (size_t i = 0; i < r->ndeps; i++) {
+		const struct fdep *d = &r->deps[i];
+		mt_jw_array(&w);
+		mt_jw_str(&w, d->name);
+		mt_jw_str(&w, d->spec);
+		mt_jw_int(&w, d->line);
+		mt_jw_bool(&w, d->cuda_only);
+		mt_jw_str(&w, d->why);
+		mt_jw_end_array(&w);
+	}
+	mt_jw_end_array(&w);
+	mt_jw_end_object(&w);
+	return mt_buf_detach(&b);
+}
+
+static const char *jstr(mt_arena **a, json_t *arr, size_t i)
+{
+	return mt_arena_strdup(a, json_string_value(json_array_get(arr, i)));
+}
+
+static uint32_t jint(json_t *arr, size_t i)
+{
+	return (uint32_t)json_integer_value(json_array_get(arr, i));
+}
+
+/* The inverse of encode_result, for a value read from the cache. */
+static int decode_result(struct fresult *r, const char *text)
+{
+	json_t *v = json_loads(text, 0, NULL), *c, *x;
+	size_t i;
+
+	if (!v)
+		return -1;
+	r->lines = (uint32_t)json_integer_value(json_object_get(v, "l"));
+	if ((x = json_object_get(v, "s")))
+		r->skip = mt_arena_strdup(&r->arena, json_string_value(x));
+	if ((x = json_object_get(v, "e")))
+		r->error = mt_arena_strdup(&r->arena, json_string_value(x));
+	c = json_object_get(v, "c");
+	r->calls = calloc(json_array_size(c) + 1, sizeof(*r->calls));
+	json_array_foreach(c, i, x)
+		r->calls[r->ncalls++] = (struct fcall){jstr(&r->arena, x, 0), jstr(&r->arena, x, 1),
+						       jint(x, 2), jint(x, 3)};
+	c = json_object_get(v, "m");
+	r->methods = calloc(json_array_size(c) + 1, sizeof(*r->methods));
+	json_array_foreach(c, i, x)
+		r->methods[r->nmethods++] = (struct fmethod){jstr(&r->arena, x, 0),
+							     jstr(&r->arena, x, 1), jint(x, 2)};
+	c = json_object_get(v, "f");
+	r->findings = calloc(json_array_size(c) + 1, sizeof(*r->findings));
+	json_array_foreach(c, i, x)
+		r->findings[r->nfindings++] = (struct ffinding){
+			jstr(&r->arena, x, 0), jstr(&r->arena, x, 1), jstr(&r->arena, x, 2),
+			jstr(&r->arena, x, 5), jint(x, 3), jint(x, 4)};
+	c = json_object_get(v, "d");
+	r->deps = calloc(json_array_size(c) + 1, sizeof(*r->deps));
+	json_array_foreach(c, i, x)
+		r->deps[r->ndeps++] = (struct fdep){jstr(&r->arena, x, 0), jstr(&r->arena, x, 1),
+						    jstr(&r->arena, x, 4), jint(x, 2),
+						    json_is_true(json_array_get(x, 3))};
+	json_decref(v);
+	return 0;
+}
+
+/* Reads and analyses one file. Returns 0 or a negative code (a real
+ * failure, not a file that must be skipped). */
 static int process(const struct shared *s, mt_gitrepo *repo, struct job *job)
 {
 	char *data = NULL, reason[256];
 	size_t size = 0;
-	json_t *res;
 	int error = mt_gitrepo_read(&data, &size, reason, sizeof(reason), repo, job->entry,
 				    s->opts->max_file_bytes ? s->opts->max_file_bytes
 							    : MT_SCAN_MAX_FILE_BYTES);
 	if (error < 0)
 		return error;
 	if (!data)
-		res = json_pack("{ss}", "s", reason);
+		job->r.skip = mt_arena_strdup(&job->r.arena, reason);
 	else if (job->kind == FILE_PYTHON)
-		res = python_result(s, job->entry->path, data, size);
+		python_result(s, &job->r, job->entry->path, data, size);
 	else
-		res = manifest_result(s, job->entry->path, data, size);
+		manifest_result(s, &job->r, job->entry->path, data, size);
 	free(data);
-	job->result = json_dumps(res, JSON_COMPACT);
-	json_decref(res);
-	return job->result ? 0 : mt_error_set(MT_EIO, "out of memory");
+	job->cached = encode_result(&job->r);
+	job->done = 1;
+	return 0;
 }
 
 static void *worker(void *arg)
@@ -194,7 +373,7 @@ static void *worker(void *arg)
 			s->error = error;
 			snprintf(s->error_msg, sizeof(s->error_msg), "%s", mt_error_last());
 		}
-		while (!s->error && s->next < s->njobs && s->jobs[s->next].result)
+		while (!s->error && s->next < s->njobs && s->jobs[s->next].done)
 			s->next++;
 		if (!s->error && s->next < s->njobs)
 			job = &s->jobs[s->next++];
@@ -224,7 +403,7 @@ static int run_workers(struct shared *s, int nthreads)
 	int started = 0;
 
 	for (size_t i = 0; i < s->njobs; i++)
-		todo += s->jobs[i].result == NULL;
+		todo += !s->jobs[i].done;
 	if (todo == 0)
 		return 0;
 	if (nthreads <= 0)
@@ -276,9 +455,16 @@ static void cache_lookup_jobs(mt_scancache *cache, struct shared *s)
 	char key[512];
 	for (size_t i = 0; cache && i < s->njobs; i++) {
 		blob_key(key, sizeof(key), &s->jobs[i]);
-		if (mt_scancache_get(cache, "blob", key, &s->jobs[i].result, NULL) == 0 &&
-		    s->jobs[i].result)
-			s->jobs[i].from_cache = 1;
+		if (mt_scancache_get(cache, "blob", key, &s->jobs[i].cached, NULL) < 0 ||
+		    !s->jobs[i].cached)
+			continue;
+		if (decode_result(&s->jobs[i].r, s->jobs[i].cached) == 0) {
+			s->jobs[i].from_cache = s->jobs[i].done = 1;
+		} else { /* a damaged entry: scan the file again */
+			free(s->jobs[i].cached);
+			s->jobs[i].cached = NULL;
+			result_dispose(&s->jobs[i].r);
+		}
 	}
 }
 
@@ -288,211 +474,231 @@ static void cache_store_jobs(mt_scancache *cache, const struct shared *s)
 	if (!cache || mt_scancache_begin(cache) < 0)
 		return;
 	for (size_t i = 0; i < s->njobs; i++) {
-		if (s->jobs[i].from_cache || !s->jobs[i].result)
+		if (s->jobs[i].from_cache || !s->jobs[i].cached)
 			continue;
 		blob_key(key, sizeof(key), &s->jobs[i]);
-		mt_scancache_put(cache, "blob", key, s->jobs[i].result,
-				 strlen(s->jobs[i].result));
+		mt_scancache_put(cache, "blob", key, s->jobs[i].cached,
+				 strlen(s->jobs[i].cached));
 	}
 	mt_scancache_commit(cache);
 }
 
 /* --- assembling the result -------------------------------------------------- */
 
-struct acc {
-	json_t *calls, *methods, *findings, *deps, *skipped, *files, *ops;
-	size_t python_files, lines, high, medium, low, none;
+/* The small part of the result, as jansson objects: everything but the call
+ * sites. */
+struct summary {
+	json_t *skipped, *ops, *findings, *deps, *files;
+	size_t python_files, lines, calls, mapped, methods, effort[4];
 };
 
-static void add_op(struct acc *a, const char *op, const char *path)
+static const char *const efforts[] = {"high", "medium", "low", "none"};
+
+static void add_op(struct summary *sm, const char *op, const char *path)
 {
-	json_t *o = json_object_get(a->ops, op), *files;
+	json_t *o = json_object_get(sm->ops, op), *files;
 	if (!o) {
 		o = json_pack("{sI, s[]}", "count", (json_int_t)0, "files");
-		json_object_set_new(a->ops, op, o);
+		json_object_set_new(sm->ops, op, o);
 	}
-	json_object_set_new(o, "count", json_integer(json_integer_value(json_object_get(o, "count")) + 1));
+	json_integer_set(json_object_get(o, "count"),
+			 json_integer_value(json_object_get(o, "count")) + 1);
 	files = json_object_get(o, "files");
 	if (!json_array_size(files) ||
 	    strcmp(json_string_value(json_array_get(files, json_array_size(files) - 1)), path) != 0)
 		json_array_append_new(files, json_string(path));
 }
 
-static void add_findings(struct acc *a, json_t *list, const char *path)
+static void add_finding(struct summary *sm, const struct ffinding *f, const char *path)
 {
-	size_t i;
-	json_t *f;
-	json_array_foreach(list, i, f) {
-		const char *effort = json_string_value(json_array_get(f, 2));
-		json_array_append_new(a->findings,
-				      json_pack("{sO, sO, sO, ss, sO, sO, sO}", "rule",
-						json_array_get(f, 0), "kind", json_array_get(f, 1),
-						"effort", json_array_get(f, 2), "file", path, "line",
-						json_array_get(f, 3), "col", json_array_get(f, 4),
-						"message", json_array_get(f, 5)));
-		a->high += strcmp(effort, "high") == 0;
-		a->medium += strcmp(effort, "medium") == 0;
-		a->low += strcmp(effort, "low") == 0;
-		a->none += strcmp(effort, "none") == 0;
-	}
+	json_array_append_new(sm->findings,
+			      json_pack("{ss, ss, ss, ss, sI, sI, ss}", "rule", f->rule, "kind",
+					f->kind, "effort", f->effort, "file", path, "line",
+					(json_int_t)f->line, "col", (json_int_t)f->col, "message",
+					f->message));
+	for (int e = 0; e < 4; e++)
+		sm->effort[e] += strcmp(f->effort, efforts[e]) == 0;
 }
 
-static void add_python(struct acc *a, json_t *r, const char *path)
+static void skip(struct summary *sm, const char *path, const char *reason)
 {
-	json_t *calls = json_object_get(r, "c"), *methods = json_object_get(r, "m"), *c;
-	size_t i;
-
-	json_array_foreach(calls, i, c) {
-		json_t *op = json_array_get(c, 1);
-		json_array_append_new(a->calls, json_pack("{sO, sO, ss, sO, sO}", "api",
-							  json_array_get(c, 0), "op", op, "file",
-							  path, "line", json_array_get(c, 2), "col",
-							  json_array_get(c, 3)));
-		if (json_is_string(op))
-			add_op(a, json_string_value(op), path);
-	}
-	json_array_foreach(methods, i, c)
-		json_array_append_new(a->methods, json_pack("{sO, sO, ss, sO}", "name",
-							    json_array_get(c, 0), "op",
-							    json_array_get(c, 1), "file", path,
-							    "line", json_array_get(c, 2)));
-	add_findings(a, json_object_get(r, "f"), path);
-	a->python_files++;
-	a->lines += (size_t)json_integer_value(json_object_get(r, "l"));
-	json_array_append_new(a->files, json_pack("{ss, sO, si, si, si}", "path", path, "lines",
-						  json_object_get(r, "l"), "calls",
-						  (int)json_array_size(calls), "methods",
-						  (int)json_array_size(methods), "findings",
-						  (int)json_array_size(json_object_get(r, "f"))));
+	json_array_append_new(sm->skipped, json_pack("{ss, ss}", "path", path, "reason", reason));
 }
 
-static void add_manifest(struct acc *a, json_t *r, const char *path)
+static void summarise_job(struct summary *sm, const struct job *job)
 {
-	json_t *d;
-	size_t i;
-	json_array_foreach(json_object_get(r, "d"), i, d)
-		json_array_append_new(a->deps, json_pack("{sO, sO, ss, sO, sO, sO}", "name",
-							 json_array_get(d, 0), "spec",
-							 json_array_get(d, 1), "file", path, "line",
-							 json_array_get(d, 2), "cuda_only",
-							 json_array_get(d, 3), "why",
-							 json_array_get(d, 4)));
-	add_findings(a, json_object_get(r, "f"), path);
-}
-
-static void skip(struct acc *a, const char *path, const char *reason)
-{
-	json_array_append_new(a->skipped, json_pack("{ss, ss}", "path", path, "reason", reason));
-}
-
-static int add_job(struct acc *a, const struct job *job)
-{
+	const struct fresult *r = &job->r;
 	const char *path = job->entry->path;
-	json_t *r = json_loads(job->result, 0, NULL), *e;
+	char reason[600];
 
-	if (!r)
-		return mt_error_set(MT_EIO, "%s: corrupt scan result", path);
-	if ((e = json_object_get(r, "s")))
-		skip(a, path, json_string_value(e));
-	else if ((e = json_object_get(r, "e"))) {
-		char reason[600];
-		snprintf(reason, sizeof(reason), "%s: %s",
-			 job->kind == FILE_PYTHON ? "cannot tokenize" : "cannot parse",
-			 json_string_value(e));
-		skip(a, path, reason);
-	} else if (job->kind == FILE_PYTHON)
-		add_python(a, r, path);
-	else
-		add_manifest(a, r, path);
-	json_decref(r);
-	return 0;
+	if (r->skip || r->error) {
+		if (r->error)
+			snprintf(reason, sizeof(reason), "%s: %s",
+				 job->kind == FILE_PYTHON ? "cannot tokenize" : "cannot parse",
+				 r->error);
+		skip(sm, path, r->skip ? r->skip : reason);
+		return;
+	}
+	for (size_t i = 0; i < r->ncalls; i++) {
+		sm->mapped += r->calls[i].op != NULL;
+		if (r->calls[i].op)
+			add_op(sm, r->calls[i].op, path);
+	}
+	for (size_t i = 0; i < r->nfindings; i++)
+		add_finding(sm, &r->findings[i], path);
+	for (size_t i = 0; i < r->ndeps; i++)
+		json_array_append_new(sm->deps, json_pack("{ss, ss?, ss, sI, sb, ss?}", "name",
+							  r->deps[i].name, "spec", r->deps[i].spec,
+							  "file", path, "line",
+							  (json_int_t)r->deps[i].line, "cuda_only",
+							  r->deps[i].cuda_only, "why",
+							  r->deps[i].why));
+	if (job->kind != FILE_PYTHON)
+		return;
+	sm->python_files++;
+	sm->lines += r->lines;
+	sm->calls += r->ncalls;
+	sm->methods += r->nmethods;
+	json_array_append_new(sm->files, json_pack("{ss, sI, sI, sI, sI}", "path", path, "lines",
+						   (json_int_t)r->lines, "calls",
+						   (json_int_t)r->ncalls, "methods",
+						   (json_int_t)r->nmethods, "findings",
+						   (json_int_t)r->nfindings));
 }
 
-static json_t *totals(const struct acc *a)
+static json_t *summary_json(struct summary *sm)
 {
-	size_t mapped = 0, i;
-	json_t *c;
-	json_array_foreach(a->calls, i, c)
-		mapped += json_is_string(json_object_get(c, "op"));
-	return json_pack("{sI, sI, sI, sI, sI, sI, sI, s{sI, sI, sI, sI}}", "python_files",
-			 (json_int_t)a->python_files, "lines", (json_int_t)a->lines, "calls",
-			 (json_int_t)json_array_size(a->calls), "calls_mapped",
-			 (json_int_t)mapped, "methods", (json_int_t)json_array_size(a->methods),
-			 "ops", (json_int_t)json_object_size(a->ops), "findings",
-			 (json_int_t)json_array_size(a->findings), "findings_by_effort", "high",
-			 (json_int_t)a->high, "medium", (json_int_t)a->medium, "low",
-			 (json_int_t)a->low, "none", (json_int_t)a->none);
+	return json_pack("{sI, so, so, so, so, so, s{sI, sI, sI, sI, sI, sI, sI, s{sI, sI, sI, "
+			 "sI}}}",
+			 "files_scanned", (json_int_t)sm->python_files, "files_skipped",
+			 sm->skipped, "ops", sm->ops, "findings", sm->findings, "dependencies",
+			 sm->deps, "files", sm->files, "totals",
+			 "python_files", (json_int_t)sm->python_files, "lines",
+			 (json_int_t)sm->lines, "calls", (json_int_t)sm->calls, "calls_mapped",
+			 (json_int_t)sm->mapped, "methods", (json_int_t)sm->methods, "ops",
+			 (json_int_t)json_object_size(sm->ops), "findings",
+			 (json_int_t)json_array_size(sm->findings), "findings_by_effort", "high",
+			 (json_int_t)sm->effort[0], "medium", (json_int_t)sm->effort[1], "low",
+			 (json_int_t)sm->effort[2], "none", (json_int_t)sm->effort[3]);
 }
 
-static int assemble(json_t **out, const mt_gitlisting *l, const struct shared *s)
+static void write_sites(mt_jw *w, const struct shared *s)
 {
-	struct acc a = {json_array(), json_array(), json_array(), json_array(), json_array(),
-			json_array(), json_object(), 0, 0, 0, 0, 0, 0};
+	mt_jw_key(w, "calls");
+	mt_jw_array(w);
+	for (size_t i = 0; i < s->njobs; i++)
+		for (size_t k = 0; k < s->jobs[i].r.ncalls; k++) {
+			const struct fcall *c = &s->jobs[i].r.calls[k];
+			mt_jw_object(w);
+			mt_jw_key(w, "api");
+			mt_jw_str(w, c->api);
+			mt_jw_key(w, "op");
+			mt_jw_str(w, c->op);
+			mt_jw_key(w, "file");
+			mt_jw_str(w, s->jobs[i].entry->path);
+			mt_jw_key(w, "line");
+			mt_jw_int(w, c->line);
+			mt_jw_key(w, "col");
+			mt_jw_int(w, c->col);
+			mt_jw_end_object(w);
+		}
+	mt_jw_end_array(w);
+	mt_jw_key(w, "methods");
+	mt_jw_array(w);
+	for (size_t i = 0; i < s->njobs; i++)
+		for (size_t k = 0; k < s->jobs[i].r.nmethods; k++) {
+			const struct fmethod *m = &s->jobs[i].r.methods[k];
+			mt_jw_object(w);
+			mt_jw_key(w, "name");
+			mt_jw_str(w, m->name);
+			mt_jw_key(w, "op");
+			mt_jw_str(w, m->op);
+			mt_jw_key(w, "file");
+			mt_jw_str(w, s->jobs[i].entry->path);
+			mt_jw_key(w, "line");
+			mt_jw_int(w, m->line);
+			mt_jw_end_object(w);
+		}
+	mt_jw_end_array(w);
+}
+
+/* Builds body (the call sites, then the summary's members) and summary. */
+static int assemble(mt_scan_result *out, const mt_gitlisting *l, const struct shared *s)
+{
+	struct summary sm = {.skipped = json_array(), .ops = json_object(),
+			     .findings = json_array(), .deps = json_array(), .files = json_array()};
 	mt_findings paths = {0};
-	int error = 0;
+	mt_buf body = MT_BUF_INIT;
+	json_t *summary;
+	mt_jw w;
+	char *text;
 
 	for (size_t i = 0; i < l->nskipped; i++)
-		skip(&a, l->skipped[i].path, l->skipped[i].reason);
+		skip(&sm, l->skipped[i].path, l->skipped[i].reason);
 	for (size_t i = 0; i < l->nentries; i++)
 		mt_rules_eval_path(s->rules, l->entries[i].path, &paths);
 	for (size_t i = 0; i < paths.n; i++) {
-		json_t *one = findings_json(&(mt_findings){.items = &paths.items[i], .n = 1});
-		add_findings(&a, one, paths.items[i].file);
-		json_decref(one);
+		const mt_finding *f = &paths.items[i];
+		struct ffinding one = {f->rule, f->kind, f->effort, f->message, f->line, f->col};
+		add_finding(&sm, &one, f->file);
 	}
-	for (size_t i = 0; i < s->njobs && error == 0; i++)
-		error = add_job(&a, &s->jobs[i]);
 	mt_findings_dispose(&paths);
-	*out = json_pack("{ss, ss, sb, sI, so, so, so, so, so, so, so, so}", "rev", l->commit,
-			 "tree", l->tree, "worktree", s->opts->worktree, "files_scanned",
-			 (json_int_t)a.python_files, "files_skipped", a.skipped, "calls", a.calls,
-			 "methods", a.methods, "ops", a.ops, "findings", a.findings,
-			 "dependencies", a.deps, "files", a.files, "totals", totals(&a));
-	if (error < 0) {
-		json_decref(*out);
-		*out = NULL;
-	}
-	return error;
+	for (size_t i = 0; i < s->njobs; i++)
+		summarise_job(&sm, &s->jobs[i]);
+	summary = summary_json(&sm);
+	text = summary ? json_dumps(summary, JSON_COMPACT) : NULL;
+	json_decref(summary);
+	if (!text)
+		return mt_error_set(MT_EIO, "out of memory");
+	mt_jw_init(&w, &body);
+	write_sites(&w, s);
+	mt_buf_put(&body, ",", 1);
+	mt_buf_put(&body, text + 1, strlen(text) - 2); /* the members, without braces */
+	out->summary = text;
+	out->body = mt_buf_detach(&body);
+	return 0;
 }
 
 /* --- the entry point ------------------------------------------------------------ */
 
-static void tree_key(char *key, size_t size, const mt_gitlisting *l, const mt_scan_options *o)
+static void tree_key(char *key, size_t size, const char *what, const mt_gitlisting *l,
+		     const mt_scan_options *o)
 {
-	snprintf(key, size, "%s:%llu", l->tree,
+	snprintf(key, size, "%s:%s:%llu", what, l->tree,
 		 (unsigned long long)(o->max_file_bytes ? o->max_file_bytes
 							: MT_SCAN_MAX_FILE_BYTES));
 }
 
-/* A whole result for this tree from the cache, or NULL. */
-static json_t *cached_tree(mt_scancache *cache, const mt_gitlisting *l, const mt_scan_options *o)
+/* The result for this tree from the cache; 1 on a hit. */
+static int cached_tree(mt_scan_result *out, mt_scancache *cache, const mt_gitlisting *l,
+		       const mt_scan_options *o)
 {
-	char key[128], *text = NULL;
-	json_t *r;
+	char key[160];
 
 	if (!cache || !l->tree[0])
-		return NULL;
-	tree_key(key, sizeof(key), l, o);
-	if (mt_scancache_get(cache, "tree", key, &text, NULL) < 0 || !text)
-		return NULL;
-	r = json_loads(text, 0, NULL);
-	free(text);
-	if (r) /* the same tree may be another commit's */
-		json_object_set_new(r, "rev", json_string(l->commit));
-	return r;
+		return 0;
+	tree_key(key, sizeof(key), "body", l, o);
+	if (mt_scancache_get(cache, "tree", key, &out->body, NULL) < 0 || !out->body)
+		return 0;
+	tree_key(key, sizeof(key), "summary", l, o);
+	if (mt_scancache_get(cache, "tree", key, &out->summary, NULL) < 0 || !out->summary) {
+		free(out->body);
+		out->body = NULL;
+		return 0;
+	}
+	return 1;
 }
 
 static void store_tree(mt_scancache *cache, const mt_gitlisting *l, const mt_scan_options *o,
-		       json_t *result)
+		       const mt_scan_result *r)
 {
-	char key[128], *text;
+	char key[160];
 	if (!cache || !l->tree[0] || mt_scancache_begin(cache) < 0)
 		return;
-	tree_key(key, sizeof(key), l, o);
-	if ((text = json_dumps(result, JSON_COMPACT))) {
-		mt_scancache_put(cache, "tree", key, text, strlen(text));
-		free(text);
-	}
+	tree_key(key, sizeof(key), "body", l, o);
+	mt_scancache_put(cache, "tree", key, r->body, strlen(r->body));
+	tree_key(key, sizeof(key), "summary", l, o);
+	mt_scancache_put(cache, "tree", key, r->summary, strlen(r->summary));
 	mt_scancache_commit(cache);
 }
 
@@ -512,16 +718,7 @@ static int make_jobs(struct shared *s, const mt_gitlisting *l)
 	return 0;
 }
 
-static void finish_result(json_t *r, const mt_gitrepo *repo, const mt_scan_options *o,
-			  const char *hit, size_t blobs_read)
-{
-	json_object_set_new(r, "repo", json_string(mt_gitrepo_path(repo)));
-	json_object_set_new(r, "requested_rev", o->rev ? json_string(o->rev) : json_null());
-	json_object_set_new(r, "cache", json_pack("{ss, sI}", "hit", hit, "blobs_read",
-						 (json_int_t)blobs_read));
-}
-
-static int scan_listing(json_t **out, struct shared *s, const mt_gitlisting *l,
+static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisting *l,
 			mt_scancache *cache)
 {
 	size_t from_cache = 0;
@@ -535,15 +732,25 @@ static int scan_listing(json_t **out, struct shared *s, const mt_gitlisting *l,
 	cache_store_jobs(cache, s);
 	if ((error = assemble(out, l, s)) < 0)
 		return error;
-	store_tree(cache, l, s->opts, *out);
+	store_tree(cache, l, s->opts, out);
 	for (size_t i = 0; i < s->njobs; i++)
 		from_cache += s->jobs[i].from_cache;
-	finish_result(*out, s->repo, s->opts, from_cache ? "blobs" : "none",
-		      s->njobs - from_cache);
+	out->cache_hit = from_cache ? "blobs" : "none";
+	out->blobs_read = s->njobs - from_cache;
 	return 0;
 }
 
-int mt_scan_run(json_t **out, const mt_scan_options *o)
+static void fill_header(mt_scan_result *out, const mt_gitrepo *repo, const mt_gitlisting *l,
+			const mt_scan_options *o)
+{
+	out->repo = mt_strdup(mt_gitrepo_path(repo));
+	memcpy(out->commit, l->commit, sizeof(out->commit));
+	memcpy(out->tree, l->tree, sizeof(out->tree));
+	out->worktree = o->worktree;
+	out->requested_rev = o->rev ? mt_strdup(o->rev) : NULL;
+}
+
+int mt_scan_run(mt_scan_result *out, const mt_scan_options *o)
 {
 	struct shared s = {.opts = o};
 	mt_gitlisting l = {0};
@@ -552,16 +759,17 @@ int mt_scan_run(json_t **out, const mt_scan_options *o)
 	mt_rules *rules = NULL;
 	int error;
 
-	*out = NULL;
+	memset(out, 0, sizeof(*out));
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.progress, NULL);
 	if ((error = mt_gitrepo_open(&s.repo, o->repo ? o->repo : ".")) < 0 ||
 	    (error = mt_gitrepo_list(&l, s.repo, o->rev, o->worktree)) < 0)
 		goto cleanup;
+	fill_header(out, s.repo, &l, o);
 	if (o->use_cache && mt_scancache_open(&cache, o->cache_path, mt_scan_cache_version()) < 0)
 		cache = NULL; /* a cache that cannot be opened only costs time */
-	if ((*out = cached_tree(cache, &l, o))) {
-		finish_result(*out, s.repo, o, "tree", 0);
+	if (cached_tree(out, cache, &l, o)) {
+		out->cache_hit = "tree";
 		goto cleanup;
 	}
 	if ((error = mt_opmap_load(&opmap)) < 0 || (error = mt_rules_load(&rules)) < 0)
@@ -570,8 +778,10 @@ int mt_scan_run(json_t **out, const mt_scan_options *o)
 	s.rules = rules;
 	error = scan_listing(out, &s, &l, cache);
 cleanup:
-	for (size_t i = 0; i < s.njobs; i++)
-		free(s.jobs[i].result);
+	for (size_t i = 0; i < s.njobs; i++) {
+		free(s.jobs[i].cached);
+		result_dispose(&s.jobs[i].r);
+	}
 	free(s.jobs);
 	mt_rules_free(rules);
 	mt_opmap_free(opmap);
@@ -580,5 +790,78 @@ cleanup:
 	mt_gitrepo_free(s.repo);
 	pthread_mutex_destroy(&s.lock);
 	pthread_cond_destroy(&s.progress);
+	if (error < 0)
+		mt_scan_result_dispose(out);
 	return error;
+}
+
+void mt_scan_result_dispose(mt_scan_result *r)
+{
+	free(r->repo);
+	free(r->requested_rev);
+	free(r->body);
+	free(r->summary);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The members that depend on how the result was obtained, not on the tree. */
+static void write_header(mt_jw *w, const mt_scan_result *r)
+{
+	mt_jw_key(w, "repo");
+	mt_jw_str(w, r->repo);
+	mt_jw_key(w, "rev");
+	mt_jw_str(w, r->commit);
+	mt_jw_key(w, "requested_rev");
+	mt_jw_str(w, r->requested_rev);
+	mt_jw_key(w, "tree");
+	mt_jw_str(w, r->tree);
+	mt_jw_key(w, "worktree");
+	mt_jw_bool(w, r->worktree);
+	mt_jw_key(w, "cache");
+	mt_jw_object(w);
+	mt_jw_key(w, "hit");
+	mt_jw_str(w, r->cache_hit);
+	mt_jw_key(w, "blobs_read");
+	mt_jw_int(w, (int64_t)r->blobs_read);
+	mt_jw_end_object(w);
+}
+
+char *mt_scan_result_json(const mt_scan_result *r, json_t *extra)
+{
+	mt_buf b = MT_BUF_INIT;
+	const char *key;
+	json_t *v;
+	mt_jw w;
+
+	mt_jw_init(&w, &b);
+	mt_jw_object(&w);
+	write_header(&w, r);
+	json_object_foreach(extra, key, v) {
+		char *enc = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		mt_jw_key(&w, key);
+		mt_jw_raw(&w, enc, strlen(enc));
+		free(enc);
+	}
+	mt_buf_put(&b, ",", 1);
+	mt_buf_puts(&b, r->body);
+	mt_buf_put(&b, "}", 1);
+	return mt_buf_detach(&b);
+}
+
+json_t *mt_scan_result_summary(const mt_scan_result *r)
+{
+	json_t *s = json_loads(r->summary, 0, NULL);
+	if (!s) {
+		mt_error_set(MT_EIO, "corrupt scan summary");
+		return NULL;
+	}
+	json_object_set_new(s, "repo", json_string(r->repo));
+	json_object_set_new(s, "rev", json_string(r->commit));
+	json_object_set_new(s, "tree", json_string(r->tree));
+	json_object_set_new(s, "worktree", json_boolean(r->worktree));
+	json_object_set_new(s, "requested_rev",
+			    r->requested_rev ? json_string(r->requested_rev) : json_null());
+	json_object_set_new(s, "cache", json_pack("{ss, sI}", "hit", r->cache_hit, "blobs_read",
+						 (json_int_t)r->blobs_read));
+	return s;
 }

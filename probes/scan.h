@@ -29,14 +29,41 @@ typedef struct {
 
 #define MT_SCAN_MAX_FILE_BYTES (4u << 20)
 
-/* Runs a scan. *out is the result (new reference): repo, rev, tree,
- * worktree, files_scanned, files_skipped [{path, reason}], calls [{api, op,
- * file, line, col}], methods [{name, op, file, line}], ops {op: {count,
- * files}}, findings [{rule, kind, effort, file, line, col, message}],
- * dependencies [{name, spec, file, line, cuda_only, why}], submodules,
- * files [{path, lines, calls, methods, findings}], totals {...},
- * cache {hit: "tree"|"blobs"|"none", blobs_read}. */
-int mt_scan_run(json_t **out, const mt_scan_options *opts);
+/* A scan's result. The call sites of a large repository are tens of
+ * thousands of entries, so the result is kept as JSON text and only its
+ * small summary is parsed when needed. */
+typedef struct {
+	char *repo;            /* the work tree root, or the git dir when bare */
+	char commit[41];       /* the full id the revision resolved to */
+	char tree[41];         /* its tree id; "" with --worktree */
+	int worktree;
+	char *requested_rev;   /* as given; NULL for HEAD */
+	const char *cache_hit; /* "tree", "blobs" or "none"; static */
+	size_t blobs_read;     /* files read and analysed in this run */
+	char *body;            /* JSON members, without braces: calls [{api, op,
+				  file, line, col}], methods [{name, op, file,
+				  line}], then the summary's members */
+	char *summary;         /* a JSON object: files_scanned, files_skipped
+				  [{path, reason}], ops {op: {count, files}},
+				  findings [{rule, kind, effort, file, line, col,
+				  message}], dependencies [{name, spec, file, line,
+				  cuda_only, why}], files [{path, lines, calls,
+				  methods, findings}], totals {...} */
+} mt_scan_result;
+
+/* Runs a scan into *out (caller disposes; zeroed on error). */
+int mt_scan_run(mt_scan_result *out, const mt_scan_options *opts);
+
+void mt_scan_result_dispose(mt_scan_result *r);
+
+/* The whole result as one JSON object: repo, rev, requested_rev, tree,
+ * worktree, cache {hit, blobs_read}, the members of `extra` (may be NULL),
+ * then the body. Caller frees. */
+char *mt_scan_result_json(const mt_scan_result *r, json_t *extra);
+
+/* The header members plus the summary, parsed (new reference): what text
+ * output, the trial record's summary and the report use. */
+json_t *mt_scan_result_summary(const mt_scan_result *r);
 
 /* The version string that keys the cache: mtrial's version and a hash of
  * the tables compiled in. Static. */

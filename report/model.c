@@ -159,7 +159,7 @@ static json_t *scan_model(mt_journal *j)
 	char when[32];
 	size_t i;
 
-	if (mt_journal_scan_latest(j, &r, &id, &created) < 0) {
+	if (mt_journal_scan_latest(j, 0, &r, &id, &created) < 0) {
 		mt_error_clear();
 		json_decref(deps);
 		return json_null();

@@ -45,7 +45,9 @@ static const char *const migrations[] = {
 	"  created_ms INTEGER NOT NULL,"
 	"  repo TEXT NOT NULL,"
 	"  rev TEXT NOT NULL,"
+	"  tree TEXT NOT NULL,"
 	"  worktree INTEGER NOT NULL,"
+	"  summary TEXT NOT NULL,"
 	"  result TEXT NOT NULL);",
 };
 
@@ -525,49 +527,74 @@ int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload)
 	return error;
 }
 
-int mt_journal_scan_add(mt_journal *j, json_t *result, int64_t *id_out)
+/* The latest scan's id when it has the same committed tree and summary as
+ * the one being added (a rescan of an unchanged revision), else 0. */
+static int64_t same_as_latest(mt_journal *j, const mt_journal_scan *scan)
 {
 	sqlite3_stmt *st = NULL;
-	char *text = json_dumps(result, JSON_COMPACT);
-	const char *repo = json_string_value(json_object_get(result, "repo"));
-	const char *rev = json_string_value(json_object_get(result, "rev"));
+	int64_t id = 0;
+
+	if (scan->worktree || !scan->tree[0] ||
+	    prepare(j, &st, "SELECT id FROM scans WHERE id = (SELECT MAX(id) FROM scans)"
+			    " AND rev = ? AND tree = ? AND worktree = 0 AND summary = ?") < 0)
+		return 0;
+	sqlite3_bind_text(st, 1, scan->rev, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, scan->tree, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, scan->summary, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_out,
+			int *unchanged)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t same;
 	int error;
 
-	if (!text || !repo || !rev) {
-		free(text);
-		return mt_error_set(MT_EINVALID, "a scan result needs repo and rev");
-	}
 	if ((error = begin(j)) < 0)
-		goto cleanup;
-	error = prepare(j, &st, "INSERT INTO scans (created_ms, repo, rev, worktree, result)"
-			       " VALUES (?, ?, ?, ?, ?)");
+		return error;
+	same = same_as_latest(j, scan);
+	if (unchanged)
+		*unchanged = same != 0;
+	if (same) {
+		if (id_out)
+			*id_out = same;
+		return finish(j, 0);
+	}
+	error = prepare(j, &st, "INSERT INTO scans (created_ms, repo, rev, tree, worktree,"
+			       " summary, result) VALUES (?, ?, ?, ?, ?, ?, ?)");
 	if (error == 0) {
 		sqlite3_bind_int64(st, 1, mt_now_ms());
-		sqlite3_bind_text(st, 2, repo, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, rev, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int(st, 4, json_is_true(json_object_get(result, "worktree")));
-		sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, scan->repo, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, scan->rev, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, scan->tree, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 5, scan->worktree);
+		sqlite3_bind_text(st, 6, scan->summary, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 7, scan->result, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			error = db_error(j, "recording scan");
 	}
 	sqlite3_finalize(st);
 	if (error == 0 && id_out)
 		*id_out = sqlite3_last_insert_rowid(j->db);
-	error = finish(j, error);
-cleanup:
-	free(text);
-	return error;
+	return finish(j, error);
 }
 
-int mt_journal_scan_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms)
+int mt_journal_scan_latest(mt_journal *j, int full, json_t **out, int64_t *id_out,
+			   int64_t *created_ms)
 {
 	sqlite3_stmt *st = NULL;
 	json_error_t jerr;
 	int error, rc;
 
 	*out = NULL;
-	if ((error = prepare(j, &st, "SELECT id, created_ms, result FROM scans"
-				     " ORDER BY id DESC LIMIT 1")) < 0)
+	if ((error = prepare(j, &st, full ? "SELECT id, created_ms, result, repo, rev, tree,"
+					    " worktree FROM scans ORDER BY id DESC LIMIT 1"
+					  : "SELECT id, created_ms, summary, repo, rev, tree,"
+					    " worktree FROM scans ORDER BY id DESC LIMIT 1")) < 0)
 		return error;
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
@@ -579,6 +606,13 @@ int mt_journal_scan_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t
 		if (!*out)
 			error = mt_error_set(MT_EINVALID, "%s: stored scan is not JSON: %s",
 					     j->path, jerr.text);
+		else if (!full) /* the summary leaves out what the columns hold */
+			json_object_update_missing_new(
+				*out, json_pack("{ss, ss, ss, sb}", "repo",
+						(const char *)sqlite3_column_text(st, 3), "rev",
+						(const char *)sqlite3_column_text(st, 4), "tree",
+						(const char *)sqlite3_column_text(st, 5), "worktree",
+						sqlite3_column_int(st, 6)));
 	} else if (rc == SQLITE_DONE) {
 		error = mt_error_set(MT_ENOTFOUND, "no scan recorded yet (run 'mtrial scan')");
 	} else {

@@ -83,13 +83,25 @@ int mt_journal_effort_current(mt_journal *j, mt_effort *out);
 typedef int (*mt_effort_cb)(const mt_effort *e, void *payload);
 int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload);
 
-/* Records a scan result (mt_scan_run's JSON; needs "repo" and "rev").
- * *id_out may be NULL. */
-int mt_journal_scan_add(mt_journal *j, json_t *result, int64_t *id_out);
+/* A scan to record: the whole result and its summary as JSON text (see
+ * probes/scan.h), with the revision it describes. All borrowed. */
+typedef struct {
+	const char *repo, *rev, *tree; /* tree "" for a work-tree scan */
+	int worktree;
+	const char *summary, *result;
+} mt_journal_scan;
 
-/* The latest scan (new reference), its id and time; MT_ENOTFOUND when none.
- * id_out and created_ms may be NULL. */
-int mt_journal_scan_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms);
+/* Records a scan. A rescan of the same committed tree with the same summary
+ * as the latest scan is not stored again: *unchanged (may be NULL) is set
+ * and *id_out (may be NULL) is that scan's id. */
+int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_out,
+			int *unchanged);
+
+/* The latest scan's summary (full = 0) or whole result (full = 1) as a new
+ * reference, its id and time; MT_ENOTFOUND when none. id_out and created_ms
+ * may be NULL. */
+int mt_journal_scan_latest(mt_journal *j, int full, json_t **out, int64_t *id_out,
+			   int64_t *created_ms);
 
 /* One interval as JSON: id, track, category, text, started, stopped (ISO
  * UTC or null), running, duration_ms (up to now while running). */

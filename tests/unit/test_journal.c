@@ -115,13 +115,32 @@ static void test_migrates_an_older_journal(void **state)
 	notes = mt_journal_notes_json(c->j);
 	assert_int_equal(json_array_size(notes), 1);
 	json_decref(notes);
-	assert_int_equal(mt_journal_scan_latest(c->j, &scan, NULL, NULL), MT_ENOTFOUND);
-	result = json_pack("{ss, ss, sb, s[]}", "repo", "/r", "rev", "abc", "worktree", 0, "calls");
-	assert_int_equal(mt_journal_scan_add(c->j, result, &id), 0);
-	assert_int_equal(mt_journal_scan_latest(c->j, &scan, NULL, NULL), 0);
-	assert_true(json_equal(scan, result));
-	json_decref(scan);
-	json_decref(result);
+	assert_int_equal(mt_journal_scan_latest(c->j, 0, &scan, NULL, NULL), MT_ENOTFOUND);
+	{
+		mt_journal_scan rec = {"/r", "abc", "t1", 0, "{\"totals\":{}}",
+				       "{\"calls\":[]}"};
+		int unchanged = -1;
+		int64_t again = 0;
+		assert_int_equal(mt_journal_scan_add(c->j, &rec, &id, &unchanged), 0);
+		assert_int_equal(unchanged, 0);
+		assert_int_equal(mt_journal_scan_latest(c->j, 0, &scan, NULL, NULL), 0);
+		result = json_pack("{s{}}", "totals");
+		assert_true(json_equal(scan, result));
+		json_decref(scan);
+		json_decref(result);
+		assert_int_equal(mt_journal_scan_latest(c->j, 1, &scan, NULL, NULL), 0);
+		assert_non_null(json_object_get(scan, "calls"));
+		json_decref(scan);
+		/* the same tree again is not stored twice */
+		assert_int_equal(mt_journal_scan_add(c->j, &rec, &again, &unchanged), 0);
+		assert_int_equal(unchanged, 1);
+		assert_int_equal(again, id);
+		/* a work-tree scan always is */
+		rec.worktree = 1;
+		assert_int_equal(mt_journal_scan_add(c->j, &rec, &again, &unchanged), 0);
+		assert_int_equal(unchanged, 0);
+		assert_true(again > id);
+	}
 }
 
 static void test_note_with_tags_and_track(void **state)

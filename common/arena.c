@@ -1,0 +1,50 @@
+#include "arena.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct mt_arena {
+	struct mt_arena *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+void *mt_arena_alloc(mt_arena **a, size_t n)
+{
+	mt_arena *c = *a;
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (!c || c->cap - c->used < n) {
+		size_t cap = n > 16384 ? n : 16384;
+		mt_arena *nc = malloc(sizeof(*nc) + cap);
+		if (!nc)
+			abort();
+		nc->next = c;
+		nc->used = 0;
+		nc->cap = cap;
+		*a = c = nc;
+	}
+	c->used += n;
+	return (char *)c->data + c->used - n;
+}
+
+char *mt_arena_strndup(mt_arena **a, const char *s, size_t n)
+{
+	char *p = mt_arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *mt_arena_strdup(mt_arena **a, const char *s)
+{
+	return s ? mt_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+void mt_arena_free(mt_arena *a)
+{
+	while (a) {
+		mt_arena *next = a->next;
+		free(a);
+		a = next;
+	}
+}

@@ -1,0 +1,124 @@
+#include "jsonw.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void mt_jw_init(mt_jw *w, mt_buf *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->first[0] = 1;
+}
+
+/* Writes the comma before a value or key, unless it is the first. */
+static void sep(mt_jw *w)
+{
+	if (!w->first[w->depth])
+		mt_buf_put(w->out, ",", 1);
+	w->first[w->depth] = 0;
+}
+
+static void open(mt_jw *w, const char *c)
+{
+	sep(w);
+	mt_buf_put(w->out, c, 1);
+	if (w->depth < (int)sizeof(w->first) - 1)
+		w->depth++;
+	w->first[w->depth] = 1;
+}
+
+static void close_(mt_jw *w, const char *c)
+{
+	if (w->depth > 0)
+		w->depth--;
+	mt_buf_put(w->out, c, 1);
+}
+
+void mt_jw_object(mt_jw *w)
+{
+	open(w, "{");
+}
+
+void mt_jw_array(mt_jw *w)
+{
+	open(w, "[");
+}
+
+void mt_jw_end_object(mt_jw *w)
+{
+	close_(w, "}");
+}
+
+void mt_jw_end_array(mt_jw *w)
+{
+	close_(w, "]");
+}
+
+void mt_jw_key(mt_jw *w, const char *key)
+{
+	sep(w);
+	mt_json_quote(w->out, key);
+	mt_buf_put(w->out, ":", 1);
+	w->first[w->depth] = 1; /* the value takes no comma */
+}
+
+void mt_jw_str(mt_jw *w, const char *s)
+{
+	if (!s) {
+		mt_jw_null(w);
+		return;
+	}
+	sep(w);
+	mt_json_quote(w->out, s);
+}
+
+void mt_jw_int(mt_jw *w, int64_t v)
+{
+	char num[24];
+	int n = snprintf(num, sizeof(num), "%lld", (long long)v);
+	sep(w);
+	mt_buf_put(w->out, num, (size_t)n);
+}
+
+void mt_jw_bool(mt_jw *w, int v)
+{
+	sep(w);
+	mt_buf_puts(w->out, v ? "true" : "false");
+}
+
+void mt_jw_null(mt_jw *w)
+{
+	sep(w);
+	mt_buf_put(w->out, "null", 4);
+}
+
+void mt_jw_raw(mt_jw *w, const char *json, size_t len)
+{
+	sep(w);
+	mt_buf_put(w->out, json, len);
+}
+
+void mt_json_quote(mt_buf *out, const char *s)
+{
+	const char *run = s;
+
+	mt_buf_put(out, "\"", 1);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		char esc[8];
+		if (*p >= 0x20 && *p != '"' && *p != '\\')
+			continue;
+		mt_buf_put(out, run, (size_t)((const char *)p - run));
+		if (*p == '"' || *p == '\\')
+			snprintf(esc, sizeof(esc), "\\%c", *p);
+		else if (*p == '\n')
+			snprintf(esc, sizeof(esc), "\\n");
+		else if (*p == '\t')
+			snprintf(esc, sizeof(esc), "\\t");
+		else
+			snprintf(esc, sizeof(esc), "\\u%04x", *p);
+		mt_buf_puts(out, esc);
+		run = (const char *)p + 1;
+	}
+	mt_buf_puts(out, run);
+	mt_buf_put(out, "\"", 1);
+}
