@@ -8,6 +8,7 @@ unset MTRIAL_DIR MTRIAL_TEMPLATE_DIR
 T_PASS=0
 T_FAIL=0
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/mtrial-test.XXXXXX")
+export XDG_CACHE_HOME=$T_TMP/cache # never the real ~/.cache
 trap 'rm -rf "$T_TMP"' EXIT
 
 ok() { T_PASS=$((T_PASS + 1)); }

@@ -37,6 +37,7 @@ finish() {
 }
 
 tmp="$(mktemp -d)"
+export XDG_CACHE_HOME="$tmp/cache" # never the real ~/.cache
 trap 'rm -rf "$tmp"' EXIT
 demo="$tmp/demo"
 g() { git -C "$demo" "$@"; }
@@ -168,5 +169,18 @@ check "notes --json lists the demo notes" "$PY" -c "$check_notes" "$tmp/notes.js
 rc=0
 (cd "$demo" && "$MTRIAL" notes --json) >"$tmp/notes-cwd.json" 2>/dev/null || rc=$?
 check "notes found from inside DIR" test "$rc" -eq 0 -a -s "$tmp/notes-cwd.json"
+
+# the demo records a scan of the baseline: the report shows its inventory
+"$MTRIAL" --trial "$demo/.mtrial" report --format json >"$tmp/report.json" 2>/dev/null
+check_scan='
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["scan"]
+assert s and s["rev"] == sys.argv[2], s
+assert s["totals"]["calls"] > 20, s["totals"]
+assert any(d["name"] == "flash-attn" for d in s["cuda_only_dependencies"]), s
+assert r["steps"][0]["status"] == "done", r["steps"][0]
+'
+check "the demo trial holds a scan of main" "$PY" -c "$check_scan" "$tmp/report.json" "$(g rev-parse main)"
 
 finish

@@ -718,6 +718,62 @@ static void test_read_reasons(void **state)
 	mt_gitrepo_free(r);
 }
 
+/* One file at a revision, without a listing: what the wizard shows a call
+ * site's line from. Work-tree changes do not show; errors name the path. */
+static void assert_path(mt_gitrepo *r, const char *rev, const char *path, const char *want,
+			size_t want_size)
+{
+	char *data = NULL;
+	size_t size = 99;
+
+	if (mt_gitrepo_read_path(&data, &size, r, rev, path) != 0)
+		fail_msg("read %s:%s: %s", rev ? rev : "HEAD", path, mt_error_last());
+	assert_int_equal(size, want_size);
+	assert_memory_equal(data, want, want_size);
+	assert_int_equal(data[size], '\0');
+	free(data);
+}
+
+static void assert_path_fails(mt_gitrepo *r, const char *rev, const char *path, int code,
+			      const char *words)
+{
+	char *data = (char *)"untouched";
+	size_t size = 99;
+
+	assert_int_equal(mt_gitrepo_read_path(&data, &size, r, rev, path), code);
+	assert_null(data);
+	assert_int_equal(size, 0);
+	if (!strstr(mt_error_last(), words))
+		fail_msg("'%s' lacks '%s'", mt_error_last(), words);
+}
+
+static void test_read_path(void **state)
+{
+	static const char bin[] = "\x7f" "ELF\0\0\0binary";
+	char *dir = bare_fixture("bare-path.git");
+	mt_gitrepo *r = open_ok(fx.work), *bare = open_ok(dir);
+
+	(void)state;
+	assert_path(r, NULL, "train.py", TRAIN_V2, strlen(TRAIN_V2));
+	assert_path(r, "HEAD", "pkg/model.py", MODEL_PY, strlen(MODEL_PY));
+	assert_path(r, "old", "train.py", TRAIN_V1, strlen(TRAIN_V1));
+	assert_path(r, "v1", "train.py", TRAIN_V1, strlen(TRAIN_V1));
+	assert_path(r, fx.c1, "train.py", TRAIN_V1, strlen(TRAIN_V1));
+	assert_path(r, fx.c2, "data/blob.bin", bin, sizeof(bin)); /* bytes as they are */
+	assert_path(r, NULL, "link", "train.py", 8);             /* the link, not its target */
+	assert_path(bare, "master", "train.py", TRAIN_V2, strlen(TRAIN_V2));
+	assert_path(bare, "old", "pkg/model.py", MODEL_PY, strlen(MODEL_PY));
+	assert_path_fails(r, "nope", "train.py", MT_ENOTFOUND, "unknown revision 'nope'");
+	assert_path_fails(r, NULL, "missing.py", MT_ENOTFOUND, "'missing.py' not found at HEAD");
+	assert_path_fails(r, "old", "bad.py", MT_ENOTFOUND, "'bad.py' not found at old");
+	assert_path_fails(r, NULL, "pkg", MT_EINVALID, "'pkg' is not a file");
+	assert_path_fails(r, NULL, "vendor/sub", MT_EINVALID, "is not a file");
+	assert_path_fails(r, NULL, "", MT_EINVALID, "no path");
+	mt_gitrepo_free(bare);
+	mt_gitrepo_free(r);
+	free(dir);
+}
+
 static void test_check_text(void **state)
 {
 	static const struct {
@@ -845,6 +901,7 @@ int main(void)
 		cmocka_unit_test(test_empty_repository),
 		cmocka_unit_test(test_missing_blob),
 		cmocka_unit_test(test_read_reasons),
+		cmocka_unit_test(test_read_path),
 		cmocka_unit_test(test_check_text),
 		cmocka_unit_test(test_blob_id),
 		cmocka_unit_test(test_dup_threads),

@@ -1,0 +1,6 @@
+
+
+   
+	
+# only comments
+

@@ -1,0 +1,4 @@
+# Ends in whitespace without a line break.
+if x:
+    y = 1
+    
