@@ -61,6 +61,7 @@ struct fresult {
 struct job {
 	const mt_gitentry *entry;
 	enum file_kind kind;
+	int manifest; /* also a dependency manifest (setup.py is both) */
 	char *cached;   /* the per-file value for the cache (compact JSON) */
 	int from_cache; /* `cached` came from the cache */
 	int done;
@@ -128,12 +129,21 @@ static size_t count_lines(const char *data, size_t size)
 	return lines;
 }
 
+/* Appends the findings (a file may get some as source and some as a
+ * manifest). */
 static void take_findings(struct fresult *r, const mt_findings *acc)
 {
-	r->findings = acc->n ? calloc(acc->n, sizeof(*r->findings)) : NULL;
+	struct ffinding *grown;
+
+	if (!acc->n)
+		return;
+	grown = realloc(r->findings, (r->nfindings + acc->n) * sizeof(*r->findings));
+	if (!grown)
+		abort();
+	r->findings = grown;
 	for (size_t i = 0; i < acc->n; i++) {
 		const mt_finding *f = &acc->items[i];
-		struct ffinding *o = &r->findings[i];
+		struct ffinding *o = &r->findings[r->nfindings + i];
 		o->rule = mt_arena_strdup(&r->arena, f->rule);
 		o->kind = mt_arena_strdup(&r->arena, f->kind);
 		o->effort = mt_arena_strdup(&r->arena, f->effort);
@@ -141,7 +151,7 @@ static void take_findings(struct fresult *r, const mt_findings *acc)
 		o->line = f->line;
 		o->col = f->col;
 	}
-	r->nfindings = acc->n;
+	r->nfindings += acc->n;
 }
 
 /* `self.norm(x)` calls a submodule far more often than Tensor.norm: a
@@ -350,9 +360,9 @@ static int process(const struct shared *s, mt_gitrepo *repo, struct job *job)
 		return error;
 	if (!data)
 		job->r.skip = mt_arena_strdup(&job->r.arena, reason);
-	else if (job->kind == FILE_PYTHON)
+	if (data && job->kind == FILE_PYTHON)
 		python_result(s, &job->r, job->entry->path, data, size);
-	else
+	if (data && job->manifest && !job->r.error)
 		manifest_result(s, &job->r, job->entry->path, data, size);
 	free(data);
 	job->cached = encode_result(&job->r);
@@ -444,7 +454,7 @@ static void blob_key(char *key, size_t size, const struct job *job)
 {
 	const char *base = strrchr(job->entry->path, '/');
 	base = base ? base + 1 : job->entry->path;
-	if (job->kind == FILE_MANIFEST)
+	if (job->manifest)
 		snprintf(key, size, "%s:%s", job->entry->oid, base);
 	else
 		snprintf(key, size, "%s", job->entry->oid);
@@ -713,6 +723,7 @@ static int make_jobs(struct shared *s, const mt_gitlisting *l)
 			continue;
 		s->jobs[s->njobs].entry = &l->entries[i];
 		s->jobs[s->njobs].kind = k;
+		s->jobs[s->njobs].manifest = mt_deps_is_manifest(l->entries[i].path);
 		s->njobs++;
 	}
 	return 0;

@@ -133,7 +133,10 @@ static void test_requirements(void **state)
 		"-e .\n"                                                                 /* 15 */
 		"--requirement=more.txt\n"                                               /* 16 */
 		"git+https://github.com/Dao-AILab/flash-attention.git\n"                 /* 17 */
-		"deepspeed>=0.12";                                                       /* 18 */
+		"deepspeed>=0.12\n"                                                     /* 18 */
+		"mamba_ssm@https://example.com/mamba.zip\n"                             /* 19 */
+		"./wheels/causal_conv1d-1.2.0-cp310-cp310-linux_x86_64.whl\n"           /* 20 */
+		"Old_Style (>=1.0)\n";                                                  /* 21 */
 	static const struct want want[] = {
 		{"torch", 2, NULL, 0, "torch==2.1.0+cu121"},
 		{"flash-attn", 3, "high", 0, "Flash_Attn>=2.5 ; platform_system == \"Linux\""},
@@ -148,12 +151,17 @@ static void test_requirements(void **state)
 		{"more.txt", 16, NULL, 1, NULL},
 		{"flash-attention", 17, "high", 0, NULL},
 		{"deepspeed", 18, "medium", 0, "deepspeed>=0.12"},
+		{"mamba-ssm", 19, "high", 0, "mamba_ssm@https://example.com/mamba.zip"},
+		{"causal-conv1d", 20, "high", 0, NULL},
+		{"old-style", 21, NULL, 0, NULL},
 	};
 
 	(void)state;
 	check("requirements-gpu.txt", text, want, sizeof(want) / sizeof(want[0]));
 	expect_error("requirements.txt", "torch\n<<<<<<< HEAD\nnumpy\n",
 		     "requirements.txt:2: not a requirement: '<<<<<<< HEAD'");
+	expect_error("requirements.txt", "torch\n\nnumpy scipy\n",
+		     "requirements.txt:3: not a requirement: 'numpy scipy'");
 }
 
 static void test_pyproject(void **state)

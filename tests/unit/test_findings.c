@@ -655,6 +655,35 @@ static void test_minimal_table(void **state)
 	mt_rules_free(r);
 }
 
+/* Each pattern shape: exact, prefix*, *contains*, and general fnmatch
+ * (`?`, classes, escapes), on string values with quotes stripped. */
+static void test_glob_shapes(void **state)
+{
+	static const char text[] = HEAD RULE_TOP
+		"    match: {string: [exact, \"pre*\", \"*mid*\", \"a?c\", \"v[0-9]\", \"star\\\\*\"]}\n";
+	static const char *const hit[] = {"'exact'", "\"prefix\"", "b'a mid b'", "'abc'", "'v7'",
+					  "'star*'", "'pre'", "r'mid'", NULL};
+	static const char *const miss[] = {"'exactly'", "'xpre'", "'mi d'", "'ac'", "'vx'",
+					   "'starx'", "exact", "'", NULL};
+	mt_rules *r = NULL;
+
+	(void)state;
+	assert_int_equal(mt_rules_parse(&r, text, strlen(text), "g.yaml"), 0);
+	for (int want = 1; want >= 0; want--) {
+		for (const char *const *s = want ? hit : miss; *s; s++) {
+			mt_pyfile f = {0};
+			mt_findings acc = {0};
+			add_string(&f, *s, 1, 0);
+			assert_int_equal(mt_rules_eval_python(r, "s.py", &f, &acc), 0);
+			if ((acc.n == 1) != want)
+				fail_msg("%s: %zu findings, want %d", *s, acc.n, want);
+			mt_findings_dispose(&acc);
+			py_free(&f);
+		}
+	}
+	mt_rules_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest bundled[] = {
@@ -674,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_take_and_sort),
 		cmocka_unit_test(test_malformed_tables),
 		cmocka_unit_test(test_minimal_table),
+		cmocka_unit_test(test_glob_shapes),
 	};
 	int failed = cmocka_run_group_tests_name("bundled findings.yaml", bundled, setup_rules,
 						 teardown_rules);

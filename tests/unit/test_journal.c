@@ -124,7 +124,9 @@ static void test_migrates_an_older_journal(void **state)
 		assert_int_equal(mt_journal_scan_add(c->j, &rec, &id, &unchanged), 0);
 		assert_int_equal(unchanged, 0);
 		assert_int_equal(mt_journal_scan_latest(c->j, 0, &scan, NULL, NULL), 0);
-		result = json_pack("{s{}}", "totals");
+		/* the summary, with what the columns hold */
+		result = json_pack("{s{}, ss, ss, ss, sb}", "totals", "repo", "/r", "rev", "abc",
+				   "tree", "t1", "worktree", 0);
 		assert_true(json_equal(scan, result));
 		json_decref(scan);
 		json_decref(result);

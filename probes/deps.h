@@ -1,0 +1,102 @@
+/* Dependency declarations read from a repository's manifests, statically:
+ * requirements files, pyproject.toml, setup.py, setup.cfg and conda
+ * environment files. Nothing is executed, installed or resolved; included
+ * files (`-r other.txt`) are listed, not followed.
+ *
+ * Each parser reads the subset that declares packages, and says so when
+ * the file is malformed (MT_EINVALID, "path:LINE: what"), so the caller can
+ * report that one file and go on with the others:
+ *
+ * - requirements*.txt, *requirements*.in, requirements/NAME.txt: one
+ *   requirement per logical line (trailing `\` joins lines; the line is the
+ *   first one), `#` comments (at the start or after whitespace, so `#egg=`
+ *   survives), extras, version specifiers, markers, `name @ url`, URLs and
+ *   VCS lines (`git+https://...#egg=name`; without egg=, a wheel file name or
+ *   the repository name), `-e`/`--editable`, `-r`/`-c` includes (listed,
+ *   include = 1), per-line options (`--hash=...`), other options ignored.
+ * - pyproject.toml: [project] dependencies and optional-dependencies (as a
+ *   table or an inline table), [build-system] requires, [dependency-groups],
+ *   [tool.poetry.dependencies], [tool.poetry.dev-dependencies],
+ *   [tool.poetry.group.NAME.dependencies], and
+ *   [tool.setuptools.dynamic] dependencies = {file = [...]} (includes).
+ *   A TOML subset: tables, [[arrays of tables]], bare/quoted/dotted keys,
+ *   basic and literal strings (single- and multi-line), arrays and inline
+ *   tables nested to any depth, other scalars skipped as words. Not checked:
+ *   duplicate keys, number/date syntax, escapes beyond \" \\ \n \t \uXXXX.
+ * - setup.py: the string literals inside install_requires=[...],
+ *   setup_requires, tests_require and extras_require={...} (dictionary keys
+ *   skipped), found by a scanner that knows comments and string literals. A
+ *   list built at run time (a variable, a comprehension) yields nothing.
+ * - setup.cfg: [options] install_requires / setup_requires (inline value or
+ *   indented continuation lines, `file:` values as includes) and every key
+ *   of [options.extras_require].
+ * - environment*.yml / environment*.yaml: `dependencies:` conda specs
+ *   (`channel::name=1.2=build`) and the nested `pip:` list (read as
+ *   requirement lines); libyaml.
+ *
+ * Names are normalised per PEP 503 (lowercase, runs of `-_.` become `-`).
+ * cuda_only, why and effort come from tables/cuda_packages.yaml (bundled, or
+ * from $MTRIAL_TABLES_DIR). */
+#ifndef MT_DEPS_H
+#define MT_DEPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+	char *name;    /* PEP 503 normalised; for an include, the file named */
+	char *spec;    /* the requirement as written (comment and per-line
+			  options removed); for poetry, the value's source text */
+	char *file;    /* the manifest's path as passed to mt_deps_parse */
+	uint32_t line; /* 1-based */
+	int cuda_only; /* listed in cuda_packages.yaml */
+	char *why;     /* the table's one-line reason when cuda_only, else NULL */
+	char *effort;  /* the table's effort when cuda_only, else NULL */
+	int include;   /* 1: `-r file`, `-c file` or `file:` naming another
+			  manifest, not followed; name is that file */
+} mt_dependency;
+
+/* 1 if `path` (a repository-relative path) names a manifest that
+ * mt_deps_parse reads, by its file name alone; 0 otherwise. Note that
+ * setup.py is both a manifest and Python source. */
+int mt_deps_is_manifest(const char *path);
+
+/* Parses one manifest, choosing the parser by the file name of `path`, into
+ * *out (caller frees with mt_deps_free), *n entries in file order.
+ * MT_EINVALID "path:LINE: what" on a malformed file (nothing is returned
+ * then), MT_ENOTFOUND when `path` is not a manifest. Thread-safe. */
+int mt_deps_parse(mt_dependency **out, size_t *n, const char *path, const char *text,
+		  size_t len);
+
+/* Frees an array returned by mt_deps_parse. */
+void mt_deps_free(mt_dependency *deps, size_t n);
+
+/* Normalises a package name per PEP 503 into a new string (caller frees). */
+char *mt_deps_normalize(const char *name, size_t len);
+
+#ifdef MT_DEPS_INTERNAL
+/* Not API: a YAML tree that remembers positions, shared by deps.c
+ * (cuda_packages.yaml, environment.yml) and findings.c (findings.yaml),
+ * which define MT_DEPS_INTERNAL before including this header. */
+enum mt_ynode_kind { MT_YNODE_SCALAR, MT_YNODE_MAP, MT_YNODE_LIST };
+
+typedef struct mt_ynode {
+	enum mt_ynode_kind kind;
+	uint32_t line, col;      /* where the value starts, 1-based */
+	char *key;               /* members of a map: the key; NULL otherwise */
+	uint32_t key_line, key_col;
+	char *text;              /* scalars: the value as read ("" when empty) */
+	struct mt_ynode **kids;  /* maps: members in file order; lists: items */
+	size_t n, cap;
+} mt_ynode;
+
+/* Reads one YAML document into a tree (caller frees with
+ * mt_deps__yfree). MT_EINVALID "name:LINE:COL: what" with libyaml's words;
+ * aliases and duplicate keys are refused. */
+int mt_deps__yread(mt_ynode **out, const char *text, size_t len, const char *name);
+void mt_deps__yfree(mt_ynode *n);
+/* The member `key` of a map node, or NULL. Borrowed. */
+const mt_ynode *mt_deps__yget(const mt_ynode *map, const char *key);
+#endif
+
+#endif

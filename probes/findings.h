@@ -1,0 +1,121 @@
+/* Findings: what is not a PyTorch operator but still blocks or slows a move
+ * from CUDA GPUs to AWS Trainium (TorchNeuron, device "neuron"): float64,
+ * hard-coded CUDA devices and APIs, torch.cuda.amp, NCCL, torch.compile
+ * arguments, custom extensions, Triton kernels, CUDA-only packages,
+ * per-step shapes.
+ *
+ * The rules are data, tables/findings.yaml; this module only matches them.
+ * A rule has an id, a kind (a short category), an effort (none | low |
+ * medium | high), a one-line message and one match clause. A clause names
+ * one subject and may add conditions:
+ *
+ *   call: GLOBS      a call whose resolved api matches (`torch.cuda.*`)
+ *   method: GLOBS    a call on an unresolved receiver (`x.double()`)
+ *   callee: GLOBS    a call whose callee as written, or api, matches
+ *   kwarg: GLOBS     any call passing a keyword whose name matches
+ *   ref: GLOBS       a bound dotted name used without a call
+ *   string: GLOBS    a string literal whose value (prefix, quotes stripped)
+ *                    matches
+ *   import: GLOBS    an imported module
+ *   path: GLOBS      a file path (mt_rules_eval_path; line 0)
+ *   dependency: GLOBS  a declared package (PEP 503 name)
+ *
+ *   conditions for call, method and callee:
+ *     arg0: GLOBS    the first positional argument
+ *     kwarg: GLOBS   a keyword argument by name, with
+ *     value: GLOBS   its value (none: present is enough)
+ *     arg0 and kwarg are two ways to pass one parameter, so when both are
+ *     given either one matching is enough.
+ *   for the kwarg subject: value: GLOBS
+ *   literal: string  arg0/value must be a string literal (default: any
+ *                    simple literal or dotted name, compared as written,
+ *                    except that string literals lose prefix and quotes)
+ *   except: GLOBS    for call, ref, import, path: subjects not to match
+ *   for dependency: spec: GLOBS (on the spec as written) and
+ *     table: cuda_packages.yaml (listed there, i.e. cuda_only set by
+ *     mt_deps_parse; the finding takes that entry's effort, and "NAME: why"
+ *     as its message)
+ *
+ * Top level of the file: schema: mtrial-findings/1, sources: (a list of
+ * {id, repository, path, commit, url, note}; a rule's optional `source:`
+ * names one), rules: (the list, in priority order).
+ *
+ * GLOBS is one fnmatch(3) pattern or a list; `*` also crosses `.` and `/`.
+ *
+ * One finding per (kind, file, line) at most: when several rules of one kind
+ * fire on one line (`.to("cuda")` is both a method and a string), the first
+ * rule in table order wins, so a specific rule stands before a general one.
+ * Results are sorted by line, column and rule order, hence deterministic.
+ * Rules are read-only after loading: evaluation is thread-safe. */
+#ifndef MT_FINDINGS_H
+#define MT_FINDINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deps.h"
+#include "extract.h"
+
+typedef struct mt_rules mt_rules;
+
+typedef struct {
+	char *rule;    /* the rule's id */
+	char *kind;
+	char *effort;  /* none | low | medium | high */
+	char *file;
+	uint32_t line; /* 1-based; 0 for a finding about the whole file */
+	uint32_t col;  /* 0-based byte column; 0 when unknown */
+	char *message;
+	char *match;   /* what matched, as written: the api, method, keyword,
+			  string literal, module, path or requirement */
+} mt_finding;
+
+/* Zero-initialise ({0}); every string is owned by the accumulator. */
+typedef struct {
+	mt_finding *items;
+	size_t n, cap;
+} mt_findings;
+
+/* Loads the bundled tables/findings.yaml (or $MTRIAL_TABLES_DIR's). */
+int mt_rules_load(mt_rules **out);
+
+/* Parses findings.yaml text; `name` prefixes messages. MT_EINVALID
+ * "name:LINE:COL: what" for malformed YAML, an unknown key, match kind or
+ * effort; *out is then NULL (never half loaded). */
+int mt_rules_parse(mt_rules **out, const char *text, size_t len, const char *name);
+
+void mt_rules_free(mt_rules *r);
+
+/* The number of rules and the id / kind of rule i (borrowed, valid while r
+ * lives), in table order. */
+size_t mt_rules_count(const mt_rules *r);
+const char *mt_rules_id(const mt_rules *r, size_t i);
+const char *mt_rules_kind(const mt_rules *r, size_t i);
+
+/* Appends the findings of one extracted Python file. */
+int mt_rules_eval_python(const mt_rules *r, const char *path, const mt_pyfile *f,
+			 mt_findings *acc);
+
+/* Appends the findings about a file by its path alone (`*.cu`). */
+int mt_rules_eval_path(const mt_rules *r, const char *path, mt_findings *acc);
+
+/* Appends the findings about declared dependencies (file and line taken
+ * from each dependency; includes are skipped). */
+int mt_rules_eval_deps(const mt_rules *r, const mt_dependency *deps, size_t n,
+		       mt_findings *acc);
+
+/* Appends one finding, copying every string (match may be NULL). */
+int mt_findings_add(mt_findings *acc, const char *rule, const char *kind, const char *effort,
+		    const char *file, uint32_t line, uint32_t col, const char *message,
+		    const char *match);
+
+/* Moves every item of src to the end of dst; src is left empty. */
+int mt_findings_take(mt_findings *dst, mt_findings *src);
+
+/* Sorts by file, line, column, rule id: a stable order for findings
+ * gathered from many files or threads. */
+void mt_findings_sort(mt_findings *acc);
+
+void mt_findings_dispose(mt_findings *acc);
+
+#endif
