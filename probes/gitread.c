@@ -807,6 +807,59 @@ int mt_gitrepo_read(char **data, size_t *size, char *reason, size_t reason_size,
 	return 0;
 }
 
+/* rev:path as a blob. libgit2's own words are carried in the message. */
+static int lookup_path(git_blob **out, mt_gitrepo *r, const char *spec, const char *path)
+{
+	git_object *treeish = NULL;
+	const git_error *e;
+	int gerr, error = 0;
+
+	gerr = git_revparse_single(&treeish, r->repo, spec);
+	if (gerr < 0) {
+		e = git_error_last();
+		return mt_error_set(gerr == GIT_ENOTFOUND ? MT_ENOTFOUND : MT_EINVALID,
+				    "%s revision '%s': %s",
+				    gerr == GIT_ENOTFOUND ? "unknown" : "bad", spec,
+				    e && e->message ? e->message : "libgit2 error");
+	}
+	gerr = git_object_lookup_bypath((git_object **)out, treeish, path, GIT_OBJECT_BLOB);
+	if (gerr < 0) {
+		e = git_error_last();
+		error = mt_error_set(gerr == GIT_ENOTFOUND ? MT_ENOTFOUND : MT_EINVALID,
+				     "'%s' %s at %s: %s", path,
+				     gerr == GIT_ENOTFOUND ? "not found" : "is not a file", spec,
+				     e && e->message ? e->message : "libgit2 error");
+	}
+	git_object_free(treeish);
+	return error;
+}
+
+int mt_gitrepo_read_path(char **data, size_t *size, mt_gitrepo *r, const char *rev,
+			 const char *path)
+{
+	git_blob *blob = NULL;
+	size_t len;
+	int error;
+
+	*data = NULL;
+	*size = 0;
+	if (!path || !*path)
+		return mt_error_set(MT_EINVALID, "no path to read");
+	if ((error = lookup_path(&blob, r, rev ? rev : "HEAD", path)) < 0)
+		return error;
+	len = (size_t)git_blob_rawsize(blob);
+	if (!(*data = malloc(len + 1))) {
+		error = mt_error_set(MT_EIO, "%s: out of memory for %zu bytes", path, len);
+		goto cleanup;
+	}
+	memcpy(*data, git_blob_rawcontent(blob), len);
+	(*data)[len] = '\0';
+	*size = len;
+cleanup:
+	git_blob_free(blob);
+	return error;
+}
+
 int mt_gitblob_id(char out[41], const void *data, size_t size)
 {
 	git_oid id;

@@ -107,6 +107,17 @@ void mt_gitlisting_dispose(mt_gitlisting *l);
 int mt_gitrepo_read(char **data, size_t *size, char *reason, size_t reason_size,
 		    mt_gitrepo *r, const mt_gitentry *e, uint64_t max_bytes);
 
+/* Reads the file `path` (repository-relative, '/'-separated) as it is at
+ * `rev` (NULL for HEAD; any revision git understands): the blob's bytes,
+ * unchecked and unlimited (a symlink gives its target's name, as git stores
+ * it). *data (caller frees) holds *size bytes plus a NUL not counted in *size.
+ * Errors: an unknown revision as mt_gitrepo_list() says it (MT_ENOTFOUND),
+ * a path that is not there at rev (MT_ENOTFOUND, "'p' not found at rev:
+ * <libgit2 message>"), a directory or submodule (MT_EINVALID). *data is NULL
+ * and *size 0 on error. */
+int mt_gitrepo_read_path(char **data, size_t *size, mt_gitrepo *r, const char *rev,
+			 const char *path);
+
 /* The blob id git gives `size` bytes (git hash-object --no-filters) as 40 hex
  * digits plus NUL. */
 int mt_gitblob_id(char out[41], const void *data, size_t size);

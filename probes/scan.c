@@ -416,6 +416,8 @@ static int run_workers(struct shared *s, int nthreads)
 		todo += !s->jobs[i].done;
 	if (todo == 0)
 		return 0;
+	if (nthreads <= 0 && getenv("MTRIAL_SCAN_THREADS")) /* for benchmarks */
+		nthreads = atoi(getenv("MTRIAL_SCAN_THREADS"));
 	if (nthreads <= 0)
 		nthreads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (nthreads < 1)

@@ -26,11 +26,23 @@
 	  '\t')                                                                         \
 	_(OPEN, "open-step", "Open the selected step (focus moves to its content)",    \
 	  '\n', '\r', KEY_ENTER, KEY_RIGHT, 'l')                                        \
-	_(BACK, "back", "Back to the step list; closes help", KEY_LEFT, 'h', TUI_KEY_ESC) \
+	_(BACK, "back",                                                                 \
+	  "Back: closes help, an op's call sites, an inventory view, then to the step list", \
+	  KEY_LEFT, 'h', TUI_KEY_ESC)                                                   \
 	_(NOTE, "add-note", "Add a friction note (a one-line prompt; Enter saves, Esc cancels)", \
 	  'n')                                                                          \
 	_(TIMER, "toggle-timer",                                                        \
 	  "Start the effort timer (choose category and track), or stop it", 't')       \
+	_(SCAN, "scan",                                                                 \
+	  "Scan the repository for its op inventory (asks for the path and the "         \
+	  "revision; the result is recorded in the trial)", 's')                        \
+	_(BY_OP, "by-op",                                                               \
+	  "Repository: the inventory by op (Enter lists an op's call sites); again for " \
+	  "the summary", 'o')                                                           \
+	_(BY_FILE, "by-file", "Repository: the inventory by file; again for the summary", \
+	  'f')                                                                          \
+	_(BY_FINDING, "by-finding",                                                     \
+	  "Repository: the findings, most effort first; again for the summary", 'e')    \
 	_(RELOAD, "reload", "Reload the record now (it also reloads every 2 seconds)", 'R') \
 	_(HELP, "help", "Show or hide this help", '?', KEY_F(1))                        \
 	_(REDRAW, "redraw", "Redraw the screen", TUI_CTRL('l'))                        \

@@ -1,7 +1,8 @@
 /* From a key to its effect: the open prompt or menu takes keys first, then
  * the visible screen gets the action, then the generic handling below
- * (moving, scrolling, focus, help, note, timer, quit). Everything returns
- * tui_result bits; the main loop acts on them. */
+ * (moving, scrolling, focus, help, note, timer, scan, quit), and last the
+ * selected step, for its own keys pressed from the step list. Everything
+ * returns tui_result bits; the main loop acts on them. */
 #include "dispatch.h"
 #include "journal.h"
 #include "jview.h"
@@ -13,7 +14,12 @@
 
 struct tui_ctx tui_make_ctx(struct tui_wizard *w)
 {
-	struct tui_ctx ctx = {.model = w->model, .now_ms = mt_now_ms(), .timer = &w->timer};
+	struct tui_ctx ctx = {.model = w->model,
+			      .scan = w->scan,
+			      .scan_id = w->scan_id,
+			      .now_ms = mt_now_ms(),
+			      .timer = &w->timer,
+			      .focused = w->help_open || w->focus == FOCUS_CONTENT};
 	return ctx;
 }
 
@@ -135,6 +141,61 @@ static int on_note_prompt(struct tui_wizard *w, const struct tui_key *k)
 	}
 }
 
+/* `s` from any step: the Repository step shows the scan, so it is selected
+ * first; then the repository and revision prompts, with their defaults. */
+static int scan_start(struct tui_wizard *w)
+{
+	char *repo, *rev;
+	int result = TUI_HANDLED | TUI_REDRAW;
+
+	if (w->help_open)
+		set_help(w, 0);
+	result |= select_step(w, 0);
+	record_scan_defaults(w, &repo, &rev);
+	prompt_start_with(&w->prompt, "scan repository: ", repo);
+	w->mode = MODE_SCAN_REPO;
+	free(repo);
+	free(rev);
+	return result;
+}
+
+static int on_scan_prompt(struct tui_wizard *w, const struct tui_key *k)
+{
+	char *text, *repo, *rev;
+	int result;
+
+	switch (prompt_input(&w->prompt, k)) {
+	case PROMPT_CANCEL:
+		w->mode = MODE_NORMAL;
+		free(w->scan_repo);
+		w->scan_repo = NULL;
+		tui_message(w, 0, "Scan cancelled");
+		return TUI_REDRAW;
+	case PROMPT_DONE:
+		break;
+	default:
+		return TUI_REDRAW;
+	}
+	text = prompt_text(&w->prompt);
+	record_scan_defaults(w, &repo, &rev);
+	if (w->mode == MODE_SCAN_REPO) {
+		free(w->scan_repo);
+		w->scan_repo = mt_strdup(*text ? text : repo); /* emptied: the default */
+		prompt_start_with(&w->prompt, "scan revision: ", rev);
+		w->mode = MODE_SCAN_REV;
+		result = TUI_REDRAW;
+	} else {
+		w->mode = MODE_NORMAL;
+		result = record_scan(w, w->scan_repo, text);
+		free(w->scan_repo);
+		w->scan_repo = NULL;
+	}
+	free(text);
+	free(repo);
+	free(rev);
+	return result;
+}
+
 /* Moving and scrolling: in the step list or in the content with focus. */
 static int generic_move(struct tui_wizard *w, enum tui_action a, int in_list)
 {
@@ -179,6 +240,8 @@ static int generic_action(struct tui_wizard *w, enum tui_action a)
 		return TUI_HANDLED | TUI_REDRAW;
 	case TUI_ACT_TIMER:
 		return timer_toggle(w);
+	case TUI_ACT_SCAN:
+		return scan_start(w);
 	case TUI_ACT_HELP:
 		return set_help(w, !w->help_open);
 	case TUI_ACT_RELOAD:
@@ -208,6 +271,24 @@ static int screen_action(struct tui_wizard *w, enum tui_action a)
 	return result;
 }
 
+/* An action of the selected step's own (an inventory view) pressed in the
+ * step list: the step takes it and the keyboard with it. */
+static int step_action(struct tui_wizard *w, enum tui_action a)
+{
+	struct tui_screen *s = &w->steps[w->selected];
+	struct tui_ctx ctx;
+	int result;
+
+	if (w->help_open || w->focus != FOCUS_SIDE || !s->ops->handle)
+		return TUI_UNHANDLED;
+	w->focus = FOCUS_CONTENT;
+	ctx = tui_make_ctx(w);
+	result = s->ops->handle(s->state, &ctx, a);
+	if (result == TUI_UNHANDLED)
+		w->focus = FOCUS_SIDE;
+	return result;
+}
+
 int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
 {
 	enum tui_action a;
@@ -221,6 +302,8 @@ int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
 		return on_note_prompt(w, k);
 	if (w->mode == MODE_CATEGORY || w->mode == MODE_TRACK)
 		return on_timer_menu(w, k);
+	if (w->mode == MODE_SCAN_REPO || w->mode == MODE_SCAN_REV)
+		return on_scan_prompt(w, k);
 	a = tui_action_for_key(tui_key_code(k));
 	if (w->layout.too_small) /* nothing is shown to act on */
 		return a == TUI_ACT_QUIT ? TUI_QUIT : TUI_HANDLED;
@@ -229,5 +312,13 @@ int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
 		return TUI_REDRAW;
 	}
 	result = screen_action(w, a);
-	return result != TUI_UNHANDLED ? result : generic_action(w, a);
+	if (result == TUI_UNHANDLED)
+		result = generic_action(w, a);
+	if (result == TUI_UNHANDLED)
+		result = step_action(w, a);
+	if (result == TUI_UNHANDLED) {
+		tui_message(w, 0, "%s does nothing here (? lists every key)", tui_action_name(a));
+		return TUI_REDRAW;
+	}
+	return result;
 }

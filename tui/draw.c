@@ -44,6 +44,8 @@ static const char *const glyphs_utf8[GLYPH__COUNT] = {
 	[GLYPH_VLINE] = "\u2502",    [GLYPH_HLINE] = "\u2500",
 	[GLYPH_CORNER_TL] = "\u250c", [GLYPH_CORNER_TR] = "\u2510",
 	[GLYPH_CORNER_BL] = "\u2514", [GLYPH_CORNER_BR] = "\u2518",
+	[GLYPH_CLOSED] = "\u25b8", [GLYPH_OPEN] = "\u25be",
+	[GLYPH_BAR_FULL] = "\u2588", [GLYPH_BAR_EMPTY] = "\u2591",
 };
 static const char *const glyphs_ascii[GLYPH__COUNT] = {
 	[GLYPH_ELLIPSIS] = "~", [GLYPH_DONE] = "*", [GLYPH_PARTIAL] = "+",
@@ -52,6 +54,8 @@ static const char *const glyphs_ascii[GLYPH__COUNT] = {
 	[GLYPH_VLINE] = "|",    [GLYPH_HLINE] = "-",
 	[GLYPH_CORNER_TL] = "+", [GLYPH_CORNER_TR] = "+",
 	[GLYPH_CORNER_BL] = "+", [GLYPH_CORNER_BR] = "+",
+	[GLYPH_CLOSED] = "+", [GLYPH_OPEN] = "-",
+	[GLYPH_BAR_FULL] = "#", [GLYPH_BAR_EMPTY] = ".",
 };
 
 void draw_init(void)
@@ -130,6 +134,50 @@ int draw_width(const char *text)
 		total += w;
 	}
 	return total;
+}
+
+/* Where to cut text so that the part before the cut fits in `room`
+ * columns, or with from_end, the part after it. */
+static size_t fit_bytes(const char *text, int room, int from_end)
+{
+	int used = 0, w, total = draw_width(text);
+	size_t off = 0;
+	wchar_t wc;
+
+	while (text[off]) {
+		if (from_end && total - used <= room)
+			break;
+		size_t n = decode(text + off, &wc, &w);
+		if (!from_end && used + w > room)
+			break;
+		used += w;
+		off += n;
+	}
+	return off;
+}
+
+char *draw_fit(const char *text, int cols, int keep_end)
+{
+	const char *ell = draw_glyph(GLYPH_ELLIPSIS);
+	int room = cols - draw_width(ell);
+	char *out;
+	size_t n;
+
+	text = text ? text : "";
+	if (draw_width(text) <= cols)
+		return strdup(text);
+	if (room < 0)
+		return strdup("");
+	n = fit_bytes(text, room, keep_end);
+	if (keep_end) {
+		if (asprintf(&out, "%s%s", ell, text + n) < 0)
+			out = NULL;
+	} else if (asprintf(&out, "%.*s%s", (int)n, text, ell) < 0) {
+		out = NULL;
+	}
+	if (!out)
+		abort();
+	return out;
 }
 
 /* Writes characters while they fit in `room` columns; returns columns used. */

@@ -47,6 +47,10 @@ enum draw_glyph {
 	GLYPH_CORNER_TR,
 	GLYPH_CORNER_BL,
 	GLYPH_CORNER_BR,
+	GLYPH_CLOSED,    /* a list item that can open */
+	GLYPH_OPEN,      /* an open one */
+	GLYPH_BAR_FULL,  /* the done part of a progress bar */
+	GLYPH_BAR_EMPTY, /* the rest of it */
 	GLYPH__COUNT
 };
 
@@ -62,6 +66,11 @@ const char *draw_glyph(enum draw_glyph g);
 
 /* Display columns of UTF-8 text (control characters count as one). */
 int draw_width(const char *text);
+
+/* A copy of text cut to at most `cols` display columns: when it does not
+ * fit, its end is replaced with an ellipsis, or with `keep_end` its start
+ * ("…ir/file.py", for paths). Caller frees. */
+char *draw_fit(const char *text, int cols, int keep_end);
 
 /* Draws UTF-8 text at row/col relative to r, clipped to r; text that does
  * not fit ends with an ellipsis. Returns the column after the text. */

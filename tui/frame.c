@@ -2,9 +2,11 @@
  * status bar and message line, laid out for the terminal's size. */
 #include "wizard.h"
 #include "jview.h"
+#include "util.h"
 #include "tui_curses.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SIDE_WIDE 26   /* at 80 columns and more */
@@ -123,6 +125,7 @@ static void draw_content(struct tui_wizard *w, const struct tui_ctx *ctx)
 		body = (struct draw_rect){l->content.y, 1, l->content.h, l->cols - 2};
 	}
 	page_reset(&s->page, body.w);
+	s->page.height = body.h;
 	s->ops->draw(s->state, ctx, &s->page);
 	max_top = s->page.nlines - body.h;
 	if (s->top > max_top)
@@ -162,7 +165,7 @@ static void draw_message(struct tui_wizard *w)
 	const struct draw_rect *r = &w->layout.message;
 
 	draw_fill(r, 0, STYLE_NORMAL);
-	if (w->mode == MODE_NOTE)
+	if (w->mode == MODE_NOTE || w->mode == MODE_SCAN_REPO || w->mode == MODE_SCAN_REV)
 		prompt_draw(&w->prompt, r);
 	else if (w->message[0])
 		draw_text(r, 0, 0, w->message_error ? STYLE_ERROR : STYLE_NORMAL, w->message);
@@ -180,6 +183,54 @@ static void draw_too_small(struct tui_wizard *w)
 	draw_textf(&all, row, 1, STYLE_WARN, "terminal too small (need %dx%d, have %dx%d)",
 		   TUI_MIN_COLS, TUI_MIN_LINES, all.w, all.h);
 	draw_text(&all, row + 1, 1, STYLE_DIM, "enlarge it, or press q to quit");
+}
+
+/* "███░░░░ 12/40" filling `width` columns. */
+static void progress_bar(const struct draw_rect *r, int row, size_t done, size_t total)
+{
+	char count[48];
+	int n = snprintf(count, sizeof(count), " %zu/%zu", done, total);
+	int width = r->w - n, full = width > 0 ? (int)((double)width * done / total) : 0;
+	mt_buf bar = MT_BUF_INIT;
+
+	for (int i = 0; i < width; i++)
+		mt_buf_puts(&bar, draw_glyph(i < full ? GLYPH_BAR_FULL : GLYPH_BAR_EMPTY));
+	mt_buf_puts(&bar, count);
+	draw_text(r, row, 0, STYLE_OK, mt_buf_cstr(&bar));
+	mt_buf_dispose(&bar);
+}
+
+void frame_progress(struct tui_wizard *w, const char *repo, const char *rev, size_t done,
+		    size_t total, const char *path)
+{
+	const struct tui_layout *l = &w->layout;
+	struct draw_rect in = {l->content.y, l->content.x + 2, l->content.h, l->content.w - 4};
+	char *fit;
+
+	if (l->too_small)
+		return;
+	draw_fill(&l->head, 0, STYLE_SELECTED);
+	draw_text(&l->head, 0, 0, STYLE_SELECTED, "Repository (scanning)");
+	draw_clear(&l->content);
+	draw_text(&in, 1, 0, STYLE_HEADING, "Scanning");
+	fit = draw_fit(repo, in.w - 12, 1);
+	draw_text(&in, 2, 0, STYLE_DIM, "repository");
+	draw_text(&in, 2, 12, STYLE_NORMAL, fit);
+	free(fit);
+	draw_text(&in, 3, 0, STYLE_DIM, "revision");
+	draw_text(&in, 3, 12, STYLE_NORMAL, rev);
+	if (!total) {
+		draw_text(&in, 5, 0, STYLE_DIM, "Listing the files...");
+	} else {
+		progress_bar(&in, 5, done, total);
+		fit = draw_fit(path ? path : "", in.w, 1);
+		draw_text(&in, 6, 0, STYLE_DIM, fit);
+		free(fit);
+	}
+	draw_fill(&l->message, 0, STYLE_NORMAL);
+	draw_text(&l->message, 0, 0, STYLE_NORMAL, "Scanning: keys wait until it is done");
+	draw_cursor(NULL, 0, 0);
+	refresh();
 }
 
 void frame_draw(struct tui_wizard *w, const struct tui_ctx *ctx)

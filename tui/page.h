@@ -21,6 +21,9 @@ struct tui_page {
 	int nlines;  /* lines started so far */
 	int cur_col; /* where the next segment on the current line goes */
 	int width;   /* the columns it will be shown in, for layout decisions */
+	int height;  /* the rows it will be shown in (set by the frame after
+			page_reset; 0 when unknown): a screen that lays out a
+			list and a detail pane fills exactly this many */
 };
 
 void page_init(struct tui_page *p, int width);

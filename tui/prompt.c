@@ -20,6 +20,25 @@ static void insert(struct tui_prompt *p, wchar_t c)
 	p->len++;
 }
 
+void prompt_start_with(struct tui_prompt *p, const char *label, const char *initial)
+{
+	mbstate_t st;
+	wchar_t wc;
+
+	prompt_start(p, label);
+	memset(&st, 0, sizeof(st));
+	while (initial && *initial) {
+		size_t n = mbrtowc(&wc, initial, MB_CUR_MAX, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) { /* not in the locale */
+			memset(&st, 0, sizeof(st));
+			wc = L'?';
+			n = 1;
+		}
+		insert(p, wc);
+		initial += n;
+	}
+}
+
 /* Removes characters [from, to). */
 static void cut(struct tui_prompt *p, size_t from, size_t to)
 {

@@ -25,6 +25,10 @@ enum prompt_result { PROMPT_CONTINUE, PROMPT_DONE, PROMPT_CANCEL };
 /* Starts editing an empty line after `label` (borrowed, must outlive the edit). */
 void prompt_start(struct tui_prompt *p, const char *label);
 
+/* Starts editing `initial` (UTF-8, may be NULL) with the cursor at its end:
+ * a default the user accepts with Enter or edits. */
+void prompt_start_with(struct tui_prompt *p, const char *label, const char *initial);
+
 /* Applies one key: editing keys change the line, Enter finishes it, Esc and
  * Ctrl-G cancel it. */
 enum prompt_result prompt_input(struct tui_prompt *p, const struct tui_key *k);

@@ -23,11 +23,16 @@ struct tui_timer {
 	char track[64]; /* "" when the interval has no track */
 };
 
-/* What a screen may look at. Everything is borrowed for the call only. */
+/* What a screen may look at. Everything is borrowed for the call only: a
+ * screen that keeps `scan` across calls takes its own reference. */
 struct tui_ctx {
 	json_t *model;                 /* the report model, may be NULL */
+	json_t *scan;                  /* the latest scan's full result
+					  (mt_journal_scan_latest), or NULL */
+	int64_t scan_id;               /* its id in the journal, 0 with none */
 	int64_t now_ms;                /* wall clock of this draw */
 	const struct tui_timer *timer; /* never NULL */
+	int focused;                   /* the content has the keyboard */
 };
 
 /* Results of a handler, or-ed together. */
@@ -53,6 +58,9 @@ struct tui_screen_ops {
 	int (*handle)(void *state, const struct tui_ctx *ctx, enum tui_action a);
 	/* Called when the screen is hidden. May be NULL. */
 	void (*leave)(void *state, const struct tui_ctx *ctx);
+	/* Releases what the state owns (not the state itself) when the wizard
+	 * ends, as tig's view_ops->done. May be NULL. */
+	void (*done)(void *state);
 	size_t private_size;
 };
 
@@ -68,6 +76,16 @@ struct tui_screen {
 
 /* The steps of a trial, in order (steps.c). */
 extern const struct tui_screen_ops *const tui_step_ops[TUI_NSTEPS];
+
+/* The Repository step: workload, scan summary and inventory (repository.c). */
+extern const struct tui_screen_ops tui_repository_ops;
+
+/* What the steps draw with (steps.c): a section heading with a blank line
+ * before it, and a "key  value" line ("(not set)" for a NULL value). */
+void tui_heading(struct tui_page *p, const char *text);
+void tui_field(struct tui_page *p, const char *key, const char *value);
+#define TUI_LABEL_COL 2
+#define TUI_VALUE_COL 16
 
 /* The help screen, generated from the action table (help.c). */
 extern const struct tui_screen_ops tui_help_ops;

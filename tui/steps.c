@@ -1,7 +1,8 @@
 /* The six steps of a trial. Each is a screen that draws what the record
  * holds, read from the report model so that the wizard shows what the report
  * shows; a step with nothing recorded says what will appear there and which
- * command fills it. */
+ * command fills it. The Repository step, which has an inventory to browse,
+ * is in repository.c. */
 #include "screen.h"
 #include "jview.h"
 #include "journal.h"
@@ -11,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LABEL_COL 2
-#define VALUE_COL 16
+#define LABEL_COL TUI_LABEL_COL
+#define VALUE_COL TUI_VALUE_COL
 
 /* The command that fills each step, for the summary's "missing". */
 static const struct {
@@ -47,7 +48,7 @@ const char *tui_step_status(json_t *model, const char *step_id)
 	return NULL;
 }
 
-static void heading(struct tui_page *p, const char *text)
+void tui_heading(struct tui_page *p, const char *text)
 {
 	if (p->nlines)
 		page_line(p); /* a blank line between sections */
@@ -55,7 +56,7 @@ static void heading(struct tui_page *p, const char *text)
 	page_add(p, STYLE_HEADING, text);
 }
 
-static void field(struct tui_page *p, const char *key, const char *value)
+void tui_field(struct tui_page *p, const char *key, const char *value)
 {
 	page_line(p);
 	page_add_at(p, LABEL_COL, STYLE_DIM, key);
@@ -73,49 +74,16 @@ static void spec_field(struct tui_page *p, const struct tui_ctx *ctx, const char
 		       const char *path)
 {
 	char buf[64];
-	field(p, key, spec_str(ctx, path, buf, sizeof(buf)));
+	tui_field(p, key, spec_str(ctx, path, buf, sizeof(buf)));
 }
 
 static void nothing_yet(struct tui_page *p, const char *section, const char *text)
 {
-	heading(p, section);
+	tui_heading(p, section);
 	page_line(p);
 	page_add_at(p, LABEL_COL, STYLE_WARN, "Nothing recorded yet.");
 	page_para(p, LABEL_COL, STYLE_NORMAL, text);
 }
-
-/* --- Repository ------------------------------------------------------------ */
-
-static void repository_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
-{
-	char b1[64], b2[64];
-	const char *name, *extra;
-	mt_buf line = MT_BUF_INIT;
-
-	(void)state;
-	heading(p, "Workload");
-	spec_field(p, ctx, "repository", "workload.repository");
-	spec_field(p, ctx, "revision", "workload.revision");
-	name = spec_str(ctx, "workload.model.name", b1, sizeof(b1));
-	extra = spec_str(ctx, "workload.model.config", b2, sizeof(b2));
-	if (name)
-		mt_buf_printf(&line, "%s%s%s%s", name, extra ? " (" : "", extra ? extra : "",
-			      extra ? ")" : "");
-	field(p, "model", name ? mt_buf_cstr(&line) : NULL);
-	mt_buf_dispose(&line);
-	spec_field(p, ctx, "dataset", "workload.dataset.name");
-	spec_field(p, ctx, "token unit", "workload.token_unit");
-	heading(p, "Trial record");
-	field(p, "directory", jv_str(ctx->model, "trial.dir", b1, sizeof(b1)));
-	heading(p, "Op inventory");
-	page_para(p, LABEL_COL, STYLE_NORMAL, "The op inventory will appear here: run `mtrial scan`.");
-}
-
-static const struct tui_screen_ops repository_ops = {
-	.name = "Repository",
-	.step_id = "repository",
-	.draw = repository_draw,
-};
 
 /* --- Ops & compatibility --------------------------------------------------- */
 
@@ -125,7 +93,7 @@ static void ops_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
 	nothing_yet(p, "Op status on the candidate",
 		    "`mtrial probe` fills this: for each op the training code uses, whether "
 		    "the neuron device runs it, falls back, or fails.");
-	heading(p, "Candidate");
+	tui_heading(p, "Candidate");
 	spec_field(p, ctx, "accelerator", "systems.candidate.accelerator");
 }
 
@@ -145,12 +113,12 @@ static void correctness_draw(void *state, const struct tui_ctx *ctx, struct tui_
 	nothing_yet(p, "Comparisons",
 		    "`mtrial check` fills this: the candidate's tensors and loss curve "
 		    "compared with the baseline's, within the tolerances below.");
-	heading(p, "Tolerances (trial.yaml)");
+	tui_heading(p, "Tolerances (trial.yaml)");
 	spec_field(p, ctx, "atol", "tolerances.default.atol");
 	spec_field(p, ctx, "rtol", "tolerances.default.rtol");
 	snprintf(buf, sizeof(buf), "%zu",
 		 json_array_size(jv_get(ctx->model, "spec.tolerances.overrides")));
-	field(p, "overrides", buf);
+	tui_field(p, "overrides", buf);
 }
 
 static const struct tui_screen_ops correctness_ops = {
@@ -170,7 +138,7 @@ static void system_lines(struct tui_page *p, json_t *sys, const char *which)
 	const char *currency = jv_str(sys, "price.currency", b4, sizeof(b4));
 	mt_buf line = MT_BUF_INIT;
 
-	field(p, which, jv_str(sys, "accelerator", acc, sizeof(acc)));
+	tui_field(p, which, jv_str(sys, "accelerator", acc, sizeof(acc)));
 	if (count)
 		mt_buf_printf(&line, "%s per host", count);
 	if (hosts)
@@ -187,10 +155,10 @@ static void system_lines(struct tui_page *p, json_t *sys, const char *which)
 static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
 {
 	(void)state;
-	heading(p, "Systems (trial.yaml)");
+	tui_heading(p, "Systems (trial.yaml)");
 	system_lines(p, jv_get(ctx->model, "spec.systems.baseline"), "baseline");
 	system_lines(p, jv_get(ctx->model, "spec.systems.candidate"), "candidate");
-	heading(p, "Runs");
+	tui_heading(p, "Runs");
 	page_line(p);
 	page_add_at(p, LABEL_COL, STYLE_WARN, "No runs recorded yet.");
 	page_para(p, LABEL_COL, STYLE_NORMAL,
@@ -218,7 +186,7 @@ static void tracks_section(struct tui_page *p, const struct tui_ctx *ctx)
 {
 	char b1[128], b2[64], b3[64], b4[32];
 
-	heading(p, "Tracks (trial.yaml)");
+	tui_heading(p, "Tracks (trial.yaml)");
 	for (size_t i = 0; mt_tracks[i]; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "spec.tracks.%s", mt_tracks[i]);
@@ -266,10 +234,10 @@ static void effort_section(struct tui_page *p, const struct tui_ctx *ctx)
 	char buf[32];
 	size_t i, k;
 
-	heading(p, "Effort");
-	field(p, "total", jv_str(effort, "total", buf, sizeof(buf)));
+	tui_heading(p, "Effort");
+	tui_field(p, "total", jv_str(effort, "total", buf, sizeof(buf)));
 	json_array_foreach(json_object_get(effort, "tracks"), i, tr) {
-		field(p, json_string_value(json_object_get(tr, "track")),
+		tui_field(p, json_string_value(json_object_get(tr, "track")),
 		      json_string_value(json_object_get(tr, "duration")));
 		json_array_foreach(json_object_get(tr, "categories"), k, cat) {
 			page_add(p, STYLE_DIM, k ? ", " : "  ");
@@ -307,7 +275,7 @@ static void notes_section(struct tui_page *p, const struct tui_ctx *ctx,
 	char title[64];
 
 	snprintf(title, sizeof(title), "Friction notes (%zu%s)", n, n > 1 ? ", newest first" : "");
-	heading(p, title);
+	tui_heading(p, title);
 	if (!n)
 		page_para(p, LABEL_COL, STYLE_DIM,
 			  "None yet: press n, or run `mtrial note TEXT` in another terminal.");
@@ -332,7 +300,7 @@ static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
 
 	snprintf(title, sizeof(title), "Effort intervals (%zu%s)", n,
 		 n > 1 ? ", newest first" : "");
-	heading(p, title);
+	tui_heading(p, title);
 	if (!n)
 		page_para(p, LABEL_COL, STYLE_DIM,
 			  "None yet: press t, or run `mtrial effort start` in another terminal.");
@@ -384,7 +352,7 @@ static void criteria_section(struct tui_page *p, const struct tui_ctx *ctx)
 	char b1[64], b2[64], b3[32];
 	size_t i;
 
-	heading(p, "Criteria (trial.yaml)");
+	tui_heading(p, "Criteria (trial.yaml)");
 	if (!json_array_size(crit))
 		page_para(p, LABEL_COL, STYLE_DIM, "No go/no-go criteria in trial.yaml yet.");
 	json_array_foreach(crit, i, c) {
@@ -415,7 +383,7 @@ static void missing_section(struct tui_page *p, const struct tui_ctx *ctx)
 	json_t *step, *fact;
 	size_t i;
 
-	heading(p, "Missing");
+	tui_heading(p, "Missing");
 	json_array_foreach(jv_get(ctx->model, "steps"), i, step) {
 		const char *id = json_string_value(json_object_get(step, "id"));
 		const char *status = json_string_value(json_object_get(step, "status"));
@@ -450,18 +418,18 @@ static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page
 	mt_buf line = MT_BUF_INIT;
 
 	(void)state;
-	heading(p, "Quality target (trial.yaml)");
+	tui_heading(p, "Quality target (trial.yaml)");
 	spec_field(p, ctx, "metric", "quality_target.metric");
 	threshold = spec_str(ctx, "quality_target.threshold", b1, sizeof(b1));
 	direction = spec_str(ctx, "quality_target.direction", b2, sizeof(b2));
 	if (threshold)
 		mt_buf_printf(&line, "%s%s%s%s", threshold, direction ? " (" : "",
 			      direction ? direction : "", direction ? " is better)" : "");
-	field(p, "threshold", threshold ? mt_buf_cstr(&line) : NULL);
+	tui_field(p, "threshold", threshold ? mt_buf_cstr(&line) : NULL);
 	mt_buf_dispose(&line);
 	spec_field(p, ctx, "eval set", "quality_target.eval_set");
 	criteria_section(p, ctx);
-	heading(p, "Go / no-go");
+	tui_heading(p, "Go / no-go");
 	page_line(p);
 	page_add_at(p, LABEL_COL, STYLE_WARN, "verdict: not yet evaluated");
 	page_add_rich(p, STYLE_NORMAL, " (`mtrial decide`)");
@@ -475,5 +443,5 @@ static const struct tui_screen_ops summary_ops = {
 };
 
 const struct tui_screen_ops *const tui_step_ops[TUI_NSTEPS] = {
-	&repository_ops, &ops_ops, &correctness_ops, &runs_ops, &effort_ops, &summary_ops,
+	&tui_repository_ops, &ops_ops, &correctness_ops, &runs_ops, &effort_ops, &summary_ops,
 };

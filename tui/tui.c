@@ -1,5 +1,7 @@
 /* mt_tui_run: the terminal's life (start, signals, restore) and the main
- * loop, the only place that redraws, reloads or quits. */
+ * loop, the only place that redraws, reloads or quits. The one exception is
+ * a scan's progress bar (frame_progress), drawn while the scan holds the
+ * loop. */
 #include "tui.h"
 #include "dispatch.h"
 #include "error.h"
@@ -126,6 +128,8 @@ static void screens_dispose(struct tui_wizard *w)
 		if (!s->ops)
 			continue;
 		page_dispose(&s->page);
+		if (s->state && s->ops->done)
+			s->ops->done(s->state);
 		free(s->state);
 	}
 }
@@ -202,6 +206,8 @@ int mt_tui_run(mt_trial *trial)
 	free(old_locale);
 	screens_dispose(&w);
 	json_decref(w.model);
+	json_decref(w.scan);
+	free(w.scan_repo);
 	if (!error && stop_signal)
 		error = mt_error_set(MT_ERROR, "interrupted");
 	return error;

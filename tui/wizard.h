@@ -19,7 +19,14 @@
 enum tui_focus { FOCUS_SIDE, FOCUS_CONTENT };
 
 /* What keys go to: the screens, or an open prompt or menu. */
-enum tui_mode { MODE_NORMAL, MODE_NOTE, MODE_CATEGORY, MODE_TRACK };
+enum tui_mode {
+	MODE_NORMAL,
+	MODE_NOTE,
+	MODE_CATEGORY,
+	MODE_TRACK,
+	MODE_SCAN_REPO, /* the scan's repository path */
+	MODE_SCAN_REV,  /* then its revision */
+};
 
 struct tui_layout {
 	int cols, lines;
@@ -44,6 +51,9 @@ struct tui_wizard {
 	struct tui_prompt prompt;
 	struct tui_menu menu;
 	int category;                 /* chosen in MODE_CATEGORY */
+	char *scan_repo;              /* owned; chosen in MODE_SCAN_REPO */
+	json_t *scan;                 /* owned; the latest scan's full result */
+	int64_t scan_id;              /* its id, 0 with none */
 	char message[512];
 	int message_error;
 	struct tui_layout layout;
@@ -59,6 +69,14 @@ void record_reload(struct tui_wizard *w);
 int record_add_note(struct tui_wizard *w, const char *text);
 int record_timer_start(struct tui_wizard *w, const char *category, const char *track);
 int record_timer_stop(struct tui_wizard *w);
+/* The repository and revision a scan starts from: workload.repository
+ * (relative to the directory holding the trial) or that directory, and
+ * workload.revision or "HEAD". Caller frees both. */
+void record_scan_defaults(struct tui_wizard *w, char **repo, char **rev);
+/* Scans repo at rev ("" or "HEAD": HEAD) with a progress bar in the content
+ * pane, records the result and says so; a failure goes to the message line
+ * and leaves the last scan in place. Returns result bits. */
+int record_scan(struct tui_wizard *w, const char *repo, const char *rev);
 /* Sets the message line (printf-style); is_error styles it as an error. */
 void tui_message(struct tui_wizard *w, int is_error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -69,6 +87,11 @@ void frame_layout(struct tui_wizard *w);
 /* Draws everything: frame, side list, the visible screen's page, status,
  * message and any open prompt or menu. */
 void frame_draw(struct tui_wizard *w, const struct tui_ctx *ctx);
+/* Draws a scan's progress over the content pane and the message line and
+ * shows it now: the scan holds the main loop, so this is the one drawing
+ * that does not wait for it. total 0: the files are still being listed. */
+void frame_progress(struct tui_wizard *w, const char *repo, const char *rev, size_t done,
+		    size_t total, const char *path);
 /* The screen the content pane shows (help when open). */
 struct tui_screen *frame_content_screen(struct tui_wizard *w);
 

@@ -16,9 +16,9 @@ for step in "1 Repository" "2 Ops & compatibility" "3 Correctness" "4 Runs & clo
 done
 check "the status line shows the trial name and the timer" \
 	wait_for '^ frame-trial +timer off .*\? help  q quit$'
-check "Repository says the op inventory will appear there" \
-	wait_for 'The op inventory will appear here: run'
-check "... and that mtrial scan fills it" wait_for '│ +mtrial scan\.$'
+check "Repository says nothing is scanned yet" wait_for '│   Nothing scanned yet\.$'
+check "... that s fills it" wait_for 'Press s, or'
+check "... as does mtrial scan" wait_for '│ +(run )?mtrial scan\.$'
 
 keys j
 check "Ops & compatibility: empty, filled by mtrial probe" \

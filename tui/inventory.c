@@ -1,0 +1,710 @@
+/* The scan's inventory as lists: rows laid out in fixed columns cut with an
+ * ellipsis, a cursor, and the source of the selected row underneath. */
+#include "inventory.h"
+#include "jview.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAB_STOP 8
+#define MAX_KIND_W 18
+#define MAX_LOC_W 24
+#define EFFORT_W 6
+#define MIN_MESSAGE_W 6
+
+/* --- indexing a scan ----------------------------------------------------- */
+
+static const char *str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* "file:line" of a finding or call into buf. */
+static const char *where(char *buf, size_t size, json_t *o)
+{
+	snprintf(buf, size, "%s:%lld", str(o, "file") ? str(o, "file") : "?",
+		 (long long)jv_int(o, "line", 0));
+	return buf;
+}
+
+/* "file:line:col" of a call site into buf. */
+static const char *site_where(char *buf, size_t size, json_t *call)
+{
+	snprintf(buf, size, "%s:%lld:%lld", str(call, "file") ? str(call, "file") : "?",
+		 (long long)jv_int(call, "line", 0), (long long)jv_int(call, "col", 0) + 1);
+	return buf;
+}
+
+static int op_cmp(const void *a, const void *b)
+{
+	const struct inv_op *x = a, *y = b;
+
+	if (!x->name != !y->name) /* the unmapped calls go last */
+		return !x->name ? 1 : -1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->name ? strcmp(x->name, y->name) : 0;
+}
+
+/* The ops table, plus a row for the calls no op maps: the scan lists calls
+ * file by file, so counting file changes counts their files. */
+static void index_ops(struct inventory *inv)
+{
+	json_t *ops = json_object_get(inv->scan, "ops"), *v, *c;
+	struct inv_op unmapped = {NULL, 0, 0};
+	const char *name, *last_file = NULL;
+	size_t i;
+
+	inv->ops = calloc(json_object_size(ops) + 1, sizeof(*inv->ops));
+	if (!inv->ops)
+		abort();
+	json_object_foreach(ops, name, v)
+		inv->ops[inv->nops++] = (struct inv_op){
+			name, json_integer_value(json_object_get(v, "count")),
+			json_array_size(json_object_get(v, "files"))};
+	json_array_foreach(json_object_get(inv->scan, "calls"), i, c) {
+		if (json_is_string(json_object_get(c, "op")))
+			continue;
+		unmapped.count++;
+		unmapped.nfiles += !same_str(last_file, str(c, "file"));
+		last_file = str(c, "file");
+	}
+	if (unmapped.count)
+		inv->ops[inv->nops++] = unmapped;
+	qsort(inv->ops, inv->nops, sizeof(*inv->ops), op_cmp);
+}
+
+static const char *const effort_order[] = {"high", "medium", "low", "none", NULL};
+
+static void index_findings(struct inventory *inv)
+{
+	json_t *all = json_object_get(inv->scan, "findings"), *f;
+	size_t i, n = json_array_size(all);
+
+	inv->findings = calloc(n + 1, sizeof(*inv->findings));
+	if (!inv->findings)
+		abort();
+	for (const char *const *e = effort_order; *e; e++)
+		json_array_foreach(all, i, f)
+			if (same_str(str(f, "effort"), *e))
+				inv->findings[inv->nfindings++] = f;
+	json_array_foreach(all, i, f) /* an effort level not known here: last */
+		if (!str(f, "effort") || !mt_str_in(str(f, "effort"), effort_order))
+			inv->findings[inv->nfindings++] = f;
+	inv->kind_w = 4;  /* "kind" */
+	inv->where_w = 5; /* "where" */
+	for (i = 0; i < inv->nfindings; i++) {
+		char buf[512];
+		int k = draw_width(str(inv->findings[i], "kind"));
+		int l = draw_width(where(buf, sizeof(buf), inv->findings[i]));
+		inv->kind_w = k > inv->kind_w ? k : inv->kind_w;
+		inv->where_w = l > inv->where_w ? l : inv->where_w;
+	}
+}
+
+static void close_op(struct inventory *inv)
+{
+	free(inv->sites);
+	inv->sites = NULL;
+	inv->nsites = 0;
+	inv->site_w = 0;
+	inv->opened = 0;
+}
+
+/* Keeps the source's repository open: the next scan is often of the same
+ * one. */
+static void drop_index(struct inventory *inv)
+{
+	close_op(inv);
+	source_forget(&inv->src);
+	json_decref(inv->scan);
+	free(inv->ops);
+	free(inv->findings);
+	inv->scan = NULL;
+	inv->ops = NULL;
+	inv->findings = NULL;
+	inv->nops = inv->nfindings = 0;
+	memset(inv->cursor, 0, sizeof(inv->cursor));
+	memset(inv->top, 0, sizeof(inv->top));
+}
+
+int inventory_sync(struct inventory *inv, json_t *scan, int64_t scan_id)
+{
+	if (scan == inv->scan && scan_id == inv->scan_id)
+		return 0;
+	drop_index(inv);
+	inv->scan_id = scan_id;
+	if (!scan)
+		return 1;
+	inv->scan = json_incref(scan);
+	index_ops(inv);
+	index_findings(inv);
+	return 1;
+}
+
+void inventory_dispose(struct inventory *inv)
+{
+	drop_index(inv);
+	source_dispose(&inv->src);
+	memset(inv, 0, sizeof(*inv));
+}
+
+/* --- rows ---------------------------------------------------------------- */
+
+static int row_count(const struct inventory *inv, enum inv_view v)
+{
+	switch (v) {
+	case INV_OPS:
+		return (int)(inv->nops + (inv->opened ? inv->nsites : 0));
+	case INV_FILES:
+		return (int)json_array_size(json_object_get(inv->scan, "files"));
+	default:
+		return (int)inv->nfindings;
+	}
+}
+
+/* Row r of the op list: the op's index, and the call site's index or -1. */
+static int op_row(const struct inventory *inv, int r, int *site)
+{
+	int e = inv->opened - 1, n = (int)inv->nsites;
+
+	*site = -1;
+	if (e < 0 || r <= e)
+		return r;
+	if (r <= e + n) {
+		*site = r - e - 1;
+		return e;
+	}
+	return r - n;
+}
+
+static json_t *first_call(const struct inventory *inv, const char *key, const char *value)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(inv->scan, "calls"), i, c)
+		if (same_str(str(c, key), value))
+			return c;
+	return NULL;
+}
+
+static void open_op(struct inventory *inv, int i)
+{
+	json_t *calls = json_object_get(inv->scan, "calls"), *c;
+	size_t k;
+
+	close_op(inv);
+	inv->sites = calloc(json_array_size(calls) + 1, sizeof(*inv->sites));
+	if (!inv->sites)
+		abort();
+	json_array_foreach(calls, k, c) {
+		char buf[512];
+		int w;
+		if (!same_str(str(c, "op"), inv->ops[i].name))
+			continue;
+		inv->sites[inv->nsites++] = c;
+		w = draw_width(site_where(buf, sizeof(buf), c));
+		inv->site_w = w > inv->site_w ? w : inv->site_w;
+	}
+	inv->opened = i + 1;
+}
+
+/* --- handling keys ------------------------------------------------------- */
+
+static int move_to(struct inventory *inv, enum inv_view v, long to)
+{
+	int n = row_count(inv, v);
+
+	to = to >= n ? n - 1 : to;
+	inv->cursor[v] = to < 0 ? 0 : (int)to;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+/* Enter on an op opens it (or closes it when open); on a call site, it
+ * closes the op it belongs to. */
+static int toggle_op(struct inventory *inv)
+{
+	int site, i = op_row(inv, inv->cursor[INV_OPS], &site);
+
+	if (i >= (int)inv->nops)
+		return TUI_HANDLED;
+	if (site >= 0 || i == inv->opened - 1)
+		close_op(inv);
+	else
+		open_op(inv, i);
+	inv->cursor[INV_OPS] = i;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+int inventory_handle(struct inventory *inv, enum inv_view v, enum tui_action a)
+{
+	int page = inv->list_rows > 2 ? inv->list_rows - 1 : 1, site;
+
+	if (!inv->scan)
+		return TUI_UNHANDLED;
+	switch (a) {
+	case TUI_ACT_MOVE_UP:
+		return move_to(inv, v, (long)inv->cursor[v] - 1);
+	case TUI_ACT_MOVE_DOWN:
+		return move_to(inv, v, (long)inv->cursor[v] + 1);
+	case TUI_ACT_PAGE_UP:
+		return move_to(inv, v, (long)inv->cursor[v] - page);
+	case TUI_ACT_PAGE_DOWN:
+		return move_to(inv, v, (long)inv->cursor[v] + page);
+	case TUI_ACT_FIRST:
+		return move_to(inv, v, 0);
+	case TUI_ACT_LAST:
+		return move_to(inv, v, row_count(inv, v) - 1);
+	case TUI_ACT_OPEN:
+		return v == INV_OPS ? toggle_op(inv) : TUI_HANDLED;
+	case TUI_ACT_BACK:
+		if (v != INV_OPS || !inv->opened)
+			return TUI_UNHANDLED;
+		inv->cursor[v] = op_row(inv, inv->cursor[v], &site);
+		close_op(inv);
+		return TUI_HANDLED | TUI_REDRAW;
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+/* --- drawing rows -------------------------------------------------------- */
+
+/* A column of a row: text cut or padded to `width` columns. */
+struct cell {
+	const char *text;
+	int width;
+	int right;    /* aligned right */
+	int keep_end; /* cut at the start (paths) */
+	enum draw_style style;
+};
+
+static void pad(mt_buf *b, int n)
+{
+	while (n-- > 0)
+		mt_buf_put(b, " ", 1);
+}
+
+static void cell_text(mt_buf *b, const struct cell *c)
+{
+	char *fit = draw_fit(c->text, c->width, c->keep_end);
+	int room = c->width - draw_width(fit);
+
+	if (c->right)
+		pad(b, room);
+	mt_buf_puts(b, fit);
+	if (!c->right)
+		pad(b, room);
+	free(fit);
+}
+
+/* One list row, cells one column apart; the last cell takes what is left
+ * of the width. The selected row is one bar in the selection style. */
+static void put_row(struct tui_page *p, struct cell *cells, int n, int selected, int focused)
+{
+	mt_buf row = MT_BUF_INIT, one = MT_BUF_INIT;
+	int used = 0;
+
+	page_line(p);
+	for (int i = 0; i < n; i++) {
+		if (i == n - 1 || used + cells[i].width + 1 > p->width)
+			cells[i].width = p->width - used > 0 ? p->width - used : 0;
+		cell_text(selected ? &row : &one, &cells[i]);
+		used += cells[i].width;
+		if (i < n - 1 && used < p->width) {
+			mt_buf_put(selected ? &row : &one, " ", 1);
+			used++;
+		}
+		if (!selected)
+			page_add(p, cells[i].style, mt_buf_cstr(&one));
+		mt_buf_dispose(&one);
+	}
+	if (selected)
+		page_add(p, focused ? STYLE_SELECTED : STYLE_SELECTED_IDLE, mt_buf_cstr(&row));
+	mt_buf_dispose(&row);
+}
+
+/* The location column of the open op's call sites: as wide as the widest,
+ * up to three fifths of the row. */
+static int site_width(const struct inventory *inv, int width)
+{
+	int max = (width - 4) * 3 / 5;
+	return inv->site_w < max ? inv->site_w : max;
+}
+
+static void op_line(struct inventory *inv, struct tui_page *p, int r, int sel, int focused)
+{
+	char count[24], files[24], loc[512];
+	int site, i = op_row(inv, r, &site);
+	const struct inv_op *op = &inv->ops[i];
+	mt_buf text = MT_BUF_INIT;
+
+	if (site < 0) {
+		snprintf(count, sizeof(count), "%lld", (long long)op->count);
+		snprintf(files, sizeof(files), "%zu", op->nfiles);
+		mt_buf_printf(&text, "%s %s",
+			      draw_glyph(i == inv->opened - 1 ? GLYPH_OPEN : GLYPH_CLOSED),
+			      op->name ? op->name : "(no aten op)");
+		struct cell c[] = {{mt_buf_cstr(&text), p->width - 14, 0, 0,
+				    op->name ? STYLE_NORMAL : STYLE_DIM},
+				   {count, 6, 1, 0, STYLE_NORMAL},
+				   {files, 6, 1, 0, STYLE_DIM}};
+		put_row(p, c, 3, sel, focused);
+	} else {
+		json_t *call = inv->sites[site];
+		struct cell c[] = {{"", 3, 0, 0, STYLE_NORMAL},
+				   {site_where(loc, sizeof(loc), call), site_width(inv, p->width),
+				    0, 1, STYLE_NORMAL},
+				   {str(call, "api"), 0, 0, 0, STYLE_DIM}};
+		put_row(p, c, 3, sel, focused);
+	}
+	mt_buf_dispose(&text);
+}
+
+static void file_line(struct inventory *inv, struct tui_page *p, int r, int sel, int focused)
+{
+	json_t *f = json_array_get(json_object_get(inv->scan, "files"), (size_t)r);
+	char calls[24], methods[24], findings[24];
+
+	snprintf(calls, sizeof(calls), "%lld", (long long)jv_int(f, "calls", 0));
+	snprintf(methods, sizeof(methods), "%lld", (long long)jv_int(f, "methods", 0));
+	snprintf(findings, sizeof(findings), "%lld", (long long)jv_int(f, "findings", 0));
+	struct cell c[] = {{str(f, "path"), p->width - 27, 0, 1, STYLE_NORMAL},
+			   {calls, 7, 1, 0, STYLE_NORMAL},
+			   {methods, 8, 1, 0, STYLE_NORMAL},
+			   {findings, 9, 1, 0, jv_int(f, "findings", 0) ? STYLE_WARN : STYLE_DIM}};
+	put_row(p, c, 4, sel, focused);
+}
+
+enum draw_style inventory_effort_style(const char *effort)
+{
+	if (same_str(effort, "high"))
+		return STYLE_ERROR;
+	if (same_str(effort, "medium"))
+		return STYLE_WARN;
+	return same_str(effort, "low") ? STYLE_NORMAL : STYLE_DIM;
+}
+
+/* Column widths of the finding list: as wide as the widest value within
+ * limits, narrowed (the wider first) until the message has some room; the
+ * whole message shows under the list. */
+static void finding_widths(const struct inventory *inv, int width, int *kind_w, int *loc_w)
+{
+	*kind_w = inv->kind_w > MAX_KIND_W ? MAX_KIND_W : inv->kind_w;
+	*loc_w = inv->where_w > MAX_LOC_W ? MAX_LOC_W : inv->where_w;
+	while (EFFORT_W + 1 + *kind_w + 1 + *loc_w + 1 + MIN_MESSAGE_W > width &&
+	       (*kind_w > 6 || *loc_w > 6)) {
+		if (*loc_w >= *kind_w)
+			(*loc_w)--;
+		else
+			(*kind_w)--;
+	}
+}
+
+static void finding_line(struct inventory *inv, struct tui_page *p, int r, int sel, int focused)
+{
+	json_t *f = inv->findings[r];
+	char loc[512];
+	int kind_w, loc_w;
+
+	finding_widths(inv, p->width, &kind_w, &loc_w);
+	struct cell c[] = {{str(f, "effort"), EFFORT_W, 0, 0,
+			    inventory_effort_style(str(f, "effort"))},
+			   {str(f, "kind"), kind_w, 0, 0, STYLE_NORMAL},
+			   {where(loc, sizeof(loc), f), loc_w, 0, 1, STYLE_DIM},
+			   {str(f, "message"), 0, 0, 0, STYLE_NORMAL}};
+	put_row(p, c, 4, sel, focused);
+}
+
+static void header_line(struct tui_page *p, enum inv_view v, const struct inventory *inv)
+{
+	int kind_w, loc_w;
+
+	if (v == INV_OPS) {
+		struct cell c[] = {{"op", p->width - 14, 0, 0, STYLE_DIM},
+				   {"calls", 6, 1, 0, STYLE_DIM},
+				   {"files", 6, 1, 0, STYLE_DIM}};
+		put_row(p, c, 3, 0, 0);
+	} else if (v == INV_FILES) {
+		struct cell c[] = {{"file", p->width - 27, 0, 0, STYLE_DIM},
+				   {"calls", 7, 1, 0, STYLE_DIM},
+				   {"methods", 8, 1, 0, STYLE_DIM},
+				   {"findings", 9, 1, 0, STYLE_DIM}};
+		put_row(p, c, 4, 0, 0);
+	} else {
+		finding_widths(inv, p->width, &kind_w, &loc_w);
+		struct cell c[] = {{"effort", EFFORT_W, 0, 0, STYLE_DIM},
+				   {"kind", kind_w, 0, 0, STYLE_DIM},
+				   {"where", loc_w, 0, 0, STYLE_DIM},
+				   {"message", 0, 0, 0, STYLE_DIM}};
+		put_row(p, c, 4, 0, 0);
+	}
+}
+
+/* --- the selected row's source ------------------------------------------- */
+
+/* What the selected row points at in the source. */
+struct target {
+	const char *file;
+	long line, col; /* line from 1, column from 0 (as the scan gives them) */
+	const char *what;    /* "torch.relu", a finding's kind, ... */
+	const char *message; /* a finding's message, or NULL */
+};
+
+static struct target call_target(json_t *c)
+{
+	return (struct target){str(c, "file"), (long)jv_int(c, "line", 0),
+			       (long)jv_int(c, "col", 0), str(c, "api"), NULL};
+}
+
+static struct target selected_target(const struct inventory *inv, enum inv_view v)
+{
+	struct target t = {0};
+	int site, r = inv->cursor[v];
+	json_t *o;
+
+	if (v == INV_OPS && r < row_count(inv, v)) {
+		int i = op_row(inv, r, &site);
+		o = site >= 0 ? inv->sites[site] : first_call(inv, "op", inv->ops[i].name);
+		t = o ? call_target(o) : t;
+	} else if (v == INV_FILES) {
+		const char *path = str(json_array_get(json_object_get(inv->scan, "files"),
+						      (size_t)r), "path");
+		o = first_call(inv, "file", path);
+		t = o ? call_target(o) : (struct target){path, 0, 0, NULL, NULL};
+	} else if (v == INV_FINDINGS && r < (int)inv->nfindings) {
+		o = inv->findings[r];
+		t = (struct target){str(o, "file"), (long)jv_int(o, "line", 0),
+				    (long)jv_int(o, "col", 0), str(o, "kind"), str(o, "message")};
+	}
+	return t;
+}
+
+/* "── src/train.py:8:12 torch.nn.functional.cross_entropy ──────" */
+static void rule_line(struct tui_page *p, const struct target *t)
+{
+	mt_buf b = MT_BUF_INIT;
+	char *fit;
+	int w;
+
+	page_line(p);
+	mt_buf_printf(&b, "%s%s ", draw_glyph(GLYPH_HLINE), draw_glyph(GLYPH_HLINE));
+	if (t->file && t->line > 0)
+		mt_buf_printf(&b, "%s:%ld:%ld ", t->file, t->line, t->col + 1);
+	else if (t->file)
+		mt_buf_printf(&b, "%s ", t->file);
+	if (t->what)
+		mt_buf_printf(&b, "%s ", t->what);
+	fit = draw_fit(mt_buf_cstr(&b), p->width, 0);
+	page_add(p, STYLE_DIM, fit);
+	for (w = draw_width(fit); w < p->width; w++)
+		page_add(p, STYLE_DIM, draw_glyph(GLYPH_HLINE));
+	free(fit);
+	mt_buf_dispose(&b);
+}
+
+/* The line with tabs expanded and, when the column the target starts at
+ * would be off the right edge, shifted left by `shift` bytes (behind an
+ * ellipsis); `shift` is kept on a UTF-8 character boundary. */
+static void shaped_line(mt_buf *out, const char *s, size_t n, size_t shift)
+{
+	mt_buf exp = MT_BUF_INIT;
+	size_t col = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\t') {
+			do
+				mt_buf_put(&exp, " ", 1), col++;
+			while (col % TAB_STOP);
+			continue;
+		}
+		mt_buf_put(&exp, s + i, 1);
+		col += ((unsigned char)s[i] & 0xc0) != 0x80;
+	}
+	if (shift >= exp.len) {
+		shift = 0;
+	} else {
+		while (shift > 0 && ((unsigned char)exp.ptr[shift] & 0xc0) == 0x80)
+			shift--;
+	}
+	if (shift)
+		mt_buf_puts(out, draw_glyph(GLYPH_ELLIPSIS));
+	mt_buf_puts(out, mt_buf_cstr(&exp) + shift);
+	mt_buf_dispose(&exp);
+}
+
+static void source_row(struct tui_page *p, const struct inventory *inv, long n, int mark,
+		       int digits, size_t shift)
+{
+	size_t len;
+	const char *line = source_line(&inv->src, (int)n, &len);
+	const char *arrow = draw_glyph(GLYPH_ARROW);
+	enum draw_style s = mark ? STYLE_NORMAL : STYLE_DIM;
+	mt_buf text = MT_BUF_INIT;
+
+	page_line(p);
+	if (!line)
+		return;
+	if (mark)
+		page_add(p, s, arrow);
+	page_add_at(p, draw_width(arrow), s, "");
+	page_addf(p, STYLE_DIM, "%*ld ", digits, n);
+	shaped_line(&text, line, len, shift);
+	page_add(p, s, mt_buf_cstr(&text));
+	mt_buf_dispose(&text);
+}
+
+/* The rows lines of the source around t (rows == 1: its line alone). */
+static void source_rows(struct tui_page *p, struct inventory *inv, const struct target *t,
+			int rows)
+{
+	json_t *s = inv->scan;
+	long first = t->line - (rows - 1) / 2, avail;
+	int digits, prefix;
+	size_t shift = 0;
+
+	if (!t->file || t->line < 1) {
+		page_line(p);
+		page_add_at(p, 2, STYLE_DIM, t->file ? "no torch call in this file" : "");
+		return;
+	}
+	if (source_load(&inv->src, str(s, "repo"), str(s, "rev"),
+			json_is_true(json_object_get(s, "worktree")), t->file) < 0) {
+		page_line(p);
+		page_add_at(p, 2, STYLE_WARN, inv->src.error);
+		return;
+	}
+	if (first + rows - 1 > (long)inv->src.nlines) /* at the end: more lines above */
+		first = (long)inv->src.nlines - rows + 1;
+	first = first < 1 ? 1 : first;
+	digits = snprintf(NULL, 0, "%ld", first + rows - 1);
+	prefix = digits + 1 + draw_width(draw_glyph(GLYPH_ARROW));
+	avail = p->width - prefix;
+	if (t->col + 16 > avail && avail > 24)
+		shift = (size_t)(t->col - avail / 3);
+	for (long n = first; n < first + rows; n++)
+		source_row(p, inv, n, n == t->line, digits, shift);
+}
+
+/* The length of text's longest start that ends with a word and fits in
+ * `room` columns; the first word's length when even it does not fit. */
+static size_t wrap_point(const char *text, int room)
+{
+	size_t best = 0, end = 0, n = strlen(text);
+
+	while (end < n) {
+		size_t next = end + strspn(text + end, " ");
+		char *piece;
+		next += strcspn(text + next, " ");
+		piece = strndup(text, next);
+		int w = draw_width(piece);
+		free(piece);
+		if (w > room)
+			break;
+		best = end = next;
+	}
+	return best ? best : strcspn(text, " ");
+}
+
+/* Word-wrapped text on at most `rows` rows; the last one ends in an
+ * ellipsis when the text goes on. */
+static void wrap_rows(struct tui_page *p, const char *text, int indent, int rows,
+		      enum draw_style s)
+{
+	int room = p->width - indent;
+
+	for (int r = 0; r < rows && text && *text; r++) {
+		size_t cut = r < rows - 1 ? wrap_point(text, room) : strlen(text);
+		char *piece = strndup(text, cut), *fit = draw_fit(piece, room, 0);
+		page_line(p);
+		page_add_at(p, indent, s, fit);
+		free(fit);
+		free(piece);
+		text += cut;
+		text += strspn(text, " ");
+	}
+}
+
+static void detail(struct tui_page *p, struct inventory *inv, enum inv_view v, int rows)
+{
+	struct target t = selected_target(inv, v);
+
+	rule_line(p, &t);
+	if (t.message) {
+		source_rows(p, inv, &t, 1);
+		wrap_rows(p, t.message, 2, rows - 2, STYLE_NORMAL);
+	} else {
+		source_rows(p, inv, &t, rows - 1);
+	}
+}
+
+/* --- the view ------------------------------------------------------------ */
+
+static void title_line(struct tui_page *p, enum inv_view v, const struct inventory *inv)
+{
+	json_t *t = json_object_get(inv->scan, "totals");
+	char hint[64];
+
+	page_line(p);
+	if (v == INV_OPS)
+		page_addf(p, STYLE_HEADING, "By op: %zu ops, %lld calls", inv->nops,
+			  (long long)jv_int(t, "calls", 0));
+	else if (v == INV_FILES)
+		page_addf(p, STYLE_HEADING, "By file: %zu files",
+			  json_array_size(json_object_get(inv->scan, "files")));
+	else
+		page_addf(p, STYLE_HEADING, "By finding: %zu, most effort first", inv->nfindings);
+	snprintf(hint, sizeof(hint), "%s", v == INV_OPS ? "  Enter: call sites" : "");
+	page_add(p, STYLE_DIM, hint);
+}
+
+/* Rows for the source under the list: more on a tall pane. */
+static int detail_rows(int height)
+{
+	return height >= 24 ? 6 : height >= 14 ? 4 : 2;
+}
+
+void inventory_draw(struct inventory *inv, enum inv_view v, const struct tui_ctx *ctx,
+		    struct tui_page *p)
+{
+	int height = p->height > 0 ? p->height : 20, rows = detail_rows(height);
+	int n = row_count(inv, v), list = height - 2 - rows, *top = &inv->top[v];
+	int cur = inv->cursor[v] < n ? inv->cursor[v] : n - 1;
+
+	title_line(p, v, inv);
+	header_line(p, v, inv);
+	list = list < 1 ? 1 : list;
+	inv->list_rows = list;
+	cur = cur < 0 ? 0 : cur;
+	inv->cursor[v] = cur;
+	if (cur < *top)
+		*top = cur;
+	if (cur >= *top + list)
+		*top = cur - list + 1;
+	if (*top > n - list)
+		*top = n - list > 0 ? n - list : 0;
+	for (int r = *top; r < *top + list; r++) {
+		if (r >= n) {
+			page_line(p);
+			if (r == 0)
+				page_add_at(p, 2, STYLE_DIM, "(none)");
+			continue;
+		}
+		if (v == INV_OPS)
+			op_line(inv, p, r, r == cur, ctx->focused);
+		else if (v == INV_FILES)
+			file_line(inv, p, r, r == cur, ctx->focused);
+		else
+			finding_line(inv, p, r, r == cur, ctx->focused);
+	}
+	if (n)
+		detail(p, inv, v, rows);
+}

@@ -1,0 +1,284 @@
+/* The Repository step: the workload as trial.yaml gives it (or as the latest
+ * scan found it), the scan's summary from the report model, so the wizard
+ * says what the report says, and the scan's whole inventory to browse by
+ * op, by file and by finding (inventory.c). */
+#include "screen.h"
+#include "inventory.h"
+#include "jview.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHORT_ID 12
+#define TOP_OPS 5
+
+/* What the step shows: the summary, or one of the inventory's views. */
+enum repo_view { VIEW_SUMMARY, VIEW_OPS, VIEW_FILES, VIEW_FINDINGS };
+
+struct repo_state {
+	enum repo_view view; /* calloc'ed: the summary */
+	struct inventory inv;
+};
+
+static enum inv_view inv_view_of(enum repo_view v)
+{
+	return v == VIEW_FILES ? INV_FILES : v == VIEW_FINDINGS ? INV_FINDINGS : INV_OPS;
+}
+
+/* --- the summary ---------------------------------------------------------- */
+
+/* A spec value, or the scan's with a note that it came from there. */
+static void spec_or_scan(struct tui_page *p, const char *key, const char *spec_value,
+			 const char *scan_value)
+{
+	tui_field(p, key, spec_value ? spec_value : scan_value);
+	if (!spec_value && scan_value)
+		page_add(p, STYLE_DIM, " (scanned)");
+}
+
+static void workload_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	json_t *spec = jv_get(ctx->model, "spec"), *scan = jv_get(ctx->model, "scan");
+	char b1[64], b2[64], rev[SHORT_ID + 1];
+	const char *name, *extra, *scanned = json_string_value(json_object_get(scan, "rev"));
+	mt_buf line = MT_BUF_INIT;
+
+	snprintf(rev, sizeof(rev), "%s", scanned ? scanned : "");
+	tui_heading(p, "Workload");
+	spec_or_scan(p, "repository", jv_str(spec, "workload.repository", b1, sizeof(b1)),
+		     json_string_value(json_object_get(scan, "repo")));
+	spec_or_scan(p, "revision", jv_str(spec, "workload.revision", b1, sizeof(b1)),
+		     *rev ? rev : NULL);
+	name = jv_str(spec, "workload.model.name", b1, sizeof(b1));
+	extra = jv_str(spec, "workload.model.config", b2, sizeof(b2));
+	if (name)
+		mt_buf_printf(&line, "%s%s%s%s", name, extra ? " (" : "", extra ? extra : "",
+			      extra ? ")" : "");
+	tui_field(p, "model", name ? mt_buf_cstr(&line) : NULL);
+	mt_buf_dispose(&line);
+	tui_field(p, "dataset", jv_str(spec, "workload.dataset.name", b1, sizeof(b1)));
+	tui_field(p, "token unit", jv_str(spec, "workload.token_unit", b1, sizeof(b1)));
+}
+
+/* "o by op  f by file  e by finding  s scans again", keys from actions.h. */
+static void key_hints(struct tui_page *p, int scanned)
+{
+	static const struct {
+		enum tui_action a;
+		const char *what;
+	} hints[] = {{TUI_ACT_BY_OP, "by op"},
+		     {TUI_ACT_BY_FILE, "by file"},
+		     {TUI_ACT_BY_FINDING, "by finding"},
+		     {TUI_ACT_SCAN, "scans again"}};
+	char keys[32];
+
+	page_line(p);
+	page_add_at(p, TUI_LABEL_COL, STYLE_DIM, "");
+	for (size_t i = scanned ? 0 : 3; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		tui_action_keys(hints[i].a, keys, sizeof(keys));
+		page_add(p, STYLE_KEY, keys);
+		page_addf(p, STYLE_NORMAL, " %s%s", scanned ? hints[i].what : "scans",
+			  i + 1 < sizeof(hints) / sizeof(hints[0]) ? "  " : "");
+	}
+}
+
+static void findings_field(struct tui_page *p, json_t *totals)
+{
+	static const char *const levels[] = {"high", "medium", "low", "none"};
+	json_t *by = json_object_get(totals, "findings_by_effort");
+	char label[16];
+
+	snprintf(label, sizeof(label), "%lld", (long long)jv_int(totals, "findings", 0));
+	tui_field(p, "findings", label);
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		json_int_t n = jv_int(by, levels[i], 0);
+		if (!n && !strcmp(levels[i], "none"))
+			continue; /* only high, medium and low are always worth a zero */
+		page_add(p, STYLE_NORMAL, i ? ", " : ": ");
+		page_addf(p, n ? inventory_effort_style(levels[i]) : STYLE_DIM, "%lld %s",
+			  (long long)n, levels[i]);
+	}
+}
+
+static void top_ops_field(struct tui_page *p, json_t *scan)
+{
+	json_t *op;
+	size_t i;
+	mt_buf line = MT_BUF_INIT;
+	char *fit;
+
+	json_array_foreach(json_object_get(scan, "top_ops"), i, op) {
+		if (i == TOP_OPS)
+			break;
+		mt_buf_printf(&line, "%s%s %lld", i ? ", " : "",
+			      json_string_value(json_object_get(op, "op")),
+			      (long long)jv_int(op, "count", 0));
+	}
+	fit = draw_fit(line.len ? mt_buf_cstr(&line) : "none", p->width - TUI_VALUE_COL, 0);
+	tui_field(p, "top ops", fit);
+	free(fit);
+	mt_buf_dispose(&line);
+}
+
+static void cuda_only_field(struct tui_page *p, json_t *scan)
+{
+	json_t *deps = json_object_get(scan, "cuda_only_dependencies"), *d;
+	mt_buf line = MT_BUF_INIT;
+	size_t i;
+	char *fit;
+
+	if (!json_array_size(deps))
+		return;
+	json_array_foreach(deps, i, d)
+		mt_buf_printf(&line, "%s%s (%s:%lld)", i ? ", " : "",
+			      json_string_value(json_object_get(d, "name")),
+			      json_string_value(json_object_get(d, "file")),
+			      (long long)jv_int(d, "line", 0));
+	fit = draw_fit(mt_buf_cstr(&line), p->width - TUI_VALUE_COL, 0);
+	page_line(p);
+	page_add_at(p, TUI_LABEL_COL, STYLE_DIM, "CUDA-only");
+	page_add_at(p, TUI_VALUE_COL, STYLE_ERROR, fit);
+	free(fit);
+	mt_buf_dispose(&line);
+}
+
+static void scan_summary(struct tui_page *p, const struct tui_ctx *ctx, json_t *scan)
+{
+	json_t *t = json_object_get(scan, "totals");
+	const char *rev = json_string_value(json_object_get(scan, "rev"));
+	const char *asked = json_string_value(json_object_get(ctx->scan, "requested_rev"));
+	char when[32], buf[128];
+
+	snprintf(buf, sizeof(buf), "#%lld, %s", (long long)jv_int(scan, "id", 0),
+		 jv_time(json_object_get(scan, "created"), when, sizeof(when)));
+	tui_field(p, "scan", buf);
+	snprintf(buf, sizeof(buf), "%.*s", SHORT_ID, rev ? rev : "?");
+	tui_field(p, "revision", buf);
+	if (asked && ctx->scan_id == jv_int(scan, "id", 0) &&
+	    (!rev || strncmp(rev, asked, strlen(asked)) != 0)) /* a name, not the id */
+		page_addf(p, STYLE_DIM, " (%s)", asked);
+	if (json_is_true(json_object_get(scan, "worktree")))
+		page_add(p, STYLE_WARN, " + work tree");
+	snprintf(buf, sizeof(buf), "%lld Python, %lld skipped, %lld lines",
+		 (long long)jv_int(scan, "files_scanned", 0),
+		 (long long)jv_int(scan, "files_skipped", 0), (long long)jv_int(t, "lines", 0));
+	tui_field(p, "files", buf);
+	snprintf(buf, sizeof(buf), "%lld torch calls", (long long)jv_int(t, "calls", 0));
+	tui_field(p, "calls", buf);
+	snprintf(buf, sizeof(buf), "%lld of them to an aten op",
+		 (long long)jv_int(t, "calls_mapped", 0));
+	tui_field(p, "mapped", buf);
+	snprintf(buf, sizeof(buf), "%lld tensor methods", (long long)jv_int(t, "methods", 0));
+	tui_field(p, "methods", buf);
+	snprintf(buf, sizeof(buf), "%lld distinct", (long long)jv_int(t, "ops", 0));
+	tui_field(p, "ops", buf);
+	findings_field(p, t);
+	top_ops_field(p, scan);
+	cuda_only_field(p, scan);
+}
+
+static void inventory_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	json_t *scan = jv_get(ctx->model, "scan");
+
+	tui_heading(p, "Op inventory");
+	if (!json_is_object(scan)) {
+		page_line(p);
+		page_add_at(p, TUI_LABEL_COL, STYLE_WARN, "Nothing scanned yet.");
+		page_para(p, TUI_LABEL_COL, STYLE_NORMAL,
+			  "A scan lists every torch call in the code at a revision with its aten "
+			  "op, file by file, and what Trainium needs changed, by effort. Press "
+			  "`s`, or run `mtrial scan`.");
+		return;
+	}
+	scan_summary(p, ctx, scan);
+	page_line(p);
+	key_hints(p, 1);
+}
+
+static void summary_draw(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	char buf[64];
+
+	workload_section(p, ctx);
+	inventory_section(p, ctx);
+	tui_heading(p, "Trial record");
+	tui_field(p, "directory", jv_str(ctx->model, "trial.dir", buf, sizeof(buf)));
+}
+
+/* --- the screen ----------------------------------------------------------- */
+
+/* A scan that is not the one shown (a rescan, from here or from another
+ * terminal) starts again at the summary: cursors into the old one mean
+ * nothing in the new. */
+static void sync(struct repo_state *st, const struct tui_ctx *ctx)
+{
+	if (inventory_sync(&st->inv, ctx->scan, ctx->scan_id))
+		st->view = VIEW_SUMMARY;
+}
+
+static void repository_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	struct repo_state *st = state;
+
+	sync(st, ctx);
+	if (st->view == VIEW_SUMMARY) {
+		summary_draw(p, ctx);
+	} else if (!st->inv.scan) {
+		tui_heading(p, "Op inventory");
+		page_para(p, TUI_LABEL_COL, STYLE_WARN,
+			  "Nothing scanned yet: press `s` to scan the repository.");
+	} else {
+		inventory_draw(&st->inv, inv_view_of(st->view), ctx, p);
+	}
+}
+
+/* A view's key shows it, or the summary again when it is showing. */
+static int show(struct repo_state *st, enum repo_view v)
+{
+	st->view = st->view == v ? VIEW_SUMMARY : v;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int repository_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	struct repo_state *st = state;
+	int result;
+
+	sync(st, ctx);
+	switch (a) {
+	case TUI_ACT_BY_OP:
+		return show(st, VIEW_OPS);
+	case TUI_ACT_BY_FILE:
+		return show(st, VIEW_FILES);
+	case TUI_ACT_BY_FINDING:
+		return show(st, VIEW_FINDINGS);
+	default:
+		break;
+	}
+	if (st->view == VIEW_SUMMARY)
+		return TUI_UNHANDLED; /* the frame scrolls the summary */
+	result = inventory_handle(&st->inv, inv_view_of(st->view), a);
+	if (result == TUI_UNHANDLED && a == TUI_ACT_BACK) {
+		st->view = VIEW_SUMMARY;
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	return result;
+}
+
+static void repository_done(void *state)
+{
+	struct repo_state *st = state;
+	inventory_dispose(&st->inv);
+}
+
+const struct tui_screen_ops tui_repository_ops = {
+	.name = "Repository",
+	.step_id = "repository",
+	.draw = repository_draw,
+	.handle = repository_handle,
+	.done = repository_done,
+	.private_size = sizeof(struct repo_state),
+};
