@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "gitread.h" /* see record.c on the path */
+#include "gitread.h"
 
 /* Zeroed is empty. What it holds is keyed by repo, rev, worktree and path. */
 struct tui_source {

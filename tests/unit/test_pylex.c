@@ -673,7 +673,8 @@ static int kind_of(const char *name)
 /* Compares the tokens of name.py with name.tokens; returns the count. */
 static size_t compare_with_cpython(const char *name)
 {
-	char *py = mt_path_join(CORPUS, name), *exp_path, *src, *exp, *line, *save = NULL;
+	char *py = mt_path_join(CORPUS, name), *exp_path, *src = NULL, *exp = NULL, *line;
+	char *save = NULL;
 	size_t len, n = 0, i = 0;
 	mt_token *t = NULL;
 	mt_buf b = MT_BUF_INIT;

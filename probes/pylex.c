@@ -1,0 +1,848 @@
+/* A Python 3 tokenizer that reproduces CPython 3.12's tokenize stream (see
+ * pylex.h) from raw bytes, without decoding them.
+ *
+ * The shape follows CPython's own tokenizer (Parser/lexer), because matching
+ * its token boundaries, including its quirks, is the point:
+ *
+ * - One pass over the bytes; the caller sees tokens in a single growable
+ *   array. Each token is produced by a plain function for its kind, chosen by
+ *   the first byte, so there is no per-character dispatch through pointers.
+ * - A mode stack for f-strings (PEP 701). Each open f-string is either
+ *   scanning literal text (FSTRING_MIDDLE / FSTRING_END) or, inside a
+ *   replacement field, tokenizing ordinary code. Brackets opened inside the
+ *   f-string are counted per f-string (`depth`) and the depth at which the
+ *   current replacement field started is `expr_depth` (-1 outside fields),
+ *   exactly as CPython's curly_bracket_depth / curly_bracket_expr_start_depth,
+ *   so that `:` starts a format spec only at the field's own level and `}`
+ *   closes the field only at that level.
+ * - Line breaks are \n, \r\n or a lone \r (compile() accepts all three). A
+ *   source whose last line has no line break gets a zero-length "virtual"
+ *   one, as CPython appends a newline before tokenizing; that is where the
+ *   empty NEWLINE/NL at end of file comes from.
+ * - Columns are byte offsets from the start of the physical line; on line 1
+ *   the line starts after a UTF-8 BOM.
+ *
+ * Limits are CPython's: 100 indentation levels, 200 nested brackets, 150
+ * nested f-strings, 3 nested replacement fields. They keep every stack a
+ * fixed array, so lexing allocates nothing but the token array. */
+#include "pylex.h"
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_INDENT 100
+#define MAX_LEVEL 200
+#define MAX_FSTRING 150
+#define MAX_EXPR_NESTING 3
+#define TABSIZE 8
+
+struct paren {
+	unsigned char ch;
+	uint32_t line, col;
+};
+
+/* One open f-string. */
+struct fmode {
+	uint32_t line, col;  /* of its FSTRING_START, for errors */
+	unsigned char quote; /* ' or " */
+	unsigned char qsize; /* 1 or 3 */
+	unsigned char raw;
+	unsigned char in_expr; /* tokenizing code inside a replacement field */
+	int depth;      /* brackets open inside this f-string, fields included */
+	int expr_depth; /* depth at which the innermost open field started */
+};
+
+typedef struct {
+	const unsigned char *s;
+	size_t n;        /* source length */
+	size_t p;        /* read position */
+	size_t bol;      /* offset of the current physical line's first byte */
+	uint32_t line;   /* 1-based */
+	int vnl;         /* the virtual line break at n is still to be read */
+	int atbol;       /* at the beginning of a logical line's physical line */
+	int blank;       /* the current line holds only whitespace or a comment */
+	mt_token *tok;
+	size_t ntok, cap;
+	int indent;      /* top of indstack */
+	int indstack[MAX_INDENT], altstack[MAX_INDENT];
+	int level;       /* open brackets */
+	struct paren paren[MAX_LEVEL];
+	int nfs;         /* open f-strings */
+	struct fmode fs[MAX_FSTRING];
+} lexer;
+
+enum { LEX_MORE = 0, LEX_DONE = 1 };
+
+static inline int at(const lexer *lx, size_t p)
+{
+	return p < lx->n ? lx->s[p] : -1;
+}
+
+static inline int is_digit(int c)
+{
+	return (unsigned)(c - '0') < 10;
+}
+
+/* Any byte >= 0x80 counts: UTF-8 sequences of non-ASCII identifiers pass
+ * through whole without being decoded or validated (CPython checks them
+ * against PEP 3131 later; a scanner has no use for that). */
+static inline int is_id_start(int c)
+{
+	return (unsigned)((c | 0x20) - 'a') < 26 || c == '_' || c >= 0x80;
+}
+
+static inline int is_id_char(int c)
+{
+	return is_id_start(c) || is_digit(c);
+}
+
+/* Length of the line break at p: 1 or 2 bytes, 0 for the virtual one at the
+ * end of a source without a final line break, -1 when p is not at one. */
+static inline int eol_len(const lexer *lx, size_t p)
+{
+	if (p < lx->n) {
+		unsigned char c = lx->s[p];
+		if (c == '\n')
+			return 1;
+		if (c == '\r')
+			return p + 1 < lx->n && lx->s[p + 1] == '\n' ? 2 : 1;
+		return -1;
+	}
+	return lx->vnl ? 0 : -1;
+}
+
+static inline int at_eof(const lexer *lx)
+{
+	return lx->p >= lx->n && !lx->vnl;
+}
+
+/* Consumes a line break of k bytes (from eol_len) at the read position. */
+static inline void take_eol(lexer *lx, int k)
+{
+	if (k == 0)
+		lx->vnl = 0;
+	lx->p += (size_t)k;
+	lx->line++;
+	lx->bol = lx->p;
+}
+
+static inline uint32_t col_of(const lexer *lx, size_t off)
+{
+	return (uint32_t)(off - lx->bol);
+}
+
+/* Sets "LINE:COL: what" (1-based column) and returns MT_EINVALID. */
+__attribute__((format(printf, 3, 4)))
+static int lex_error(uint32_t line, uint32_t col, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return mt_error_set(MT_EINVALID, "%u:%u: %s", line, col + 1, what);
+}
+
+/* An error at the read position. */
+#define ERR_HERE(lx, ...) lex_error((lx)->line, col_of((lx), (lx)->p), __VA_ARGS__)
+
+static int grow(lexer *lx)
+{
+	size_t cap = lx->cap ? lx->cap * 2 : 64;
+	mt_token *t;
+
+	if (cap > SIZE_MAX / sizeof(*t))
+		return mt_error_set(MT_EIO, "out of memory");
+	t = realloc(lx->tok, cap * sizeof(*t));
+	if (!t)
+		return mt_error_set(MT_EIO, "out of memory");
+	lx->tok = t;
+	lx->cap = cap;
+	return 0;
+}
+
+static inline int emit(lexer *lx, mt_tok_kind kind, size_t off, size_t len, uint32_t line,
+		       uint32_t col)
+{
+	mt_token *t;
+
+	if (lx->ntok == lx->cap && grow(lx) < 0)
+		return MT_EIO;
+	t = &lx->tok[lx->ntok++];
+	t->kind = kind;
+	t->off = (uint32_t)off;
+	t->len = (uint32_t)len;
+	t->line = line;
+	t->col = col;
+	return LEX_MORE;
+}
+
+/* A token starting at `off` on the current line and ending at the read
+ * position. */
+static inline int emit_here(lexer *lx, mt_tok_kind kind, size_t off)
+{
+	return emit(lx, kind, off, lx->p - off, lx->line, col_of(lx, off));
+}
+
+/* --- brackets --------------------------------------------------------------- */
+
+static int open_bracket(lexer *lx, unsigned char c)
+{
+	struct paren *pa;
+
+	if (lx->level >= MAX_LEVEL)
+		return ERR_HERE(lx, "too many nested parentheses");
+	pa = &lx->paren[lx->level++];
+	pa->ch = c;
+	pa->line = lx->line;
+	pa->col = col_of(lx, lx->p);
+	if (lx->nfs)
+		lx->fs[lx->nfs - 1].depth++;
+	return 0;
+}
+
+static int bracket_mismatch(lexer *lx, unsigned char c, const struct paren *opening)
+{
+	struct fmode *m = lx->nfs ? &lx->fs[lx->nfs - 1] : NULL;
+
+	/* f"{)}": the field's own brace cannot be closed by something else. */
+	if (m && opening->ch == '{' && m->depth - 1 == m->expr_depth)
+		return ERR_HERE(lx, "f-string: unmatched '%c'", c);
+	if (opening->line != lx->line)
+		return ERR_HERE(lx, "closing parenthesis '%c' does not match opening parenthesis "
+			       "'%c' on line %u", c, opening->ch, opening->line);
+	return ERR_HERE(lx, "closing parenthesis '%c' does not match opening parenthesis '%c'",
+			c, opening->ch);
+}
+
+static int close_bracket(lexer *lx, unsigned char c)
+{
+	struct fmode *m = lx->nfs ? &lx->fs[lx->nfs - 1] : NULL;
+	const struct paren *opening;
+
+	if (m && m->depth == 0 && c == '}')
+		return ERR_HERE(lx, "f-string: single '}' is not allowed");
+	if (lx->level == 0)
+		return ERR_HERE(lx, "unmatched '%c'", c);
+	opening = &lx->paren[--lx->level];
+	if (!((opening->ch == '(' && c == ')') || (opening->ch == '[' && c == ']') ||
+	      (opening->ch == '{' && c == '}')))
+		return bracket_mismatch(lx, c, opening);
+	if (m) {
+		m->depth--;
+		if (c == '}' && m->depth == m->expr_depth) {
+			/* The replacement field is over: back to literal text. */
+			m->expr_depth--;
+			m->in_expr = 0;
+		}
+	}
+	return 0;
+}
+
+/* --- indentation ------------------------------------------------------------ */
+
+static int lex_continuation(lexer *lx);
+
+/* Compares a line's indentation with the stack, as CPython: the column with
+ * tabs to multiples of 8 must agree in direction with the column counting a
+ * tab as one ("altcol"), otherwise the meaning depends on the tab size. */
+static int apply_indent(lexer *lx, int col, int altcol)
+{
+	uint32_t c0 = col_of(lx, lx->p);
+	int i = lx->indent;
+
+	if (col == lx->indstack[i]) {
+		if (altcol != lx->altstack[i])
+			return ERR_HERE(lx, "inconsistent use of tabs and spaces in indentation");
+		return 0;
+	}
+	if (col > lx->indstack[i]) {
+		if (i + 1 >= MAX_INDENT)
+			return ERR_HERE(lx, "too many levels of indentation");
+		if (altcol <= lx->altstack[i])
+			return ERR_HERE(lx, "inconsistent use of tabs and spaces in indentation");
+		lx->indent = ++i;
+		lx->indstack[i] = col;
+		lx->altstack[i] = altcol;
+		return emit(lx, MT_TOK_INDENT, lx->bol, lx->p - lx->bol, lx->line, 0);
+	}
+	while (i > 0 && col < lx->indstack[i]) {
+		i--;
+		if (emit(lx, MT_TOK_DEDENT, lx->p, 0, lx->line, c0) < 0)
+			return MT_EIO;
+	}
+	lx->indent = i;
+	if (col != lx->indstack[i])
+		return ERR_HERE(lx, "unindent does not match any outer indentation level");
+	if (altcol != lx->altstack[i])
+		return ERR_HERE(lx, "inconsistent use of tabs and spaces in indentation");
+	return 0;
+}
+
+/* At the start of a physical line: measures the indentation and, on a line
+ * that has code outside brackets, emits INDENT or DEDENTs. */
+static int lex_indent(lexer *lx)
+{
+	int col = 0, altcol = 0, cont_col = 0, rc;
+
+	lx->atbol = 0;
+	for (;;) {
+		int c = at(lx, lx->p);
+		if (c == ' ') {
+			col++, altcol++;
+		} else if (c == '\t') {
+			col = (col / TABSIZE + 1) * TABSIZE;
+			altcol++;
+		} else if (c == '\f') {
+			col = altcol = 0; /* form feed: CPython restarts the count */
+		} else if (c == '\\') {
+			/* Indentation split by backslashes: the first one decides. */
+			cont_col = cont_col ? cont_col : col;
+			if ((rc = lex_continuation(lx)) < 0)
+				return rc;
+			continue;
+		} else {
+			break;
+		}
+		lx->p++;
+	}
+	lx->blank = at(lx, lx->p) == '#' || eol_len(lx, lx->p) >= 0;
+	if (lx->blank || lx->level > 0)
+		return 0;
+	if (cont_col)
+		col = altcol = cont_col;
+	return apply_indent(lx, col, altcol);
+}
+
+/* --- names, numbers --------------------------------------------------------- */
+
+/* Digits with single underscores between them, from *p. */
+static int digits(lexer *lx, size_t *p)
+{
+	for (;;) {
+		while (is_digit(at(lx, *p)))
+			(*p)++;
+		if (at(lx, *p) != '_')
+			return 0;
+		(*p)++;
+		if (!is_digit(at(lx, *p)))
+			return lex_error(lx->line, col_of(lx, *p), "invalid decimal literal");
+	}
+}
+
+static inline int is_radix_digit(int c, int base)
+{
+	if (base == 16)
+		return is_digit(c) || (unsigned)((c | 0x20) - 'a') < 6;
+	return (unsigned)(c - '0') < (unsigned)base;
+}
+
+/* 0x, 0o, 0b literals; p is after the letter. */
+static int lex_radix(lexer *lx, size_t start, size_t p, int base)
+{
+	const char *name = base == 16 ? "hexadecimal" : base == 8 ? "octal" : "binary";
+	int c;
+
+	do {
+		if (at(lx, p) == '_')
+			p++;
+		c = at(lx, p);
+		if (!is_radix_digit(c, base)) {
+			if (is_digit(c))
+				return lex_error(lx->line, col_of(lx, p),
+						 "invalid digit '%c' in %s literal", c, name);
+			return lex_error(lx->line, col_of(lx, p), "invalid %s literal", name);
+		}
+		while (is_radix_digit(at(lx, p), base))
+			p++;
+		c = at(lx, p);
+	} while (c == '_');
+	if (is_digit(c))
+		return lex_error(lx->line, col_of(lx, p), "invalid digit '%c' in %s literal", c,
+				 name);
+	lx->p = p;
+	return emit_here(lx, MT_TOK_NUMBER, start);
+}
+
+/* Fraction, exponent and imaginary suffix after the integer part (p is at
+ * the '.', the 'e' or whatever follows the digits). Like CPython's tokenize,
+ * letters right after a number are left to the next token (`1if`). */
+static int lex_float_tail(lexer *lx, size_t start, size_t p)
+{
+	int c = at(lx, p);
+
+	if (c == '.') {
+		p++;
+		if (is_digit(at(lx, p)) && digits(lx, &p) < 0)
+			return MT_EINVALID;
+		c = at(lx, p);
+	}
+	if (c == 'e' || c == 'E') {
+		size_t q = p + 1;
+		int d = at(lx, q);
+		if (d == '+' || d == '-') {
+			q++;
+			if (!is_digit(at(lx, q)))
+				return lex_error(lx->line, col_of(lx, q), "invalid decimal literal");
+		}
+		if (is_digit(at(lx, q))) {
+			if (digits(lx, &q) < 0)
+				return MT_EINVALID;
+			p = q;
+			c = at(lx, p);
+		}
+	}
+	if (c == 'j' || c == 'J')
+		p++;
+	lx->p = p;
+	return emit_here(lx, MT_TOK_NUMBER, start);
+}
+
+static int lex_number(lexer *lx)
+{
+	size_t start = lx->p, p = start;
+	int c = at(lx, p);
+
+	if (c == '.')
+		return lex_float_tail(lx, start, p);
+	if (c != '0') {
+		if (digits(lx, &p) < 0)
+			return MT_EINVALID;
+		return lex_float_tail(lx, start, p);
+	}
+	c = at(lx, ++p);
+	if (c == 'x' || c == 'X')
+		return lex_radix(lx, start, p + 1, 16);
+	if (c == 'o' || c == 'O')
+		return lex_radix(lx, start, p + 1, 8);
+	if (c == 'b' || c == 'B')
+		return lex_radix(lx, start, p + 1, 2);
+	/* Zeros, then maybe more digits: "0123" is accepted here (tokenize
+	 * does; the compiler rejects it), "0123.5" and "012j" are valid. */
+	if (digits(lx, &p) < 0)
+		return MT_EINVALID;
+	return lex_float_tail(lx, start, p);
+}
+
+/* The length of a string prefix at p when one is followed by a quote (0
+ * otherwise), with CPython's rules: b, r, u, f, and the pairs br, rb, fr, rf
+ * in any case; never u with another letter, never b with f. */
+static size_t string_prefix(const lexer *lx, size_t p, int *is_f)
+{
+	int saw_b = 0, saw_r = 0, saw_u = 0, saw_f = 0;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		int c = at(lx, p + i) | 0x20;
+		if (c == 'b' && !(saw_b || saw_u || saw_f))
+			saw_b = 1;
+		else if (c == 'u' && !(saw_b || saw_u || saw_r || saw_f))
+			saw_u = 1;
+		else if (c == 'r' && !(saw_r || saw_u))
+			saw_r = 1;
+		else if (c == 'f' && !(saw_f || saw_b || saw_u))
+			saw_f = 1;
+		else
+			return 0;
+		c = at(lx, p + i + 1);
+		if (c == '"' || c == '\'') {
+			*is_f = saw_f;
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+static int lex_string(lexer *lx, size_t start, size_t prefix);
+static int lex_fstring_start(lexer *lx, size_t start, size_t prefix);
+
+static int lex_name(lexer *lx)
+{
+	size_t start = lx->p, pre;
+	int is_f = 0;
+
+	pre = string_prefix(lx, start, &is_f);
+	if (pre)
+		return is_f ? lex_fstring_start(lx, start, pre) : lex_string(lx, start, pre);
+	lx->p++;
+	while (lx->p < lx->n && is_id_char(lx->s[lx->p]))
+		lx->p++;
+	return emit_here(lx, MT_TOK_NAME, start);
+}
+
+/* --- strings ---------------------------------------------------------------- */
+
+static int unterminated(uint32_t line, uint32_t col, int qsize, int fstring)
+{
+	return lex_error(line, col, "unterminated %s%sstring literal",
+			 qsize == 3 ? "triple-quoted " : "", fstring ? "f-" : "");
+}
+
+/* A string literal that is not an f-string; prefix bytes precede the quote.
+ * A backslash always protects the next byte, raw or not, so r"\"" is one
+ * string and a backslash before a line break continues the literal. */
+static int lex_string(lexer *lx, size_t start, size_t prefix)
+{
+	uint32_t line = lx->line, col = col_of(lx, start);
+	size_t p = start + prefix;
+	unsigned char q = lx->s[p];
+	int qsize = 1, endq = 0;
+
+	if (at(lx, p + 1) == q && at(lx, p + 2) == q)
+		qsize = 3;
+	else if (at(lx, p + 1) == q)
+		endq = 1; /* "" */
+	lx->p = p + (size_t)(qsize == 3 ? 3 : endq ? 2 : 1);
+	while (endq < qsize) {
+		int c = at(lx, lx->p), k;
+		if (c == q) {
+			endq++;
+			lx->p++;
+			continue;
+		}
+		endq = 0;
+		if ((k = eol_len(lx, lx->p)) > 0 && qsize == 3) {
+			take_eol(lx, k);
+			continue;
+		}
+		if (c < 0 || k >= 0) {
+			struct fmode *m = lx->nfs ? &lx->fs[lx->nfs - 1] : NULL;
+			/* f"{x" ... the quote was meant to end the f-string. */
+			if (m && m->quote == q && m->qsize == qsize)
+				return lex_error(line, col, "f-string: expecting '}'");
+			return unterminated(line, col, qsize, 0);
+		}
+		lx->p++;
+		if (c == '\\' && (k = eol_len(lx, lx->p)) > 0)
+			take_eol(lx, k);
+		else if (c == '\\' && lx->p < lx->n)
+			lx->p++;
+	}
+	return emit(lx, MT_TOK_STRING, start, lx->p - start, line, col);
+}
+
+static int lex_fstring_start(lexer *lx, size_t start, size_t prefix)
+{
+	size_t p = start + prefix;
+	unsigned char q = lx->s[p];
+	struct fmode *m;
+	size_t i;
+
+	if (lx->nfs >= MAX_FSTRING)
+		return ERR_HERE(lx, "too many nested f-strings");
+	m = &lx->fs[lx->nfs++];
+	memset(m, 0, sizeof(*m));
+	m->line = lx->line;
+	m->col = col_of(lx, start);
+	m->quote = q;
+	m->qsize = at(lx, p + 1) == q && at(lx, p + 2) == q ? 3 : 1;
+	for (i = 0; i < prefix; i++)
+		m->raw |= (lx->s[start + i] | 0x20) == 'r';
+	m->expr_depth = -1;
+	lx->p = p + m->qsize;
+	return emit_here(lx, MT_TOK_FSTRING_START, start);
+}
+
+/* The end of a literal text piece at `{`/`}`. CPython ends a piece at `{{`
+ * or `}}` keeping the first brace in it and skipping the second, which is
+ * how the escapes become one literal brace; a single brace (any brace in a
+ * format spec) ends the piece before it and hands over to code. */
+static int fmiddle_brace(lexer *lx, struct fmode *m, size_t start, uint32_t line, uint32_t col,
+			 int c, int in_spec)
+{
+	size_t end;
+
+	if (!in_spec && at(lx, lx->p) == c) {
+		end = lx->p++;
+		return emit(lx, MT_TOK_FSTRING_MIDDLE, start, end - start, line, col);
+	}
+	lx->p--;
+	if (c == '{' && ++m->expr_depth >= MAX_EXPR_NESTING)
+		return ERR_HERE(lx, "f-string: expressions nested too deeply");
+	m->in_expr = 1;
+	return emit(lx, MT_TOK_FSTRING_MIDDLE, start, lx->p - start, line, col);
+}
+
+/* After a backslash in literal text. Returns 1 when `\N{` began a named
+ * escape, whose `}` then ends the piece. */
+static int fmiddle_escape(lexer *lx, const struct fmode *m)
+{
+	int c = at(lx, lx->p), k;
+
+	if (c == '{' || c == '}')
+		return 0; /* "\{" is a backslash, then a field */
+	if ((k = eol_len(lx, lx->p)) > 0) {
+		take_eol(lx, k);
+		return 0;
+	}
+	if (c < 0)
+		return 0;
+	lx->p++;
+	if (!m->raw && c == 'N' && at(lx, lx->p) == '{') {
+		lx->p++;
+		return 1;
+	}
+	return 0;
+}
+
+/* One FSTRING_MIDDLE: literal text (or format spec text) up to a brace or
+ * the closing quotes. In a format spec, pieces are emitted even when empty,
+ * as CPython does. */
+static int lex_fmiddle(lexer *lx, struct fmode *m)
+{
+	size_t start = lx->p;
+	uint32_t line = lx->line, col = col_of(lx, start);
+	int in_spec = m->expr_depth >= 0, named = 0, endq = 0, c, k;
+
+	while (endq < m->qsize) {
+		if ((k = eol_len(lx, lx->p)) >= 0 && (m->qsize == 1 || k == 0)) {
+			if (in_spec && m->qsize == 1) {
+				/* A line break ends a format spec; code takes over. */
+				m->in_expr = 1;
+				return emit(lx, MT_TOK_FSTRING_MIDDLE, start, lx->p - start, line, col);
+			}
+			return unterminated(m->line, m->col, m->qsize, 1);
+		}
+		if (k > 0) {
+			take_eol(lx, k);
+			endq = 0;
+			continue;
+		}
+		if (lx->p >= lx->n)
+			return unterminated(m->line, m->col, m->qsize, 1);
+		c = lx->s[lx->p++];
+		if (c == m->quote) {
+			endq++;
+			continue;
+		}
+		endq = 0;
+		if (c == '}' && named)
+			return emit(lx, MT_TOK_FSTRING_MIDDLE, start, lx->p - start, line, col);
+		if (c == '{' || c == '}')
+			return fmiddle_brace(lx, m, start, line, col, c, in_spec);
+		if (c == '\\')
+			named |= fmiddle_escape(lx, m);
+	}
+	lx->p -= m->qsize; /* the quotes are the FSTRING_END */
+	return emit(lx, MT_TOK_FSTRING_MIDDLE, start, lx->p - start, line, col);
+}
+
+/* The read position is inside an f-string, outside any replacement field. */
+static int lex_fstring(lexer *lx)
+{
+	struct fmode *m = &lx->fs[lx->nfs - 1];
+	size_t p = lx->p;
+	int i;
+
+	if (at(lx, p) == '{' && at(lx, p + 1) != '{') {
+		/* A field right away: the `{` is an ordinary OP token. */
+		if (++m->expr_depth >= MAX_EXPR_NESTING)
+			return ERR_HERE(lx, "f-string: expressions nested too deeply");
+		m->in_expr = 1;
+		return LEX_MORE;
+	}
+	for (i = 0; i < m->qsize && at(lx, p + (size_t)i) == m->quote; i++)
+		;
+	if (i < m->qsize)
+		return lex_fmiddle(lx, m);
+	lx->p += m->qsize;
+	lx->nfs--;
+	return emit_here(lx, MT_TOK_FSTRING_END, p);
+}
+
+/* --- operators, the rest ---------------------------------------------------- */
+
+/* Length of the operator starting with c, c2, c3 (0 when c starts none). */
+static int op_len(int c, int c2, int c3)
+{
+	switch (c) {
+	case '(': case ')': case '[': case ']': case '{': case '}':
+	case ',': case ';': case '~':
+		return 1;
+	case '.':
+		return c2 == '.' && c3 == '.' ? 3 : 1;
+	case '+': case '%': case '&': case '|': case '^': case '@': case '=': case '!':
+	case ':':
+		return c2 == '=' ? 2 : 1;
+	case '-':
+		return c2 == '=' || c2 == '>' ? 2 : 1;
+	case '*': case '/':
+		if (c2 == c)
+			return c3 == '=' ? 3 : 2;
+		return c2 == '=' ? 2 : 1;
+	case '<':
+		if (c2 == '<')
+			return c3 == '=' ? 3 : 2;
+		return c2 == '=' || c2 == '>' ? 2 : 1; /* `<>` is one token */
+	case '>':
+		if (c2 == '>')
+			return c3 == '=' ? 3 : 2;
+		return c2 == '=' ? 2 : 1;
+	default:
+		return 0;
+	}
+}
+
+static int lex_op(lexer *lx)
+{
+	size_t start = lx->p;
+	int c = lx->s[start], len, rc = 0;
+	struct fmode *m = lx->nfs ? &lx->fs[lx->nfs - 1] : NULL;
+
+	/* `:` at the field's own bracket level starts the format spec, even
+	 * before `=` (f"{x:=10}" formats x with "=10"). */
+	if (c == ':' && m && m->expr_depth >= 0 && m->depth - 1 == m->expr_depth) {
+		m->in_expr = 0;
+		lx->p++;
+		return emit_here(lx, MT_TOK_OP, start);
+	}
+	len = op_len(c, at(lx, start + 1), at(lx, start + 2));
+	if (len == 0) {
+		if (c >= 0x20 && c < 0x7f)
+			return ERR_HERE(lx, "invalid character '%c'", c);
+		return ERR_HERE(lx, "invalid non-printable character U+%04X", (unsigned)c);
+	}
+	if (len == 1 && (c == '(' || c == '[' || c == '{'))
+		rc = open_bracket(lx, (unsigned char)c);
+	else if (len == 1 && (c == ')' || c == ']' || c == '}'))
+		rc = close_bracket(lx, (unsigned char)c);
+	if (rc < 0)
+		return rc;
+	lx->p += (size_t)len;
+	return emit_here(lx, MT_TOK_OP, start);
+}
+
+/* A backslash outside strings must end the physical line. */
+static int lex_continuation(lexer *lx)
+{
+	uint32_t col = col_of(lx, lx->p);
+	int k = eol_len(lx, lx->p + 1);
+
+	if (k < 0)
+		return lex_error(lx->line, col + 1,
+				 "unexpected character after line continuation character");
+	lx->p++;
+	take_eol(lx, k);
+	if (at_eof(lx))
+		return lex_error(lx->line - 1, col,
+				 "unexpected end of file after line continuation character");
+	return 0;
+}
+
+static int lex_eof(lexer *lx)
+{
+	if (lx->level > 0) {
+		const struct paren *pa = &lx->paren[lx->level - 1];
+		return lex_error(pa->line, pa->col, "'%c' was never closed", pa->ch);
+	}
+	if (emit(lx, MT_TOK_ENDMARKER, lx->n, 0, lx->line, col_of(lx, lx->n)) < 0)
+		return MT_EIO;
+	return LEX_DONE;
+}
+
+static int lex_comment(lexer *lx)
+{
+	size_t start = lx->p;
+	const unsigned char *nl = memchr(lx->s + start, '\n', lx->n - start);
+	const unsigned char *cr = memchr(lx->s + start, '\r',
+					 (nl ? (size_t)(nl - lx->s) : lx->n) - start);
+
+	lx->p = cr ? (size_t)(cr - lx->s) : nl ? (size_t)(nl - lx->s) : lx->n;
+	return emit_here(lx, MT_TOK_COMMENT, start);
+}
+
+/* One token (or a group of INDENT/DEDENTs) outside f-string literal text. */
+static int lex_normal(lexer *lx)
+{
+	int c, k, rc;
+
+	if (lx->atbol && (rc = lex_indent(lx)) < 0)
+		return rc;
+	while ((c = at(lx, lx->p)) == ' ' || c == '\t' || c == '\f')
+		lx->p++;
+	if ((k = eol_len(lx, lx->p)) >= 0) {
+		mt_tok_kind kind = lx->blank || lx->level > 0 ? MT_TOK_NL : MT_TOK_NEWLINE;
+		rc = emit(lx, kind, lx->p, (size_t)k, lx->line, col_of(lx, lx->p));
+		take_eol(lx, k);
+		lx->atbol = 1;
+		return rc;
+	}
+	if (c < 0)
+		return lex_eof(lx);
+	if (is_id_start(c))
+		return lex_name(lx);
+	if (is_digit(c) || (c == '.' && is_digit(at(lx, lx->p + 1))))
+		return lex_number(lx);
+	if (c == '"' || c == '\'')
+		return lex_string(lx, lx->p, 0);
+	if (c == '#')
+		return lex_comment(lx);
+	if (c == '\\')
+		return lex_continuation(lx);
+	return lex_op(lx);
+}
+
+static void lexer_init(lexer *lx, const char *src, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)src;
+
+	/* Only the scalars: the stacks are written before they are read. */
+	memset(lx, 0, offsetof(lexer, indstack));
+	lx->level = lx->nfs = 0;
+	lx->s = s;
+	lx->n = len;
+	if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
+		lx->p = lx->bol = 3;
+	lx->vnl = len > lx->p && s[len - 1] != '\n' && s[len - 1] != '\r';
+	lx->line = 1;
+	lx->atbol = 1;
+	lx->indstack[0] = lx->altstack[0] = 0;
+}
+
+int mt_pylex(mt_token **out, size_t *n, const char *src, size_t len)
+{
+	lexer lx; /* about 6 KB, mostly the fixed stacks */
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (len >= UINT32_MAX)
+		return mt_error_set(MT_EINVALID, "source too large for the tokenizer (%zu bytes)", len);
+	lexer_init(&lx, src ? src : "", src ? len : 0);
+	/* Python averages a token per 4 to 8 bytes; start near that. */
+	lx.cap = len / 6 + 16;
+	lx.tok = malloc(lx.cap * sizeof(*lx.tok));
+	if (!lx.tok)
+		return mt_error_set(MT_EIO, "out of memory");
+	do {
+		if (lx.nfs && !lx.fs[lx.nfs - 1].in_expr)
+			rc = lex_fstring(&lx);
+		else
+			rc = lex_normal(&lx);
+	} while (rc == LEX_MORE);
+	if (rc < 0) {
+		free(lx.tok);
+		return rc;
+	}
+	*out = lx.tok;
+	*n = lx.ntok;
+	return 0;
+}
+
+int mt_tok_is_op(const mt_token *t, const char *src, const char *op)
+{
+	size_t len = strlen(op);
+
+	return t->kind == MT_TOK_OP && t->len == len && memcmp(src + t->off, op, len) == 0;
+}
+
+int mt_tok_is_name(const mt_token *t, const char *src, const char *name)
+{
+	size_t len = strlen(name);
+
+	return t->kind == MT_TOK_NAME && t->len == len && memcmp(src + t->off, name, len) == 0;
+}
