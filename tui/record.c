@@ -5,8 +5,6 @@
 #include "model.h"
 #include "error.h"
 #include "jview.h"
-/* probes/ is not among mtrial_tui's include directories (CMakeLists.txt
- * links mtrial_probes into the executable only), hence the path. */
 #include "scan.h"
 #include "util.h"
 
