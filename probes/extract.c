@@ -357,11 +357,15 @@ static void record_chain_call(struct walker *w, size_t first, size_t end, const 
 {
 	int method = !resolved && nparts > 1;
 	mt_call *c = new_call(w, method ? end - 1 : first);
-	c->callee = arena_strndup(&w->out->arena, chain, strlen(chain));
-	c->api = resolved ? arena_strndup(&w->out->arena, resolved, strlen(resolved)) : NULL;
-	if (method)
+	c->callee_len = (uint32_t)strlen(chain);
+	c->callee = arena_strndup(&w->out->arena, chain, c->callee_len);
+	c->api_len = resolved ? (uint32_t)strlen(resolved) : 0;
+	c->api = resolved ? arena_strndup(&w->out->arena, resolved, c->api_len) : NULL;
+	if (method) {
+		c->method_len = w->toks[end - 1].len;
 		c->method = arena_strndup(&w->out->arena, w->src + w->toks[end - 1].off,
-					  w->toks[end - 1].len);
+					  c->method_len);
+	}
 	read_arguments(w, c, end);
 }
 
@@ -416,9 +420,10 @@ static void visit_expr_method(struct walker *w, size_t dot)
 	if (!is_op(w, name + 1, "("))
 		return;
 	c = new_call(w, name);
-	c->method = arena_strndup(&w->out->arena, w->src + w->toks[name].off, w->toks[name].len);
-	c->callee = arena_strndup(&w->out->arena, w->src + w->toks[dot].off,
-				  w->toks[name].off + w->toks[name].len - w->toks[dot].off);
+	c->method_len = w->toks[name].len;
+	c->method = arena_strndup(&w->out->arena, w->src + w->toks[name].off, c->method_len);
+	c->callee_len = w->toks[name].off + w->toks[name].len - w->toks[dot].off;
+	c->callee = arena_strndup(&w->out->arena, w->src + w->toks[dot].off, c->callee_len);
 	read_arguments(w, c, name + 1);
 }
 

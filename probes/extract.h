@@ -38,6 +38,10 @@ typedef struct {
 			  simple literal or dotted name, else NULL */
 	mt_kwarg *kwargs;
 	size_t nkwargs;
+	/* strlen of callee, api and method (0 when NULL): matching rules
+	 * against every call of a large repository should not measure them
+	 * again for each rule */
+	uint32_t callee_len, api_len, method_len;
 } mt_call;
 
 /* A bound dotted name used without being called (`torch.float64`,

@@ -570,15 +570,18 @@ static const char *match_call(const struct rule *r, const mt_call *c)
 {
 	switch (r->subject) {
 	case SUBJ_CALL:
-		if (!c->api || !globs_match(&r->subj, c->api) || globs_match(&r->except, c->api))
+		if (!c->api || !globs_match_n(&r->subj, c->api, c->api_len) ||
+		    globs_match_n(&r->except, c->api, c->api_len))
 			return NULL;
 		return call_conditions(r, c) ? c->api : NULL;
 	case SUBJ_METHOD:
-		return c->method && globs_match(&r->subj, c->method) && call_conditions(r, c)
+		return c->method && globs_match_n(&r->subj, c->method, c->method_len) &&
+				       call_conditions(r, c)
 			       ? c->callee
 			       : NULL;
 	case SUBJ_CALLEE:
-		if (!globs_match(&r->subj, c->callee) && !globs_match(&r->subj, c->api))
+		if (!globs_match_n(&r->subj, c->callee, c->callee_len) &&
+		    !(c->api && globs_match_n(&r->subj, c->api, c->api_len)))
 			return NULL;
 		return call_conditions(r, c) ? c->callee : NULL;
 	case SUBJ_KWARG:
@@ -703,13 +706,21 @@ static int cands_flush(struct cands *cs, mt_findings *acc)
 	return error;
 }
 
-static void eval_rule_python(struct cands *cs, size_t ri, const char *path, const mt_pyfile *f)
+/* String literals' values, unquoted once per file rather than once per
+ * rule. ok[i] is 0 for a literal unquote() refuses. */
+struct strvals {
+	const char **val;
+	size_t *n;
+	int *ok;
+};
+
+static void eval_rule_python(struct cands *cs, size_t ri, const char *path, const mt_pyfile *f,
+			     const struct strvals *sv)
 {
 	const struct rule *r = &cs->rules->v[ri];
 	int on_calls = r->subject == SUBJ_CALL || r->subject == SUBJ_METHOD ||
 		       r->subject == SUBJ_CALLEE || r->subject == SUBJ_KWARG;
-	const char *val, *m;
-	size_t n;
+	const char *m;
 
 	for (size_t i = 0; on_calls && i < f->ncalls; i++)
 		if ((m = match_call(r, &f->calls[i])))
@@ -718,7 +729,7 @@ static void eval_rule_python(struct cands *cs, size_t ri, const char *path, cons
 		if (globs_match(&r->subj, f->refs[i].api) && !globs_match(&r->except, f->refs[i].api))
 			cand_add(cs, ri, path, f->refs[i].line, f->refs[i].col, f->refs[i].api, NULL);
 	for (size_t i = 0; r->subject == SUBJ_STRING && i < f->nstrings; i++)
-		if (unquote(f->strings[i].text, &val, &n) && globs_match_n(&r->subj, val, n))
+		if (sv->ok[i] && globs_match_n(&r->subj, sv->val[i], sv->n[i]))
 			cand_add(cs, ri, path, f->strings[i].line, f->strings[i].col,
 				 f->strings[i].text, NULL);
 	for (size_t i = 0; r->subject == SUBJ_IMPORT && i < f->nimports; i++)
@@ -732,10 +743,22 @@ int mt_rules_eval_python(const mt_rules *r, const char *path, const mt_pyfile *f
 {
 	struct cands cs = {.rules = r};
 
+	struct strvals sv;
+
 	if (!r || !f)
 		return mt_error_set(MT_EINVALID, "no rules or no file to evaluate");
+	sv.val = calloc(f->nstrings + 1, sizeof(*sv.val));
+	sv.n = calloc(f->nstrings + 1, sizeof(*sv.n));
+	sv.ok = calloc(f->nstrings + 1, sizeof(*sv.ok));
+	if (!sv.val || !sv.n || !sv.ok)
+		abort();
+	for (size_t i = 0; i < f->nstrings; i++)
+		sv.ok[i] = unquote(f->strings[i].text, &sv.val[i], &sv.n[i]);
 	for (size_t i = 0; i < r->n; i++)
-		eval_rule_python(&cs, i, path, f);
+		eval_rule_python(&cs, i, path, f, &sv);
+	free(sv.val);
+	free(sv.n);
+	free(sv.ok);
 	return cands_flush(&cs, acc);
 }
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Bump when the per-file result format or the extraction changes. */
@@ -76,7 +77,7 @@ struct shared {
 	struct job *jobs;
 	size_t njobs;
 	size_t next;      /* next job to take */
-	size_t done;
+	size_t done, todo;
 	const char *last_path;
 	int error;
 	char error_msg[512];
@@ -365,7 +366,8 @@ static int process(const struct shared *s, mt_gitrepo *repo, struct job *job)
 	if (data && job->manifest && !job->r.error)
 		manifest_result(s, &job->r, job->entry->path, data, size);
 	free(data);
-	job->cached = encode_result(&job->r);
+	if (s->opts->use_cache) /* the encoded value is only for the cache */
+		job->cached = encode_result(&job->r);
 	job->done = 1;
 	return 0;
 }
@@ -394,7 +396,10 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&s->lock);
 		s->done++;
 		s->last_path = job->entry->path;
-		pthread_cond_signal(&s->progress);
+		/* the waiting thread polls for progress; wake it only at the end,
+		 * a wake-up per file costs more than small files take */
+		if (s->done == s->todo || error < 0)
+			pthread_cond_signal(&s->progress);
 		pthread_mutex_unlock(&s->lock);
 	}
 	mt_gitrepo_free(repo);
@@ -426,6 +431,7 @@ static int run_workers(struct shared *s, int nthreads)
 		nthreads = 16;
 	if ((size_t)nthreads > todo)
 		nthreads = (int)todo;
+	s->todo = todo;
 	for (; started < nthreads; started++)
 		if (pthread_create(&th[started], NULL, worker, s) != 0)
 			break;
@@ -433,12 +439,19 @@ static int run_workers(struct shared *s, int nthreads)
 		return mt_error_set(MT_EIO, "cannot start a scan thread");
 	pthread_mutex_lock(&s->lock);
 	while (s->done < todo && !s->error) {
+		struct timespec until;
 		if (s->opts->progress && s->done != reported) {
 			reported = s->done;
 			s->opts->progress(s->done, todo, s->last_path ? s->last_path : "",
 					  s->opts->payload);
 		}
-		pthread_cond_wait(&s->progress, &s->lock);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 50 * 1000000L; /* progress at 20 Hz */
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->progress, &s->lock, &until);
 	}
 	pthread_mutex_unlock(&s->lock);
 	for (int i = 0; i < started; i++)
@@ -731,6 +744,16 @@ static int make_jobs(struct shared *s, const mt_gitlisting *l)
 	return 0;
 }
 
+/* MTRIAL_SCAN_TIMING=1 prints where a scan spends its time, for bench/. */
+static void phase(const char *what)
+{
+	static int64_t last;
+	int64_t now = mt_mono_ms();
+	if (getenv("MTRIAL_SCAN_TIMING") && what)
+		fprintf(stderr, "scan timing: %-12s %4lld ms\n", what, (long long)(now - last));
+	last = now;
+}
+
 static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisting *l,
 			mt_scancache *cache)
 {
@@ -740,12 +763,17 @@ static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisti
 	if ((error = make_jobs(s, l)) < 0)
 		return error;
 	cache_lookup_jobs(cache, s);
+	phase("cache lookup");
 	if ((error = run_workers(s, s->opts->threads)) < 0)
 		return error;
+	phase("files");
 	cache_store_jobs(cache, s);
+	phase("cache store");
 	if ((error = assemble(out, l, s)) < 0)
 		return error;
+	phase("assemble");
 	store_tree(cache, l, s->opts, out);
+	phase("tree store");
 	for (size_t i = 0; i < s->njobs; i++)
 		from_cache += s->jobs[i].from_cache;
 	out->cache_hit = from_cache ? "blobs" : "none";
@@ -773,12 +801,14 @@ int mt_scan_run(mt_scan_result *out, const mt_scan_options *o)
 	int error;
 
 	memset(out, 0, sizeof(*out));
+	phase(NULL);
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.progress, NULL);
 	if ((error = mt_gitrepo_open(&s.repo, o->repo ? o->repo : ".")) < 0 ||
 	    (error = mt_gitrepo_list(&l, s.repo, o->rev, o->worktree)) < 0)
 		goto cleanup;
 	fill_header(out, s.repo, &l, o);
+	phase("list");
 	if (o->use_cache && mt_scancache_open(&cache, o->cache_path, mt_scan_cache_version()) < 0)
 		cache = NULL; /* a cache that cannot be opened only costs time */
 	if (cached_tree(out, cache, &l, o)) {
@@ -789,6 +819,7 @@ int mt_scan_run(mt_scan_result *out, const mt_scan_options *o)
 		goto cleanup;
 	s.opmap = opmap;
 	s.rules = rules;
+	phase("load tables");
 	error = scan_listing(out, &s, &l, cache);
 cleanup:
 	for (size_t i = 0; i < s.njobs; i++) {

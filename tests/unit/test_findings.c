@@ -47,6 +47,9 @@ static void add_call(mt_pyfile *f, const char *callee, const char *api, const ch
 	c->callee = sd(callee);
 	c->api = sd(api);
 	c->method = sd(method);
+	c->callee_len = callee ? (uint32_t)strlen(callee) : 0;
+	c->api_len = api ? (uint32_t)strlen(api) : 0;
+	c->method_len = method ? (uint32_t)strlen(method) : 0;
 	c->line = line;
 	c->col = col;
 	c->arg0 = sd(arg0);
