@@ -1,0 +1,69 @@
+/* Compatibility tables (docs/compat-tables.md): for one backend version, the
+ * status of each aten op. Loaded from the bundled tables/compat-*.yaml, from
+ * the user's cache of imported and updated tables, or from a file. */
+#ifndef MT_COMPAT_H
+#define MT_COMPAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+	MT_COMPAT_UNKNOWN = 0,
+	MT_COMPAT_DEVICE,
+	MT_COMPAT_CPU_FALLBACK,
+	MT_COMPAT_UNSUPPORTED,
+	MT_COMPAT_PARTIAL,
+} mt_compat_status;
+
+/* "device", "cpu_fallback", "unsupported", "partial", "unknown". Static. */
+const char *mt_compat_status_str(mt_compat_status s);
+/* The status named s, or -1. */
+int mt_compat_status_parse(const char *s);
+
+typedef struct {
+	const char *op;               /* "aten::add" or "aten::add.Tensor" */
+	mt_compat_status status;
+	const char *const *conditions; /* NULL-terminated, may be empty */
+	const char *const *dtypes_supported;
+	const char *const *modes;
+	const char *since, *removed, *notes; /* NULL when absent */
+	uint32_t line;                /* of the op's key in the file */
+} mt_compat_op;
+
+typedef struct {
+	const char *id, *text;
+	const char *const *applies;
+	uint32_t line;
+} mt_compat_rule;
+
+typedef struct mt_compat_table mt_compat_table;
+
+/* Parses one table; MT_EINVALID "name:LINE:COL: what" on any error, never a
+ * half-loaded table. */
+int mt_compat_parse(mt_compat_table **out, const char *text, size_t len, const char *name);
+
+/* Loads a table by name (bundled, or cached by import/update) or by path. */
+int mt_compat_load(mt_compat_table **out, const char *name_or_path);
+
+void mt_compat_free(mt_compat_table *t);
+
+/* Identity: name, backend, version, device, kind ("documented"|"observed"),
+ * retrieved, and a one-line source ("repo path@commit" or the url). All
+ * borrowed, live as long as the table. */
+const char *mt_compat_name(const mt_compat_table *t);
+const char *mt_compat_backend(const mt_compat_table *t);
+const char *mt_compat_version(const mt_compat_table *t);
+const char *mt_compat_kind(const mt_compat_table *t);
+const char *mt_compat_retrieved(const mt_compat_table *t);
+const char *mt_compat_source(const mt_compat_table *t);
+
+/* The entry for op: an exact match, else (for "aten::add.Tensor") the base
+ * name's entry; NULL when the table does not list it (status unknown). */
+const mt_compat_op *mt_compat_lookup(const mt_compat_table *t, const char *op);
+
+size_t mt_compat_nops(const mt_compat_table *t);
+const mt_compat_op *mt_compat_op_at(const mt_compat_table *t, size_t i);
+size_t mt_compat_nrules(const mt_compat_table *t);
+const mt_compat_rule *mt_compat_rule_at(const mt_compat_table *t, size_t i);
+
+#endif
