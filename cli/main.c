@@ -29,6 +29,20 @@ const struct cli_command cli_commands[] = {
 	 "that neither reads nor writes it). The result is recorded in the trial when\n"
 	 "one is found. Static scanning is fast but approximate: calls made through\n"
 	 "variables, getattr or modules the scan cannot see are missed.\n"},
+	{"probe", cmd_probe, "check each op of the repository against a compatibility table",
+	 "Usage: mtrial probe [--repo PATH] [--rev REV] [--table NAME|FILE] [--from scan] [--json]\n\n"
+	 "Joins the op inventory (the trial's latest scan, or a scan of --repo/--rev)\n"
+	 "with a compatibility table (default: probe.table in trial.yaml, else\n"
+	 "torchneuron-2.14) and the team's overrides in trial.yaml (probe.overrides).\n"
+	 "Every op gets a status (device, cpu_fallback, unsupported, partial, unknown)\n"
+	 "and the source that decided it. Lists every unsupported op with its call\n"
+	 "sites, then partial, CPU fallback and unknown ops. An op no table lists is\n"
+	 "unknown, never assumed supported. Exit status 1 when an op is unsupported.\n"},
+	{"tables", cmd_tables, "list and show the compatibility tables",
+	 "Usage: mtrial tables list [--json]\n"
+	 "       mtrial tables show NAME|FILE [--json]\n\n"
+	 "Bundled tables come from the Neuron documentation (tables/README.md);\n"
+	 "imported and updated ones are kept in ~/.local/share/mtrial/tables.\n"},
 	{"note", cmd_note, "add a friction note",
 	 "Usage: mtrial note TEXT... [--track portability|optimized] [--tag T]... [--json]\n\n"
 	 "Adds a friction note to the journal. While an effort timer runs, the note\n"

@@ -47,6 +47,10 @@ int mt_compat_load(mt_compat_table **out, const char *name_or_path);
 
 void mt_compat_free(mt_compat_table *t);
 
+/* Where imported and updated tables are kept ($XDG_DATA_HOME/mtrial/tables,
+ * else ~/.local/share/mtrial/tables). Caller frees. */
+char *mt_compat_user_dir(void);
+
 /* Identity: name, backend, version, device, kind ("documented"|"observed"),
  * retrieved, and a one-line source ("repo path@commit" or the url). All
  * borrowed, live as long as the table. */

@@ -49,6 +49,16 @@ static const char *const migrations[] = {
 	"  worktree INTEGER NOT NULL,"
 	"  summary TEXT NOT NULL,"
 	"  result TEXT NOT NULL);",
+	/* 3: probes, each with the identity of the table it used */
+	"CREATE TABLE probes ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created_ms INTEGER NOT NULL,"
+	"  table_name TEXT NOT NULL,"
+	"  table_version TEXT NOT NULL,"
+	"  table_retrieved TEXT NOT NULL,"
+	"  table_source TEXT NOT NULL,"
+	"  scan_id INTEGER REFERENCES scans(id),"
+	"  result TEXT NOT NULL);",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -617,6 +627,74 @@ int mt_journal_scan_latest(mt_journal *j, int full, json_t **out, int64_t *id_ou
 		error = mt_error_set(MT_ENOTFOUND, "no scan recorded yet (run 'mtrial scan')");
 	} else {
 		error = db_error(j, "reading scans");
+	}
+	sqlite3_finalize(st);
+	return error;
+}
+
+int mt_journal_probe_add(mt_journal *j, json_t *result, int64_t scan_id, int64_t *id_out)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *table = json_object_get(result, "table");
+	char *text = json_dumps(result, JSON_COMPACT);
+	int error;
+
+	if (!text || !json_is_object(table)) {
+		free(text);
+		return mt_error_set(MT_EINVALID, "a probe result needs its table");
+	}
+	if ((error = begin(j)) < 0)
+		goto cleanup;
+	error = prepare(j, &st, "INSERT INTO probes (created_ms, table_name, table_version,"
+			       " table_retrieved, table_source, scan_id, result)"
+			       " VALUES (?, ?, ?, ?, ?, ?, ?)");
+	if (error == 0) {
+		sqlite3_bind_int64(st, 1, mt_now_ms());
+		for (int i = 0; i < 4; i++) {
+			static const char *const keys[] = {"name", "version", "retrieved", "source"};
+			bind_text_or_null(st, 2 + i,
+					  json_string_value(json_object_get(table, keys[i])) ?: "");
+		}
+		if (scan_id)
+			sqlite3_bind_int64(st, 6, scan_id);
+		else
+			sqlite3_bind_null(st, 6);
+		sqlite3_bind_text(st, 7, text, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "recording probe");
+	}
+	sqlite3_finalize(st);
+	if (error == 0 && id_out)
+		*id_out = sqlite3_last_insert_rowid(j->db);
+	error = finish(j, error);
+cleanup:
+	free(text);
+	return error;
+}
+
+int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms)
+{
+	sqlite3_stmt *st = NULL;
+	json_error_t jerr;
+	int error, rc;
+
+	*out = NULL;
+	if ((error = prepare(j, &st, "SELECT id, created_ms, result FROM probes"
+				     " ORDER BY id DESC LIMIT 1")) < 0)
+		return error;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (id_out)
+			*id_out = sqlite3_column_int64(st, 0);
+		if (created_ms)
+			*created_ms = sqlite3_column_int64(st, 1);
+		if (!(*out = json_loads((const char *)sqlite3_column_text(st, 2), 0, &jerr)))
+			error = mt_error_set(MT_EINVALID, "%s: stored probe is not JSON: %s",
+					     j->path, jerr.text);
+	} else if (rc == SQLITE_DONE) {
+		error = mt_error_set(MT_ENOTFOUND, "no probe recorded yet (run 'mtrial probe')");
+	} else {
+		error = db_error(j, "reading probes");
 	}
 	sqlite3_finalize(st);
 	return error;

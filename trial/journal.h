@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 2
+#define MT_JOURNAL_SCHEMA_VERSION 3
 
 typedef struct mt_journal mt_journal;
 
@@ -102,6 +102,13 @@ int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_
  * may be NULL. */
 int mt_journal_scan_latest(mt_journal *j, int full, json_t **out, int64_t *id_out,
 			   int64_t *created_ms);
+
+/* Records a probe result (probes/probe.h's JSON, with its "table"
+ * identity), made from scan `scan_id` (0 when not from a recorded scan). */
+int mt_journal_probe_add(mt_journal *j, json_t *result, int64_t scan_id, int64_t *id_out);
+
+/* The latest probe result (new reference); MT_ENOTFOUND when none. */
+int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms);
 
 /* One interval as JSON: id, track, category, text, started, stopped (ISO
  * UTC or null), running, duration_ms (up to now while running). */

@@ -107,7 +107,8 @@ static void test_migrates_an_older_journal(void **state)
 	mt_journal_free(c->j);
 	/* turn it back into a version 1 journal */
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE scans; UPDATE schema_version SET version = 1",
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE probes; DROP TABLE scans;"
+				      " UPDATE schema_version SET version = 1",
 				      NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(mt_journal_open(&c->j, c->path, 0), 0);

@@ -1,0 +1,392 @@
+/* Reading compatibility tables (docs/compat-tables.md). */
+#include "compat.h"
+#include "arena.h"
+#include "embedded.h"
+#include "error.h"
+#include "util.h"
+#include "ytree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mt_compat_table {
+	mt_arena *arena;
+	const char *name, *backend, *version, *device, *kind, *retrieved, *source;
+	mt_compat_op *ops; /* sorted by op */
+	size_t nops;
+	mt_compat_rule *rules;
+	size_t nrules;
+};
+
+static const char *const status_names[] = {"unknown", "device", "cpu_fallback", "unsupported",
+					   "partial"};
+
+const char *mt_compat_status_str(mt_compat_status s)
+{
+	return (unsigned)s < 5 ? status_names[s] : "unknown";
+}
+
+int mt_compat_status_parse(const char *s)
+{
+	for (int i = 0; s && i < 5; i++)
+		if (strcmp(s, status_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* --- validation --------------------------------------------------------------- */
+
+struct reader {
+	const char *name; /* for messages */
+	mt_compat_table *t;
+};
+
+static int bad(const struct reader *rd, const mt_ynode *n, const char *fmt, const char *what)
+{
+	char msg[512];
+	snprintf(msg, sizeof(msg), fmt, what);
+	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", rd->name, n ? n->line : 1,
+			    n ? n->col : 1, msg);
+}
+
+static int bad_key(const struct reader *rd, const mt_ynode *member, const char *where)
+{
+	char msg[512];
+	snprintf(msg, sizeof(msg), "unknown key '%s' in %s", member->key, where);
+	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", rd->name, member->key_line,
+			    member->key_col, msg);
+}
+
+static int only_keys(const struct reader *rd, const mt_ynode *map, const char *where,
+		     const char *const *allowed)
+{
+	for (size_t i = 0; i < map->n; i++)
+		if (!mt_str_in(map->kids[i]->key, allowed))
+			return bad_key(rd, map->kids[i], where);
+	return 0;
+}
+
+/* A scalar member as an arena string; NULL when absent. `required` makes
+ * absence an error naming the map. */
+static int scalar(const struct reader *rd, const mt_ynode *map, const char *key, int required,
+		  const char **out)
+{
+	const mt_ynode *n = mt_ytree_get(map, key);
+	*out = NULL;
+	if (!n || mt_ytree_is_null(n)) {
+		if (!required)
+			return 0;
+		return mt_error_set(MT_EINVALID, "%s:%u:%u: '%s' is required", rd->name, map->line,
+				    map->col, key);
+	}
+	if (n->kind != MT_YNODE_SCALAR)
+		return bad(rd, n, "'%s' must be a single value", key);
+	*out = mt_arena_strdup(&rd->t->arena, n->text);
+	return 0;
+}
+
+/* A list of scalars as a NULL-terminated arena array (empty when absent). */
+static int strv(const struct reader *rd, const mt_ynode *map, const char *key,
+		const char *const **out)
+{
+	const mt_ynode *n = mt_ytree_get(map, key);
+	const char **v;
+	size_t count = n && n->kind == MT_YNODE_LIST ? n->n : 0;
+
+	if (n && !mt_ytree_is_null(n) && n->kind != MT_YNODE_LIST)
+		return bad(rd, n, "'%s' must be a list", key);
+	v = mt_arena_alloc(&rd->t->arena, (count + 1) * sizeof(*v));
+	for (size_t i = 0; i < count; i++) {
+		if (n->kids[i]->kind != MT_YNODE_SCALAR)
+			return bad(rd, n->kids[i], "items of '%s' must be single values", key);
+		v[i] = mt_arena_strdup(&rd->t->arena, n->kids[i]->text);
+	}
+	v[count] = NULL;
+	*out = v;
+	return 0;
+}
+
+static int read_dtypes(const struct reader *rd, const mt_ynode *op, mt_compat_op *o)
+{
+	static const char *const keys[] = {"supported", "demoted", NULL};
+	const mt_ynode *d = mt_ytree_get(op, "dtypes");
+	const mt_ynode *demoted;
+	int error;
+
+	if (!d || mt_ytree_is_null(d))
+		return strv(rd, op, "dtypes", &o->dtypes_supported);
+	if (d->kind != MT_YNODE_MAP)
+		return bad(rd, d, "'%s' must be a map with supported and demoted", "dtypes");
+	if ((error = only_keys(rd, d, "dtypes", keys)) < 0 ||
+	    (error = strv(rd, d, "supported", &o->dtypes_supported)) < 0)
+		return error;
+	demoted = mt_ytree_get(d, "demoted");
+	if (demoted && !mt_ytree_is_null(demoted) && demoted->kind != MT_YNODE_MAP)
+		return bad(rd, demoted, "'%s' must map a dtype to the one it runs as", "demoted");
+	return 0;
+}
+
+static int read_op(const struct reader *rd, const mt_ynode *m, mt_compat_op *o)
+{
+	static const char *const keys[] = {"status", "conditions", "dtypes", "modes", "since",
+					   "removed", "notes", NULL};
+	const char *status;
+	int st, error;
+
+	if (m->kind != MT_YNODE_MAP)
+		return bad(rd, m, "op '%s' must be a map with at least a status", m->key);
+	if (strncmp(m->key, "aten::", 6) != 0 && !strstr(m->key, "::"))
+		return mt_error_set(MT_EINVALID, "%s:%u:%u: '%s' is not an operator name "
+				    "(namespace::name, e.g. aten::add)", rd->name, m->key_line,
+				    m->key_col, m->key);
+	if ((error = only_keys(rd, m, m->key, keys)) < 0 ||
+	    (error = scalar(rd, m, "status", 1, &status)) < 0)
+		return error;
+	if ((st = mt_compat_status_parse(status)) <= 0)
+		return bad(rd, mt_ytree_get(m, "status"), "unknown status '%s' (expected device, "
+			   "cpu_fallback, unsupported or partial)", status);
+	o->op = mt_arena_strdup(&rd->t->arena, m->key);
+	o->status = (mt_compat_status)st;
+	o->line = m->key_line;
+	if ((error = strv(rd, m, "conditions", &o->conditions)) < 0 ||
+	    (error = strv(rd, m, "modes", &o->modes)) < 0 || (error = read_dtypes(rd, m, o)) < 0 ||
+	    (error = scalar(rd, m, "since", 0, &o->since)) < 0 ||
+	    (error = scalar(rd, m, "removed", 0, &o->removed)) < 0 ||
+	    (error = scalar(rd, m, "notes", 0, &o->notes)) < 0)
+		return error;
+	if (o->status == MT_COMPAT_PARTIAL && !o->conditions[0])
+		return bad(rd, m, "op '%s' is partial but says no conditions", m->key);
+	return 0;
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+	return strcmp(((const mt_compat_op *)a)->op, ((const mt_compat_op *)b)->op);
+}
+
+static int read_ops(const struct reader *rd, const mt_ynode *ops)
+{
+	mt_compat_table *t = rd->t;
+	int error;
+
+	if (!ops || mt_ytree_is_null(ops))
+		return 0;
+	if (ops->kind != MT_YNODE_MAP)
+		return bad(rd, ops, "'%s' must map op names to their status", "ops");
+	t->ops = mt_arena_alloc(&t->arena, (ops->n + 1) * sizeof(*t->ops));
+	memset(t->ops, 0, (ops->n + 1) * sizeof(*t->ops));
+	for (size_t i = 0; i < ops->n; i++)
+		if ((error = read_op(rd, ops->kids[i], &t->ops[t->nops++])) < 0)
+			return error;
+	qsort(t->ops, t->nops, sizeof(*t->ops), cmp_op);
+	return 0;
+}
+
+static int read_rules(const struct reader *rd, const mt_ynode *rules)
+{
+	static const char *const keys[] = {"id", "text", "applies", NULL};
+	mt_compat_table *t = rd->t;
+	int error;
+
+	if (!rules || mt_ytree_is_null(rules))
+		return 0;
+	if (rules->kind != MT_YNODE_LIST)
+		return bad(rd, rules, "'%s' must be a list", "rules");
+	t->rules = mt_arena_alloc(&t->arena, (rules->n + 1) * sizeof(*t->rules));
+	for (size_t i = 0; i < rules->n; i++) {
+		const mt_ynode *r = rules->kids[i];
+		mt_compat_rule *o = &t->rules[t->nrules++];
+		if (r->kind != MT_YNODE_MAP)
+			return bad(rd, r, "a rule must be a map with %s", "id and text");
+		if ((error = only_keys(rd, r, "a rule", keys)) < 0 ||
+		    (error = scalar(rd, r, "id", 1, &o->id)) < 0 ||
+		    (error = scalar(rd, r, "text", 1, &o->text)) < 0 ||
+		    (error = strv(rd, r, "applies", &o->applies)) < 0)
+			return error;
+		o->line = r->line;
+	}
+	return 0;
+}
+
+/* "repo path@commit", or the url, or both. */
+static int read_source(const struct reader *rd, const mt_ynode *src)
+{
+	static const char *const keys[] = {"repository", "path", "commit", "url", NULL};
+	const char *repo, *path, *commit, *url;
+	mt_buf b = MT_BUF_INIT;
+	int error;
+
+	if (!src || src->kind != MT_YNODE_MAP)
+		return bad(rd, src, "'%s' must name where the data came from (repository, path "
+			   "and commit, or url)", "source");
+	if ((error = only_keys(rd, src, "source", keys)) < 0 ||
+	    (error = scalar(rd, src, "repository", 0, &repo)) < 0 ||
+	    (error = scalar(rd, src, "path", 0, &path)) < 0 ||
+	    (error = scalar(rd, src, "commit", 0, &commit)) < 0 ||
+	    (error = scalar(rd, src, "url", 0, &url)) < 0)
+		return error;
+	if (!url && !(repo && path && commit))
+		return bad(rd, src, "'%s' needs repository, path and commit, or a url", "source");
+	if (repo)
+		mt_buf_printf(&b, "%s %s@%s", repo, path, commit);
+	if (url)
+		mt_buf_printf(&b, "%s%s", b.len ? " " : "", url);
+	rd->t->source = mt_arena_strdup(&rd->t->arena, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	return 0;
+}
+
+static int read_table(const struct reader *rd, const mt_ynode *root)
+{
+	static const char *const keys[] = {"schema", "name", "backend", "version", "device",
+					   "kind", "source", "retrieved", "default", "note",
+					   "rules", "ops", NULL};
+	mt_compat_table *t = rd->t;
+	const char *schema, *def, *note;
+	int error;
+
+	if (root->kind != MT_YNODE_MAP)
+		return bad(rd, root, "a compatibility table must be a map (%s)",
+			   "docs/compat-tables.md");
+	if ((error = only_keys(rd, root, "the table", keys)) < 0 ||
+	    (error = scalar(rd, root, "schema", 1, &schema)) < 0)
+		return error;
+	if (strcmp(schema, "mtrial-compat/1") != 0)
+		return bad(rd, mt_ytree_get(root, "schema"), "schema '%s' is not mtrial-compat/1",
+			   schema);
+	if ((error = scalar(rd, root, "name", 1, &t->name)) < 0 ||
+	    (error = scalar(rd, root, "backend", 1, &t->backend)) < 0 ||
+	    (error = scalar(rd, root, "version", 1, &t->version)) < 0 ||
+	    (error = scalar(rd, root, "device", 0, &t->device)) < 0 ||
+	    (error = scalar(rd, root, "kind", 1, &t->kind)) < 0 ||
+	    (error = scalar(rd, root, "retrieved", 1, &t->retrieved)) < 0 ||
+	    (error = scalar(rd, root, "default", 0, &def)) < 0 ||
+	    (error = scalar(rd, root, "note", 0, &note)) < 0)
+		return error;
+	if (strcmp(t->kind, "documented") != 0 && strcmp(t->kind, "observed") != 0)
+		return bad(rd, mt_ytree_get(root, "kind"), "kind '%s' is neither documented nor "
+			   "observed", t->kind);
+	if (def && strcmp(def, "unknown") != 0)
+		return bad(rd, mt_ytree_get(root, "default"), "default '%s': an op a table does "
+			   "not list is unknown, never assumed", def);
+	if ((error = read_source(rd, mt_ytree_get(root, "source"))) < 0 ||
+	    (error = read_rules(rd, mt_ytree_get(root, "rules"))) < 0)
+		return error;
+	return read_ops(rd, mt_ytree_get(root, "ops"));
+}
+
+/* --- loading -------------------------------------------------------------------- */
+
+int mt_compat_parse(mt_compat_table **out, const char *text, size_t len, const char *name)
+{
+	mt_compat_table *t = calloc(1, sizeof(*t));
+	struct reader rd = {name, t};
+	mt_ytree *tree = NULL;
+	int error;
+
+	*out = NULL;
+	if (!t)
+		return mt_error_set(MT_EIO, "out of memory");
+	if ((error = mt_ytree_parse(&tree, text, len, name, MT_YTREE_NULL_EMPTY, NULL)) == 0)
+		error = read_table(&rd, mt_ytree_root(tree));
+	mt_ytree_free(tree);
+	if (error < 0) {
+		mt_compat_free(t);
+		return error;
+	}
+	*out = t;
+	return 0;
+}
+
+/* Where imported and updated tables are kept. Caller frees. */
+char *mt_compat_user_dir(void)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	mt_buf b = MT_BUF_INIT;
+	if (xdg && *xdg)
+		mt_buf_printf(&b, "%s/mtrial/tables", xdg);
+	else
+		mt_buf_printf(&b, "%s/.local/share/mtrial/tables", home && *home ? home : "/tmp");
+	return mt_buf_detach(&b);
+}
+
+static int load_file(mt_compat_table **out, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int error = mt_file_read(&text, &len, path);
+	if (error == 0)
+		error = mt_compat_parse(out, text, len, path);
+	free(text);
+	return error;
+}
+
+int mt_compat_load(mt_compat_table **out, const char *name_or_path)
+{
+	char file[512], *dir, *path;
+	int error;
+
+	*out = NULL;
+	if (strchr(name_or_path, '/') || mt_path_exists(name_or_path))
+		return load_file(out, name_or_path);
+	snprintf(file, sizeof(file), "compat-%s.yaml", name_or_path);
+	dir = mt_compat_user_dir();
+	path = mt_path_join(dir, file);
+	free(dir);
+	if (mt_path_exists(path)) { /* imported or updated: newer than the bundle */
+		error = load_file(out, path);
+		free(path);
+		return error;
+	}
+	free(path);
+	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
+		if (strcmp(e->name, file) == 0)
+			return mt_compat_parse(out, e->text, strlen(e->text), file);
+	return mt_error_set(MT_ENOTFOUND, "no compatibility table named '%s' (mtrial tables "
+			    "list shows them)", name_or_path);
+}
+
+void mt_compat_free(mt_compat_table *t)
+{
+	if (!t)
+		return;
+	mt_arena_free(t->arena);
+	free(t);
+}
+
+const char *mt_compat_name(const mt_compat_table *t) { return t->name; }
+const char *mt_compat_backend(const mt_compat_table *t) { return t->backend; }
+const char *mt_compat_version(const mt_compat_table *t) { return t->version; }
+const char *mt_compat_kind(const mt_compat_table *t) { return t->kind; }
+const char *mt_compat_retrieved(const mt_compat_table *t) { return t->retrieved; }
+const char *mt_compat_source(const mt_compat_table *t) { return t->source; }
+size_t mt_compat_nops(const mt_compat_table *t) { return t->nops; }
+size_t mt_compat_nrules(const mt_compat_table *t) { return t->nrules; }
+
+const mt_compat_op *mt_compat_op_at(const mt_compat_table *t, size_t i)
+{
+	return i < t->nops ? &t->ops[i] : NULL;
+}
+
+const mt_compat_rule *mt_compat_rule_at(const mt_compat_table *t, size_t i)
+{
+	return i < t->nrules ? &t->rules[i] : NULL;
+}
+
+const mt_compat_op *mt_compat_lookup(const mt_compat_table *t, const char *op)
+{
+	mt_compat_op key = {.op = op};
+	const mt_compat_op *hit = t->nops ? bsearch(&key, t->ops, t->nops, sizeof(*t->ops), cmp_op)
+					  : NULL;
+	const char *dot = strchr(op, '.');
+	char base[256];
+
+	if (hit || !dot || (size_t)(dot - op) >= sizeof(base))
+		return hit;
+	/* aten::add.Tensor falls back to aten::add */
+	memcpy(base, op, (size_t)(dot - op));
+	base[dot - op] = '\0';
+	key.op = base;
+	return t->nops ? bsearch(&key, t->ops, t->nops, sizeof(*t->ops), cmp_op) : NULL;
+}
