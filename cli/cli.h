@@ -75,6 +75,7 @@ int cmd_tui(struct cli *cli, int argc, char **argv);
 int cmd_spec(struct cli *cli, int argc, char **argv);
 int cmd_scan(struct cli *cli, int argc, char **argv);
 int cmd_probe(struct cli *cli, int argc, char **argv);
+int cmd_override(struct cli *cli, int argc, char **argv);
 int cmd_tables(struct cli *cli, int argc, char **argv);
 
 #endif

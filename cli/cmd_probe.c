@@ -105,7 +105,7 @@ static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 	mt_trial *t = NULL;
 	mt_compat_table *table = NULL;
 	mt_probe_inputs in = {0};
-	json_t *inv = NULL, *res = NULL, *spec = NULL;
+	json_t *inv = NULL, *res = NULL, *spec = NULL, *overrides = NULL;
 	int64_t scan_id = 0, id = 0;
 	char recorded[512] = "(not recorded: no trial)";
 	const char *name = a->table;
@@ -117,8 +117,16 @@ static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 		mt_error_clear();
 	}
 	if (t) {
+		json_t *recorded_ov = mt_journal_overrides_json(t->journal), *written;
 		spec = mt_spec_to_json(t->spec);
-		in.overrides = json_object_get(json_object_get(spec, "probe"), "overrides");
+		written = json_object_get(json_object_get(spec, "probe"), "overrides");
+		overrides = json_array();
+		if (json_is_array(written))
+			json_array_extend(overrides, written);
+		if (recorded_ov)
+			json_array_extend(overrides, recorded_ov);
+		json_decref(recorded_ov);
+		in.overrides = overrides;
 		if (!name)
 			name = mt_spec_get(t->spec, "probe.table");
 	}
@@ -145,6 +153,7 @@ cleanup:
 	json_decref(res);
 	json_decref(inv);
 	json_decref(spec);
+	json_decref(overrides);
 	mt_compat_free(table);
 	mt_trial_free(t);
 	return error;

@@ -38,6 +38,15 @@ const struct cli_command cli_commands[] = {
 	 "and the source that decided it. Lists every unsupported op with its call\n"
 	 "sites, then partial, CPU fallback and unknown ops. An op no table lists is\n"
 	 "unknown, never assumed supported. Exit status 1 when an op is unsupported.\n"},
+	{"override", cmd_override, "record what the team found out about an op",
+	 "Usage: mtrial override OP STATUS --note TEXT [--json]\n"
+	 "       mtrial override [--json]\n\n"
+	 "Records, in the trial's journal, how an op runs on the candidate as the team\n"
+	 "observed it (STATUS: device, cpu_fallback, unsupported, partial), with a note\n"
+	 "saying who, where and on which version. 'mtrial probe' ranks it above a\n"
+	 "documented table, below ops observed by analyze on real hardware; overrides\n"
+	 "written in trial.yaml (probe.overrides) come first. Without arguments, lists\n"
+	 "the recorded overrides, newest first.\n"},
 	{"tables", cmd_tables, "list and show the compatibility tables",
 	 "Usage: mtrial tables list [--json]\n"
 	 "       mtrial tables show NAME|FILE [--json]\n\n"

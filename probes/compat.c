@@ -156,7 +156,8 @@ static int read_op(const struct reader *rd, const mt_ynode *m, mt_compat_op *o)
 	    (error = scalar(rd, m, "notes", 0, &o->notes)) < 0)
 		return error;
 	if (o->status == MT_COMPAT_PARTIAL && !o->conditions[0])
-		return bad(rd, m, "op '%s' is partial but says no conditions", m->key);
+		return mt_error_set(MT_EINVALID, "%s:%u:%u: op '%s' is partial but says no "
+				    "conditions", rd->name, m->key_line, m->key_col, m->key);
 	return 0;
 }
 

@@ -52,12 +52,18 @@ static void add_sites(json_t *by_op, json_t *sites, const char *name_key)
 	}
 }
 
+/* The first override for op, or for its base name (aten::add for
+ * aten::add.Tensor). */
 static json_t *override_for(json_t *overrides, const char *op, size_t *index)
 {
+	const char *dot = strchr(op, '.');
+	size_t base = dot ? (size_t)(dot - op) : strlen(op);
 	json_t *o;
 	size_t i;
+
 	json_array_foreach(overrides, i, o) {
-		if (strcmp(json_string_value(json_object_get(o, "op")) ?: "", op) == 0) {
+		const char *name = json_string_value(json_object_get(o, "op")) ?: "";
+		if (strcmp(name, op) == 0 || (strlen(name) == base && strncmp(name, op, base) == 0)) {
 			*index = i;
 			return o;
 		}
@@ -80,7 +86,11 @@ static int decide(json_t *entry, const mt_probe_inputs *in, const char *op)
 		if (st < 0)
 			return mt_error_set(MT_EINVALID, "trial.yaml: override for %s: unknown status "
 					    "'%s'", op, json_string_value(json_object_get(ov, "status")) ?: "");
-		snprintf(source, sizeof(source), "override:trial.yaml#%zu", oi + 1);
+		if (json_is_string(json_object_get(ov, "source")))
+			snprintf(source, sizeof(source), "%s",
+				 json_string_value(json_object_get(ov, "source")));
+		else
+			snprintf(source, sizeof(source), "override:trial.yaml#%zu", oi + 1);
 		json_object_set_new(entry, "status", json_string(mt_compat_status_str(st)));
 		json_object_set_new(entry, "source", json_string(source));
 		json_object_set(entry, "conditions",

@@ -2,7 +2,8 @@
  *
  * Precedence, and what each result names as its source:
  *   observed on hardware (an `observed` table: analyze output)  "observed:NAME:LINE"
- *   the team's override in trial.yaml                           "override:trial.yaml#N"
+ *   the team's override: trial.yaml, then the journal's         "override:trial.yaml#N",
+ *                                                               "override:journal#ID"
  *   the table                                                   "table:NAME:LINE"
  *   nothing                                                     "none" (status unknown)
  * An op with an overload (aten::add.Tensor) matches its base name's entry
@@ -16,7 +17,10 @@
 typedef struct {
 	const mt_compat_table *table;    /* required */
 	const mt_compat_table *observed; /* optional */
-	json_t *overrides; /* optional: [{op, status, note, conditions}], borrowed */
+	json_t *overrides; /* optional: [{op, status, note, conditions, source}],
+			      borrowed; the first for an op wins; source names
+			      it ("override:journal#3"), else
+			      "override:trial.yaml#N" (N = 1-based position) */
 } mt_probe_inputs;
 
 /* Probes the call sites in `sites` (a scan's calls [{api, op, file, line,

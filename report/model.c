@@ -180,7 +180,38 @@ static json_t *scan_model(mt_journal *j)
 	return m;
 }
 
-static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan)
+/* The latest probe: the table it used, blockers first, unknowns as open
+ * questions. Call sites are cut to a few per op. */
+static json_t *probe_model(mt_journal *j)
+{
+	json_t *r = NULL, *by = json_object(), *o;
+	int64_t id = 0, created = 0;
+	char when[32];
+	size_t i;
+
+	if (mt_journal_probe_latest(j, &r, &id, &created) < 0) {
+		mt_error_clear();
+		json_decref(by);
+		return json_null();
+	}
+	json_array_foreach(json_object_get(r, "ops"), i, o) {
+		const char *st = json_string_value(json_object_get(o, "status"));
+		json_t *list = json_object_get(by, st), *locs = json_object_get(o, "locations");
+		if (!list)
+			json_object_set_new(by, st, list = json_array());
+		while (json_array_size(locs) > 3)
+			json_array_remove(locs, json_array_size(locs) - 1);
+		json_array_append(list, o);
+	}
+	mt_time_iso(when, sizeof(when), created);
+	json_object_set_new(r, "id", json_integer(id));
+	json_object_set_new(r, "created", json_string(when));
+	json_object_set_new(r, "by_status", by);
+	return r;
+}
+
+static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan,
+			   int probed)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
@@ -193,6 +224,8 @@ static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, j
 		    mt_spec_get(spec, "workload.repository"))
 			status = "partial";
 		if (strcmp(steps[i].id, "repository") == 0 && !json_is_null(scan))
+			status = "done";
+		if (strcmp(steps[i].id, "ops") == 0 && probed)
 			status = "done";
 		json_array_append_new(arr, json_pack("{ss, ss, ss, ss}", "id", steps[i].id,
 						     "title", steps[i].title, "status", status,
@@ -208,7 +241,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
 	json_t *effort = effort_model(t->journal, now_ms);
 	json_t *notes = effort ? mt_journal_notes_json(t->journal) : NULL;
-	json_t *scan;
+	json_t *scan, *probe;
 
 	if (!effort || !notes) {
 		json_decref(spec);
@@ -216,12 +249,13 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 		return NULL;
 	}
 	scan = scan_model(t->journal);
+	probe = probe_model(t->journal);
 	mt_time_iso(iso, sizeof(iso), now_ms);
-	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so}", "mtrial",
+	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so}", "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
 			 t->dir, "name", name, "spec", spec, "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
-			 missing_facts(t->spec), "scan", scan, "steps",
-			 steps_model(effort, notes, t->spec, scan));
+			 missing_facts(t->spec), "scan", scan, "probe", probe, "steps",
+			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe)));
 }

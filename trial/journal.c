@@ -59,6 +59,13 @@ static const char *const migrations[] = {
 	"  table_source TEXT NOT NULL,"
 	"  scan_id INTEGER REFERENCES scans(id),"
 	"  result TEXT NOT NULL);",
+	/* 4: what the team found out about an op, recorded from the wizard or CLI */
+	"CREATE TABLE op_overrides ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created_ms INTEGER NOT NULL,"
+	"  op TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  note TEXT NOT NULL);",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -698,4 +705,73 @@ int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_
 	}
 	sqlite3_finalize(st);
 	return error;
+}
+
+static const char *const override_statuses[] = {"device", "cpu_fallback", "unsupported",
+						"partial", NULL};
+
+int mt_journal_override_add(mt_journal *j, const char *op, const char *status, const char *note,
+			    int64_t *id_out)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if (!op || strncmp(op, "aten::", 6) != 0 || !op[6])
+		return mt_error_set(MT_EINVALID, "'%s' is not an aten op (e.g. aten::add)",
+				    op ? op : "");
+	if ((error = check_choice("status", status, override_statuses)) < 0)
+		return error;
+	if (!note || !*note)
+		return mt_error_set(MT_EINVALID, "an override needs a note: who found it, where, "
+				    "on which version");
+	if ((error = begin(j)) < 0)
+		return error;
+	error = prepare(j, &st, "INSERT INTO op_overrides (created_ms, op, status, note)"
+			       " VALUES (?, ?, ?, ?)");
+	if (error == 0) {
+		sqlite3_bind_int64(st, 1, mt_now_ms());
+		sqlite3_bind_text(st, 2, op, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, status, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, note, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "recording override");
+	}
+	sqlite3_finalize(st);
+	if (error == 0 && id_out)
+		*id_out = sqlite3_last_insert_rowid(j->db);
+	return finish(j, error);
+}
+
+json_t *mt_journal_overrides_json(mt_journal *j)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *arr;
+	int rc;
+
+	/* newest first: a later finding about the same op wins */
+	if (prepare(j, &st, "SELECT id, created_ms, op, status, note FROM op_overrides"
+			    " ORDER BY id DESC") < 0)
+		return NULL;
+	arr = json_array();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char when[32], source[64];
+		mt_time_iso(when, sizeof(when), sqlite3_column_int64(st, 1));
+		snprintf(source, sizeof(source), "override:journal#%lld",
+			 (long long)sqlite3_column_int64(st, 0));
+		json_array_append_new(arr, json_pack("{sI, ss, ss, ss, ss, ss}", "id",
+						     (json_int_t)sqlite3_column_int64(st, 0),
+						     "created", when, "op",
+						     (const char *)sqlite3_column_text(st, 2),
+						     "status",
+						     (const char *)sqlite3_column_text(st, 3),
+						     "note", (const char *)sqlite3_column_text(st, 4),
+						     "source", source));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_error(j, "reading overrides");
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
 }

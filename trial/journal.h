@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 3
+#define MT_JOURNAL_SCHEMA_VERSION 4
 
 typedef struct mt_journal mt_journal;
 
@@ -109,6 +109,16 @@ int mt_journal_probe_add(mt_journal *j, json_t *result, int64_t scan_id, int64_t
 
 /* The latest probe result (new reference); MT_ENOTFOUND when none. */
 int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms);
+
+/* Records what the team found out about an op on the candidate: status is
+ * device, cpu_fallback, unsupported or partial; the note (required) says
+ * who, where and on which version. */
+int mt_journal_override_add(mt_journal *j, const char *op, const char *status, const char *note,
+			    int64_t *id_out);
+
+/* The recorded overrides, newest first: [{id, created, op, status, note,
+ * source: "override:journal#ID"}]. New reference, NULL on error. */
+json_t *mt_journal_overrides_json(mt_journal *j);
 
 /* One interval as JSON: id, track, category, text, started, stopped (ISO
  * UTC or null), running, duration_ms (up to now while running). */

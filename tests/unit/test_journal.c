@@ -107,7 +107,7 @@ static void test_migrates_an_older_journal(void **state)
 	mt_journal_free(c->j);
 	/* turn it back into a version 1 journal */
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE probes; DROP TABLE scans;"
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE op_overrides; DROP TABLE probes; DROP TABLE scans;"
 				      " UPDATE schema_version SET version = 1",
 				      NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);

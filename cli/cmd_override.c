@@ -1,0 +1,69 @@
+/* mtrial override: record what the team found out about an op. */
+#include "cli.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int list(struct cli *cli, mt_trial *t)
+{
+	json_t *all = mt_journal_overrides_json(t->journal), *o;
+	size_t i;
+
+	if (!all)
+		return mt_error_last_code();
+	if (cli->json)
+		return cli_print_json(all);
+	json_array_foreach(all, i, o)
+		printf("#%-3lld %s  %-32s %-12s %s\n",
+		       (long long)json_integer_value(json_object_get(o, "id")),
+		       json_string_value(json_object_get(o, "created")),
+		       json_string_value(json_object_get(o, "op")),
+		       json_string_value(json_object_get(o, "status")),
+		       json_string_value(json_object_get(o, "note")));
+	if (!json_array_size(all))
+		printf("No overrides recorded (mtrial override OP STATUS --note TEXT).\n");
+	json_decref(all);
+	return 0;
+}
+
+int cmd_override(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"note", required_argument, NULL, 'n'},
+					     {0}};
+	const char *note = NULL;
+	mt_trial *t = NULL;
+	int64_t id = 0;
+	int opt, error;
+
+	while ((opt = getopt_long(argc, argv, "hn:", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0)
+			return CLI_EXIT_OK;
+		if (common)
+			continue;
+		if (opt == 'n')
+			note = optarg;
+		else
+			return cli_usage_error(cli, "bad option");
+	}
+	if (optind != argc && optind + 2 != argc)
+		return cli_usage_error(cli, "give OP and STATUS, or nothing to list");
+	if ((error = cli_open_trial(cli, &t, 0)) < 0)
+		return cli_fail(cli, error);
+	if (optind == argc)
+		error = list(cli, t);
+	else if ((error = mt_journal_override_add(t->journal, argv[optind], argv[optind + 1],
+						  note, &id)) == 0) {
+		if (cli->json)
+			cli_print_json(json_pack("{sI}", "id", (json_int_t)id));
+		else
+			printf("Override #%lld: %s is %s (%s). It outranks documented tables in "
+			       "'mtrial probe'.\n", (long long)id, argv[optind], argv[optind + 1],
+			       note);
+	}
+	mt_trial_free(t);
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
+}

@@ -1,0 +1,180 @@
+/* Compatibility tables and the probe: parsing with positions, overload
+ * fallback, the bundled tables, and precedence (observed > override >
+ * table > unknown) with the source that decided each op. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compat.h"
+#include "error.h"
+#include "probe.h"
+
+#define HEAD "schema: mtrial-compat/1\nname: t1\nbackend: b\nversion: \"1\"\nkind: documented\n" \
+	     "source: {url: https://example.com/t}\nretrieved: 2026-11-01\n"
+
+static mt_compat_table *parse_ok(const char *text)
+{
+	mt_compat_table *t = NULL;
+	if (mt_compat_parse(&t, text, strlen(text), "t.yaml") != 0)
+		fail_msg("parse failed: %s", mt_error_last());
+	return t;
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	mt_compat_table *t = (mt_compat_table *)1;
+	assert_int_equal(mt_compat_parse(&t, text, strlen(text), "t.yaml"), MT_EINVALID);
+	assert_null(t);
+	if (!strstr(mt_error_last(), msg))
+		fail_msg("expected '%s' in '%s'", msg, mt_error_last());
+}
+
+static void test_parse_and_lookup(void **state)
+{
+	mt_compat_table *t = parse_ok(HEAD "ops:\n  aten::add:\n    status: device\n"
+				      "  aten::pow:\n    status: partial\n    conditions: [\"exponent is a constant\"]\n"
+				      "  aten::add.Scalar:\n    status: cpu_fallback\n");
+	const mt_compat_op *o;
+	(void)state;
+
+	assert_string_equal(mt_compat_name(t), "t1");
+	assert_string_equal(mt_compat_source(t), "https://example.com/t");
+	assert_int_equal(mt_compat_nops(t), 3);
+	o = mt_compat_lookup(t, "aten::add.Tensor"); /* falls back to the base name */
+	assert_non_null(o);
+	assert_int_equal(o->status, MT_COMPAT_DEVICE);
+	assert_int_equal(o->line, 9);
+	o = mt_compat_lookup(t, "aten::add.Scalar"); /* an exact overload wins */
+	assert_int_equal(o->status, MT_COMPAT_CPU_FALLBACK);
+	o = mt_compat_lookup(t, "aten::pow");
+	assert_string_equal(o->conditions[0], "exponent is a constant");
+	assert_null(mt_compat_lookup(t, "aten::mul"));
+	mt_compat_free(t);
+}
+
+static void test_errors_name_line_and_column(void **state)
+{
+	(void)state;
+	expect_error(HEAD "ops:\n  aten::add:\n    status: maybe\n", "t.yaml:10:13: unknown status 'maybe'");
+	expect_error(HEAD "ops:\n  aten::pow:\n    status: partial\n", "t.yaml:9:3: op 'aten::pow' is partial but says no conditions");
+	expect_error(HEAD "colour: blue\n", "t.yaml:8:1: unknown key 'colour'");
+	expect_error(HEAD "ops:\n  add:\n    status: device\n", "t.yaml:9:3: 'add' is not an operator name");
+	expect_error(HEAD "default: device\n", "an op a table does not list is unknown");
+	expect_error("schema: mtrial-compat/2\n", "t.yaml:1:9: schema 'mtrial-compat/2'");
+	expect_error(HEAD "ops:\n  aten::add: {status: device\n", "t.yaml:");
+	expect_error("schema: mtrial-compat/1\nname: x\nbackend: b\nversion: v\nkind: documented\n"
+		     "source: {repository: r}\nretrieved: d\n", "needs repository, path and commit, or a url");
+}
+
+static void test_bundled_tables_load(void **state)
+{
+	static const char *const names[] = {"torch-neuronx-training", "torch-neuron-inf1",
+					    "torchneuron-2.14"};
+	mt_compat_table *t = NULL;
+	(void)state;
+
+	unsetenv("XDG_DATA_HOME");
+	setenv("HOME", "/nonexistent", 1); /* no user tables shadow the bundled ones */
+	for (int i = 0; i < 3; i++) {
+		if (mt_compat_load(&t, names[i]) != 0)
+			fail_msg("%s: %s", names[i], mt_error_last());
+		assert_string_equal(mt_compat_name(t), names[i]);
+		if (i == 0)
+			assert_int_equal(mt_compat_nops(t), 41);
+		if (i == 2) { /* rules only: every op probes as unknown */
+			assert_int_equal(mt_compat_nops(t), 0);
+			assert_true(mt_compat_nrules(t) >= 8);
+		}
+		mt_compat_free(t);
+	}
+	assert_int_equal(mt_compat_load(&t, "no-such-table"), MT_ENOTFOUND);
+}
+
+static json_t *sites(void)
+{
+	return json_pack("[{ss, ss, ss, si, si}, {ss, ss, ss, si, si}, {ss, ss, ss, si, si},"
+			 " {ss, ss, ss, si, si}, {ss, ss, ss, si, si}, {ss, sn, ss, si, si}]",
+			 "api", "torch.add", "op", "aten::add", "file", "a.py", "line", 1, "col", 0,
+			 "api", "torch.add", "op", "aten::add", "file", "b.py", "line", 2, "col", 4,
+			 "api", "torch.pow", "op", "aten::pow", "file", "a.py", "line", 3, "col", 0,
+			 "api", "torch.mul", "op", "aten::mul", "file", "a.py", "line", 4, "col", 0,
+			 "api", "torch.sin", "op", "aten::sin", "file", "a.py", "line", 5, "col", 0,
+			 "api", "torch.no_grad", "op", "file", "a.py", "line", 6, "col", 0);
+}
+
+static json_t *find_op(json_t *res, const char *op)
+{
+	json_t *o;
+	size_t i;
+	json_array_foreach(json_object_get(res, "ops"), i, o)
+		if (strcmp(json_string_value(json_object_get(o, "op")), op) == 0)
+			return o;
+	fail_msg("no %s in the probe", op);
+	return NULL;
+}
+
+static void test_precedence_and_sources(void **state)
+{
+	mt_compat_table *doc = parse_ok(HEAD "ops:\n  aten::add:\n    status: unsupported\n"
+					"  aten::pow:\n    status: unsupported\n"
+					"  aten::mul:\n    status: device\n");
+	mt_compat_table *obs = parse_ok("schema: mtrial-compat/1\nname: seen\nbackend: b\n"
+					"version: v\nkind: observed\nsource: {url: file:x}\n"
+					"retrieved: d\nops:\n  aten::add:\n    status: device\n");
+	json_t *calls = sites(), *res = NULL, *o;
+	json_t *ov = json_pack("[{ss, ss, ss}, {ss, ss, ss}]", "op", "aten::pow", "status",
+			       "device", "note", "ok on 2.14", "op", "aten::add", "status",
+			       "unsupported", "note", "loses to the observation");
+	mt_probe_inputs in = {doc, obs, ov};
+	(void)state;
+
+	assert_int_equal(mt_probe_run(&res, &in, calls, NULL), 0);
+	o = find_op(res, "aten::add");
+	assert_string_equal(json_string_value(json_object_get(o, "status")), "device");
+	assert_string_equal(json_string_value(json_object_get(o, "source")), "observed:seen:9");
+	assert_int_equal(json_integer_value(json_object_get(o, "count")), 2);
+	assert_int_equal(json_array_size(json_object_get(o, "locations")), 2);
+	o = find_op(res, "aten::pow");
+	assert_string_equal(json_string_value(json_object_get(o, "source")), "override:trial.yaml#1");
+	assert_string_equal(json_string_value(json_object_get(o, "status")), "device");
+	o = find_op(res, "aten::mul");
+	assert_string_equal(json_string_value(json_object_get(o, "source")), "table:t1:13");
+	o = find_op(res, "aten::sin");
+	assert_string_equal(json_string_value(json_object_get(o, "status")), "unknown");
+	assert_string_equal(json_string_value(json_object_get(o, "source")), "none");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(res, "summary"), "ops")), 4);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(res, "summary"), "unknown")), 1);
+	json_decref(res);
+	/* without the observation the override decides, and unsupported sorts first */
+	in.observed = NULL;
+	json_array_remove(ov, 0);
+	assert_int_equal(mt_probe_run(&res, &in, calls, NULL), 0);
+	o = json_array_get(json_object_get(res, "ops"), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "op")), "aten::add");
+	assert_string_equal(json_string_value(json_object_get(o, "status")), "unsupported");
+	assert_string_equal(json_string_value(json_object_get(o, "source")), "override:trial.yaml#1");
+	json_decref(res);
+	json_array_append_new(ov, json_pack("{ss, ss}", "op", "aten::sin", "status", "sometimes"));
+	assert_int_equal(mt_probe_run(&res, &in, calls, NULL), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "sometimes"));
+	json_decref(ov);
+	json_decref(calls);
+	mt_compat_free(doc);
+	mt_compat_free(obs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_and_lookup),
+		cmocka_unit_test(test_errors_name_line_and_column),
+		cmocka_unit_test(test_bundled_tables_load),
+		cmocka_unit_test(test_precedence_and_sources),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
