@@ -1,6 +1,7 @@
 /* mtrial tables: the compatibility tables mtrial knows. */
 #include "cli.h"
 #include "compat.h"
+#include "compat_import.h"
 #include "embedded.h"
 #include "error.h"
 #include "util.h"
@@ -18,8 +19,9 @@ static json_t *identity(const mt_compat_table *t, const char *where)
 			 "rules", (json_int_t)mt_compat_nrules(t));
 }
 
-/* Adds the table called `name` (compat-NAME.yaml) unless already listed. */
-static void add(json_t *list, const char *file)
+/* Adds the table called `name` (compat-NAME.yaml) unless already listed;
+ * `where` says whether it was imported or bundled. */
+static void add(json_t *list, const char *file, const char *where)
 {
 	char name[256];
 	size_t n = strlen(file);
@@ -39,7 +41,12 @@ static void add(json_t *list, const char *file)
 		mt_error_clear();
 		return;
 	}
-	json_array_append_new(list, identity(t, "loaded"));
+	e = identity(t, where);
+	if (strcmp(where, "imported") == 0)
+		for (const struct mt_embedded *b = mt_embedded_tables; b->name; b++)
+			if (strcmp(b->name, file) == 0)
+				json_object_set_new(e, "shadows_bundled", json_true());
+	json_array_append_new(list, e);
 	mt_compat_free(t);
 }
 
@@ -51,12 +58,12 @@ static json_t *list_tables(void)
 	struct dirent *de;
 
 	while (d && (de = readdir(d)))
-		add(list, de->d_name);
+		add(list, de->d_name, "imported");
 	if (d)
 		closedir(d);
 	free(dir);
 	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
-		add(list, e->name);
+		add(list, e->name, "bundled");
 	return list;
 }
 
@@ -98,13 +105,205 @@ static int show(struct cli *cli, const char *name)
 	return 0;
 }
 
+/* --- import and update ------------------------------------------------------- */
+
+static json_t *result_json(const mt_import_result *r)
+{
+	json_t *counts = json_object();
+	for (int s = 1; s < 5; s++)
+		json_object_set_new(counts, mt_compat_status_str((mt_compat_status)s),
+				    json_integer((json_int_t)r->counts[s]));
+	return json_pack("{ss, ss, ss, ss, ss, sI, so, sb, sb, so}", "name", r->name, "outcome",
+			 r->outcome, "path", r->path, "source", r->source, "format",
+			 mt_import_format_str(r->format), "ops", (json_int_t)r->nops, "counts",
+			 counts, "replaced", r->replaced, "shadows_bundled", r->shadows_bundled,
+			 "skipped", r->skipped ? json_string(r->skipped) : json_null());
+}
+
+static void print_result(const mt_import_result *r)
+{
+	printf("%s: %s from %s (%s): %zu ops: %zu device, %zu partial, %zu cpu_fallback, "
+	       "%zu unsupported\n  %s\n", r->name, r->outcome, r->source,
+	       mt_import_format_str(r->format), r->nops, r->counts[MT_COMPAT_DEVICE],
+	       r->counts[MT_COMPAT_PARTIAL], r->counts[MT_COMPAT_CPU_FALLBACK],
+	       r->counts[MT_COMPAT_UNSUPPORTED], r->path);
+	if (r->replaced && strcmp(r->outcome, "unchanged") != 0)
+		printf("  replaces the earlier import of %s\n", r->name);
+	if (r->shadows_bundled)
+		printf("  shadows the bundled table %s (remove %s to use the bundled one)\n",
+		       r->name, r->path);
+	if (r->skipped) {
+		const char *l = r->skipped;
+		printf("  tables skipped (not op tables):\n");
+		while (*l) {
+			size_t n = strcspn(l, "\n");
+			printf("    %.*s\n", (int)n, l);
+			l += n + (l[n] == '\n');
+		}
+	}
+}
+
+/* Options of import and update. */
+struct import_args {
+	mt_import_options o;
+	const char *url;
+	int has_format;
+};
+
+static long parse_timeout(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+	return *end || v <= 0 || v > 3600 ? -1 : (long)(v * 1000);
+}
+
+/* Parses argv (argv[0] is the subcommand); *status set when done. */
+static int import_options(struct cli *cli, int argc, char **argv, struct import_args *a,
+			  int *status)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS, {"as", required_argument, NULL, 'a'},
+		{"format", required_argument, NULL, 'f'}, {"map", required_argument, NULL, 'm'},
+		{"backend", required_argument, NULL, 'b'}, {"version", required_argument, NULL, 'v'},
+		{"sha256", required_argument, NULL, 's'}, {"url", required_argument, NULL, 'u'},
+		{"timeout", required_argument, NULL, 't'}, {0}};
+	int opt, fmt;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0) {
+			*status = CLI_EXIT_OK;
+			return 1;
+		}
+		if (common)
+			continue;
+		switch (opt) {
+		case 'a': a->o.as = optarg; break;
+		case 'm': a->o.map_path = optarg; break;
+		case 'b': a->o.backend = optarg; break;
+		case 'v': a->o.version = optarg; break;
+		case 's': a->o.sha256 = optarg; break;
+		case 'u': a->url = optarg; break;
+		case 'f':
+			if ((fmt = mt_import_format_parse(optarg)) < 0) {
+				*status = cli_usage_error(cli, "--format %s: markdown, rst, analyze "
+							  "or auto", optarg);
+				return 1;
+			}
+			a->o.format = (mt_import_format)fmt;
+			a->has_format = 1;
+			break;
+		case 't':
+			if ((a->o.timeout_ms = parse_timeout(optarg)) < 0) {
+				*status = cli_usage_error(cli, "--timeout %s: seconds, more than 0 "
+							  "and at most 3600", optarg);
+				return 1;
+			}
+			break;
+		default:
+			*status = cli_usage_error(cli, "bad option");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int import_cmd(struct cli *cli, int argc, char **argv)
+{
+	struct import_args a = {0};
+	mt_import_result r;
+	int status = 0;
+
+	if (import_options(cli, argc, argv, &a, &status))
+		return status;
+	if (optind + 1 != argc)
+		return cli_usage_error(cli, optind == argc ? "tables import: which FILE or URL?"
+							   : "tables import: one FILE or URL");
+	if (a.url)
+		return cli_usage_error(cli, "tables import: --url is for update; give the URL "
+					    "as the argument");
+	if (mt_compat_import(&r, argv[optind], &a.o) < 0)
+		return cli_fail(cli, mt_error_last_code());
+	if (cli->json)
+		cli_print_json(result_json(&r));
+	else
+		print_result(&r);
+	mt_import_result_dispose(&r);
+	return CLI_EXIT_OK;
+}
+
+/* Updates one table; returns its exit status and adds its outcome to out. */
+static int update_one(const char *name, const struct import_args *a, json_t *out, int json)
+{
+	mt_import_result r;
+	int code;
+
+	if (mt_compat_update(&r, name, a->url, a->o.sha256, a->o.timeout_ms) == 0) {
+		if (json)
+			json_array_append_new(out, result_json(&r));
+		else
+			print_result(&r);
+		mt_import_result_dispose(&r);
+		return CLI_EXIT_OK;
+	}
+	code = mt_error_exit_status(mt_error_last_code());
+	fprintf(stderr, "mtrial: %s\n", mt_error_last());
+	json_array_append_new(out, json_pack("{ss, ss, ss, si}", "name", name, "outcome",
+					     "failed", "error", mt_error_last(), "exit", code));
+	mt_error_clear();
+	return code;
+}
+
+static int update_cmd(struct cli *cli, int argc, char **argv)
+{
+	struct import_args a = {0};
+	json_t *out;
+	char **names = NULL;
+	int status = 0, worst = CLI_EXIT_OK;
+
+	if (import_options(cli, argc, argv, &a, &status))
+		return status;
+	if (optind + 1 < argc)
+		return cli_usage_error(cli, "tables update: at most one NAME");
+	if (a.o.as || a.o.map_path || a.has_format || a.o.backend || a.o.version)
+		return cli_usage_error(cli, "tables update: --as, --format, --map, --backend and "
+					    "--version belong to import (update reads them as "
+					    "recorded)");
+	if (optind == argc && a.url)
+		return cli_usage_error(cli, "tables update: --url needs a NAME");
+	out = json_array();
+	if (optind < argc) {
+		worst = update_one(argv[optind], &a, out, cli->json);
+	} else {
+		mt_compat_updatable(&names);
+		if (!names[0] && !cli->json)
+			printf("No imported table has a URL to update from.\n");
+		for (size_t i = 0; names[i]; i++) {
+			int code = update_one(names[i], &a, out, cli->json);
+			worst = code > worst ? code : worst;
+			free(names[i]);
+		}
+		free(names);
+	}
+	if (cli->json)
+		cli_print_json(json_incref(optind < argc ? json_array_get(out, 0) : out));
+	json_decref(out);
+	return worst;
+}
+
 int cmd_tables(struct cli *cli, int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	int status, error = 0;
 
 	if (!sub)
-		return cli_usage_error(cli, "missing subcommand (list, show)");
+		return cli_usage_error(cli, "missing subcommand (list, show, import, update)");
+	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0)
+		return fputs(cli->cmd->usage, stdout), CLI_EXIT_OK;
+	if (strcmp(sub, "import") == 0)
+		return import_cmd(cli, argc - 1, argv + 1);
+	if (strcmp(sub, "update") == 0)
+		return update_cmd(cli, argc - 1, argv + 1);
 	if (cli_parse_plain(cli, argc - 1 - (strcmp(sub, "show") == 0 && argc > 2),
 			    argv + 1 + (strcmp(sub, "show") == 0 && argc > 2), &status))
 		return status;
@@ -114,7 +313,7 @@ int cmd_tables(struct cli *cli, int argc, char **argv)
 		if (cli->json)
 			return cli_print_json(list), CLI_EXIT_OK;
 		json_array_foreach(list, i, e)
-			printf("%-26s %s %s, %lld ops, %lld rules (%s, retrieved %s)\n",
+			printf("%-26s %s %s, %lld ops, %lld rules (%s, retrieved %s)%s%s\n",
 			       json_string_value(json_object_get(e, "name")),
 			       json_string_value(json_object_get(e, "backend")) ?: "ERROR",
 			       json_string_value(json_object_get(e, "version")) ?:
@@ -122,7 +321,13 @@ int cmd_tables(struct cli *cli, int argc, char **argv)
 			       (long long)json_integer_value(json_object_get(e, "ops")),
 			       (long long)json_integer_value(json_object_get(e, "rules")),
 			       json_string_value(json_object_get(e, "kind")) ?: "-",
-			       json_string_value(json_object_get(e, "retrieved")) ?: "-");
+			       json_string_value(json_object_get(e, "retrieved")) ?: "-",
+			       json_string_value(json_object_get(e, "where")) &&
+					       !strcmp(json_string_value(json_object_get(e, "where")),
+						       "imported")
+				       ? " [imported]" : "",
+			       json_is_true(json_object_get(e, "shadows_bundled"))
+				       ? " [shadows the bundled table]" : "");
 		json_decref(list);
 	} else if (strcmp(sub, "show") == 0 && argc > 2) {
 		error = show(cli, argv[2]);

@@ -47,11 +47,32 @@ const struct cli_command cli_commands[] = {
 	 "documented table, below ops observed by analyze on real hardware; overrides\n"
 	 "written in trial.yaml (probe.overrides) come first. Without arguments, lists\n"
 	 "the recorded overrides, newest first.\n"},
-	{"tables", cmd_tables, "list and show the compatibility tables",
+	{"tables", cmd_tables, "list, show, import and update the compatibility tables",
 	 "Usage: mtrial tables list [--json]\n"
-	 "       mtrial tables show NAME|FILE [--json]\n\n"
+	 "       mtrial tables show NAME|FILE [--json]\n"
+	 "       mtrial tables import FILE|URL [--as NAME] [--format markdown|rst|analyze|auto]\n"
+	 "                            [--map FILE] [--backend B] [--version V] [--sha256 HEX]\n"
+	 "                            [--timeout SECONDS] [--json]\n"
+	 "       mtrial tables update [NAME] [--url URL] [--sha256 HEX] [--timeout SECONDS] [--json]\n\n"
 	 "Bundled tables come from the Neuron documentation (tables/README.md);\n"
-	 "imported and updated ones are kept in ~/.local/share/mtrial/tables.\n"},
+	 "imported and updated ones are kept in $XDG_DATA_HOME/mtrial/tables (else\n"
+	 "~/.local/share/mtrial/tables), where a table shadows a bundled one of the\n"
+	 "same name.\n\n"
+	 "import reads a Markdown table (columns found by their headers: op, status,\n"
+	 "dtypes, fallback, notes; every op table in the file), an RST operator list\n"
+	 "(every listed op on device), or the JSON of torch_neuronx.analyze() or\n"
+	 "neuron_parallel_compile --command analyze (an observed table). --map FILE\n"
+	 "names the columns and status words a Markdown file uses:\n"
+	 "  columns: {op: \"Header\", status: \"Header\", notes: \"Header\"}\n"
+	 "  statuses: {GA: device, Beta: partial, Planned: unsupported, \"n/a\": unknown}\n"
+	 "NAME defaults to the file name; the backend to torch-neuronx, the version\n"
+	 "to analyze's versions or 'unspecified'. A URL must be https (plain http only\n"
+	 "to a loopback address). The table is validated before it is written, with\n"
+	 "NAME.origin.json beside it (url, etag, sha256, format, map).\n\n"
+	 "update downloads imported tables again (all with a URL, or NAME), with\n"
+	 "If-None-Match/If-Modified-Since: a 304 is 'unchanged'. On any failure the\n"
+	 "current table is kept. Exit status 1 for the network, 2 for bad input (a\n"
+	 "wrong sha256, a body that does not import).\n"},
 	{"note", cmd_note, "add a friction note",
 	 "Usage: mtrial note TEXT... [--track portability|optimized] [--tag T]... [--json]\n\n"
 	 "Adds a friction note to the journal. While an effort timer runs, the note\n"

@@ -25,9 +25,16 @@ Routes:
   /empty               200 with an empty body
   /status/N            status N with a short body
   /user-agent          200 with the request's User-Agent as the body
+  /doc/NAME            PUT stores the request body under NAME (204); GET
+                       answers it (404 before a PUT) with an ETag of its
+                       SHA-256 and a Last-Modified of its PUT, and 304 as
+                       /table.yaml does, so a test can change a document
+                       between two downloads of the same URL
 """
 
 import argparse
+import email.utils
+import hashlib
 import os
 import sys
 import threading
@@ -39,6 +46,8 @@ TABLE = b"schema: 1\nops:\n  - aten::add\n  - aten::mm\n"
 ETAG = '"table-v1"'
 LAST_MODIFIED = "Sat, 01 Nov 2025 12:00:00 GMT"
 MAX_SLEEP = 5.0
+DOCS = {}  # /doc/NAME: name -> (body, etag, last_modified)
+DOCS_LOCK = threading.Lock()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -117,6 +126,8 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(200, self.headers.get("User-Agent", "").encode())
         elif path.startswith("/status/"):
             self.status(path[len("/status/"):])
+        elif path.startswith("/doc/"):
+            self.doc(path[len("/doc/"):])
         else:
             self.answer(404, b"no such route\n")
 
@@ -130,6 +141,34 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(304, headers=headers)
         else:
             self.answer(200, TABLE, headers + [("Content-Type", "application/yaml")])
+
+    def do_PUT(self):
+        path = urlsplit(self.path).path
+        if not path.startswith("/doc/"):
+            self.answer(405, b"PUT only to /doc/NAME\n")
+            return
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        etag = '"%s"' % hashlib.sha256(body).hexdigest()[:16]
+        with DOCS_LOCK:
+            DOCS[path[len("/doc/"):]] = (body, etag, email.utils.formatdate(usegmt=True))
+        self.answer(204)
+
+    def doc(self, name):
+        with DOCS_LOCK:
+            stored = DOCS.get(name)
+        if stored is None:
+            self.answer(404, b"no such document\n")
+            return
+        body, etag, modified = stored
+        inm = self.headers.get("If-None-Match")
+        ims = self.headers.get("If-Modified-Since")
+        headers = [("ETag", etag), ("Last-Modified", modified)]
+        if (inm is not None and etag in [t.strip() for t in inm.split(",")]) or (
+            inm is None and ims == modified
+        ):
+            self.answer(304, headers=headers)
+        else:
+            self.answer(200, body, headers)
 
     def counted_redirect(self, n):
         try:
