@@ -1,6 +1,7 @@
 /* mtrial probe: the repository's ops against a compatibility table. */
 #include "cli.h"
 #include "compat.h"
+#include "compat_import.h"
 #include "error.h"
 #include "probe.h"
 #include "scan.h"
@@ -12,8 +13,39 @@
 #define DEFAULT_TABLE "torchneuron-2.14"
 
 struct probe_args {
-	const char *repo, *rev, *table;
+	const char *repo, *rev, *table, *observed;
 };
+
+/* --observed: an imported table of kind observed, or an analyze JSON file
+ * converted on the fly (nothing is written). */
+static int load_observed(mt_compat_table **out, const char *what)
+{
+	mt_import_convert_options o = {.name = "observed", .format = MT_IMPORT_ANALYZE,
+				       .origin = what};
+	char *text = NULL, *yaml = NULL, source[1024];
+	size_t len = 0;
+	int error;
+
+	*out = NULL;
+	if (!mt_path_exists(what) || strstr(what, ".yaml"))
+		error = mt_compat_load(out, what);
+	else if ((error = mt_file_read(&text, &len, what)) == 0) {
+		snprintf(source, sizeof(source), "file %s", what);
+		o.source = source;
+		if ((error = mt_compat_convert(&yaml, NULL, text, len, &o)) == 0)
+			error = mt_compat_parse(out, yaml, strlen(yaml), what);
+	}
+	free(text);
+	free(yaml);
+	if (error == 0 && strcmp(mt_compat_kind(*out), "observed") != 0) {
+		error = mt_error_set(MT_EINVALID, "%s: table '%s' is %s, not observed on hardware "
+				     "(use --table for documented tables)", what,
+				     mt_compat_name(*out), mt_compat_kind(*out));
+		mt_compat_free(*out);
+		*out = NULL;
+	}
+	return error;
+}
 
 /* The inventory: the trial's latest scan, or a fresh scan of --repo/--rev
  * (cached, so usually instant). *scan_id is the recorded scan's id, or 0. */
@@ -103,7 +135,7 @@ static void print_text(json_t *res, const char *recorded)
 static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 {
 	mt_trial *t = NULL;
-	mt_compat_table *table = NULL;
+	mt_compat_table *table = NULL, *observed = NULL;
 	mt_probe_inputs in = {0};
 	json_t *inv = NULL, *res = NULL, *spec = NULL, *overrides = NULL;
 	int64_t scan_id = 0, id = 0;
@@ -131,9 +163,11 @@ static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 			name = mt_spec_get(t->spec, "probe.table");
 	}
 	if ((error = mt_compat_load(&table, name ? name : DEFAULT_TABLE)) < 0 ||
+	    (a->observed && (error = load_observed(&observed, a->observed)) < 0) ||
 	    (error = inventory(cli, t, a, &inv, &scan_id)) < 0)
 		goto cleanup;
 	in.table = table;
+	in.observed = observed;
 	if ((error = mt_probe_run(&res, &in, json_object_get(inv, "calls"),
 				  json_object_get(inv, "methods"))) < 0)
 		goto cleanup;
@@ -155,6 +189,7 @@ cleanup:
 	json_decref(spec);
 	json_decref(overrides);
 	mt_compat_free(table);
+	mt_compat_free(observed);
 	mt_trial_free(t);
 	return error;
 }
@@ -166,11 +201,12 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 					     {"rev", required_argument, NULL, 'R'},
 					     {"table", required_argument, NULL, 't'},
 					     {"from", required_argument, NULL, 'f'},
+					     {"observed", required_argument, NULL, 'o'},
 					     {0}};
 	struct probe_args a = {0};
 	int opt, error, unsupported = 0;
 
-	while ((opt = getopt_long(argc, argv, "hr:R:t:f:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hr:R:t:f:o:", opts, NULL)) != -1) {
 		int common = cli_common_option(cli, opt);
 		if (common < 0)
 			return CLI_EXIT_OK;
@@ -180,11 +216,12 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 		case 'r': a.repo = optarg; break;
 		case 'R': a.rev = optarg; break;
 		case 't': a.table = optarg; break;
+		case 'o': a.observed = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "scan") != 0)
 				return cli_usage_error(cli, "--from %s: only 'scan' so far (TorchScript "
-						       "graphs, traces and analyze output come "
-						       "later)", optarg);
+						       "graphs and traces come later; analyze "
+						       "output joins as --observed FILE)", optarg);
 			break;
 		default: return cli_usage_error(cli, "bad option");
 		}

@@ -30,14 +30,18 @@ const struct cli_command cli_commands[] = {
 	 "one is found. Static scanning is fast but approximate: calls made through\n"
 	 "variables, getattr or modules the scan cannot see are missed.\n"},
 	{"probe", cmd_probe, "check each op of the repository against a compatibility table",
-	 "Usage: mtrial probe [--repo PATH] [--rev REV] [--table NAME|FILE] [--from scan] [--json]\n\n"
+	 "Usage: mtrial probe [--repo PATH] [--rev REV] [--table NAME|FILE] [--from scan]\n"
+	 "                    [--observed NAME|FILE] [--json]\n\n"
 	 "Joins the op inventory (the trial's latest scan, or a scan of --repo/--rev)\n"
 	 "with a compatibility table (default: probe.table in trial.yaml, else\n"
 	 "torchneuron-2.14) and the team's overrides in trial.yaml (probe.overrides).\n"
 	 "Every op gets a status (device, cpu_fallback, unsupported, partial, unknown)\n"
 	 "and the source that decided it. Lists every unsupported op with its call\n"
 	 "sites, then partial, CPU fallback and unknown ops. An op no table lists is\n"
-	 "unknown, never assumed supported. Exit status 1 when an op is unsupported.\n"},
+	 "unknown, never assumed supported. --observed takes what ran on real hardware\n"
+	 "(torch_neuronx.analyze() or neuron_parallel_compile analyze JSON, or an\n"
+	 "imported observed table); it outranks everything else.\n"
+	 "Exit status 1 when an op is unsupported.\n"},
 	{"override", cmd_override, "record what the team found out about an op",
 	 "Usage: mtrial override OP STATUS --note TEXT [--json]\n"
 	 "       mtrial override [--json]\n\n"

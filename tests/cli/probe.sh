@@ -40,6 +40,19 @@ has "unsupported" "$OUT" "one-line verdict"
 run_mt 2 probe --repo "$R" --table nope
 run_mt 2 probe --repo "$R" --from trace; has "only 'scan' so far" "$ERR" "--from limits stated"
 
+# analyze output from real hardware outranks every table
+cat >"$T_TMP/analyze.json" <<'JSON'
+{"torch_neuronx_version": "2.14.3.0", "neuronx_cc_version": "2.21.0",
+ "support_percentage": "50.00%",
+ "supported_operators": {"aten::embedding": 2},
+ "unsupported_operators": [{"kind": "aten::where", "failureAt": "neuronx-cc",
+   "call": "train.py(5): where", "opGraph": ""}]}
+JSON
+run_mt 1 probe --repo "$R" --table torch-neuron-inf1 --observed "$T_TMP/analyze.json" --json
+eq "$(json '[(o["status"], o["source"].split(":")[0]) for o in j["ops"] if o["op"]=="aten::embedding"][0]')" "('device', 'observed')" "observed beats the table"
+eq "$(json '[o["status"] for o in j["ops"] if o["op"]=="aten::where"][0]')" unsupported "observed failure"
+run_mt 2 probe --repo "$R" --observed torch-neuron-inf1; has "not observed on hardware" "$ERR" "a documented table is not an observation"
+
 # a table of our own, from a file
 cat >"$T_TMP/mine.yaml" <<'YAML'
 schema: mtrial-compat/1
