@@ -199,7 +199,7 @@ static int find_subject(const struct loader *ld, const mt_ynode *m, enum subject
 			*out = (enum subject)s;
 		}
 	}
-	if (!found && mt_deps__yget(m, "kwarg")) {
+	if (!found && mt_ytree_get(m, "kwarg")) {
 		*out = SUBJ_KWARG;
 		return 0;
 	}
@@ -239,14 +239,14 @@ static int check_match_keys(const struct loader *ld, const mt_ynode *m, enum sub
 static int read_option(const struct loader *ld, const mt_ynode *m, const char *key,
 		       struct globs *out)
 {
-	const mt_ynode *n = mt_deps__yget(m, key);
+	const mt_ynode *n = mt_ytree_get(m, key);
 	return n ? read_globs(ld, n, out) : 0;
 }
 
 /* literal: string | any, and table: cuda_packages.yaml. */
 static int read_flags(const struct loader *ld, const mt_ynode *m, struct rule *r)
 {
-	const mt_ynode *lit = mt_deps__yget(m, "literal"), *table = mt_deps__yget(m, "table");
+	const mt_ynode *lit = mt_ytree_get(m, "literal"), *table = mt_ytree_get(m, "table");
 
 	if (lit && (lit->kind != MT_YNODE_SCALAR ||
 		    (strcmp(lit->text, "string") != 0 && strcmp(lit->text, "any") != 0)))
@@ -256,9 +256,9 @@ static int read_flags(const struct loader *ld, const mt_ynode *m, struct rule *r
 		      strcmp(table->text, "cuda_packages.yaml") != 0))
 		return fail_node(ld, table, 0, "table must be 'cuda_packages.yaml'");
 	r->table = table != NULL;
-	if (mt_deps__yget(m, "value") && r->subject != SUBJ_KWARG && !mt_deps__yget(m, "kwarg"))
-		return fail_node(ld, mt_deps__yget(m, "value"), 1, "'value' needs a 'kwarg'");
-	if (lit && !mt_deps__yget(m, "value") && !mt_deps__yget(m, "arg0"))
+	if (mt_ytree_get(m, "value") && r->subject != SUBJ_KWARG && !mt_ytree_get(m, "kwarg"))
+		return fail_node(ld, mt_ytree_get(m, "value"), 1, "'value' needs a 'kwarg'");
+	if (lit && !mt_ytree_get(m, "value") && !mt_ytree_get(m, "arg0"))
 		return fail_node(ld, lit, 1, "'literal' needs 'arg0' or 'value'");
 	return 0;
 }
@@ -271,7 +271,7 @@ static int read_match(const struct loader *ld, const mt_ynode *m, struct rule *r
 		return fail_node(ld, m, 0, "match must be a map (call:, method:, ref:, ...)");
 	if ((error = find_subject(ld, m, &r->subject)) < 0 ||
 	    (error = check_match_keys(ld, m, r->subject)) < 0 ||
-	    (error = read_globs(ld, mt_deps__yget(m, subject_names[r->subject]), &r->subj)) < 0)
+	    (error = read_globs(ld, mt_ytree_get(m, subject_names[r->subject]), &r->subj)) < 0)
 		return error;
 	if (r->subject != SUBJ_KWARG && (error = read_option(ld, m, "kwarg", &r->kwarg)) < 0)
 		return error;
@@ -296,7 +296,7 @@ static int check_word(const struct loader *ld, const mt_ynode *n)
 static int source_known(const struct loader *ld, const char *id)
 {
 	for (size_t i = 0; ld->sources && i < ld->sources->n; i++) {
-		const mt_ynode *sid = mt_deps__yget(ld->sources->kids[i], "id");
+		const mt_ynode *sid = mt_ytree_get(ld->sources->kids[i], "id");
 		if (sid && strcmp(sid->text, id) == 0)
 			return 1;
 	}
@@ -316,18 +316,18 @@ static int check_rule_fields(const struct loader *ld, const mt_ynode *n)
 					 "unknown key '%s' in a rule (expected id, kind, effort, "
 					 "message, source, match)", n->kids[i]->key);
 	for (const char *const *k = required; *k; k++)
-		if (!mt_deps__yget(n, *k))
+		if (!mt_ytree_get(n, *k))
 			return fail_node(ld, n, 0, "a rule needs '%s'", *k);
-	if (check_word(ld, mt_deps__yget(n, "id")) < 0 || check_word(ld, mt_deps__yget(n, "kind")) < 0)
+	if (check_word(ld, mt_ytree_get(n, "id")) < 0 || check_word(ld, mt_ytree_get(n, "kind")) < 0)
 		return MT_EINVALID;
-	v = mt_deps__yget(n, "effort");
+	v = mt_ytree_get(n, "effort");
 	if (v->kind != MT_YNODE_SCALAR || !mt_str_in(v->text, efforts))
 		return fail_node(ld, v, 0, "effort must be none, low, medium or high, not '%s'",
 				 v->kind == MT_YNODE_SCALAR ? v->text : "a list or map");
-	v = mt_deps__yget(n, "message");
+	v = mt_ytree_get(n, "message");
 	if (v->kind != MT_YNODE_SCALAR || !v->text[0] || strchr(v->text, '\n'))
 		return fail_node(ld, v, 0, "message must be one line of text");
-	v = mt_deps__yget(n, "source");
+	v = mt_ytree_get(n, "source");
 	if (v && (v->kind != MT_YNODE_SCALAR || !source_known(ld, v->text)))
 		return fail_node(ld, v, 0, "source must name an id listed under sources");
 	return 0;
@@ -351,17 +351,17 @@ static int read_rule(const struct loader *ld, const mt_ynode *n, mt_rules *rules
 	if ((error = check_rule_fields(ld, n)) < 0)
 		return error;
 	for (size_t i = 0; i < rules->n; i++)
-		if (strcmp(rules->v[i].id, mt_deps__yget(n, "id")->text) == 0)
-			return fail_node(ld, mt_deps__yget(n, "id"), 0, "duplicate rule id '%s'",
+		if (strcmp(rules->v[i].id, mt_ytree_get(n, "id")->text) == 0)
+			return fail_node(ld, mt_ytree_get(n, "id"), 0, "duplicate rule id '%s'",
 					 rules->v[i].id);
-	if ((error = read_match(ld, mt_deps__yget(n, "match"), &r)) < 0) {
+	if ((error = read_match(ld, mt_ytree_get(n, "match"), &r)) < 0) {
 		rule_dispose(&r);
 		return error;
 	}
-	r.id = mt_strdup(mt_deps__yget(n, "id")->text);
-	r.kind = mt_strdup(mt_deps__yget(n, "kind")->text);
-	r.effort = mt_strdup(mt_deps__yget(n, "effort")->text);
-	r.message = mt_strdup(mt_deps__yget(n, "message")->text);
+	r.id = mt_strdup(mt_ytree_get(n, "id")->text);
+	r.kind = mt_strdup(mt_ytree_get(n, "kind")->text);
+	r.effort = mt_strdup(mt_ytree_get(n, "effort")->text);
+	r.message = mt_strdup(mt_ytree_get(n, "message")->text);
 	r.kind_id = kind_id(rules, r.kind);
 	rules->v[rules->n++] = r;
 	return 0;
@@ -375,7 +375,7 @@ static int check_sources(const struct loader *ld, const mt_ynode *sources)
 	if (sources->kind != MT_YNODE_LIST)
 		return fail_node(ld, sources, 0, "sources must be a list");
 	for (size_t i = 0; i < sources->n; i++) {
-		const mt_ynode *s = sources->kids[i], *id = mt_deps__yget(s, "id");
+		const mt_ynode *s = sources->kids[i], *id = mt_ytree_get(s, "id");
 		if (s->kind != MT_YNODE_MAP)
 			return fail_node(ld, s, 0, "a source must be a map (id:, repository:, ...)");
 		for (size_t k = 0; k < s->n; k++)
@@ -384,7 +384,7 @@ static int check_sources(const struct loader *ld, const mt_ynode *sources)
 						 s->kids[k]->key);
 		if (!id || check_word(ld, id) < 0)
 			return id ? MT_EINVALID : fail_node(ld, s, 0, "a source needs an id");
-		if (!mt_deps__yget(s, "repository") && !mt_deps__yget(s, "url"))
+		if (!mt_ytree_get(s, "repository") && !mt_ytree_get(s, "url"))
 			return fail_node(ld, s, 0, "a source needs a repository or a url");
 	}
 	return 0;
@@ -394,7 +394,7 @@ static int check_sources(const struct loader *ld, const mt_ynode *sources)
 static int check_top(struct loader *ld, const mt_ynode *root, const mt_ynode **rules)
 {
 	static const char *const keys[] = {"schema", "sources", "rules", NULL};
-	const mt_ynode *schema = mt_deps__yget(root, "schema");
+	const mt_ynode *schema = mt_ytree_get(root, "schema");
 	int error;
 
 	if (root->kind != MT_YNODE_MAP)
@@ -406,10 +406,10 @@ static int check_top(struct loader *ld, const mt_ynode *root, const mt_ynode **r
 					 root->kids[i]->key);
 	if (!schema || schema->kind != MT_YNODE_SCALAR || strcmp(schema->text, FINDINGS_SCHEMA) != 0)
 		return fail_node(ld, schema ? schema : root, 0, "schema must be %s", FINDINGS_SCHEMA);
-	ld->sources = mt_deps__yget(root, "sources");
+	ld->sources = mt_ytree_get(root, "sources");
 	if (ld->sources && (error = check_sources(ld, ld->sources)) < 0)
 		return error;
-	*rules = mt_deps__yget(root, "rules");
+	*rules = mt_ytree_get(root, "rules");
 	if (!*rules || (*rules)->kind != MT_YNODE_LIST || (*rules)->n == 0)
 		return fail_node(ld, *rules ? *rules : root, 0, "rules must be a non-empty list");
 	return 0;
@@ -418,14 +418,14 @@ static int check_top(struct loader *ld, const mt_ynode *root, const mt_ynode **r
 int mt_rules_parse(mt_rules **out, const char *text, size_t len, const char *name)
 {
 	struct loader ld = {.name = name ? name : "findings.yaml"};
-	mt_ynode *root = NULL;
+	mt_ytree *tree = NULL;
 	const mt_ynode *list = NULL;
 	mt_rules *rules = NULL;
 	int error;
 
 	*out = NULL;
-	if ((error = mt_deps__yread(&root, text, len, ld.name)) < 0 ||
-	    (error = check_top(&ld, root, &list)) < 0)
+	if ((error = mt_deps__yread(&tree, text, len, ld.name)) < 0 ||
+	    (error = check_top(&ld, mt_ytree_root(tree), &list)) < 0)
 		goto cleanup;
 	rules = calloc(1, sizeof(*rules));
 	if (!rules || !(rules->v = calloc(list->n, sizeof(*rules->v))))
@@ -438,7 +438,7 @@ int mt_rules_parse(mt_rules **out, const char *text, size_t len, const char *nam
 	}
 cleanup:
 	mt_rules_free(rules);
-	mt_deps__yfree(root);
+	mt_ytree_free(tree);
 	return error;
 }
 

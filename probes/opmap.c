@@ -3,13 +3,13 @@
 #include "embedded.h"
 #include "error.h"
 #include "util.h"
+#include "ytree.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
 /* --- the operator registry ------------------------------------------------ */
 
@@ -184,21 +184,26 @@ static int entry_order(const void *a, const void *b)
 
 /* --- reading YAML ---------------------------------------------------------- */
 
+/* A table is read whole (common/ytree.c), then checked node by node in file
+ * order. When the YAML breaks further down, the part read up to the break
+ * is checked first, so that an earlier mistake is the one reported, as when
+ * the tables were read event by event: every check of a value is made
+ * once the value is there, and those that need the end of a map are skipped
+ * for a map the reader was still inside (marked open). */
+#define TABLE_YAML (MT_YTREE_ANCHORS | MT_YTREE_TAGS | MT_YTREE_NUL | MT_YTREE_DUPLICATES | \
+		    MT_YTREE_PARTIAL)
+
 struct reader {
 	const char *file; /* "api_map.yaml", for messages */
-	const char *text;
-	size_t len;
-	yaml_parser_t parser;
-	yaml_event_t ev; /* the current event, owned */
-	int have_ev;
-	int methods; /* 1 for tensor_methods.yaml */
+	int methods;      /* 1 for tensor_methods.yaml */
+	int cut;          /* the YAML broke: the tree ends early */
 	mt_opmap *m;
 };
 
-static int fail_at(const struct reader *r, const yaml_mark_t *mark, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int fail_at(const struct reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int fail_at(const struct reader *r, const yaml_mark_t *mark, const char *fmt, ...)
+static int fail_at(const struct reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -206,83 +211,32 @@ static int fail_at(const struct reader *r, const yaml_mark_t *mark, const char *
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return mt_error_set(MT_EINVALID, "%s:%zu:%zu: %s", r->file, mark->line + 1,
-			    mark->column + 1, msg);
+	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", r->file, line, col, msg);
 }
 
-/* libyaml's own words at its own position. Reader errors (bad UTF-8) carry
- * a byte offset instead of a mark: count lines up to it. */
-static int yaml_problem(const struct reader *r)
+/* The reader's faults that the tables said in other words before
+ * common/ytree.c; the rest read the same. Anchors, tags, NULs and keys
+ * given twice pass the reader: a key twice is this file's to report. */
+static int yaml_words(const struct reader *r, const mt_yfault *f, int error)
 {
-	const yaml_parser_t *p = &r->parser;
-	yaml_mark_t mark = p->problem_mark;
-
-	if (p->error == YAML_MEMORY_ERROR)
-		return mt_error_set(MT_EIO, "%s: out of memory while reading YAML", r->file);
-	if (p->error == YAML_READER_ERROR) {
-		mark.line = mark.column = 0;
-		for (size_t i = 0; i < p->problem_offset && i < r->len; i++) {
-			mark.column++;
-			if (r->text[i] == '\n') {
-				mark.line++;
-				mark.column = 0;
-			}
-		}
+	switch (f->kind) {
+	case MT_YFAULT_ENCODING:
+		return fail_at(r, f->line, f->col, "%s", f->problem);
+	case MT_YFAULT_ALIAS: /* a table has no use for them: an entry would mean two things */
+		return fail_at(r, f->line, f->col, "aliases are not supported in tables");
+	case MT_YFAULT_DOCUMENTS:
+		return fail_at(r, f->line, f->col, "expected one document only");
+	default:
+		return error;
 	}
-	if (!p->context)
-		return fail_at(r, &mark, "%s", p->problem ? p->problem : "invalid YAML");
-	if (p->context_mark.line == mark.line && p->context_mark.column == mark.column)
-		return fail_at(r, &mark, "%s (%s)", p->problem, p->context);
-	return fail_at(r, &mark, "%s (%s at %zu:%zu)", p->problem, p->context,
-		       p->context_mark.line + 1, p->context_mark.column + 1);
 }
 
-/* Moves to the next event; aliases are refused (a table has no use for
- * them and they would make an entry mean two things). */
-static int next(struct reader *r)
+/* The value must be a scalar with text; a copy in *out. */
+static int read_text(const struct reader *r, const mt_ynode *n, const char *what, char **out)
 {
-	if (r->have_ev)
-		yaml_event_delete(&r->ev);
-	r->have_ev = 0;
-	if (!yaml_parser_parse(&r->parser, &r->ev))
-		return yaml_problem(r);
-	r->have_ev = 1;
-	if (r->ev.type == YAML_ALIAS_EVENT)
-		return fail_at(r, &r->ev.start_mark, "aliases are not supported in tables");
-	return 0;
-}
-
-static int expect(struct reader *r, yaml_event_type_t type, const char *what)
-{
-	int error = next(r);
-
-	if (!error && r->ev.type != type)
-		error = fail_at(r, &r->ev.start_mark, "expected %s", what);
-	return error;
-}
-
-static const char *scalar(const struct reader *r)
-{
-	return (const char *)r->ev.data.scalar.value;
-}
-
-/* A plain `~`, `null` or empty value: YAML's null. A quoted "null" is text. */
-static int scalar_is_null(const struct reader *r)
-{
-	const char *s = scalar(r);
-
-	if (r->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return 0;
-	return !*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 ||
-	       strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
-}
-
-/* The current event must be a scalar with text; a copy in *out. */
-static int read_text(struct reader *r, const char *what, char **out)
-{
-	if (r->ev.type != YAML_SCALAR_EVENT || scalar_is_null(r))
-		return fail_at(r, &r->ev.start_mark, "%s must be text", what);
-	*out = mt_strdup(scalar(r));
+	if (n->kind != MT_YNODE_SCALAR || mt_ytree_is_null(n))
+		return fail_at(r, n->line, n->col, "%s must be text", what);
+	*out = mt_strdup(n->text);
 	return 0;
 }
 
@@ -349,36 +303,35 @@ static enum field field_of(const char *key, int methods)
 	return F_UNKNOWN;
 }
 
-/* The current event is an op: a valid "ns::name", or null (e->op stays
- * NULL). */
-static int read_op(struct reader *r, mt_opmap_entry *e)
+/* An op: a valid "ns::name", or null (e->op stays NULL). */
+static int read_op(const struct reader *r, const mt_ynode *n, mt_opmap_entry *e)
 {
-	if (r->ev.type != YAML_SCALAR_EVENT)
-		return fail_at(r, &r->ev.start_mark, "op must be \"ns::name\" or null");
-	if (scalar_is_null(r))
+	if (n->kind != MT_YNODE_SCALAR)
+		return fail_at(r, n->line, n->col, "op must be \"ns::name\" or null");
+	if (mt_ytree_is_null(n))
 		return 0;
-	if (!valid_op(scalar(r)))
-		return fail_at(r, &r->ev.start_mark,
+	if (!valid_op(n->text))
+		return fail_at(r, n->line, n->col,
 			       "'%s' is not an operator name like aten::linear (no overload)",
-			       scalar(r));
-	e->op = mt_strdup(scalar(r));
+			       n->text);
+	e->op = mt_strdup(n->text);
 	return 0;
 }
 
-static int read_field(struct reader *r, mt_opmap_entry *e, enum field f)
+static int read_field(const struct reader *r, const mt_ynode *n, mt_opmap_entry *e, enum field f)
 {
 	char *text = NULL;
 	int error;
 
 	if (f == F_OP)
-		return read_op(r, e);
+		return read_op(r, n, e);
 	if (f == F_REGISTRY) {
-		if (r->ev.type != YAML_SCALAR_EVENT || strcmp(scalar(r), "newer") != 0)
-			return fail_at(r, &r->ev.start_mark, "registry: can only be 'newer'");
+		if (n->kind != MT_YNODE_SCALAR || strcmp(n->text, "newer") != 0)
+			return fail_at(r, n->line, n->col, "registry: can only be 'newer'");
 		e->newer = 1;
 		return 0;
 	}
-	if ((error = read_text(r, field_names[f], &text)))
+	if ((error = read_text(r, n, field_names[f], &text)))
 		return error;
 	if (f == F_WHY)
 		e->why = text;
@@ -390,131 +343,132 @@ static int read_field(struct reader *r, mt_opmap_entry *e, enum field f)
 }
 
 /* What makes an entry coherent, checked once all of its keys are read. */
-static int check_entry(const struct reader *r, const mt_opmap_entry *e, const yaml_mark_t *at)
+static int check_entry(const struct reader *r, const mt_opmap_entry *e, const mt_ynode *at)
 {
 	if (!e->op && !e->why)
-		return fail_at(r, at, "'%s': an entry with op: null needs a why:", e->name);
+		return fail_at(r, at->line, at->col, "'%s': an entry with op: null needs a why:",
+			       e->name);
 	if (e->op && e->why)
-		return fail_at(r, at, "'%s': why: is for op: null; say it in note:", e->name);
+		return fail_at(r, at->line, at->col, "'%s': why: is for op: null; say it in note:",
+			       e->name);
 	if (e->newer && !e->op)
-		return fail_at(r, at, "'%s': registry: newer needs an op", e->name);
+		return fail_at(r, at->line, at->col, "'%s': registry: newer needs an op", e->name);
 	if (e->op && is_wildcard(e->name))
-		return fail_at(r, at, "'%s': a wildcard entry must be op: null", e->name);
+		return fail_at(r, at->line, at->col, "'%s': a wildcard entry must be op: null",
+			       e->name);
 	return 0;
 }
 
-/* {op: ..., why: ..., note: ..., registry: newer, also: ...}; the current
- * event is its MAPPING_START. */
-static int read_entry_map(struct reader *r, mt_opmap_entry *e)
+/* {op: ..., why: ..., note: ..., registry: newer, also: ...}. */
+static int read_entry_map(const struct reader *r, const mt_ynode *map, mt_opmap_entry *e)
 {
-	yaml_mark_t start = r->ev.start_mark;
 	unsigned seen = 0;
 	int error;
 
-	for (;;) {
-		if ((error = next(r)))
-			return error;
-		if (r->ev.type == YAML_MAPPING_END_EVENT)
-			break;
-		if (r->ev.type != YAML_SCALAR_EVENT)
-			return fail_at(r, &r->ev.start_mark, "expected a key");
-		enum field f = field_of(scalar(r), r->methods);
+	for (size_t i = 0; i < map->n; i++) {
+		const mt_ynode *k = map->kids[i];
+		enum field f = k->key ? field_of(k->key, r->methods) : F_UNKNOWN;
+		if (!k->key)
+			return fail_at(r, k->key_line, k->key_col, "expected a key");
 		if (f == F_UNKNOWN)
-			return fail_at(r, &r->ev.start_mark, "unknown key '%s' (op, why, note, %s)",
-				       scalar(r), r->methods ? "registry, also" : "registry");
+			return fail_at(r, k->key_line, k->key_col,
+				       "unknown key '%s' (op, why, note, %s)", k->key,
+				       r->methods ? "registry, also" : "registry");
 		if (seen & (1u << f))
-			return fail_at(r, &r->ev.start_mark, "duplicate key '%s'", scalar(r));
+			return fail_at(r, k->key_line, k->key_col, "duplicate key '%s'", k->key);
 		seen |= 1u << f;
-		if ((error = next(r)) || (error = read_field(r, e, f)))
+		if (k->kind == MT_YNODE_NONE)
+			return 0; /* the YAML broke here */
+		if ((error = read_field(r, k, e, f)))
 			return error;
 	}
+	if (map->open)
+		return 0;
 	if (!(seen & (1u << F_OP)))
-		return fail_at(r, &start, "'%s': the entry has no op: (an op name or null)", e->name);
-	return check_entry(r, e, &start);
+		return fail_at(r, map->line, map->col,
+			       "'%s': the entry has no op: (an op name or null)", e->name);
+	return check_entry(r, e, map);
 }
 
-/* One `name: value` of apis: or methods:; the current event is the key. */
-static int read_entry(struct reader *r, struct namelist *l)
+/* One `name: value` of apis: or methods:. */
+static int read_entry(const struct reader *r, const mt_ynode *n, struct namelist *l)
 {
 	mt_opmap_entry *e;
-	yaml_mark_t at;
 	int error;
 
-	if (r->ev.type != YAML_SCALAR_EVENT || !valid_name(scalar(r), r->methods))
-		return fail_at(r, &r->ev.start_mark, "expected %s",
+	if (!n->key || !valid_name(n->key, r->methods))
+		return fail_at(r, n->key_line, n->key_col, "expected %s",
 			       r->methods ? "a method name" : "a dotted API name");
 	e = namelist_add(l);
-	e->name = mt_strdup(scalar(r));
-	e->line = (unsigned)r->ev.start_mark.line + 1;
-	e->col = (unsigned)r->ev.start_mark.column + 1;
-	if ((error = next(r)))
+	e->name = mt_strdup(n->key);
+	e->line = n->key_line;
+	e->col = n->key_col;
+	if (n->kind == MT_YNODE_NONE)
+		return 0;
+	if (n->kind == MT_YNODE_MAP)
+		return read_entry_map(r, n, e);
+	if (n->kind != MT_YNODE_SCALAR)
+		return fail_at(r, n->line, n->col, "'%s': expected an op or {op: ..., ...}",
+			       e->name);
+	if ((error = read_op(r, n, e)))
 		return error;
-	at = r->ev.start_mark;
-	if (r->ev.type == YAML_MAPPING_START_EVENT)
-		return read_entry_map(r, e);
-	if (r->ev.type != YAML_SCALAR_EVENT)
-		return fail_at(r, &at, "'%s': expected an op or {op: ..., ...}", e->name);
-	if ((error = read_op(r, e)))
-		return error;
-	return check_entry(r, e, &at);
+	return check_entry(r, e, n);
 }
 
-static int read_entries(struct reader *r, struct namelist *l)
+static int read_entries(const struct reader *r, const mt_ynode *map, struct namelist *l)
 {
 	int error;
 
-	if (r->ev.type != YAML_MAPPING_START_EVENT)
-		return fail_at(r, &r->ev.start_mark, "expected a mapping of names to ops");
-	while (!(error = next(r)) && r->ev.type != YAML_MAPPING_END_EVENT) {
-		if ((error = read_entry(r, l)))
+	if (map->kind != MT_YNODE_MAP)
+		return fail_at(r, map->line, map->col, "expected a mapping of names to ops");
+	for (size_t i = 0; i < map->n; i++)
+		if ((error = read_entry(r, map->kids[i], l)))
 			return error;
-	}
-	return error;
+	return 0;
 }
 
 /* not_tensor_methods: a list of method names. */
-static int read_deny(struct reader *r, struct namelist *l)
+static int read_deny(const struct reader *r, const mt_ynode *list, struct namelist *l)
 {
-	int error;
-
-	if (r->ev.type != YAML_SEQUENCE_START_EVENT)
-		return fail_at(r, &r->ev.start_mark, "expected a list of method names");
-	while (!(error = next(r)) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
-		if (r->ev.type != YAML_SCALAR_EVENT || !valid_name(scalar(r), 1))
-			return fail_at(r, &r->ev.start_mark, "expected a method name");
+	if (list->kind != MT_YNODE_LIST)
+		return fail_at(r, list->line, list->col, "expected a list of method names");
+	for (size_t i = 0; i < list->n; i++) {
+		const mt_ynode *n = list->kids[i];
+		if (n->kind != MT_YNODE_SCALAR || !valid_name(n->text, 1))
+			return fail_at(r, n->line, n->col, "expected a method name");
 		mt_opmap_entry *e = namelist_add(l);
-		e->name = mt_strdup(scalar(r));
-		e->line = (unsigned)r->ev.start_mark.line + 1;
-		e->col = (unsigned)r->ev.start_mark.column + 1;
+		e->name = mt_strdup(n->text);
+		e->line = n->line;
+		e->col = n->col;
 	}
-	return error;
+	return 0;
 }
 
 /* by_name: {"torch.linalg": "linalg_", ...}: API namespaces whose lower-case
  * functions are named after their op. */
-static int read_by_name(struct reader *r, mt_opmap *m)
+static int read_by_name(const struct reader *r, const mt_ynode *map, mt_opmap *m)
 {
 	int error;
 
-	if (r->ev.type != YAML_MAPPING_START_EVENT)
-		return fail_at(r, &r->ev.start_mark, "expected a mapping of namespaces to prefixes");
-	while (!(error = next(r)) && r->ev.type != YAML_MAPPING_END_EVENT) {
-		char *ns = NULL, *prefix = NULL;
-		if (r->ev.type != YAML_SCALAR_EVENT || !valid_name(scalar(r), 0) ||
-		    is_wildcard(scalar(r)))
-			return fail_at(r, &r->ev.start_mark, "expected a dotted namespace");
-		ns = mt_strdup(scalar(r));
-		if ((error = next(r)) || (error = read_text(r, "an op prefix", &prefix))) {
-			free(ns);
+	if (map->kind != MT_YNODE_MAP)
+		return fail_at(r, map->line, map->col,
+			       "expected a mapping of namespaces to prefixes");
+	for (size_t i = 0; i < map->n; i++) {
+		const mt_ynode *k = map->kids[i];
+		char *prefix = NULL;
+		if (!k->key || !valid_name(k->key, 0) || is_wildcard(k->key))
+			return fail_at(r, k->key_line, k->key_col, "expected a dotted namespace");
+		if (k->kind == MT_YNODE_NONE)
+			return 0;
+		if ((error = read_text(r, k, "an op prefix", &prefix)))
 			return error;
-		}
 		struct by_name *v = realloc(m->by_name, (m->nby_name + 1) * sizeof(*v));
 		if (!v)
 			abort();
 		m->by_name = v;
-		v[m->nby_name++] = (struct by_name){ns, prefix};
+		v[m->nby_name++] = (struct by_name){mt_strdup(k->key), prefix};
 	}
-	return error;
+	return 0;
 }
 
 /* --- a table file ----------------------------------------------------------- */
@@ -536,54 +490,50 @@ static enum section section_of(const char *key, int methods)
 	return S_UNKNOWN;
 }
 
-static int read_section(struct reader *r, enum section s)
+static int read_section(const struct reader *r, enum section s, const mt_ynode *n)
 {
 	switch (s) {
 	case S_SOURCE:
-		return read_text(r, "source", &r->m->source[r->methods]);
+		return read_text(r, n, "source", &r->m->source[r->methods]);
 	case S_BY_NAME:
-		return read_by_name(r, r->m);
+		return read_by_name(r, n, r->m);
 	case S_APIS:
-		return read_entries(r, &r->m->apis);
+		return read_entries(r, n, &r->m->apis);
 	case S_METHODS:
-		return read_entries(r, &r->m->methods);
+		return read_entries(r, n, &r->m->methods);
 	case S_DENY:
-		return read_deny(r, &r->m->deny);
+		return read_deny(r, n, &r->m->deny);
 	case S_UNKNOWN:
 		break;
 	}
 	return MT_ERROR;
 }
 
-static int read_table(struct reader *r)
+static int read_table(const struct reader *r, const mt_ynode *root)
 {
-	yaml_mark_t top = {0, 0, 0};
 	unsigned seen = 0;
 	int error;
 
-	if ((error = expect(r, YAML_STREAM_START_EVENT, "a YAML stream")) ||
-	    (error = expect(r, YAML_DOCUMENT_START_EVENT, "a YAML document")) ||
-	    (error = expect(r, YAML_MAPPING_START_EVENT, "a mapping at the top")))
-		return error;
-	while (!(error = next(r)) && r->ev.type != YAML_MAPPING_END_EVENT) {
-		enum section s = S_UNKNOWN;
-		if (r->ev.type == YAML_SCALAR_EVENT)
-			s = section_of(scalar(r), r->methods);
+	if (root->kind == MT_YNODE_NONE) /* no document, or the YAML broke at once */
+		return r->cut ? 0 : fail_at(r, root->line, root->col, "expected a YAML document");
+	if (root->kind != MT_YNODE_MAP)
+		return fail_at(r, root->line, root->col, "expected a mapping at the top");
+	for (size_t i = 0; i < root->n; i++) {
+		const mt_ynode *k = root->kids[i];
+		enum section s = k->key ? section_of(k->key, r->methods) : S_UNKNOWN;
 		if (s == S_UNKNOWN)
-			return fail_at(r, &r->ev.start_mark, "unknown section (expected %s)",
+			return fail_at(r, k->key_line, k->key_col, "unknown section (expected %s)",
 				       r->methods ? "source, methods, not_tensor_methods"
 						  : "source, by_name, apis");
 		if (seen & (1u << s))
-			return fail_at(r, &r->ev.start_mark, "duplicate section '%s'", scalar(r));
+			return fail_at(r, k->key_line, k->key_col, "duplicate section '%s'",
+				       k->key);
 		seen |= 1u << s;
-		if ((error = next(r)) || (error = read_section(r, s)))
+		if (k->kind == MT_YNODE_NONE)
+			return 0;
+		if ((error = read_section(r, s, k)))
 			return error;
 	}
-	if (error || (error = expect(r, YAML_DOCUMENT_END_EVENT, "the end of the document")) ||
-	    (error = expect(r, YAML_STREAM_END_EVENT, "one document only")))
-		return error;
-	if (!r->m->source[r->methods])
-		return fail_at(r, &top, "no source: saying where the table comes from");
 	return 0;
 }
 
@@ -641,30 +591,38 @@ static int check_file(mt_opmap *m, const char *file, int methods)
 	return 0;
 }
 
+/* Reads and checks one table. A mistake found in what was read comes before
+ * the place where the YAML broke, so its message replaces the reader's. */
+static int check_table(mt_opmap *m, const char *file, const char *text, int methods)
+{
+	struct reader r = {.file = file, .methods = methods, .m = m};
+	mt_ytree *tree = NULL;
+	mt_yfault fault;
+	int cut = mt_ytree_parse(&tree, text, strlen(text), file, TABLE_YAML, &fault);
+	int error = 0;
+
+	r.cut = cut < 0;
+	if (tree)
+		error = read_table(&r, mt_ytree_root(tree));
+	if (!error && cut < 0)
+		error = yaml_words(&r, &fault, cut);
+	if (!error && !m->source[methods])
+		error = fail_at(&r, 1, 1, "no source: saying where the table comes from");
+	if (!error)
+		error = check_file(m, file, methods);
+	mt_ytree_free(tree);
+	return error;
+}
+
 static int load_file(mt_opmap *m, const char *file, int methods)
 {
-	struct reader r = {.methods = methods, .m = m};
 	char *text = NULL, *shown = NULL;
 	int error = mt_embedded_load(&text, mt_embedded_tables, "MTRIAL_TABLES_DIR", file);
 
 	if (error)
 		return error;
 	shown = display_name(file);
-	r.file = shown;
-	r.text = text;
-	r.len = strlen(text);
-	if (!yaml_parser_initialize(&r.parser)) {
-		error = mt_error_set(MT_EIO, "%s: cannot start the YAML parser", shown);
-		goto cleanup;
-	}
-	yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, r.len);
-	error = read_table(&r);
-	if (r.have_ev)
-		yaml_event_delete(&r.ev);
-	yaml_parser_delete(&r.parser);
-	if (!error)
-		error = check_file(m, shown, methods);
-cleanup:
+	error = check_table(m, shown, text, methods);
 	free(shown);
 	free(text);
 	return error;

@@ -48,19 +48,15 @@ const char *const *mt_spec_enum_values(const char *path);
 #ifdef MT_SPEC_INTERNAL
 /* Not API. The parsed tree, shared only by spec.c (YAML -> tree, paths) and
  * spec_schema.c (the schema table: validation, JSON, template), which define
- * MT_SPEC_INTERNAL before including this header. */
-enum mt_snode_kind { MT_SNODE_SCALAR, MT_SNODE_MAP, MT_SNODE_LIST };
+ * MT_SPEC_INTERNAL before including this header. The tree is common/ytree's,
+ * read with plain nulls (~, null) as empty text; the names below are the
+ * ones spec_schema.c was written with. */
+#include "ytree.h"
 
-typedef struct mt_snode {
-	enum mt_snode_kind kind;
-	size_t line, col;        /* where the value starts, 1-based */
-	char *key;               /* members of a map: the key; NULL otherwise */
-	size_t key_line, key_col;
-	char *text;              /* scalars: the value, "" when null or empty */
-	int plain;               /* scalars: unquoted, so 8 may be an integer */
-	struct mt_snode **kids;  /* maps: members in file order; lists: items */
-	size_t n, cap;
-} mt_snode;
+typedef mt_ynode mt_snode;
+#define MT_SNODE_SCALAR MT_YNODE_SCALAR
+#define MT_SNODE_MAP MT_YNODE_MAP
+#define MT_SNODE_LIST MT_YNODE_LIST
 
 /* Checks the tree against the schema; MT_EINVALID, "name:line:col: ...". */
 int mt_spec__validate(const mt_snode *root, const char *name);

@@ -38,6 +38,8 @@ static const char *const precisions[] = {"fp32", "tf32", "bf16", "fp16", "fp8", 
 static const char *const token_units[] = {"input", "target", "padded", NULL};
 static const char *const directions[] = {"lower", "higher", NULL};
 static const char *const treatments[] = {"measured", "public_rate", "omitted", NULL};
+static const char *const op_statuses[] = {"device", "cpu_fallback", "unsupported", "partial",
+					  NULL};
 static const char *const criterion_kinds[] = {
 	"quality", "correctness", "ops", "time_to_quality", "cost_to_quality", "effort", "custom",
 	NULL};
@@ -182,6 +184,17 @@ static const struct field schema_fields[] = {
 	NUM("criteria.*.threshold", "The number it is judged against; its unit follows from "
 				    "kind (e.g. a ratio to the baseline's cost)."),
 	STR("criteria.*.description", "The criterion in words, as the report shows it."),
+
+	MAP("probe", "How `mtrial probe` judges the repository's ops."),
+	STR("probe.table", "The compatibility table `mtrial probe` uses by default (a name from "
+			   "`mtrial tables list`, or a file)."),
+	LIST("probe.overrides", "What the team found out about ops itself; these outrank a "
+				"documented table (only ops observed on hardware outrank them)."),
+	MAP("probe.overrides.*", "One op."),
+	STR("probe.overrides.*.op", "The op, e.g. \"aten::foo\" (an overload matches its base)."),
+	ENUM("probe.overrides.*.status", op_statuses, "How it runs on the candidate."),
+	STR("probe.overrides.*.note", "Who found it, where, on which version, e.g. \"works in "
+				      "eager on 2.14.3 (Ada, 2026-11-20)\"."),
 };
 
 #define N_FIELDS (sizeof(schema_fields) / sizeof(schema_fields[0]))
