@@ -93,9 +93,13 @@ static int decide(json_t *entry, const mt_probe_inputs *in, const char *op)
 			snprintf(source, sizeof(source), "override:trial.yaml#%zu", oi + 1);
 		json_object_set_new(entry, "status", json_string(mt_compat_status_str(st)));
 		json_object_set_new(entry, "source", json_string(source));
-		json_object_set(entry, "conditions",
-				json_object_get(ov, "conditions") ?: json_array());
-		json_object_set(entry, "notes", json_object_get(ov, "note") ?: json_null());
+		json_object_set_new(entry, "conditions",
+				    json_is_array(json_object_get(ov, "conditions"))
+					    ? json_incref(json_object_get(ov, "conditions"))
+					    : json_array());
+		json_object_set_new(entry, "notes", json_is_string(json_object_get(ov, "note"))
+							    ? json_incref(json_object_get(ov, "note"))
+							    : json_null());
 		return 0;
 	}
 	if (!hit) {

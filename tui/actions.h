@@ -27,8 +27,8 @@
 	_(OPEN, "open-step", "Open the selected step (focus moves to its content)",    \
 	  '\n', '\r', KEY_ENTER, KEY_RIGHT, 'l')                                        \
 	_(BACK, "back",                                                                 \
-	  "Back: closes help, an op's call sites, an inventory view, then to the step list", \
-	  KEY_LEFT, 'h', TUI_KEY_ESC)                                                   \
+	  "Back: closes help, an op's call sites or details, an inventory view, the ops " \
+	  "filter, then to the step list", KEY_LEFT, 'h', TUI_KEY_ESC)                   \
 	_(NOTE, "add-note", "Add a friction note (a one-line prompt; Enter saves, Esc cancels)", \
 	  'n')                                                                          \
 	_(TIMER, "toggle-timer",                                                        \
@@ -43,6 +43,18 @@
 	  'f')                                                                          \
 	_(BY_FINDING, "by-finding",                                                     \
 	  "Repository: the findings, most effort first; again for the summary", 'e')    \
+	_(PROBE, "probe",                                                               \
+	  "Probe the ops: the latest scan's ops against a compatibility table chosen "   \
+	  "in a menu (the result is recorded in the trial)", 'p')                       \
+	_(FILTER, "filter-ops",                                                         \
+	  "Ops: show only the ops whose name or API contains the text typed (empty: "    \
+	  "all)", '/')                                                                  \
+	_(SHOW_STATUS, "show-status",                                                   \
+	  "Ops: show only the ops of one status, or all again (a menu)", 'v')           \
+	_(FINDING, "record-finding",                                                    \
+	  "Ops: record a team finding about the selected op (its status on the "         \
+	  "candidate and a note saying who, where, which version); the probe runs "      \
+	  "again with it", 'r')                                                         \
 	_(RELOAD, "reload", "Reload the record now (it also reloads every 2 seconds)", 'R') \
 	_(HELP, "help", "Show or hide this help", '?', KEY_F(1))                        \
 	_(REDRAW, "redraw", "Redraw the screen", TUI_CTRL('l'))                        \

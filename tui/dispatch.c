@@ -1,8 +1,9 @@
 /* From a key to its effect: the open prompt or menu takes keys first, then
  * the visible screen gets the action, then the generic handling below
- * (moving, scrolling, focus, help, note, timer, scan, quit), and last the
- * selected step, for its own keys pressed from the step list. Everything
- * returns tui_result bits; the main loop acts on them. */
+ * (moving, scrolling, focus, help, note, timer, scan, the Ops step's probe,
+ * finding and filter, quit), and last the selected step, for its own keys
+ * pressed from the step list. Everything returns tui_result bits; the main
+ * loop acts on them. */
 #include "dispatch.h"
 #include "journal.h"
 #include "jview.h"
@@ -17,6 +18,8 @@ struct tui_ctx tui_make_ctx(struct tui_wizard *w)
 	struct tui_ctx ctx = {.model = w->model,
 			      .scan = w->scan,
 			      .scan_id = w->scan_id,
+			      .probe = w->probe,
+			      .probe_id = w->probe_id,
 			      .now_ms = mt_now_ms(),
 			      .timer = &w->timer,
 			      .focused = w->help_open || w->focus == FOCUS_CONTENT};
@@ -196,6 +199,218 @@ static int on_scan_prompt(struct tui_wizard *w, const struct tui_key *k)
 	return result;
 }
 
+/* --- the Ops step's prompts and menus ------------------------------------- */
+
+static int ops_step_index(void)
+{
+	for (int i = 0; i < TUI_NSTEPS; i++)
+		if (tui_step_ops[i] == &tui_ops_ops)
+			return i;
+	return 0;
+}
+
+/* The Ops step's state when it is the step showing, else NULL. */
+static void *ops_state(struct tui_wizard *w)
+{
+	struct tui_screen *s = &w->steps[w->selected];
+	return !w->help_open && s->ops == &tui_ops_ops ? s->state : NULL;
+}
+
+static int index_of(const char *const *items, const char *item)
+{
+	for (int i = 0; item && items[i]; i++)
+		if (strcmp(items[i], item) == 0)
+			return i;
+	return -1;
+}
+
+/* `p` from any step: the Ops step shows the probe, so it is selected and
+ * takes the keyboard; then the menu of tables. */
+static int probe_start(struct tui_wizard *w)
+{
+	int result = TUI_HANDLED | TUI_REDRAW;
+
+	if (w->help_open)
+		set_help(w, 0);
+	result |= select_step(w, ops_step_index());
+	w->focus = FOCUS_CONTENT;
+	if (!w->scan_id) {
+		tui_message(w, 0, "Nothing scanned yet: press s to scan the repository first");
+		return result;
+	}
+	menu_start(&w->menu, "Probe the ops with which table?",
+		   (const char *const *)w->table_items, record_tables(w));
+	w->mode = MODE_PROBE_TABLE;
+	return result;
+}
+
+static int on_probe_menu(struct tui_wizard *w, const struct tui_key *k)
+{
+	int i = menu_input(&w->menu, k);
+
+	if (i == MENU_CONTINUE)
+		return TUI_REDRAW;
+	w->mode = MODE_NORMAL;
+	if (i == MENU_CANCEL) {
+		tui_message(w, 0, "Probe cancelled");
+		return TUI_REDRAW;
+	}
+	return record_probe(w, w->tables[i]);
+}
+
+/* What a team can find out about an op (`mtrial override`): every status
+ * but unknown. */
+static const char *const finding_statuses[] = {"device", "cpu_fallback", "unsupported",
+					       "partial", NULL};
+
+static int finding_start(struct tui_wizard *w)
+{
+	void *st = ops_state(w);
+	const char *op = st ? tui_ops_selected(st) : NULL;
+	json_t *o;
+	size_t i;
+	int sel = 0;
+
+	if (!st) {
+		tui_message(w, 0, "r records a finding about the op selected in Ops & compatibility");
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	if (!op) {
+		tui_message(w, 0, "No op selected: %s", w->probe ? "the filter shows none"
+								 : "press p to probe the ops first");
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	free(w->finding_op);
+	w->finding_op = mt_strdup(op);
+	json_array_foreach(json_object_get(w->probe, "ops"), i, o)
+		if (strcmp(json_string_value(json_object_get(o, "op")), op) == 0)
+			sel = index_of(finding_statuses,
+				       json_string_value(json_object_get(o, "status")));
+	snprintf(w->menu_title, sizeof(w->menu_title), "%s on the candidate:", op);
+	menu_start(&w->menu, w->menu_title, finding_statuses, sel < 0 ? 0 : sel);
+	w->focus = FOCUS_CONTENT;
+	w->mode = MODE_FINDING_STATUS;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int on_finding_menu(struct tui_wizard *w, const struct tui_key *k)
+{
+	int i = menu_input(&w->menu, k);
+
+	if (i == MENU_CONTINUE)
+		return TUI_REDRAW;
+	if (i == MENU_CANCEL) {
+		w->mode = MODE_NORMAL;
+		tui_message(w, 0, "Finding cancelled: nothing recorded");
+		return TUI_REDRAW;
+	}
+	w->finding_status = i;
+	prompt_start(&w->prompt, "note (who, where, which version): ");
+	w->mode = MODE_FINDING_NOTE;
+	return TUI_REDRAW;
+}
+
+static int on_finding_prompt(struct tui_wizard *w, const struct tui_key *k)
+{
+	char *text;
+	int result;
+
+	switch (prompt_input(&w->prompt, k)) {
+	case PROMPT_CANCEL:
+		w->mode = MODE_NORMAL;
+		tui_message(w, 0, "Finding cancelled: nothing recorded");
+		return TUI_REDRAW;
+	case PROMPT_DONE:
+		w->mode = MODE_NORMAL;
+		text = prompt_text(&w->prompt);
+		result = record_finding(w, w->finding_op, finding_statuses[w->finding_status],
+					text);
+		free(text);
+		return result;
+	default:
+		return TUI_REDRAW;
+	}
+}
+
+/* `/`: the list follows the text as it is typed; Esc puts back the filter
+ * it started from. */
+static int filter_start(struct tui_wizard *w)
+{
+	void *st = ops_state(w);
+
+	if (!st)
+		return TUI_UNHANDLED;
+	free(w->filter_before);
+	w->filter_before = mt_strdup(tui_ops_filter_text(st));
+	prompt_start_with(&w->prompt, "filter ops: ", w->filter_before);
+	w->focus = FOCUS_CONTENT;
+	w->mode = MODE_FILTER;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int on_filter_prompt(struct tui_wizard *w, const struct tui_key *k)
+{
+	void *st = ops_state(w);
+	enum prompt_result r = prompt_input(&w->prompt, k);
+	char *text = r == PROMPT_CANCEL ? mt_strdup(w->filter_before) : prompt_text(&w->prompt);
+
+	if (st && strcmp(text, tui_ops_filter_text(st)) != 0)
+		tui_ops_set_filter_text(st, text);
+	if (r != PROMPT_CONTINUE)
+		w->mode = MODE_NORMAL;
+	free(text);
+	return TUI_REDRAW;
+}
+
+static int show_status_start(struct tui_wizard *w)
+{
+	static const char *items[TUI_MENU_MAX + 1] = {"all"};
+	void *st = ops_state(w);
+	int sel;
+
+	if (!st)
+		return TUI_UNHANDLED;
+	for (int i = 0; tui_ops_statuses[i] && i < TUI_MENU_MAX - 1; i++)
+		items[i + 1] = tui_ops_statuses[i];
+	sel = index_of(items, tui_ops_filter_status(st));
+	menu_start(&w->menu, "Show which ops?", items, sel < 0 ? 0 : sel);
+	w->focus = FOCUS_CONTENT;
+	w->mode = MODE_SHOW_STATUS;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int on_status_menu(struct tui_wizard *w, const struct tui_key *k)
+{
+	void *st = ops_state(w);
+	int i = menu_input(&w->menu, k);
+
+	if (i == MENU_CONTINUE)
+		return TUI_REDRAW;
+	w->mode = MODE_NORMAL;
+	if (i >= 0 && st)
+		tui_ops_set_filter_status(st, i == 0 ? NULL : w->menu.items[i]);
+	return TUI_REDRAW;
+}
+
+/* The modes of the Ops step's prompts and menus; TUI_UNHANDLED in others. */
+static int ops_mode_input(struct tui_wizard *w, const struct tui_key *k)
+{
+	switch (w->mode) {
+	case MODE_PROBE_TABLE:
+		return on_probe_menu(w, k);
+	case MODE_FINDING_STATUS:
+		return on_finding_menu(w, k);
+	case MODE_FINDING_NOTE:
+		return on_finding_prompt(w, k);
+	case MODE_FILTER:
+		return on_filter_prompt(w, k);
+	case MODE_SHOW_STATUS:
+		return on_status_menu(w, k);
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
 /* Moving and scrolling: in the step list or in the content with focus. */
 static int generic_move(struct tui_wizard *w, enum tui_action a, int in_list)
 {
@@ -242,6 +457,14 @@ static int generic_action(struct tui_wizard *w, enum tui_action a)
 		return timer_toggle(w);
 	case TUI_ACT_SCAN:
 		return scan_start(w);
+	case TUI_ACT_PROBE:
+		return probe_start(w);
+	case TUI_ACT_FINDING:
+		return finding_start(w);
+	case TUI_ACT_FILTER:
+		return filter_start(w);
+	case TUI_ACT_SHOW_STATUS:
+		return show_status_start(w);
 	case TUI_ACT_HELP:
 		return set_help(w, !w->help_open);
 	case TUI_ACT_RELOAD:
@@ -304,6 +527,8 @@ int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
 		return on_timer_menu(w, k);
 	if (w->mode == MODE_SCAN_REPO || w->mode == MODE_SCAN_REV)
 		return on_scan_prompt(w, k);
+	if ((result = ops_mode_input(w, k)) != TUI_UNHANDLED)
+		return result;
 	a = tui_action_for_key(tui_key_code(k));
 	if (w->layout.too_small) /* nothing is shown to act on */
 		return a == TUI_ACT_QUIT ? TUI_QUIT : TUI_HANDLED;

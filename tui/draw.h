@@ -24,6 +24,20 @@ enum draw_style {
 	STYLE_KEY,          /* a key name in help */
 	STYLE_NEW,          /* a record that appeared since the user last looked */
 	STYLE_BORDER,
+	/* An op's status on the candidate (Ops step): as text, then as a
+	 * segment of a bar (the colour behind, for a stacked bar). Without
+	 * colours the text is plain, bold when unsupported, and the segments
+	 * are reversed: the letters in them tell them apart. */
+	STYLE_OP_DEVICE,
+	STYLE_OP_PARTIAL,
+	STYLE_OP_FALLBACK,
+	STYLE_OP_UNSUPPORTED,
+	STYLE_OP_UNKNOWN,
+	STYLE_BAR_DEVICE,
+	STYLE_BAR_PARTIAL,
+	STYLE_BAR_FALLBACK,
+	STYLE_BAR_UNSUPPORTED,
+	STYLE_BAR_UNKNOWN,
 	STYLE__COUNT
 };
 

@@ -165,7 +165,7 @@ static void draw_message(struct tui_wizard *w)
 	const struct draw_rect *r = &w->layout.message;
 
 	draw_fill(r, 0, STYLE_NORMAL);
-	if (w->mode == MODE_NOTE || w->mode == MODE_SCAN_REPO || w->mode == MODE_SCAN_REV)
+	if (tui_mode_prompts(w->mode))
 		prompt_draw(&w->prompt, r);
 	else if (w->message[0])
 		draw_text(r, 0, 0, w->message_error ? STYLE_ERROR : STYLE_NORMAL, w->message);
@@ -233,6 +233,16 @@ void frame_progress(struct tui_wizard *w, const char *repo, const char *rev, siz
 	refresh();
 }
 
+/* Over the content pane, or over the whole width when its items need it. */
+static void draw_menu(struct tui_wizard *w)
+{
+	struct draw_rect area = w->layout.content;
+
+	if (menu_width(&w->menu) > area.w)
+		area = (struct draw_rect){area.y, 0, area.h, w->layout.cols};
+	menu_draw(&w->menu, &area);
+}
+
 void frame_draw(struct tui_wizard *w, const struct tui_ctx *ctx)
 {
 	struct draw_rect body = {1, 0, w->layout.lines - 3, w->layout.cols};
@@ -248,7 +258,7 @@ void frame_draw(struct tui_wizard *w, const struct tui_ctx *ctx)
 		draw_side(w);
 	draw_content(w, ctx);
 	draw_status(w, ctx);
-	if (w->mode == MODE_CATEGORY || w->mode == MODE_TRACK)
-		menu_draw(&w->menu, &w->layout.content);
+	if (tui_mode_menu(w->mode))
+		draw_menu(w);
 	draw_message(w); /* last: the prompt places the cursor */
 }

@@ -1,6 +1,7 @@
 /* The scan's inventory as lists: rows laid out in fixed columns cut with an
  * ellipsis, a cursor, and the source of the selected row underneath. */
 #include "inventory.h"
+#include "rows.h"
 #include "jview.h"
 #include "util.h"
 
@@ -8,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TAB_STOP 8
 #define MAX_KIND_W 18
 #define MAX_LOC_W 24
 #define EFFORT_W 6
@@ -278,60 +278,6 @@ int inventory_handle(struct inventory *inv, enum inv_view v, enum tui_action a)
 
 /* --- drawing rows -------------------------------------------------------- */
 
-/* A column of a row: text cut or padded to `width` columns. */
-struct cell {
-	const char *text;
-	int width;
-	int right;    /* aligned right */
-	int keep_end; /* cut at the start (paths) */
-	enum draw_style style;
-};
-
-static void pad(mt_buf *b, int n)
-{
-	while (n-- > 0)
-		mt_buf_put(b, " ", 1);
-}
-
-static void cell_text(mt_buf *b, const struct cell *c)
-{
-	char *fit = draw_fit(c->text, c->width, c->keep_end);
-	int room = c->width - draw_width(fit);
-
-	if (c->right)
-		pad(b, room);
-	mt_buf_puts(b, fit);
-	if (!c->right)
-		pad(b, room);
-	free(fit);
-}
-
-/* One list row, cells one column apart; the last cell takes what is left
- * of the width. The selected row is one bar in the selection style. */
-static void put_row(struct tui_page *p, struct cell *cells, int n, int selected, int focused)
-{
-	mt_buf row = MT_BUF_INIT, one = MT_BUF_INIT;
-	int used = 0;
-
-	page_line(p);
-	for (int i = 0; i < n; i++) {
-		if (i == n - 1 || used + cells[i].width + 1 > p->width)
-			cells[i].width = p->width - used > 0 ? p->width - used : 0;
-		cell_text(selected ? &row : &one, &cells[i]);
-		used += cells[i].width;
-		if (i < n - 1 && used < p->width) {
-			mt_buf_put(selected ? &row : &one, " ", 1);
-			used++;
-		}
-		if (!selected)
-			page_add(p, cells[i].style, mt_buf_cstr(&one));
-		mt_buf_dispose(&one);
-	}
-	if (selected)
-		page_add(p, focused ? STYLE_SELECTED : STYLE_SELECTED_IDLE, mt_buf_cstr(&row));
-	mt_buf_dispose(&row);
-}
-
 /* The location column of the open op's call sites: as wide as the widest,
  * up to three fifths of the row. */
 static int site_width(const struct inventory *inv, int width)
@@ -353,18 +299,18 @@ static void op_line(struct inventory *inv, struct tui_page *p, int r, int sel, i
 		mt_buf_printf(&text, "%s %s",
 			      draw_glyph(i == inv->opened - 1 ? GLYPH_OPEN : GLYPH_CLOSED),
 			      op->name ? op->name : "(no aten op)");
-		struct cell c[] = {{mt_buf_cstr(&text), p->width - 14, 0, 0,
-				    op->name ? STYLE_NORMAL : STYLE_DIM},
-				   {count, 6, 1, 0, STYLE_NORMAL},
-				   {files, 6, 1, 0, STYLE_DIM}};
-		put_row(p, c, 3, sel, focused);
+		struct tui_cell c[] = {{mt_buf_cstr(&text), p->width - 14, 0, 0,
+				        op->name ? STYLE_NORMAL : STYLE_DIM},
+				       {count, 6, 1, 0, STYLE_NORMAL},
+				       {files, 6, 1, 0, STYLE_DIM}};
+		tui_row(p, c, 3, sel, focused);
 	} else {
 		json_t *call = inv->sites[site];
-		struct cell c[] = {{"", 3, 0, 0, STYLE_NORMAL},
-				   {site_where(loc, sizeof(loc), call), site_width(inv, p->width),
-				    0, 1, STYLE_NORMAL},
-				   {str(call, "api"), 0, 0, 0, STYLE_DIM}};
-		put_row(p, c, 3, sel, focused);
+		struct tui_cell c[] = {{"", 3, 0, 0, STYLE_NORMAL},
+				       {site_where(loc, sizeof(loc), call),
+				        site_width(inv, p->width), 0, 1, STYLE_NORMAL},
+				       {str(call, "api"), 0, 0, 0, STYLE_DIM}};
+		tui_row(p, c, 3, sel, focused);
 	}
 	mt_buf_dispose(&text);
 }
@@ -377,11 +323,12 @@ static void file_line(struct inventory *inv, struct tui_page *p, int r, int sel,
 	snprintf(calls, sizeof(calls), "%lld", (long long)jv_int(f, "calls", 0));
 	snprintf(methods, sizeof(methods), "%lld", (long long)jv_int(f, "methods", 0));
 	snprintf(findings, sizeof(findings), "%lld", (long long)jv_int(f, "findings", 0));
-	struct cell c[] = {{str(f, "path"), p->width - 27, 0, 1, STYLE_NORMAL},
-			   {calls, 7, 1, 0, STYLE_NORMAL},
-			   {methods, 8, 1, 0, STYLE_NORMAL},
-			   {findings, 9, 1, 0, jv_int(f, "findings", 0) ? STYLE_WARN : STYLE_DIM}};
-	put_row(p, c, 4, sel, focused);
+	struct tui_cell c[] = {{str(f, "path"), p->width - 27, 0, 1, STYLE_NORMAL},
+			       {calls, 7, 1, 0, STYLE_NORMAL},
+			       {methods, 8, 1, 0, STYLE_NORMAL},
+			       {findings, 9, 1, 0,
+				jv_int(f, "findings", 0) ? STYLE_WARN : STYLE_DIM}};
+	tui_row(p, c, 4, sel, focused);
 }
 
 enum draw_style inventory_effort_style(const char *effort)
@@ -416,12 +363,12 @@ static void finding_line(struct inventory *inv, struct tui_page *p, int r, int s
 	int kind_w, loc_w;
 
 	finding_widths(inv, p->width, &kind_w, &loc_w);
-	struct cell c[] = {{str(f, "effort"), EFFORT_W, 0, 0,
-			    inventory_effort_style(str(f, "effort"))},
-			   {str(f, "kind"), kind_w, 0, 0, STYLE_NORMAL},
-			   {where(loc, sizeof(loc), f), loc_w, 0, 1, STYLE_DIM},
-			   {str(f, "message"), 0, 0, 0, STYLE_NORMAL}};
-	put_row(p, c, 4, sel, focused);
+	struct tui_cell c[] = {{str(f, "effort"), EFFORT_W, 0, 0,
+			        inventory_effort_style(str(f, "effort"))},
+			       {str(f, "kind"), kind_w, 0, 0, STYLE_NORMAL},
+			       {where(loc, sizeof(loc), f), loc_w, 0, 1, STYLE_DIM},
+			       {str(f, "message"), 0, 0, 0, STYLE_NORMAL}};
+	tui_row(p, c, 4, sel, focused);
 }
 
 static void header_line(struct tui_page *p, enum inv_view v, const struct inventory *inv)
@@ -429,23 +376,23 @@ static void header_line(struct tui_page *p, enum inv_view v, const struct invent
 	int kind_w, loc_w;
 
 	if (v == INV_OPS) {
-		struct cell c[] = {{"op", p->width - 14, 0, 0, STYLE_DIM},
-				   {"calls", 6, 1, 0, STYLE_DIM},
-				   {"files", 6, 1, 0, STYLE_DIM}};
-		put_row(p, c, 3, 0, 0);
+		struct tui_cell c[] = {{"op", p->width - 14, 0, 0, STYLE_DIM},
+				       {"calls", 6, 1, 0, STYLE_DIM},
+				       {"files", 6, 1, 0, STYLE_DIM}};
+		tui_row(p, c, 3, 0, 0);
 	} else if (v == INV_FILES) {
-		struct cell c[] = {{"file", p->width - 27, 0, 0, STYLE_DIM},
-				   {"calls", 7, 1, 0, STYLE_DIM},
-				   {"methods", 8, 1, 0, STYLE_DIM},
-				   {"findings", 9, 1, 0, STYLE_DIM}};
-		put_row(p, c, 4, 0, 0);
+		struct tui_cell c[] = {{"file", p->width - 27, 0, 0, STYLE_DIM},
+				       {"calls", 7, 1, 0, STYLE_DIM},
+				       {"methods", 8, 1, 0, STYLE_DIM},
+				       {"findings", 9, 1, 0, STYLE_DIM}};
+		tui_row(p, c, 4, 0, 0);
 	} else {
 		finding_widths(inv, p->width, &kind_w, &loc_w);
-		struct cell c[] = {{"effort", EFFORT_W, 0, 0, STYLE_DIM},
-				   {"kind", kind_w, 0, 0, STYLE_DIM},
-				   {"where", loc_w, 0, 0, STYLE_DIM},
-				   {"message", 0, 0, 0, STYLE_DIM}};
-		put_row(p, c, 4, 0, 0);
+		struct tui_cell c[] = {{"effort", EFFORT_W, 0, 0, STYLE_DIM},
+				       {"kind", kind_w, 0, 0, STYLE_DIM},
+				       {"where", loc_w, 0, 0, STYLE_DIM},
+				       {"message", 0, 0, 0, STYLE_DIM}};
+		tui_row(p, c, 4, 0, 0);
 	}
 }
 
@@ -492,74 +439,15 @@ static struct target selected_target(const struct inventory *inv, enum inv_view 
 static void rule_line(struct tui_page *p, const struct target *t)
 {
 	mt_buf b = MT_BUF_INIT;
-	char *fit;
-	int w;
 
-	page_line(p);
-	mt_buf_printf(&b, "%s%s ", draw_glyph(GLYPH_HLINE), draw_glyph(GLYPH_HLINE));
 	if (t->file && t->line > 0)
-		mt_buf_printf(&b, "%s:%ld:%ld ", t->file, t->line, t->col + 1);
+		mt_buf_printf(&b, "%s:%ld:%ld", t->file, t->line, t->col + 1);
 	else if (t->file)
-		mt_buf_printf(&b, "%s ", t->file);
+		mt_buf_puts(&b, t->file);
 	if (t->what)
-		mt_buf_printf(&b, "%s ", t->what);
-	fit = draw_fit(mt_buf_cstr(&b), p->width, 0);
-	page_add(p, STYLE_DIM, fit);
-	for (w = draw_width(fit); w < p->width; w++)
-		page_add(p, STYLE_DIM, draw_glyph(GLYPH_HLINE));
-	free(fit);
+		mt_buf_printf(&b, "%s%s", b.len ? " " : "", t->what);
+	tui_rule(p, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
-}
-
-/* The line with tabs expanded and, when the column the target starts at
- * would be off the right edge, shifted left by `shift` bytes (behind an
- * ellipsis); `shift` is kept on a UTF-8 character boundary. */
-static void shaped_line(mt_buf *out, const char *s, size_t n, size_t shift)
-{
-	mt_buf exp = MT_BUF_INIT;
-	size_t col = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\t') {
-			do
-				mt_buf_put(&exp, " ", 1), col++;
-			while (col % TAB_STOP);
-			continue;
-		}
-		mt_buf_put(&exp, s + i, 1);
-		col += ((unsigned char)s[i] & 0xc0) != 0x80;
-	}
-	if (shift >= exp.len) {
-		shift = 0;
-	} else {
-		while (shift > 0 && ((unsigned char)exp.ptr[shift] & 0xc0) == 0x80)
-			shift--;
-	}
-	if (shift)
-		mt_buf_puts(out, draw_glyph(GLYPH_ELLIPSIS));
-	mt_buf_puts(out, mt_buf_cstr(&exp) + shift);
-	mt_buf_dispose(&exp);
-}
-
-static void source_row(struct tui_page *p, const struct inventory *inv, long n, int mark,
-		       int digits, size_t shift)
-{
-	size_t len;
-	const char *line = source_line(&inv->src, (int)n, &len);
-	const char *arrow = draw_glyph(GLYPH_ARROW);
-	enum draw_style s = mark ? STYLE_NORMAL : STYLE_DIM;
-	mt_buf text = MT_BUF_INIT;
-
-	page_line(p);
-	if (!line)
-		return;
-	if (mark)
-		page_add(p, s, arrow);
-	page_add_at(p, draw_width(arrow), s, "");
-	page_addf(p, STYLE_DIM, "%*ld ", digits, n);
-	shaped_line(&text, line, len, shift);
-	page_add(p, s, mt_buf_cstr(&text));
-	mt_buf_dispose(&text);
 }
 
 /* The rows lines of the source around t (rows == 1: its line alone). */
@@ -567,70 +455,16 @@ static void source_rows(struct tui_page *p, struct inventory *inv, const struct 
 			int rows)
 {
 	json_t *s = inv->scan;
-	long first = t->line - (rows - 1) / 2, avail;
-	int digits, prefix;
-	size_t shift = 0;
+	struct source_at at = {str(s, "repo"), str(s, "rev"),
+			       json_is_true(json_object_get(s, "worktree")), t->file, t->line,
+			       t->col};
 
 	if (!t->file || t->line < 1) {
 		page_line(p);
 		page_add_at(p, 2, STYLE_DIM, t->file ? "no torch call in this file" : "");
 		return;
 	}
-	if (source_load(&inv->src, str(s, "repo"), str(s, "rev"),
-			json_is_true(json_object_get(s, "worktree")), t->file) < 0) {
-		page_line(p);
-		page_add_at(p, 2, STYLE_WARN, inv->src.error);
-		return;
-	}
-	if (first + rows - 1 > (long)inv->src.nlines) /* at the end: more lines above */
-		first = (long)inv->src.nlines - rows + 1;
-	first = first < 1 ? 1 : first;
-	digits = snprintf(NULL, 0, "%ld", first + rows - 1);
-	prefix = digits + 1 + draw_width(draw_glyph(GLYPH_ARROW));
-	avail = p->width - prefix;
-	if (t->col + 16 > avail && avail > 24)
-		shift = (size_t)(t->col - avail / 3);
-	for (long n = first; n < first + rows; n++)
-		source_row(p, inv, n, n == t->line, digits, shift);
-}
-
-/* The length of text's longest start that ends with a word and fits in
- * `room` columns; the first word's length when even it does not fit. */
-static size_t wrap_point(const char *text, int room)
-{
-	size_t best = 0, end = 0, n = strlen(text);
-
-	while (end < n) {
-		size_t next = end + strspn(text + end, " ");
-		char *piece;
-		next += strcspn(text + next, " ");
-		piece = strndup(text, next);
-		int w = draw_width(piece);
-		free(piece);
-		if (w > room)
-			break;
-		best = end = next;
-	}
-	return best ? best : strcspn(text, " ");
-}
-
-/* Word-wrapped text on at most `rows` rows; the last one ends in an
- * ellipsis when the text goes on. */
-static void wrap_rows(struct tui_page *p, const char *text, int indent, int rows,
-		      enum draw_style s)
-{
-	int room = p->width - indent;
-
-	for (int r = 0; r < rows && text && *text; r++) {
-		size_t cut = r < rows - 1 ? wrap_point(text, room) : strlen(text);
-		char *piece = strndup(text, cut), *fit = draw_fit(piece, room, 0);
-		page_line(p);
-		page_add_at(p, indent, s, fit);
-		free(fit);
-		free(piece);
-		text += cut;
-		text += strspn(text, " ");
-	}
+	source_draw(&inv->src, p, &at, rows);
 }
 
 static void detail(struct tui_page *p, struct inventory *inv, enum inv_view v, int rows)
@@ -640,7 +474,7 @@ static void detail(struct tui_page *p, struct inventory *inv, enum inv_view v, i
 	rule_line(p, &t);
 	if (t.message) {
 		source_rows(p, inv, &t, 1);
-		wrap_rows(p, t.message, 2, rows - 2, STYLE_NORMAL);
+		tui_wrap_rows(p, t.message, 2, rows - 2, STYLE_NORMAL);
 	} else {
 		source_rows(p, inv, &t, rows - 1);
 	}

@@ -1,4 +1,5 @@
-/* The chooser behind `t`: the effort category, then the track. */
+/* The chooser behind `t` (the effort category, then the track), `p` (the
+ * table), `v` (a status) and `r` (a finding's status). */
 #include "menu.h"
 #include "actions.h"
 
@@ -38,16 +39,23 @@ int menu_input(struct tui_menu *m, const struct tui_key *k)
 	}
 }
 
-void menu_draw(const struct tui_menu *m, const struct draw_rect *area)
+#define MENU_HINT "1-9 or Enter picks, Esc cancels"
+
+int menu_width(const struct tui_menu *m)
 {
-	int w = draw_width(m->title) + 6, h = m->n + 4;
-	struct draw_rect box, inner;
+	int w = draw_width(m->title) + 6;
 
 	for (int i = 0; i < m->n; i++)
 		if (draw_width(m->items[i]) + 8 > w)
 			w = draw_width(m->items[i]) + 8;
-	if (w < 30)
-		w = 30;
+	return w < draw_width(MENU_HINT) + 4 ? draw_width(MENU_HINT) + 4 : w;
+}
+
+void menu_draw(const struct tui_menu *m, const struct draw_rect *area)
+{
+	int w = menu_width(m), h = m->n + 4;
+	struct draw_rect box, inner;
+
 	w = w < area->w ? w : area->w;
 	h = h < area->h ? h : area->h;
 	box = (struct draw_rect){area->y + (area->h - h) / 2, area->x + (area->w - w) / 2, h, w};
@@ -60,5 +68,5 @@ void menu_draw(const struct tui_menu *m, const struct draw_rect *area)
 			draw_fill(&inner, i, s);
 		draw_textf(&inner, i, 1, s, "%d  %s", i + 1, m->items[i]);
 	}
-	draw_text(&inner, inner.h - 1, 0, STYLE_DIM, "1-9 or Enter picks, Esc cancels");
+	draw_text(&inner, inner.h - 1, 0, STYLE_DIM, MENU_HINT);
 }

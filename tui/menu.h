@@ -24,6 +24,9 @@ void menu_start(struct tui_menu *m, const char *title, const char *const *items,
 /* Applies one key: the index of the chosen item, MENU_CONTINUE or MENU_CANCEL. */
 int menu_input(struct tui_menu *m, const struct tui_key *k);
 
+/* The columns the menu's box needs to show every item whole. */
+int menu_width(const struct tui_menu *m);
+
 /* Draws the menu as a box centred in area. */
 void menu_draw(const struct tui_menu *m, const struct draw_rect *area);
 

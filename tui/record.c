@@ -6,7 +6,12 @@
 #include "error.h"
 #include "jview.h"
 #include "scan.h"
+#include "compat.h"
+#include "embedded.h"
+#include "probe.h"
 #include "util.h"
+
+#include <dirent.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -103,6 +108,30 @@ static void read_scan(struct tui_wizard *w)
 	w->scan_id = id;
 }
 
+/* The full probe behind the model's, read again only when the model names
+ * another probe; it keeps every call site, which the model cuts. */
+static void read_probe(struct tui_wizard *w)
+{
+	int64_t want = jv_int(w->model, "probe.id", 0), id = 0, created = 0;
+	json_t *probe = NULL;
+	char when[32];
+
+	if (want == w->probe_id)
+		return;
+	if (want && mt_journal_probe_latest(w->trial->journal, &probe, &id, &created) < 0) {
+		tui_message(w, 1, "cannot read the probe: %s", mt_error_last());
+		return;
+	}
+	if (probe) {
+		mt_time_iso(when, sizeof(when), created);
+		json_object_set_new(probe, "id", json_integer(id));
+		json_object_set_new(probe, "created", json_string(when));
+	}
+	json_decref(w->probe);
+	w->probe = probe;
+	w->probe_id = id;
+}
+
 void record_reload(struct tui_wizard *w)
 {
 	json_t *model;
@@ -127,6 +156,7 @@ void record_reload(struct tui_wizard *w)
 	json_decref(w->model);
 	w->model = model;
 	read_scan(w);
+	read_probe(w);
 }
 
 int record_add_note(struct tui_wizard *w, const char *text)
@@ -269,4 +299,228 @@ int record_scan(struct tui_wizard *w, const char *repo, const char *rev)
 	record_result(w, &r);
 	mt_scan_result_dispose(&r);
 	return TUI_REDRAW | TUI_RELOAD;
+}
+
+/* --- probes ---------------------------------------------------------------- */
+
+static void tables_dispose(struct tui_wizard *w)
+{
+	for (int i = 0; i <= TUI_MENU_MAX; i++) {
+		free(w->tables[i]);
+		free(w->table_items[i]);
+		w->tables[i] = w->table_items[i] = NULL;
+	}
+}
+
+/* Adds table `name` (owned) to the menu unless it is listed already or the
+ * menu is full; its item shows the date the table was retrieved. */
+static void add_table(struct tui_wizard *w, char *name, int *n)
+{
+	mt_compat_table *t = NULL;
+	mt_buf item = MT_BUF_INIT;
+
+	for (int i = 0; i < *n; i++)
+		if (strcmp(w->tables[i], name) == 0)
+			return free(name);
+	if (*n >= TUI_MENU_MAX)
+		return free(name);
+	if (mt_compat_load(&t, name) < 0) {
+		mt_buf_printf(&item, "%s (does not load)", name);
+		mt_error_clear();
+	} else {
+		mt_buf_printf(&item, "%s  %s", name, mt_compat_retrieved(t));
+	}
+	mt_compat_free(t);
+	w->table_items[*n] = mt_buf_detach(&item);
+	w->tables[(*n)++] = name;
+}
+
+/* The name in compat-NAME.yaml, or NULL for another file. Caller frees. */
+static char *table_name(const char *file)
+{
+	size_t len = strlen(file);
+	char *name;
+
+	if (strncmp(file, "compat-", 7) != 0 || len < 13 || strcmp(file + len - 5, ".yaml") != 0)
+		return NULL;
+	name = mt_strdup(file + 7);
+	name[len - 12] = '\0';
+	return name;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The user's imported and updated tables, by name. */
+static void add_user_tables(struct tui_wizard *w, int *n)
+{
+	char *dir = mt_compat_user_dir(), *names[64], *name;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t k = 0;
+
+	while (d && (de = readdir(d)) && k < sizeof(names) / sizeof(names[0]))
+		if ((name = table_name(de->d_name)))
+			names[k++] = name;
+	if (d)
+		closedir(d);
+	free(dir);
+	qsort(names, k, sizeof(names[0]), cmp_str);
+	for (size_t i = 0; i < k; i++)
+		add_table(w, names[i], n);
+}
+
+/* As `mtrial tables list` lists them: the user's first, since mt_compat_load
+ * prefers an imported table to a bundled one of the same name. */
+int record_tables(struct tui_wizard *w)
+{
+	const char *want = w->trial->spec ? mt_spec_get(w->trial->spec, "probe.table") : NULL;
+	char *name;
+	int n = 0;
+
+	tables_dispose(w);
+	want = want && *want ? want : TUI_DEFAULT_TABLE;
+	add_user_tables(w, &n);
+	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
+		if ((name = table_name(e->name)))
+			add_table(w, name, &n);
+	for (int i = 0; i < n; i++)
+		if (strcmp(w->tables[i], want) == 0)
+			return i;
+	if (n == TUI_MENU_MAX) { /* trial.yaml's table (perhaps a path) takes the last place */
+		n--;
+		free(w->tables[n]);
+		free(w->table_items[n]);
+		w->tables[n] = w->table_items[n] = NULL;
+	}
+	add_table(w, mt_strdup(want), &n);
+	return n - 1;
+}
+
+/* trial.yaml's probe.overrides, then the journal's, as the probe takes them.
+ * New reference, or NULL with the error set. */
+static json_t *overrides(struct tui_wizard *w)
+{
+	json_t *spec = w->trial->spec ? mt_spec_to_json(w->trial->spec) : NULL;
+	json_t *written = json_object_get(json_object_get(spec, "probe"), "overrides");
+	json_t *recorded = mt_journal_overrides_json(w->trial->journal);
+	json_t *all = recorded ? json_array() : NULL;
+
+	if (all && json_is_array(written))
+		json_array_extend(all, written);
+	if (all)
+		json_array_extend(all, recorded);
+	json_decref(recorded);
+	json_decref(spec);
+	return all;
+}
+
+static void probe_message(struct tui_wizard *w, json_t *res, int64_t id)
+{
+	json_t *t = json_object_get(res, "table"), *s = json_object_get(res, "summary");
+	mt_buf counts = MT_BUF_INIT;
+
+	for (size_t i = 0; tui_ops_statuses[i]; i++) {
+		json_int_t n = jv_int(s, tui_ops_statuses[i], 0);
+		if (n)
+			mt_buf_printf(&counts, "%s %lld %s", counts.len ? "," : ":", (long long)n,
+				      tui_ops_statuses[i]);
+	}
+	tui_message(w, 0, "Probe #%lld recorded: %s, %lld ops%s", (long long)id,
+		    json_string_value(json_object_get(t, "name")), (long long)jv_int(s, "ops", 0),
+		    counts.len ? mt_buf_cstr(&counts) : "");
+	mt_buf_dispose(&counts);
+}
+
+/* What `mtrial probe` does with a trial, on the trial's latest scan; *id_out
+ * is the recorded probe's. The error is left set for the caller's words. */
+static int probe_run(struct tui_wizard *w, const char *table_name, json_t **out,
+		     int64_t *id_out)
+{
+	mt_compat_table *table = NULL;
+	mt_probe_inputs in = {0};
+	json_t *inv = NULL, *res = NULL;
+	int64_t scan_id = 0;
+	int error;
+
+	*out = NULL;
+	if (!(in.overrides = overrides(w))) {
+		error = mt_error_last_code();
+		goto cleanup;
+	}
+	error = mt_journal_scan_latest(w->trial->journal, 1, &inv, &scan_id, NULL);
+	if (error == MT_ENOTFOUND) { /* the library's words name no key to press */
+		mt_error_clear();
+		error = mt_error_set(MT_ENOTFOUND, "nothing scanned yet: press s to scan first");
+	}
+	if (error < 0 || (error = mt_compat_load(&table, table_name)) < 0)
+		goto cleanup;
+	in.table = table;
+	if ((error = mt_probe_run(&res, &in, json_object_get(inv, "calls"),
+				  json_object_get(inv, "methods"))) < 0)
+		goto cleanup;
+	json_object_set(res, "repo", json_object_get(inv, "repo"));
+	json_object_set(res, "rev", json_object_get(inv, "rev"));
+	if ((error = mt_journal_probe_add(w->trial->journal, res, scan_id, id_out)) < 0)
+		goto cleanup;
+	*out = res;
+	res = NULL;
+cleanup:
+	json_decref(res);
+	json_decref(inv);
+	json_decref(in.overrides);
+	mt_compat_free(table);
+	return error;
+}
+
+int record_probe(struct tui_wizard *w, const char *table)
+{
+	json_t *res = NULL;
+	int64_t id = 0;
+
+	if (probe_run(w, table, &res, &id) < 0) {
+		tui_message(w, 1, "probe not run: %s", mt_error_last());
+		return TUI_REDRAW | TUI_RELOAD;
+	}
+	probe_message(w, res, id);
+	json_decref(res);
+	return TUI_REDRAW | TUI_RELOAD;
+}
+
+int record_finding(struct tui_wizard *w, const char *op, const char *status, const char *note)
+{
+	const char *table = json_string_value(jv_get(w->probe, "table.name"));
+	json_t *res = NULL;
+	int64_t id = 0, probe_id = 0;
+
+	if (!note || !*note) {
+		tui_message(w, 0, "A finding needs a note (who, where, which version): nothing "
+			    "recorded");
+		return TUI_REDRAW;
+	}
+	if (mt_journal_override_add(w->trial->journal, op, status, note, &id) < 0) {
+		tui_message(w, 1, "finding not recorded: %s", mt_error_last());
+		return TUI_REDRAW;
+	}
+	if (probe_run(w, table ? table : TUI_DEFAULT_TABLE, &res, &probe_id) < 0) {
+		tui_message(w, 1, "finding #%lld recorded, but the probe did not run again: %s",
+			    (long long)id, mt_error_last());
+		return TUI_REDRAW | TUI_RELOAD;
+	}
+	tui_message(w, 0, "Finding #%lld recorded: %s is %s; probe #%lld shows it", (long long)id,
+		    op, status, (long long)probe_id);
+	json_decref(res);
+	return TUI_REDRAW | TUI_RELOAD;
+}
+
+void record_dispose(struct tui_wizard *w)
+{
+	tables_dispose(w);
+	json_decref(w->scan);
+	json_decref(w->probe);
+	free(w->finding_op);
+	w->scan = w->probe = NULL;
+	w->finding_op = NULL;
 }

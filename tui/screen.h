@@ -24,12 +24,16 @@ struct tui_timer {
 };
 
 /* What a screen may look at. Everything is borrowed for the call only: a
- * screen that keeps `scan` across calls takes its own reference. */
+ * screen that keeps `scan` or `probe` across calls takes its own reference. */
 struct tui_ctx {
 	json_t *model;                 /* the report model, may be NULL */
 	json_t *scan;                  /* the latest scan's full result
 					  (mt_journal_scan_latest), or NULL */
 	int64_t scan_id;               /* its id in the journal, 0 with none */
+	json_t *probe;                 /* the latest probe's full result
+					  (mt_journal_probe_latest) with its
+					  "id" and "created", or NULL */
+	int64_t probe_id;              /* its id in the journal, 0 with none */
 	int64_t now_ms;                /* wall clock of this draw */
 	const struct tui_timer *timer; /* never NULL */
 	int focused;                   /* the content has the keyboard */
@@ -79,6 +83,30 @@ extern const struct tui_screen_ops *const tui_step_ops[TUI_NSTEPS];
 
 /* The Repository step: workload, scan summary and inventory (repository.c). */
 extern const struct tui_screen_ops tui_repository_ops;
+
+/* The Ops & compatibility step: the latest probe's table, counts and ops,
+ * filtered, with the selected op's details and call sites (ops.c). */
+extern const struct tui_screen_ops tui_ops_ops;
+
+/* The table a probe uses when trial.yaml names none, as `mtrial probe`. */
+#define TUI_DEFAULT_TABLE "torchneuron-2.14"
+
+/* The statuses an op can have, blockers first (the order of the list), and
+ * NULL. */
+extern const char *const tui_ops_statuses[];
+
+/* What the wizard asks the Ops step's state for its prompts and menus: the
+ * op under the cursor (borrowed until the next draw or reload), or NULL;
+ * the filter's text ("" for none; borrowed) and status (NULL for all). */
+const char *tui_ops_selected(void *state);
+const char *tui_ops_filter_text(void *state);
+const char *tui_ops_filter_status(void *state);
+
+/* Sets the Ops step's filter: the text to look for in op names and APIs
+ * ("" for none), or the one status to show (NULL for all; else one of
+ * tui_ops_statuses). The cursor goes back to the top. */
+void tui_ops_set_filter_text(void *state, const char *text);
+void tui_ops_set_filter_status(void *state, const char *status);
 
 /* What the steps draw with (steps.c): a section heading with a blank line
  * before it, and a "key  value" line ("(not set)" for a NULL value). */

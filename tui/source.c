@@ -118,3 +118,81 @@ void source_dispose(struct tui_source *s)
 	free(s->repo);
 	memset(s, 0, sizeof(*s));
 }
+
+/* --- drawing -------------------------------------------------------------- */
+
+#define TAB_STOP 8
+
+/* The line with tabs expanded and, when the column the target starts at
+ * would be off the right edge, shifted left by `shift` bytes (behind an
+ * ellipsis); `shift` is kept on a UTF-8 character boundary. */
+static void shaped_line(mt_buf *out, const char *s, size_t n, size_t shift)
+{
+	mt_buf exp = MT_BUF_INIT;
+	size_t col = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\t') {
+			do
+				mt_buf_put(&exp, " ", 1), col++;
+			while (col % TAB_STOP);
+			continue;
+		}
+		mt_buf_put(&exp, s + i, 1);
+		col += ((unsigned char)s[i] & 0xc0) != 0x80;
+	}
+	if (shift >= exp.len) {
+		shift = 0;
+	} else {
+		while (shift > 0 && ((unsigned char)exp.ptr[shift] & 0xc0) == 0x80)
+			shift--;
+	}
+	if (shift)
+		mt_buf_puts(out, draw_glyph(GLYPH_ELLIPSIS));
+	mt_buf_puts(out, mt_buf_cstr(&exp) + shift);
+	mt_buf_dispose(&exp);
+}
+
+static void source_row(struct tui_page *p, const struct tui_source *s, long n, int mark,
+		       int digits, size_t shift)
+{
+	size_t len;
+	const char *line = source_line(s, (int)n, &len);
+	const char *arrow = draw_glyph(GLYPH_ARROW);
+	enum draw_style style = mark ? STYLE_NORMAL : STYLE_DIM;
+	mt_buf text = MT_BUF_INIT;
+
+	page_line(p);
+	if (!line)
+		return;
+	if (mark)
+		page_add(p, style, arrow);
+	page_add_at(p, draw_width(arrow), style, "");
+	page_addf(p, STYLE_DIM, "%*ld ", digits, n);
+	shaped_line(&text, line, len, shift);
+	page_add(p, style, mt_buf_cstr(&text));
+	mt_buf_dispose(&text);
+}
+
+void source_draw(struct tui_source *s, struct tui_page *p, const struct source_at *at, int rows)
+{
+	long first = at->line - (rows - 1) / 2, avail;
+	int digits, prefix;
+	size_t shift = 0;
+
+	if (source_load(s, at->repo, at->rev, at->worktree, at->file) < 0) {
+		page_line(p);
+		page_add_at(p, 2, STYLE_WARN, s->error);
+		return;
+	}
+	if (first + rows - 1 > (long)s->nlines) /* at the end: more lines above */
+		first = (long)s->nlines - rows + 1;
+	first = first < 1 ? 1 : first;
+	digits = snprintf(NULL, 0, "%ld", first + rows - 1);
+	prefix = digits + 1 + draw_width(draw_glyph(GLYPH_ARROW));
+	avail = p->width - prefix;
+	if (at->col + 16 > avail && avail > 24)
+		shift = (size_t)(at->col - avail / 3);
+	for (long n = first; n < first + rows; n++)
+		source_row(p, s, n, n == at->line, digits, shift);
+}

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "gitread.h"
+#include "page.h"
 
 /* Zeroed is empty. What it holds is keyed by repo, rev, worktree and path. */
 struct tui_source {
@@ -30,6 +31,20 @@ int source_load(struct tui_source *s, const char *repo, const char *rev, int wor
 /* Line n (from 1) of the file held, without its line end, and its length;
  * NULL past the end or when nothing is held. Borrowed until the next load. */
 const char *source_line(const struct tui_source *s, int n, size_t *len);
+
+/* Where a call or finding is, for source_draw. Borrowed. */
+struct source_at {
+	const char *repo, *rev; /* the scan's */
+	int worktree;           /* the scan read the work tree */
+	const char *file;       /* repository-relative */
+	long line, col;         /* line from 1, column from 0 (as scans give them) */
+};
+
+/* Appends `rows` lines of the file around at->line to p (rows == 1: that
+ * line alone), each with its number, that line marked with an arrow and,
+ * when at->col would be off the right edge, every line shifted left behind
+ * an ellipsis. A file that cannot be read shows why on one line. */
+void source_draw(struct tui_source *s, struct tui_page *p, const struct source_at *at, int rows);
 
 /* Forgets the file held (a new scan may have read another version of it
  * from the work tree); the repository stays open. */

@@ -85,24 +85,6 @@ static void nothing_yet(struct tui_page *p, const char *section, const char *tex
 	page_para(p, LABEL_COL, STYLE_NORMAL, text);
 }
 
-/* --- Ops & compatibility --------------------------------------------------- */
-
-static void ops_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
-{
-	(void)state;
-	nothing_yet(p, "Op status on the candidate",
-		    "`mtrial probe` fills this: for each op the training code uses, whether "
-		    "the neuron device runs it, falls back, or fails.");
-	tui_heading(p, "Candidate");
-	spec_field(p, ctx, "accelerator", "systems.candidate.accelerator");
-}
-
-static const struct tui_screen_ops ops_ops = {
-	.name = "Ops & compatibility",
-	.step_id = "ops",
-	.draw = ops_draw,
-};
-
 /* --- Correctness ----------------------------------------------------------- */
 
 static void correctness_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
@@ -443,5 +425,5 @@ static const struct tui_screen_ops summary_ops = {
 };
 
 const struct tui_screen_ops *const tui_step_ops[TUI_NSTEPS] = {
-	&tui_repository_ops, &ops_ops, &correctness_ops, &runs_ops, &effort_ops, &summary_ops,
+	&tui_repository_ops, &tui_ops_ops, &correctness_ops, &runs_ops, &effort_ops, &summary_ops,
 };

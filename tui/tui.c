@@ -206,8 +206,9 @@ int mt_tui_run(mt_trial *trial)
 	free(old_locale);
 	screens_dispose(&w);
 	json_decref(w.model);
-	json_decref(w.scan);
+	record_dispose(&w);
 	free(w.scan_repo);
+	free(w.filter_before);
 	if (!error && stop_signal)
 		error = mt_error_set(MT_ERROR, "interrupted");
 	return error;

@@ -26,7 +26,26 @@ enum tui_mode {
 	MODE_TRACK,
 	MODE_SCAN_REPO, /* the scan's repository path */
 	MODE_SCAN_REV,  /* then its revision */
+	MODE_PROBE_TABLE,    /* the table to probe with (a menu) */
+	MODE_FINDING_STATUS, /* a finding's status (a menu) */
+	MODE_FINDING_NOTE,   /* then its note */
+	MODE_FILTER,         /* the ops filter's text */
+	MODE_SHOW_STATUS,    /* the ops filter's status (a menu) */
 };
+
+/* The modes that edit a line in the message line, and those that show a
+ * menu over the content. */
+static inline int tui_mode_prompts(enum tui_mode m)
+{
+	return m == MODE_NOTE || m == MODE_SCAN_REPO || m == MODE_SCAN_REV ||
+	       m == MODE_FINDING_NOTE || m == MODE_FILTER;
+}
+
+static inline int tui_mode_menu(enum tui_mode m)
+{
+	return m == MODE_CATEGORY || m == MODE_TRACK || m == MODE_PROBE_TABLE ||
+	       m == MODE_FINDING_STATUS || m == MODE_SHOW_STATUS;
+}
 
 struct tui_layout {
 	int cols, lines;
@@ -54,6 +73,15 @@ struct tui_wizard {
 	char *scan_repo;              /* owned; chosen in MODE_SCAN_REPO */
 	json_t *scan;                 /* owned; the latest scan's full result */
 	int64_t scan_id;              /* its id, 0 with none */
+	json_t *probe;                /* owned; the latest probe's full result */
+	int64_t probe_id;             /* its id, 0 with none */
+	char *tables[TUI_MENU_MAX + 1];     /* owned; the table menu's names */
+	char *table_items[TUI_MENU_MAX + 1]; /* owned; and its items */
+	char *finding_op;             /* owned; the op a finding is about */
+	int finding_status;           /* chosen in MODE_FINDING_STATUS */
+	char *filter_before;          /* owned; the ops filter MODE_FILTER
+					 started from, for Esc to restore */
+	char menu_title[160];         /* a menu's title made for the occasion */
 	char message[512];
 	int message_error;
 	struct tui_layout layout;
@@ -77,6 +105,23 @@ void record_scan_defaults(struct tui_wizard *w, char **repo, char **rev);
  * pane, records the result and says so; a failure goes to the message line
  * and leaves the last scan in place. Returns result bits. */
 int record_scan(struct tui_wizard *w, const char *repo, const char *rev);
+/* The tables a probe can use, for a menu: in w->tables the names (the
+ * user's imported and updated tables, then the bundled ones, and
+ * trial.yaml's probe.table when neither has it; at most TUI_MENU_MAX) and
+ * in w->table_items each with its date. Returns the index of trial.yaml's
+ * probe.table, or of the table `mtrial probe` uses by default. */
+int record_tables(struct tui_wizard *w);
+/* Probes the latest scan's ops against `table` with the overrides of
+ * trial.yaml and the journal, as `mtrial probe` does, records the result
+ * and says so; a failure goes to the message line. Returns result bits. */
+int record_probe(struct tui_wizard *w, const char *table);
+/* Records a team finding (an override: op, status, a required note), then
+ * probes again with the latest probe's table so that the op shows it.
+ * Returns result bits. */
+int record_finding(struct tui_wizard *w, const char *op, const char *status,
+		   const char *note);
+/* Releases what record.c keeps in w. */
+void record_dispose(struct tui_wizard *w);
 /* Sets the message line (printf-style); is_error styles it as an error. */
 void tui_message(struct tui_wizard *w, int is_error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -21,8 +21,9 @@ check "... that s fills it" wait_for 'Press s, or'
 check "... as does mtrial scan" wait_for '│ +(run )?mtrial scan\.$'
 
 keys j
-check "Ops & compatibility: empty, filled by mtrial probe" \
-	wait_for '│ +mtrial probe fills this'
+check "Ops & compatibility: nothing probed yet" wait_for '│   Nothing probed yet\.$'
+check "... p or mtrial probe fills it" wait_for 'Press p, or run'
+check "... after a scan" wait_for '│   It needs a scan first: press s'
 check "the heading follows the selection" wait_for '│ Ops & compatibility \(empty\)'
 keys j
 check "Correctness: filled by mtrial check" wait_for '│ +mtrial check fills this'
