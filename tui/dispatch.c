@@ -272,12 +272,13 @@ static int finding_start(struct tui_wizard *w)
 	int sel = 0;
 
 	if (!st) {
-		tui_message(w, 0, "r records a finding about the op selected in Ops & compatibility");
+		tui_message(w, 0, "r records a finding about the op selected in Ops & "
+			    "compatibility");
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	if (!op) {
-		tui_message(w, 0, "No op selected: %s", w->probe ? "the filter shows none"
-								 : "press p to probe the ops first");
+		tui_message(w, 0, "No op selected: %s",
+			    w->probe ? "the filter shows none" : "press p to probe the ops first");
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	free(w->finding_op);

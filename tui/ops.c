@@ -1,0 +1,825 @@
+/* The Ops & compatibility step: the latest probe. Its table's identity on
+ * top, so that every status on the screen shows where it came from and how
+ * old that is; the counts by status as a stacked bar with a legend; the ops,
+ * blockers first, filtered by text and by status; under them the selected
+ * op's status, source, conditions, notes and call sites. Enter gives the op
+ * the whole pane, its call sites as a list with the selected one's source
+ * underneath. Like the Repository step's lists, the page is laid out to the
+ * pane's height, so the list scrolls itself to keep the cursor in view. */
+#include "screen.h"
+#include "rows.h"
+#include "source.h"
+#include "jview.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VALUE_COL 12  /* values after "  retrieved " and the like */
+#define CALLS_W 5
+#define MAX_SOURCE_W 22
+#define NARROW 40     /* below this width the list has no source column */
+#define MAX_WRAP 3    /* rows for an op's conditions, and for its notes */
+
+const char *const tui_ops_statuses[] = {"unsupported", "partial", "cpu_fallback", "unknown",
+					"device", NULL};
+
+/* How each status looks, in the order of the bar and its legend. */
+static const struct look {
+	const char *status;
+	const char *letter; /* the status without colour */
+	enum draw_style text, bar;
+} looks[] = {
+	{"device", "D", STYLE_OP_DEVICE, STYLE_BAR_DEVICE},
+	{"partial", "P", STYLE_OP_PARTIAL, STYLE_BAR_PARTIAL},
+	{"cpu_fallback", "C", STYLE_OP_FALLBACK, STYLE_BAR_FALLBACK},
+	{"unsupported", "U", STYLE_OP_UNSUPPORTED, STYLE_BAR_UNSUPPORTED},
+	{"unknown", "?", STYLE_OP_UNKNOWN, STYLE_BAR_UNKNOWN},
+};
+#define NLOOKS (sizeof(looks) / sizeof(looks[0]))
+
+struct ops_state {
+	json_t *probe; /* own reference; NULL with none */
+	int64_t probe_id;
+	json_t **shown; /* the ops the filter lets through, in the probe's order */
+	size_t nshown;
+	char text[128];     /* the filter's text, "" for none */
+	const char *status; /* the filter's status (from tui_ops_statuses), NULL: all */
+	char *follow;       /* the selected op's name, kept across probes */
+	int cursor, top, list_rows;
+	int details;        /* the selected op has the whole pane */
+	int site, site_top, site_rows;
+	struct tui_source src;
+};
+
+static const char *str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+static const struct look *look_of(const char *status)
+{
+	for (size_t i = 0; i < NLOOKS; i++)
+		if (same_str(looks[i].status, status))
+			return &looks[i];
+	return &looks[NLOOKS - 1]; /* a status this wizard does not know: unknown */
+}
+
+/* --- the filter ----------------------------------------------------------- */
+
+static int contains(const char *hay, const char *needle)
+{
+	return hay && strcasestr(hay, needle) != NULL;
+}
+
+static int passes(const struct ops_state *st, json_t *op)
+{
+	json_t *api;
+	size_t i;
+
+	if (st->status && !same_str(st->status, str(op, "status")))
+		return 0;
+	if (!*st->text || contains(str(op, "op"), st->text))
+		return 1;
+	json_array_foreach(json_object_get(op, "apis"), i, api)
+		if (contains(json_string_value(api), st->text))
+			return 1;
+	return 0;
+}
+
+static json_t *selected_op(const struct ops_state *st)
+{
+	return st->cursor >= 0 && (size_t)st->cursor < st->nshown ? st->shown[st->cursor] : NULL;
+}
+
+/* Remembers the selection by name: a new probe or filter keeps it. */
+static void follow_cursor(struct ops_state *st)
+{
+	json_t *op = selected_op(st);
+
+	free(st->follow);
+	st->follow = op && str(op, "op") ? mt_strdup(str(op, "op")) : NULL;
+}
+
+/* The ops that pass the filter, the cursor on the followed op when it is
+ * among them. */
+static void refilter(struct ops_state *st)
+{
+	json_t *ops = json_object_get(st->probe, "ops"), *op;
+	size_t i;
+
+	free(st->shown);
+	st->shown = calloc(json_array_size(ops) + 1, sizeof(*st->shown));
+	if (!st->shown)
+		abort();
+	st->nshown = 0;
+	json_array_foreach(ops, i, op) {
+		if (!passes(st, op))
+			continue;
+		if (same_str(st->follow, str(op, "op")))
+			st->cursor = (int)st->nshown;
+		st->shown[st->nshown++] = op;
+	}
+	if (st->cursor >= (int)st->nshown)
+		st->cursor = st->nshown ? (int)st->nshown - 1 : 0;
+	if (!same_str(st->follow, str(selected_op(st), "op")))
+		st->details = 0; /* the op shown in full is gone */
+	follow_cursor(st);
+}
+
+/* True when the probe has an op called `name` that only the status filter
+ * hides. */
+static int hidden_by_status(const struct ops_state *st, const char *name)
+{
+	json_t *op;
+	size_t i;
+
+	json_array_foreach(json_object_get(st->probe, "ops"), i, op)
+		if (same_str(str(op, "op"), name))
+			return st->status && !same_str(st->status, str(op, "status"));
+	return 0;
+}
+
+/* Takes a probe that is not the one held (a probe or a finding from here,
+ * or from another terminal). The selection follows its op; when the op's
+ * new status is one the filter hides (the team just recorded a finding
+ * about it), the status filter goes rather than the op. */
+static void sync(struct ops_state *st, const struct tui_ctx *ctx)
+{
+	if (ctx->probe == st->probe && ctx->probe_id == st->probe_id)
+		return;
+	json_decref(st->probe);
+	st->probe = json_incref(ctx->probe);
+	st->probe_id = ctx->probe_id;
+	source_forget(&st->src);
+	if (st->follow && hidden_by_status(st, st->follow))
+		st->status = NULL;
+	refilter(st);
+}
+
+const char *tui_ops_selected(void *state)
+{
+	return str(selected_op(state), "op");
+}
+
+const char *tui_ops_filter_text(void *state)
+{
+	return ((struct ops_state *)state)->text;
+}
+
+const char *tui_ops_filter_status(void *state)
+{
+	return ((struct ops_state *)state)->status;
+}
+
+static void filter_changed(struct ops_state *st)
+{
+	free(st->follow);
+	st->follow = NULL;
+	st->cursor = st->top = 0;
+	st->details = 0;
+	refilter(st);
+}
+
+void tui_ops_set_filter_text(void *state, const char *text)
+{
+	struct ops_state *st = state;
+
+	snprintf(st->text, sizeof(st->text), "%s", text ? text : "");
+	filter_changed(st);
+}
+
+void tui_ops_set_filter_status(void *state, const char *status)
+{
+	struct ops_state *st = state;
+
+	st->status = NULL;
+	for (size_t i = 0; status && tui_ops_statuses[i]; i++)
+		if (strcmp(tui_ops_statuses[i], status) == 0)
+			st->status = tui_ops_statuses[i];
+	filter_changed(st);
+}
+
+/* --- the table, the bar and the legend ------------------------------------ */
+
+static void field(struct tui_page *p, const char *key, enum draw_style s, const char *value)
+{
+	page_line(p);
+	page_add_at(p, TUI_LABEL_COL, STYLE_DIM, key);
+	page_add_at(p, VALUE_COL, s, value ? value : "?");
+}
+
+/* "rules  11 for every op: float64 runs as float32 on the device; ..." */
+static void rules_field(struct tui_page *p, json_t *rules)
+{
+	mt_buf b = MT_BUF_INIT;
+	json_t *r;
+	size_t i;
+
+	mt_buf_printf(&b, "%zu for every op: ", json_array_size(rules));
+	json_array_foreach(rules, i, r)
+		mt_buf_printf(&b, "%s%s", i ? "; " : "", str(r, "text"));
+	field(p, "rules", STYLE_NORMAL, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+}
+
+/* Where the statuses come from: the table's name and kind, the date it was
+ * retrieved and, with room, its backend and version, its source and its
+ * rules. The name and the date come first, so that a narrow pane cuts
+ * neither. A probe of another revision than the latest scan's says so. */
+static void identity(struct tui_page *p, const struct tui_ctx *ctx, json_t *probe, int full)
+{
+	json_t *t = json_object_get(probe, "table");
+	const char *rev = str(probe, "rev"), *scanned = str(ctx->scan, "rev");
+	char line[128];
+
+	page_line(p);
+	page_addf(p, STYLE_HEADING, "Table %s", str(t, "name") ? str(t, "name") : "?");
+	page_addf(p, STYLE_DIM, " (%s)", str(t, "kind") ? str(t, "kind") : "?");
+	field(p, "retrieved", STYLE_NORMAL, str(t, "retrieved"));
+	page_addf(p, STYLE_DIM, "  probe #%lld", (long long)jv_int(probe, "id", 0));
+	if (rev && scanned && strcmp(rev, scanned) != 0) {
+		snprintf(line, sizeof(line), "%.12s; the latest scan is newer: p probes it", rev);
+		field(p, "probed", STYLE_WARN, line);
+	}
+	if (!full)
+		return;
+	snprintf(line, sizeof(line), "%s %s", str(t, "backend") ? str(t, "backend") : "?",
+		 str(t, "version") ? str(t, "version") : "");
+	field(p, "backend", STYLE_NORMAL, line);
+	field(p, "source", STYLE_DIM, str(t, "source"));
+	if (json_array_size(json_object_get(probe, "rules")))
+		rules_field(p, json_object_get(probe, "rules"));
+}
+
+/* Shares of `width` columns proportional to n[]: whole shares first, the
+ * columns left to the largest remainders, then at least one column for
+ * every status present (taken from the widest). */
+static void bar_widths(const json_int_t *n, int width, int *w)
+{
+	json_int_t total = 0;
+	int used = 0, extra[NLOOKS] = {0};
+
+	for (size_t i = 0; i < NLOOKS; i++)
+		total += n[i] > 0 ? n[i] : 0;
+	for (size_t i = 0; i < NLOOKS; i++) {
+		w[i] = total && n[i] > 0 ? (int)(n[i] * width / total) : 0;
+		used += w[i];
+	}
+	while (total && used < width) {
+		size_t best = NLOOKS;
+		for (size_t i = 0; i < NLOOKS; i++)
+			if (n[i] > 0 && !extra[i] &&
+			    (best == NLOOKS || n[i] * width % total > n[best] * width % total))
+				best = i;
+		if (best == NLOOKS)
+			break;
+		extra[best] = 1;
+		w[best]++, used++;
+	}
+	for (size_t i = 0; i < NLOOKS; i++) {
+		size_t widest = 0;
+		for (size_t k = 0; k < NLOOKS; k++)
+			widest = w[k] > w[widest] ? k : widest;
+		if (n[i] > 0 && !w[i] && w[widest] > 1)
+			w[widest]--, w[i]++;
+	}
+}
+
+/* One line, each status a segment as wide as its share of the ops, in its
+ * colour and starting with its letter, so that it reads without colour. */
+static void status_bar(struct tui_page *p, json_t *summary)
+{
+	json_int_t n[NLOOKS];
+	int w[NLOOKS];
+	mt_buf seg = MT_BUF_INIT;
+
+	for (size_t i = 0; i < NLOOKS; i++)
+		n[i] = jv_int(summary, looks[i].status, 0);
+	bar_widths(n, p->width, w);
+	page_line(p);
+	if (!jv_int(summary, "ops", 0))
+		page_add(p, STYLE_DIM, "(the scan has no ops)");
+	for (size_t i = 0; i < NLOOKS; i++) {
+		if (!w[i])
+			continue;
+		mt_buf_puts(&seg, looks[i].letter);
+		for (int k = 1; k < w[i]; k++)
+			mt_buf_put(&seg, " ", 1);
+		page_add(p, looks[i].bar, mt_buf_cstr(&seg));
+		mt_buf_dispose(&seg);
+	}
+}
+
+/* "D device 1  P partial 1  C cpu_fallback 0 ..." flowing onto as many lines
+ * as the width needs, then the share of ops supported (device or partial, as
+ * `mtrial probe` counts them). */
+static void legend(struct tui_page *p, json_t *summary)
+{
+	char count[32], share[64];
+	int col = 0;
+
+	page_line(p);
+	for (size_t i = 0; i <= NLOOKS; i++) {
+		int w;
+		if (i < NLOOKS) {
+			snprintf(count, sizeof(count), " %lld",
+				 (long long)jv_int(summary, looks[i].status, 0));
+			w = 2 + draw_width(looks[i].status) + draw_width(count);
+		} else {
+			snprintf(share, sizeof(share), "%s%% supported",
+				 jv_str(summary, "support_percentage", count, sizeof(count)));
+			w = draw_width(share);
+		}
+		if (col && col + 2 + w > p->width) {
+			page_line(p);
+			col = 0;
+		} else if (col) {
+			page_add(p, STYLE_NORMAL, "  ");
+			col += 2;
+		}
+		if (i < NLOOKS) {
+			page_add(p, looks[i].text, looks[i].letter);
+			page_addf(p, STYLE_NORMAL, " %s", looks[i].status);
+			page_add(p, STYLE_NORMAL, count);
+		} else {
+			page_add(p, STYLE_DIM, share);
+		}
+		col += w;
+	}
+}
+
+/* --- the list ------------------------------------------------------------- */
+
+/* "table:torch-neuron-inf1:190" as "table line 190": the table is named on
+ * top. Overrides and "none" as they are. */
+static const char *short_source(const char *source, char *buf, size_t size)
+{
+	const char *first = source ? strchr(source, ':') : NULL;
+	const char *last = source ? strrchr(source, ':') : NULL;
+
+	if (!first || first == last || strncmp(source, "override:", 9) == 0)
+		return source ? source : "?";
+	snprintf(buf, size, "%.*s line %s", (int)(first - source), source, last + 1);
+	return buf;
+}
+
+static int source_width(const struct ops_state *st, int width)
+{
+	int w = 6; /* "source" */
+	char buf[128];
+
+	if (width < NARROW)
+		return 0;
+	for (size_t i = 0; i < st->nshown; i++) {
+		int sw = draw_width(short_source(str(st->shown[i], "source"), buf, sizeof(buf)));
+		w = sw > w ? sw : w;
+	}
+	return w > MAX_SOURCE_W ? MAX_SOURCE_W : w;
+}
+
+static void op_row(struct tui_page *p, json_t *op, int src_w, int selected, int focused)
+{
+	const struct look *l = look_of(str(op, "status"));
+	char calls[24], buf[128];
+	int unsupported = l->text == STYLE_OP_UNSUPPORTED;
+	struct tui_cell c[] = {
+		{l->letter, 1, 0, 0, l->text},
+		{str(op, "op"), p->width - 2 - (CALLS_W + 1) - (src_w ? src_w + 1 : 0), 0, 0,
+		 unsupported ? STYLE_OP_UNSUPPORTED : STYLE_NORMAL},
+		{calls, CALLS_W, 1, 0, STYLE_NORMAL},
+		{short_source(str(op, "source"), buf, sizeof(buf)), src_w, 0, 0, STYLE_DIM},
+	};
+
+	snprintf(calls, sizeof(calls), "%lld", (long long)jv_int(op, "count", 0));
+	tui_row(p, c, src_w ? 4 : 3, selected, focused);
+}
+
+static void header_row(struct tui_page *p, int src_w)
+{
+	struct tui_cell c[] = {
+		{"", 1, 0, 0, STYLE_DIM},
+		{"op", p->width - 2 - (CALLS_W + 1) - (src_w ? src_w + 1 : 0), 0, 0, STYLE_DIM},
+		{"calls", CALLS_W, 1, 0, STYLE_DIM},
+		{"source", src_w, 0, 0, STYLE_DIM},
+	};
+	tui_row(p, c, src_w ? 4 : 3, 0, 0);
+}
+
+/* "3 ops, blockers first  / filter  v status  r finding", or what the
+ * filter keeps. */
+static void title_row(struct tui_page *p, const struct ops_state *st)
+{
+	static const struct {
+		enum tui_action a;
+		const char *what;
+	} hints[] = {{TUI_ACT_FILTER, "filter"},
+		     {TUI_ACT_SHOW_STATUS, "status"},
+		     {TUI_ACT_FINDING, "finding"}};
+	size_t total = json_array_size(json_object_get(st->probe, "ops"));
+	char keys[32], title[64], hint[3][48];
+	int width = 0;
+
+	page_line(p);
+	if (st->status || *st->text) {
+		page_addf(p, STYLE_HEADING, "%zu of %zu ops:", st->nshown, total);
+		if (st->status)
+			page_addf(p, STYLE_WARN, " %s", st->status);
+		if (*st->text)
+			page_addf(p, STYLE_WARN, "%s\"%s\"", st->status ? ", " : " ", st->text);
+		page_add(p, STYLE_DIM, "  Esc shows all");
+		return;
+	}
+	snprintf(title, sizeof(title), "%zu ops, blockers first", total);
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		tui_action_keys(hints[i].a, keys, sizeof(keys));
+		snprintf(hint[i], sizeof(hint[i]), "  %s %s", keys, hints[i].what);
+		width += draw_width(hint[i]);
+	}
+	if (draw_width(title) + width > p->width) /* the hints matter more */
+		snprintf(title, sizeof(title), "%zu ops", total);
+	page_add(p, STYLE_HEADING, title);
+	width = draw_width(title);
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		if (width + draw_width(hint[i]) > p->width)
+			break;
+		page_add(p, STYLE_DIM, hint[i]);
+		width += draw_width(hint[i]);
+	}
+}
+
+static void list_rows(struct tui_page *p, struct ops_state *st, int rows, int focused)
+{
+	int src_w = source_width(st, p->width), n = (int)st->nshown;
+
+	st->list_rows = rows;
+	if (st->cursor < st->top)
+		st->top = st->cursor;
+	if (st->cursor >= st->top + rows)
+		st->top = st->cursor - rows + 1;
+	if (st->top > n - rows)
+		st->top = n - rows > 0 ? n - rows : 0;
+	header_row(p, src_w);
+	if (!n) {
+		page_line(p);
+		page_add_at(p, 2, STYLE_DIM, "(none: Esc shows all)");
+	}
+	for (int r = st->top; r < st->top + rows && r < n; r++)
+		op_row(p, st->shown[r], src_w, r == st->cursor, focused);
+}
+
+/* --- the selected op, under the list --------------------------------------- */
+
+/* "train.py:8" */
+static const char *where(char *buf, size_t size, json_t *loc)
+{
+	snprintf(buf, size, "%s:%lld", str(loc, "file") ? str(loc, "file") : "?",
+		 (long long)jv_int(loc, "line", 0));
+	return buf;
+}
+
+/* An op's conditions as one text; caller frees. */
+static char *conditions(json_t *op)
+{
+	mt_buf b = MT_BUF_INIT;
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(op, "conditions"), i, c)
+		mt_buf_printf(&b, "%s%s", i ? "; " : "", json_string_value(c));
+	return mt_buf_detach(&b);
+}
+
+/* "at train.py:8, model.py:12 (+3 more)" cut to the width. */
+static void sites_line(struct tui_page *p, json_t *op)
+{
+	json_t *locs = json_object_get(op, "locations"), *loc;
+	mt_buf b = MT_BUF_INIT;
+	char buf[512], more[32];
+	size_t i, n = json_array_size(locs);
+	char *fit;
+
+	mt_buf_puts(&b, "at ");
+	json_array_foreach(locs, i, loc) {
+		int room = p->width - 2 - draw_width(mt_buf_cstr(&b));
+		snprintf(more, sizeof(more), " (+%zu more)", n - i);
+		if (i && 2 + draw_width(where(buf, sizeof(buf), loc)) +
+				 (i + 1 < n ? draw_width(more) : 0) > room) {
+			mt_buf_puts(&b, more);
+			break;
+		}
+		mt_buf_printf(&b, "%s%s", i ? ", " : "", where(buf, sizeof(buf), loc));
+	}
+	if (!n)
+		mt_buf_puts(&b, "no call site");
+	fit = draw_fit(mt_buf_cstr(&b), p->width - 2, 0);
+	page_line(p);
+	page_add_at(p, 2, STYLE_NORMAL, fit);
+	free(fit);
+	mt_buf_dispose(&b);
+}
+
+/* `rows` lines: a rule naming the op, its status and source, where it is
+ * called, then its conditions and notes, each on what is left. */
+static void summary_rows(struct tui_page *p, json_t *op, int rows)
+{
+	const struct look *l = look_of(str(op, "status"));
+	char *when = conditions(op);
+	const char *notes = str(op, "notes");
+	int left = rows - 3, need_when = *when ? tui_wrap_count(when, p->width - 8) : 0;
+	int when_rows = need_when < left ? need_when : left;
+
+	if (notes && *notes && when_rows == left && left > 1)
+		when_rows = left / 2; /* the notes get a share */
+	tui_rule(p, str(op, "op"));
+	page_line(p);
+	page_add_at(p, 2, l->text, l->letter);
+	page_addf(p, l->text, " %s", str(op, "status"));
+	page_addf(p, STYLE_DIM, "  %s", str(op, "source"));
+	sites_line(p, op);
+	tui_wrap_field(p, 2, "when", 8, when, when_rows, STYLE_NORMAL);
+	tui_wrap_field(p, 2, "notes", 8, notes, left - when_rows, STYLE_NORMAL);
+	free(when);
+}
+
+/* --- the op in full -------------------------------------------------------- */
+
+/* The worktree flag of the scan the probe read, when the latest scan is
+ * that one; the probe itself does not keep it. */
+static int probe_worktree(json_t *probe, const struct tui_ctx *ctx)
+{
+	const char *repo = str(probe, "repo"), *rev = str(probe, "rev");
+
+	return repo && rev && str(ctx->scan, "repo") && str(ctx->scan, "rev") &&
+	       !strcmp(repo, str(ctx->scan, "repo")) && !strcmp(rev, str(ctx->scan, "rev")) &&
+	       json_is_true(json_object_get(ctx->scan, "worktree"));
+}
+
+static void site_rows(struct tui_page *p, struct ops_state *st, json_t *locs, int rows,
+		      int focused)
+{
+	int n = (int)json_array_size(locs);
+	char buf[512];
+
+	st->site_rows = rows;
+	st->site = st->site >= n ? n - 1 : st->site;
+	st->site = st->site < 0 ? 0 : st->site;
+	if (st->site < st->site_top)
+		st->site_top = st->site;
+	if (st->site >= st->site_top + rows)
+		st->site_top = st->site - rows + 1;
+	if (st->site_top > n - rows)
+		st->site_top = n - rows > 0 ? n - rows : 0;
+	for (int r = st->site_top; r < st->site_top + rows && r < n; r++) {
+		struct tui_cell c[] = {{"", 1, 0, 0, STYLE_NORMAL},
+				       {where(buf, sizeof(buf), json_array_get(locs, (size_t)r)), 0,
+					0, 1, STYLE_NORMAL}};
+		tui_row(p, c, 2, r == st->site, focused);
+	}
+}
+
+/* How many rows the conditions and the notes get in the op's page, out of
+ * `room`, each at most MAX_WRAP. */
+static void wrap_budget(json_t *op, const char *when, int width, int room, int *when_rows,
+			int *notes_rows)
+{
+	const char *notes = str(op, "notes");
+	int nw = *when ? tui_wrap_count(when, width - VALUE_COL) : 0;
+	int nn = notes && *notes ? tui_wrap_count(notes, width - VALUE_COL) : 0;
+
+	nw = nw > MAX_WRAP ? MAX_WRAP : nw;
+	nn = nn > MAX_WRAP ? MAX_WRAP : nn;
+	room = room < 0 ? 0 : room;
+	while (nw + nn > room) { /* the longer one gives a row back */
+		if (nw > nn)
+			nw--;
+		else
+			nn--;
+	}
+	*when_rows = nw;
+	*notes_rows = nn;
+}
+
+static void details_fields(struct tui_page *p, json_t *probe, json_t *op, const char *when,
+			   int when_rows, int notes_rows)
+{
+	const struct look *l = look_of(str(op, "status"));
+	json_t *t = json_object_get(probe, "table"), *api;
+	mt_buf apis = MT_BUF_INIT, table = MT_BUF_INIT;
+	size_t i;
+
+	page_line(p);
+	page_add(p, STYLE_HEADING, str(op, "op"));
+	page_line(p);
+	page_add_at(p, TUI_LABEL_COL, STYLE_DIM, "status");
+	page_add_at(p, VALUE_COL, l->text, l->letter);
+	page_addf(p, l->text, " %s", str(op, "status"));
+	field(p, "source", STYLE_NORMAL, str(op, "source"));
+	mt_buf_printf(&table, "%s, retrieved %s", str(t, "name") ? str(t, "name") : "?",
+		      str(t, "retrieved") ? str(t, "retrieved") : "?");
+	field(p, "table", STYLE_NORMAL, mt_buf_cstr(&table));
+	mt_buf_printf(&apis, "%lld:", (long long)jv_int(op, "count", 0));
+	json_array_foreach(json_object_get(op, "apis"), i, api)
+		mt_buf_printf(&apis, "%s %s", i ? "," : "", json_string_value(api));
+	field(p, "calls", STYLE_NORMAL, mt_buf_cstr(&apis));
+	tui_wrap_field(p, TUI_LABEL_COL, "when", VALUE_COL, when, when_rows, STYLE_NORMAL);
+	tui_wrap_field(p, TUI_LABEL_COL, "notes", VALUE_COL, str(op, "notes"), notes_rows,
+		       STYLE_NORMAL);
+	mt_buf_dispose(&apis);
+	mt_buf_dispose(&table);
+}
+
+/* Rows for the source under the call sites: more on a tall pane. */
+static int source_rows(int height)
+{
+	return height >= 20 ? 5 : height >= 14 ? 3 : 2;
+}
+
+/* The op's fields, then its call sites as a list and the selected one's
+ * source: the page is exactly the pane's height. */
+static void details_draw(struct tui_page *p, struct ops_state *st, const struct tui_ctx *ctx,
+			 int height)
+{
+	json_t *op = selected_op(st), *locs = json_object_get(op, "locations");
+	json_t *loc;
+	char *when = conditions(op), title[64], buf[512];
+	int n = (int)json_array_size(locs), src = n ? source_rows(height) : 0;
+	int sites_min = n < 2 ? n : 2, when_rows, notes_rows, rows;
+
+	/* fixed: name, status, source, table, calls (5), the sites' title (1) */
+	wrap_budget(op, when, p->width, height - 6 - src - sites_min, &when_rows, &notes_rows);
+	details_fields(p, st->probe, op, when, when_rows, notes_rows);
+	free(when);
+	snprintf(title, sizeof(title), "Call sites (%d)", n);
+	page_line(p);
+	page_add(p, STYLE_HEADING, title);
+	if (!n) {
+		page_line(p);
+		page_add_at(p, 2, STYLE_DIM, "none: the op comes from no call the scan saw");
+		return;
+	}
+	rows = height - p->nlines - src; /* the source takes what the sites leave */
+	rows = rows > n ? n : rows < 1 ? 1 : rows;
+	src = height - p->nlines - rows;
+	site_rows(p, st, locs, rows, ctx->focused);
+	if (src < 2)
+		return;
+	loc = json_array_get(locs, (size_t)st->site);
+	tui_rule(p, where(buf, sizeof(buf), loc));
+	source_draw(&st->src, p,
+		    &(struct source_at){str(st->probe, "repo"), str(st->probe, "rev"),
+					probe_worktree(st->probe, ctx), str(loc, "file"),
+					(long)jv_int(loc, "line", 0), (long)jv_int(loc, "col", 0)},
+		    src - 1);
+}
+
+/* --- the screen ------------------------------------------------------------ */
+
+static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	char buf[128];
+	const char *table;
+
+	tui_heading(p, "Op status on the candidate");
+	page_line(p);
+	page_add_at(p, TUI_LABEL_COL, STYLE_WARN, "Nothing probed yet.");
+	page_para(p, TUI_LABEL_COL, STYLE_NORMAL,
+		  "A probe joins the scan's ops with a compatibility table taken from the "
+		  "Neuron documentation: for each op, whether the device runs it, runs it under "
+		  "conditions, falls back to the CPU or does not run it, and which table of "
+		  "which date says so. Press `p`, or run `mtrial probe`.");
+	if (!ctx->scan_id)
+		page_para(p, TUI_LABEL_COL, STYLE_WARN,
+			  "It needs a scan first: press `s` to scan the repository.");
+	tui_heading(p, "Candidate");
+	tui_field(p, "accelerator",
+		  jv_str(ctx->model, "spec.systems.candidate.accelerator", buf, sizeof(buf)));
+	table = jv_str(ctx->model, "spec.probe.table", buf, sizeof(buf));
+	tui_field(p, "table", table ? table : TUI_DEFAULT_TABLE);
+	page_add(p, STYLE_DIM, table ? " (trial.yaml)" : " (the default)");
+}
+
+/* Rows for the selected op under the list: none on a short pane. */
+static int summary_height(int height)
+{
+	return height >= 20 ? 5 : height >= 15 ? 3 : 0;
+}
+
+static void list_draw(struct tui_page *p, struct ops_state *st, const struct tui_ctx *ctx,
+		      int height)
+{
+	json_t *summary = json_object_get(st->probe, "summary");
+	int below = summary_height(height), rows, shown;
+
+	identity(p, ctx, st->probe, height >= 18);
+	status_bar(p, summary);
+	legend(p, summary);
+	title_row(p, st);
+	rows = height - p->nlines - 1 - below; /* 1: the header */
+	rows = rows < 1 ? 1 : rows;
+	shown = st->nshown ? (int)st->nshown : 1; /* "(none...)" takes a row */
+	list_rows(p, st, shown < rows ? shown : rows, ctx->focused);
+	if (selected_op(st) && below)
+		summary_rows(p, selected_op(st), below);
+}
+
+static void ops_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	struct ops_state *st = state;
+	int height = p->height > 0 ? p->height : 20;
+
+	sync(st, ctx);
+	if (!st->probe)
+		nothing_yet(p, ctx);
+	else if (st->details && selected_op(st))
+		details_draw(p, st, ctx, height);
+	else
+		list_draw(p, st, ctx, height);
+}
+
+static int move_to(struct ops_state *st, long to)
+{
+	int n = st->details ? (int)json_array_size(json_object_get(selected_op(st), "locations"))
+			    : (int)st->nshown;
+	int *cur = st->details ? &st->site : &st->cursor;
+
+	to = to >= n ? n - 1 : to;
+	*cur = to < 0 ? 0 : (int)to;
+	if (!st->details)
+		follow_cursor(st);
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int back(struct ops_state *st)
+{
+	if (st->details) {
+		st->details = 0;
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	if (!st->status && !*st->text)
+		return TUI_UNHANDLED; /* the frame moves to the step list */
+	st->status = NULL;
+	st->text[0] = '\0';
+	refilter(st);
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int ops_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	struct ops_state *st = state;
+	int rows = st->details ? st->site_rows : st->list_rows;
+	int page = rows > 2 ? rows - 1 : 1, cur = st->details ? st->site : st->cursor;
+
+	sync(st, ctx);
+	if (!st->probe)
+		return TUI_UNHANDLED; /* the frame scrolls the explanation */
+	switch (a) {
+	case TUI_ACT_MOVE_UP:
+		return move_to(st, (long)cur - 1);
+	case TUI_ACT_MOVE_DOWN:
+		return move_to(st, (long)cur + 1);
+	case TUI_ACT_PAGE_UP:
+		return move_to(st, (long)cur - page);
+	case TUI_ACT_PAGE_DOWN:
+		return move_to(st, (long)cur + page);
+	case TUI_ACT_FIRST:
+		return move_to(st, 0);
+	case TUI_ACT_LAST:
+		return move_to(st, INT32_MAX);
+	case TUI_ACT_OPEN:
+		if (!st->details && selected_op(st)) {
+			st->details = 1;
+			st->site = st->site_top = 0;
+		}
+		return TUI_HANDLED | TUI_REDRAW;
+	case TUI_ACT_BACK:
+		return back(st);
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+static void ops_done(void *state)
+{
+	struct ops_state *st = state;
+
+	json_decref(st->probe);
+	free(st->shown);
+	free(st->follow);
+	source_dispose(&st->src);
+}
+
+const struct tui_screen_ops tui_ops_ops = {
+	.name = "Ops & compatibility",
+	.step_id = "ops",
+	.draw = ops_draw,
+	.handle = ops_handle,
+	.done = ops_done,
+	.private_size = sizeof(struct ops_state),
+};

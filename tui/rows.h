@@ -1,0 +1,44 @@
+/* What the steps with lists draw with (the Repository step's inventory, the
+ * Ops step): rows of cells in fixed columns cut with an ellipsis, a rule
+ * with a title, and wrapped text held to a number of rows. No curses here. */
+#ifndef MT_TUI_ROWS_H
+#define MT_TUI_ROWS_H
+
+#include "page.h"
+
+/* A column of a row: text cut or padded to `width` columns. */
+struct tui_cell {
+	const char *text; /* NULL shows as empty */
+	int width;
+	int right;    /* aligned right */
+	int keep_end; /* cut at the start (paths) */
+	enum draw_style style;
+};
+
+/* One list row on a new line, cells one column apart; the last cell takes
+ * what is left of the width (its width is overwritten, as is that of a
+ * cell that would pass the edge). The selected row is one bar in the
+ * selection style: STYLE_SELECTED when the list has focus, else
+ * STYLE_SELECTED_IDLE. */
+void tui_row(struct tui_page *p, struct tui_cell *cells, int n, int selected, int focused);
+
+/* "── title ─────────" across the page's width on a new line, dim. */
+void tui_rule(struct tui_page *p, const char *title);
+
+/* Word-wrapped text from column `indent` on at most `rows` new lines; the
+ * last one ends in an ellipsis when the text goes on. Returns the lines
+ * added (0 for empty text). */
+int tui_wrap_rows(struct tui_page *p, const char *text, int indent, int rows,
+		  enum draw_style s);
+
+/* A dim label at label_col on a new line, then text as tui_wrap_rows puts
+ * it from column `indent`, its first row on the label's line. Nothing for
+ * empty text or no rows; returns the lines added. */
+int tui_wrap_field(struct tui_page *p, int label_col, const char *label, int indent,
+		   const char *text, int rows, enum draw_style s);
+
+/* The lines tui_wrap_rows would take for text with no limit on rows, in
+ * `room` columns (the page's width less the indent). */
+int tui_wrap_count(const char *text, int room);
+
+#endif
