@@ -1,51 +1,16 @@
 /* mtrial probe: the repository's ops against a compatibility table. */
 #include "cli.h"
-#include "compat.h"
-#include "compat_import.h"
 #include "error.h"
-#include "probe.h"
+#include "probe_trial.h"
 #include "scan.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_TABLE "torchneuron-2.14"
-
 struct probe_args {
 	const char *repo, *rev, *table, *observed;
 };
-
-/* --observed: an imported table of kind observed, or an analyze JSON file
- * converted on the fly (nothing is written). */
-static int load_observed(mt_compat_table **out, const char *what)
-{
-	mt_import_convert_options o = {.name = "observed", .format = MT_IMPORT_ANALYZE,
-				       .origin = what};
-	char *text = NULL, *yaml = NULL, source[1024];
-	size_t len = 0;
-	int error;
-
-	*out = NULL;
-	if (!mt_path_exists(what) || strstr(what, ".yaml"))
-		error = mt_compat_load(out, what);
-	else if ((error = mt_file_read(&text, &len, what)) == 0) {
-		snprintf(source, sizeof(source), "file %s", what);
-		o.source = source;
-		if ((error = mt_compat_convert(&yaml, NULL, text, len, &o)) == 0)
-			error = mt_compat_parse(out, yaml, strlen(yaml), what);
-	}
-	free(text);
-	free(yaml);
-	if (error == 0 && strcmp(mt_compat_kind(*out), "observed") != 0) {
-		error = mt_error_set(MT_EINVALID, "%s: table '%s' is %s, not observed on hardware "
-				     "(use --table for documented tables)", what,
-				     mt_compat_name(*out), mt_compat_kind(*out));
-		mt_compat_free(*out);
-		*out = NULL;
-	}
-	return error;
-}
 
 /* The inventory: the trial's latest scan, or a fresh scan of --repo/--rev
  * (cached, so usually instant). *scan_id is the recorded scan's id, or 0. */
@@ -135,12 +100,9 @@ static void print_text(json_t *res, const char *recorded)
 static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 {
 	mt_trial *t = NULL;
-	mt_compat_table *table = NULL, *observed = NULL;
-	mt_probe_inputs in = {0};
-	json_t *inv = NULL, *res = NULL, *spec = NULL, *overrides = NULL;
+	json_t *inv = NULL, *res = NULL;
 	int64_t scan_id = 0, id = 0;
 	char recorded[512] = "(not recorded: no trial)";
-	const char *name = a->table;
 	int error;
 
 	if (cli_open_trial(cli, &t, 1) < 0) {
@@ -148,35 +110,12 @@ static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 			return mt_error_last_code(); /* a trial with a broken spec */
 		mt_error_clear();
 	}
-	if (t) {
-		json_t *recorded_ov = mt_journal_overrides_json(t->journal), *written;
-		spec = mt_spec_to_json(t->spec);
-		written = json_object_get(json_object_get(spec, "probe"), "overrides");
-		overrides = json_array();
-		if (json_is_array(written))
-			json_array_extend(overrides, written);
-		if (recorded_ov)
-			json_array_extend(overrides, recorded_ov);
-		json_decref(recorded_ov);
-		in.overrides = overrides;
-		if (!name)
-			name = mt_spec_get(t->spec, "probe.table");
-	}
-	if ((error = mt_compat_load(&table, name ? name : DEFAULT_TABLE)) < 0 ||
-	    (a->observed && (error = load_observed(&observed, a->observed)) < 0) ||
-	    (error = inventory(cli, t, a, &inv, &scan_id)) < 0)
+	if ((error = inventory(cli, t, a, &inv, &scan_id)) < 0 ||
+	    (error = mt_probe_trial(&res, &id, t, a->table, a->observed, inv, scan_id)) < 0)
 		goto cleanup;
-	in.table = table;
-	in.observed = observed;
-	if ((error = mt_probe_run(&res, &in, json_object_get(inv, "calls"),
-				  json_object_get(inv, "methods"))) < 0)
-		goto cleanup;
-	json_object_set(res, "repo", json_object_get(inv, "repo"));
-	json_object_set(res, "rev", json_object_get(inv, "rev"));
-	if (t && mt_journal_probe_add(t->journal, res, scan_id, &id) == 0)
+	if (id)
 		snprintf(recorded, sizeof(recorded), "Recorded as probe #%lld in %s.",
 			 (long long)id, t->dir);
-	json_object_set_new(res, "probe_id", id ? json_integer(id) : json_null());
 	*unsupported = json_integer_value(
 		json_object_get(json_object_get(res, "summary"), "unsupported")) > 0;
 	if (cli->json)
@@ -186,10 +125,6 @@ static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 cleanup:
 	json_decref(res);
 	json_decref(inv);
-	json_decref(spec);
-	json_decref(overrides);
-	mt_compat_free(table);
-	mt_compat_free(observed);
 	mt_trial_free(t);
 	return error;
 }

@@ -6,6 +6,7 @@
  * the whole pane, its call sites as a list with the selected one's source
  * underneath. Like the Repository step's lists, the page is laid out to the
  * pane's height, so the list scrolls itself to keep the cursor in view. */
+#include "probe_trial.h"
 #include "screen.h"
 #include "rows.h"
 #include "source.h"
@@ -701,7 +702,7 @@ static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 	tui_field(p, "accelerator",
 		  jv_str(ctx->model, "spec.systems.candidate.accelerator", buf, sizeof(buf)));
 	table = jv_str(ctx->model, "spec.probe.table", buf, sizeof(buf));
-	tui_field(p, "table", table ? table : TUI_DEFAULT_TABLE);
+	tui_field(p, "table", table ? table : MT_PROBE_DEFAULT_TABLE);
 	page_add(p, STYLE_DIM, table ? " (trial.yaml)" : " (the default)");
 }
 

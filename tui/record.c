@@ -5,6 +5,7 @@
 #include "model.h"
 #include "error.h"
 #include "jview.h"
+#include "probe_trial.h"
 #include "scan.h"
 #include "compat.h"
 #include "embedded.h"
@@ -381,7 +382,7 @@ int record_tables(struct tui_wizard *w)
 	int n = 0;
 
 	tables_dispose(w);
-	want = want && *want ? want : TUI_DEFAULT_TABLE;
+	want = want && *want ? want : MT_PROBE_DEFAULT_TABLE;
 	add_user_tables(w, &n);
 	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
 		if ((name = table_name(e->name)))
@@ -397,24 +398,6 @@ int record_tables(struct tui_wizard *w)
 	}
 	add_table(w, mt_strdup(want), &n);
 	return n - 1;
-}
-
-/* trial.yaml's probe.overrides, then the journal's, as the probe takes them.
- * New reference, or NULL with the error set. */
-static json_t *overrides(struct tui_wizard *w)
-{
-	json_t *spec = w->trial->spec ? mt_spec_to_json(w->trial->spec) : NULL;
-	json_t *written = json_object_get(json_object_get(spec, "probe"), "overrides");
-	json_t *recorded = mt_journal_overrides_json(w->trial->journal);
-	json_t *all = recorded ? json_array() : NULL;
-
-	if (all && json_is_array(written))
-		json_array_extend(all, written);
-	if (all)
-		json_array_extend(all, recorded);
-	json_decref(recorded);
-	json_decref(spec);
-	return all;
 }
 
 static void probe_message(struct tui_wizard *w, json_t *res, int64_t id)
@@ -436,42 +419,23 @@ static void probe_message(struct tui_wizard *w, json_t *res, int64_t id)
 
 /* What `mtrial probe` does with a trial, on the trial's latest scan; *id_out
  * is the recorded probe's. The error is left set for the caller's words. */
+/* The probe of the latest scan, as `mtrial probe` makes it (probe_trial.h). */
 static int probe_run(struct tui_wizard *w, const char *table_name, json_t **out,
 		     int64_t *id_out)
 {
-	mt_compat_table *table = NULL;
-	mt_probe_inputs in = {0};
-	json_t *inv = NULL, *res = NULL;
+	json_t *inv = NULL;
 	int64_t scan_id = 0;
 	int error;
 
 	*out = NULL;
-	if (!(in.overrides = overrides(w))) {
-		error = mt_error_last_code();
-		goto cleanup;
-	}
 	error = mt_journal_scan_latest(w->trial->journal, 1, &inv, &scan_id, NULL);
 	if (error == MT_ENOTFOUND) { /* the library's words name no key to press */
 		mt_error_clear();
 		error = mt_error_set(MT_ENOTFOUND, "nothing scanned yet: press s to scan first");
 	}
-	if (error < 0 || (error = mt_compat_load(&table, table_name)) < 0)
-		goto cleanup;
-	in.table = table;
-	if ((error = mt_probe_run(&res, &in, json_object_get(inv, "calls"),
-				  json_object_get(inv, "methods"))) < 0)
-		goto cleanup;
-	json_object_set(res, "repo", json_object_get(inv, "repo"));
-	json_object_set(res, "rev", json_object_get(inv, "rev"));
-	if ((error = mt_journal_probe_add(w->trial->journal, res, scan_id, id_out)) < 0)
-		goto cleanup;
-	*out = res;
-	res = NULL;
-cleanup:
-	json_decref(res);
+	if (error == 0)
+		error = mt_probe_trial(out, id_out, w->trial, table_name, NULL, inv, scan_id);
 	json_decref(inv);
-	json_decref(in.overrides);
-	mt_compat_free(table);
 	return error;
 }
 
@@ -504,7 +468,7 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 		tui_message(w, 1, "finding not recorded: %s", mt_error_last());
 		return TUI_REDRAW;
 	}
-	if (probe_run(w, table ? table : TUI_DEFAULT_TABLE, &res, &probe_id) < 0) {
+	if (probe_run(w, table ? table : MT_PROBE_DEFAULT_TABLE, &res, &probe_id) < 0) {
 		tui_message(w, 1, "finding #%lld recorded, but the probe did not run again: %s",
 			    (long long)id, mt_error_last());
 		return TUI_REDRAW | TUI_RELOAD;

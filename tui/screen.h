@@ -89,7 +89,6 @@ extern const struct tui_screen_ops tui_repository_ops;
 extern const struct tui_screen_ops tui_ops_ops;
 
 /* The table a probe uses when trial.yaml names none, as `mtrial probe`. */
-#define TUI_DEFAULT_TABLE "torchneuron-2.14"
 
 /* The statuses an op can have, blockers first (the order of the list), and
  * NULL. */

@@ -1,0 +1,99 @@
+#include "probe_trial.h"
+#include "compat_import.h"
+#include "error.h"
+#include "probe.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+json_t *mt_probe_overrides(mt_trial *t)
+{
+	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : NULL;
+	json_t *written = json_object_get(json_object_get(spec, "probe"), "overrides");
+	json_t *recorded = mt_journal_overrides_json(t->journal);
+	json_t *all = recorded ? json_array() : NULL;
+
+	if (all && json_is_array(written))
+		json_array_extend(all, written);
+	if (all)
+		json_array_extend(all, recorded);
+	json_decref(recorded);
+	json_decref(spec);
+	return all;
+}
+
+int mt_probe_load_observed(mt_compat_table **out, const char *what)
+{
+	mt_import_convert_options o = {.name = "observed", .format = MT_IMPORT_ANALYZE,
+				       .origin = what};
+	char *text = NULL, *yaml = NULL, source[1024];
+	size_t len = 0;
+	int error;
+
+	*out = NULL;
+	if (!mt_path_exists(what) || strstr(what, ".yaml"))
+		error = mt_compat_load(out, what);
+	else if ((error = mt_file_read(&text, &len, what)) == 0) {
+		snprintf(source, sizeof(source), "file %s", what);
+		o.source = source;
+		if ((error = mt_compat_convert(&yaml, NULL, text, len, &o)) == 0)
+			error = mt_compat_parse(out, yaml, strlen(yaml), what);
+	}
+	free(text);
+	free(yaml);
+	if (error == 0 && strcmp(mt_compat_kind(*out), "observed") != 0) {
+		error = mt_error_set(MT_EINVALID, "%s: table '%s' is %s, not observed on hardware "
+				     "(use --table for documented tables)", what,
+				     mt_compat_name(*out), mt_compat_kind(*out));
+		mt_compat_free(*out);
+		*out = NULL;
+	}
+	return error;
+}
+
+static const char *table_for(mt_trial *t, const char *table_name)
+{
+	const char *spec_table = t && t->spec ? mt_spec_get(t->spec, "probe.table") : NULL;
+	if (table_name && *table_name)
+		return table_name;
+	return spec_table && *spec_table ? spec_table : MT_PROBE_DEFAULT_TABLE;
+}
+
+int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *table_name,
+		   const char *observed, json_t *inventory, int64_t scan_id)
+{
+	mt_compat_table *table = NULL, *seen = NULL;
+	mt_probe_inputs in = {0};
+	json_t *res = NULL;
+	int64_t id = 0;
+	int error;
+
+	*out = NULL;
+	if (t && !(in.overrides = mt_probe_overrides(t)))
+		return mt_error_last_code();
+	if ((error = mt_compat_load(&table, table_for(t, table_name))) < 0 ||
+	    (observed && (error = mt_probe_load_observed(&seen, observed)) < 0))
+		goto cleanup;
+	in.table = table;
+	in.observed = seen;
+	if ((error = mt_probe_run(&res, &in, json_object_get(inventory, "calls"),
+				  json_object_get(inventory, "methods"))) < 0)
+		goto cleanup;
+	json_object_set(res, "repo", json_object_get(inventory, "repo"));
+	json_object_set(res, "rev", json_object_get(inventory, "rev"));
+	if (t && (error = mt_journal_probe_add(t->journal, res, scan_id, &id)) < 0)
+		goto cleanup;
+	json_object_set_new(res, "probe_id", id ? json_integer(id) : json_null());
+	if (probe_id)
+		*probe_id = id;
+	*out = res;
+	res = NULL;
+cleanup:
+	json_decref(res);
+	json_decref(in.overrides);
+	mt_compat_free(table);
+	mt_compat_free(seen);
+	return error;
+}

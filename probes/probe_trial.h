@@ -1,0 +1,34 @@
+/* The probe of a trial, shared by `mtrial probe` and the wizard: which
+ * table, which overrides, and recording the result. */
+#ifndef MT_PROBE_TRIAL_H
+#define MT_PROBE_TRIAL_H
+
+#include <stdint.h>
+#include <jansson.h>
+#include "compat.h"
+#include "trial.h"
+
+/* The table a probe uses when neither the command line nor trial.yaml's
+ * probe.table names one: the target's own, which makes no per-op claim. */
+#define MT_PROBE_DEFAULT_TABLE "torchneuron-2.14"
+
+/* trial.yaml's probe.overrides, then the journal's (newest first), as the
+ * probe takes them. New reference, NULL with the error set. */
+json_t *mt_probe_overrides(mt_trial *t);
+
+/* An observed table: an imported table of kind observed, or an analyze JSON
+ * file converted in memory (nothing is written). MT_EINVALID for a
+ * documented table. */
+int mt_probe_load_observed(mt_compat_table **out, const char *name_or_file);
+
+/* Probes `inventory` (a scan's whole result: calls and methods; borrowed)
+ * against `table_name` (NULL: trial.yaml's probe.table, else the default),
+ * with `observed` (NULL for none) and, when `t` is not NULL, the trial's
+ * overrides; then records it in the trial's journal (scan_id 0 when the
+ * inventory is not a recorded scan). *out gets the result with repo, rev
+ * and probe_id; *probe_id (may be NULL) the record's id, 0 without a
+ * trial. */
+int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *table_name,
+		   const char *observed, json_t *inventory, int64_t scan_id);
+
+#endif
