@@ -2,11 +2,9 @@
 #include "cli.h"
 #include "compat.h"
 #include "compat_import.h"
-#include "embedded.h"
 #include "error.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,33 +17,22 @@ static json_t *identity(const mt_compat_table *t, const char *where)
 			 "rules", (json_int_t)mt_compat_nrules(t));
 }
 
-/* Adds the table called `name` (compat-NAME.yaml) unless already listed;
- * `where` says whether it was imported or bundled. */
-static void add(json_t *list, const char *file, const char *where)
+/* Adds the table `name`; `imported` says whether it came from the user's
+ * directory (where it hides a bundled table of the same name). */
+static void add(json_t *list, const char *name, int imported)
 {
-	char name[256];
-	size_t n = strlen(file);
 	mt_compat_table *t = NULL;
 	json_t *e;
-	size_t i;
 
-	if (strncmp(file, "compat-", 7) != 0 || n < 13 || strcmp(file + n - 5, ".yaml") != 0)
-		return;
-	snprintf(name, sizeof(name), "%.*s", (int)(n - 12), file + 7);
-	json_array_foreach(list, i, e)
-		if (strcmp(json_string_value(json_object_get(e, "name")), name) == 0)
-			return;
 	if (mt_compat_load(&t, name) < 0) {
 		json_array_append_new(list, json_pack("{ss, ss}", "name", name, "error",
 						      mt_error_last()));
 		mt_error_clear();
 		return;
 	}
-	e = identity(t, where);
-	if (strcmp(where, "imported") == 0)
-		for (const struct mt_embedded *b = mt_embedded_tables; b->name; b++)
-			if (strcmp(b->name, file) == 0)
-				json_object_set_new(e, "shadows_bundled", json_true());
+	e = identity(t, imported ? "imported" : "bundled");
+	if (imported && mt_compat_is_bundled(name))
+		json_object_set_new(e, "shadows_bundled", json_true());
 	json_array_append_new(list, e);
 	mt_compat_free(t);
 }
@@ -53,17 +40,12 @@ static void add(json_t *list, const char *file, const char *where)
 static json_t *list_tables(void)
 {
 	json_t *list = json_array();
-	char *dir = mt_compat_user_dir();
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	size_t nuser = 0;
+	char **names = mt_compat_names(&nuser);
 
-	while (d && (de = readdir(d)))
-		add(list, de->d_name, "imported");
-	if (d)
-		closedir(d);
-	free(dir);
-	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
-		add(list, e->name, "bundled");
+	for (size_t i = 0; names[i]; i++)
+		add(list, names[i], i < nuser);
+	mt_compat_names_free(names);
 	return list;
 }
 

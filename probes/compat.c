@@ -6,6 +6,7 @@
 #include "util.h"
 #include "ytree.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,4 +391,84 @@ const mt_compat_op *mt_compat_lookup(const mt_compat_table *t, const char *op)
 	base[dot - op] = '\0';
 	key.op = base;
 	return t->nops ? bsearch(&key, t->ops, t->nops, sizeof(*t->ops), cmp_op) : NULL;
+}
+
+/* "compat-NAME.yaml" -> "NAME" (caller frees), NULL for other files. */
+static char *name_of(const char *file)
+{
+	size_t len = strlen(file);
+	char *name;
+
+	if (strncmp(file, "compat-", 7) != 0 || len < 13 || strcmp(file + len - 5, ".yaml") != 0)
+		return NULL;
+	name = mt_strdup(file + 7);
+	name[len - 12] = '\0';
+	return name;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Appends name unless listed already; takes ownership. */
+static void add_name(char ***v, size_t *n, size_t *cap, char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i], name) == 0) {
+			free(name);
+			return;
+		}
+	if (*n + 2 > *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = realloc(*v, *cap * sizeof(**v));
+		if (!*v)
+			abort();
+	}
+	(*v)[(*n)++] = name;
+	(*v)[*n] = NULL;
+}
+
+char **mt_compat_names(size_t *nuser)
+{
+	char *dir = mt_compat_user_dir(), **v = NULL, *name;
+	size_t n = 0, cap = 0, user;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	add_name(&v, &n, &cap, mt_strdup("")); /* keeps v non-NULL; removed below */
+	n = 0;
+	free(v[0]);
+	v[0] = NULL;
+	while (d && (de = readdir(d)))
+		if ((name = name_of(de->d_name)))
+			add_name(&v, &n, &cap, name);
+	if (d)
+		closedir(d);
+	free(dir);
+	user = n;
+	qsort(v, user, sizeof(*v), cmp_name);
+	if (nuser)
+		*nuser = user;
+	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
+		if ((name = name_of(e->name)))
+			add_name(&v, &n, &cap, name);
+	return v;
+}
+
+void mt_compat_names_free(char **names)
+{
+	for (size_t i = 0; names && names[i]; i++)
+		free(names[i]);
+	free(names);
+}
+
+int mt_compat_is_bundled(const char *name)
+{
+	char file[300];
+	snprintf(file, sizeof(file), "compat-%s.yaml", name);
+	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
+		if (strcmp(e->name, file) == 0)
+			return 1;
+	return 0;
 }

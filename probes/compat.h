@@ -61,6 +61,16 @@ const char *mt_compat_kind(const mt_compat_table *t);
 const char *mt_compat_retrieved(const mt_compat_table *t);
 const char *mt_compat_source(const mt_compat_table *t);
 
+/* The names mt_compat_load finds: the user's imported and updated tables
+ * first (sorted; they shadow bundled tables of the same name; *nuser of
+ * them, may be NULL), then the bundled ones. NULL-terminated; free with
+ * mt_compat_names_free. */
+char **mt_compat_names(size_t *nuser);
+void mt_compat_names_free(char **names);
+
+/* 1 if a table of that name is bundled with mtrial. */
+int mt_compat_is_bundled(const char *name);
+
 /* The entry for op: an exact match, else (for "aten::add.Tensor") the base
  * name's entry; NULL when the table does not list it (status unknown). */
 const mt_compat_op *mt_compat_lookup(const mt_compat_table *t, const char *op);

@@ -8,11 +8,9 @@
 #include "probe_trial.h"
 #include "scan.h"
 #include "compat.h"
-#include "embedded.h"
 #include "probe.h"
 #include "util.h"
 
-#include <dirent.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -336,57 +334,19 @@ static void add_table(struct tui_wizard *w, char *name, int *n)
 	w->tables[(*n)++] = name;
 }
 
-/* The name in compat-NAME.yaml, or NULL for another file. Caller frees. */
-static char *table_name(const char *file)
-{
-	size_t len = strlen(file);
-	char *name;
-
-	if (strncmp(file, "compat-", 7) != 0 || len < 13 || strcmp(file + len - 5, ".yaml") != 0)
-		return NULL;
-	name = mt_strdup(file + 7);
-	name[len - 12] = '\0';
-	return name;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The user's imported and updated tables, by name. */
-static void add_user_tables(struct tui_wizard *w, int *n)
-{
-	char *dir = mt_compat_user_dir(), *names[64], *name;
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	size_t k = 0;
-
-	while (d && (de = readdir(d)) && k < sizeof(names) / sizeof(names[0]))
-		if ((name = table_name(de->d_name)))
-			names[k++] = name;
-	if (d)
-		closedir(d);
-	free(dir);
-	qsort(names, k, sizeof(names[0]), cmp_str);
-	for (size_t i = 0; i < k; i++)
-		add_table(w, names[i], n);
-}
-
 /* As `mtrial tables list` lists them: the user's first, since mt_compat_load
  * prefers an imported table to a bundled one of the same name. */
 int record_tables(struct tui_wizard *w)
 {
 	const char *want = w->trial->spec ? mt_spec_get(w->trial->spec, "probe.table") : NULL;
-	char *name;
+	char **names = mt_compat_names(NULL);
 	int n = 0;
 
 	tables_dispose(w);
 	want = want && *want ? want : MT_PROBE_DEFAULT_TABLE;
-	add_user_tables(w, &n);
-	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
-		if ((name = table_name(e->name)))
-			add_table(w, name, &n);
+	for (size_t i = 0; names[i]; i++)
+		add_table(w, mt_strdup(names[i]), &n);
+	mt_compat_names_free(names);
 	for (int i = 0; i < n; i++)
 		if (strcmp(w->tables[i], want) == 0)
 			return i;
