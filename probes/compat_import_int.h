@@ -1,0 +1,93 @@
+/* Private to compat_import: what compat_import.c (the API, the conversion,
+ * the files) shares with its readers compat_md.c, compat_rst.c and
+ * compat_analyze.c. Each reader turns a source into entries and says in an
+ * identity what the table is; compat_import.c writes them out as
+ * mtrial-compat/1 YAML. */
+#ifndef MT_COMPAT_IMPORT_INT_H
+#define MT_COMPAT_IMPORT_INT_H
+
+#include "compat_import.h"
+#include "util.h"
+
+#include <stddef.h>
+
+/* realloc that aborts when out of memory, as mt_strdup and the arena do. */
+void *mt_compat__xrealloc(void *p, size_t n);
+
+/* A growable array of owned strings. */
+typedef struct {
+	char **v;
+	size_t n;
+} strv;
+
+/* Appends a copy of text. */
+void mt_compat__strv_push(strv *s, const char *text);
+/* 1 when s holds text, else 0. */
+int mt_compat__strv_has(const strv *s, const char *text);
+/* Frees the strings and empties s. */
+void mt_compat__strv_dispose(strv *s);
+
+/* s without leading blanks and trailing blanks or CR; cuts s in place. */
+char *mt_compat__trim(char *s);
+
+/* One op of the table being built. */
+struct entry {
+	char *op;
+	int status;       /* mt_compat_status */
+	strv conds, dtypes, hlo;
+	mt_buf notes;
+	unsigned line;    /* in the source; 0 for JSON */
+	long count, nfail; /* analyze: compiled and failed occurrences */
+};
+
+struct entries {
+	struct entry *v;
+	size_t n;
+};
+
+/* The entry of op, or NULL; borrowed until the next entry_add. */
+struct entry *mt_compat__entry_find(struct entries *e, const char *op);
+/* Appends an entry for op; borrowed until the next entry_add. */
+struct entry *mt_compat__entry_add(struct entries *e, const char *op, int status,
+				   unsigned line);
+/* Appends text (when not empty) to the entry's notes, "; " between. */
+void mt_compat__note_add(struct entry *x, const char *text);
+
+/* The identity the formats decide: kind, device, version and the note. */
+struct identity {
+	const char *kind, *device, *version;
+	mt_buf note;
+};
+
+/* A text's lines. */
+struct lines {
+	char **v; /* mutable copies, no line ending */
+	size_t n;
+};
+
+/* Splits text[0..len) into *l (no byte-order mark, no CR before LF). */
+void mt_compat__lines_split(struct lines *l, const char *text, size_t len);
+void mt_compat__lines_dispose(struct lines *l);
+
+/* Lowercase ASCII, no emphasis, backticks or U+FE0F, '_' and '-' as spaces,
+ * single spaces, no trailing '?', ':' or '.'. */
+void mt_compat__norm(char *dst, size_t size, const char *s);
+/* Copies an op name out of a cell (aten:: added when there is no
+ * namespace); 0, or -1 when it is not namespace::name[.overload]. */
+int mt_compat__op_name(char *out, size_t size, const char *cell);
+/* "|---|:--:|": the line under a Markdown table's header. */
+int mt_compat__md_is_delimiter(const char *line);
+
+/* The readers: each adds the ops of text[0..len) to *e and fills *id (the
+ * note, and what the format decides); 0, or MT_EINVALID naming o->origin.
+ * o->origin is set. */
+int mt_compat__from_markdown(struct entries *e, struct identity *id, mt_import_info *info,
+			     const char *text, size_t len, const mt_import_convert_options *o);
+int mt_compat__from_rst(struct entries *e, struct identity *id, const char *text, size_t len,
+			const mt_import_convert_options *o);
+/* *version (caller frees): torch-neuronx's version as the output names it,
+ * or left NULL. */
+int mt_compat__from_analyze(struct entries *e, struct identity *id, const char *text,
+			    size_t len, const mt_import_convert_options *o, char **version);
+
+#endif

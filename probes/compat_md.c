@@ -1,0 +1,634 @@
+/* The Markdown reader of compat_import: every op table of a file, its
+ * columns found by their headers or named in a mapping file (the
+ * mt_import_map functions of compat_import.h), and the words of its cells:
+ * op names, statuses, dtypes. */
+#include "compat_import_int.h"
+#include "compat.h"
+#include "error.h"
+#include "util.h"
+#include "ytree.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ST_SKIP 100          /* a mapped word that leaves the row out */
+
+/* --- words: op names, statuses, dtypes --------------------------------------- */
+
+/* Lowercase ASCII, no emphasis, backticks or U+FE0F, '_' and '-' as spaces,
+ * single spaces, no trailing '?', ':' or '.'. */
+void mt_compat__norm(char *dst, size_t size, const char *s)
+{
+	size_t n = 0;
+	for (; *s && n + 1 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '*' || c == '`')
+			continue;
+		if (c == 0xef && (unsigned char)s[1] == 0xb8 && (unsigned char)s[2] == 0x8f) {
+			s += 2; /* variation selector: "⚠️" is "⚠" */
+			continue;
+		}
+		if (c == '_' || c == '-' || c == '\t')
+			c = ' ';
+		if (c == ' ' && (!n || dst[n - 1] == ' '))
+			continue;
+		dst[n++] = (char)tolower(c);
+	}
+	while (n && strchr(" ?:.", dst[n - 1]))
+		n--;
+	dst[n] = '\0';
+}
+
+struct word {
+	const char *w;
+	int status;
+};
+
+static const struct word known_words[] = {
+	{"yes", MT_COMPAT_DEVICE}, {"y", MT_COMPAT_DEVICE}, {"supported", MT_COMPAT_DEVICE},
+	{"true", MT_COMPAT_DEVICE}, {"full", MT_COMPAT_DEVICE},
+	{"fully supported", MT_COMPAT_DEVICE}, {"native", MT_COMPAT_DEVICE},
+	{"device", MT_COMPAT_DEVICE}, {"on device", MT_COMPAT_DEVICE},
+	{"\u2705", MT_COMPAT_DEVICE}, {"\u2713", MT_COMPAT_DEVICE}, {"\u2714", MT_COMPAT_DEVICE},
+	{"\u2611", MT_COMPAT_DEVICE}, {"\U0001F7E2", MT_COMPAT_DEVICE},
+	{"no", MT_COMPAT_UNSUPPORTED}, {"n", MT_COMPAT_UNSUPPORTED},
+	{"unsupported", MT_COMPAT_UNSUPPORTED}, {"not supported", MT_COMPAT_UNSUPPORTED},
+	{"false", MT_COMPAT_UNSUPPORTED}, {"not implemented", MT_COMPAT_UNSUPPORTED},
+	{"unimplemented", MT_COMPAT_UNSUPPORTED}, {"\u274C", MT_COMPAT_UNSUPPORTED},
+	{"\u2717", MT_COMPAT_UNSUPPORTED}, {"\u2718", MT_COMPAT_UNSUPPORTED},
+	{"\U0001F6AB", MT_COMPAT_UNSUPPORTED}, {"\u26D4", MT_COMPAT_UNSUPPORTED},
+	{"\U0001F534", MT_COMPAT_UNSUPPORTED},
+	{"partial", MT_COMPAT_PARTIAL}, {"partially", MT_COMPAT_PARTIAL},
+	{"partially supported", MT_COMPAT_PARTIAL}, {"partial support", MT_COMPAT_PARTIAL},
+	{"limited", MT_COMPAT_PARTIAL}, {"limited support", MT_COMPAT_PARTIAL},
+	{"conditional", MT_COMPAT_PARTIAL}, {"\u26A0", MT_COMPAT_PARTIAL},
+	{"\U0001F7E1", MT_COMPAT_PARTIAL}, {"\U0001F7E0", MT_COMPAT_PARTIAL},
+	{"fallback", MT_COMPAT_CPU_FALLBACK}, {"cpu", MT_COMPAT_CPU_FALLBACK},
+	{"cpu fallback", MT_COMPAT_CPU_FALLBACK}, {"fallback to cpu", MT_COMPAT_CPU_FALLBACK},
+	{"falls back to cpu", MT_COMPAT_CPU_FALLBACK}, {"cpu only", MT_COMPAT_CPU_FALLBACK},
+	{NULL, 0},
+};
+
+/* Column mapping (mt_import_map): header per role, extra status words. */
+enum role { R_OP, R_STATUS, R_DTYPES, R_FALLBACK, R_NOTES, R_N };
+static const char *const role_names[] = {"op", "status", "dtypes", "fallback", "notes", NULL};
+
+struct mt_import_map {
+	char *columns[R_N]; /* normalised header, or NULL */
+	struct word *words; /* normalised word -> status or ST_SKIP */
+	size_t nwords;
+};
+
+/* The status for a normalised word: the map's first, then the known ones;
+ * -1 when neither knows it. */
+static int status_word(const mt_import_map *map, const char *w)
+{
+	for (size_t i = 0; map && i < map->nwords; i++)
+		if (strcmp(map->words[i].w, w) == 0)
+			return map->words[i].status;
+	for (const struct word *k = known_words; k->w; k++)
+		if (strcmp(k->w, w) == 0)
+			return k->status;
+	return -1;
+}
+
+/* The status of a cell's first n bytes, or -1. */
+static int status_head(const mt_import_map *map, const char *cell, size_t n)
+{
+	char head[256], w[256];
+
+	if (!n || n >= sizeof(head))
+		return -1;
+	memcpy(head, cell, n);
+	head[n] = '\0';
+	mt_compat__norm(w, sizeof(w), head);
+	return *w ? status_word(map, w) : -1;
+}
+
+/* A status cell: the whole cell, else its words before "(", ",", ";", ":"
+ * or " - ", else its first word or symbol ("✅ Supported"). What follows the
+ * status goes to *rest (caller frees) unless it only says it again. */
+static int status_cell(const mt_import_map *map, const char *cell, char **rest)
+{
+	char w[256];
+	const char *dash = strstr(cell, " - ");
+	size_t n = strcspn(cell, "(,;:");
+	int st;
+
+	*rest = NULL;
+	mt_compat__norm(w, sizeof(w), cell);
+	if ((st = status_word(map, w)) >= 0)
+		return st;
+	if (dash && (size_t)(dash - cell) < n)
+		n = (size_t)(dash - cell);
+	if ((st = status_head(map, cell, n)) < 0 &&
+	    (st = status_head(map, cell, n = strcspn(cell, " (,;:"))) < 0)
+		return -1;
+	cell += n;
+	cell += strspn(cell, " -(,;:");
+	*rest = mt_strdup(cell);
+	n = strlen(*rest);
+	if (n && (*rest)[n - 1] == ')' && !strchr(*rest, '(')) /* "Partial (fp32 only)" */
+		(*rest)[n - 1] = '\0';
+	mt_compat__norm(w, sizeof(w), *rest);
+	if (status_word(map, w) == st) /* "✅ Supported" says it twice */
+		**rest = '\0';
+	return st;
+}
+
+/* A fallback cell: 1 yes, 0 no or empty, -1 neither. */
+static int fallback_cell(const char *cell)
+{
+	static const char *const yes[] = {"yes", "y", "true", "\u2705", "\u2713", "\u2714",
+					  "cpu", "fallback", "cpu fallback", "supported", NULL};
+	static const char *const no[] = {"", "no", "n", "false", "none", "n/a", "na", "\u274C",
+					 "\u2717", "\u2718", "\u2014", "\u2013", NULL};
+	char w[256];
+	mt_compat__norm(w, sizeof(w), cell);
+	return mt_str_in(w, yes) ? 1 : mt_str_in(w, no) ? 0 : -1;
+}
+
+/* Copies an op name out of a cell: no backticks, emphasis, link target or
+ * signature; aten:: added when there is no namespace. 0, or -1 when what is
+ * left is not namespace::name[.overload]. */
+int mt_compat__op_name(char *out, size_t size, const char *cell)
+{
+	char tmp[256], *s, *p;
+	size_t n = 0, k;
+
+	for (const char *c = cell; *c && n + 1 < sizeof(tmp); c++) {
+		if (*c == '`' || *c == '*' || *c == '[')
+			continue;
+		if (*c == ']') /* [aten::add](link): the text only */
+			break;
+		if (*c == '\\' && ispunct((unsigned char)c[1]))
+			c++;
+		tmp[n++] = *c;
+	}
+	tmp[n] = '\0';
+	s = mt_compat__trim(tmp);
+	if ((p = strchr(s, '(')))
+		*p = '\0';
+	s = mt_compat__trim(s);
+	if (!strncmp(s, "torch.", 6) || !strncmp(s, "Tensor.", 7) || !strncmp(s, "nn.", 3))
+		return -1; /* a Python API, not an aten op */
+	snprintf(out, size, "%s%s", strstr(s, "::") ? "" : "aten::", s);
+	p = strstr(out, "::");
+	for (k = 0; k < (size_t)(p - out); k++)
+		if (!isalnum((unsigned char)out[k]) && out[k] != '_')
+			return -1;
+	p += 2;
+	if (!*p || isdigit((unsigned char)*p) || p == out + 2)
+		return -1;
+	n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	if (p[n] == '.' && p[n + 1])
+		n += 1 + strspn(p + n + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					  "0123456789_");
+	return n && !p[n] ? 0 : -1;
+}
+
+/* A dtypes cell: how many dtypes it names, all in *out; 0 (and *out empty)
+ * when a word is not a dtype, so that the caller keeps the text as a note. */
+static int dtype_list(strv *out, const char *cell)
+{
+	static const char *const names[] = {"float32", "float16", "bfloat16", "float64", "int8",
+					    "int16", "int32", "int64", "uint8", "bool",
+					    "complex64", "complex128", "float8_e4m3fn",
+					    "float8_e5m2", NULL};
+	static const char *const alias[][2] = {
+		{"fp32", "float32"}, {"f32", "float32"}, {"float", "float32"},
+		{"fp16", "float16"}, {"f16", "float16"}, {"half", "float16"},
+		{"bf16", "bfloat16"}, {"fp64", "float64"}, {"f64", "float64"},
+		{"double", "float64"}, {"long", "int64"}, {"i64", "int64"},
+		{"i32", "int32"}, {NULL, NULL}};
+	char buf[512], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", cell);
+	for (tok = strtok_r(buf, ", /;`|", &save); tok; tok = strtok_r(NULL, ", /;`|", &save)) {
+		const char *d = NULL;
+		for (char *c = tok; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		if (!strncmp(tok, "torch.", 6))
+			tok += 6;
+		for (int i = 0; alias[i][0] && !d; i++)
+			if (!strcmp(tok, alias[i][0]))
+				d = alias[i][1];
+		if (!d && mt_str_in(tok, names))
+			d = tok;
+		if (!d) {
+			mt_compat__strv_dispose(out);
+			return 0;
+		}
+		if (!mt_compat__strv_has(out, d))
+			mt_compat__strv_push(out, d);
+	}
+	return (int)out->n;
+}
+
+/* --- the mapping file ---------------------------------------------------------- */
+
+static int map_columns(mt_import_map *m, const mt_ynode *cols, const char *name)
+{
+	for (size_t i = 0; cols && i < cols->n; i++) {
+		const mt_ynode *c = cols->kids[i];
+		int r = -1;
+		char w[256];
+		for (int k = 0; k < R_N; k++)
+			if (strcmp(c->key, role_names[k]) == 0)
+				r = k;
+		if (r < 0)
+			return mt_error_set(MT_EINVALID, "%s:%u:%u: unknown column role '%s' "
+					    "(op, status, dtypes, fallback, notes)", name,
+					    c->key_line, c->key_col, c->key);
+		if (c->kind != MT_YNODE_SCALAR || !*c->text)
+			return mt_error_set(MT_EINVALID, "%s:%u:%u: '%s' must name a column "
+					    "header", name, c->line, c->col, c->key);
+		mt_compat__norm(w, sizeof(w), c->text);
+		m->columns[r] = mt_strdup(w);
+	}
+	return 0;
+}
+
+static int map_statuses(mt_import_map *m, const mt_ynode *sts, const char *name)
+{
+	m->words = mt_compat__xrealloc(NULL, ((sts ? sts->n : 0) + 1) * sizeof(*m->words));
+	for (size_t i = 0; sts && i < sts->n; i++) {
+		const mt_ynode *s = sts->kids[i];
+		int st = s->kind == MT_YNODE_SCALAR ? mt_compat_status_parse(s->text) : -1;
+		char w[256];
+		if (st < 0)
+			return mt_error_set(MT_EINVALID, "%s:%u:%u: '%s' must map to device, "
+					    "cpu_fallback, unsupported, partial or unknown (row "
+					    "left out)", name, s->line, s->col, s->key);
+		mt_compat__norm(w, sizeof(w), s->key);
+		m->words[m->nwords].w = mt_strdup(w);
+		m->words[m->nwords++].status = st == MT_COMPAT_UNKNOWN ? ST_SKIP : st;
+	}
+	return 0;
+}
+
+int mt_import_map_parse(mt_import_map **out, const char *text, size_t len, const char *name)
+{
+	static const char *const keys[] = {"columns", "statuses", NULL};
+	mt_import_map *m = calloc(1, sizeof(*m));
+	mt_ytree *tree = NULL;
+	const mt_ynode *root, *cols, *sts;
+	int error;
+
+	*out = NULL;
+	if (!m)
+		return mt_error_set(MT_EIO, "out of memory");
+	if ((error = mt_ytree_parse(&tree, text, len, name, MT_YTREE_EMPTY_MAP, NULL)) < 0)
+		goto cleanup;
+	root = mt_ytree_root(tree);
+	cols = mt_ytree_get(root, "columns");
+	sts = mt_ytree_get(root, "statuses");
+	error = root->kind != MT_YNODE_MAP
+			? mt_error_set(MT_EINVALID, "%s:1:1: a mapping is a map with columns "
+				       "and statuses", name)
+			: 0;
+	for (size_t i = 0; !error && i < root->n; i++)
+		if (!mt_str_in(root->kids[i]->key, keys))
+			error = mt_error_set(MT_EINVALID, "%s:%u:%u: unknown key '%s' (columns, "
+					     "statuses)", name, root->kids[i]->key_line,
+					     root->kids[i]->key_col, root->kids[i]->key);
+	if (!error && ((cols && cols->kind != MT_YNODE_MAP && !mt_ytree_is_null(cols)) ||
+		       (sts && sts->kind != MT_YNODE_MAP && !mt_ytree_is_null(sts))))
+		error = mt_error_set(MT_EINVALID, "%s: columns and statuses must be maps", name);
+	if (!error && !(error = map_columns(m, cols && cols->kind == MT_YNODE_MAP ? cols : NULL,
+					    name)))
+		error = map_statuses(m, sts && sts->kind == MT_YNODE_MAP ? sts : NULL, name);
+cleanup:
+	mt_ytree_free(tree);
+	if (error < 0)
+		mt_import_map_free(m);
+	else
+		*out = m;
+	return error;
+}
+
+int mt_import_map_load(mt_import_map **out, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int error = mt_file_read(&text, &len, path);
+	*out = NULL;
+	if (error == 0)
+		error = mt_import_map_parse(out, text, len, path);
+	free(text);
+	return error;
+}
+
+void mt_import_map_free(mt_import_map *m)
+{
+	if (!m)
+		return;
+	for (int r = 0; r < R_N; r++)
+		free(m->columns[r]);
+	for (size_t i = 0; i < m->nwords; i++)
+		free((char *)m->words[i].w);
+	free(m->words);
+	free(m);
+}
+
+/* --- Markdown ------------------------------------------------------------------ */
+
+struct md {
+	const mt_import_convert_options *o;
+	struct entries *e;
+	size_t tables, rows;
+	mt_buf columns; /* the first table's columns, for the note */
+	mt_buf skipped; /* tables that are not op tables, one a line */
+};
+
+/* Splits a table row in place into at most `max` trimmed cells; "\|" is a
+ * pipe inside a cell. */
+static size_t md_cells(char *line, char **cells, size_t max)
+{
+	char *s = mt_compat__trim(line), *w;
+	size_t n = 0, len = strlen(s);
+
+	if (*s == '|')
+		s++, len--;
+	if (len && s[len - 1] == '|' && (len < 2 || s[len - 2] != '\\'))
+		s[--len] = '\0';
+	cells[n++] = w = s;
+	for (char *r = s; *r; r++) {
+		if (*r == '\\' && r[1] == '|') {
+			*w++ = *++r;
+		} else if (*r == '|') {
+			*w++ = '\0';
+			if (n == max)
+				break;
+			cells[n++] = w;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+	for (size_t i = 0; i < n; i++)
+		cells[i] = mt_compat__trim(cells[i]);
+	return n;
+}
+
+/* "|---|:--:|": the line under a table's header. */
+int mt_compat__md_is_delimiter(const char *line)
+{
+	return strchr(line, '-') && strchr(line, '|') && strspn(line, "|-: \t") == strlen(line);
+}
+
+static int header_role(const char *h, int *strength)
+{
+	static const char *const exact[R_N][16] = {
+		{"op", "ops", "operator", "operators", "aten op", "aten ops", "aten operator",
+		 "aten operators", "op name", "operator name", "name", "aten", "aten name", NULL},
+		{"status", "support", "supported", "support status", "support level", "state",
+		 "neuron support", "supported on neuron", NULL},
+		{"dtype", "dtypes", "data type", "data types", "supported dtypes",
+		 "supported data types", "types", NULL},
+		{"fallback", "cpu fallback", "fallback to cpu", "falls back to cpu", "cpu", NULL},
+		{"notes", "note", "comments", "comment", "conditions", "condition", "limitations",
+		 "limitation", "remarks", "details", "description", "constraints", "caveats",
+		 NULL},
+	};
+	static const struct { const char *part; int role; } parts[] = {
+		{"fallback", R_FALLBACK}, {"fall back", R_FALLBACK}, {"dtype", R_DTYPES},
+		{"data type", R_DTYPES}, {"note", R_NOTES}, {"comment", R_NOTES},
+		{"condition", R_NOTES}, {"limitation", R_NOTES}, {"caveat", R_NOTES},
+		{"support", R_STATUS}, {"status", R_STATUS}, {"operator", R_OP}, {NULL, 0}};
+	char padded[300];
+
+	for (int r = 0; r < R_N; r++)
+		if (mt_str_in(h, exact[r]))
+			return *strength = 2, r;
+	*strength = 1;
+	for (int i = 0; parts[i].part; i++)
+		if (strstr(h, parts[i].part))
+			return parts[i].role;
+	snprintf(padded, sizeof(padded), " %s ", h);
+	return strstr(padded, " op ") ? R_OP : -1;
+}
+
+/* Finds the columns of one table: col[role] = index or -1. A column the
+ * mapping names wins; else an exact header beats one that contains a word. */
+static int md_columns(struct md *m, char **cells, size_t n, int *col, unsigned line)
+{
+	const mt_import_map *map = m->o->map;
+	int best[R_N] = {0};
+
+	for (int r = 0; r < R_N; r++)
+		col[r] = -1;
+	for (size_t i = 0; i < n; i++) {
+		char h[256];
+		int r = -1, strength = 3;
+		mt_compat__norm(h, sizeof(h), cells[i]);
+		for (int k = 0; map && k < R_N && r < 0; k++)
+			if (map->columns[k] && strcmp(map->columns[k], h) == 0)
+				r = k;
+		if (r < 0 && *h && (r = header_role(h, &strength)) >= 0 && map &&
+		    map->columns[r])
+			r = -1; /* the mapping names this role's column */
+		if (r < 0 || strength < best[r])
+			continue;
+		if (strength == best[r])
+			return mt_error_set(MT_EINVALID, "%s:%u: columns '%s' and '%s' both look "
+					    "like the %s column; name the right one in a mapping "
+					    "file (--map)", m->o->origin, line, cells[col[r]],
+					    cells[i], role_names[r]);
+		best[r] = strength;
+		col[r] = (int)i;
+	}
+	return 0;
+}
+
+/* A row's status from its status and fallback cells (*rest: what the status
+ * cell says after its word, caller frees). */
+static int md_status(struct md *m, const char *const cell[R_N], const char *op, unsigned line,
+		     char **rest)
+{
+	int st = -2, fb = fallback_cell(cell[R_FALLBACK]);
+
+	*rest = NULL;
+	if (*cell[R_STATUS] && (st = status_cell(m->o->map, cell[R_STATUS], rest)) < 0)
+		return mt_error_set(MT_EINVALID, "%s:%u: status '%s' of %s is not a known word "
+				    "(yes/supported/\u2705, no/unsupported/\u274C, partial/"
+				    "limited/\u26A0, fallback/cpu); map it under statuses in a "
+				    "mapping file (--map)", m->o->origin, line, cell[R_STATUS], op);
+	if (fb < 0)
+		return mt_error_set(MT_EINVALID, "%s:%u: fallback '%s' of %s is neither yes nor "
+				    "no", m->o->origin, line, cell[R_FALLBACK], op);
+	if (st == -2 && !fb)
+		return mt_error_set(MT_EINVALID, "%s:%u: %s has no status", m->o->origin, line,
+				    op);
+	if (fb && (st == -2 || st == MT_COMPAT_UNSUPPORTED))
+		return MT_COMPAT_CPU_FALLBACK;
+	return st;
+}
+
+/* Adds one op of a row; an op listed twice must say the same both times. */
+static int md_op(struct md *m, const char *op, int st, const char *const cell[R_N],
+		 const char *rest, unsigned line)
+{
+	struct entry *x = mt_compat__entry_find(m->e, op);
+
+	if (x && x->status != st)
+		return mt_error_set(MT_EINVALID, "%s:%u: %s is %s here but %s at line %u",
+				    m->o->origin, line, op,
+				    mt_compat_status_str((mt_compat_status)st),
+				    mt_compat_status_str((mt_compat_status)x->status), x->line);
+	if (x)
+		return 0;
+	x = mt_compat__entry_add(m->e, op, st, line);
+	if (st == MT_COMPAT_PARTIAL) { /* the notes say when it holds */
+		if (*rest)
+			mt_compat__strv_push(&x->conds, rest);
+		if (*cell[R_NOTES])
+			mt_compat__strv_push(&x->conds, cell[R_NOTES]);
+		if (!x->conds.n)
+			mt_compat__strv_push(&x->conds,
+					     "the source marks it partial without saying when");
+		if (fallback_cell(cell[R_FALLBACK]) == 1)
+			mt_compat__note_add(x, "the source also marks a CPU fallback");
+	} else {
+		mt_compat__note_add(x, rest);
+		mt_compat__note_add(x, cell[R_NOTES]);
+	}
+	if (*cell[R_DTYPES] && !dtype_list(&x->dtypes, cell[R_DTYPES]))
+		mt_buf_printf(&x->notes, "%sdtypes: %s", x->notes.len ? "; " : "", cell[R_DTYPES]);
+	m->rows++;
+	return 0;
+}
+
+/* One row: the op cell may name several ops ("," or <br>). A row with
+ * nothing but a word that is not clearly an op ("| **Reductions** | |") is a
+ * heading inside the table. */
+static int md_row(struct md *m, char **cells, size_t n, const int *col, unsigned line)
+{
+	const char *cell[R_N];
+	char names[512], *tok, *save = NULL, *rest = NULL, op[256];
+	int st = 0, others = 0, error = 0;
+	strv ops = {0};
+
+	for (int r = 0; r < R_N; r++) {
+		cell[r] = col[r] >= 0 && (size_t)col[r] < n ? cells[col[r]] : "";
+		others |= r != R_OP && *cell[r];
+	}
+	snprintf(names, sizeof(names), "%s", cell[R_OP]);
+	for (char *br; (br = strstr(names, "<br")) != NULL;) {
+		char *gt = strchr(br, '>');
+		memset(br, ',', gt ? (size_t)(gt - br + 1) : strlen(br));
+	}
+	for (tok = strtok_r(names, ",", &save); tok && !error; tok = strtok_r(NULL, ",", &save)) {
+		if (!*mt_compat__trim(tok))
+			continue;
+		int named = mt_compat__op_name(op, sizeof(op), tok) == 0;
+		if (named && (others || strstr(tok, "::") || strchr(tok, '`')))
+			mt_compat__strv_push(&ops, op);
+		else if (others)
+			error = mt_error_set(MT_EINVALID, "%s:%u: '%s' is not an aten op name",
+					     m->o->origin, line, mt_compat__trim(tok));
+	}
+	if (!error && ops.n && (st = md_status(m, cell, ops.v[0], line, &rest)) < 0)
+		error = st;
+	for (size_t i = 0; !error && st != ST_SKIP && i < ops.n; i++)
+		error = md_op(m, ops.v[i], st, cell, rest ? rest : "", line);
+	free(rest);
+	mt_compat__strv_dispose(&ops);
+	return error;
+}
+
+static void md_describe(mt_buf *b, char **cells, size_t n, const int *col)
+{
+	if (!col) { /* a skipped table: its header */
+		for (size_t i = 0; i < n; i++)
+			mt_buf_printf(b, "%s%s", i ? " | " : "'", cells[i]);
+		mt_buf_puts(b, "'");
+		return;
+	}
+	for (int r = 0; r < R_N; r++)
+		if (col[r] >= 0)
+			mt_buf_printf(b, "%s%s '%s'", r ? ", " : "", role_names[r], cells[col[r]]);
+}
+
+/* One table: its header at l->v[h], the delimiter below it. *next: the
+ * first line after the table. A table without both an op column and a
+ * status (or fallback) column is not an op table: it is listed in
+ * m->skipped. */
+static int md_table(struct md *m, struct lines *l, size_t h, size_t *next)
+{
+	char *hcells[64], *cells[64];
+	size_t hn = md_cells(l->v[h], hcells, 64);
+	int col[R_N], error;
+
+	*next = h + 2;
+	while (*next < l->n && strchr(l->v[*next], '|') && *mt_compat__trim(l->v[*next]))
+		(*next)++;
+	if ((error = md_columns(m, hcells, hn, col, (unsigned)h + 1)) < 0)
+		return error;
+	if (col[R_OP] < 0 || (col[R_STATUS] < 0 && col[R_FALLBACK] < 0)) {
+		mt_buf_printf(&m->skipped, "%sline %zu: ", m->skipped.len ? "\n" : "", h + 1);
+		md_describe(&m->skipped, hcells, hn, NULL);
+		mt_buf_printf(&m->skipped, " (no %s column)", col[R_OP] < 0 ? "op" : "status");
+		return 0;
+	}
+	if (!m->tables++)
+		md_describe(&m->columns, hcells, hn, col);
+	for (size_t i = h + 2; i < *next; i++) {
+		size_t n = md_cells(l->v[i], cells, 64);
+		if ((error = md_row(m, cells, n, col, (unsigned)i + 1)) < 0)
+			return error;
+	}
+	return 0;
+}
+
+/* Every table of the file, outside fenced code blocks. */
+static int md_read(struct md *m, const char *text, size_t len)
+{
+	struct lines l;
+	int fence = 0, error = 0;
+
+	mt_compat__lines_split(&l, text, len);
+	for (size_t i = 0; i < l.n && !error;) {
+		const char *s = l.v[i] + strspn(l.v[i], " ");
+		if (!strncmp(s, "```", 3) || !strncmp(s, "~~~", 3))
+			fence = !fence;
+		if (!fence && i + 1 < l.n && strchr(l.v[i], '|') &&
+		    mt_compat__md_is_delimiter(l.v[i + 1]))
+			error = md_table(m, &l, i, &i);
+		else
+			i++;
+	}
+	mt_compat__lines_dispose(&l);
+	if (!error && !m->tables)
+		error = mt_error_set(MT_EINVALID, "%s: no Markdown table with an op column and a "
+				     "status column%s%s%s; name the columns in a mapping file "
+				     "(--map)", m->o->origin, m->skipped.len ? " (" : "",
+				     mt_buf_cstr(&m->skipped), m->skipped.len ? ")" : "");
+	return error;
+}
+
+int mt_compat__from_markdown(struct entries *e, struct identity *id, mt_import_info *info,
+			     const char *text, size_t len, const mt_import_convert_options *o)
+{
+	struct md m = {.o = o, .e = e};
+	int error = md_read(&m, text, len);
+
+	if (error == 0) {
+		mt_buf_printf(&id->note, "Imported from %s: %zu Markdown table%s, %zu op "
+			      "row%s (columns %s%s). Status words were read as: yes/supported/"
+			      "check mark = device, no/unsupported/cross = unsupported, partial/"
+			      "limited/warning sign = partial (the notes as its condition), "
+			      "fallback/cpu = cpu_fallback%s. An op the source does not list is "
+			      "unknown.", o->origin, m.tables, m.tables == 1 ? "" : "s", m.rows,
+			      m.rows == 1 ? "" : "s", mt_buf_cstr(&m.columns),
+			      o->map ? ", as the mapping file names them" : "",
+			      o->map && o->map->nwords ? ", plus the mapping file's words" : "");
+		info->tables = m.tables;
+		info->skipped = m.skipped.len ? mt_buf_detach(&m.skipped) : NULL;
+	}
+	mt_buf_dispose(&m.columns);
+	mt_buf_dispose(&m.skipped);
+	return error;
+}
