@@ -23,6 +23,9 @@ struct mt_compat_table {
 static const char *const status_names[] = {"unknown", "device", "cpu_fallback", "unsupported",
 					   "partial"};
 
+const char *const mt_compat_status_order[] = {"unsupported", "partial", "cpu_fallback",
+					      "unknown", "device", NULL};
+
 const char *mt_compat_status_str(mt_compat_status s)
 {
 	return (unsigned)s < 5 ? status_names[s] : "unknown";

@@ -15,6 +15,10 @@ typedef enum {
 	MT_COMPAT_PARTIAL,
 } mt_compat_status;
 
+/* The statuses' names, blockers first, as the probe orders its ops:
+ * unsupported, partial, cpu_fallback, unknown, device. NULL-terminated. */
+extern const char *const mt_compat_status_order[];
+
 /* "device", "cpu_fallback", "unsupported", "partial", "unknown". Static. */
 const char *mt_compat_status_str(mt_compat_status s);
 /* The status named s, or -1. */

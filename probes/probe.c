@@ -6,16 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Status order in the output: what blocks a migration first. */
+/* Position in mt_compat_status_order: what blocks a migration first. */
 static int rank(mt_compat_status s)
 {
-	switch (s) {
-	case MT_COMPAT_UNSUPPORTED: return 0;
-	case MT_COMPAT_PARTIAL: return 1;
-	case MT_COMPAT_CPU_FALLBACK: return 2;
-	case MT_COMPAT_UNKNOWN: return 3;
-	default: return 4;
-	}
+	const char *name = mt_compat_status_str(s);
+	int i = 0;
+	while (mt_compat_status_order[i] && strcmp(mt_compat_status_order[i], name) != 0)
+		i++;
+	return i;
 }
 
 static json_t *strv_json(const char *const *v)

@@ -5,6 +5,7 @@
  * pressed from the step list. Everything returns tui_result bits; the main
  * loop acts on them. */
 #include "dispatch.h"
+#include "compat.h"
 #include "journal.h"
 #include "jview.h"
 #include "util.h"
@@ -371,8 +372,8 @@ static int show_status_start(struct tui_wizard *w)
 
 	if (!st)
 		return TUI_UNHANDLED;
-	for (int i = 0; tui_ops_statuses[i] && i < TUI_MENU_MAX - 1; i++)
-		items[i + 1] = tui_ops_statuses[i];
+	for (int i = 0; mt_compat_status_order[i] && i < TUI_MENU_MAX - 1; i++)
+		items[i + 1] = mt_compat_status_order[i];
 	sel = index_of(items, tui_ops_filter_status(st));
 	menu_start(&w->menu, "Show which ops?", items, sel < 0 ? 0 : sel);
 	w->focus = FOCUS_CONTENT;

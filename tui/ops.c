@@ -23,8 +23,6 @@
 #define NARROW 40     /* below this width the list has no source column */
 #define MAX_WRAP 3    /* rows for an op's conditions, and for its notes */
 
-const char *const tui_ops_statuses[] = {"unsupported", "partial", "cpu_fallback", "unknown",
-					"device", NULL};
 
 /* How each status looks, in the order of the bar and its legend. */
 static const struct look {
@@ -46,7 +44,7 @@ struct ops_state {
 	json_t **shown; /* the ops the filter lets through, in the probe's order */
 	size_t nshown;
 	char text[128];     /* the filter's text, "" for none */
-	const char *status; /* the filter's status (from tui_ops_statuses), NULL: all */
+	const char *status; /* the filter's status (from mt_compat_status_order), NULL: all */
 	char *follow;       /* the selected op's name, kept across probes */
 	int cursor, top, list_rows;
 	int details;        /* the selected op has the whole pane */
@@ -201,9 +199,9 @@ void tui_ops_set_filter_status(void *state, const char *status)
 	struct ops_state *st = state;
 
 	st->status = NULL;
-	for (size_t i = 0; status && tui_ops_statuses[i]; i++)
-		if (strcmp(tui_ops_statuses[i], status) == 0)
-			st->status = tui_ops_statuses[i];
+	for (size_t i = 0; status && mt_compat_status_order[i]; i++)
+		if (strcmp(mt_compat_status_order[i], status) == 0)
+			st->status = mt_compat_status_order[i];
 	filter_changed(st);
 }
 

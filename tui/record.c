@@ -365,11 +365,11 @@ static void probe_message(struct tui_wizard *w, json_t *res, int64_t id)
 	json_t *t = json_object_get(res, "table"), *s = json_object_get(res, "summary");
 	mt_buf counts = MT_BUF_INIT;
 
-	for (size_t i = 0; tui_ops_statuses[i]; i++) {
-		json_int_t n = jv_int(s, tui_ops_statuses[i], 0);
+	for (size_t i = 0; mt_compat_status_order[i]; i++) {
+		json_int_t n = jv_int(s, mt_compat_status_order[i], 0);
 		if (n)
 			mt_buf_printf(&counts, "%s %lld %s", counts.len ? "," : ":", (long long)n,
-				      tui_ops_statuses[i]);
+				      mt_compat_status_order[i]);
 	}
 	tui_message(w, 0, "Probe #%lld recorded: %s, %lld ops%s", (long long)id,
 		    json_string_value(json_object_get(t, "name")), (long long)jv_int(s, "ops", 0),

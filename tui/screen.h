@@ -88,12 +88,6 @@ extern const struct tui_screen_ops tui_repository_ops;
  * filtered, with the selected op's details and call sites (ops.c). */
 extern const struct tui_screen_ops tui_ops_ops;
 
-/* The table a probe uses when trial.yaml names none, as `mtrial probe`. */
-
-/* The statuses an op can have, blockers first (the order of the list), and
- * NULL. */
-extern const char *const tui_ops_statuses[];
-
 /* What the wizard asks the Ops step's state for its prompts and menus: the
  * op under the cursor (borrowed until the next draw or reload), or NULL;
  * the filter's text ("" for none; borrowed) and status (NULL for all). */
@@ -103,7 +97,7 @@ const char *tui_ops_filter_status(void *state);
 
 /* Sets the Ops step's filter: the text to look for in op names and APIs
  * ("" for none), or the one status to show (NULL for all; else one of
- * tui_ops_statuses). The cursor goes back to the top. */
+ * mt_compat_status_order). The cursor goes back to the top. */
 void tui_ops_set_filter_text(void *state, const char *text);
 void tui_ops_set_filter_status(void *state, const char *status);
 
