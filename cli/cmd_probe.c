@@ -14,7 +14,7 @@ struct probe_args {
 
 /* The inventory: the trial's latest scan, or a fresh scan of --repo/--rev
  * (cached, so usually instant). *scan_id is the recorded scan's id, or 0. */
-static int inventory(struct cli *cli, mt_trial *t, const struct probe_args *a, json_t **out,
+static int inventory(mt_trial *t, const struct probe_args *a, json_t **out,
 		     int64_t *scan_id)
 {
 	mt_scan_options o = {.repo = a->repo, .rev = a->rev, .use_cache = 1};
@@ -23,7 +23,6 @@ static int inventory(struct cli *cli, mt_trial *t, const struct probe_args *a, j
 	char *text;
 	int error;
 
-	(void)cli;
 	*scan_id = 0;
 	if (t && !a->repo && !a->rev &&
 	    mt_journal_scan_latest(t->journal, 1, out, scan_id, NULL) == 0)
@@ -110,7 +109,7 @@ static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 			return mt_error_last_code(); /* a trial with a broken spec */
 		mt_error_clear();
 	}
-	if ((error = inventory(cli, t, a, &inv, &scan_id)) < 0 ||
+	if ((error = inventory(t, a, &inv, &scan_id)) < 0 ||
 	    (error = mt_probe_trial(&res, &id, t, a->table, a->observed, inv, scan_id)) < 0)
 		goto cleanup;
 	if (id)

@@ -139,14 +139,19 @@ static json_t *top_ops(json_t *ops, size_t max)
 
 static const char *const effort_order[] = {"high", "medium", "low", "none", NULL};
 
-/* Findings, most effort first (stable within a level). */
-static json_t *sorted_findings(json_t *findings)
+/* The report lists this many findings, most effort first; the rest are
+ * counted (the scan's JSON has them all). */
+#define REPORT_FINDINGS 50
+
+/* Findings, most effort first (stable within a level), at most `max`. */
+static json_t *sorted_findings(json_t *findings, size_t max)
 {
 	json_t *arr = json_array(), *f;
 	size_t i;
 	for (const char *const *e = effort_order; *e; e++)
 		json_array_foreach(findings, i, f)
-			if (strcmp(json_string_value(json_object_get(f, "effort")), *e) == 0)
+			if (json_array_size(arr) < max &&
+			    strcmp(json_string_value(json_object_get(f, "effort")), *e) == 0)
 				json_array_append(arr, f);
 	return arr;
 }
@@ -168,13 +173,19 @@ static json_t *scan_model(mt_journal *j)
 		if (json_is_true(json_object_get(d, "cuda_only")))
 			json_array_append(deps, d);
 	mt_time_iso(when, sizeof(when), created);
-	m = json_pack("{sI, ss, sO, sO, sO, sO, sO, so, so, so, si}", "id", (json_int_t)id,
+	m = json_pack("{sI, ss, sO, sO, sO, sO, sO, so, so, so, so, si}", "id", (json_int_t)id,
 		      "created", when, "repo", json_object_get(r, "repo"), "rev",
 		      json_object_get(r, "rev"), "worktree", json_object_get(r, "worktree"),
 		      "files_scanned", json_object_get(r, "files_scanned"), "totals",
 		      json_object_get(r, "totals"), "top_ops",
 		      top_ops(json_object_get(r, "ops"), 15), "findings",
-		      sorted_findings(json_object_get(r, "findings")), "cuda_only_dependencies",
+		      sorted_findings(json_object_get(r, "findings"), REPORT_FINDINGS),
+		      "findings_more", /* null, not 0: a section shows for any number */
+		      json_array_size(json_object_get(r, "findings")) > REPORT_FINDINGS
+			      ? json_integer((json_int_t)(json_array_size(json_object_get(r, "findings")) -
+							  REPORT_FINDINGS))
+			      : json_null(),
+		      "cuda_only_dependencies",
 		      deps, "files_skipped", (int)json_array_size(json_object_get(r, "files_skipped")));
 	json_decref(r);
 	return m;

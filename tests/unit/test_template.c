@@ -105,6 +105,18 @@ static void test_shipped_summary_renders_empty_and_full(void **state)
 	assert_non_null(strstr(out, "- `quality_target.metric`: the quality target"));
 	assert_null(strstr(out, "{{"));
 	free(out);
+	/* a scan with more findings than the report lists says how many are left */
+	json_object_set_new(m, "scan", json_pack("{s[{ss, ss, ss, si, ss}], si}", "findings",
+						 "effort", "high", "file", "a.py", "kind", "k",
+						 "line", 3, "message", "m", "findings_more", 7));
+	assert_int_equal(mt_template_render(&out, tmpl, m, "summary.md"), 0);
+	assert_non_null(strstr(out, "- **high** `a.py:3` k: m"));
+	assert_non_null(strstr(out, "... and 7 more of lower or equal effort"));
+	free(out);
+	json_object_set_new(json_object_get(m, "scan"), "findings_more", json_null());
+	assert_int_equal(mt_template_render(&out, tmpl, m, "summary.md"), 0);
+	assert_null(strstr(out, "more of lower"));
+	free(out);
 	json_decref(m);
 	free(tmpl);
 	assert_int_equal(mt_template_load(&tmpl, "no-such.md"), MT_ENOTFOUND);
