@@ -56,12 +56,15 @@ enum glob_shape {
 	GLOB_EXACT,    /* no wildcard: strcmp */
 	GLOB_PREFIX,   /* `torch.cuda.*`: the literal prefix, then anything */
 	GLOB_CONTAINS, /* `*collate*`: a literal anywhere */
+	GLOB_SUFFIX,   /* `*:nccl`: anything, then the literal */
 	GLOB_GENERAL,  /* anything else: literal prefix check, then fnmatch */
 };
 
 struct glob {
 	char *pat;
 	size_t lit; /* bytes before the first wildcard (all of them when exact) */
+	const char *core; /* the literal of CONTAINS and SUFFIX, within pat */
+	size_t ncore;
 	enum glob_shape shape;
 };
 
@@ -157,8 +160,12 @@ static void glob_compile(struct glob *g, const char *pat)
 	else if (lit == 0 && len > 2 && pat[0] == '*' && pat[len - 1] == '*' &&
 		 strcspn(pat + 1, "*?[\\") == len - 2)
 		g->shape = GLOB_CONTAINS;
+	else if (lit == 0 && len > 1 && pat[0] == '*' && strcspn(pat + 1, "*?[\\") == len - 1)
+		g->shape = GLOB_SUFFIX;
 	else
 		g->shape = GLOB_GENERAL;
+	g->core = g->pat + 1;
+	g->ncore = g->shape == GLOB_CONTAINS ? len - 2 : g->shape == GLOB_SUFFIX ? len - 1 : 0;
 }
 
 /* One pattern or a non-empty list of patterns. */
@@ -489,10 +496,24 @@ static int fnmatch_n(const char *pat, const char *s, size_t n)
 	return hit;
 }
 
+/* memmem for the short subjects rules see (a callee, a string): glibc's
+ * memmem sets up tables on every call, which costs more than the search. */
+static int contains(const char *s, size_t n, const char *lit, size_t k)
+{
+	const char *p = s, *end = s + n;
+
+	if (k == 0)
+		return 1;
+	while (k <= (size_t)(end - p) && (p = memchr(p, lit[0], (size_t)(end - p) - k + 1))) {
+		if (memcmp(p + 1, lit + 1, k - 1) == 0)
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 static int glob_match(const struct glob *g, const char *s, size_t n)
 {
-	size_t need;
-
 	if (n < g->lit || memcmp(s, g->pat, g->lit) != 0)
 		return 0;
 	switch (g->shape) {
@@ -501,8 +522,11 @@ static int glob_match(const struct glob *g, const char *s, size_t n)
 	case GLOB_PREFIX:
 		return 1;
 	case GLOB_CONTAINS:
-		need = strlen(g->pat) - 2;
-		return n >= need && memmem(s, n, g->pat + 1, need) != NULL;
+		return n >= g->ncore && contains(s, n, g->core, g->ncore);
+	case GLOB_SUFFIX:
+		if (memchr(s, 0, n)) /* fnmatch stops at a NUL byte: leave such text to it */
+			return fnmatch_n(g->pat, s, n);
+		return n >= g->ncore && memcmp(s + n - g->ncore, g->core, g->ncore) == 0;
 	default:
 		return fnmatch_n(g->pat, s, n);
 	}

@@ -658,16 +658,17 @@ static void test_minimal_table(void **state)
 	mt_rules_free(r);
 }
 
-/* Each pattern shape: exact, prefix*, *contains*, and general fnmatch
+/* Each pattern shape: exact, prefix*, *contains*, *suffix and general fnmatch
  * (`?`, classes, escapes), on string values with quotes stripped. */
 static void test_glob_shapes(void **state)
 {
 	static const char text[] = HEAD RULE_TOP
-		"    match: {string: [exact, \"pre*\", \"*mid*\", \"a?c\", \"v[0-9]\", \"star\\\\*\"]}\n";
+		"    match: {string: [exact, \"pre*\", \"*mid*\", \"a?c\", \"v[0-9]\", \"star\\\\*\",\n"
+		"                     \"*suf\"]}\n";
 	static const char *const hit[] = {"'exact'", "\"prefix\"", "b'a mid b'", "'abc'", "'v7'",
-					  "'star*'", "'pre'", "r'mid'", NULL};
+					  "'star*'", "'pre'", "r'mid'", "'a suf'", "'suf'", NULL};
 	static const char *const miss[] = {"'exactly'", "'xpre'", "'mi d'", "'ac'", "'vx'",
-					   "'starx'", "exact", "'", NULL};
+					   "'starx'", "exact", "'", "'sufx'", "'su'", NULL};
 	mt_rules *r = NULL;
 
 	(void)state;
