@@ -64,10 +64,14 @@ const char *mt_aten_version(void)
 static const mt_aten_op *aten_by_name(const char *prefix, const char *name)
 {
 	char buf[128];
-	int n = snprintf(buf, sizeof(buf), "aten::%s%s", prefix, name);
+	size_t np = strlen(prefix), nn = strlen(name);
 
-	if (n < 0 || (size_t)n >= sizeof(buf))
+	/* no snprintf: every tensor method call of a scan comes through here */
+	if (6 + np + nn >= sizeof(buf))
 		return NULL;
+	memcpy(buf, "aten::", 6);
+	memcpy(buf + 6, prefix, np);
+	memcpy(buf + 6 + np, name, nn + 1);
 	return mt_aten_lookup(buf, NULL);
 }
 

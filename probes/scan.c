@@ -188,11 +188,15 @@ static void python_result(const struct shared *s, struct fresult *r, const char 
 			o->op = mt_opmap_api(s->opmap, c->api, NULL);
 			o->line = c->line;
 			o->col = c->col;
-		} else if (c->method && !module_attribute(c) &&
-			   mt_opmap_is_tensor_method(s->opmap, c->method)) {
-			struct fmethod *o = &r->methods[r->nmethods++];
+		} else if (c->method && !module_attribute(c)) {
+			enum mt_op_kind kind;
+			const char *op = mt_opmap_method(s->opmap, c->method, &kind);
+			struct fmethod *o;
+			if (kind == MT_OP_UNKNOWN) /* not a tensor method */
+				continue;
+			o = &r->methods[r->nmethods++];
 			o->name = mt_arena_strdup(&r->arena, c->method);
-			o->op = mt_opmap_method(s->opmap, c->method, NULL);
+			o->op = op;
 			o->line = c->line;
 		}
 	}
