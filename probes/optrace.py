@@ -1,0 +1,425 @@
+#!/usr/bin/env python3
+"""Record the aten ops a PyTorch training script dispatches.
+
+    python3 optrace.py -o ops.json [--max-steps N] [--shape-cap K] -- train.py ARGS...
+
+Runs train.py as __main__ under a TorchDispatchMode that counts every aten op
+in forward, backward and optimizer step, then writes one JSON file (format
+"mtrial-optrace", version 1; read by mtrial). Nothing is sent anywhere.
+Needs only the standard library and torch, and works with torch 1.13 and 2.x.
+
+Each op is keyed by schema name and overload ("aten::add_", "Tensor"), any
+namespace (custom and profiler ops too). Its input signatures are the shapes
+of its tensor inputs in argument order, tensors in lists flattened; a tensor
+with no single shape (nested) shows as null.
+
+Exit status: 0 when the script completes or stops at --max-steps; the
+script's own status when it calls sys.exit; 1 when it raises; 2 for bad usage
+or an output that cannot be written.
+
+Limits: ops run on threads the script starts itself are not seen (the mode
+stack is thread-local in both 1.13 and 2.x); only torch.optim.Optimizer
+subclasses count as steps; a script that ends with os._exit writes nothing;
+torch.compile under an active dispatch mode may fall back to eager in 2.x.
+"""
+import contextlib
+import functools
+import json
+import os
+import platform
+import runpy
+import sys
+import tempfile
+import threading
+import traceback
+import types
+
+try:
+    import torch
+except ImportError as e:  # reported after the command line is checked
+    torch = None
+    TORCH_IMPORT_ERROR = e
+
+USAGE = "usage: optrace.py -o OUT.json [--max-steps N] [--shape-cap K] -- SCRIPT [ARGS...]"
+PHASES = ("forward", "backward", "optimizer")
+
+
+class UsageError(Exception):
+    """Bad command line or unusable output; reported in one line, exit 2."""
+
+
+class _MaxSteps(BaseException):
+    """Raised from the Nth optimizer step to stop the script. A BaseException
+    so that the script's own `except Exception` does not swallow it."""
+
+
+def _int_option(name, text, least):
+    try:
+        value = int(text)
+    except ValueError:
+        value = least - 1
+    if value < least:
+        raise UsageError("%s wants an integer >= %d, not '%s'" % (name, least, text))
+    return value
+
+
+def parse_args(argv):
+    """Options up to `--` (or the first non-option), then the script and its
+    arguments. Hand-rolled because argparse's handling of `--` with a
+    REMAINDER positional differs between Python versions."""
+    opts = {"output": None, "max_steps": None, "shape_cap": 32}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            i += 1
+            break
+        if arg in ("-h", "--help"):
+            print(USAGE)
+            sys.exit(0)
+        if not arg.startswith("-"):
+            break
+        name, eq, value = arg.partition("=")
+        if name not in ("-o", "--output", "--max-steps", "--shape-cap"):
+            raise UsageError("unknown option '%s'" % arg)
+        if not eq:
+            if i + 1 >= len(argv):
+                raise UsageError("%s needs a value" % name)
+            i += 1
+            value = argv[i]
+        if name in ("-o", "--output"):
+            opts["output"] = value
+        elif name == "--max-steps":
+            opts["max_steps"] = _int_option(name, value, 1)
+        else:
+            opts["shape_cap"] = _int_option(name, value, 0)
+        i += 1
+    opts["command"] = argv[i:]
+    if opts["output"] is None:
+        raise UsageError("no output file: give -o OUT.json")
+    if not opts["command"]:
+        raise UsageError("no script to run after --")
+    if not os.path.exists(opts["command"][0]):
+        raise UsageError("%s: no such script" % opts["command"][0])
+    return opts
+
+
+class OpStats:
+    """What one (op, overload) was seen with."""
+
+    def __init__(self):
+        self.count = 0
+        self.phases = dict.fromkeys(PHASES, 0)
+        self.dtypes = set()
+        self.signatures = set()  # every distinct input signature, uncapped
+        self.shapes = []  # the first shape_cap of them, in first-seen order
+
+
+class Recorder:
+    """The counts, and the phase the script is in. The phase is a plain
+    stack, not thread-local: on CUDA the autograd engine runs backward ops on
+    its own device threads (the mode follows them, as at::ThreadLocalState
+    carries TorchDispatchModeTLS in 1.13 and 2.x) while the calling thread
+    waits inside backward(), and those ops must count as backward."""
+
+    def __init__(self, shape_cap, max_steps):
+        self.shape_cap = shape_cap
+        self.max_steps = max_steps
+        self.lock = threading.Lock()
+        self.ops = {}
+        self.devices = set()
+        self.stack = []
+        self.steps = 0
+        self.step_depth = 0
+
+    def phase(self):
+        return self.stack[-1] if self.stack else "forward"
+
+    @contextlib.contextmanager
+    def in_phase(self, name):
+        self.stack.append(name)
+        try:
+            yield
+        finally:
+            self.stack.pop()
+
+    def record(self, func, args, kwargs):
+        """Counts one dispatched op. Reads tensor metadata only (shape, dtype,
+        device are fields of the TensorImpl), so it dispatches nothing."""
+        schema = getattr(func, "_schema", None)  # OpOverload._schema: 1.13 and 2.x
+        key = (schema.name if schema is not None else str(func),
+               getattr(func, "_overloadname", "default"))  # "default" for the unnamed overload
+        tensors = _tensors(args) + _tensors(kwargs.values())
+        signature = tuple(_shape(t) for t in tensors)
+        phase = self.phase()
+        with self.lock:
+            stats = self.ops.get(key)
+            if stats is None:
+                stats = self.ops[key] = OpStats()
+            stats.count += 1
+            stats.phases[phase] += 1
+            stats.dtypes.update(_dtype_name(t.dtype) for t in tensors)
+            if signature not in stats.signatures:
+                stats.signatures.add(signature)
+                if len(stats.shapes) < self.shape_cap:
+                    stats.shapes.append(signature)
+            self.devices.update(str(t.device) for t in tensors)
+
+    def saw_outputs(self, out):
+        # factory ops (ones, randn) have no tensor inputs: their device shows
+        # only on the output
+        devices = {str(t.device) for t in _tensors([out])}
+        with self.lock:
+            self.devices |= devices
+
+
+def _tensors(values):
+    """The tensors among values, lists and tuples flattened, in order."""
+    found = []
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            found.append(v)
+        elif isinstance(v, (list, tuple)):
+            found.extend(_tensors(v))
+    return found
+
+
+def _shape(t):
+    try:
+        return tuple(t.shape)
+    except (RuntimeError, NotImplementedError):  # nested tensors have no single shape
+        return None
+
+
+def _dtype_name(dtype):
+    name = str(dtype)  # "torch.float32"
+    return name[len("torch."):] if name.startswith("torch.") else name
+
+
+def _dim(d):
+    # symbolic sizes (2.x SymInt) stay symbolic: int() on one would specialize it
+    return d if isinstance(d, int) else str(d)
+
+
+def _recording_mode(rec):
+    # torch.utils._python_dispatch.TorchDispatchMode exists in 1.13 and 2.x,
+    # with the same __torch_dispatch__(func, types, args, kwargs) signature;
+    # in both the mode is popped while its handler runs, so func() below
+    # does not come back here.
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class RecordingMode(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types_, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            rec.record(func, args, kwargs)  # before the call: in-place ops may resize inputs
+            out = func(*args, **kwargs)
+            rec.saw_outputs(out)
+            return out
+
+    return RecordingMode()
+
+
+def _in_phase(rec, fn, name):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with rec.in_phase(name):
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+def _step_wrapper(rec, step_func):
+    """A replacement for one optimizer's step: the optimizer phase, the step
+    count, and the stop after --max-steps. Only the outermost step counts, so
+    an optimizer that steps an inner one (Lookahead) counts once."""
+
+    @functools.wraps(step_func)
+    def step(self, *args, **kwargs):
+        # step(closure), as LBFGS takes: the closure runs the model, so its
+        # ops are forward (and backward), not optimizer
+        if args and callable(args[0]):
+            args = (_in_phase(rec, args[0], "forward"),) + args[1:]
+        elif callable(kwargs.get("closure")):
+            kwargs = dict(kwargs, closure=_in_phase(rec, kwargs["closure"], "forward"))
+        rec.step_depth += 1
+        try:
+            with rec.in_phase("optimizer"):
+                result = step_func(self, *args, **kwargs)
+        finally:
+            rec.step_depth -= 1
+        if rec.step_depth == 0:
+            rec.steps += 1
+            if rec.max_steps is not None and rec.steps >= rec.max_steps:
+                raise _MaxSteps()
+        return result
+
+    return step
+
+
+def _patch(rec, patches):
+    """Wraps the entry points that set the phase; returns nothing, records
+    (owner, name, original) in patches for _unpatch."""
+
+    def replace(owner, name, new):
+        patches.append((owner, name, getattr(owner, name)))
+        setattr(owner, name, new)
+
+    # Tensor.backward calls torch.autograd.backward; the stack nests.
+    replace(torch.autograd, "backward", _in_phase(rec, torch.autograd.backward, "backward"))
+    replace(torch.autograd, "grad", _in_phase(rec, torch.autograd.grad, "backward"))
+    replace(torch.Tensor, "backward", _in_phase(rec, torch.Tensor.backward, "backward"))
+
+    # Optimizer classes override step(), so wrapping Optimizer.step is not
+    # enough. Each instance gets its own wrapped step at the end of
+    # Optimizer.__init__, bound with MethodType because the LR schedulers of
+    # 1.13 and 2.x re-wrap optimizer.step through its __self__ and __func__.
+    # (2.x also has global hooks, torch.optim.optimizer.
+    # register_optimizer_step_pre/post_hook, but 1.13 has none; this works
+    # in both.)
+    init = torch.optim.Optimizer.__init__
+
+    @functools.wraps(init)
+    def optimizer_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        step_func = getattr(self.step, "__func__", None)
+        if step_func is not None:
+            self.step = types.MethodType(_step_wrapper(rec, step_func), self)
+
+    replace(torch.optim.Optimizer, "__init__", optimizer_init)
+
+
+def _unpatch(patches):
+    for owner, name, original in reversed(patches):
+        setattr(owner, name, original)
+    patches.clear()
+
+
+def run_script(rec, command):
+    """Runs command[0] as __main__ the way `python3 SCRIPT ARGS` would, under
+    the recording mode. Returns (ended, exit_status, error)."""
+    script = command[0]
+    sys.argv = list(command)
+    # python puts the script's directory, symlinks resolved, first on sys.path
+    sys.path[0] = os.path.dirname(os.path.realpath(script))
+    patches = []
+    _patch(rec, patches)
+    try:
+        with _recording_mode(rec):
+            runpy.run_path(script, run_name="__main__")
+        return "completed", None, None
+    except _MaxSteps:
+        return "max_steps", None, None
+    except SystemExit as e:
+        return "exit", _exit_status(e.code), None
+    except BaseException as e:  # KeyboardInterrupt too: the file is still written
+        _print_script_traceback(e, script)
+        text = str(e)
+        return "exception", None, type(e).__name__ + (": " + text if text else "")
+    finally:
+        _unpatch(patches)
+
+
+def _print_script_traceback(e, script):
+    # from the script's first frame on, as python itself would show it,
+    # without optrace's and runpy's frames
+    tb = e.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != script:
+        tb = tb.tb_next
+    traceback.print_exception(type(e), e, tb or e.__traceback__)
+
+
+def _exit_status(code):
+    # what the interpreter does with sys.exit(code)
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _sig_json(signature):
+    return [None if s is None else [_dim(d) for d in s] for s in signature]
+
+
+def result_json(rec, opts, ended, exit_status, error):
+    ops = []
+    for (name, overload), st in sorted(rec.ops.items()):
+        ops.append({
+            "op": name, "overload": overload, "count": st.count,
+            "phases": st.phases,
+            "backward_only": st.phases["backward"] == st.count,
+            "dtypes": sorted(st.dtypes),
+            "shapes": [_sig_json(s) for s in st.shapes],
+            "distinct_shapes": len(st.signatures),
+            "shapes_truncated": len(st.signatures) > len(st.shapes),
+        })
+    return {
+        "format": "mtrial-optrace", "version": 1,
+        "torch": torch.__version__, "python": platform.python_version(),
+        "command": opts["command"], "devices": sorted(rec.devices),
+        "steps": rec.steps, "max_steps": opts["max_steps"], "shape_cap": opts["shape_cap"],
+        "ended": ended, "exit_status": exit_status, "error": error,
+        "ops": ops,
+    }
+
+
+def open_output(path):
+    """Creates the temporary file beside path now, so an unwritable output is
+    a usage error before the training runs rather than a loss after it."""
+    if os.path.isdir(path):
+        raise UsageError("%s: is a directory" % path)
+    directory = os.path.dirname(path) or "."
+    try:
+        fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
+                                   suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise UsageError("cannot write %s: %s" % (path, e.strerror))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal modes
+    return fd, tmp
+
+
+def write_output(fd, tmp, path, doc):
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise UsageError("cannot write %s: %s" % (path, e.strerror))
+
+
+def main(argv):
+    try:
+        opts = parse_args(argv)
+        if torch is None:
+            raise UsageError("cannot import torch (%s): run optrace with the Python "
+                             "your training uses" % TORCH_IMPORT_ERROR)
+        fd, tmp = open_output(opts["output"])
+    except UsageError as e:
+        print("optrace: %s" % e, file=sys.stderr)
+        return 2
+    pid = os.getpid()
+    rec = Recorder(opts["shape_cap"], opts["max_steps"])
+    ended, exit_status, error = run_script(rec, opts["command"])
+    if os.getpid() != pid:  # a forked child that got out this way: not ours to write
+        os._exit(1 if ended == "exception" else exit_status or 0)
+    try:
+        write_output(fd, tmp, opts["output"], result_json(rec, opts, ended, exit_status, error))
+    except UsageError as e:
+        print("optrace: %s" % e, file=sys.stderr)
+        return 2
+    if ended == "exception":
+        print("optrace: %s raised %s; the ops seen until then are in %s"
+              % (opts["command"][0], error, opts["output"]), file=sys.stderr)
+        return 1
+    return exit_status or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,142 @@
+# probes/optrace.py on the tiny training loop in tests/trace/: the ops it
+# must dispatch, phase by phase and with their shapes; the losses are the
+# same with and without the tracer; --max-steps, --shape-cap, a script that
+# raises or exits, and bad usage. Runs with Debian's python3-torch (1.13);
+# the python3 on PATH may have no torch at all.
+. "$MT_SOURCE_DIR/tests/lib.sh"
+PY=${OPTRACE_PYTHON:-/usr/bin/python3}
+OPTRACE=$MT_SOURCE_DIR/probes/optrace.py
+LOOP=$MT_SOURCE_DIR/tests/trace/train_loop.py
+
+# No skip convention here, and scripts/install-deps installs python3-torch:
+# a missing torch is a failure, said plainly.
+if ! "$PY" -c 'import torch' 2>/dev/null; then
+	bad "$PY cannot import torch: install python3-torch (scripts/install-deps) or set OPTRACE_PYTHON"
+	finish
+	exit 1
+fi
+
+# trace OUT_JSON ARGS...: runs optrace from the scratch directory (so the
+# loop's sibling import works only through sys.path), keeps $RC, $OUT, $ERR.
+trace() {
+	local out=$1; shift
+	(cd "$T_TMP" && "$PY" "$OPTRACE" -o "$out" "$@") >"$T_TMP/out" 2>"$T_TMP/err"
+	RC=$?; OUT=$(cat "$T_TMP/out"); ERR=$(cat "$T_TMP/err")
+}
+# q FILE JQ_EXPR: compact jq output
+q() { jq -c "$2" "$1"; }
+# op FILE OP OVERLOAD JQ_EXPR: EXPR over one op's record
+op() { jq -c --arg n "$2" --arg o "$3" ".ops[] | select(.op==\$n and .overload==\$o) | $4" "$1"; }
+
+mkdir "$T_TMP/o"
+J=$T_TMP/o/ops.json
+(cd "$T_TMP" && "$PY" "$LOOP") >"$T_TMP/plain.txt" 2>&1
+trace "$J" -- "$LOOP"
+eq "$RC" 0 "a completed run exits 0; stderr: $ERR"
+eq "$OUT" "$(cat "$T_TMP/plain.txt")" "losses identical with and without the tracer"
+eq "$(grep -c loss "$T_TMP/plain.txt")" 5 "the loop printed 5 losses"
+eq "$(ls -A "$T_TMP/o")" ops.json "one file written, no temporary left"
+
+# the document
+eq "$(q "$J" 'keys_unsorted')" '["format","version","torch","python","command","devices","steps","max_steps","shape_cap","ended","exit_status","error","ops"]' "top-level keys"
+eq "$(q "$J" '[.format,.version,.steps,.max_steps,.ended,.exit_status,.error,.devices]')" '["mtrial-optrace",1,5,null,"completed",null,null,["cpu"]]' "header"
+eq "$(q "$J" .torch)" "\"$("$PY" -c 'import torch; print(torch.__version__)')\"" "torch version"
+eq "$(q "$J" .command)" "[\"$LOOP\"]" "command"
+eq "$(q "$J" '.ops | map([.op,.overload]) == (map([.op,.overload]) | sort)')" true "ops sorted by op then overload"
+eq "$(q "$J" '[.ops[] | select(.count != (.phases | add))] | length')" 0 "phase counts add up to count"
+eq "$(q "$J" '.ops[0] | keys_unsorted')" '["op","overload","count","phases","backward_only","dtypes","shapes","distinct_shapes","shapes_truncated"]' "op keys"
+
+# forward. nn.Linear on a 2-D input with bias is CompositeImplicitAutograd:
+# it decomposes above the Python dispatch key into aten::t(weight) and
+# aten::addmm(bias, input, weight_t), so the mode sees those two and never
+# aten::linear (seen on 1.13 CPU). Two layers x 5 steps.
+eq "$(op "$J" aten::addmm default '[.count,.phases.forward,.backward_only]')" '[10,10,false]' "addmm: layers x steps, forward"
+eq "$(op "$J" aten::t default .phases.forward)" 10 "t: one per linear in forward"
+eq "$(op "$J" aten::relu default '[.count,.phases.forward]')" '[5,5]' "relu"
+eq "$(op "$J" aten::mse_loss default '[.count,.phases.forward]')" '[5,5]' "mse_loss"
+eq "$(q "$J" '[.ops[] | select(.op=="aten::linear")] | length')" 0 "no aten::linear reaches the mode"
+eq "$(op "$J" aten::addmm default '[.shapes,.distinct_shapes,.shapes_truncated,.dtypes]')" \
+	'[[[[16],[4,8],[8,16]],[[4],[4,16],[16,4]]],2,false,["float32"]]' "addmm input signatures"
+eq "$(op "$J" aten::mse_loss default .shapes)" '[[[4,4],[4,4]]]' "mse_loss shapes"
+
+# backward: the autograd engine runs CPU backward on the calling thread,
+# inside the mode, so its ops are seen
+for o in aten::mse_loss_backward aten::threshold_backward; do
+	eq "$(op "$J" "$o" default '[.count,.backward_only]')" '[5,true]' "$o backward-only"
+done
+eq "$(op "$J" aten::mse_loss_backward default .shapes)" '[[[],[4,4],[4,4]]]' "mse_loss_backward shapes"
+eq "$(op "$J" aten::mm default .backward_only)" true "linear backward is mm"
+eq "$(q "$J" '[.ops[] | select(.backward_only) | .op] | index("aten::addmm")')" null "addmm not backward-only"
+
+# optimizer: SGD without momentum is param.add_(grad, alpha=-lr), one per
+# parameter (4) per step
+eq "$(op "$J" aten::add_ Tensor .phases.optimizer)" 20 "SGD update in the optimizer phase"
+eq "$(q "$J" '[.ops[] | select(.phases.optimizer > 0) | .op] | map(select(test("addmm|mse_loss|relu"))) | length')" 0 "no model op in the optimizer phase"
+
+# --max-steps stops after the Nth step, inside the step: one loss printed
+trace "$J" --max-steps 2 -- "$LOOP"
+eq "$RC" 0 "--max-steps exits 0; stderr: $ERR"
+eq "$(q "$J" '[.ended,.steps,.max_steps,.error]')" '["max_steps",2,2,null]' "--max-steps 2"
+eq "$(op "$J" aten::addmm default .count)" 4 "addmm: 2 layers x 2 steps"
+eq "$(op "$J" aten::mse_loss_backward default .count)" 2 "mse_loss_backward 2"
+eq "$(op "$J" aten::add_ Tensor .phases.optimizer)" 8 "SGD update 4 x 2"
+eq "$(printf '%s\n' "$OUT" | grep -c loss)" 1 "stopped inside the second step"
+
+# arguments reach the script
+trace "$J" -- "$LOOP" --steps 3
+eq "$(q "$J" '[.steps,.command]')" "[3,[\"$LOOP\",\"--steps\",\"3\"]]" "script arguments"
+eq "$(op "$J" aten::addmm default .count)" 6 "addmm 2 x 3"
+
+# --shape-cap keeps the first K signatures and counts them all
+trace "$J" --shape-cap 1 "$LOOP"
+eq "$RC" 0 "options without --; stderr: $ERR"
+eq "$(op "$J" aten::addmm default '[.shapes,.distinct_shapes,.shapes_truncated]')" '[[[[16],[4,8],[8,16]]],2,true]' "capped shapes"
+eq "$(q "$J" .shape_cap)" 1 "shape_cap recorded"
+
+# an LR scheduler re-wraps optimizer.step; LBFGS runs the model in a closure
+(cd "$T_TMP" && "$PY" "$LOOP" --sched) >"$T_TMP/plain.txt" 2>&1
+trace "$J" -- "$LOOP" --sched
+eq "$OUT" "$(cat "$T_TMP/plain.txt")" "with a scheduler: same losses, no warning"
+eq "$(q "$J" .steps)" 5 "with a scheduler: 5 steps"
+(cd "$T_TMP" && "$PY" "$LOOP" --lbfgs) >"$T_TMP/plain.txt" 2>&1
+trace "$J" -- "$LOOP" --lbfgs
+eq "$OUT" "$(cat "$T_TMP/plain.txt")" "LBFGS: same losses"
+eq "$(q "$J" .steps)" 5 "LBFGS: 5 steps"
+eq "$(op "$J" aten::mse_loss default '[.phases.optimizer,.phases.forward > 0]')" '[0,true]' "LBFGS closure is forward"
+eq "$(op "$J" aten::mse_loss_backward default .backward_only)" true "LBFGS closure's backward is backward"
+
+# a script that raises: status 1, the error on stderr, the file still written
+rm -f "$J"
+trace "$J" -- "$LOOP" --raise-at 2
+eq "$RC" 1 "a raising script exits 1"
+has "raised ValueError: boom at step 2" "$ERR" "the error on stderr"
+has 'train_loop.py", line' "$ERR" "the script's traceback on stderr"
+eq "$(q "$J" '[.ended,.error,.steps,.exit_status]')" '["exception","ValueError: boom at step 2",2,null]' "exception recorded"
+eq "$(op "$J" aten::addmm default .count)" 4 "ops until the error"
+
+# sys.exit: its status, passed on
+trace "$J" -- "$LOOP" --exit-at 1 3
+eq "$RC" 3 "sys.exit(3) exits 3"
+eq "$(q "$J" '[.ended,.exit_status,.error,.steps]')" '["exit",3,null,1]' "exit recorded"
+
+# bad usage: status 2, one line naming the problem, nothing written
+usage() {
+	local want=$1; shift
+	rm -rf "$T_TMP/u" && mkdir "$T_TMP/u"
+	(cd "$T_TMP/u" && "$PY" "$OPTRACE" "$@") >/dev/null 2>"$T_TMP/err"
+	local rc=$?; ERR=$(cat "$T_TMP/err")
+	eq "$rc" 2 "usage $*: exit status"
+	eq "$(wc -l <"$T_TMP/err")" 1 "usage $*: one line ($ERR)"
+	has "$want" "$ERR" "usage $*"
+	eq "$(ls -A "$T_TMP/u")" "" "usage $*: nothing written"
+}
+usage "no script" -o ops.json --
+usage "no script" -o ops.json
+usage "nope.py: no such script" -o ops.json -- nope.py
+usage "-o" -- "$LOOP"
+usage "cannot write $T_TMP/u/missing/ops.json" -o "$T_TMP/u/missing/ops.json" -- "$LOOP"
+usage "is a directory" -o . -- "$LOOP"
+usage "--max-steps" -o ops.json --max-steps 0 -- "$LOOP"
+usage "--shape-cap" -o ops.json --shape-cap x -- "$LOOP"
+usage "unknown option '--bogus'" -o ops.json --bogus -- "$LOOP"
+finish
