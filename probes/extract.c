@@ -1,6 +1,6 @@
 /* Import resolution and call extraction over the token stream (extract.h).
  *
- * Two passes over the significant tokens (comments and NL dropped):
+ * Two passes over the significant tokens (mt_pylex_code: no comments, no NL):
  *   1. imports made at module level, in any block that is not a function or
  *      class body, are visible in the whole module (a function body runs
  *      after the module has been imported, so an import below a function
@@ -55,6 +55,7 @@ struct walker {
 	struct binding *bindings;
 	size_t nbindings, bindings_cap;
 	size_t nmodule; /* bindings [0, nmodule) are the module's */
+	uint64_t bloom; /* name_bit() of every name ever bound: most lookups miss */
 	struct level *levels;
 	size_t nlevels, levels_cap;
 	int def_line;   /* the current logical line is a def/class header */
@@ -62,12 +63,6 @@ struct walker {
 	int fdepth;     /* f-string nesting */
 	mt_buf chain, resolved; /* scratch, reused for every chain */
 };
-
-static const char *const keywords[] = {
-	"False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-	"continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-	"if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
-	"try", "while", "with", "yield", NULL};
 
 /* The comparisons below run for every token of every file: string
  * literals' lengths come from sizeof, never strlen. */
@@ -94,17 +89,38 @@ static inline int is_kw_n(const struct walker *w, size_t i, const char *kw, size
 #define is_op(w, i, op) is_op_n((w), (i), (op), sizeof(op) - 1)
 #define is_kw(w, i, kw) is_kw_n((w), (i), (kw), sizeof(kw) - 1)
 
+/* Python's keywords, by first letter: every name token is checked. */
 static int is_keyword(const struct walker *w, size_t i)
 {
 	const char *t = w->src + w->toks[i].off;
 	size_t n = w->toks[i].len;
+#define KW(k) (n == sizeof(k) - 1 && memcmp(t, k, sizeof(k) - 1) == 0)
 
 	if (n < 2 || n > 8)
 		return 0;
-	for (const char *const *k = keywords; *k; k++)
-		if ((*k)[0] == t[0] && strlen(*k) == n && memcmp(*k, t, n) == 0)
-			return 1;
-	return 0;
+	switch (t[0]) {
+	case 'F': return KW("False");
+	case 'N': return KW("None");
+	case 'T': return KW("True");
+	case 'a': return KW("and") || KW("as") || KW("assert") || KW("async") || KW("await");
+	case 'b': return KW("break");
+	case 'c': return KW("class") || KW("continue");
+	case 'd': return KW("def") || KW("del");
+	case 'e': return KW("elif") || KW("else") || KW("except");
+	case 'f': return KW("finally") || KW("for") || KW("from");
+	case 'g': return KW("global");
+	case 'i': return KW("if") || KW("import") || KW("in") || KW("is");
+	case 'l': return KW("lambda");
+	case 'n': return KW("nonlocal") || KW("not");
+	case 'o': return KW("or");
+	case 'p': return KW("pass");
+	case 'r': return KW("raise") || KW("return");
+	case 't': return KW("try");
+	case 'w': return KW("while") || KW("with");
+	case 'y': return KW("yield");
+	default: return 0;
+	}
+#undef KW
 }
 
 /* 1 if token i starts a statement (for `import` and `from`). */
@@ -135,8 +151,14 @@ static size_t read_dotted(const struct walker *w, size_t i, mt_buf *buf)
 	return j;
 }
 
+static inline uint64_t name_bit(const char *name, size_t n)
+{
+	return 1ull << (((unsigned char)name[0] * 31u + (unsigned)n) & 63);
+}
+
 static void bind(struct walker *w, const char *name, size_t name_len, const char *target)
 {
+	w->bloom |= name_bit(name, name_len);
 	GROW(w->bindings, w->nbindings, w->bindings_cap);
 	w->bindings[w->nbindings].name = arena_strndup(&w->out->arena, name, name_len);
 	w->bindings[w->nbindings].name_len = name_len;
@@ -156,6 +178,8 @@ static void record_import(struct walker *w, const char *module, uint32_t line)
 /* The innermost, latest binding of name[0..n), or NULL. */
 static const char *lookup(const struct walker *w, const char *name, size_t n)
 {
+	if (!(w->bloom & name_bit(name, n)))
+		return NULL;
 	for (size_t k = w->nbindings; k-- > 0;)
 		if (w->bindings[k].name_len == n && memcmp(w->bindings[k].name, name, n) == 0)
 			return w->bindings[k].target;
@@ -220,8 +244,9 @@ static size_t parse_from(struct walker *w, size_t i, int do_bind)
 		if (!is_name(w, j))
 			continue; /* ( ) , and the star */
 		full.len = 0;
-		mt_buf_printf(&full, "%s.%.*s", mt_buf_cstr(&mod), (int)w->toks[j].len,
-			      w->src + w->toks[j].off);
+		mt_buf_put(&full, mod.ptr, mod.len);
+		mt_buf_put(&full, ".", 1);
+		mt_buf_put(&full, w->src + w->toks[j].off, w->toks[j].len);
 		if (is_kw(w, j + 1, "as") && is_name(w, j + 2)) {
 			if (do_bind)
 				bind(w, w->src + w->toks[j + 2].off, w->toks[j + 2].len,
@@ -264,9 +289,9 @@ static void collect_module_imports(struct walker *w)
 		} else if ((is_kw(w, i, "def") || is_kw(w, i, "class")) &&
 			   (at_statement_start(w, i) || is_kw(w, i - 1, "async"))) {
 			header = 1;
-		} else if (depth == 0 && at_statement_start(w, i) && is_kw(w, i, "import")) {
+		} else if (depth == 0 && is_kw(w, i, "import") && at_statement_start(w, i)) {
 			i = parse_import(w, i, 1);
-		} else if (depth == 0 && at_statement_start(w, i) && is_kw(w, i, "from")) {
+		} else if (depth == 0 && is_kw(w, i, "from") && at_statement_start(w, i)) {
 			i = parse_from(w, i, 1);
 		}
 		if (i >= w->n)
@@ -379,28 +404,29 @@ static void record_ref(struct walker *w, size_t first, const char *resolved)
 	f->nrefs++;
 }
 
-/* Resolves chain `a.b.c` whose first name has length n0. */
-static void resolve(const struct walker *w, const char *chain, size_t n0, mt_buf *out)
-{
-	const char *target = lookup(w, chain, n0);
-	out->len = 0;
-	if (!target)
-		return;
-	mt_buf_puts(out, target);
-	mt_buf_puts(out, chain + n0);
-}
-
-/* A dotted name chain starting at i (not after a '.'): a call, a reference,
- * or nothing. Returns the index after the chain. */
+/* A dotted name chain starting at name token i (not after a '.'): a call, a
+ * reference, or nothing. Returns the index after the chain. Most chains are
+ * neither, so the text is only put together for those that are. */
 static size_t visit_chain(struct walker *w, size_t i)
 {
-	size_t end, nparts;
+	size_t end = i + 1, nparts, n0 = w->toks[i].len;
+	const char *target = lookup(w, w->src + w->toks[i].off, n0);
+	int call;
 
-	w->chain.len = 0;
-	end = read_dotted(w, i, &w->chain);
+	while (is_op(w, end, ".") && is_name(w, end + 1))
+		end += 2;
+	call = is_op(w, end, "(");
+	if (!call && !target)
+		return end;
 	nparts = (end - i + 1) / 2;
-	resolve(w, w->chain.ptr, w->toks[i].len, &w->resolved);
-	if (is_op(w, end, "("))
+	w->chain.len = 0;
+	read_dotted(w, i, &w->chain);
+	w->resolved.len = 0;
+	if (target) { /* the binding, then the rest of the chain */
+		mt_buf_puts(&w->resolved, target);
+		mt_buf_put(&w->resolved, w->chain.ptr + n0, w->chain.len - n0);
+	}
+	if (call)
 		record_chain_call(w, i, end, w->chain.ptr, w->resolved.len ? w->resolved.ptr : NULL,
 				  nparts);
 	else if (w->resolved.len)
@@ -489,13 +515,13 @@ static int ends_expression(const struct walker *w, size_t i)
 
 static size_t visit_statement_token(struct walker *w, size_t i)
 {
-	if (at_statement_start(w, i) && is_kw(w, i, "import")) {
+	if (is_kw(w, i, "import") && at_statement_start(w, i)) {
 		size_t end = parse_import(w, i, 0);
 		if (in_function(w))
 			parse_import(w, i, 1);
 		return end;
 	}
-	if (at_statement_start(w, i) && is_kw(w, i, "from") && !is_op(w, i + 1, "(")) {
+	if (is_kw(w, i, "from") && at_statement_start(w, i) && !is_op(w, i + 1, "(")) {
 		size_t end = parse_from(w, i, 0);
 		if (in_function(w))
 			parse_from(w, i, 1);
@@ -563,18 +589,6 @@ static void walk(struct walker *w)
 
 /* --- entry points ------------------------------------------------------------ */
 
-/* Keeps the tokens the walk looks at: no comments, no NL, no ENDMARKER. */
-static size_t significant(mt_token *toks, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		mt_tok_kind kind = toks[i].kind;
-		if (kind != MT_TOK_COMMENT && kind != MT_TOK_NL && kind != MT_TOK_ENDMARKER)
-			toks[k++] = toks[i];
-	}
-	return k;
-}
-
 /* match[i] = index of the bracket closing the one opened at i, or -1. */
 static size_t *match_brackets(const struct walker *w)
 {
@@ -612,11 +626,12 @@ int mt_extract(mt_pyfile *out, const char *src, size_t len)
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if ((error = mt_pylex(&toks, &n, src, len)) < 0)
+	/* the walk looks at no comment, NL or ENDMARKER */
+	if ((error = mt_pylex_code(&toks, &n, src, len)) < 0)
 		return error;
 	w.src = src;
 	w.toks = toks;
-	w.n = significant(toks, n);
+	w.n = n;
 	w.out = out;
 	w.match = match_brackets(&w);
 	collect_module_imports(&w);

@@ -71,6 +71,7 @@ typedef struct {
 	int level;       /* open brackets */
 	struct paren paren[MAX_LEVEL];
 	int nfs;         /* open f-strings */
+	int code_only;   /* leave out COMMENT, NL and ENDMARKER */
 	struct fmode fs[MAX_FSTRING];
 } lexer;
 
@@ -86,18 +87,43 @@ static inline int is_digit(int c)
 	return (unsigned)(c - '0') < 10;
 }
 
-/* Any byte >= 0x80 counts: UTF-8 sequences of non-ASCII identifiers pass
- * through whole without being decoded or validated (CPython checks them
- * against PEP 3131 later; a scanner has no use for that). */
+/* Byte classes, looked up in the loops that run over every byte. */
+enum { C_ID_START = 1, C_ID = 2, C_STR = 4 };
+#define ID_START_ROW(b) [b] = C_ID_START | C_ID
+#define ID_ROW16(b)                                                                                \
+	ID_START_ROW(b), ID_START_ROW(b + 1), ID_START_ROW(b + 2), ID_START_ROW(b + 3),            \
+		ID_START_ROW(b + 4), ID_START_ROW(b + 5), ID_START_ROW(b + 6), ID_START_ROW(b + 7), \
+		ID_START_ROW(b + 8), ID_START_ROW(b + 9), ID_START_ROW(b + 10),                    \
+		ID_START_ROW(b + 11), ID_START_ROW(b + 12), ID_START_ROW(b + 13),                  \
+		ID_START_ROW(b + 14), ID_START_ROW(b + 15)
+/* Any byte >= 0x80 counts as a letter: UTF-8 sequences of non-ASCII
+ * identifiers pass through whole without being decoded or validated
+ * (CPython checks them against PEP 3131 later; a scanner has no use for
+ * that). C_STR: the bytes a string literal's body cannot skip over. */
+static const unsigned char byte_class[256] = {
+	ID_ROW16(0x80), ID_ROW16(0x90), ID_ROW16(0xa0), ID_ROW16(0xb0),
+	ID_ROW16(0xc0), ID_ROW16(0xd0), ID_ROW16(0xe0), ID_ROW16(0xf0),
+	ID_ROW16('A'), ID_START_ROW('A' + 16), ID_START_ROW('A' + 17), ID_START_ROW('A' + 18),
+	ID_START_ROW('A' + 19), ID_START_ROW('A' + 20), ID_START_ROW('A' + 21),
+	ID_START_ROW('A' + 22), ID_START_ROW('A' + 23), ID_START_ROW('A' + 24),
+	ID_START_ROW('A' + 25),
+	ID_ROW16('a'), ID_START_ROW('a' + 16), ID_START_ROW('a' + 17), ID_START_ROW('a' + 18),
+	ID_START_ROW('a' + 19), ID_START_ROW('a' + 20), ID_START_ROW('a' + 21),
+	ID_START_ROW('a' + 22), ID_START_ROW('a' + 23), ID_START_ROW('a' + 24),
+	ID_START_ROW('a' + 25),
+	ID_START_ROW('_'),
+	['0'] = C_ID, ['1'] = C_ID, ['2'] = C_ID, ['3'] = C_ID, ['4'] = C_ID,
+	['5'] = C_ID, ['6'] = C_ID, ['7'] = C_ID, ['8'] = C_ID, ['9'] = C_ID,
+	['\''] = C_STR, ['"'] = C_STR, ['\\'] = C_STR, ['\n'] = C_STR, ['\r'] = C_STR,
+};
+#undef ID_ROW16
+#undef ID_START_ROW
+
 static inline int is_id_start(int c)
 {
-	return (unsigned)((c | 0x20) - 'a') < 26 || c == '_' || c >= 0x80;
+	return c >= 0 && (byte_class[c] & C_ID_START);
 }
 
-static inline int is_id_char(int c)
-{
-	return is_id_start(c) || is_digit(c);
-}
 
 /* Length of the line break at p: 1 or 2 bytes, 0 for the virtual one at the
  * end of a source without a final line break, -1 when p is not at one. */
@@ -170,6 +196,9 @@ static inline int emit(lexer *lx, mt_tok_kind kind, size_t off, size_t len, uint
 {
 	mt_token *t;
 
+	if (lx->code_only &&
+	    (kind == MT_TOK_COMMENT || kind == MT_TOK_NL || kind == MT_TOK_ENDMARKER))
+		return LEX_MORE;
 	if (lx->ntok == lx->cap && grow(lx) < 0)
 		return MT_EIO;
 	t = &lx->tok[lx->ntok++];
@@ -292,8 +321,14 @@ static int lex_indent(lexer *lx)
 	lx->atbol = 0;
 	for (;;) {
 		int c = at(lx, lx->p);
-		if (c == ' ') {
-			col++, altcol++;
+		if (c == ' ') { /* most of the indentation: count the run at once */
+			size_t q = lx->p + 1;
+			while (q < lx->n && lx->s[q] == ' ')
+				q++;
+			col += (int)(q - lx->p);
+			altcol += (int)(q - lx->p);
+			lx->p = q;
+			continue;
 		} else if (c == '\t') {
 			col = (col / TABSIZE + 1) * TABSIZE;
 			altcol++;
@@ -465,11 +500,14 @@ static int lex_name(lexer *lx)
 	size_t start = lx->p, pre;
 	int is_f = 0;
 
-	pre = string_prefix(lx, start, &is_f);
-	if (pre)
-		return is_f ? lex_fstring_start(lx, start, pre) : lex_string(lx, start, pre);
+	switch (lx->s[start] | 0x20) { /* only b, r, u, f start a string prefix */
+	case 'b': case 'r': case 'u': case 'f':
+		pre = string_prefix(lx, start, &is_f);
+		if (pre)
+			return is_f ? lex_fstring_start(lx, start, pre) : lex_string(lx, start, pre);
+	}
 	lx->p++;
-	while (lx->p < lx->n && is_id_char(lx->s[lx->p]))
+	while (lx->p < lx->n && (byte_class[lx->s[lx->p]] & C_ID))
 		lx->p++;
 	return emit_here(lx, MT_TOK_NAME, start);
 }
@@ -498,7 +536,11 @@ static int lex_string(lexer *lx, size_t start, size_t prefix)
 		endq = 1; /* "" */
 	lx->p = p + (size_t)(qsize == 3 ? 3 : endq ? 2 : 1);
 	while (endq < qsize) {
-		int c = at(lx, lx->p), k;
+		int c, k;
+		if (!endq) /* skip plain text up to a quote, backslash or line break */
+			while (lx->p < lx->n && !(byte_class[lx->s[lx->p]] & C_STR))
+				lx->p++;
+		c = at(lx, lx->p);
 		if (c == q) {
 			endq++;
 			lx->p++;
@@ -803,7 +845,7 @@ static void lexer_init(lexer *lx, const char *src, size_t len)
 	lx->indstack[0] = lx->altstack[0] = 0;
 }
 
-int mt_pylex(mt_token **out, size_t *n, const char *src, size_t len)
+static int lex_all(mt_token **out, size_t *n, const char *src, size_t len, int code_only)
 {
 	lexer lx; /* about 6 KB, mostly the fixed stacks */
 	int rc;
@@ -813,6 +855,7 @@ int mt_pylex(mt_token **out, size_t *n, const char *src, size_t len)
 	if (len >= UINT32_MAX)
 		return mt_error_set(MT_EINVALID, "source too large for the tokenizer (%zu bytes)", len);
 	lexer_init(&lx, src ? src : "", src ? len : 0);
+	lx.code_only = code_only;
 	/* Python averages a token per 4 to 8 bytes; start near that. */
 	lx.cap = len / 6 + 16;
 	lx.tok = malloc(lx.cap * sizeof(*lx.tok));
@@ -831,6 +874,16 @@ int mt_pylex(mt_token **out, size_t *n, const char *src, size_t len)
 	*out = lx.tok;
 	*n = lx.ntok;
 	return 0;
+}
+
+int mt_pylex(mt_token **out, size_t *n, const char *src, size_t len)
+{
+	return lex_all(out, n, src, len, 0);
+}
+
+int mt_pylex_code(mt_token **out, size_t *n, const char *src, size_t len)
+{
+	return lex_all(out, n, src, len, 1);
 }
 
 int mt_tok_is_op(const mt_token *t, const char *src, const char *op)

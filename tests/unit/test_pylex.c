@@ -670,6 +670,29 @@ static int kind_of(const char *name)
 	return -1;
 }
 
+/* mt_pylex_code gives exactly mt_pylex's tokens minus COMMENT, NL and
+ * ENDMARKER. */
+static void check_code_only(const char *name, const char *src, size_t len, const mt_token *t,
+			    size_t n)
+{
+	mt_token *c = NULL;
+	size_t nc = 0, k = 0;
+
+	if (mt_pylex_code(&c, &nc, src, len) < 0)
+		fail_msg("%s: mt_pylex_code: %s", name, mt_error_last());
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].kind == MT_TOK_COMMENT || t[i].kind == MT_TOK_NL ||
+		    t[i].kind == MT_TOK_ENDMARKER)
+			continue;
+		if (k >= nc || memcmp(&t[i], &c[k], sizeof(*c)) != 0)
+			fail_msg("%s: mt_pylex_code differs at its token %zu", name, k);
+		k++;
+	}
+	if (k != nc)
+		fail_msg("%s: mt_pylex_code has %zu tokens, want %zu", name, nc, k);
+	free(c);
+}
+
 /* Compares the tokens of name.py with name.tokens; returns the count. */
 static size_t compare_with_cpython(const char *name)
 {
@@ -706,6 +729,7 @@ static size_t compare_with_cpython(const char *name)
 	}
 	if (i != n)
 		fail_msg("%s: pylex has %zu tokens, CPython %zu", name, n, i);
+	check_code_only(name, src, len, t, n);
 	free(t);
 	free(src);
 	free(exp);
