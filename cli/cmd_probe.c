@@ -1,6 +1,7 @@
 /* mtrial probe: the repository's ops against a compatibility table. */
 #include "cli.h"
 #include "error.h"
+#include "exact.h"
 #include "probe_trial.h"
 #include "scan.h"
 #include "util.h"
@@ -10,6 +11,7 @@
 
 struct probe_args {
 	const char *repo, *rev, *table, *observed;
+	const char *from, *file; /* --from KIND [FILE]: an exact inventory */
 };
 
 /* The inventory: the trial's latest scan, or a fresh scan of --repo/--rev
@@ -24,6 +26,11 @@ static int inventory(mt_trial *t, const struct probe_args *a, json_t **out,
 	int error;
 
 	*scan_id = 0;
+	if (a->from && strcmp(a->from, "scan") != 0) {
+		if (a->file && strcmp(a->from, "torchscript") == 0)
+			fprintf(stderr, "note: %s\n", MT_TORCHSCRIPT_NOTICE);
+		return mt_inventory_resolve(out, t, a->file ? a->file : a->from, a->from, NULL);
+	}
 	if (t && !a->repo && !a->rev &&
 	    mt_journal_scan_latest(t->journal, 1, out, scan_id, NULL) == 0)
 		return 0;
@@ -68,7 +75,12 @@ static void print_ops(json_t *res, const char *status, const char *title, int si
 static void print_text(json_t *res, const char *recorded)
 {
 	json_t *t = json_object_get(res, "table"), *s = json_object_get(res, "summary"), *r;
+	json_t *from = json_object_get(res, "from");
 	size_t i;
+
+	if (json_string_value(json_object_get(from, "file")))
+		printf("Ops from %s %s\n", json_string_value(json_object_get(from, "source")),
+		       json_string_value(json_object_get(from, "file")));
 
 	printf("Table %s: %s %s (%s, retrieved %s)\n  source: %s\n",
 	       json_string_value(json_object_get(t, "name")),
@@ -152,16 +164,22 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 		case 't': a.table = optarg; break;
 		case 'o': a.observed = optarg; break;
 		case 'f':
-			if (strcmp(optarg, "scan") != 0)
-				return cli_usage_error(cli, "--from %s: only 'scan' so far (TorchScript "
-						       "graphs and traces come later; analyze "
-						       "output joins as --observed FILE)", optarg);
+			if (strcmp(optarg, "scan") != 0 && strcmp(optarg, "torchscript") != 0 &&
+			    strcmp(optarg, "trace") != 0)
+				return cli_usage_error(cli, "--from %s: expected scan, torchscript or "
+						       "trace (analyze output joins as --observed "
+						       "FILE)", optarg);
+			a.from = optarg;
 			break;
 		default: return cli_usage_error(cli, "bad option");
 		}
 	}
+	if (optind < argc && a.from && strcmp(a.from, "scan") != 0)
+		a.file = argv[optind++];
 	if (optind < argc)
 		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
+	if (a.from && strcmp(a.from, "scan") != 0 && (a.repo || a.rev))
+		return cli_usage_error(cli, "--repo and --rev choose a scan, not a %s", a.from);
 	if ((error = run(cli, &a, &unsupported)) < 0)
 		return cli_fail(cli, error);
 	return unsupported ? CLI_EXIT_FAIL : CLI_EXIT_OK;

@@ -1,10 +1,18 @@
 # Writes OUT, a C file defining the array NAME (default
-# mt_embedded_templates): every file in DIR as {name, text}. Run at build
-# time so the binary carries its templates and tables.
+# mt_embedded_templates): every file in DIR matching PATTERNS (default
+# *.yaml, *.md, *.txt; a ;-list) as {name, text}. Run at build time so the
+# binary carries its templates, tables and the scripts users run elsewhere.
 if(NOT NAME)
   set(NAME mt_embedded_templates)
 endif()
-file(GLOB files RELATIVE ${DIR} ${DIR}/*.yaml ${DIR}/*.md ${DIR}/*.txt)
+if(NOT PATTERNS)
+  set(PATTERNS "*.yaml;*.md;*.txt")
+endif()
+set(globs "")
+foreach(p ${PATTERNS})
+  list(APPEND globs ${DIR}/${p})
+endforeach()
+file(GLOB files RELATIVE ${DIR} ${globs})
 list(SORT files)
 set(body "")
 set(table "")

@@ -8,7 +8,7 @@
 int mt_embedded_load(char **out, const struct mt_embedded *set, const char *env_dir,
 		     const char *name)
 {
-	const char *dir = getenv(env_dir);
+	const char *dir = env_dir ? getenv(env_dir) : NULL;
 
 	*out = NULL;
 	if (dir && *dir) {

@@ -11,10 +11,11 @@ struct mt_embedded {
 /* Terminated by {NULL, NULL}. */
 extern const struct mt_embedded mt_embedded_templates[];
 extern const struct mt_embedded mt_embedded_tables[];
+extern const struct mt_embedded mt_embedded_scripts[]; /* probes/optrace.py */
 
 /* The text of `name` (caller frees): from the directory in environment
  * variable `env_dir` when set (MTRIAL_TEMPLATE_DIR, MTRIAL_TABLES_DIR), else
- * from `set`. MT_ENOTFOUND when absent. */
+ * from `set` (env_dir may be NULL: always `set`). MT_ENOTFOUND when absent. */
 int mt_embedded_load(char **out, const struct mt_embedded *set, const char *env_dir,
 		     const char *name);
 

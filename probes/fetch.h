@@ -25,6 +25,7 @@
 #ifndef MT_FETCH_H
 #define MT_FETCH_H
 
+#include "sha256.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,7 +58,5 @@ int mt_fetch(mt_fetch_response *out, const mt_fetch_request *req);
 /* Frees the contents of *r and zeroes it; safe on a zeroed response. */
 void mt_fetch_response_dispose(mt_fetch_response *r);
 
-/* SHA-256 (FIPS 180-4) of data as 64 lowercase hex digits and a NUL. */
-int mt_sha256_hex(char out[65], const void *data, size_t len);
 
 #endif

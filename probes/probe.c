@@ -39,14 +39,19 @@ static void add_sites(json_t *by_op, json_t *sites, const char *name_key)
 			e = json_pack("{sI, s{}, s[]}", "count", (json_int_t)0, "apis", "locations");
 			json_object_set_new(by_op, op, e);
 		}
+		/* a trace's site stands for `count` dispatches and has no file */
 		json_integer_set(json_object_get(e, "count"),
-				 json_integer_value(json_object_get(e, "count")) + 1);
+				 json_integer_value(json_object_get(e, "count")) +
+					 (json_is_integer(json_object_get(site, "count"))
+						  ? json_integer_value(json_object_get(site, "count"))
+						  : 1));
 		json_object_set_new(json_object_get(e, "apis"),
 				    json_string_value(json_object_get(site, name_key)), json_true());
-		json_array_append_new(json_object_get(e, "locations"),
-				      json_pack("{sO, sO, sO}", "file", json_object_get(site, "file"),
-						"line", json_object_get(site, "line"), "col",
-						col ? col : json_null()));
+		if (json_is_string(json_object_get(site, "file")))
+			json_array_append_new(
+				json_object_get(e, "locations"),
+				json_pack("{sO, sO, sO}", "file", json_object_get(site, "file"), "line",
+					  json_object_get(site, "line"), "col", col ? col : json_null()));
 	}
 }
 

@@ -1,6 +1,7 @@
 #include "probe_trial.h"
 #include "compat_import.h"
 #include "error.h"
+#include "exact.h"
 #include "probe.h"
 #include "util.h"
 
@@ -81,8 +82,16 @@ int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *tab
 	if ((error = mt_probe_run(&res, &in, json_object_get(inventory, "calls"),
 				  json_object_get(inventory, "methods"))) < 0)
 		goto cleanup;
-	json_object_set(res, "repo", json_object_get(inventory, "repo"));
-	json_object_set(res, "rev", json_object_get(inventory, "rev"));
+	if (json_object_get(inventory, "repo")) {
+		json_object_set(res, "repo", json_object_get(inventory, "repo"));
+		json_object_set(res, "rev", json_object_get(inventory, "rev"));
+	}
+	json_object_set_new(res, "from", json_pack("{ss}", "source",
+						   json_string_value(json_object_get(inventory,
+										     "source")) ?: "scan"));
+	for (const char *const *k = (const char *const[]){"file", "inventory_id", NULL}; *k; k++)
+		if (json_object_get(inventory, *k))
+			json_object_set(json_object_get(res, "from"), *k, json_object_get(inventory, *k));
 	if (t && (error = mt_journal_probe_add(t->journal, res, scan_id, &id)) < 0)
 		goto cleanup;
 	json_object_set_new(res, "probe_id", id ? json_integer(id) : json_null());
@@ -96,4 +105,68 @@ cleanup:
 	mt_compat_free(table);
 	mt_compat_free(seen);
 	return error;
+}
+
+const char *mt_inventory_file_kind(const char *path)
+{
+	unsigned char magic[4] = {0};
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(magic, 1, sizeof(magic), f) : 0;
+	if (f)
+		fclose(f);
+	/* a zip, or a pickle (torch.save's legacy format, refused with advice) */
+	return n == 4 && (memcmp(magic, "PK\3\4", 4) == 0 || (magic[0] == 0x80 && magic[1] <= 5))
+		       ? "torchscript"
+		       : "trace";
+}
+
+static int load_file(json_t **out, const char *path, const char *kind)
+{
+	if (!mt_path_exists(path))
+		return mt_error_set(MT_ENOTFOUND, "%s: no such file", path);
+	if (!kind)
+		kind = mt_inventory_file_kind(path);
+	if (strcmp(kind, "torchscript") == 0)
+		return mt_torchscript_inventory(out, path);
+	if (strcmp(kind, "trace") == 0)
+		return mt_trace_inventory(out, path);
+	return mt_error_set(MT_EUSAGE, "unknown inventory source '%s' (scan, torchscript, trace)",
+			    kind);
+}
+
+int mt_inventory_resolve(json_t **out, mt_trial *t, const char *what, const char *kind,
+			 int *recorded)
+{
+	static const char *const names[] = {"scan", "torchscript", "trace", NULL};
+	int64_t id = 0;
+	int unchanged = 0, error;
+
+	*out = NULL;
+	if (recorded)
+		*recorded = 0;
+	if (mt_str_in(what, names) && !mt_path_exists(what)) {
+		if (!t)
+			return mt_error_set(MT_ENOTFOUND,
+					    "'%s' names the trial's latest %s, and there is no trial "
+					    "here (give a file, or --trial DIR)",
+					    what, what);
+		if (strcmp(what, "scan") != 0)
+			return mt_journal_inventory_latest(t->journal, what, out, NULL);
+		if ((error = mt_journal_scan_latest(t->journal, 1, out, &id, NULL)) < 0)
+			return error;
+		json_object_set_new(*out, "source", json_string("scan"));
+		json_object_set_new(*out, "scan_id", json_integer(id));
+		return 0;
+	}
+	if ((error = load_file(out, what, kind)) < 0 || !t)
+		return error;
+	if ((error = mt_journal_inventory_add(t->journal, *out, &id, &unchanged)) < 0) {
+		json_decref(*out);
+		*out = NULL;
+		return error;
+	}
+	json_object_set_new(*out, "inventory_id", json_integer(id));
+	if (recorded)
+		*recorded = !unchanged;
+	return 0;
 }

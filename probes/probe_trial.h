@@ -31,4 +31,19 @@ int mt_probe_load_observed(mt_compat_table **out, const char *name_or_file);
 int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *table_name,
 		   const char *observed, json_t *inventory, int64_t scan_id);
 
+/* What a file holds: "torchscript" for a zip, else "trace". */
+const char *mt_inventory_file_kind(const char *path);
+
+/* The op inventory named by `what`:
+ *   "scan"                  the trial's latest scan
+ *   "torchscript", "trace"  the trial's latest inventory of that source
+ *   a FILE                  read as `kind` ("torchscript" or "trace"; NULL:
+ *                           a zip is TorchScript, anything else a trace),
+ *                           then recorded in the trial when `t` is not NULL
+ * *out (new reference) gets "source" and, when recorded, "inventory_id";
+ * *recorded (may be NULL) is 1 when this call stored it. Needs a trial for
+ * the names; a file that is neither is MT_EINVALID naming it. */
+int mt_inventory_resolve(json_t **out, mt_trial *t, const char *what, const char *kind,
+			 int *recorded);
+
 #endif

@@ -19,6 +19,8 @@ static struct {
 	int (*abi)(void);
 	int (*version)(char *, size_t, char *, size_t);
 	int (*operator_count)(size_t *, char *, size_t);
+	int (*torchscript_ops)(const char *, char **, char *, size_t);
+	int (*registry)(char **, char *, size_t);
 } shim;
 
 static pthread_mutex_t shim_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -61,7 +63,10 @@ static int bind_symbols(void *h)
 	*(void **)&shim.abi = dlsym(h, "mtt_abi");
 	*(void **)&shim.version = dlsym(h, "mtt_version");
 	*(void **)&shim.operator_count = dlsym(h, "mtt_operator_count");
-	if (!shim.abi || !shim.version || !shim.operator_count)
+	*(void **)&shim.torchscript_ops = dlsym(h, "mtt_torchscript_ops");
+	*(void **)&shim.registry = dlsym(h, "mtt_registry");
+	if (!shim.abi || !shim.version || !shim.operator_count || !shim.torchscript_ops ||
+	    !shim.registry)
 		return mt_error_set(MT_EIO, "%s: missing symbol: %s", shim.path, dlerror());
 	if (shim.abi() != MTT_ABI)
 		return mt_error_set(MT_EIO, "%s: shim ABI %d, expected %d", shim.path,
@@ -149,6 +154,29 @@ int mt_torch_operator_count(size_t *out)
 	if (error < 0)
 		return error;
 	if (shim.operator_count(out, err, sizeof(err)) != 0)
+		return mt_error_set(MT_EIO, "libtorch: %s", err);
+	return 0;
+}
+
+int mt_torch_script_ops(const char *path, char **json)
+{
+	char err[2048] = "";
+	int error = mt_torch_load();
+	if (error < 0)
+		return error;
+	if (shim.torchscript_ops(path, json, err, sizeof(err)) != 0)
+		return mt_error_set(MT_EINVALID, "%s: libtorch could not load it as TorchScript: %s",
+				    path, err);
+	return 0;
+}
+
+int mt_torch_registry(char **json)
+{
+	char err[1024] = "";
+	int error = mt_torch_load();
+	if (error < 0)
+		return error;
+	if (shim.registry(json, err, sizeof(err)) != 0)
 		return mt_error_set(MT_EIO, "libtorch: %s", err);
 	return 0;
 }

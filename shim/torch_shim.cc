@@ -3,10 +3,22 @@
 #include "abi.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
+#include <sstream>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
 
+#include <torch/csrc/jit/api/module.h>
+#include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/ir/scope.h>
+#include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/runtime/operator.h>
+#include <torch/csrc/jit/serialization/import.h>
 #include <torch/version.h>
 
 namespace {
@@ -15,6 +27,269 @@ void set_err(char *err, size_t errsize, const char *what)
 {
 	if (err && errsize > 0)
 		std::snprintf(err, errsize, "%s", what);
+}
+
+// Runs fn; a thrown exception becomes -1 and its text in err.
+template <typename F> int guarded(char *err, size_t errsize, F fn)
+{
+	try {
+		fn();
+		return 0;
+	} catch (const c10::Error &e) {
+		set_err(err, errsize, e.what_without_backtrace());
+	} catch (const std::exception &e) {
+		set_err(err, errsize, e.what());
+	} catch (...) {
+		set_err(err, errsize, "unknown C++ exception");
+	}
+	return -1;
+}
+
+// A JSON string literal (RFC 8259): quotes, backslashes and control
+// characters escaped; other bytes as they are.
+void json_str(std::string &out, const std::string &s)
+{
+	out += '"';
+	for (unsigned char c : s) {
+		if (c == '"' || c == '\\') {
+			out += '\\';
+			out += static_cast<char>(c);
+		} else if (c < 0x20) {
+			char esc[8];
+			std::snprintf(esc, sizeof(esc), "\\u%04x", c);
+			out += esc;
+		} else {
+			out += static_cast<char>(c);
+		}
+	}
+	out += '"';
+}
+
+// A heap copy the C side frees with free().
+char *detach(const std::string &s)
+{
+	char *p = static_cast<char *>(std::malloc(s.size() + 1));
+	if (p)
+		std::memcpy(p, s.c_str(), s.size() + 1);
+	return p;
+}
+
+// --- TorchScript ---------------------------------------------------------
+
+struct Site {
+	std::string file;
+	size_t line, col;
+	std::string module; // the submodule instance path, "" for the root
+	bool operator<(const Site &o) const
+	{
+		return std::tie(file, line, col, module) < std::tie(o.file, o.line, o.col, o.module);
+	}
+};
+
+struct OpUse {
+	size_t count = 0;
+	std::set<std::string> dtypes;     // of tensor inputs, where the graph knows
+	std::set<std::string> dtype_args; // constant `dtype` arguments (x.to(torch.float64))
+	std::map<Site, size_t> sites; // nodes per site; file "" when unknown
+};
+
+struct Walk {
+	std::map<std::pair<std::string, std::string>, OpUse> ops; // (name, overload)
+	std::map<std::string, size_t> other; // prim:: and other non-aten kinds
+	std::map<std::string, size_t> scalar; // aten ops on Python scalars (aten::add.int)
+	size_t nodes = 0, control_flow = 0;
+};
+
+// A range's file, line and 1-based column, the user's source when the
+// archive kept its debug information (the serialized code maps back to it).
+bool range_site(const torch::jit::SourceRange &range, Site &site)
+{
+	auto orig = range.findSourceRangeThatGenerated();
+	auto flc = (orig ? *orig : range).file_line_col();
+	if (!flc)
+		return false;
+	site.file = std::get<0>(*flc);
+	site.line = std::get<1>(*flc);
+	site.col = std::get<2>(*flc) + 1;
+	return true;
+}
+
+// PyTorch's own Python files (nn.Linear's forward calling F.linear...).
+bool in_torch(const std::string &file)
+{
+	return file.find("-packages/torch/") != std::string::npos ||
+	       file.find("/lib/python3/dist-packages/torch/") != std::string::npos;
+}
+
+// Where a node came from: its own source line, or, when that is inside
+// PyTorch (an inlined nn.Module), the innermost call site in the model's
+// own code. `module` is the submodule instance path it was inlined from.
+bool node_site(torch::jit::Node *n, Site &site)
+{
+	bool found = range_site(n->sourceRange(), site);
+	if (auto cs = n->callstack()) {
+		auto frames = (*cs)->vec(); // outermost first
+		for (auto &entry : frames) {
+			auto &info = std::get<2>(entry);
+			if (info && !info->instance_name().empty())
+				site.module += (site.module.empty() ? "" : ".") + info->instance_name();
+		}
+		for (auto it = frames.rbegin(); found && in_torch(site.file) && it != frames.rend();
+		     ++it) {
+			Site caller;
+			if (range_site(std::get<1>(*it), caller) && !in_torch(caller.file)) {
+				site.file = caller.file;
+				site.line = caller.line;
+				site.col = caller.col;
+			}
+		}
+	}
+	return found;
+}
+
+// The name Python gives a dtype (torch.float64), not c10's ("Double").
+std::string dtype_name(c10::ScalarType t)
+{
+	switch (t) {
+	case c10::ScalarType::Double: return "float64";
+	case c10::ScalarType::Float: return "float32";
+	case c10::ScalarType::Half: return "float16";
+	case c10::ScalarType::BFloat16: return "bfloat16";
+	case c10::ScalarType::Long: return "int64";
+	case c10::ScalarType::Int: return "int32";
+	case c10::ScalarType::Short: return "int16";
+	case c10::ScalarType::Char: return "int8";
+	case c10::ScalarType::Byte: return "uint8";
+	case c10::ScalarType::Bool: return "bool";
+	case c10::ScalarType::ComplexFloat: return "complex64";
+	case c10::ScalarType::ComplexDouble: return "complex128";
+	default: return c10::toString(t);
+	}
+}
+
+// An overload that takes and returns no tensor (aten::add.int) is
+// interpreter arithmetic on Python scalars, not a device op.
+bool scalar_only(const c10::FunctionSchema &s)
+{
+	for (const auto &a : s.arguments())
+		if (a.type()->annotation_str().find("Tensor") != std::string::npos)
+			return false;
+	for (const auto &r : s.returns())
+		if (r.type()->annotation_str().find("Tensor") != std::string::npos)
+			return false;
+	return true;
+}
+
+void record_aten(torch::jit::Node *n, const c10::FunctionSchema *schema, Walk &w)
+{
+	std::string overload = schema ? schema->overload_name() : "";
+	OpUse &use = w.ops[{n->kind().toQualString(), overload}];
+	Site site;
+	use.count++;
+	for (size_t i = 0; i < n->inputs().size(); i++) {
+		torch::jit::Value *v = n->inputs()[i];
+		auto tt = v->type()->cast<c10::TensorType>();
+		if (tt && tt->scalarType())
+			use.dtypes.insert(dtype_name(*tt->scalarType()));
+		if (schema && i < schema->arguments().size() &&
+		    schema->arguments()[i].name() == "dtype" &&
+		    v->node()->kind() == c10::prim::Constant && v->type()->kind() == c10::TypeKind::IntType) {
+			auto k = torch::jit::toIValue(v);
+			if (k && k->isInt())
+				use.dtype_args.insert(
+					dtype_name(static_cast<c10::ScalarType>(k->toInt())));
+		}
+	}
+	if (!node_site(n, site) || site.file.empty())
+		site = Site{"", 0, 0, site.module};
+	use.sites[site]++;
+}
+
+void walk_block(torch::jit::Block *b, Walk &w)
+{
+	for (torch::jit::Node *n : b->nodes()) {
+		auto kind = n->kind();
+		w.nodes++;
+		if (kind == c10::prim::If || kind == c10::prim::Loop)
+			w.control_flow++;
+		const c10::FunctionSchema *schema = kind.is_aten() ? n->maybeSchema() : nullptr;
+		if (schema && scalar_only(*schema))
+			w.scalar[std::string(kind.toQualString()) + "." + schema->overload_name()]++;
+		else if (kind.is_aten())
+			record_aten(n, schema, w);
+		else if (kind != c10::prim::Constant) {
+			w.other[kind.toQualString()]++;
+		}
+		for (torch::jit::Block *sub : n->blocks())
+			walk_block(sub, w);
+	}
+}
+
+void counts_json(std::string &out, const std::map<std::string, size_t> &counts)
+{
+	bool first = true;
+	out += "{";
+	for (const auto &kv : counts) {
+		out += first ? "" : ",";
+		first = false;
+		json_str(out, kv.first);
+		out += ":" + std::to_string(kv.second);
+	}
+	out += "}";
+}
+
+std::string walk_json(const Walk &w, const std::vector<std::string> &methods, size_t submodules)
+{
+	std::string out = "{\"methods\":[";
+	for (size_t i = 0; i < methods.size(); i++) {
+		out += i ? "," : "";
+		json_str(out, methods[i]);
+	}
+	out += "],\"submodules\":" + std::to_string(submodules);
+	out += ",\"nodes\":" + std::to_string(w.nodes);
+	out += ",\"control_flow\":" + std::to_string(w.control_flow) + ",\"ops\":[";
+	bool first = true;
+	for (const auto &kv : w.ops) {
+		out += first ? "{" : ",{";
+		first = false;
+		out += "\"op\":";
+		json_str(out, kv.first.first);
+		out += ",\"overload\":";
+		json_str(out, kv.first.second);
+		out += ",\"count\":" + std::to_string(kv.second.count) + ",\"dtypes\":[";
+		bool f2 = true;
+		for (const auto &d : kv.second.dtypes) {
+			out += f2 ? "" : ",";
+			f2 = false;
+			json_str(out, d);
+		}
+		out += "],\"dtype_args\":[";
+		f2 = true;
+		for (const auto &d : kv.second.dtype_args) {
+			out += f2 ? "" : ",";
+			f2 = false;
+			json_str(out, d);
+		}
+		out += "],\"sites\":[";
+		f2 = true;
+		for (const auto &kv2 : kv.second.sites) {
+			const Site &s = kv2.first;
+			out += f2 ? "{\"file\":" : ",{\"file\":";
+			f2 = false;
+			json_str(out, s.file);
+			out += ",\"line\":" + std::to_string(s.line) + ",\"col\":" + std::to_string(s.col);
+			out += ",\"module\":";
+			json_str(out, s.module);
+			out += ",\"count\":" + std::to_string(kv2.second) + "}";
+		}
+		out += "]}";
+	}
+	out += "],\"other\":";
+	counts_json(out, w.other);
+	out += ",\"scalar\":";
+	counts_json(out, w.scalar);
+	out += "}";
+	return out;
 }
 
 } // namespace
@@ -36,13 +311,79 @@ extern "C" int mtt_version(char *buf, size_t size, char *err, size_t errsize)
 
 extern "C" int mtt_operator_count(size_t *out, char *err, size_t errsize)
 {
-	try {
-		*out = torch::jit::getAllOperators().size();
-		return 0;
-	} catch (const std::exception &e) {
-		set_err(err, errsize, e.what());
-	} catch (...) {
-		set_err(err, errsize, "unknown C++ exception");
-	}
-	return -1;
+	return guarded(err, errsize, [&] { *out = torch::jit::getAllOperators().size(); });
+}
+
+extern "C" int mtt_torchscript_ops(const char *path, char **json, char *err, size_t errsize)
+{
+	*json = nullptr;
+	return guarded(err, errsize, [&] {
+		torch::jit::Module m = torch::jit::load(path, c10::Device(c10::kCPU));
+		std::vector<std::string> methods;
+		size_t submodules = 0;
+		Walk w;
+
+		for (const auto &sub : m.named_modules()) {
+			(void)sub;
+			submodules++;
+		}
+		// Every method of the root, with every call into a submodule (and
+		// into TorchScript functions) inlined: what running it dispatches.
+		for (const torch::jit::Method &method : m.get_methods()) {
+			auto graph = method.graph()->copy();
+			torch::jit::Inline(*graph);
+			methods.push_back(method.name());
+			walk_block(graph->block(), w);
+		}
+		std::string text = walk_json(w, methods, submodules ? submodules - 1 : 0);
+		if (!(*json = detach(text)))
+			throw std::bad_alloc();
+	});
+}
+
+extern "C" int mtt_registry(char **json, char *err, size_t errsize)
+{
+	*json = nullptr;
+	return guarded(err, errsize, [&] {
+		std::string out = "[";
+		bool first = true;
+		for (const auto &op : torch::jit::getAllOperators()) {
+			const c10::FunctionSchema &s = op->schema();
+			out += first ? "{\"name\":" : ",{\"name\":";
+			first = false;
+			json_str(out, s.name());
+			out += ",\"overload\":";
+			json_str(out, s.overload_name());
+			out += ",\"arguments\":[";
+			for (size_t i = 0; i < s.arguments().size(); i++) {
+				const c10::Argument &a = s.arguments()[i];
+				out += i ? ",{\"name\":" : "{\"name\":";
+				json_str(out, a.name());
+				out += ",\"type\":";
+				json_str(out, a.type()->annotation_str());
+				out += ",\"kwarg_only\":";
+				out += a.kwarg_only() ? "true" : "false";
+				if (a.default_value()) {
+					std::ostringstream v;
+					v << *a.default_value();
+					out += ",\"default\":";
+					json_str(out, v.str());
+				}
+				out += "}";
+			}
+			out += "],\"returns\":[";
+			for (size_t i = 0; i < s.returns().size(); i++) {
+				out += i ? "," : "";
+				json_str(out, s.returns()[i].type()->annotation_str());
+			}
+			out += "],\"schema\":";
+			std::ostringstream full;
+			full << s;
+			json_str(out, full.str());
+			out += "}";
+		}
+		out += "]";
+		if (!(*json = detach(out)))
+			throw std::bad_alloc();
+	});
 }

@@ -1,5 +1,6 @@
 #include "journal.h"
 #include "error.h"
+#include "sha256.h"
 #include "util.h"
 
 #include <sqlite3.h>
@@ -66,6 +67,15 @@ static const char *const migrations[] = {
 	"  op TEXT NOT NULL,"
 	"  status TEXT NOT NULL,"
 	"  note TEXT NOT NULL);",
+	/* 5: exact op inventories (TorchScript graphs, dispatch traces with their
+	 *    distinct shapes per op), each with the file it came from */
+	"CREATE TABLE inventories ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created_ms INTEGER NOT NULL,"
+	"  source TEXT NOT NULL,"
+	"  file TEXT NOT NULL,"
+	"  digest TEXT NOT NULL,"
+	"  result TEXT NOT NULL);",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -702,6 +712,97 @@ int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_
 		error = mt_error_set(MT_ENOTFOUND, "no probe recorded yet (run 'mtrial probe')");
 	} else {
 		error = db_error(j, "reading probes");
+	}
+	sqlite3_finalize(st);
+	return error;
+}
+
+int mt_journal_inventory_add(mt_journal *j, json_t *inv, int64_t *id_out, int *unchanged)
+{
+	const char *source = json_string_value(json_object_get(inv, "source"));
+	const char *file = json_string_value(json_object_get(inv, "file"));
+	char *text = json_dumps(inv, JSON_COMPACT | JSON_SORT_KEYS);
+	sqlite3_stmt *st = NULL;
+	char digest[65];
+	int error, rc;
+
+	if (unchanged)
+		*unchanged = 0;
+	if (!text || !source || !file) {
+		free(text);
+		return mt_error_set(MT_EINVALID, "an inventory needs its source and file");
+	}
+	mt_sha256_hex(digest, text, strlen(text));
+	if ((error = begin(j)) < 0)
+		goto cleanup;
+	error = prepare(j, &st, "SELECT id, digest FROM inventories WHERE source = ?"
+				" ORDER BY id DESC LIMIT 1");
+	if (error == 0) {
+		sqlite3_bind_text(st, 1, source, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW &&
+		    strcmp((const char *)sqlite3_column_text(st, 1), digest) == 0) {
+			if (id_out)
+				*id_out = sqlite3_column_int64(st, 0);
+			if (unchanged)
+				*unchanged = 1;
+			sqlite3_finalize(st);
+			error = finish(j, 0);
+			goto cleanup;
+		}
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			error = db_error(j, "reading inventories");
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	if (error == 0)
+		error = prepare(j, &st, "INSERT INTO inventories (created_ms, source, file, digest,"
+					" result) VALUES (?, ?, ?, ?, ?)");
+	if (error == 0) {
+		sqlite3_bind_int64(st, 1, mt_now_ms());
+		sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, file, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, digest, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, text, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "recording inventory");
+	}
+	sqlite3_finalize(st);
+	if (error == 0 && id_out)
+		*id_out = sqlite3_last_insert_rowid(j->db);
+	error = finish(j, error);
+cleanup:
+	free(text);
+	return error;
+}
+
+int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out, int64_t *id_out)
+{
+	sqlite3_stmt *st = NULL;
+	json_error_t jerr;
+	int error, rc;
+
+	*out = NULL;
+	if ((error = prepare(j, &st, "SELECT id, result FROM inventories WHERE source = ?"
+				     " ORDER BY id DESC LIMIT 1")) < 0)
+		return error;
+	sqlite3_bind_text(st, 1, source, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (id_out)
+			*id_out = sqlite3_column_int64(st, 0);
+		if (!(*out = json_loads((const char *)sqlite3_column_text(st, 1), 0, &jerr)))
+			error = mt_error_set(MT_EINVALID, "%s: stored inventory is not JSON: %s",
+					     j->path, jerr.text);
+		else
+			json_object_set_new(*out, "inventory_id",
+					    json_integer(sqlite3_column_int64(st, 0)));
+	} else if (rc == SQLITE_DONE) {
+		error = mt_error_set(MT_ENOTFOUND,
+				     "no %s recorded yet (run 'mtrial ops show %s FILE')", source,
+				     source);
+	} else {
+		error = db_error(j, "reading inventories");
 	}
 	sqlite3_finalize(st);
 	return error;

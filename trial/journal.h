@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 4
+#define MT_JOURNAL_SCHEMA_VERSION 5
 
 typedef struct mt_journal mt_journal;
 
@@ -109,6 +109,15 @@ int mt_journal_probe_add(mt_journal *j, json_t *result, int64_t scan_id, int64_t
 
 /* The latest probe result (new reference); MT_ENOTFOUND when none. */
 int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms);
+
+/* Records an exact op inventory (probes/exact.h: source "torchscript" or
+ * "trace", file). The same inventory as the latest of its source is not
+ * stored again: *unchanged (may be NULL) is set and *id_out gets that id. */
+int mt_journal_inventory_add(mt_journal *j, json_t *inv, int64_t *id_out, int *unchanged);
+
+/* The latest inventory of a source, with "inventory_id" added (new
+ * reference); MT_ENOTFOUND when none. */
+int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out, int64_t *id_out);
 
 /* Records what the team found out about an op on the candidate: status is
  * device, cpu_fallback, unsupported or partial; the note (required) says

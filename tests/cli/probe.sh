@@ -38,7 +38,7 @@ has "Unsupported (every one, with its call sites)" "$OUT" "text lists blockers"
 has "train.py:3" "$OUT" "text shows the call site"
 has "unsupported" "$OUT" "one-line verdict"
 run_mt 2 probe --repo "$R" --table nope
-run_mt 2 probe --repo "$R" --from trace; has "only 'scan' so far" "$ERR" "--from limits stated"
+run_mt 2 probe --repo "$R" --from trace; has "--repo and --rev choose a scan, not a trace" "$ERR" "--from with --repo"
 
 # analyze output from real hardware outranks every table
 cat >"$T_TMP/analyze.json" <<'JSON'

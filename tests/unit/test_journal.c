@@ -107,7 +107,8 @@ static void test_migrates_an_older_journal(void **state)
 	mt_journal_free(c->j);
 	/* turn it back into a version 1 journal */
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE op_overrides; DROP TABLE probes; DROP TABLE scans;"
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE inventories; DROP TABLE op_overrides;"
+				      " DROP TABLE probes; DROP TABLE scans;"
 				      " UPDATE schema_version SET version = 1",
 				      NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -117,6 +118,29 @@ static void test_migrates_an_older_journal(void **state)
 	assert_int_equal(json_array_size(notes), 1);
 	json_decref(notes);
 	assert_int_equal(mt_journal_scan_latest(c->j, 0, &scan, NULL, NULL), MT_ENOTFOUND);
+	{ /* the inventories of migration 5: recorded once per content, latest by source */
+		json_t *inv = json_pack("{ss, ss, s{s{sI}}}", "source", "trace", "file", "/t/ops.json",
+					"ops", "aten::mm", "count", (json_int_t)3), *got = NULL;
+		int64_t first = 0, second = 0;
+		int unchanged = -1;
+		assert_int_equal(mt_journal_inventory_latest(c->j, "trace", &got, NULL), MT_ENOTFOUND);
+		assert_int_equal(mt_journal_inventory_add(c->j, inv, &first, &unchanged), 0);
+		assert_int_equal(unchanged, 0);
+		assert_int_equal(mt_journal_inventory_add(c->j, inv, &second, &unchanged), 0);
+		assert_int_equal(unchanged, 1);
+		assert_int_equal(second, first);
+		assert_int_equal(mt_journal_inventory_latest(c->j, "torchscript", &got, NULL),
+				 MT_ENOTFOUND);
+		assert_int_equal(mt_journal_inventory_latest(c->j, "trace", &got, &second), 0);
+		assert_int_equal(second, first);
+		assert_int_equal(json_integer_value(json_object_get(
+					 json_object_get(json_object_get(got, "ops"), "aten::mm"), "count")),
+				 3);
+		json_object_del(inv, "file");
+		assert_int_equal(mt_journal_inventory_add(c->j, inv, NULL, NULL), MT_EINVALID);
+		json_decref(got);
+		json_decref(inv);
+	}
 	{
 		mt_journal_scan rec = {"/r", "abc", "t1", 0, "{\"totals\":{}}",
 				       "{\"calls\":[]}"};

@@ -1,0 +1,358 @@
+/* mtrial ops: exact op inventories (TorchScript graphs, dispatch traces),
+ * libtorch's operator registry, and the differences between inventories. */
+#include "cli.h"
+#include "embedded.h"
+#include "error.h"
+#include "exact.h"
+#include "jsonutil.h"
+#include "mt_torch.h"
+#include "probe_trial.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Opens the trial when there is one; a missing trial is not an error. */
+static int open_optional(struct cli *cli, mt_trial **t)
+{
+	*t = NULL;
+	if (cli_open_trial(cli, t, 0) < 0) {
+		if (mt_error_last_code() != MT_ENOTFOUND)
+			return mt_error_last_code();
+		mt_error_clear();
+	}
+	return 0;
+}
+
+/* Parses the common options and exactly `nargs` positional arguments
+ * (optional ones beyond `min`), which end up in args[]. Returns 1 when the
+ * command must return *status. */
+static int parse(struct cli *cli, int argc, char **argv, int min, int max, const char **args,
+		 const char **kind, int *status)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"as", required_argument, NULL, 'a'},
+					     {0}};
+	int opt, n = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "ha:", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0)
+			return *status = CLI_EXIT_OK, 1;
+		if (common)
+			continue;
+		if (opt == 'a' && kind) {
+			*kind = optarg;
+			continue;
+		}
+		return *status = cli_usage_error(cli, "bad option"), 1;
+	}
+	for (; optind < argc; optind++) {
+		if (n >= max)
+			return *status = cli_usage_error(cli, "unexpected argument '%s'", argv[optind]), 1;
+		args[n++] = argv[optind];
+	}
+	if (n < min)
+		return *status = cli_usage_error(cli, "missing argument (see mtrial ops --help)"), 1;
+	return 0;
+}
+
+static const char *source_of(json_t *inv)
+{
+	return json_string_value(json_object_get(inv, "source")) ?: "scan";
+}
+
+/* One line saying what an inventory is. */
+static void describe(json_t *inv)
+{
+	json_t *ts = json_object_get(inv, "torchscript"), *tr = json_object_get(inv, "trace"), *v;
+	const char *file = json_string_value(json_object_get(inv, "file"));
+	size_t i;
+
+	if (ts) {
+		printf("TorchScript %s (%lld bytes, libtorch %s): methods", file,
+		       (long long)json_integer_value(json_object_get(inv, "size")),
+		       json_string_value(json_object_get(ts, "torch")));
+		json_array_foreach(json_object_get(ts, "methods"), i, v)
+			printf("%s %s", i ? "," : "", json_string_value(v));
+		printf("; %lld submodules inlined; %lld graph nodes, %lld loops and branches\n",
+		       (long long)json_integer_value(json_object_get(ts, "submodules")),
+		       (long long)json_integer_value(json_object_get(ts, "nodes")),
+		       (long long)json_integer_value(json_object_get(ts, "control_flow")));
+	} else if (tr) {
+		printf("Trace %s: torch %s, python %s, devices", file,
+		       json_string_value(json_object_get(tr, "torch")),
+		       json_string_value(json_object_get(tr, "python")) ?: "?");
+		json_array_foreach(json_object_get(tr, "devices"), i, v)
+			printf("%s %s", i ? "," : "", json_string_value(v));
+		printf("; %lld optimizer steps, ended: %s\n",
+		       (long long)json_integer_value(json_object_get(tr, "steps")),
+		       json_string_value(json_object_get(tr, "ended")) ?: "?");
+		if (json_string_value(json_object_get(tr, "error")))
+			printf("  the run failed: %s\n", json_string_value(json_object_get(tr, "error")));
+	} else {
+		printf("Scan of %s at %s\n", json_string_value(json_object_get(inv, "repo")),
+		       json_string_value(json_object_get(inv, "rev")));
+	}
+}
+
+static void print_strings(json_t *arr, const char *label)
+{
+	json_t *v;
+	size_t i;
+	if (!json_array_size(arr))
+		return;
+	printf(" %s", label);
+	json_array_foreach(arr, i, v)
+		printf("%s%s", i ? "," : " ", json_string_value(v));
+}
+
+static void print_inventory(json_t *inv)
+{
+	json_t *e, *call;
+	const char *op;
+	size_t i;
+
+	describe(inv);
+	json_object_foreach(json_object_get(inv, "ops"), op, e) {
+		json_t *phases = json_object_get(e, "phases");
+		printf("  %-36s %8lld", op, (long long)json_integer_value(json_object_get(e, "count")));
+		if (json_is_true(json_object_get(e, "backward_only")))
+			printf("  backward only");
+		else if (phases)
+			printf("  fwd %lld bwd %lld opt %lld",
+			       (long long)json_integer_value(json_object_get(phases, "forward")),
+			       (long long)json_integer_value(json_object_get(phases, "backward")),
+			       (long long)json_integer_value(json_object_get(phases, "optimizer")));
+		print_strings(json_object_get(e, "dtypes"), "dtypes");
+		print_strings(json_object_get(e, "dtype_args"), "to");
+		if (json_object_get(e, "distinct_shapes"))
+			printf(" %lld input shapes",
+			       (long long)json_integer_value(json_object_get(e, "distinct_shapes")));
+		json_array_foreach(json_object_get(inv, "calls"), i, call) {
+			const char *module = json_string_value(json_object_get(call, "module"));
+			if (!json_is_string(json_object_get(call, "file")) ||
+			    strcmp(json_string_value(json_object_get(call, "op")), op) != 0)
+				continue;
+			printf("\n      %s:%lld%s%s%s", json_string_value(json_object_get(call, "file")),
+			       (long long)json_integer_value(json_object_get(call, "line")),
+			       module && *module ? " (" : "", module && *module ? module : "",
+			       module && *module ? ")" : "");
+		}
+		printf("\n");
+	}
+	printf("%zu ops.\n", json_object_size(json_object_get(inv, "ops")));
+}
+
+static int show(struct cli *cli, int argc, char **argv)
+{
+	const char *args[1] = {0}, *kind = NULL;
+	mt_trial *t = NULL;
+	json_t *inv = NULL;
+	int status, recorded = 0, error;
+
+	if (parse(cli, argc, argv, 1, 1, args, &kind, &status))
+		return status;
+	if (mt_path_exists(args[0]) &&
+	    strcmp(kind ? kind : mt_inventory_file_kind(args[0]), "torchscript") == 0)
+		fprintf(stderr, "note: %s\n", MT_TORCHSCRIPT_NOTICE);
+	if ((error = open_optional(cli, &t)) == 0 &&
+	    (error = mt_inventory_resolve(&inv, t, args[0], kind, &recorded)) == 0) {
+		if (cli->json) {
+			cli_print_json(json_incref(inv));
+		} else {
+			print_inventory(inv);
+			if (json_object_get(inv, "inventory_id") && t)
+				printf("%s as %s #%lld in %s.\n", recorded ? "Recorded" : "Already recorded",
+				       source_of(inv),
+				       (long long)json_integer_value(json_object_get(inv, "inventory_id")),
+				       t->dir);
+			else if (!t && strcmp(source_of(inv), "scan") != 0)
+				printf("(not recorded: no trial)\n");
+		}
+	}
+	json_decref(inv);
+	mt_trial_free(t);
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
+}
+
+static void print_list(json_t *d, const char *key, const char *title, int which)
+{
+	json_t *v;
+	size_t i;
+	if (!json_array_size(json_object_get(d, key)))
+		return;
+	printf("%s (%zu):\n", title, json_array_size(json_object_get(d, key)));
+	json_array_foreach(json_object_get(d, key), i, v) {
+		json_t *c = json_object_get(json_object_get(d, "counts"), json_string_value(v));
+		printf("  %-40s", json_string_value(v));
+		if (which < 0)
+			printf(" %lld / %lld", (long long)json_integer_value(json_array_get(c, 0)),
+			       (long long)json_integer_value(json_array_get(c, 1)));
+		else
+			printf(" %lld", (long long)json_integer_value(json_array_get(c, which)));
+		printf("\n");
+	}
+}
+
+static const char *side_name(json_t *side, char *buf, size_t size)
+{
+	const char *file = json_string_value(json_object_get(side, "file"));
+	const char *rev = json_string_value(json_object_get(side, "rev"));
+	snprintf(buf, size, "%s %s", json_string_value(json_object_get(side, "source")),
+		 file ? file : rev ? rev : "");
+	return buf;
+}
+
+static int diff(struct cli *cli, int argc, char **argv)
+{
+	const char *args[2] = {0};
+	char an[1024], bn[1024], title[1200];
+	mt_trial *t = NULL;
+	json_t *a = NULL, *b = NULL, *d = NULL;
+	int status, error;
+
+	if (parse(cli, argc, argv, 2, 2, args, NULL, &status))
+		return status;
+	if ((error = open_optional(cli, &t)) == 0 &&
+	    (error = mt_inventory_resolve(&a, t, args[0], NULL, NULL)) == 0 &&
+	    (error = mt_inventory_resolve(&b, t, args[1], NULL, NULL)) == 0 &&
+	    (error = mt_inventory_diff(&d, a, b)) == 0) {
+		if (cli->json) {
+			cli_print_json(json_incref(d));
+		} else {
+			printf("A: %s\nB: %s\n", side_name(json_object_get(d, "a"), an, sizeof(an)),
+			       side_name(json_object_get(d, "b"), bn, sizeof(bn)));
+			if (json_object_get(d, "missed_by_scan"))
+				print_list(d, "missed_by_scan", "Missed by the static scan (seen by the exact source)",
+					   -1);
+			snprintf(title, sizeof(title), "Only in A (%s)", an);
+			print_list(d, "only_a", title, 0);
+			snprintf(title, sizeof(title), "Only in B (%s)", bn);
+			print_list(d, "only_b", title, 1);
+			print_list(d, "backward_only", "Seen only in backward", -1);
+			if ((strcmp(source_of(a), "trace") == 0) != (strcmp(source_of(b), "trace") == 0))
+				printf("Note: a scan or a TorchScript graph names the ops the code calls "
+				       "(aten::linear); a trace names what\nthe dispatcher ran after "
+				       "decomposition (aten::t, aten::addmm), so some ops are on one side "
+				       "by design.\n");
+			printf("%zu ops in both, %zu only in A, %zu only in B.\n",
+			       json_array_size(json_object_get(d, "both")),
+			       json_array_size(json_object_get(d, "only_a")),
+			       json_array_size(json_object_get(d, "only_b")));
+		}
+	}
+	json_decref(a);
+	json_decref(b);
+	json_decref(d);
+	mt_trial_free(t);
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
+}
+
+static int by_name_overload(const void *a, const void *b)
+{
+	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	int c = strcmp(json_string_value(json_object_get(x, "name")),
+		       json_string_value(json_object_get(y, "name")));
+	return c ? c
+		 : strcmp(json_string_value(json_object_get(x, "overload")),
+			  json_string_value(json_object_get(y, "overload")));
+}
+
+static int registry(struct cli *cli, int argc, char **argv)
+{
+	const char *args[1] = {0};
+	json_error_t jerr;
+	json_t *all = NULL, *kept, *e;
+	char *text = NULL;
+	size_t i, prefix;
+	int status, error, star;
+
+	if (parse(cli, argc, argv, 0, 1, args, NULL, &status))
+		return status;
+	if ((error = mt_torch_registry(&text)) < 0)
+		return cli_fail(cli, error);
+	if (!(all = json_loads(text, 0, &jerr))) {
+		free(text);
+		mt_error_set(MT_EIO, "libtorch registry: %s", jerr.text);
+		return cli_fail(cli, MT_EIO);
+	}
+	free(text);
+	kept = json_array();
+	prefix = args[0] ? strlen(args[0]) : 0;
+	star = prefix && args[0][prefix - 1] == '*';
+	json_array_foreach(all, i, e) {
+		const char *name = json_string_value(json_object_get(e, "name"));
+		if (!args[0] || (star ? strncmp(name, args[0], prefix - 1) == 0
+				      : strcmp(name, args[0]) == 0))
+			json_array_append(kept, e);
+	}
+	json_decref(all);
+	mt_json_array_sort(kept, by_name_overload);
+	if (cli->json) {
+		cli_print_json(kept);
+		return CLI_EXIT_OK;
+	}
+	json_array_foreach(kept, i, e)
+		printf("%s\n", json_string_value(json_object_get(e, "schema")));
+	printf("%zu schemas.\n", json_array_size(kept));
+	json_decref(kept);
+	return CLI_EXIT_OK;
+}
+
+/* Writes probes/optrace.py (carried by the binary) to -o FILE or stdout. */
+static int tracer(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"output", required_argument, NULL, 'o'},
+					     {0}};
+	const char *path = NULL;
+	char *text = NULL;
+	int opt, error;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0)
+			return CLI_EXIT_OK;
+		if (common)
+			continue;
+		if (opt != 'o')
+			return cli_usage_error(cli, "bad option");
+		path = optarg;
+	}
+	if (optind < argc)
+		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
+	if ((error = mt_embedded_load(&text, mt_embedded_scripts, NULL, "optrace.py")) < 0)
+		return cli_fail(cli, error);
+	if (!path)
+		fputs(text, stdout);
+	else if ((error = mt_file_write_atomic(path, text, strlen(text), 0)) == 0 && !cli->json)
+		printf("Wrote %s. Run it where the training code works:\n"
+		       "  python3 %s -o ops.json [--max-steps N] -- train.py ARGS...\n"
+		       "then: mtrial ops show ops.json\n", path, path);
+	else if (error == 0)
+		cli_print_json(json_pack("{ss}", "written", path));
+	free(text);
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
+}
+
+int cmd_ops(struct cli *cli, int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : NULL;
+
+	if (!sub)
+		return cli_usage_error(cli, "missing subcommand (show, diff, registry, tracer)");
+	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0)
+		return fputs(cli->cmd->usage, stdout), CLI_EXIT_OK;
+	if (strcmp(sub, "show") == 0)
+		return show(cli, argc - 1, argv + 1);
+	if (strcmp(sub, "diff") == 0)
+		return diff(cli, argc - 1, argv + 1);
+	if (strcmp(sub, "registry") == 0)
+		return registry(cli, argc - 1, argv + 1);
+	if (strcmp(sub, "tracer") == 0)
+		return tracer(cli, argc - 1, argv + 1);
+	return cli_usage_error(cli, "unknown subcommand '%s'", sub);
+}

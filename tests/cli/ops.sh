@@ -1,0 +1,153 @@
+# mtrial ops and probe --from: TorchScript archives made here by Debian's
+# python3-torch (nested modules, a branch, a loop, an exported method, a
+# traced model), a dispatch trace of a real training loop by optrace.py,
+# what each inventory holds, their recording in the trial, the differences
+# from the static scan, libtorch's registry, and every kind of bad file.
+. "$MT_SOURCE_DIR/tests/lib.sh"
+export XDG_DATA_HOME=$T_TMP/data HOME=$T_TMP/home
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+PY=${OPTRACE_PYTHON:-/usr/bin/python3}
+if ! "$PY" -c 'import torch' 2>/dev/null; then
+	bad "$PY cannot import torch: install python3-torch (scripts/install-deps)"
+	finish
+	exit 1
+fi
+
+# The model source lives in the repository the trial scans, so that the
+# archive's source lines point into it.
+R=$T_TMP/repo
+M=$T_TMP/models
+mkdir -p "$R" && git -C "$R" -c init.defaultBranch=main init -q
+cp "$MT_SOURCE_DIR/tests/data/torchscript/make_models.py" "$R/model.py"
+cp "$MT_SOURCE_DIR/tests/trace/train_loop.py" "$MT_SOURCE_DIR/tests/trace/tiny_model.py" "$R/"
+git -C "$R" add -A && git -C "$R" commit -qm init
+(cd "$R" && "$PY" model.py "$M") || bad "making the TorchScript archives"
+
+# --- a scripted model: without a trial --------------------------------------------
+run_mt 0 ops show "$M/net.pt" --json
+has "code that libtorch compiles" "$ERR" "the user is told archives are code-like"
+eq "$(json 'j["source"]')" torchscript "source"
+eq "$(json 'j["torchscript"]["methods"]')" "['forward', 'embed']" "every method of the root"
+eq "$(json 'j["torchscript"]["control_flow"]')" 2 "the loop and the branch"
+eq "$(json '{k: v["count"] for k, v in j["ops"].items()}')" \
+	"{'aten::gelu': 2, 'aten::layer_norm': 2, 'aten::linear': 3, 'aten::relu': 1, 'aten::softmax': 1, 'aten::to': 2}" \
+	"the ops of both methods with the two blocks inlined, and no scalar arithmetic"
+eq "$(json 'sorted(j["torchscript"]["scalar"])')" "['aten::add.int', 'aten::gt.int', 'aten::lt.int']" \
+	"loop counters are interpreter arithmetic, kept apart"
+eq "$(json 'j["ops"]["aten::to"]["dtype_args"]')" "['float32', 'float64']" "x.double() seen as a float64 conversion"
+eq "$(json 'sorted((c["line"], c["module"]) for c in j["calls"] if c["op"]=="aten::linear")')" \
+	"[(21, '0.fc'), (21, '1.fc'), (41, 'head')]" "inlined submodules point to the model's own lines"
+eq "$(json '[(c["file"].endswith("/repo/model.py"), c["line"], c["col"]) for c in j["calls"] if c["op"]=="aten::relu"]')" \
+	"[(True, 39, 17)]" "the op inside the loop, at its file, line and column"
+eq "$(json '[c["line"] for c in j["calls"] if c["op"]=="aten::softmax"]')" "[45]" "the exported method's op"
+run_mt 0 ops show "$M/net.pt"
+has "methods forward, embed; 8 submodules inlined" "$OUT" "text header"
+has "model.py:41 (head)" "$OUT" "text site with its submodule"
+has "(not recorded: no trial)" "$OUT" "says nothing was recorded"
+
+run_mt 0 ops show "$M/traced.pt" --json
+eq "$(json 'j["ops"]["aten::_convolution"]["count"]')" 1 "a traced model's convolution"
+eq "$(json '[c.get("file") for c in j["calls"] if c["op"]=="aten::_convolution"]')" "[None]" \
+	"an op the graph knows no line of keeps its count, without a file"
+eq "$(json '[c["line"] for c in j["calls"] if c["op"]=="aten::max_pool2d"]')" "[54]" "traced ops keep their lines"
+
+# --- bad files: a clear message naming the file, exit 2, never a crash ---------------
+run_mt 2 ops show "$M/checkpoint.pt"; has "checkpoint.pt: a torch.save checkpoint" "$ERR" "torch.save zip"
+has "torch.jit.script(model).save" "$ERR" "says how to export"
+run_mt 2 ops show "$M/legacy.pt"; has "legacy.pt: a pickle" "$ERR" "legacy torch.save"
+run_mt 2 ops show "$M/truncated.pt"; has "truncated.pt: truncated or damaged zip" "$ERR" "truncated archive"
+run_mt 2 ops show "$M/impostor.pt"; has "impostor.pt: libtorch could not load it as TorchScript" "$ERR" \
+	"archive entries with garbage inside: libtorch's error, no crash"
+run_mt 2 ops show "$M/none.pt"; has "none.pt: no such file" "$ERR" "missing file"
+run_mt 2 ops show "$M" --as torchscript; has "not a regular file" "$ERR" "a directory"
+: >"$T_TMP/empty.pt"; run_mt 2 ops show "$T_TMP/empty.pt" --as torchscript; has "empty file" "$ERR" "empty file"
+run_mt 2 ops show "$R/model.py" --as torchscript; has "model.py: not a zip file" "$ERR" "source code as an archive"
+run_mt 2 ops show "$M/net.pt" --as pickle; has "unknown inventory source 'pickle'" "$ERR" "bad --as"
+run_mt 2 ops show; has "missing argument" "$ERR" "no argument"
+run_mt 2 ops frobnicate; has "unknown subcommand 'frobnicate'" "$ERR" "bad subcommand"
+
+# --- a dispatch trace of the real loop ---------------------------------------------
+(cd "$R" && "$PY" "$MT_SOURCE_DIR/probes/optrace.py" -o "$T_TMP/ops.json" -- train_loop.py --steps 3) \
+	>/dev/null 2>&1 || bad "optrace on the training loop"
+run_mt 0 ops show "$T_TMP/ops.json" --json
+eq "$(json 'j["source"]')" trace "trace source"
+eq "$(json 'j["trace"]["steps"]')" 3 "optimizer steps"
+eq "$(json 'j["ops"]["aten::addmm"]["count"]')" 6 "two layers x three steps"
+eq "$(json 'j["ops"]["aten::addmm"]["overloads"]')" "['']" "the default overload is ''"
+eq "$(json 'sorted(map(str, j["ops"]["aten::addmm"]["shapes"]))')" \
+	"['[[16], [4, 8], [8, 16]]', '[[4], [4, 16], [16, 4]]']" "distinct input shapes kept"
+eq "$(json 'j["ops"]["aten::mse_loss_backward"]["backward_only"]')" True "backward only"
+eq "$(json 'j["ops"]["aten::addmm"]["backward_only"]')" False "forward op"
+eq "$(json '[k for k in j["ops"] if not k.startswith("aten::")]')" "[]" "profiler instrumentation dropped"
+eq "$(json 'sum(c["count"] for c in j["calls"] if c["op"]=="aten::t")')" \
+	"$(jq '[.ops[] | select(.op=="aten::t") | .count] | add' "$T_TMP/ops.json")" "dispatch counts carried to the probe"
+
+# malformed traces name the file and the field
+bad_trace() { printf '%s' "$2" >"$T_TMP/bad.json"; run_mt 2 ops show "$T_TMP/bad.json"; has "$3" "$ERR" "$1"; }
+bad_trace "not JSON" '{"format": ' "bad.json:1:"
+bad_trace "not a trace" '{"ops": []}' 'bad.json: not an optrace file'
+bad_trace "newer version" '{"format":"mtrial-optrace","version":2,"ops":[]}' "bad.json: version: unsupported"
+bad_trace "no torch" '{"format":"mtrial-optrace","version":1,"ops":[]}' "bad.json: torch: missing"
+bad_trace "bad count" '{"format":"mtrial-optrace","version":1,"torch":"2.5","ops":[{"op":"aten::add","count":1},{"op":"aten::mul","count":-1}]}' \
+	"bad.json: ops[1].count: expected a non-negative integer"
+bad_trace "bad name" '{"format":"mtrial-optrace","version":1,"torch":"2.5","ops":[{"op":"add","count":1}]}' \
+	"bad.json: ops[0]: op: expected a qualified operator name"
+bad_trace "bad dtype" '{"format":"mtrial-optrace","version":1,"torch":"2.5","ops":[{"op":"aten::add","count":1,"dtypes":[3]}]}' \
+	"bad.json: ops[0].dtypes[0]: expected a string"
+
+# --- in a trial: recorded, named by kind, compared, probed ----------------------------
+cd "$R"
+run_mt 0 init --name ops-test
+run_mt 0 scan
+run_mt 2 ops show torchscript; has "no torchscript recorded yet" "$ERR" "nothing recorded yet"
+run_mt 0 ops show "$M/net.pt"; has "Recorded as torchscript #1" "$OUT" "recorded"
+run_mt 0 ops show "$M/net.pt"; has "Already recorded as torchscript #1" "$OUT" "an unchanged inventory is not stored twice"
+run_mt 0 ops show "$T_TMP/ops.json"; has "Recorded as trace #2" "$OUT" "trace recorded"
+eq "$(sqlite3 .mtrial/journal.db "select count(*) from inventories")" 2 "two inventories in the journal"
+eq "$(sqlite3 .mtrial/journal.db "select json_array_length(json_extract(result, '\$.ops.\"aten::addmm\".shapes')) from inventories where source='trace'")" \
+	2 "the trace's shapes are kept in the record"
+run_mt 0 ops show trace --json; eq "$(json 'j["inventory_id"]')" 2 "the latest trace by name"
+
+run_mt 0 ops diff scan torchscript --json
+eq "$(json 'j["a"]["source"], j["b"]["source"]')" "scan torchscript" "sides named"
+eq "$(json '"aten::linear" in j["both"] and "aten::gelu" in j["both"]')" True "ops both see"
+eq "$(json 'j["missed_by_scan"]')" "[]" "the scan sees every op of the scripted model (x.double() is aten::to)"
+run_mt 0 ops diff scan trace --json
+eq "$(json 'all(o in j["missed_by_scan"] for o in ["aten::addmm", "aten::mse_loss_backward", "aten::threshold_backward"])')" \
+	True "decomposed and backward ops the scan cannot see"
+eq "$(json '"aten::mse_loss_backward" in j["backward_only"] and "aten::addmm" not in j["backward_only"]')" True \
+	"backward-only ops marked"
+eq "$(json 'j["counts"]["aten::addmm"]')" "[0, 6]" "counts of each side"
+run_mt 0 ops diff scan trace
+has "Missed by the static scan" "$OUT" "text: what the scan missed"
+has "Seen only in backward" "$OUT" "text: backward-only ops"
+run_mt 2 ops diff scan; has "missing argument" "$ERR" "diff needs two"
+
+run_mt 0 probe --from torchscript --table torch-neuronx-training --json
+eq "$(json 'j["from"]["source"], j["from"]["inventory_id"]')" "torchscript 1" "probe of the latest archive"
+eq "$(json 'sum(o["count"] for o in j["ops"])')" 11 "every node counted"
+eq "$(json '[o["locations"][0]["line"] for o in j["ops"] if o["op"]=="aten::relu"]')" "[39]" "locations from the graph"
+run_mt 0 probe --from trace "$T_TMP/ops.json" --json
+eq "$(json 'j["from"]["source"]')" trace "probe of a trace file"
+eq "$(json '[o["count"] for o in j["ops"] if o["op"]=="aten::addmm"]')" "[6]" "dispatch counts in the probe"
+eq "$(sqlite3 .mtrial/journal.db "select count(*) from probes")" 2 "probes recorded"
+run_mt 2 probe --from torchscript "$M/checkpoint.pt"; has "torch.save checkpoint" "$ERR" "probe of a bad file"
+run_mt 2 probe --from trace --repo "$R"; has "--repo and --rev choose a scan" "$ERR" "--repo with an exact source"
+run_mt 2 probe --from graph; has "expected scan, torchscript or trace" "$ERR" "bad --from"
+eq "$(sqlite3 .mtrial/journal.db "select count(*) from inventories")" 2 "bad input recorded nothing"
+
+# --- libtorch's registry --------------------------------------------------------------
+run_mt 0 ops registry aten::linear --json
+eq "$(json '[(e["overload"], [a["name"] for a in e["arguments"]]) for e in j]')" \
+	"[('', ['input', 'weight', 'bias']), ('out', ['input', 'weight', 'bias', 'out'])]" "schemas of one op"
+run_mt 0 ops registry --json
+N=$(json 'len(j)')
+run_mt 0 doctor --json
+eq "$(json '[l["operators"] for l in j["libraries"] if l["name"] == "libtorch"][0]')" "$N" \
+	"the registry is every registered operator"
+run_mt 0 ops registry 'aten::linear*'; has "aten::linear_backward(" "$OUT" "prefix match"
+
+# --- the tracer the binary carries ----------------------------------------------------
+run_mt 0 ops tracer -o "$T_TMP/optrace.py"
+check "tracer written as in the source" cmp -s "$T_TMP/optrace.py" "$MT_SOURCE_DIR/probes/optrace.py"
+finish
