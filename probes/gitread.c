@@ -616,6 +616,11 @@ static size_t utf8_bad(const unsigned char *s, size_t n)
 	return n;
 }
 
+int mt_gitread_utf8_valid(const char *s, size_t n)
+{
+	return utf8_bad((const unsigned char *)s, n) == n;
+}
+
 int mt_gitread_check_text(char *reason, size_t reason_size, const char *data, size_t size)
 {
 	size_t bad, line = 1;

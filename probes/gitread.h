@@ -127,4 +127,8 @@ int mt_gitblob_id(char out[41], const void *data, size_t size);
  * when it is fine (reason ""). The checks mt_gitrepo_read() applies. */
 int mt_gitread_check_text(char *reason, size_t reason_size, const char *data, size_t size);
 
+/* 1 if s[0..n) is valid UTF-8 (no overlongs, surrogates or code points past
+ * U+10FFFF: what mt_gitread_check_text and jansson's json_string accept). */
+int mt_gitread_utf8_valid(const char *s, size_t n);
+
 #endif

@@ -9,6 +9,7 @@
 #include "gitread.h"
 #include "opmap.h"
 #include "scancache.h"
+#include "scan_int.h"
 #include "util.h"
 
 #include <pthread.h>
@@ -20,54 +21,6 @@
 
 /* Bump when the per-file result format or the extraction changes. */
 #define SCAN_FORMAT 1
-
-/* What one file needs: Python source, a dependency manifest, or only its
- * path (a .cu file is a finding by name alone). */
-enum file_kind { FILE_OTHER, FILE_PYTHON, FILE_MANIFEST };
-
-/* One file's result, as C arrays: building tens of thousands of jansson
- * objects for the call sites of a large repository costs more than the scan
- * itself. Strings live in `arena`; op strings may be borrowed from the
- * opmap. */
-struct fcall {
-	const char *api, *op;
-	uint32_t line, col;
-};
-struct fmethod {
-	const char *name, *op;
-	uint32_t line;
-};
-struct ffinding {
-	const char *rule, *kind, *effort, *message;
-	uint32_t line, col;
-};
-struct fdep {
-	const char *name, *spec, *why;
-	uint32_t line;
-	int cuda_only;
-};
-
-struct fresult {
-	uint32_t lines;
-	const char *skip;  /* a reason: the file was not scanned */
-	const char *error; /* it could not be tokenized or parsed */
-	struct fcall *calls;
-	struct fmethod *methods;
-	struct ffinding *findings;
-	struct fdep *deps;
-	size_t ncalls, nmethods, nfindings, ndeps;
-	mt_arena *arena;
-};
-
-struct job {
-	const mt_gitentry *entry;
-	enum file_kind kind;
-	int manifest; /* also a dependency manifest (setup.py is both) */
-	char *cached;   /* the per-file value for the cache (compact JSON) */
-	int from_cache; /* `cached` came from the cache */
-	int done;
-	struct fresult r;
-};
 
 struct shared {
 	const mt_scan_options *opts;
@@ -512,182 +465,6 @@ static void cache_store_jobs(mt_scancache *cache, const struct shared *s)
 	mt_scancache_commit(cache);
 }
 
-/* --- assembling the result -------------------------------------------------- */
-
-/* The small part of the result, as jansson objects: everything but the call
- * sites. */
-struct summary {
-	json_t *skipped, *ops, *findings, *deps, *files;
-	size_t python_files, lines, calls, mapped, methods, effort[4];
-};
-
-static const char *const efforts[] = {"high", "medium", "low", "none"};
-
-static void add_op(struct summary *sm, const char *op, const char *path)
-{
-	json_t *o = json_object_get(sm->ops, op), *files;
-	if (!o) {
-		o = json_pack("{sI, s[]}", "count", (json_int_t)0, "files");
-		json_object_set_new(sm->ops, op, o);
-	}
-	json_integer_set(json_object_get(o, "count"),
-			 json_integer_value(json_object_get(o, "count")) + 1);
-	files = json_object_get(o, "files");
-	if (!json_array_size(files) ||
-	    strcmp(json_string_value(json_array_get(files, json_array_size(files) - 1)), path) != 0)
-		json_array_append_new(files, json_string(path));
-}
-
-static void add_finding(struct summary *sm, const struct ffinding *f, const char *path)
-{
-	json_array_append_new(sm->findings,
-			      json_pack("{ss, ss, ss, ss, sI, sI, ss}", "rule", f->rule, "kind",
-					f->kind, "effort", f->effort, "file", path, "line",
-					(json_int_t)f->line, "col", (json_int_t)f->col, "message",
-					f->message));
-	for (int e = 0; e < 4; e++)
-		sm->effort[e] += strcmp(f->effort, efforts[e]) == 0;
-}
-
-static void skip(struct summary *sm, const char *path, const char *reason)
-{
-	json_array_append_new(sm->skipped, json_pack("{ss, ss}", "path", path, "reason", reason));
-}
-
-static void summarise_job(struct summary *sm, const struct job *job)
-{
-	const struct fresult *r = &job->r;
-	const char *path = job->entry->path;
-	char reason[600];
-
-	if (r->skip || r->error) {
-		if (r->error)
-			snprintf(reason, sizeof(reason), "%s: %s",
-				 job->kind == FILE_PYTHON ? "cannot tokenize" : "cannot parse",
-				 r->error);
-		skip(sm, path, r->skip ? r->skip : reason);
-		return;
-	}
-	for (size_t i = 0; i < r->ncalls; i++) {
-		sm->mapped += r->calls[i].op != NULL;
-		if (r->calls[i].op)
-			add_op(sm, r->calls[i].op, path);
-	}
-	for (size_t i = 0; i < r->nfindings; i++)
-		add_finding(sm, &r->findings[i], path);
-	for (size_t i = 0; i < r->ndeps; i++)
-		json_array_append_new(sm->deps, json_pack("{ss, ss?, ss, sI, sb, ss?}", "name",
-							  r->deps[i].name, "spec", r->deps[i].spec,
-							  "file", path, "line",
-							  (json_int_t)r->deps[i].line, "cuda_only",
-							  r->deps[i].cuda_only, "why",
-							  r->deps[i].why));
-	if (job->kind != FILE_PYTHON)
-		return;
-	sm->python_files++;
-	sm->lines += r->lines;
-	sm->calls += r->ncalls;
-	sm->methods += r->nmethods;
-	json_array_append_new(sm->files, json_pack("{ss, sI, sI, sI, sI}", "path", path, "lines",
-						   (json_int_t)r->lines, "calls",
-						   (json_int_t)r->ncalls, "methods",
-						   (json_int_t)r->nmethods, "findings",
-						   (json_int_t)r->nfindings));
-}
-
-static json_t *summary_json(struct summary *sm)
-{
-	return json_pack("{sI, so, so, so, so, so, s{sI, sI, sI, sI, sI, sI, sI, s{sI, sI, sI, "
-			 "sI}}}",
-			 "files_scanned", (json_int_t)sm->python_files, "files_skipped",
-			 sm->skipped, "ops", sm->ops, "findings", sm->findings, "dependencies",
-			 sm->deps, "files", sm->files, "totals",
-			 "python_files", (json_int_t)sm->python_files, "lines",
-			 (json_int_t)sm->lines, "calls", (json_int_t)sm->calls, "calls_mapped",
-			 (json_int_t)sm->mapped, "methods", (json_int_t)sm->methods, "ops",
-			 (json_int_t)json_object_size(sm->ops), "findings",
-			 (json_int_t)json_array_size(sm->findings), "findings_by_effort", "high",
-			 (json_int_t)sm->effort[0], "medium", (json_int_t)sm->effort[1], "low",
-			 (json_int_t)sm->effort[2], "none", (json_int_t)sm->effort[3]);
-}
-
-static void write_sites(mt_jw *w, const struct shared *s)
-{
-	mt_jw_key(w, "calls");
-	mt_jw_array(w);
-	for (size_t i = 0; i < s->njobs; i++)
-		for (size_t k = 0; k < s->jobs[i].r.ncalls; k++) {
-			const struct fcall *c = &s->jobs[i].r.calls[k];
-			mt_jw_object(w);
-			mt_jw_key(w, "api");
-			mt_jw_str(w, c->api);
-			mt_jw_key(w, "op");
-			mt_jw_str(w, c->op);
-			mt_jw_key(w, "file");
-			mt_jw_str(w, s->jobs[i].entry->path);
-			mt_jw_key(w, "line");
-			mt_jw_int(w, c->line);
-			mt_jw_key(w, "col");
-			mt_jw_int(w, c->col);
-			mt_jw_end_object(w);
-		}
-	mt_jw_end_array(w);
-	mt_jw_key(w, "methods");
-	mt_jw_array(w);
-	for (size_t i = 0; i < s->njobs; i++)
-		for (size_t k = 0; k < s->jobs[i].r.nmethods; k++) {
-			const struct fmethod *m = &s->jobs[i].r.methods[k];
-			mt_jw_object(w);
-			mt_jw_key(w, "name");
-			mt_jw_str(w, m->name);
-			mt_jw_key(w, "op");
-			mt_jw_str(w, m->op);
-			mt_jw_key(w, "file");
-			mt_jw_str(w, s->jobs[i].entry->path);
-			mt_jw_key(w, "line");
-			mt_jw_int(w, m->line);
-			mt_jw_end_object(w);
-		}
-	mt_jw_end_array(w);
-}
-
-/* Builds body (the call sites, then the summary's members) and summary. */
-static int assemble(mt_scan_result *out, const mt_gitlisting *l, const struct shared *s)
-{
-	struct summary sm = {.skipped = json_array(), .ops = json_object(),
-			     .findings = json_array(), .deps = json_array(), .files = json_array()};
-	mt_findings paths = {0};
-	mt_buf body = MT_BUF_INIT;
-	json_t *summary;
-	mt_jw w;
-	char *text;
-
-	for (size_t i = 0; i < l->nskipped; i++)
-		skip(&sm, l->skipped[i].path, l->skipped[i].reason);
-	for (size_t i = 0; i < l->nentries; i++)
-		mt_rules_eval_path(s->rules, l->entries[i].path, &paths);
-	for (size_t i = 0; i < paths.n; i++) {
-		const mt_finding *f = &paths.items[i];
-		struct ffinding one = {f->rule, f->kind, f->effort, f->message, f->line, f->col};
-		add_finding(&sm, &one, f->file);
-	}
-	mt_findings_dispose(&paths);
-	for (size_t i = 0; i < s->njobs; i++)
-		summarise_job(&sm, &s->jobs[i]);
-	summary = summary_json(&sm);
-	text = summary ? json_dumps(summary, JSON_COMPACT) : NULL;
-	json_decref(summary);
-	if (!text)
-		return mt_error_set(MT_EIO, "out of memory");
-	mt_jw_init(&w, &body);
-	write_sites(&w, s);
-	mt_buf_put(&body, ",", 1);
-	mt_buf_put(&body, text + 1, strlen(text) - 2); /* the members, without braces */
-	out->summary = text;
-	out->body = mt_buf_detach(&body);
-	return 0;
-}
-
 /* --- the entry point ------------------------------------------------------------ */
 
 static void tree_key(char *key, size_t size, const char *what, const mt_gitlisting *l,
@@ -773,7 +550,7 @@ static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisti
 	phase("files");
 	cache_store_jobs(cache, s);
 	phase("cache store");
-	if ((error = assemble(out, l, s)) < 0)
+	if ((error = mt_scan__assemble(out, l, s->rules, s->jobs, s->njobs)) < 0)
 		return error;
 	phase("assemble");
 	store_tree(cache, l, s->opts, out);

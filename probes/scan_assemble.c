@@ -1,0 +1,415 @@
+/* Assembling a scan's result from the per-file results (scan_int.h). */
+#include "scan_int.h"
+#include "error.h"
+#include "jsonw.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The small part of the result: everything but the call sites. It is
+ * written as it is gathered, byte for byte as jansson's json_dumps wrote it
+ * when it was built from jansson objects (their cost was most of assembling
+ * a large repository's result): same member order, same escapes, and an
+ * entry with a string jansson refuses (not UTF-8) is left out, as
+ * json_pack() left it out. */
+struct sumarr {
+	mt_buf buf;
+	mt_jw w;
+	size_t n;
+};
+
+struct opstat {
+	const char *name;
+	size_t count;
+	const char **files; /* borrowed paths, each once in a row */
+	size_t nfiles, cap;
+};
+
+struct summary {
+	struct sumarr skipped, findings, deps, files;
+	struct opstat *ops; /* in the order first seen */
+	size_t nops, opscap;
+	size_t *slots; /* open addressing over ops: index + 1, 0 = free */
+	size_t nslots;
+	size_t python_files, lines, calls, mapped, methods, effort[4];
+};
+
+static const char *const efforts[] = {"high", "medium", "low", "none"};
+
+static void sumarr_init(struct sumarr *a)
+{
+	mt_buf_init(&a->buf);
+	mt_jw_init(&a->w, &a->buf);
+	mt_jw_array(&a->w);
+	a->n = 0;
+}
+
+static int utf8_ok(const char *s)
+{
+	return s && mt_gitread_utf8_valid(s, strlen(s));
+}
+
+/* A string value escaped as jansson escapes it (\b \f \r, \u00XX). */
+static void put_str(mt_jw *w, const char *s)
+{
+	const char *run = s;
+	char u[8];
+
+	if (!s) {
+		mt_jw_null(w);
+		return;
+	}
+	mt_jw_raw(w, "", 0); /* the separator */
+	mt_buf_put(w->out, "\"", 1);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		const char *esc = u;
+		if (*p >= 0x20 && *p != '"' && *p != '\\')
+			continue;
+		mt_buf_put(w->out, run, (size_t)((const char *)p - run));
+		switch (*p) {
+		case '"': esc = "\\\""; break;
+		case '\\': esc = "\\\\"; break;
+		case '\b': esc = "\\b"; break;
+		case '\f': esc = "\\f"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		case '\t': esc = "\\t"; break;
+		default: snprintf(u, sizeof(u), "\\u%04X", *p);
+		}
+		mt_buf_puts(w->out, esc);
+		run = (const char *)p + 1;
+	}
+	mt_buf_puts(w->out, run);
+	mt_buf_put(w->out, "\"", 1);
+}
+
+static void put_member_str(mt_jw *w, const char *key, const char *s)
+{
+	mt_jw_key(w, key);
+	put_str(w, s);
+}
+
+static void put_member_int(mt_jw *w, const char *key, int64_t v)
+{
+	mt_jw_key(w, key);
+	mt_jw_int(w, v);
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* Doubles the hash table (or makes the first one) and places every op. */
+static void ops_rehash(struct summary *sm)
+{
+	size_t n = sm->nslots ? sm->nslots * 2 : 256;
+
+	free(sm->slots);
+	sm->slots = calloc(n, sizeof(*sm->slots));
+	if (!sm->slots)
+		abort();
+	sm->nslots = n;
+	for (size_t i = 0; i < sm->nops; i++) {
+		size_t k = str_hash(sm->ops[i].name) & (n - 1);
+		while (sm->slots[k])
+			k = (k + 1) & (n - 1);
+		sm->slots[k] = i + 1;
+	}
+}
+
+static struct opstat *op_get(struct summary *sm, const char *op)
+{
+	size_t k;
+
+	if (2 * (sm->nops + 1) > sm->nslots)
+		ops_rehash(sm);
+	for (k = str_hash(op) & (sm->nslots - 1); sm->slots[k]; k = (k + 1) & (sm->nslots - 1))
+		if (strcmp(sm->ops[sm->slots[k] - 1].name, op) == 0)
+			return &sm->ops[sm->slots[k] - 1];
+	if (sm->nops == sm->opscap) {
+		sm->opscap = sm->opscap ? sm->opscap * 2 : 64;
+		sm->ops = realloc(sm->ops, sm->opscap * sizeof(*sm->ops));
+		if (!sm->ops)
+			abort();
+	}
+	sm->ops[sm->nops] = (struct opstat){.name = op};
+	sm->slots[k] = ++sm->nops;
+	return &sm->ops[sm->nops - 1];
+}
+
+static void add_op(struct summary *sm, const char *op, const char *path, int path_ok)
+{
+	struct opstat *o = op_get(sm, op);
+
+	o->count++;
+	if (!path_ok || (o->nfiles && strcmp(o->files[o->nfiles - 1], path) == 0))
+		return;
+	if (o->nfiles == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 8;
+		o->files = realloc(o->files, o->cap * sizeof(*o->files));
+		if (!o->files)
+			abort();
+	}
+	o->files[o->nfiles++] = path;
+}
+
+static void add_finding(struct summary *sm, const struct ffinding *f, const char *path)
+{
+	mt_jw *w = &sm->findings.w;
+
+	for (int e = 0; e < 4; e++)
+		sm->effort[e] += strcmp(f->effort, efforts[e]) == 0;
+	if (!utf8_ok(f->rule) || !utf8_ok(f->kind) || !utf8_ok(f->effort) || !utf8_ok(path) ||
+	    !utf8_ok(f->message))
+		return;
+	mt_jw_object(w);
+	put_member_str(w, "rule", f->rule);
+	put_member_str(w, "kind", f->kind);
+	put_member_str(w, "effort", f->effort);
+	put_member_str(w, "file", path);
+	put_member_int(w, "line", f->line);
+	put_member_int(w, "col", f->col);
+	put_member_str(w, "message", f->message);
+	mt_jw_end_object(w);
+	sm->findings.n++;
+}
+
+static void skip(struct summary *sm, const char *path, const char *reason)
+{
+	mt_jw *w = &sm->skipped.w;
+
+	if (!utf8_ok(path) || !utf8_ok(reason))
+		return;
+	mt_jw_object(w);
+	put_member_str(w, "path", path);
+	put_member_str(w, "reason", reason);
+	mt_jw_end_object(w);
+	sm->skipped.n++;
+}
+
+static void add_dep(struct summary *sm, const struct fdep *d, const char *path)
+{
+	mt_jw *w = &sm->deps.w;
+
+	if (!utf8_ok(d->name) || (d->spec && !utf8_ok(d->spec)) || !utf8_ok(path) ||
+	    (d->why && !utf8_ok(d->why)))
+		return;
+	mt_jw_object(w);
+	put_member_str(w, "name", d->name);
+	put_member_str(w, "spec", d->spec);
+	put_member_str(w, "file", path);
+	put_member_int(w, "line", d->line);
+	mt_jw_key(w, "cuda_only");
+	mt_jw_bool(w, d->cuda_only);
+	put_member_str(w, "why", d->why);
+	mt_jw_end_object(w);
+	sm->deps.n++;
+}
+
+static void add_file(struct summary *sm, const struct fresult *r, const char *path)
+{
+	mt_jw *w = &sm->files.w;
+
+	mt_jw_object(w);
+	put_member_str(w, "path", path);
+	put_member_int(w, "lines", r->lines);
+	put_member_int(w, "calls", (int64_t)r->ncalls);
+	put_member_int(w, "methods", (int64_t)r->nmethods);
+	put_member_int(w, "findings", (int64_t)r->nfindings);
+	mt_jw_end_object(w);
+	sm->files.n++;
+}
+
+static void summarise_job(struct summary *sm, const struct job *job)
+{
+	const struct fresult *r = &job->r;
+	const char *path = job->entry->path;
+	int path_ok = utf8_ok(path);
+	char reason[600];
+
+	if (r->skip || r->error) {
+		if (r->error)
+			snprintf(reason, sizeof(reason), "%s: %s",
+				 job->kind == FILE_PYTHON ? "cannot tokenize" : "cannot parse",
+				 r->error);
+		skip(sm, path, r->skip ? r->skip : reason);
+		return;
+	}
+	for (size_t i = 0; i < r->ncalls; i++) {
+		sm->mapped += r->calls[i].op != NULL;
+		if (r->calls[i].op && utf8_ok(r->calls[i].op))
+			add_op(sm, r->calls[i].op, path, path_ok);
+	}
+	for (size_t i = 0; i < r->nfindings; i++)
+		add_finding(sm, &r->findings[i], path);
+	for (size_t i = 0; i < r->ndeps; i++)
+		add_dep(sm, &r->deps[i], path);
+	if (job->kind != FILE_PYTHON)
+		return;
+	sm->python_files++;
+	sm->lines += r->lines;
+	sm->calls += r->ncalls;
+	sm->methods += r->nmethods;
+	if (path_ok)
+		add_file(sm, r, path);
+}
+
+static void put_array(mt_jw *w, const char *key, struct sumarr *a)
+{
+	mt_jw_end_array(&a->w);
+	mt_jw_key(w, key);
+	mt_jw_raw(w, a->buf.ptr, a->buf.len);
+}
+
+static void put_ops(mt_jw *w, const struct summary *sm)
+{
+	mt_jw_key(w, "ops");
+	mt_jw_object(w);
+	for (size_t i = 0; i < sm->nops; i++) {
+		mt_jw_key(w, sm->ops[i].name);
+		mt_jw_object(w);
+		put_member_int(w, "count", (int64_t)sm->ops[i].count);
+		mt_jw_key(w, "files");
+		mt_jw_array(w);
+		for (size_t k = 0; k < sm->ops[i].nfiles; k++)
+			put_str(w, sm->ops[i].files[k]);
+		mt_jw_end_array(w);
+		mt_jw_end_object(w);
+	}
+	mt_jw_end_object(w);
+}
+
+static void put_totals(mt_jw *w, const struct summary *sm)
+{
+	mt_jw_key(w, "totals");
+	mt_jw_object(w);
+	put_member_int(w, "python_files", (int64_t)sm->python_files);
+	put_member_int(w, "lines", (int64_t)sm->lines);
+	put_member_int(w, "calls", (int64_t)sm->calls);
+	put_member_int(w, "calls_mapped", (int64_t)sm->mapped);
+	put_member_int(w, "methods", (int64_t)sm->methods);
+	put_member_int(w, "ops", (int64_t)sm->nops);
+	put_member_int(w, "findings", (int64_t)sm->findings.n);
+	mt_jw_key(w, "findings_by_effort");
+	mt_jw_object(w);
+	for (int e = 0; e < 4; e++)
+		put_member_int(w, efforts[e], (int64_t)sm->effort[e]);
+	mt_jw_end_object(w);
+	mt_jw_end_object(w);
+}
+
+/* The summary object's text; frees what sm gathered. */
+static char *summary_text(struct summary *sm)
+{
+	mt_buf b = MT_BUF_INIT;
+	mt_jw w;
+
+	mt_jw_init(&w, &b);
+	mt_jw_object(&w);
+	put_member_int(&w, "files_scanned", (int64_t)sm->python_files);
+	put_array(&w, "files_skipped", &sm->skipped);
+	put_ops(&w, sm);
+	put_array(&w, "findings", &sm->findings);
+	put_array(&w, "dependencies", &sm->deps);
+	put_array(&w, "files", &sm->files);
+	put_totals(&w, sm);
+	mt_jw_end_object(&w);
+	return mt_buf_detach(&b);
+}
+
+static void summary_dispose(struct summary *sm)
+{
+	mt_buf_dispose(&sm->skipped.buf);
+	mt_buf_dispose(&sm->findings.buf);
+	mt_buf_dispose(&sm->deps.buf);
+	mt_buf_dispose(&sm->files.buf);
+	for (size_t i = 0; i < sm->nops; i++)
+		free(sm->ops[i].files);
+	free(sm->ops);
+	free(sm->slots);
+}
+
+static void write_sites(mt_jw *w, const struct job *jobs, size_t njobs)
+{
+	mt_jw_key(w, "calls");
+	mt_jw_array(w);
+	for (size_t i = 0; i < njobs; i++)
+		for (size_t k = 0; k < jobs[i].r.ncalls; k++) {
+			const struct fcall *c = &jobs[i].r.calls[k];
+			mt_jw_object(w);
+			mt_jw_key(w, "api");
+			mt_jw_str(w, c->api);
+			mt_jw_key(w, "op");
+			mt_jw_str(w, c->op);
+			mt_jw_key(w, "file");
+			mt_jw_str(w, jobs[i].entry->path);
+			mt_jw_key(w, "line");
+			mt_jw_int(w, c->line);
+			mt_jw_key(w, "col");
+			mt_jw_int(w, c->col);
+			mt_jw_end_object(w);
+		}
+	mt_jw_end_array(w);
+	mt_jw_key(w, "methods");
+	mt_jw_array(w);
+	for (size_t i = 0; i < njobs; i++)
+		for (size_t k = 0; k < jobs[i].r.nmethods; k++) {
+			const struct fmethod *m = &jobs[i].r.methods[k];
+			mt_jw_object(w);
+			mt_jw_key(w, "name");
+			mt_jw_str(w, m->name);
+			mt_jw_key(w, "op");
+			mt_jw_str(w, m->op);
+			mt_jw_key(w, "file");
+			mt_jw_str(w, jobs[i].entry->path);
+			mt_jw_key(w, "line");
+			mt_jw_int(w, m->line);
+			mt_jw_end_object(w);
+		}
+	mt_jw_end_array(w);
+}
+
+int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rules *rules,
+		      const struct job *jobs, size_t njobs)
+{
+	struct summary sm = {0};
+	mt_findings paths = {0};
+	mt_buf body = MT_BUF_INIT;
+	mt_jw w;
+	char *text;
+
+	sumarr_init(&sm.skipped);
+	sumarr_init(&sm.findings);
+	sumarr_init(&sm.deps);
+	sumarr_init(&sm.files);
+	for (size_t i = 0; i < l->nskipped; i++)
+		skip(&sm, l->skipped[i].path, l->skipped[i].reason);
+	for (size_t i = 0; i < l->nentries; i++)
+		mt_rules_eval_path(rules, l->entries[i].path, &paths);
+	for (size_t i = 0; i < paths.n; i++) {
+		const mt_finding *f = &paths.items[i];
+		struct ffinding one = {f->rule, f->kind, f->effort, f->message, f->line, f->col};
+		add_finding(&sm, &one, f->file);
+	}
+	mt_findings_dispose(&paths);
+	for (size_t i = 0; i < njobs; i++)
+		summarise_job(&sm, &jobs[i]);
+	text = summary_text(&sm);
+	summary_dispose(&sm);
+	if (!text)
+		return mt_error_set(MT_EIO, "out of memory");
+	mt_jw_init(&w, &body);
+	write_sites(&w, jobs, njobs);
+	mt_buf_put(&body, ",", 1);
+	mt_buf_put(&body, text + 1, strlen(text) - 2); /* the members, without braces */
+	out->summary = text;
+	out->body = mt_buf_detach(&body);
+	return 0;
+}
+

@@ -1,0 +1,69 @@
+/* What scan.c and scan_assemble.c share: the per-file results the workers
+ * make and the step that turns them into a mt_scan_result. Private to
+ * mt_scan. */
+#ifndef MT_SCAN_INT_H
+#define MT_SCAN_INT_H
+
+#include "arena.h"
+#include "findings.h"
+#include "gitread.h"
+#include "scan.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What one file needs: Python source, a dependency manifest, or only its
+ * path (a .cu file is a finding by name alone). */
+enum file_kind { FILE_OTHER, FILE_PYTHON, FILE_MANIFEST };
+
+/* One file's result, as C arrays: building tens of thousands of jansson
+ * objects for the call sites of a large repository costs more than the scan
+ * itself. Strings live in `arena`; op strings may be borrowed from the
+ * opmap. */
+struct fcall {
+	const char *api, *op;
+	uint32_t line, col;
+};
+struct fmethod {
+	const char *name, *op;
+	uint32_t line;
+};
+struct ffinding {
+	const char *rule, *kind, *effort, *message;
+	uint32_t line, col;
+};
+struct fdep {
+	const char *name, *spec, *why;
+	uint32_t line;
+	int cuda_only;
+};
+
+struct fresult {
+	uint32_t lines;
+	const char *skip;  /* a reason: the file was not scanned */
+	const char *error; /* it could not be tokenized or parsed */
+	struct fcall *calls;
+	struct fmethod *methods;
+	struct ffinding *findings;
+	struct fdep *deps;
+	size_t ncalls, nmethods, nfindings, ndeps;
+	mt_arena *arena;
+};
+
+struct job {
+	const mt_gitentry *entry;
+	enum file_kind kind;
+	int manifest; /* also a dependency manifest (setup.py is both) */
+	char *cached;   /* the per-file value for the cache (compact JSON) */
+	int from_cache; /* `cached` came from the cache */
+	int done;
+	struct fresult r;
+};
+
+/* Builds out->body (the call sites, then the summary's members) and
+ * out->summary from the listing's path findings and skipped files and the
+ * jobs' results, in job order. */
+int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rules *rules,
+		      const struct job *jobs, size_t njobs);
+
+#endif
