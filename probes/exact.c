@@ -440,9 +440,15 @@ int mt_trace_inventory(json_t **out, const char *path)
 
 /* --- diff ----------------------------------------------------------------------- */
 
+static int is_scan(json_t *inv)
+{
+	const char *s = json_string_value(json_object_get(inv, "source"));
+	return !s || strcmp(s, "scan") == 0; /* a recorded scan has no source key */
+}
+
 static json_t *side(json_t *inv)
 {
-	json_t *s = json_pack("{sO}", "source", json_object_get(inv, "source"));
+	json_t *s = json_pack("{ss}", "source", is_scan(inv) ? "scan" : json_string_value(json_object_get(inv, "source")));
 	if (json_object_get(inv, "file"))
 		json_object_set(s, "file", json_object_get(inv, "file"));
 	if (json_object_get(inv, "rev"))
@@ -483,12 +489,6 @@ static json_t *counts_by_base(json_t *inv)
 	return counts;
 }
 
-static int is_scan(json_t *inv)
-{
-	const char *s = json_string_value(json_object_get(inv, "source"));
-	return !s || strcmp(s, "scan") == 0; /* a recorded scan has no source key */
-}
-
 int mt_inventory_diff(json_t **out, json_t *a, json_t *b)
 {
 	json_t *ca = counts_by_base(a), *cb = counts_by_base(b), *v, *e;
@@ -497,14 +497,16 @@ int mt_inventory_diff(json_t **out, json_t *a, json_t *b)
 	json_t *missed = NULL;
 	const char *op;
 
+	if (!d || !ca || !cb) {
+		json_decref(d);
+		json_decref(ca);
+		json_decref(cb);
+		return mt_error_set(MT_EIO, "comparing inventories: out of memory");
+	}
 	if (is_scan(a) != is_scan(b)) {
 		missed = json_array();
 		json_object_set_new(d, "missed_by_scan", missed);
 	}
-	if (is_scan(a))
-		json_object_set_new(json_object_get(d, "a"), "source", json_string("scan"));
-	if (is_scan(b))
-		json_object_set_new(json_object_get(d, "b"), "source", json_string("scan"));
 	json_object_foreach(ca, op, v) {
 		json_t *other = json_object_get(cb, op);
 		json_array_append_new(json_object_get(d, other ? "both" : "only_a"), json_string(op));
@@ -517,12 +519,12 @@ int mt_inventory_diff(json_t **out, json_t *a, json_t *b)
 		if (json_object_get(ca, op))
 			continue;
 		json_array_append_new(json_object_get(d, "only_b"), json_string(op));
-		json_object_set_new(json_object_get(d, "counts"), op, json_pack("[I, O]", 0, v));
+		json_object_set_new(json_object_get(d, "counts"), op, json_pack("[I, O]", (json_int_t)0, v));
 		if (missed && is_scan(a))
 			json_array_append_new(missed, json_string(op));
 	}
-	for (json_t *inv = a; inv; inv = inv == a ? b : NULL)
-		json_object_foreach(json_object_get(inv, "ops"), op, e)
+	for (int k = 0; k < 2; k++)
+		json_object_foreach(json_object_get(k ? b : a, "ops"), op, e)
 			if (json_is_true(json_object_get(e, "backward_only"))) {
 				json_t *name = json_string(op);
 				add_unique(json_object_get(d, "backward_only"), name);

@@ -1,5 +1,6 @@
 #include "model.h"
 #include "error.h"
+#include "exact.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -115,8 +116,9 @@ static int op_count_desc(const void *a, const void *b)
 	return (cb > ca) - (cb < ca);
 }
 
-/* The ops of a scan as an array, most used first, at most `max`. */
-static json_t *top_ops(json_t *ops, size_t max)
+/* Items made from the ops of an inventory by `item` (NULL: left out), most
+ * counted first, at most `max`. */
+static json_t *top_items(json_t *ops, size_t max, json_t *(*item)(const char *, json_t *))
 {
 	json_t **items = malloc((json_object_size(ops) + 1) * sizeof(*items)), *arr = json_array();
 	const char *name;
@@ -124,9 +126,8 @@ static json_t *top_ops(json_t *ops, size_t max)
 	size_t n = 0;
 
 	json_object_foreach(ops, name, v)
-		items[n++] = json_pack("{ss, sO, si}", "op", name, "count",
-				       json_object_get(v, "count"), "files",
-				       (int)json_array_size(json_object_get(v, "files")));
+		if ((items[n] = item(name, v)))
+			n++;
 	qsort(items, n, sizeof(*items), op_count_desc);
 	for (size_t i = 0; i < n; i++) {
 		if (i < max)
@@ -135,6 +136,18 @@ static json_t *top_ops(json_t *ops, size_t max)
 	}
 	free(items);
 	return arr;
+}
+
+static json_t *op_item(const char *name, json_t *v)
+{
+	return json_pack("{ss, sO, si}", "op", name, "count", json_object_get(v, "count"), "files",
+			 (int)json_array_size(json_object_get(v, "files")));
+}
+
+/* The ops of a scan as an array, most used first, at most `max`. */
+static json_t *top_ops(json_t *ops, size_t max)
+{
+	return top_items(ops, max, op_item);
 }
 
 static const char *const effort_order[] = {"high", "medium", "low", "none", NULL};
@@ -189,6 +202,91 @@ static json_t *scan_model(mt_journal *j)
 		      deps, "files_skipped", (int)json_array_size(json_object_get(r, "files_skipped")));
 	json_decref(r);
 	return m;
+}
+
+/* The report lists this many ops per list of an exact source. */
+#define REPORT_EXACT_OPS 30
+
+/* The first `max` strings of arr joined as "`a`, `b`" with "and N more". */
+static json_t *op_list(json_t *arr, size_t max)
+{
+	mt_buf b = MT_BUF_INIT;
+	json_t *v, *out;
+	size_t i;
+
+	if (!json_array_size(arr))
+		return json_null();
+	json_array_foreach(arr, i, v) {
+		if (i == max) {
+			mt_buf_printf(&b, " and %zu more", json_array_size(arr) - max);
+			break;
+		}
+		mt_buf_printf(&b, "%s`%s`", i ? ", " : "", json_string_value(v));
+	}
+	out = json_string(mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	return out;
+}
+
+static json_t *shapes_item(const char *name, json_t *v)
+{
+	if (json_integer_value(json_object_get(v, "distinct_shapes")) < 2)
+		return NULL;
+	return json_pack("{ss, sO}", "op", name, "count", json_object_get(v, "distinct_shapes"));
+}
+
+/* Ops whose input shapes varied in the trace (each new shape is one more
+ * compilation on the target), most shapes first. */
+static json_t *varying_shapes(json_t *ops, size_t max)
+{
+	return top_items(ops, max, shapes_item);
+}
+
+/* The latest inventory of an exact source and how it differs from the
+ * latest scan; null when none is recorded. */
+static json_t *exact_model(mt_journal *j, const char *source, json_t *scan)
+{
+	json_t *inv = NULL, *d = NULL, *m;
+	int64_t id = 0;
+
+	if (mt_journal_inventory_latest(j, source, &inv, &id) < 0) {
+		mt_error_clear();
+		return json_null();
+	}
+	m = json_pack("{sI, sO, si}", "id", (json_int_t)id, "file", json_object_get(inv, "file"),
+		      "ops", (int)json_object_size(json_object_get(inv, "ops")));
+	json_object_set(m, "detail", json_object_get(inv, source));
+	if (scan && mt_inventory_diff(&d, scan, inv) == 0) {
+		json_object_set_new(m, "missed_by_scan",
+				    op_list(json_object_get(d, "missed_by_scan"), REPORT_EXACT_OPS));
+		json_object_set_new(m, "only_in_scan",
+				    op_list(json_object_get(d, "only_a"), REPORT_EXACT_OPS));
+		json_object_set_new(m, "backward_only",
+				    op_list(json_object_get(d, "backward_only"), REPORT_EXACT_OPS));
+		json_decref(d);
+	}
+	if (strcmp(source, "trace") == 0) {
+		json_t *shapes = varying_shapes(json_object_get(inv, "ops"), 10);
+		json_object_set_new(m, "varying_shapes",
+				    json_array_size(shapes) ? json_incref(shapes) : json_null());
+		json_decref(shapes);
+	}
+	json_decref(inv);
+	return m;
+}
+
+/* Both exact sources; null when neither is recorded. */
+static json_t *exact_sources(mt_journal *j)
+{
+	json_t *scan = NULL, *ts, *tr;
+	if (mt_journal_scan_latest(j, 1, &scan, NULL, NULL) < 0)
+		mt_error_clear();
+	ts = exact_model(j, "torchscript", scan);
+	tr = exact_model(j, "trace", scan);
+	json_decref(scan);
+	if (json_is_null(ts) && json_is_null(tr))
+		return json_null();
+	return json_pack("{so, so}", "torchscript", ts, "trace", tr);
 }
 
 /* The latest probe: the table it used, blockers first, unknowns as open
@@ -262,11 +360,12 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	scan = scan_model(t->journal);
 	probe = probe_model(t->journal);
 	mt_time_iso(iso, sizeof(iso), now_ms);
-	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so}", "mtrial",
+	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so}", "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
 			 t->dir, "name", name, "spec", spec, "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
-			 missing_facts(t->spec), "scan", scan, "probe", probe, "steps",
+			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),
+			 "probe", probe, "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe)));
 }

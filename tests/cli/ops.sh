@@ -136,6 +136,14 @@ run_mt 2 probe --from trace --repo "$R"; has "--repo and --rev choose a scan" "$
 run_mt 2 probe --from graph; has "expected scan, torchscript or trace" "$ERR" "bad --from"
 eq "$(sqlite3 .mtrial/journal.db "select count(*) from inventories")" 2 "bad input recorded nothing"
 
+run_mt 0 report
+has "TorchScript graphs #1 of" "$OUT" "report: the archive"
+has "Dispatch trace #2 of" "$OUT" "report: the trace"
+has "seen only in backward:" "$OUT" "report: backward-only ops"
+has '`aten::mse_loss_backward`' "$OUT" "report lists the backward op"
+has "of the trace ops of" "$OUT" "report: the probe names its source"
+has "distinct input shapes" "$OUT" "report: ops whose shapes varied"
+
 # --- libtorch's registry --------------------------------------------------------------
 run_mt 0 ops registry aten::linear --json
 eq "$(json '[(e["overload"], [a["name"] for a in e["arguments"]]) for e in j]')" \
