@@ -3,6 +3,7 @@
 #include "compat.h"
 #include "compat_import.h"
 #include "error.h"
+#include "opmap.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -89,17 +90,45 @@ static int show(struct cli *cli, const char *name)
 
 /* --- import and update ------------------------------------------------------- */
 
+/* "a\nb\n" as ["a", "b"]; NULL as []. */
+static json_t *lines_array(const char *text)
+{
+	json_t *arr = json_array();
+	while (text && *text) {
+		size_t n = strcspn(text, "\n");
+		json_array_append_new(arr, json_stringn(text, n));
+		text += n + (text[n] == '\n');
+	}
+	return arr;
+}
+
 static json_t *result_json(const mt_import_result *r)
 {
 	json_t *counts = json_object();
 	for (int s = 1; s < 5; s++)
 		json_object_set_new(counts, mt_compat_status_str((mt_compat_status)s),
 				    json_integer((json_int_t)r->counts[s]));
-	return json_pack("{ss, ss, ss, ss, ss, sI, so, sb, sb, so}", "name", r->name, "outcome",
+	return json_pack("{ss, ss, ss, ss, ss, sI, so, sb, sb, so, so}", "name", r->name, "outcome",
 			 r->outcome, "path", r->path, "source", r->source, "format",
 			 mt_import_format_str(r->format), "ops", (json_int_t)r->nops, "counts",
 			 counts, "replaced", r->replaced, "shadows_bundled", r->shadows_bundled,
-			 "skipped", r->skipped ? json_string(r->skipped) : json_null());
+			 "skipped", r->skipped ? json_string(r->skipped) : json_null(),
+			 "unregistered", lines_array(r->unregistered));
+}
+
+/* Prints each line of text indented. */
+static void print_lines(const char *text, size_t max)
+{
+	size_t shown = 0;
+	while (text && *text) {
+		size_t n = strcspn(text, "\n");
+		if (shown++ == max) {
+			printf("    ...\n");
+			break;
+		}
+		printf("    %.*s\n", (int)n, text);
+		text += n + (text[n] == '\n');
+	}
 }
 
 static void print_result(const mt_import_result *r)
@@ -115,13 +144,14 @@ static void print_result(const mt_import_result *r)
 		printf("  shadows the bundled table %s (remove %s to use the bundled one)\n",
 		       r->name, r->path);
 	if (r->skipped) {
-		const char *l = r->skipped;
 		printf("  tables skipped (not op tables):\n");
-		while (*l) {
-			size_t n = strcspn(l, "\n");
-			printf("    %.*s\n", (int)n, l);
-			l += n + (l[n] == '\n');
-		}
+		print_lines(r->skipped, (size_t)-1);
+	}
+	if (r->unregistered) {
+		printf("  warning: %zu op%s not in the operator registry of libtorch %s (an op of a "
+		       "newer PyTorch, or a typo):\n", r->nunregistered,
+		       r->nunregistered == 1 ? " is" : "s are", mt_aten_version());
+		print_lines(r->unregistered, 20);
 	}
 }
 

@@ -7,6 +7,7 @@
 #include "compat.h"
 #include "embedded.h"
 #include "error.h"
+#include "opmap.h"
 #include "fetch.h"
 #include "util.h"
 
@@ -451,18 +452,35 @@ static int origin_save(const char *name, json_t *origin)
 	return error;
 }
 
-/* Counts the table at r->path by status. */
+/* Counts the table at r->path by status, and lists the ops that libtorch's
+ * registry (the one mtrial was built with) does not have. */
 static int result_counts(mt_import_result *r)
 {
 	mt_compat_table *t = NULL;
+	mt_buf unknown = MT_BUF_INIT;
 	int error = mt_compat_load(&t, r->path);
 
 	if (error < 0)
 		return error;
 	r->nops = mt_compat_nops(t);
 	memset(r->counts, 0, sizeof(r->counts));
-	for (size_t i = 0; i < r->nops; i++)
-		r->counts[mt_compat_op_at(t, i)->status]++;
+	r->nunregistered = 0;
+	for (size_t i = 0; i < r->nops; i++) {
+		const mt_compat_op *op = mt_compat_op_at(t, i);
+		const char *colons = strstr(op->op, "::");
+		const char *dot = strchr(colons ? colons + 2 : op->op, '.');
+		char base[256];
+		r->counts[op->status]++;
+		snprintf(base, sizeof(base), "%.*s", (int)(dot ? (size_t)(dot - op->op) : strlen(op->op)),
+			 op->op);
+		if (!mt_aten_registered(base)) {
+			mt_buf_printf(&unknown, "%s (line %u)\n", op->op, (unsigned)op->line);
+			r->nunregistered++;
+		}
+	}
+	free(r->unregistered);
+	r->unregistered = unknown.len ? mt_buf_detach(&unknown) : NULL;
+	mt_buf_dispose(&unknown);
 	mt_compat_free(t);
 	return 0;
 }
@@ -746,5 +764,6 @@ void mt_import_result_dispose(mt_import_result *r)
 	free(r->path);
 	free(r->source);
 	free(r->skipped);
+	free(r->unregistered);
 	memset(r, 0, sizeof(*r));
 }

@@ -102,6 +102,9 @@ typedef struct {
 	int shadows_bundled;    /* a bundled table of that name is now hidden */
 	char *skipped;          /* Markdown tables left out (mt_import_info), or NULL */
 	size_t nops, counts[5]; /* ops, and ops by mt_compat_status */
+	char *unregistered;     /* ops libtorch's registry lacks, "aten::x (line N)"
+				   one a line (a newer PyTorch's op, or a typo), or NULL */
+	size_t nunregistered;
 } mt_import_result;
 
 /* Reads a file, or downloads an https URL (plain http to loopback only)

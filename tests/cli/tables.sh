@@ -52,6 +52,22 @@ eq "$(st aten::fft_fft)" cpu_fallback "fft from the import"
 eq "$(st aten::view_as_complex)" unsupported "view_as_complex from the import"
 has "team:" "$(src aten::mm)" "the source names the table"
 
+run_mt 0 tables import "$D/shuffled.md" --as team --json
+eq "$(json 'j["unregistered"]')" "[]" "every op of the fixture is registered"
+# op names are checked against libtorch's registry: a warning, not a refusal
+cat >"$T_TMP/newer.md" <<'MD'
+| op | status |
+|---|---|
+| aten::add | yes |
+| aten::scaled_dot_product_attention | yes |
+| aten::gelu_typo | no |
+MD
+run_mt 0 tables import "$T_TMP/newer.md" --as newer
+has "warning: 2 ops are not in the operator registry of libtorch 1.13" "$OUT" "unregistered ops warned"
+has "aten::gelu_typo (line " "$OUT" "the typo named with its line"
+run_mt 0 tables import "$T_TMP/newer.md" --as newer --json
+eq "$(json '[u.split(" ")[0] for u in j["unregistered"]]')" "['aten::gelu_typo', 'aten::scaled_dot_product_attention']" \
+	"unregistered ops in the JSON"
 before=$(cat "$TABLES/compat-team.yaml")
 run_mt 2 tables import "$D/badword.md" --as team
 has "badword.md:6: status 'beta' of aten::mm is not a known word" "$ERR" "bad word named with its line"
