@@ -85,6 +85,10 @@ struct rule {
 struct mt_rules {
 	struct rule *v;
 	size_t n;
+	/* the indexes of the rules of each subject, in table order: a file's
+	 * calls are matched against the call-shaped rules only */
+	size_t *by_subject[SUBJ_COUNT];
+	size_t nby_subject[SUBJ_COUNT];
 };
 
 /* --- loading ------------------------------------------------------------------ */
@@ -143,6 +147,8 @@ void mt_rules_free(mt_rules *r)
 		return;
 	for (size_t i = 0; i < r->n; i++)
 		rule_dispose(&r->v[i]);
+	for (int s = 0; s < SUBJ_COUNT; s++)
+		free(r->by_subject[s]);
 	free(r->v);
 	free(r);
 }
@@ -422,6 +428,19 @@ static int check_top(struct loader *ld, const mt_ynode *root, const mt_ynode **r
 	return 0;
 }
 
+static void index_subjects(mt_rules *rules)
+{
+	for (int s = 0; s < SUBJ_COUNT; s++) {
+		rules->by_subject[s] = calloc(rules->n + 1, sizeof(size_t));
+		if (!rules->by_subject[s])
+			abort();
+	}
+	for (size_t i = 0; i < rules->n; i++) {
+		enum subject s = rules->v[i].subject;
+		rules->by_subject[s][rules->nby_subject[s]++] = i;
+	}
+}
+
 int mt_rules_parse(mt_rules **out, const char *text, size_t len, const char *name)
 {
 	struct loader ld = {.name = name ? name : "findings.yaml"};
@@ -439,6 +458,8 @@ int mt_rules_parse(mt_rules **out, const char *text, size_t len, const char *nam
 		abort();
 	for (size_t i = 0; i < list->n && error == 0; i++)
 		error = read_rule(&ld, list->kids[i], rules);
+	if (error == 0)
+		index_subjects(rules);
 	if (error == 0) {
 		*out = rules;
 		rules = NULL;
@@ -480,8 +501,9 @@ const char *mt_rules_kind(const mt_rules *r, size_t i)
 
 /* --- matching -------------------------------------------------------------------- */
 
-/* fnmatch on n bytes of s, which need not be NUL-terminated. */
-static int fnmatch_n(const char *pat, const char *s, size_t n)
+/* fnmatch on n bytes of s, which need not be NUL-terminated. Kept out of
+ * line: its buffer would make every glob_match set up a large frame. */
+__attribute__((noinline)) static int fnmatch_n(const char *pat, const char *s, size_t n)
 {
 	char small[256], *buf = n < sizeof(small) ? small : malloc(n + 1);
 	int hit;
@@ -512,13 +534,16 @@ static int contains(const char *s, size_t n, const char *lit, size_t k)
 	return 0;
 }
 
-static int glob_match(const struct glob *g, const char *s, size_t n)
+static inline int glob_match(const struct glob *g, const char *s, size_t n)
 {
-	if (n < g->lit || memcmp(s, g->pat, g->lit) != 0)
+	/* The length, then the literal's last byte, reject most subjects
+	 * without a call: `torch.cuda.` and `torch.nn.` differ at the end. */
+	if (g->shape == GLOB_EXACT)
+		return n == g->lit && s[n - 1] == g->pat[n - 1] && memcmp(s, g->pat, n) == 0;
+	if (n < g->lit || (g->lit && s[g->lit - 1] != g->pat[g->lit - 1]) ||
+	    memcmp(s, g->pat, g->lit) != 0)
 		return 0;
 	switch (g->shape) {
-	case GLOB_EXACT:
-		return n == g->lit;
 	case GLOB_PREFIX:
 		return 1;
 	case GLOB_CONTAINS:
@@ -738,17 +763,39 @@ struct strvals {
 	int *ok;
 };
 
+/* The call-shaped rules on every call, call by call: a call without an
+ * api, a method or keywords skips the rules of that subject at once. A
+ * rule's candidates still come in call order, which is all the dedup's
+ * tie-break (seq) needs. */
+static void eval_calls(struct cands *cs, const char *path, const mt_pyfile *f)
+{
+	static const enum subject call_subjects[] = {SUBJ_CALL, SUBJ_METHOD, SUBJ_CALLEE,
+						     SUBJ_KWARG};
+	const mt_rules *rules = cs->rules;
+	const char *m;
+
+	for (size_t i = 0; i < f->ncalls; i++) {
+		const mt_call *c = &f->calls[i];
+		for (size_t k = 0; k < sizeof(call_subjects) / sizeof(call_subjects[0]); k++) {
+			enum subject s = call_subjects[k];
+			if ((s == SUBJ_CALL && !c->api) || (s == SUBJ_METHOD && !c->method) ||
+			    (s == SUBJ_KWARG && !c->nkwargs))
+				continue;
+			for (size_t j = 0; j < rules->nby_subject[s]; j++) {
+				size_t ri = rules->by_subject[s][j];
+				if ((m = match_call(&rules->v[ri], c)))
+					cand_add(cs, ri, path, c->line, c->col, m, NULL);
+			}
+		}
+	}
+}
+
+/* The rules on refs, strings and imports. */
 static void eval_rule_python(struct cands *cs, size_t ri, const char *path, const mt_pyfile *f,
 			     const struct strvals *sv)
 {
 	const struct rule *r = &cs->rules->v[ri];
-	int on_calls = r->subject == SUBJ_CALL || r->subject == SUBJ_METHOD ||
-		       r->subject == SUBJ_CALLEE || r->subject == SUBJ_KWARG;
-	const char *m;
 
-	for (size_t i = 0; on_calls && i < f->ncalls; i++)
-		if ((m = match_call(r, &f->calls[i])))
-			cand_add(cs, ri, path, f->calls[i].line, f->calls[i].col, m, NULL);
 	for (size_t i = 0; r->subject == SUBJ_REF && i < f->nrefs; i++)
 		if (globs_match(&r->subj, f->refs[i].api) && !globs_match(&r->except, f->refs[i].api))
 			cand_add(cs, ri, path, f->refs[i].line, f->refs[i].col, f->refs[i].api, NULL);
@@ -778,6 +825,7 @@ int mt_rules_eval_python(const mt_rules *r, const char *path, const mt_pyfile *f
 		abort();
 	for (size_t i = 0; i < f->nstrings; i++)
 		sv.ok[i] = unquote(f->strings[i].text, &sv.val[i], &sv.n[i]);
+	eval_calls(&cs, path, f);
 	for (size_t i = 0; i < r->n; i++)
 		eval_rule_python(&cs, i, path, f, &sv);
 	free(sv.val);
