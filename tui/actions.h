@@ -27,8 +27,8 @@
 	_(OPEN, "open-step", "Open the selected step (focus moves to its content)",    \
 	  '\n', '\r', KEY_ENTER, KEY_RIGHT, 'l')                                        \
 	_(BACK, "back",                                                                 \
-	  "Back: closes help, an op's call sites or details, an inventory view, the ops " \
-	  "filter, then to the step list", KEY_LEFT, 'h', TUI_KEY_ESC)                   \
+	  "Back: closes help, an op's call sites or details, the ops' differences, an "  \
+	  "inventory view, the ops filter, then to the step list", KEY_LEFT, 'h', TUI_KEY_ESC)                   \
 	_(NOTE, "add-note", "Add a friction note (a one-line prompt; Enter saves, Esc cancels)", \
 	  'n')                                                                          \
 	_(TIMER, "toggle-timer",                                                        \
@@ -44,8 +44,17 @@
 	_(BY_FINDING, "by-finding",                                                     \
 	  "Repository: the findings, most effort first; again for the summary", 'e')    \
 	_(PROBE, "probe",                                                               \
-	  "Probe the ops: the latest scan's ops against a compatibility table chosen "   \
-	  "in a menu (the result is recorded in the trial)", 'p')                       \
+	  "Probe the ops against a compatibility table chosen in a menu: the ops of "    \
+	  "the source shown (the latest scan unless i chose another); the result is "    \
+	  "recorded in the trial", 'p')                                                 \
+	_(OP_SOURCE, "op-source",                                                       \
+	  "Ops: where the ops come from, in a menu: the static scan, a TorchScript "     \
+	  "archive's graphs or a dispatch trace of a real run (recorded with `mtrial "   \
+	  "ops show FILE`); the choice is probed with the table shown and recorded", 'i') \
+	_(OP_DIFF, "op-differences",                                                    \
+	  "Ops: the differences between the source shown and the static scan (or, when " \
+	  "the scan is shown, the latest trace or TorchScript archive): ops the scan "   \
+	  "missed, ops seen only in backward, ops only in the scan", 'D')               \
 	_(FILTER, "filter-ops",                                                         \
 	  "Ops: show only the ops whose name or API contains the text typed (empty: "    \
 	  "all)", '/')                                                                  \

@@ -1,7 +1,7 @@
 /* From a key to its effect: the open prompt or menu takes keys first, then
  * the visible screen gets the action, then the generic handling below
  * (moving, scrolling, focus, help, note, timer, scan, the Ops step's probe,
- * finding and filter, quit), and last the selected step, for its own keys
+ * source, differences, finding and filter, quit), and last the selected step, for its own keys
  * pressed from the step list. Everything returns tui_result bits; the main
  * loop acts on them. */
 #include "dispatch.h"
@@ -225,9 +225,9 @@ static int index_of(const char *const *items, const char *item)
 	return -1;
 }
 
-/* `p` from any step: the Ops step shows the probe, so it is selected and
- * takes the keyboard; then the menu of tables. */
-static int probe_start(struct tui_wizard *w)
+/* Selects the Ops step, help closed, the keyboard in its content: `p`, `i`
+ * and `D` act on what it shows from any step. */
+static int to_ops_step(struct tui_wizard *w)
 {
 	int result = TUI_HANDLED | TUI_REDRAW;
 
@@ -235,6 +235,14 @@ static int probe_start(struct tui_wizard *w)
 		set_help(w, 0);
 	result |= select_step(w, ops_step_index());
 	w->focus = FOCUS_CONTENT;
+	return result;
+}
+
+/* `p`: the menu of tables. */
+static int probe_start(struct tui_wizard *w)
+{
+	int result = to_ops_step(w);
+
 	if (!w->scan_id) {
 		tui_message(w, 0, "Nothing scanned yet: press s to scan the repository first");
 		return result;
@@ -257,6 +265,53 @@ static int on_probe_menu(struct tui_wizard *w, const struct tui_key *k)
 		return TUI_REDRAW;
 	}
 	return record_probe(w, w->tables[i]);
+}
+
+/* `i`: the menu of sources, each saying what it is or how to record it. */
+static int source_start(struct tui_wizard *w)
+{
+	int result = to_ops_step(w);
+
+	menu_start(&w->menu, "Show the ops of which source?",
+		   (const char *const *)w->source_items, record_sources(w));
+	w->mode = MODE_OP_SOURCE;
+	return result;
+}
+
+static int on_source_menu(struct tui_wizard *w, const struct tui_key *k)
+{
+	void *st = ops_state(w);
+	int i = menu_input(&w->menu, k);
+
+	if (i == MENU_CONTINUE)
+		return TUI_REDRAW;
+	w->mode = MODE_NORMAL;
+	if (i == MENU_CANCEL) {
+		tui_message(w, 0, "The ops' source is unchanged");
+		return TUI_REDRAW;
+	}
+	if (!w->source_recorded[i]) { /* the item says how to record it */
+		tui_message(w, 0, "%s", w->source_items[i]);
+		return TUI_REDRAW;
+	}
+	if (st)
+		tui_ops_show_diff(st, NULL, NULL); /* the list shows the new source */
+	return record_probe_source(w, record_source_names[i]);
+}
+
+/* `D`: the differences, or what to record before there are any. */
+static int diff_start(struct tui_wizard *w)
+{
+	int result = to_ops_step(w);
+	json_t *diff = NULL;
+	char *why = NULL;
+
+	record_diff(w, &diff, &why);
+	if (diff || why)
+		tui_ops_show_diff(ops_state(w), diff, why);
+	json_decref(diff);
+	free(why);
+	return result;
 }
 
 /* What a team can find out about an op (`mtrial override`): every status
@@ -408,6 +463,8 @@ static int ops_mode_input(struct tui_wizard *w, const struct tui_key *k)
 		return on_filter_prompt(w, k);
 	case MODE_SHOW_STATUS:
 		return on_status_menu(w, k);
+	case MODE_OP_SOURCE:
+		return on_source_menu(w, k);
 	default:
 		return TUI_UNHANDLED;
 	}
@@ -461,6 +518,10 @@ static int generic_action(struct tui_wizard *w, enum tui_action a)
 		return scan_start(w);
 	case TUI_ACT_PROBE:
 		return probe_start(w);
+	case TUI_ACT_OP_SOURCE:
+		return source_start(w);
+	case TUI_ACT_OP_DIFF:
+		return diff_start(w);
 	case TUI_ACT_FINDING:
 		return finding_start(w);
 	case TUI_ACT_FILTER:

@@ -11,6 +11,7 @@
 #include "rows.h"
 #include "source.h"
 #include "jview.h"
+#include "opsdiff.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -50,6 +51,9 @@ struct ops_state {
 	int details;        /* the selected op has the whole pane */
 	int site, site_top, site_rows;
 	struct tui_source src;
+	int diff_open;      /* the differences have the whole pane */
+	json_t *diff;       /* own reference: what they show, NULL with none */
+	char *why;          /* with no diff: what to record first */
 };
 
 static const char *str(json_t *o, const char *key)
@@ -205,6 +209,17 @@ void tui_ops_set_filter_status(void *state, const char *status)
 	filter_changed(st);
 }
 
+void tui_ops_show_diff(void *state, json_t *diff, const char *why)
+{
+	struct ops_state *st = state;
+
+	json_decref(st->diff);
+	free(st->why);
+	st->diff = json_incref(diff);
+	st->why = why ? mt_strdup(why) : NULL;
+	st->diff_open = diff || why;
+}
+
 /* --- the table, the bar and the legend ------------------------------------ */
 
 static void field(struct tui_page *p, const char *key, enum draw_style s, const char *value)
@@ -228,8 +243,21 @@ static void rules_field(struct tui_page *p, json_t *rules)
 	mt_buf_dispose(&b);
 }
 
-/* Where the statuses come from: the table's name and kind, the date it was
- * retrieved and, with room, its backend and version, its source and its
+/* "ops from  trace /tmp/ops.json, 3 optimizer steps": which inventory the
+ * probe read (a probe recorded before probes said so read a scan), on a
+ * second row when it needs one and there is room. */
+static void from_field(struct tui_page *p, json_t *probe, int full)
+{
+	mt_buf b = MT_BUF_INIT;
+
+	opsdiff_describe(&b, json_object_get(probe, "from"), str(probe, "rev"));
+	tui_wrap_field(p, TUI_LABEL_COL, "ops from", VALUE_COL, mt_buf_cstr(&b), full ? 2 : 1,
+		       STYLE_NORMAL);
+	mt_buf_dispose(&b);
+}
+
+/* Where the statuses come from: the table's name and kind, the source of
+ * the ops, the date the table was retrieved and, with room, its backend and version, its source and its
  * rules. The name and the date come first, so that a narrow pane cuts
  * neither. A probe of another revision than the latest scan's says so. */
 static void identity(struct tui_page *p, const struct tui_ctx *ctx, json_t *probe, int full)
@@ -241,6 +269,7 @@ static void identity(struct tui_page *p, const struct tui_ctx *ctx, json_t *prob
 	page_line(p);
 	page_addf(p, STYLE_HEADING, "Table %s", str(t, "name") ? str(t, "name") : "?");
 	page_addf(p, STYLE_DIM, " (%s)", str(t, "kind") ? str(t, "kind") : "?");
+	from_field(p, probe, full);
 	field(p, "retrieved", STYLE_NORMAL, str(t, "retrieved"));
 	page_addf(p, STYLE_DIM, "  probe #%lld", (long long)jv_int(probe, "id", 0));
 	if (rev && scanned && strcmp(rev, scanned) != 0) {
@@ -634,6 +663,18 @@ static void details_fields(struct tui_page *p, json_t *probe, json_t *op, const 
 	mt_buf_dispose(&table);
 }
 
+/* Why an op has no call site, by the source of the ops. */
+static const char *no_sites(json_t *probe)
+{
+	const char *from = json_string_value(jv_get(probe, "from.source"));
+
+	if (same_str(from, "trace"))
+		return "none: a dispatch trace records no source lines";
+	if (same_str(from, "torchscript"))
+		return "none: the graph gives this op no source line";
+	return "none: the op comes from no call the scan saw";
+}
+
 /* Rows for the source under the call sites: more on a tall pane. */
 static int source_rows(int height)
 {
@@ -660,7 +701,7 @@ static void details_draw(struct tui_page *p, struct ops_state *st, const struct 
 	page_add(p, STYLE_HEADING, title);
 	if (!n) {
 		page_line(p);
-		page_add_at(p, 2, STYLE_DIM, "none: the op comes from no call the scan saw");
+		page_add_at(p, 2, STYLE_DIM, no_sites(st->probe));
 		return;
 	}
 	rows = height - p->nlines - src; /* the source takes what the sites leave */
@@ -734,7 +775,9 @@ static void ops_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
 	int height = p->height > 0 ? p->height : 20;
 
 	sync(st, ctx);
-	if (!st->probe)
+	if (st->diff_open)
+		opsdiff_draw(p, st->diff, st->why);
+	else if (!st->probe)
 		nothing_yet(p, ctx);
 	else if (st->details && selected_op(st))
 		details_draw(p, st, ctx, height);
@@ -769,6 +812,20 @@ static int back(struct ops_state *st)
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
+/* The differences: the frame scrolls them; Esc, q or D again go back. */
+static int diff_handle(struct ops_state *st, enum tui_action a)
+{
+	switch (a) {
+	case TUI_ACT_BACK:
+	case TUI_ACT_QUIT:
+	case TUI_ACT_OP_DIFF:
+		tui_ops_show_diff(st, NULL, NULL);
+		return TUI_HANDLED | TUI_REDRAW;
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
 static int ops_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
 {
 	struct ops_state *st = state;
@@ -776,6 +833,8 @@ static int ops_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
 	int page = rows > 2 ? rows - 1 : 1, cur = st->details ? st->site : st->cursor;
 
 	sync(st, ctx);
+	if (st->diff_open)
+		return diff_handle(st, a);
 	if (!st->probe)
 		return TUI_UNHANDLED; /* the frame scrolls the explanation */
 	switch (a) {
@@ -812,6 +871,8 @@ static void ops_done(void *state)
 	free(st->shown);
 	free(st->follow);
 	source_dispose(&st->src);
+	json_decref(st->diff);
+	free(st->why);
 }
 
 const struct tui_screen_ops tui_ops_ops = {

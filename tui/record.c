@@ -6,6 +6,7 @@
 #include "error.h"
 #include "jview.h"
 #include "probe_trial.h"
+#include "exact.h"
 #include "scan.h"
 #include "compat.h"
 #include "probe.h"
@@ -107,6 +108,26 @@ static void read_scan(struct tui_wizard *w)
 	w->scan_id = id;
 }
 
+/* The optimizer steps of the trace a probe read, for the Ops step's header:
+ * the probe's "from" names the inventory, the inventory has the steps. Only
+ * the latest trace is at hand; an older one goes without. */
+static void add_trace_steps(struct tui_wizard *w, json_t *probe)
+{
+	json_t *from = json_object_get(probe, "from"), *inv = NULL, *steps;
+	const char *source = json_string_value(json_object_get(from, "source"));
+
+	if (!source || strcmp(source, "trace") != 0)
+		return;
+	if (mt_journal_inventory_latest(w->trial->journal, "trace", &inv, NULL) < 0) {
+		mt_error_clear(); /* the header does without */
+		return;
+	}
+	steps = jv_get(inv, "trace.steps");
+	if (steps && jv_int(inv, "inventory_id", 0) == jv_int(from, "inventory_id", -1))
+		json_object_set(from, "steps", steps);
+	json_decref(inv);
+}
+
 /* The full probe behind the model's, read again only when the model names
  * another probe; it keeps every call site, which the model cuts. */
 static void read_probe(struct tui_wizard *w)
@@ -125,6 +146,7 @@ static void read_probe(struct tui_wizard *w)
 		mt_time_iso(when, sizeof(when), created);
 		json_object_set_new(probe, "id", json_integer(id));
 		json_object_set_new(probe, "created", json_string(when));
+		add_trace_steps(w, probe);
 	}
 	json_decref(w->probe);
 	w->probe = probe;
@@ -364,6 +386,8 @@ static void probe_message(struct tui_wizard *w, json_t *res, int64_t id)
 {
 	json_t *t = json_object_get(res, "table"), *s = json_object_get(res, "summary");
 	mt_buf counts = MT_BUF_INIT;
+	const char *from = json_string_value(jv_get(res, "from.source"));
+	char source[32] = "";
 
 	for (size_t i = 0; mt_compat_status_order[i]; i++) {
 		json_int_t n = jv_int(s, mt_compat_status_order[i], 0);
@@ -371,27 +395,78 @@ static void probe_message(struct tui_wizard *w, json_t *res, int64_t id)
 			mt_buf_printf(&counts, "%s %lld %s", counts.len ? "," : ":", (long long)n,
 				      mt_compat_status_order[i]);
 	}
-	tui_message(w, 0, "Probe #%lld recorded: %s, %lld ops%s", (long long)id,
+	if (from && strcmp(from, "scan") != 0) /* the scan goes without saying */
+		snprintf(source, sizeof(source), " (%s)", from);
+	tui_message(w, 0, "Probe #%lld recorded%s: %s, %lld ops%s", (long long)id, source,
 		    json_string_value(json_object_get(t, "name")), (long long)jv_int(s, "ops", 0),
 		    counts.len ? mt_buf_cstr(&counts) : "");
 	mt_buf_dispose(&counts);
 }
 
-/* What `mtrial probe` does with a trial, on the trial's latest scan; *id_out
- * is the recorded probe's. The error is left set for the caller's words. */
-/* The probe of the latest scan, as `mtrial probe` makes it (probe_trial.h). */
-static int probe_run(struct tui_wizard *w, const char *table_name, json_t **out,
-		     int64_t *id_out)
+const char *const record_source_names[TUI_NSOURCES + 1] = {"scan", "torchscript", "trace",
+								NULL};
+
+/* How to record each source, for people who have not yet. */
+static const char *const how_to_record[TUI_NSOURCES] = {
+	"press s to scan the repository",
+	"mtrial ops show FILE.pt",
+	"mtrial ops show ops.json (mtrial ops tracer writes the tracer)",
+};
+
+const char *record_shown_source(const struct tui_wizard *w)
+{
+	const char *from = json_string_value(jv_get(w->probe, "from.source"));
+
+	for (int i = 0; from && i < TUI_NSOURCES; i++)
+		if (strcmp(from, record_source_names[i]) == 0)
+			return record_source_names[i];
+	return record_source_names[0];
+}
+
+static int source_index(const char *source)
+{
+	for (int i = 0; i < TUI_NSOURCES; i++)
+		if (strcmp(source, record_source_names[i]) == 0)
+			return i;
+	return 0;
+}
+
+/* The latest inventory of a source, a scan with "source" so that the
+ * differences name it. Read from the journal rather than through
+ * mt_inventory_resolve, which takes a file called "trace" or "scan" in the
+ * working directory (the repository the wizard runs in) for the name. */
+static int latest_inventory(struct tui_wizard *w, const char *source, json_t **out,
+			    int64_t *scan_id)
+{
+	int error;
+
+	*scan_id = 0;
+	if (strcmp(source, "scan") != 0)
+		return mt_journal_inventory_latest(w->trial->journal, source, out, NULL);
+	error = mt_journal_scan_latest(w->trial->journal, 1, out, scan_id, NULL);
+	if (error == 0)
+		json_object_set_new(*out, "source", json_string("scan"));
+	return error;
+}
+
+/* What `mtrial probe --from SOURCE` does with a trial, on the latest
+ * inventory of `source`; *id_out is the recorded probe's. The error is left
+ * set for the caller's words. */
+static int probe_run(struct tui_wizard *w, const char *source, const char *table_name,
+		     json_t **out, int64_t *id_out)
 {
 	json_t *inv = NULL;
 	int64_t scan_id = 0;
 	int error;
 
 	*out = NULL;
-	error = mt_journal_scan_latest(w->trial->journal, 1, &inv, &scan_id, NULL);
+	error = latest_inventory(w, source, &inv, &scan_id);
 	if (error == MT_ENOTFOUND) { /* the library's words name no key to press */
 		mt_error_clear();
-		error = mt_error_set(MT_ENOTFOUND, "nothing scanned yet: press s to scan first");
+		error = strcmp(source, "scan") == 0
+				? mt_error_set(MT_ENOTFOUND, "nothing scanned yet: press s to scan first")
+				: mt_error_set(MT_ENOTFOUND, "no %s recorded: %s", source,
+					       how_to_record[source_index(source)]);
 	}
 	if (error == 0)
 		error = mt_probe_trial(out, id_out, w->trial, table_name, NULL, inv, scan_id);
@@ -399,18 +474,150 @@ static int probe_run(struct tui_wizard *w, const char *table_name, json_t **out,
 	return error;
 }
 
-int record_probe(struct tui_wizard *w, const char *table)
+/* Probes, records and says so; NULL table: trial.yaml's or the default. */
+static int probe_and_say(struct tui_wizard *w, const char *source, const char *table)
 {
 	json_t *res = NULL;
 	int64_t id = 0;
 
-	if (probe_run(w, table, &res, &id) < 0) {
+	if (probe_run(w, source, table, &res, &id) < 0) {
 		tui_message(w, 1, "probe not run: %s", mt_error_last());
 		return TUI_REDRAW | TUI_RELOAD;
 	}
 	probe_message(w, res, id);
 	json_decref(res);
 	return TUI_REDRAW | TUI_RELOAD;
+}
+
+int record_probe(struct tui_wizard *w, const char *table)
+{
+	return probe_and_say(w, record_shown_source(w), table);
+}
+
+int record_probe_source(struct tui_wizard *w, const char *source)
+{
+	return probe_and_say(w, source, json_string_value(jv_get(w->probe, "table.name")));
+}
+
+static void sources_dispose(struct tui_wizard *w)
+{
+	for (int i = 0; i <= TUI_NSOURCES; i++) {
+		free(w->source_items[i]);
+		w->source_items[i] = NULL;
+	}
+}
+
+/* "trace        /tmp/ops.json (3 steps)", or how to record one. */
+static char *source_item(struct tui_wizard *w, int i, int *recorded)
+{
+	const char *name = record_source_names[i];
+	json_t *inv = NULL;
+	mt_buf b = MT_BUF_INIT;
+	int64_t scan_id;
+	int error = 0;
+
+	mt_buf_printf(&b, "%-11s  ", name);
+	if (i == 0) /* the scan the wizard holds: no need to read it again */
+		error = w->scan ? 0 : MT_ENOTFOUND;
+	else
+		error = latest_inventory(w, name, &inv, &scan_id);
+	*recorded = error == 0;
+	if (error == MT_ENOTFOUND)
+		mt_buf_printf(&b, "not recorded: %s", how_to_record[i]);
+	else if (error < 0)
+		mt_buf_printf(&b, "cannot be read: %s", mt_error_last());
+	else if (i == 0)
+		mt_buf_printf(&b, "%.7s (latest scan)",
+			      json_string_value(json_object_get(w->scan, "rev")) ?: "?");
+	else
+		mt_buf_puts(&b, json_string_value(json_object_get(inv, "file")) ?: "?");
+	if (jv_get(inv, "trace.steps"))
+		mt_buf_printf(&b, " (%lld steps)", (long long)jv_int(inv, "trace.steps", 0));
+	if (error < 0)
+		mt_error_clear();
+	json_decref(inv);
+	return mt_buf_detach(&b);
+}
+
+int record_sources(struct tui_wizard *w)
+{
+	sources_dispose(w);
+	for (int i = 0; i < TUI_NSOURCES; i++)
+		w->source_items[i] = source_item(w, i, &w->source_recorded[i]);
+	return source_index(record_shown_source(w));
+}
+
+/* The inventory the shown source is compared with: the scan, or for the
+ * scan the latest trace, else the latest archive. *other NULL with no error:
+ * the record has none. */
+static int other_inventory(struct tui_wizard *w, const char *shown, json_t **other)
+{
+	int64_t scan_id;
+	int error = MT_ENOTFOUND;
+
+	if (strcmp(shown, "scan") != 0)
+		return latest_inventory(w, "scan", other, &scan_id);
+	for (int i = TUI_NSOURCES - 1; i > 0 && error == MT_ENOTFOUND; i--) {
+		mt_error_clear();
+		error = latest_inventory(w, record_source_names[i], other, &scan_id);
+	}
+	return error;
+}
+
+/* The trace's steps on its side of the differences, for the title. */
+static void side_steps(json_t *diff, const char *key, json_t *inv)
+{
+	json_t *steps = jv_get(inv, "trace.steps");
+
+	if (steps)
+		json_object_set(json_object_get(diff, key), "steps", steps);
+}
+
+/* What to record before there is anything to compare. Caller frees. */
+static char *nothing_to_compare(const char *shown, int have_shown)
+{
+	mt_buf b = MT_BUF_INIT;
+
+	if (strcmp(shown, "scan") != 0)
+		mt_buf_printf(&b, "Nothing to compare the %s with: nothing scanned yet. Press `s` "
+			      "to scan the repository.", shown);
+	else
+		mt_buf_printf(&b, "Nothing to compare the scan with: %sno trace or TorchScript "
+			      "archive is recorded. Record a dispatch trace of a training run "
+			      "with `mtrial ops tracer -o optrace.py`, `python3 optrace.py -o "
+			      "ops.json -- train.py`, then `mtrial ops show ops.json`; or a "
+			      "TorchScript archive with `mtrial ops show model.pt`.",
+			      have_shown ? "" : "nothing scanned yet (press `s`) and ");
+	return mt_buf_detach(&b);
+}
+
+void record_diff(struct tui_wizard *w, json_t **diff, char **why)
+{
+	const char *shown = record_shown_source(w);
+	json_t *inv = NULL, *other = NULL;
+	int64_t scan_id;
+	int error;
+
+	*diff = NULL;
+	*why = NULL;
+	if ((error = latest_inventory(w, shown, &inv, &scan_id)) == 0)
+		error = other_inventory(w, shown, &other);
+	if (error == MT_ENOTFOUND) {
+		mt_error_clear();
+		*why = nothing_to_compare(shown, inv != NULL);
+	} else if (error == 0 && strcmp(shown, "scan") != 0) {
+		error = mt_inventory_diff(diff, other, inv); /* the scan on side a, as the CLI's */
+	} else if (error == 0) {
+		error = mt_inventory_diff(diff, inv, other);
+	}
+	if (error < 0 && error != MT_ENOTFOUND)
+		tui_message(w, 1, "cannot compare the ops: %s", mt_error_last());
+	if (*diff) {
+		side_steps(*diff, "a", strcmp(shown, "scan") != 0 ? other : inv);
+		side_steps(*diff, "b", strcmp(shown, "scan") != 0 ? inv : other);
+	}
+	json_decref(inv);
+	json_decref(other);
 }
 
 int record_finding(struct tui_wizard *w, const char *op, const char *status, const char *note)
@@ -428,7 +635,7 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 		tui_message(w, 1, "finding not recorded: %s", mt_error_last());
 		return TUI_REDRAW;
 	}
-	if (probe_run(w, table ? table : MT_PROBE_DEFAULT_TABLE, &res, &probe_id) < 0) {
+	if (probe_run(w, record_shown_source(w), table, &res, &probe_id) < 0) {
 		tui_message(w, 1, "finding #%lld recorded, but the probe did not run again: %s",
 			    (long long)id, mt_error_last());
 		return TUI_REDRAW | TUI_RELOAD;
@@ -442,6 +649,7 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 void record_dispose(struct tui_wizard *w)
 {
 	tables_dispose(w);
+	sources_dispose(w);
 	json_decref(w->scan);
 	json_decref(w->probe);
 	free(w->finding_op);

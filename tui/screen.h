@@ -101,6 +101,11 @@ const char *tui_ops_filter_status(void *state);
 void tui_ops_set_filter_text(void *state, const char *text);
 void tui_ops_set_filter_status(void *state, const char *status);
 
+/* Opens the Ops step's differences view on `diff` (mt_inventory_diff's
+ * result, a reference taken) or, with no diff, on `why` (copied): what to
+ * record first. Both NULL closes it. */
+void tui_ops_show_diff(void *state, json_t *diff, const char *why);
+
 /* What the steps draw with (steps.c): a section heading with a blank line
  * before it, and a "key  value" line ("(not set)" for a NULL value). */
 void tui_heading(struct tui_page *p, const char *text);

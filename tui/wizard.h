@@ -15,6 +15,7 @@
 #define TUI_MIN_COLS 60
 #define TUI_MIN_LINES 16
 #define TUI_RELOAD_MS 2000
+#define TUI_NSOURCES 3 /* where a probe's ops come from: record_source_names */
 
 enum tui_focus { FOCUS_SIDE, FOCUS_CONTENT };
 
@@ -31,6 +32,7 @@ enum tui_mode {
 	MODE_FINDING_NOTE,   /* then its note */
 	MODE_FILTER,         /* the ops filter's text */
 	MODE_SHOW_STATUS,    /* the ops filter's status (a menu) */
+	MODE_OP_SOURCE,      /* where the ops come from (a menu) */
 };
 
 /* The modes that edit a line in the message line, and those that show a
@@ -44,7 +46,7 @@ static inline int tui_mode_prompts(enum tui_mode m)
 static inline int tui_mode_menu(enum tui_mode m)
 {
 	return m == MODE_CATEGORY || m == MODE_TRACK || m == MODE_PROBE_TABLE ||
-	       m == MODE_FINDING_STATUS || m == MODE_SHOW_STATUS;
+	       m == MODE_FINDING_STATUS || m == MODE_SHOW_STATUS || m == MODE_OP_SOURCE;
 }
 
 struct tui_layout {
@@ -77,6 +79,8 @@ struct tui_wizard {
 	int64_t probe_id;             /* its id, 0 with none */
 	char *tables[TUI_MENU_MAX + 1];     /* owned; the table menu's names */
 	char *table_items[TUI_MENU_MAX + 1]; /* owned; and its items */
+	char *source_items[TUI_NSOURCES + 1]; /* owned; the source menu's items */
+	int source_recorded[TUI_NSOURCES];   /* which sources the record has */
 	char *finding_op;             /* owned; the op a finding is about */
 	int finding_status;           /* chosen in MODE_FINDING_STATUS */
 	char *filter_before;          /* owned; the ops filter MODE_FILTER
@@ -111,12 +115,37 @@ int record_scan(struct tui_wizard *w, const char *repo, const char *rev);
  * in w->table_items each with its date. Returns the index of trial.yaml's
  * probe.table, or of the table `mtrial probe` uses by default. */
 int record_tables(struct tui_wizard *w);
-/* Probes the latest scan's ops against `table` with the overrides of
- * trial.yaml and the journal, as `mtrial probe` does, records the result
- * and says so; a failure goes to the message line. Returns result bits. */
+/* Probes the ops of the source shown (record_shown_source: the latest scan,
+ * archive or trace) against `table` with the overrides of trial.yaml and
+ * the journal, as `mtrial probe` does, records the result and says so; a
+ * failure goes to the message line. Returns result bits. */
 int record_probe(struct tui_wizard *w, const char *table);
+/* The sources of ops a probe reads, in the menu's order: "scan",
+ * "torchscript", "trace", NULL. */
+extern const char *const record_source_names[TUI_NSOURCES + 1];
+/* The source of the probe shown: its "from", "scan" with no probe or for a
+ * probe recorded before probes had one. Static. */
+const char *record_shown_source(const struct tui_wizard *w);
+/* The sources for a menu: in w->source_items what each is (the scan's
+ * revision, the archive's or the trace's file) or, when the record has
+ * none, how to record one; w->source_recorded says which it has. Returns
+ * the index of the source shown. A journal that cannot be read is an item
+ * saying so. */
+int record_sources(struct tui_wizard *w);
+/* Probes the latest inventory of `source` (one of record_source_names)
+ * with the table of the probe shown (trial.yaml's or the default with
+ * none), records it and says so. Returns result bits. */
+int record_probe_source(struct tui_wizard *w, const char *source);
+/* Compares the source shown with the latest scan, or when the scan is
+ * shown, with the latest exact inventory (a trace before a TorchScript
+ * archive): *diff gets mt_inventory_diff's result with the sides'
+ * inventories' descriptions, or *why (caller frees) says what to record
+ * first; neither when the record cannot be read (the message line says
+ * why). */
+void record_diff(struct tui_wizard *w, json_t **diff, char **why);
 /* Records a team finding (an override: op, status, a required note), then
- * probes again with the latest probe's table so that the op shows it.
+ * probes again with the latest probe's table and source so that the op
+ * shows it.
  * Returns result bits. */
 int record_finding(struct tui_wizard *w, const char *op, const char *status,
 		   const char *note);

@@ -111,15 +111,6 @@ check "... and the date it was retrieved" \
 	wait_for "│   retrieved $(r .probe.table.retrieved)  probe #1\$"
 check "... its backend" wait_for "│   backend   $(r .probe.table.backend) "
 check "... and its source" wait_for '│   source    aws-neuron/aws-neuron-sdk '
-# shows TEXT: until the screen has TEXT (fixed, not a pattern).
-shows() {
-	local deadline=$((SECONDS + WAIT_SECONDS))
-	while [ $SECONDS -le $deadline ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 for pair in "D device" "P partial" "C cpu_fallback" "U unsupported" "? unknown"; do
 	st=${pair#* }
 	n=$(r ".probe.summary.$st")

@@ -86,6 +86,10 @@ wait_gone() {
 	return 1
 }
 
+# shows TEXT: until the screen has TEXT (fixed, not a pattern).
+shows() { wait_cmd screen_has "$1"; }
+screen_has() { screen | grep -qF -- "$1"; }
+
 # wait_cmd COMMAND...: until COMMAND succeeds.
 wait_cmd() {
 	local deadline=$((SECONDS + WAIT_SECONDS))
