@@ -325,6 +325,8 @@ static int process(const struct shared *s, mt_gitrepo *repo, struct job *job)
 	free(data);
 	if (s->opts->use_cache) /* the encoded value is only for the cache */
 		job->cached = encode_result(&job->r);
+	mt_scan__render_sites(job->sites, job);
+	job->rendered = 1;
 	job->done = 1;
 	return 0;
 }
@@ -606,6 +608,8 @@ cleanup:
 	for (size_t i = 0; i < s.njobs; i++) {
 		free(s.jobs[i].cached);
 		result_dispose(&s.jobs[i].r);
+		mt_buf_dispose(&s.jobs[i].sites[0]);
+		mt_buf_dispose(&s.jobs[i].sites[1]);
 	}
 	free(s.jobs);
 	mt_rules_free(rules);

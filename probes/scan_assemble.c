@@ -335,44 +335,96 @@ static void summary_dispose(struct summary *sm)
 	free(sm->slots);
 }
 
-static void write_sites(mt_jw *w, const struct job *jobs, size_t njobs)
+#define PUT_LIT(b, lit) mt_buf_put((b), (lit), sizeof(lit) - 1)
+
+static void put_uint(mt_buf *b, uint32_t v)
 {
-	mt_jw_key(w, "calls");
-	mt_jw_array(w);
-	for (size_t i = 0; i < njobs; i++)
-		for (size_t k = 0; k < jobs[i].r.ncalls; k++) {
-			const struct fcall *c = &jobs[i].r.calls[k];
-			mt_jw_object(w);
-			mt_jw_key(w, "api");
-			mt_jw_str(w, c->api);
-			mt_jw_key(w, "op");
-			mt_jw_str(w, c->op);
-			mt_jw_key(w, "file");
-			mt_jw_str(w, jobs[i].entry->path);
-			mt_jw_key(w, "line");
-			mt_jw_int(w, c->line);
-			mt_jw_key(w, "col");
-			mt_jw_int(w, c->col);
-			mt_jw_end_object(w);
+	char num[12], *p = num + sizeof(num);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	mt_buf_put(b, p, (size_t)(num + sizeof(num) - p));
+}
+
+static void quote_or_null(mt_buf *b, const char *s)
+{
+	if (s)
+		mt_json_quote(b, s);
+	else
+		PUT_LIT(b, "null");
+}
+
+/* The members a call site and a method site share: op, file, line. */
+static void put_site_rest(mt_buf *b, const char *op, const mt_buf *qpath, uint32_t line)
+{
+	PUT_LIT(b, ",\"op\":");
+	quote_or_null(b, op);
+	PUT_LIT(b, ",\"file\":");
+	mt_buf_put(b, qpath->ptr, qpath->len);
+	PUT_LIT(b, ",\"line\":");
+	put_uint(b, line);
+}
+
+/* Each entry as mt_jw writes it: {"api":..,"op":..,"file":..,"line":..,
+ * "col":..}, the path quoted once for all of them. */
+void mt_scan__render_sites(mt_buf sites[2], const struct job *job)
+{
+	const struct fresult *r = &job->r;
+	mt_buf path = MT_BUF_INIT;
+
+	if (!r->ncalls && !r->nmethods)
+		return;
+	mt_json_quote(&path, job->entry->path);
+	for (size_t k = 0; k < r->ncalls; k++) {
+		const struct fcall *c = &r->calls[k];
+		if (sites[0].len)
+			PUT_LIT(&sites[0], ",");
+		PUT_LIT(&sites[0], "{\"api\":");
+		quote_or_null(&sites[0], c->api);
+		put_site_rest(&sites[0], c->op, &path, c->line);
+		PUT_LIT(&sites[0], ",\"col\":");
+		put_uint(&sites[0], c->col);
+		PUT_LIT(&sites[0], "}");
+	}
+	for (size_t k = 0; k < r->nmethods; k++) {
+		const struct fmethod *m = &r->methods[k];
+		if (sites[1].len)
+			PUT_LIT(&sites[1], ",");
+		PUT_LIT(&sites[1], "{\"name\":");
+		quote_or_null(&sites[1], m->name);
+		put_site_rest(&sites[1], m->op, &path, m->line);
+		PUT_LIT(&sites[1], "}");
+	}
+	mt_buf_dispose(&path);
+}
+
+/* "calls":[...],"methods":[...] from the rendered sites (rendering here what
+ * the workers did not: results read from the cache). */
+static void write_sites(mt_buf *body, const struct job *jobs, size_t njobs)
+{
+	for (int which = 0; which < 2; which++) {
+		int first = 1;
+		mt_buf_puts(body, which ? ",\"methods\":[" : "\"calls\":[");
+		for (size_t i = 0; i < njobs; i++) {
+			mt_buf own[2] = {MT_BUF_INIT, MT_BUF_INIT};
+			const mt_buf *b = &jobs[i].sites[which];
+			if (!jobs[i].rendered) {
+				mt_scan__render_sites(own, &jobs[i]);
+				b = &own[which];
+			}
+			if (b->len) {
+				if (!first)
+					PUT_LIT(body, ",");
+				mt_buf_put(body, b->ptr, b->len);
+				first = 0;
+			}
+			mt_buf_dispose(&own[0]);
+			mt_buf_dispose(&own[1]);
 		}
-	mt_jw_end_array(w);
-	mt_jw_key(w, "methods");
-	mt_jw_array(w);
-	for (size_t i = 0; i < njobs; i++)
-		for (size_t k = 0; k < jobs[i].r.nmethods; k++) {
-			const struct fmethod *m = &jobs[i].r.methods[k];
-			mt_jw_object(w);
-			mt_jw_key(w, "name");
-			mt_jw_str(w, m->name);
-			mt_jw_key(w, "op");
-			mt_jw_str(w, m->op);
-			mt_jw_key(w, "file");
-			mt_jw_str(w, jobs[i].entry->path);
-			mt_jw_key(w, "line");
-			mt_jw_int(w, m->line);
-			mt_jw_end_object(w);
-		}
-	mt_jw_end_array(w);
+		PUT_LIT(body, "]");
+	}
 }
 
 int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rules *rules,
@@ -381,7 +433,6 @@ int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rule
 	struct summary sm = {0};
 	mt_findings paths = {0};
 	mt_buf body = MT_BUF_INIT;
-	mt_jw w;
 	char *text;
 
 	sumarr_init(&sm.skipped);
@@ -404,8 +455,7 @@ int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rule
 	summary_dispose(&sm);
 	if (!text)
 		return mt_error_set(MT_EIO, "out of memory");
-	mt_jw_init(&w, &body);
-	write_sites(&w, jobs, njobs);
+	write_sites(&body, jobs, njobs);
 	mt_buf_put(&body, ",", 1);
 	mt_buf_put(&body, text + 1, strlen(text) - 2); /* the members, without braces */
 	out->summary = text;

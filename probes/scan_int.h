@@ -8,6 +8,7 @@
 #include "findings.h"
 #include "gitread.h"
 #include "scan.h"
+#include "util.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -58,7 +59,16 @@ struct job {
 	int from_cache; /* `cached` came from the cache */
 	int done;
 	struct fresult r;
+	/* the members of the result's calls and methods arrays for this file,
+	 * written by the worker (mt_scan__render_sites) so that assembling
+	 * only copies them; empty when not rendered */
+	mt_buf sites[2];
+	int rendered;
 };
+
+/* Writes the members of the calls and methods arrays for job's result into
+ * sites[0] and sites[1] (appending). Thread-safe for distinct jobs. */
+void mt_scan__render_sites(mt_buf sites[2], const struct job *job);
 
 /* Builds out->body (the call sites, then the summary's members) and
  * out->summary from the listing's path findings and skipped files and the
