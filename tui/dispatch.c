@@ -290,10 +290,6 @@ static int on_source_menu(struct tui_wizard *w, const struct tui_key *k)
 		tui_message(w, 0, "The ops' source is unchanged");
 		return TUI_REDRAW;
 	}
-	if (!w->source_recorded[i]) { /* the item says how to record it */
-		tui_message(w, 0, "%s", w->source_items[i]);
-		return TUI_REDRAW;
-	}
 	if (st)
 		tui_ops_show_diff(st, NULL, NULL); /* the list shows the new source */
 	return record_probe_source(w, record_source_names[i]);

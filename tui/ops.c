@@ -524,8 +524,20 @@ static char *conditions(json_t *op)
 	return mt_buf_detach(&b);
 }
 
+/* Why an op has no call site, by the source of the ops. */
+static const char *no_sites(json_t *probe)
+{
+	const char *from = json_string_value(jv_get(probe, "from.source"));
+
+	if (same_str(from, "trace"))
+		return "none: a dispatch trace records no source lines";
+	if (same_str(from, "torchscript"))
+		return "none: the graph gives this op no source line";
+	return "none: the op comes from no call the scan saw";
+}
+
 /* "at train.py:8, model.py:12 (+3 more)" cut to the width. */
-static void sites_line(struct tui_page *p, json_t *op)
+static void sites_line(struct tui_page *p, json_t *probe, json_t *op)
 {
 	json_t *locs = json_object_get(op, "locations"), *loc;
 	mt_buf b = MT_BUF_INIT;
@@ -533,7 +545,7 @@ static void sites_line(struct tui_page *p, json_t *op)
 	size_t i, n = json_array_size(locs);
 	char *fit;
 
-	mt_buf_puts(&b, "at ");
+	mt_buf_puts(&b, n ? "at " : no_sites(probe));
 	json_array_foreach(locs, i, loc) {
 		int room = p->width - 2 - draw_width(mt_buf_cstr(&b));
 		snprintf(more, sizeof(more), " (+%zu more)", n - i);
@@ -544,8 +556,6 @@ static void sites_line(struct tui_page *p, json_t *op)
 		}
 		mt_buf_printf(&b, "%s%s", i ? ", " : "", where(buf, sizeof(buf), loc));
 	}
-	if (!n)
-		mt_buf_puts(&b, "no call site");
 	fit = draw_fit(mt_buf_cstr(&b), p->width - 2, 0);
 	page_line(p);
 	page_add_at(p, 2, STYLE_NORMAL, fit);
@@ -555,7 +565,7 @@ static void sites_line(struct tui_page *p, json_t *op)
 
 /* `rows` lines: a rule naming the op, its status and source, where it is
  * called, then its conditions and notes, each on what is left. */
-static void summary_rows(struct tui_page *p, json_t *op, int rows)
+static void summary_rows(struct tui_page *p, json_t *probe, json_t *op, int rows)
 {
 	const struct look *l = look_of(str(op, "status"));
 	char *when = conditions(op);
@@ -570,7 +580,7 @@ static void summary_rows(struct tui_page *p, json_t *op, int rows)
 	page_add_at(p, 2, l->text, l->letter);
 	page_addf(p, l->text, " %s", str(op, "status"));
 	page_addf(p, STYLE_DIM, "  %s", str(op, "source"));
-	sites_line(p, op);
+	sites_line(p, probe, op);
 	tui_wrap_field(p, 2, "when", 8, when, when_rows, STYLE_NORMAL);
 	tui_wrap_field(p, 2, "notes", 8, notes, left - when_rows, STYLE_NORMAL);
 	free(when);
@@ -661,18 +671,6 @@ static void details_fields(struct tui_page *p, json_t *probe, json_t *op, const 
 		       STYLE_NORMAL);
 	mt_buf_dispose(&apis);
 	mt_buf_dispose(&table);
-}
-
-/* Why an op has no call site, by the source of the ops. */
-static const char *no_sites(json_t *probe)
-{
-	const char *from = json_string_value(jv_get(probe, "from.source"));
-
-	if (same_str(from, "trace"))
-		return "none: a dispatch trace records no source lines";
-	if (same_str(from, "torchscript"))
-		return "none: the graph gives this op no source line";
-	return "none: the op comes from no call the scan saw";
 }
 
 /* Rows for the source under the call sites: more on a tall pane. */
@@ -766,7 +764,7 @@ static void list_draw(struct tui_page *p, struct ops_state *st, const struct tui
 	shown = st->nshown ? (int)st->nshown : 1; /* "(none...)" takes a row */
 	list_rows(p, st, shown < rows ? shown : rows, ctx->focused);
 	if (selected_op(st) && below)
-		summary_rows(p, selected_op(st), below);
+		summary_rows(p, st->probe, selected_op(st), below);
 }
 
 static void ops_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)

@@ -38,7 +38,7 @@ static void side_field(struct tui_page *p, const char *key, json_t *side)
 	mt_buf b = MT_BUF_INIT;
 
 	opsdiff_describe(&b, side, NULL);
-	tui_field(p, key, mt_buf_cstr(&b));
+	tui_wrap_field(p, TUI_LABEL_COL, key, TUI_VALUE_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
 }
 

@@ -406,11 +406,16 @@ static void probe_message(struct tui_wizard *w, json_t *res, int64_t id)
 const char *const record_source_names[TUI_NSOURCES + 1] = {"scan", "torchscript", "trace",
 								NULL};
 
-/* How to record each source, for people who have not yet. */
+/* How to record each source, for people who have not yet: short enough
+ * for the menu at 80 columns; choosing one says more (probe_run). */
 static const char *const how_to_record[TUI_NSOURCES] = {
 	"press s to scan the repository",
 	"mtrial ops show FILE.pt",
-	"mtrial ops show ops.json (mtrial ops tracer writes the tracer)",
+	"mtrial ops show ops.json",
+};
+static const char *const how_more[TUI_NSOURCES] = {
+	"", " (a TorchScript archive: torch.jit.script(model).save)",
+	" (made by the tracer that mtrial ops tracer writes)",
 };
 
 const char *record_shown_source(const struct tui_wizard *w)
@@ -465,8 +470,9 @@ static int probe_run(struct tui_wizard *w, const char *source, const char *table
 		mt_error_clear();
 		error = strcmp(source, "scan") == 0
 				? mt_error_set(MT_ENOTFOUND, "nothing scanned yet: press s to scan first")
-				: mt_error_set(MT_ENOTFOUND, "no %s recorded: %s", source,
-					       how_to_record[source_index(source)]);
+				: mt_error_set(MT_ENOTFOUND, "No %s recorded: %s%s", source,
+					       how_to_record[source_index(source)],
+					       how_more[source_index(source)]);
 	}
 	if (error == 0)
 		error = mt_probe_trial(out, id_out, w->trial, table_name, NULL, inv, scan_id);
@@ -479,8 +485,14 @@ static int probe_and_say(struct tui_wizard *w, const char *source, const char *t
 {
 	json_t *res = NULL;
 	int64_t id = 0;
+	int error = probe_run(w, source, table, &res, &id);
 
-	if (probe_run(w, source, table, &res, &id) < 0) {
+	if (error == MT_ENOTFOUND && strcmp(source, "scan") != 0) { /* not a failure */
+		tui_message(w, 0, "%s", mt_error_last());
+		mt_error_clear();
+		return TUI_REDRAW;
+	}
+	if (error < 0) {
 		tui_message(w, 1, "probe not run: %s", mt_error_last());
 		return TUI_REDRAW | TUI_RELOAD;
 	}
@@ -508,7 +520,7 @@ static void sources_dispose(struct tui_wizard *w)
 }
 
 /* "trace        /tmp/ops.json (3 steps)", or how to record one. */
-static char *source_item(struct tui_wizard *w, int i, int *recorded)
+static char *source_item(struct tui_wizard *w, int i)
 {
 	const char *name = record_source_names[i];
 	json_t *inv = NULL;
@@ -521,7 +533,6 @@ static char *source_item(struct tui_wizard *w, int i, int *recorded)
 		error = w->scan ? 0 : MT_ENOTFOUND;
 	else
 		error = latest_inventory(w, name, &inv, &scan_id);
-	*recorded = error == 0;
 	if (error == MT_ENOTFOUND)
 		mt_buf_printf(&b, "not recorded: %s", how_to_record[i]);
 	else if (error < 0)
@@ -543,7 +554,7 @@ int record_sources(struct tui_wizard *w)
 {
 	sources_dispose(w);
 	for (int i = 0; i < TUI_NSOURCES; i++)
-		w->source_items[i] = source_item(w, i, &w->source_recorded[i]);
+		w->source_items[i] = source_item(w, i);
 	return source_index(record_shown_source(w));
 }
 

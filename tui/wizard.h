@@ -80,7 +80,6 @@ struct tui_wizard {
 	char *tables[TUI_MENU_MAX + 1];     /* owned; the table menu's names */
 	char *table_items[TUI_MENU_MAX + 1]; /* owned; and its items */
 	char *source_items[TUI_NSOURCES + 1]; /* owned; the source menu's items */
-	int source_recorded[TUI_NSOURCES];   /* which sources the record has */
 	char *finding_op;             /* owned; the op a finding is about */
 	int finding_status;           /* chosen in MODE_FINDING_STATUS */
 	char *filter_before;          /* owned; the ops filter MODE_FILTER
@@ -128,13 +127,14 @@ extern const char *const record_source_names[TUI_NSOURCES + 1];
 const char *record_shown_source(const struct tui_wizard *w);
 /* The sources for a menu: in w->source_items what each is (the scan's
  * revision, the archive's or the trace's file) or, when the record has
- * none, how to record one; w->source_recorded says which it has. Returns
+ * none, how to record one. Returns
  * the index of the source shown. A journal that cannot be read is an item
  * saying so. */
 int record_sources(struct tui_wizard *w);
 /* Probes the latest inventory of `source` (one of record_source_names)
  * with the table of the probe shown (trial.yaml's or the default with
- * none), records it and says so. Returns result bits. */
+ * none), records it and says so; with none recorded, says how to record
+ * one. Returns result bits. */
 int record_probe_source(struct tui_wizard *w, const char *source);
 /* Compares the source shown with the latest scan, or when the scan is
  * shown, with the latest exact inventory (a trace before a TorchScript

@@ -71,7 +71,7 @@ check "... an archive not recorded, and how to record one" \
 check "... nor a trace" wait_for '3  trace +not recorded: mtrial ops show ops\.json'
 keys 3
 check "choosing a source not recorded says how to record it" \
-	wait_for '^trace +not recorded: mtrial ops show ops\.json'
+	wait_for '^No trace recorded: mtrial ops show ops\.json \(made by the tracer'
 check "... and probes nothing" test "$(probes)" -eq 0
 keys i 1
 check "choosing the scan probes it" wait_for '^Probe #1 recorded: torchneuron-2\.14, '
@@ -90,6 +90,8 @@ check "the header names the trace and its steps" \
 	shows "ops from  trace $T/ops.json, 3 optimizer steps"
 check "the trace's ops: aten::addmm, 6 times in 3 steps" op_shown aten::addmm 6
 check "... and backward ops" op_shown aten::mse_loss_backward 3
+check "... which have no call sites, and the step says why" \
+	wait_for '│   none: a dispatch trace records no source lines$'
 check "the probe is in the record" test "$(probes)" -eq 2
 check "... from the trace" test "$(sqlite3 "$REPO/.mtrial/journal.db" \
 	"select json_extract(result, '\$.from.source') from probes order by id desc limit 1")" = trace
