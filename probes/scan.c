@@ -120,8 +120,90 @@ static int is_torch_api(const char *api)
 	return api && (strcmp(api, "torch") == 0 || strncmp(api, "torch.", 6) == 0);
 }
 
-static void python_result(const struct shared *s, struct fresult *r, const char *path,
-			  const char *data, size_t size)
+/* A worker's memo of op lookups by name: a repository calls the same few
+ * hundred apis and methods tens of thousands of times, and each lookup in
+ * the opmap is a few binary searches. Keys are copied into `keys`. */
+struct memo_entry {
+	const char *key; /* NULL: a free slot */
+	size_t len;
+	const char *op;
+	enum mt_op_kind kind;
+};
+
+struct memo {
+	struct memo_entry *v;
+	size_t n, cap; /* cap: a power of two, or 0 */
+	mt_arena *keys;
+};
+
+static uint64_t memo_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of key[0..len) in m: its entry, or the free slot for it. */
+static struct memo_entry *memo_slot(struct memo *m, const char *key, size_t len)
+{
+	size_t k = memo_hash(key, len) & (m->cap - 1);
+
+	while (m->v[k].key && (m->v[k].len != len || memcmp(m->v[k].key, key, len) != 0))
+		k = (k + 1) & (m->cap - 1);
+	return &m->v[k];
+}
+
+static void memo_grow(struct memo *m)
+{
+	struct memo_entry *old = m->v;
+	size_t oldcap = m->cap;
+
+	m->cap = m->cap ? m->cap * 2 : 512;
+	m->v = calloc(m->cap, sizeof(*m->v));
+	if (!m->v)
+		abort();
+	for (size_t i = 0; i < oldcap; i++)
+		if (old[i].key)
+			*memo_slot(m, old[i].key, old[i].len) = old[i];
+	free(old);
+}
+
+/* The op of an api (methods = 0) or a method (1), looked up once per name. */
+static const char *memo_op(struct memo *m, const mt_opmap *opmap, int methods, const char *name,
+			   size_t len, enum mt_op_kind *kind)
+{
+	struct memo_entry *e;
+
+	if (2 * (m->n + 1) > m->cap)
+		memo_grow(m);
+	e = memo_slot(m, name, len);
+	if (!e->key) {
+		e->op = methods ? mt_opmap_method(opmap, name, &e->kind)
+				: mt_opmap_api(opmap, name, &e->kind);
+		e->key = mt_arena_strndup(&m->keys, name, len);
+		e->len = len;
+		m->n++;
+	}
+	*kind = e->kind;
+	return e->op;
+}
+
+static void memo_dispose(struct memo *m)
+{
+	free(m->v);
+	mt_arena_free(m->keys);
+	memset(m, 0, sizeof(*m));
+}
+
+/* What a worker keeps from one file to the next. */
+struct wstate {
+	mt_gitrepo *repo;
+	struct memo apis, methods;
+};
+
+static void python_result(const struct shared *s, struct wstate *ws, struct fresult *r,
+			  const char *path, const char *data, size_t size)
 {
 	mt_pyfile py;
 	mt_findings acc = {0};
@@ -137,13 +219,15 @@ static void python_result(const struct shared *s, struct fresult *r, const char 
 		const mt_call *c = &py.calls[i];
 		if (is_torch_api(c->api)) {
 			struct fcall *o = &r->calls[r->ncalls++];
+			enum mt_op_kind kind;
 			o->api = mt_arena_strdup(&r->arena, c->api);
-			o->op = mt_opmap_api(s->opmap, c->api, NULL);
+			o->op = memo_op(&ws->apis, s->opmap, 0, c->api, c->api_len, &kind);
 			o->line = c->line;
 			o->col = c->col;
 		} else if (c->method && !module_attribute(c)) {
 			enum mt_op_kind kind;
-			const char *op = mt_opmap_method(s->opmap, c->method, &kind);
+			const char *op = memo_op(&ws->methods, s->opmap, 1, c->method,
+						 c->method_len, &kind);
 			struct fmethod *o;
 			if (kind == MT_OP_UNKNOWN) /* not a tensor method */
 				continue;
@@ -307,11 +391,11 @@ static int decode_result(struct fresult *r, const char *text)
 
 /* Reads and analyses one file. Returns 0 or a negative code (a real
  * failure, not a file that must be skipped). */
-static int process(const struct shared *s, mt_gitrepo *repo, struct job *job)
+static int process(const struct shared *s, struct wstate *ws, struct job *job)
 {
 	char *data = NULL, reason[256];
 	size_t size = 0;
-	int error = mt_gitrepo_read(&data, &size, reason, sizeof(reason), repo, job->entry,
+	int error = mt_gitrepo_read(&data, &size, reason, sizeof(reason), ws->repo, job->entry,
 				    s->opts->max_file_bytes ? s->opts->max_file_bytes
 							    : MT_SCAN_MAX_FILE_BYTES);
 	if (error < 0)
@@ -319,7 +403,7 @@ static int process(const struct shared *s, mt_gitrepo *repo, struct job *job)
 	if (!data)
 		job->r.skip = mt_arena_strdup(&job->r.arena, reason);
 	if (data && job->kind == FILE_PYTHON)
-		python_result(s, &job->r, job->entry->path, data, size);
+		python_result(s, ws, &job->r, job->entry->path, data, size);
 	if (data && job->manifest && !job->r.error)
 		manifest_result(s, &job->r, job->entry->path, data, size);
 	free(data);
@@ -334,8 +418,8 @@ static int process(const struct shared *s, mt_gitrepo *repo, struct job *job)
 static void *worker(void *arg)
 {
 	struct shared *s = arg;
-	mt_gitrepo *repo = NULL;
-	int error = mt_gitrepo_dup(&repo, s->repo);
+	struct wstate ws = {0};
+	int error = mt_gitrepo_dup(&ws.repo, s->repo);
 
 	for (;;) {
 		struct job *job = NULL;
@@ -351,7 +435,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&s->lock);
 		if (!job)
 			break;
-		error = process(s, repo, job);
+		error = process(s, &ws, job);
 		pthread_mutex_lock(&s->lock);
 		s->done++;
 		s->last_path = job->entry->path;
@@ -361,7 +445,9 @@ static void *worker(void *arg)
 			pthread_cond_signal(&s->progress);
 		pthread_mutex_unlock(&s->lock);
 	}
-	mt_gitrepo_free(repo);
+	mt_gitrepo_free(ws.repo);
+	memo_dispose(&ws.apis);
+	memo_dispose(&ws.methods);
 	pthread_mutex_lock(&s->lock);
 	pthread_cond_signal(&s->progress);
 	pthread_mutex_unlock(&s->lock);
