@@ -55,7 +55,7 @@ struct walker {
 	struct binding *bindings;
 	size_t nbindings, bindings_cap;
 	size_t nmodule; /* bindings [0, nmodule) are the module's */
-	uint64_t bloom; /* name_bit() of every name ever bound: most lookups miss */
+	uint64_t bloom[16]; /* name_bit() of every name ever bound: most lookups miss */
 	struct level *levels;
 	size_t nlevels, levels_cap;
 	int def_line;   /* the current logical line is a def/class header */
@@ -151,14 +151,17 @@ static size_t read_dotted(const struct walker *w, size_t i, mt_buf *buf)
 	return j;
 }
 
-static inline uint64_t name_bit(const char *name, size_t n)
+/* A bit of the 1024-bit filter, from the first and last bytes and length. */
+static inline unsigned name_bit(const char *name, size_t n)
 {
-	return 1ull << (((unsigned char)name[0] * 31u + (unsigned)n) & 63);
+	return ((unsigned char)name[0] * 31u + (unsigned char)name[n - 1] * 7u + (unsigned)n) & 1023;
 }
 
 static void bind(struct walker *w, const char *name, size_t name_len, const char *target)
 {
-	w->bloom |= name_bit(name, name_len);
+	unsigned bit = name_bit(name, name_len);
+
+	w->bloom[bit / 64] |= 1ull << (bit % 64);
 	GROW(w->bindings, w->nbindings, w->bindings_cap);
 	w->bindings[w->nbindings].name = arena_strndup(&w->out->arena, name, name_len);
 	w->bindings[w->nbindings].name_len = name_len;
@@ -178,7 +181,9 @@ static void record_import(struct walker *w, const char *module, uint32_t line)
 /* The innermost, latest binding of name[0..n), or NULL. */
 static const char *lookup(const struct walker *w, const char *name, size_t n)
 {
-	if (!(w->bloom & name_bit(name, n)))
+	unsigned bit = name_bit(name, n);
+
+	if (!(w->bloom[bit / 64] & (1ull << (bit % 64))))
 		return NULL;
 	for (size_t k = w->nbindings; k-- > 0;)
 		if (w->bindings[k].name_len == n && memcmp(w->bindings[k].name, name, n) == 0)
