@@ -335,7 +335,20 @@ static void summary_dispose(struct summary *sm)
 	free(sm->slots);
 }
 
-#define PUT_LIT(b, lit) mt_buf_put((b), (lit), sizeof(lit) - 1)
+/* mt_buf_put without the call when the bytes fit: the sites of a large
+ * repository are a few million small pieces. */
+static inline void put(mt_buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		mt_buf_put(b, s, n);
+		return;
+	}
+	memcpy(b->ptr + b->len, s, n);
+	b->len += n;
+	b->ptr[b->len] = '\0';
+}
+
+#define PUT_LIT(b, lit) put((b), (lit), sizeof(lit) - 1)
 
 static void put_uint(mt_buf *b, uint32_t v)
 {
@@ -345,15 +358,27 @@ static void put_uint(mt_buf *b, uint32_t v)
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	mt_buf_put(b, p, (size_t)(num + sizeof(num) - p));
+	put(b, p, (size_t)(num + sizeof(num) - p));
 }
 
+/* As mt_json_quote (or null), copying in one piece what needs no escape. */
 static void quote_or_null(mt_buf *b, const char *s)
 {
-	if (s)
-		mt_json_quote(b, s);
-	else
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!s) {
 		PUT_LIT(b, "null");
+		return;
+	}
+	while (*p >= 0x20 && *p != '"' && *p != '\\')
+		p++;
+	if (*p) {
+		mt_json_quote(b, s);
+		return;
+	}
+	PUT_LIT(b, "\"");
+	put(b, s, (size_t)((const char *)p - s));
+	PUT_LIT(b, "\"");
 }
 
 /* The members a call site and a method site share: op, file, line. */
@@ -362,7 +387,7 @@ static void put_site_rest(mt_buf *b, const char *op, const mt_buf *qpath, uint32
 	PUT_LIT(b, ",\"op\":");
 	quote_or_null(b, op);
 	PUT_LIT(b, ",\"file\":");
-	mt_buf_put(b, qpath->ptr, qpath->len);
+	put(b, qpath->ptr, qpath->len);
 	PUT_LIT(b, ",\"line\":");
 	put_uint(b, line);
 }
