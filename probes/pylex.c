@@ -140,6 +140,37 @@ static inline int eol_len(const lexer *lx, size_t p)
 	return lx->vnl ? 0 : -1;
 }
 
+/* The first position from p on whose byte is not in `cls` (or n). Local
+ * pointers: the source is read through unsigned char, which may alias the
+ * lexer's fields, so a loop over lx->p would reload and store it per byte. */
+static inline size_t skip_class(const lexer *lx, size_t p, unsigned char cls)
+{
+	const unsigned char *q = lx->s + p, *end = lx->s + lx->n;
+
+	while (q < end && (byte_class[*q] & cls))
+		q++;
+	return (size_t)(q - lx->s);
+}
+
+/* The first position from p on whose byte is in `cls` (or n). */
+static inline size_t find_class(const lexer *lx, size_t p, unsigned char cls)
+{
+	const unsigned char *q = lx->s + p, *end = lx->s + lx->n;
+
+	while (q < end && !(byte_class[*q] & cls))
+		q++;
+	return (size_t)(q - lx->s);
+}
+
+static inline size_t skip_byte(const lexer *lx, size_t p, unsigned char c)
+{
+	const unsigned char *q = lx->s + p, *end = lx->s + lx->n;
+
+	while (q < end && *q == c)
+		q++;
+	return (size_t)(q - lx->s);
+}
+
 static inline int at_eof(const lexer *lx)
 {
 	return lx->p >= lx->n && !lx->vnl;
@@ -322,9 +353,7 @@ static int lex_indent(lexer *lx)
 	for (;;) {
 		int c = at(lx, lx->p);
 		if (c == ' ') { /* most of the indentation: count the run at once */
-			size_t q = lx->p + 1;
-			while (q < lx->n && lx->s[q] == ' ')
-				q++;
+			size_t q = skip_byte(lx, lx->p, ' ');
 			col += (int)(q - lx->p);
 			altcol += (int)(q - lx->p);
 			lx->p = q;
@@ -506,9 +535,7 @@ static int lex_name(lexer *lx)
 		if (pre)
 			return is_f ? lex_fstring_start(lx, start, pre) : lex_string(lx, start, pre);
 	}
-	lx->p++;
-	while (lx->p < lx->n && (byte_class[lx->s[lx->p]] & C_ID))
-		lx->p++;
+	lx->p = skip_class(lx, lx->p + 1, C_ID);
 	return emit_here(lx, MT_TOK_NAME, start);
 }
 
@@ -538,8 +565,7 @@ static int lex_string(lexer *lx, size_t start, size_t prefix)
 	while (endq < qsize) {
 		int c, k;
 		if (!endq) /* skip plain text up to a quote, backslash or line break */
-			while (lx->p < lx->n && !(byte_class[lx->s[lx->p]] & C_STR))
-				lx->p++;
+			lx->p = find_class(lx, lx->p, C_STR);
 		c = at(lx, lx->p);
 		if (c == q) {
 			endq++;
