@@ -92,6 +92,9 @@ int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *tab
 	for (const char *const *k = (const char *const[]){"file", "inventory_id", NULL}; *k; k++)
 		if (json_object_get(inventory, *k))
 			json_object_set(json_object_get(res, "from"), *k, json_object_get(inventory, *k));
+	if (json_object_get(json_object_get(inventory, "trace"), "steps"))
+		json_object_set(json_object_get(res, "from"), "steps",
+				json_object_get(json_object_get(inventory, "trace"), "steps"));
 	if (t && (error = mt_journal_probe_add(t->journal, res, scan_id, &id)) < 0)
 		goto cleanup;
 	json_object_set_new(res, "probe_id", id ? json_integer(id) : json_null());
@@ -144,7 +147,7 @@ int mt_inventory_resolve(json_t **out, mt_trial *t, const char *what, const char
 	*out = NULL;
 	if (recorded)
 		*recorded = 0;
-	if (mt_str_in(what, names) && !mt_path_exists(what)) {
+	if (mt_str_in(what, names)) { /* a file of that name is ./scan */
 		if (!t)
 			return mt_error_set(MT_ENOTFOUND,
 					    "'%s' names the trial's latest %s, and there is no trial "

@@ -40,6 +40,7 @@ const char *mt_inventory_file_kind(const char *path);
  *   a FILE                  read as `kind` ("torchscript" or "trace"; NULL:
  *                           a zip is TorchScript, anything else a trace),
  *                           then recorded in the trial when `t` is not NULL
+ *                           (a file named like a source: ./scan)
  * *out (new reference) gets "source" and, when recorded, "inventory_id";
  * *recorded (may be NULL) is 1 when this call stored it. Needs a trial for
  * the names; a file that is neither is MT_EINVALID naming it. */

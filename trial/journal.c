@@ -799,7 +799,7 @@ int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out,
 					    json_integer(sqlite3_column_int64(st, 0)));
 	} else if (rc == SQLITE_DONE) {
 		error = mt_error_set(MT_ENOTFOUND,
-				     "no %s recorded yet (run 'mtrial ops show %s FILE')", source,
+				     "no %s recorded yet (record one with 'mtrial ops show FILE')",
 				     source);
 	} else {
 		error = db_error(j, "reading inventories");
