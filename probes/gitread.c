@@ -243,6 +243,7 @@ typedef struct {
 	items *it;
 	git_odb *odb;
 	int error;
+	int no_sizes; /* MT_LIST_NO_SIZES */
 } walk_ctx;
 
 static int add_blob(walk_ctx *c, char *path, const git_oid *id)
@@ -254,7 +255,12 @@ static int add_blob(walk_ctx *c, char *path, const git_oid *id)
 	int gerr;
 
 	git_oid_tostr(hex, sizeof(hex), id);
-	gerr = git_odb_read_header(&len, &type, c->odb, id);
+	if (c->no_sizes) { /* an index lookup, no header to inflate */
+		gerr = git_odb_exists(c->odb, id) ? 0 : GIT_ENOTFOUND;
+		len = 0;
+	} else {
+		gerr = git_odb_read_header(&len, &type, c->odb, id);
+	}
 	if (gerr == GIT_ENOTFOUND) {
 		snprintf(why, sizeof(why), "blob %s missing from the object database (partial clone?)", hex);
 		return items_add(c->it, path, why) ? 0 : MT_EIO;
@@ -267,7 +273,7 @@ static int add_blob(walk_ctx *c, char *path, const git_oid *id)
 	if (!(x = items_add(c->it, path, NULL)))
 		return MT_EIO;
 	memcpy(x->oid, hex, sizeof(hex));
-	x->size = len;
+	x->size = c->no_sizes ? MT_SIZE_UNKNOWN : len;
 	x->source = MT_ENTRY_BLOB;
 	return 0;
 }
@@ -297,9 +303,9 @@ static int walk_cb(const char *root, const git_tree_entry *te, void *payload)
 	return c->error < 0 ? -1 : 0;
 }
 
-static int list_tree(items *it, mt_gitrepo *r, git_tree *tree)
+static int list_tree(items *it, mt_gitrepo *r, git_tree *tree, int no_sizes)
 {
-	walk_ctx c = {it, r->odb, 0};
+	walk_ctx c = {it, r->odb, 0, no_sizes};
 
 	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &c) < 0)
 		return c.error < 0 ? c.error : git_fail(MT_EIO, "reading tree");
@@ -495,6 +501,12 @@ static int finish(mt_gitlisting *out, items *it)
 
 int mt_gitrepo_list(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int worktree)
 {
+	return mt_gitrepo_list_ext(out, r, rev, worktree, 0);
+}
+
+int mt_gitrepo_list_ext(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int worktree,
+			unsigned flags)
+{
 	git_commit *commit = NULL;
 	git_tree *tree = NULL;
 	items it = {0};
@@ -513,7 +525,7 @@ int mt_gitrepo_list(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int work
 		git_oid_tostr(out->commit, sizeof(out->commit), git_commit_id(commit));
 		if (!worktree)
 			git_oid_tostr(out->tree, sizeof(out->tree), git_tree_id(tree));
-		if ((error = list_tree(&it, r, tree)) < 0)
+		if ((error = list_tree(&it, r, tree, (flags & MT_LIST_NO_SIZES) && !worktree)) < 0)
 			goto cleanup;
 	}
 	if (worktree && (error = apply_worktree(&it, r, tree)) < 0)
@@ -651,15 +663,20 @@ static int read_blob(char **data, size_t *size, char *reason, size_t rs, mt_gitr
 		     const mt_gitentry *e, uint64_t max)
 {
 	git_odb_object *obj = NULL;
+	git_object_t type;
 	git_oid id;
 	size_t len;
 	int gerr, error = 0;
 
 	if (git_oid_fromstr(&id, e->oid) < 0)
 		return mt_error_set(MT_EINVALID, "%s: bad blob id '%s'", e->path, e->oid);
-	if (too_large(reason, rs, e->size, max))
+	/* a listing without sizes: the header now, so that a huge blob is
+	 * refused before it is inflated */
+	gerr = e->size == MT_SIZE_UNKNOWN ? git_odb_read_header(&len, &type, r->odb, &id) : 0;
+	if (gerr == 0 && too_large(reason, rs, e->size == MT_SIZE_UNKNOWN ? len : e->size, max))
 		return 0;
-	gerr = git_odb_read(&obj, r->odb, &id);
+	if (gerr == 0)
+		gerr = git_odb_read(&obj, r->odb, &id);
 	if (gerr == GIT_ENOTFOUND) {
 		snprintf(reason, rs, "blob %s missing from the object database (partial clone?)", e->oid);
 		return 0;

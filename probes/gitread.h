@@ -45,7 +45,8 @@ typedef struct {
 	char *path;   /* repository-relative, '/'-separated */
 	char oid[41]; /* hex blob id; for a work-tree file, the id of its bytes
 			 as they are on disk (git hash-object --no-filters) */
-	uint64_t size; /* bytes: the object header (no inflate) or lstat */
+	uint64_t size; /* bytes: the object header (no inflate) or lstat;
+			  MT_SIZE_UNKNOWN with MT_LIST_NO_SIZES */
 	mt_entry_source source;
 } mt_gitentry;
 
@@ -86,6 +87,19 @@ typedef struct {
  * `worktree`; `worktree` in a bare repository is MT_ESTATE. `out` is
  * caller-owned, zeroed on error, released with mt_gitlisting_dispose(). */
 int mt_gitrepo_list(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int worktree);
+
+#define MT_SIZE_UNKNOWN UINT64_MAX
+
+/* Flags for mt_gitrepo_list_ext. MT_LIST_NO_SIZES: a blob's size is not
+ * read from its object header (MT_SIZE_UNKNOWN; mt_gitrepo_read checks the
+ * size once it has the blob), only its presence is checked; a header that
+ * cannot be read is then not an error of the listing. Headers are most of
+ * the cost of listing a large packed tree. Without `worktree` only. */
+enum { MT_LIST_NO_SIZES = 1 };
+
+/* mt_gitrepo_list with flags. */
+int mt_gitrepo_list_ext(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int worktree,
+			unsigned flags);
 
 /* Frees the listing's contents and zeroes it. */
 void mt_gitlisting_dispose(mt_gitlisting *l);

@@ -674,7 +674,8 @@ int mt_scan_run(mt_scan_result *out, const mt_scan_options *o)
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.progress, NULL);
 	if ((error = mt_gitrepo_open(&s.repo, o->repo ? o->repo : ".")) < 0 ||
-	    (error = mt_gitrepo_list(&l, s.repo, o->rev, o->worktree)) < 0)
+	    (error = mt_gitrepo_list_ext(&l, s.repo, o->rev, o->worktree,
+					MT_LIST_NO_SIZES)) < 0)
 		goto cleanup;
 	fill_header(out, s.repo, &l, o);
 	phase("list");

@@ -357,6 +357,36 @@ static void test_list_head(void **state)
 	mt_gitrepo_free(r);
 }
 
+/* MT_LIST_NO_SIZES: the same entries and skips, sizes unknown; reading
+ * still refuses a blob over the limit by its header, with the same words. */
+static void test_list_no_sizes(void **state)
+{
+	mt_gitrepo *r = open_ok(fx.work);
+	mt_gitlisting l, q;
+
+	(void)state;
+	list_ok(&l, r, NULL, 0);
+	assert_int_equal(mt_gitrepo_list_ext(&q, r, NULL, 0, MT_LIST_NO_SIZES), 0);
+	assert_string_equal(q.commit, l.commit);
+	assert_string_equal(q.tree, l.tree);
+	assert_int_equal(q.nentries, l.nentries);
+	for (size_t i = 0; i < l.nentries; i++) {
+		assert_string_equal(q.entries[i].path, l.entries[i].path);
+		assert_string_equal(q.entries[i].oid, l.entries[i].oid);
+		assert_true(q.entries[i].size == MT_SIZE_UNKNOWN);
+	}
+	assert_int_equal(q.nskipped, l.nskipped);
+	for (size_t i = 0; i < l.nskipped; i++) {
+		assert_string_equal(q.skipped[i].path, l.skipped[i].path);
+		assert_string_equal(q.skipped[i].reason, l.skipped[i].reason);
+	}
+	assert_read(r, entry(&q, "big.py"), 4096, "skip: too large (9.8 KB, limit 4 KB)");
+	assert_read(r, entry(&q, "train.py"), strlen(TRAIN_V2), TRAIN_V2);
+	mt_gitlisting_dispose(&q);
+	mt_gitlisting_dispose(&l);
+	mt_gitrepo_free(r);
+}
+
 /* Every way of naming the first commit lists its content. */
 static void test_list_revisions(void **state)
 {
@@ -678,6 +708,10 @@ static void test_missing_blob(void **state)
 	assert_string_equal(l.entries[0].path, "here.py");
 	snprintf(reason, sizeof(reason), "blob %s missing from the object database (partial clone?)", hex);
 	assert_string_equal(skipped(&l, "gone.py"), reason);
+	mt_gitlisting_dispose(&l);
+	assert_int_equal(mt_gitrepo_list_ext(&l, r, NULL, 0, MT_LIST_NO_SIZES), 0);
+	assert_int_equal(l.nentries, 1);
+	assert_string_equal(skipped(&l, "gone.py"), reason);
 	memcpy(e.oid, hex, sizeof(e.oid));
 	memmove(reason + 6, reason, strlen(reason) + 1);
 	memcpy(reason, "skip: ", 6);
@@ -890,6 +924,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_list_head),
+		cmocka_unit_test(test_list_no_sizes),
 		cmocka_unit_test(test_list_revisions),
 		cmocka_unit_test(test_open_inside),
 		cmocka_unit_test(test_bare_packed),
