@@ -62,6 +62,8 @@ struct walker {
 	int pending;    /* the last logical line was one: its INDENT opens a scope */
 	int fdepth;     /* f-string nesting */
 	mt_buf chain, resolved; /* scratch, reused for every chain */
+	mt_kwarg *kw;           /* scratch for one call's keywords */
+	size_t kwcap;
 };
 
 /* The comparisons below run for every token of every file: string
@@ -338,26 +340,36 @@ static size_t skip_group(const struct walker *w, size_t j)
 	return j;
 }
 
-/* Fills arg0 and the keyword arguments of the call whose '(' is at `open`. */
+/* The byte of a one-byte OP token, else 0. */
+static inline int op_char(const struct walker *w, size_t i)
+{
+	const mt_token *t = &w->toks[i];
+	return t->kind == MT_TOK_OP && t->len == 1 ? (unsigned char)w->src[t->off] : 0;
+}
+
+/* Fills arg0 and the keyword arguments of the call whose '(' is at `open`.
+ * The keywords are gathered in the walker's scratch, then copied into the
+ * arena at once. */
 static void read_arguments(struct walker *w, mt_call *c, size_t open)
 {
-	size_t close = w->match[open], start = open + 1, nth = 0, cap = 0;
+	size_t close = w->match[open], start = open + 1, nth = 0;
 
 	if (close == (size_t)-1)
 		return;
 	for (size_t j = start; j <= close; j++) {
-		if (j < close && (is_op(w, j, "(") || is_op(w, j, "[") || is_op(w, j, "{"))) {
+		int ch = j < close ? op_char(w, j) : ','; /* the closing bracket ends one too */
+		if (ch == '(' || ch == '[' || ch == '{') {
 			j = skip_group(w, j);
 			continue;
 		}
-		if (j < close && !is_op(w, j, ","))
+		if (ch != ',')
 			continue;
 		if (j > start && is_name(w, start) && is_op(w, start + 1, "=")) {
-			GROW(c->kwargs, c->nkwargs, cap);
-			c->kwargs[c->nkwargs].key = arena_strndup(&w->out->arena,
-								  w->src + w->toks[start].off,
-								  w->toks[start].len);
-			c->kwargs[c->nkwargs].value = simple_value(w, start + 2, j);
+			GROW(w->kw, c->nkwargs, w->kwcap);
+			w->kw[c->nkwargs].key = arena_strndup(&w->out->arena,
+							      w->src + w->toks[start].off,
+							      w->toks[start].len);
+			w->kw[c->nkwargs].value = simple_value(w, start + 2, j);
 			c->nkwargs++;
 		} else if (nth == 0 && j > start && !is_op(w, start, "*") && !is_op(w, start, "**")) {
 			c->arg0 = simple_value(w, start, j);
@@ -365,6 +377,11 @@ static void read_arguments(struct walker *w, mt_call *c, size_t open)
 		if (j > start)
 			nth++;
 		start = j + 1;
+	}
+	if (c->nkwargs) {
+		c->kwargs = mt_arena_alloc((mt_arena **)&w->out->arena,
+					   c->nkwargs * sizeof(*c->kwargs));
+		memcpy(c->kwargs, w->kw, c->nkwargs * sizeof(*c->kwargs));
 	}
 }
 
@@ -380,8 +397,7 @@ static mt_call *new_call(struct walker *w, size_t first)
 	return c;
 }
 
-/* The kwargs arrays are malloc'd (their size is unknown up front); everything
- * else lives in the arena. */
+/* Everything a call holds lives in the arena. */
 static void record_chain_call(struct walker *w, size_t first, size_t end, const char *chain,
 			      const char *resolved, size_t nparts)
 {
@@ -594,35 +610,6 @@ static void walk(struct walker *w)
 
 /* --- entry points ------------------------------------------------------------ */
 
-/* match[i] = index of the bracket closing the one opened at i, or -1. */
-static size_t *match_brackets(const struct walker *w)
-{
-	size_t *match = malloc((w->n + 1) * sizeof(*match)), *stack = NULL, nstack = 0, cap = 0;
-	if (!match)
-		abort();
-	for (size_t i = 0; i < w->n; i++) {
-		match[i] = (size_t)-1;
-		if (w->toks[i].kind != MT_TOK_OP || w->toks[i].len != 1)
-			continue;
-		switch (w->src[w->toks[i].off]) {
-		case '(':
-		case '[':
-		case '{':
-			GROW(stack, nstack, cap);
-			stack[nstack++] = i;
-			break;
-		case ')':
-		case ']':
-		case '}':
-			if (nstack)
-				match[stack[--nstack]] = i;
-			break;
-		}
-	}
-	free(stack);
-	return match;
-}
-
 int mt_extract(mt_pyfile *out, const char *src, size_t len)
 {
 	struct walker w = {0};
@@ -632,18 +619,18 @@ int mt_extract(mt_pyfile *out, const char *src, size_t len)
 
 	memset(out, 0, sizeof(*out));
 	/* the walk looks at no comment, NL or ENDMARKER */
-	if ((error = mt_pylex_code(&toks, &n, src, len)) < 0)
+	if ((error = mt_pylex_code(&toks, &w.match, &n, src, len)) < 0)
 		return error;
 	w.src = src;
 	w.toks = toks;
 	w.n = n;
 	w.out = out;
-	w.match = match_brackets(&w);
 	collect_module_imports(&w);
 	walk(&w);
 	free(w.match);
 	free(w.bindings);
 	free(w.levels);
+	free(w.kw);
 	mt_buf_dispose(&w.chain);
 	mt_buf_dispose(&w.resolved);
 	free(toks);
@@ -652,8 +639,6 @@ int mt_extract(mt_pyfile *out, const char *src, size_t len)
 
 void mt_pyfile_dispose(mt_pyfile *f)
 {
-	for (size_t i = 0; i < f->ncalls; i++)
-		free(f->calls[i].kwargs);
 	free(f->calls);
 	free(f->refs);
 	free(f->strings);
