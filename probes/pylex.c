@@ -42,6 +42,7 @@
 struct paren {
 	unsigned char ch;
 	uint32_t line, col;
+	size_t tok; /* the index its token will have */
 };
 
 /* One open f-string. */
@@ -66,6 +67,7 @@ typedef struct {
 	int blank;       /* the current line holds only whitespace or a comment */
 	mt_token *tok;
 	size_t ntok, cap;
+	size_t *match;   /* with code_only: closing token of each opening one */
 	int indent;      /* top of indstack */
 	int indstack[MAX_INDENT], altstack[MAX_INDENT];
 	int level;       /* open brackets */
@@ -218,6 +220,12 @@ static int grow(lexer *lx)
 	if (!t)
 		return mt_error_set(MT_EIO, "out of memory");
 	lx->tok = t;
+	if (lx->match) {
+		size_t *m = realloc(lx->match, cap * sizeof(*m));
+		if (!m)
+			return mt_error_set(MT_EIO, "out of memory");
+		lx->match = m;
+	}
 	lx->cap = cap;
 	return 0;
 }
@@ -260,6 +268,7 @@ static int open_bracket(lexer *lx, unsigned char c)
 	pa->ch = c;
 	pa->line = lx->line;
 	pa->col = col_of(lx, lx->p);
+	pa->tok = lx->ntok;
 	if (lx->nfs)
 		lx->fs[lx->nfs - 1].depth++;
 	return 0;
@@ -292,6 +301,8 @@ static int close_bracket(lexer *lx, unsigned char c)
 	if (!((opening->ch == '(' && c == ')') || (opening->ch == '[' && c == ']') ||
 	      (opening->ch == '{' && c == '}')))
 		return bracket_mismatch(lx, c, opening);
+	if (lx->match) /* this closing token is the next one */
+		lx->match[opening->tok] = lx->ntok;
 	if (m) {
 		m->depth--;
 		if (c == '}' && m->depth == m->expr_depth) {
@@ -871,13 +882,16 @@ static void lexer_init(lexer *lx, const char *src, size_t len)
 	lx->indstack[0] = lx->altstack[0] = 0;
 }
 
-static int lex_all(mt_token **out, size_t *n, const char *src, size_t len, int code_only)
+static int lex_all(mt_token **out, size_t **match, size_t *n, const char *src, size_t len,
+		   int code_only)
 {
 	lexer lx; /* about 6 KB, mostly the fixed stacks */
 	int rc;
 
 	*out = NULL;
 	*n = 0;
+	if (match)
+		*match = NULL;
 	if (len >= UINT32_MAX)
 		return mt_error_set(MT_EINVALID, "source too large for the tokenizer (%zu bytes)", len);
 	lexer_init(&lx, src ? src : "", src ? len : 0);
@@ -885,8 +899,13 @@ static int lex_all(mt_token **out, size_t *n, const char *src, size_t len, int c
 	/* Python averages a token per 4 to 8 bytes; start near that. */
 	lx.cap = len / 6 + 16;
 	lx.tok = malloc(lx.cap * sizeof(*lx.tok));
-	if (!lx.tok)
+	if (match)
+		lx.match = malloc(lx.cap * sizeof(*lx.match));
+	if (!lx.tok || (match && !lx.match)) {
+		free(lx.tok);
+		free(lx.match);
 		return mt_error_set(MT_EIO, "out of memory");
+	}
 	do {
 		if (lx.nfs && !lx.fs[lx.nfs - 1].in_expr)
 			rc = lex_fstring(&lx);
@@ -895,21 +914,24 @@ static int lex_all(mt_token **out, size_t *n, const char *src, size_t len, int c
 	} while (rc == LEX_MORE);
 	if (rc < 0) {
 		free(lx.tok);
+		free(lx.match);
 		return rc;
 	}
 	*out = lx.tok;
 	*n = lx.ntok;
+	if (match)
+		*match = lx.match;
 	return 0;
 }
 
 int mt_pylex(mt_token **out, size_t *n, const char *src, size_t len)
 {
-	return lex_all(out, n, src, len, 0);
+	return lex_all(out, NULL, n, src, len, 0);
 }
 
-int mt_pylex_code(mt_token **out, size_t *n, const char *src, size_t len)
+int mt_pylex_code(mt_token **out, size_t **match, size_t *n, const char *src, size_t len)
 {
-	return lex_all(out, n, src, len, 1);
+	return lex_all(out, match, n, src, len, 1);
 }
 
 int mt_tok_is_op(const mt_token *t, const char *src, const char *op)

@@ -45,8 +45,11 @@ typedef struct {
 int mt_pylex(mt_token **out, size_t *n, const char *src, size_t len);
 
 /* As mt_pylex, without the COMMENT, NL and ENDMARKER tokens: the tokens a
- * parser reads (an empty source gives *n == 0). */
-int mt_pylex_code(mt_token **out, size_t *n, const char *src, size_t len);
+ * parser reads (an empty source gives *n == 0). When `match` is not NULL,
+ * *match (caller frees, NULL on error) gives for each `(`, `[` or `{` OP
+ * token the index of the token that closes it; its other entries are not
+ * set. */
+int mt_pylex_code(mt_token **out, size_t **match, size_t *n, const char *src, size_t len);
 
 /* 1 if the token is an OP whose text equals `op`. */
 int mt_tok_is_op(const mt_token *t, const char *src, const char *op);

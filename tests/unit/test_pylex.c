@@ -670,16 +670,38 @@ static int kind_of(const char *name)
 	return -1;
 }
 
+/* mt_pylex_code's match: each opening bracket's closing token, as a stack
+ * over the one-byte bracket OP tokens pairs them. */
+static void check_match(const char *name, const char *src, const mt_token *c, size_t nc,
+			const size_t *match)
+{
+	size_t *stack = calloc(nc + 1, sizeof(*stack)), depth = 0;
+
+	assert_non_null(stack);
+	for (size_t i = 0; i < nc; i++) {
+		char ch = c[i].kind == MT_TOK_OP && c[i].len == 1 ? src[c[i].off] : 0;
+		if (ch == '(' || ch == '[' || ch == '{')
+			stack[depth++] = i;
+		else if ((ch == ')' || ch == ']' || ch == '}') && depth && match[stack[--depth]] != i)
+			fail_msg("%s: bracket at token %zu closes at %zu, match says %zu", name,
+				 stack[depth], i, match[stack[depth]]);
+	}
+	assert_int_equal(depth, 0);
+	free(stack);
+}
+
 /* mt_pylex_code gives exactly mt_pylex's tokens minus COMMENT, NL and
- * ENDMARKER. */
+ * ENDMARKER, and the brackets' matches. */
 static void check_code_only(const char *name, const char *src, size_t len, const mt_token *t,
 			    size_t n)
 {
 	mt_token *c = NULL;
-	size_t nc = 0, k = 0;
+	size_t nc = 0, k = 0, *match = NULL;
 
-	if (mt_pylex_code(&c, &nc, src, len) < 0)
+	if (mt_pylex_code(&c, &match, &nc, src, len) < 0)
 		fail_msg("%s: mt_pylex_code: %s", name, mt_error_last());
+	check_match(name, src, c, nc, match);
+	free(match);
 	for (size_t i = 0; i < n; i++) {
 		if (t[i].kind == MT_TOK_COMMENT || t[i].kind == MT_TOK_NL ||
 		    t[i].kind == MT_TOK_ENDMARKER)
