@@ -183,4 +183,17 @@ assert r["steps"][0]["status"] == "done", r["steps"][0]
 '
 check "the demo trial holds a scan of main" "$PY" -c "$check_scan" "$tmp/report.json" "$(g rev-parse main)"
 
+# and a dispatch trace of three CPU steps of main's train.py (install-deps
+# installs the torch it needs): the backward ops the scan cannot see, and the
+# shapes that vary with padding to the longest sequence
+check_trace='
+import json, sys
+t = json.load(open(sys.argv[1]))["exact"]["trace"]
+assert t and t["detail"]["steps"] == 3 and t["detail"]["ended"] == "max_steps", t
+assert "aten::embedding_dense_backward" in t["backward_only"], t["backward_only"]
+assert "aten::addmm" in t["missed_by_scan"] or "aten::mm" in t["missed_by_scan"], t
+assert t["varying_shapes"], t
+'
+check "the demo trial holds a dispatch trace of main" "$PY" -c "$check_trace" "$tmp/report.json"
+
 finish
