@@ -63,6 +63,29 @@ static const char *source_of(json_t *inv)
 	return json_string_value(json_object_get(inv, "source")) ?: "scan";
 }
 
+/* "  N what (a, b) left out": node counts the inventory does not list. */
+static void left_out(json_t *counts, const char *what)
+{
+	json_int_t n = 0;
+	const char *k;
+	json_t *v;
+	size_t i = 0;
+
+	json_object_foreach(counts, k, v)
+		n += json_integer_value(v);
+	if (!n)
+		return;
+	printf("  %lld %s (", (long long)n, what);
+	json_object_foreach(counts, k, v) {
+		if (i == 4) {
+			printf(", ...");
+			break;
+		}
+		printf("%s%s", i++ ? ", " : "", k);
+	}
+	printf(") left out\n");
+}
+
 /* One line saying what an inventory is. */
 static void describe(json_t *inv)
 {
@@ -80,6 +103,8 @@ static void describe(json_t *inv)
 		       (long long)json_integer_value(json_object_get(ts, "submodules")),
 		       (long long)json_integer_value(json_object_get(ts, "nodes")),
 		       (long long)json_integer_value(json_object_get(ts, "control_flow")));
+		left_out(json_object_get(ts, "metadata"), "metadata reads");
+		left_out(json_object_get(ts, "scalar"), "operations on Python scalars");
 	} else if (tr) {
 		printf("Trace %s: torch %s, python %s, devices", file,
 		       json_string_value(json_object_get(tr, "torch")),

@@ -19,7 +19,7 @@ int mtt_operator_count(size_t *out, char *err, size_t errsize);
 /* A TorchScript archive's ops as JSON text in *json (malloc'd; the caller
  * frees it): {methods, submodules, nodes, control_flow, ops [{op, overload,
  * count, dtypes, dtype_args, sites [{file ("" when unknown), line, col,
- * module, count}]}], other {kind: count}, scalar {op.overload: count}}.
+ * module, count}]}], other {kind: count}, scalar {op.overload: count}, metadata {op: count}}.
  * Loads the archive in-process (torch::jit::load on CPU) but runs nothing. */
 int mtt_torchscript_ops(const char *path, char **json, char *err, size_t errsize);
 /* Every registered operator schema as a JSON array (malloc'd):

@@ -97,6 +97,7 @@ struct Walk {
 	std::map<std::pair<std::string, std::string>, OpUse> ops; // (name, overload)
 	std::map<std::string, size_t> other; // prim:: and other non-aten kinds
 	std::map<std::string, size_t> scalar; // aten ops on Python scalars (aten::add.int)
+	std::map<std::string, size_t> metadata; // tensor metadata reads (aten::size, aten::dim)
 	size_t nodes = 0, control_flow = 0;
 };
 
@@ -167,6 +168,14 @@ std::string dtype_name(c10::ScalarType t)
 	}
 }
 
+bool returns_tensor(const c10::FunctionSchema &s)
+{
+	for (const auto &r : s.returns())
+		if (r.type()->annotation_str().find("Tensor") != std::string::npos)
+			return true;
+	return false;
+}
+
 // An overload that takes and returns no tensor (aten::add.int) is
 // interpreter arithmetic on Python scalars, not a device op.
 bool scalar_only(const c10::FunctionSchema &s)
@@ -174,10 +183,19 @@ bool scalar_only(const c10::FunctionSchema &s)
 	for (const auto &a : s.arguments())
 		if (a.type()->annotation_str().find("Tensor") != std::string::npos)
 			return false;
-	for (const auto &r : s.returns())
-		if (r.type()->annotation_str().find("Tensor") != std::string::npos)
-			return false;
-	return true;
+	return !returns_tensor(s);
+}
+
+// An op that takes a tensor and returns none reads its metadata on the host
+// (aten::size, aten::dim, aten::is_floating_point), except the ops that read
+// a tensor's values, which compute on the device and wait for it.
+bool metadata_only(const c10::FunctionSchema &s)
+{
+	static const std::set<std::string> value_reads = {
+		"aten::Int",	      "aten::Float",	      "aten::Bool",	 "aten::item",
+		"aten::ScalarImplicit", "aten::IntImplicit", "aten::FloatImplicit",
+		"aten::is_nonzero",   "aten::equal",	      "aten::allclose", "aten::tolist"};
+	return !returns_tensor(s) && !value_reads.count(s.name());
 }
 
 void record_aten(torch::jit::Node *n, const c10::FunctionSchema *schema, Walk &w)
@@ -215,6 +233,8 @@ void walk_block(torch::jit::Block *b, Walk &w)
 		const c10::FunctionSchema *schema = kind.is_aten() ? n->maybeSchema() : nullptr;
 		if (schema && scalar_only(*schema))
 			w.scalar[std::string(kind.toQualString()) + "." + schema->overload_name()]++;
+		else if (schema && metadata_only(*schema))
+			w.metadata[kind.toQualString()]++;
 		else if (kind.is_aten())
 			record_aten(n, schema, w);
 		else if (kind != c10::prim::Constant) {
@@ -288,6 +308,8 @@ std::string walk_json(const Walk &w, const std::vector<std::string> &methods, si
 	counts_json(out, w.other);
 	out += ",\"scalar\":";
 	counts_json(out, w.scalar);
+	out += ",\"metadata\":";
+	counts_json(out, w.metadata);
 	out += "}";
 	return out;
 }

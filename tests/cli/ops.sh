@@ -51,6 +51,12 @@ eq "$(json '[c.get("file") for c in j["calls"] if c["op"]=="aten::_convolution"]
 	"an op the graph knows no line of keeps its count, without a file"
 eq "$(json '[c["line"] for c in j["calls"] if c["op"]=="aten::max_pool2d"]')" "[54]" "traced ops keep their lines"
 
+run_mt 0 ops show "$M/meta.pt" --json
+eq "$(json 'sorted(j["ops"])')" "['aten::item', 'aten::reshape', 'aten::sigmoid', 'aten::sum']" \
+	"device ops and the value read (.item() waits for the device)"
+eq "$(json 'j["torchscript"]["metadata"]')" "{'aten::dim': 1, 'aten::size': 1}" "metadata reads kept apart"
+run_mt 0 ops show "$M/meta.pt"; has "2 metadata reads (aten::dim, aten::size) left out" "$OUT" "text says what was left out"
+
 # --- bad files: a clear message naming the file, exit 2, never a crash ---------------
 run_mt 2 ops show "$M/checkpoint.pt"; has "checkpoint.pt: a torch.save checkpoint" "$ERR" "torch.save zip"
 has "torch.jit.script(model).save" "$ERR" "says how to export"

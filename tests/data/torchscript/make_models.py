@@ -54,12 +54,22 @@ class Conv(nn.Module):
         return torch.flatten(torch.max_pool2d(self.conv(x), 2), 1)
 
 
+class Meta(nn.Module):
+    """Reads tensor metadata (dim, size) on the host and reshapes."""
+
+    def forward(self, x):
+        if x.dim() > 2:
+            x = x.reshape(x.size(0), -1)
+        return torch.sigmoid(x).sum().item()
+
+
 def main(out):
     os.makedirs(out, exist_ok=True)
     torch.manual_seed(0)
     net = torch.jit.script(Net())
     net.save(os.path.join(out, "net.pt"))
     torch.jit.trace(Conv(), torch.randn(1, 3, 8, 8)).save(os.path.join(out, "traced.pt"))
+    torch.jit.script(Meta()).save(os.path.join(out, "meta.pt"))
     # torch.save: a zip without code/ (weights), and the legacy pickle format
     torch.save(Net().state_dict(), os.path.join(out, "checkpoint.pt"))
     torch.save(Net().state_dict(), os.path.join(out, "legacy.pt"),
