@@ -213,8 +213,11 @@ static void python_result(const struct shared *s, struct wstate *ws, struct fres
 		r->error = mt_arena_strdup(&r->arena, mt_error_last());
 		return;
 	}
-	r->calls = calloc(py.ncalls + 1, sizeof(*r->calls));
-	r->methods = calloc(py.ncalls + 1, sizeof(*r->methods));
+	/* every member of an entry is set below: no need to zero them */
+	r->calls = malloc((py.ncalls + 1) * sizeof(*r->calls));
+	r->methods = malloc((py.ncalls + 1) * sizeof(*r->methods));
+	if (!r->calls || !r->methods)
+		abort();
 	for (size_t i = 0; i < py.ncalls; i++) {
 		const mt_call *c = &py.calls[i];
 		if (is_torch_api(c->api)) {
