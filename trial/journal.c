@@ -76,6 +76,16 @@ static const char *const migrations[] = {
 	"  file TEXT NOT NULL,"
 	"  digest TEXT NOT NULL,"
 	"  result TEXT NOT NULL);",
+	/* 6: correctness checks (tensor comparisons, recipe runs, loss curves),
+	 *    each with what it compared and whether it passed */
+	"CREATE TABLE checks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created_ms INTEGER NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  passed INTEGER NOT NULL,"
+	"  reference TEXT NOT NULL,"
+	"  candidate TEXT NOT NULL,"
+	"  result TEXT NOT NULL);",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -806,6 +816,77 @@ int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out,
 	}
 	sqlite3_finalize(st);
 	return error;
+}
+
+int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_t *id_out)
+{
+	const char *ref = json_string_value(json_object_get(result, "reference"));
+	const char *cand = json_string_value(json_object_get(result, "candidate"));
+	json_t *passed = json_object_get(result, "passed");
+	char *text = json_dumps(result, JSON_COMPACT);
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if (!text || !kind || !ref || !cand || !json_is_boolean(passed)) {
+		free(text);
+		return mt_error_set(MT_EINVALID, "a check result needs reference, candidate and passed");
+	}
+	if ((error = begin(j)) < 0)
+		goto cleanup;
+	error = prepare(j, &st, "INSERT INTO checks (created_ms, kind, passed, reference, candidate,"
+				" result) VALUES (?, ?, ?, ?, ?, ?)");
+	if (error == 0) {
+		sqlite3_bind_int64(st, 1, mt_now_ms());
+		sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, json_is_true(passed));
+		sqlite3_bind_text(st, 4, ref, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, cand, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, text, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "recording check");
+	}
+	sqlite3_finalize(st);
+	if (error == 0 && id_out)
+		*id_out = sqlite3_last_insert_rowid(j->db);
+	error = finish(j, error);
+cleanup:
+	free(text);
+	return error;
+}
+
+json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *arr = json_array();
+	int rc;
+
+	if (prepare(j, &st, "SELECT id, created_ms, kind, result FROM checks"
+			    " WHERE ?1 IS NULL OR kind = ?1 ORDER BY id DESC LIMIT ?2") < 0) {
+		json_decref(arr);
+		return NULL;
+	}
+	if (kind)
+		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, limit > 0 ? limit : -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_error_t jerr;
+		json_t *r = json_loads((const char *)sqlite3_column_text(st, 3), 0, &jerr);
+		char when[32];
+		if (!r)
+			continue; /* a row some other writer damaged: skipped, not fatal */
+		mt_time_iso(when, sizeof(when), sqlite3_column_int64(st, 1));
+		json_object_set_new(r, "id", json_integer(sqlite3_column_int64(st, 0)));
+		json_object_set_new(r, "created", json_string(when));
+		json_object_set_new(r, "kind", json_string((const char *)sqlite3_column_text(st, 2)));
+		json_array_append_new(arr, r);
+	}
+	if (rc != SQLITE_DONE) {
+		db_error(j, "reading checks");
+		json_decref(arr);
+		arr = NULL;
+	}
+	sqlite3_finalize(st);
+	return arr;
 }
 
 static const char *const override_statuses[] = {"device", "cpu_fallback", "unsupported",

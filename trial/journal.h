@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 5
+#define MT_JOURNAL_SCHEMA_VERSION 6
 
 typedef struct mt_journal mt_journal;
 
@@ -118,6 +118,16 @@ int mt_journal_inventory_add(mt_journal *j, json_t *inv, int64_t *id_out, int *u
 /* The latest inventory of a source, with "inventory_id" added (new
  * reference); MT_ENOTFOUND when none. */
 int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out, int64_t *id_out);
+
+/* Records a correctness check of `kind` ("compare", "model", "curves"):
+ * the whole result, which must hold "reference" and "candidate" (what was
+ * compared, as text) and "passed" (a boolean). */
+int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_t *id_out);
+
+/* The recorded checks, newest first, of one kind (NULL: all), at most
+ * `limit` (<= 0: all): each result with id, created and kind added. New
+ * reference, NULL with the error set. */
+json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit);
 
 /* Records what the team found out about an op on the candidate: status is
  * device, cpu_fallback, unsupported or partial; the note (required) says

@@ -107,7 +107,7 @@ static void test_migrates_an_older_journal(void **state)
 	mt_journal_free(c->j);
 	/* turn it back into a version 1 journal */
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE inventories; DROP TABLE op_overrides;"
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE checks; DROP TABLE inventories; DROP TABLE op_overrides;"
 				      " DROP TABLE probes; DROP TABLE scans;"
 				      " UPDATE schema_version SET version = 1",
 				      NULL, NULL, NULL), SQLITE_OK);
@@ -118,6 +118,23 @@ static void test_migrates_an_older_journal(void **state)
 	assert_int_equal(json_array_size(notes), 1);
 	json_decref(notes);
 	assert_int_equal(mt_journal_scan_latest(c->j, 0, &scan, NULL, NULL), MT_ENOTFOUND);
+	{ /* the checks of migration 6 */
+		json_t *r = json_pack("{ss, ss, sb, si}", "reference", "a.safetensors", "candidate",
+				      "b.safetensors", "passed", 0, "mismatched", 3), *list;
+		int64_t cid = 0;
+		assert_int_equal(mt_journal_check_add(c->j, "compare", r, &cid), 0);
+		assert_true(cid > 0);
+		json_object_del(r, "passed");
+		assert_int_equal(mt_journal_check_add(c->j, "compare", r, NULL), MT_EINVALID);
+		list = mt_journal_checks_json(c->j, "compare", 0);
+		assert_int_equal(json_array_size(list), 1);
+		assert_int_equal(json_integer_value(json_object_get(json_array_get(list, 0), "mismatched")), 3);
+		json_decref(list);
+		list = mt_journal_checks_json(c->j, "curves", 0);
+		assert_int_equal(json_array_size(list), 0);
+		json_decref(list);
+		json_decref(r);
+	}
 	{ /* the inventories of migration 5: recorded once per content, latest by source */
 		json_t *inv = json_pack("{ss, ss, s{s{sI}}}", "source", "trace", "file", "/t/ops.json",
 					"ops", "aten::mm", "count", (json_int_t)3), *got = NULL;

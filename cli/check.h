@@ -1,0 +1,19 @@
+/* The subcommands of `mtrial check`, one file each (cmd_check_*.c). Each
+ * takes argv with the subcommand's name in argv[0] and returns an exit
+ * status: 0 passed, 1 a mismatch, 2 a usage or input error. */
+#ifndef MT_CLI_CHECK_H
+#define MT_CLI_CHECK_H
+
+#include "cli.h"
+
+int check_compare(struct cli *cli, int argc, char **argv); /* cmd_check_compare.c */
+int check_model(struct cli *cli, int argc, char **argv);   /* cmd_check_model.c */
+int check_curves(struct cli *cli, int argc, char **argv);  /* cmd_check_curves.c */
+
+/* Records a check's result (holding reference, candidate and passed) in the
+ * trial when there is one; says where on stdout unless --json. Returns 0, or
+ * an error for a trial that exists but cannot be written. *id_out may be
+ * NULL; it is 0 without a trial. */
+int check_record(struct cli *cli, const char *kind, json_t *result, int64_t *id_out);
+
+#endif
