@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,20 +417,56 @@ static int entry_matches(const mt_ynode *e, const char *pkg)
 	return 0;
 }
 
+/* The last cuda_packages.yaml parsed, kept while its text stays the same:
+ * a scan classifies every manifest of a repository, and parsing the table
+ * again for each was most of the cost. A table that fails its checks is
+ * not kept (each call reports it again). Guarded by table_lock, held
+ * during a classification (it is short). */
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	char *text;
+	mt_ytree *tree;
+	const mt_ynode *packages;
+} table;
+
+/* Makes `table` hold `text`'s table (taking the text); table_lock held. */
+static int table_use(char **text)
+{
+	mt_ytree *tree = NULL;
+	const mt_ynode *packages = NULL;
+	int error;
+
+	if (table.text && strcmp(table.text, *text) == 0)
+		return 0;
+	if ((error = mt_deps__yread(&tree, *text, strlen(*text), "cuda_packages.yaml")) < 0 ||
+	    (error = table_check("cuda_packages.yaml", mt_ytree_root(tree), &packages)) < 0) {
+		mt_ytree_free(tree);
+		return error;
+	}
+	mt_ytree_free(table.tree);
+	free(table.text);
+	table.text = *text;
+	table.tree = tree;
+	table.packages = packages;
+	*text = NULL;
+	return 0;
+}
+
 /* Sets cuda_only, why and effort from the bundled table: the first entry
  * whose name matches wins. */
 static int classify(struct mt_deplist *l)
 {
 	char *text = NULL;
-	mt_ytree *tree = NULL;
-	const mt_ynode *packages = NULL;
+	const mt_ynode *packages;
 	int error;
 
 	if ((error = mt_embedded_load(&text, mt_embedded_tables, "MTRIAL_TABLES_DIR",
-				      "cuda_packages.yaml")) < 0 ||
-	    (error = mt_deps__yread(&tree, text, strlen(text), "cuda_packages.yaml")) < 0 ||
-	    (error = table_check("cuda_packages.yaml", mt_ytree_root(tree), &packages)) < 0)
+				      "cuda_packages.yaml")) < 0)
+		return error;
+	pthread_mutex_lock(&table_lock);
+	if ((error = table_use(&text)) < 0)
 		goto cleanup;
+	packages = table.packages;
 	for (size_t i = 0; i < l->n; i++) {
 		for (size_t j = 0; j < packages->n && !l->v[i].include; j++) {
 			const mt_ynode *e = packages->kids[j];
@@ -442,7 +479,7 @@ static int classify(struct mt_deplist *l)
 		}
 	}
 cleanup:
-	mt_ytree_free(tree);
+	pthread_mutex_unlock(&table_lock);
 	free(text);
 	return error;
 }
