@@ -659,8 +659,10 @@ int mt_gitread_check_text(char *reason, size_t reason_size, const char *data, si
 	return 1;
 }
 
-static int read_blob(char **data, size_t *size, char *reason, size_t rs, mt_gitrepo *r,
-		     const mt_gitentry *e, uint64_t max)
+/* With `keep`, *data points into the object, which *keep then holds (no
+ * copy, no NUL after the bytes). */
+static int read_blob(char **data, size_t *size, git_odb_object **keep, char *reason, size_t rs,
+		     mt_gitrepo *r, const mt_gitentry *e, uint64_t max)
 {
 	git_odb_object *obj = NULL;
 	git_object_t type;
@@ -690,6 +692,12 @@ static int read_blob(char **data, size_t *size, char *reason, size_t rs, mt_gitr
 	}
 	if (too_large(reason, rs, len, max)) /* the listing's size was stale */
 		goto cleanup;
+	if (keep) {
+		*data = (char *)git_odb_object_data(obj);
+		*size = len;
+		*keep = obj;
+		return 0;
+	}
 	if (!(*data = malloc(len + 1))) {
 		error = mt_error_set(MT_EIO, "%s: out of memory for %zu bytes", e->path, len);
 		goto cleanup;
@@ -806,8 +814,8 @@ static int read_worktree(char **data, size_t *size, char *reason, size_t rs, mt_
 	return error;
 }
 
-int mt_gitrepo_read(char **data, size_t *size, char *reason, size_t reason_size,
-		    mt_gitrepo *r, const mt_gitentry *e, uint64_t max_bytes)
+static int read_entry(char **data, size_t *size, git_odb_object **keep, char *reason,
+		      size_t reason_size, mt_gitrepo *r, const mt_gitentry *e, uint64_t max_bytes)
 {
 	char spare[8];
 	int error;
@@ -822,15 +830,49 @@ int mt_gitrepo_read(char **data, size_t *size, char *reason, size_t reason_size,
 	if (e->source == MT_ENTRY_WORKTREE)
 		error = read_worktree(data, size, reason, reason_size, r, e, max_bytes);
 	else
-		error = read_blob(data, size, reason, reason_size, r, e, max_bytes);
+		error = read_blob(data, size, keep, reason, reason_size, r, e, max_bytes);
 	if (error < 0 || !*data)
 		return error;
 	if (mt_gitread_check_text(reason, reason_size, *data, *size)) {
-		free(*data);
+		if (keep && *keep) {
+			git_odb_object_free(*keep);
+			*keep = NULL;
+		} else {
+			free(*data);
+		}
 		*data = NULL;
 		*size = 0;
 	}
 	return 0;
+}
+
+int mt_gitrepo_read(char **data, size_t *size, char *reason, size_t reason_size,
+		    mt_gitrepo *r, const mt_gitentry *e, uint64_t max_bytes)
+{
+	return read_entry(data, size, NULL, reason, reason_size, r, e, max_bytes);
+}
+
+int mt_gitrepo_read_view(mt_gitview *out, char *reason, size_t reason_size, mt_gitrepo *r,
+			 const mt_gitentry *e, uint64_t max_bytes)
+{
+	git_odb_object *obj = NULL;
+	char *data = NULL;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	error = read_entry(&data, &out->size, e->source == MT_ENTRY_BLOB ? &obj : NULL, reason,
+			   reason_size, r, e, max_bytes);
+	out->data = data;
+	out->priv_obj = obj;
+	out->priv_buf = obj ? NULL : data; /* a work-tree file is a buffer of ours */
+	return error;
+}
+
+void mt_gitview_dispose(mt_gitview *v)
+{
+	git_odb_object_free(v->priv_obj);
+	free(v->priv_buf);
+	memset(v, 0, sizeof(*v));
 }
 
 /* rev:path as a blob. libgit2's own words are carried in the message. */

@@ -104,6 +104,22 @@ int mt_gitrepo_list_ext(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int 
 /* Frees the listing's contents and zeroes it. */
 void mt_gitlisting_dispose(mt_gitlisting *l);
 
+/* An entry's bytes read by mt_gitrepo_read_view. */
+typedef struct {
+	const char *data; /* NULL when the entry was skipped */
+	size_t size;
+	void *priv_obj;   /* private */
+	char *priv_buf;   /* private */
+} mt_gitview;
+
+/* As mt_gitrepo_read, without copying a blob out of libgit2's object: data
+ * is borrowed until mt_gitview_dispose() and is not NUL-terminated. */
+int mt_gitrepo_read_view(mt_gitview *out, char *reason, size_t reason_size, mt_gitrepo *r,
+			 const mt_gitentry *e, uint64_t max_bytes);
+
+/* Releases what mt_gitrepo_read_view() read (also after an error). */
+void mt_gitview_dispose(mt_gitview *v);
+
 /* Reads one entry's bytes: the blob from the object database, or the work
  * tree file (no symlink followed at any path component).
  *

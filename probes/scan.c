@@ -393,23 +393,40 @@ static int decode_result(struct fresult *r, const char *text)
 }
 
 /* Reads and analyses one file. Returns 0 or a negative code (a real
- * failure, not a file that must be skipped). */
+ * failure, not a file that must be skipped). Python source is read in
+ * place, without a copy (the lexer needs no NUL at the end); a manifest's
+ * parsers get a NUL-terminated copy. */
 static int process(const struct shared *s, struct wstate *ws, struct job *job)
 {
-	char *data = NULL, reason[256];
+	uint64_t max = s->opts->max_file_bytes ? s->opts->max_file_bytes : MT_SCAN_MAX_FILE_BYTES;
+	char *copy = NULL, reason[256];
+	mt_gitview view = {0};
+	const char *data;
 	size_t size = 0;
-	int error = mt_gitrepo_read(&data, &size, reason, sizeof(reason), ws->repo, job->entry,
-				    s->opts->max_file_bytes ? s->opts->max_file_bytes
-							    : MT_SCAN_MAX_FILE_BYTES);
-	if (error < 0)
+	int error;
+
+	if (job->manifest) {
+		error = mt_gitrepo_read(&copy, &size, reason, sizeof(reason), ws->repo, job->entry,
+					max);
+		data = copy;
+	} else {
+		error = mt_gitrepo_read_view(&view, reason, sizeof(reason), ws->repo, job->entry,
+					     max);
+		data = view.data;
+		size = view.size;
+	}
+	if (error < 0) {
+		mt_gitview_dispose(&view);
 		return error;
+	}
 	if (!data)
 		job->r.skip = mt_arena_strdup(&job->r.arena, reason);
 	if (data && job->kind == FILE_PYTHON)
 		python_result(s, ws, &job->r, job->entry->path, data, size);
 	if (data && job->manifest && !job->r.error)
 		manifest_result(s, &job->r, job->entry->path, data, size);
-	free(data);
+	free(copy);
+	mt_gitview_dispose(&view);
 	if (s->opts->use_cache) /* the encoded value is only for the cache */
 		job->cached = encode_result(&job->r);
 	mt_scan__render_sites(job->sites, job);

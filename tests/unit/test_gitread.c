@@ -752,6 +752,47 @@ static void test_read_reasons(void **state)
 	mt_gitrepo_free(r);
 }
 
+/* mt_gitrepo_read_view: the same bytes and skip reasons as mt_gitrepo_read,
+ * without the copy. */
+static void assert_view(mt_gitrepo *r, const mt_gitentry *e, uint64_t max)
+{
+	char *data = NULL, reason[256], vreason[256];
+	size_t size = 0;
+	mt_gitview v;
+
+	assert_int_equal(mt_gitrepo_read(&data, &size, reason, sizeof(reason), r, e, max), 0);
+	assert_int_equal(mt_gitrepo_read_view(&v, vreason, sizeof(vreason), r, e, max), 0);
+	assert_string_equal(vreason, reason);
+	assert_int_equal(v.size, size);
+	assert_int_equal(!v.data, !data);
+	if (data)
+		assert_memory_equal(v.data, data, size);
+	mt_gitview_dispose(&v);
+	assert_null(v.data);
+	free(data);
+}
+
+static void test_read_view(void **state)
+{
+	static const char *const paths[] = {"data/blob.bin", "bad.py", "big.py", "pkg/model.py",
+					    "train.py"};
+	mt_gitrepo *r = open_ok(fx.work);
+	mt_gitlisting l;
+
+	(void)state;
+	list_ok(&l, r, NULL, 0);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		assert_view(r, entry(&l, paths[i]), 0);
+		assert_view(r, entry(&l, paths[i]), 4096);
+	}
+	mt_gitlisting_dispose(&l);
+	list_ok(&l, r, NULL, 1); /* work-tree files are read into a buffer */
+	for (size_t i = 0; i < l.nentries; i++)
+		assert_view(r, &l.entries[i], 0);
+	mt_gitlisting_dispose(&l);
+	mt_gitrepo_free(r);
+}
+
 /* One file at a revision, without a listing: what the wizard shows a call
  * site's line from. Work-tree changes do not show; errors name the path. */
 static void assert_path(mt_gitrepo *r, const char *rev, const char *path, const char *want,
@@ -936,6 +977,7 @@ int main(void)
 		cmocka_unit_test(test_empty_repository),
 		cmocka_unit_test(test_missing_blob),
 		cmocka_unit_test(test_read_reasons),
+		cmocka_unit_test(test_read_view),
 		cmocka_unit_test(test_read_path),
 		cmocka_unit_test(test_check_text),
 		cmocka_unit_test(test_blob_id),
