@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -278,4 +279,42 @@ int mt_str_in(const char *s, const char *const *list)
 		if (strcmp(s, *list) == 0)
 			return 1;
 	return 0;
+}
+
+int mt_file_map(const char *path, const unsigned char **data, uint64_t *len)
+{
+	struct stat st;
+	void *p;
+	int fd;
+
+	*data = NULL;
+	*len = 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return mt_error_set(errno == ENOENT ? MT_ENOTFOUND : MT_EIO, "%s: %s", path,
+				    strerror(errno));
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return mt_error_set(MT_EIO, "%s: %s", path, strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return mt_error_set(MT_EINVALID, "%s: not a regular file", path);
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return 0;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return mt_error_set(MT_EIO, "%s: cannot map: %s", path, strerror(errno));
+	*data = p;
+	*len = (uint64_t)st.st_size;
+	return 0;
+}
+
+void mt_file_unmap(const unsigned char *data, uint64_t len)
+{
+	if (data && len)
+		munmap((void *)data, (size_t)len);
 }

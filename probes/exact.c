@@ -4,6 +4,7 @@
 #include "jsonutil.h"
 #include "mt_torch.h"
 #include "util.h"
+#include "zip.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,135 +16,58 @@
 
 /* --- the zip container, checked before libtorch sees it ------------------- */
 
-#define EOCD_SIZE 22
-#define EOCD_SEARCH (EOCD_SIZE + 65535) /* the record plus the longest comment */
-#define ZIP64_LOCATOR_SIZE 20
-#define ZIP64_EOCD_SIZE 56
-#define CD_MAX ((int64_t)256 << 20)
-
-static uint32_t le32(const unsigned char *p)
+/* An entry under <archive>/code/: the serialized TorchScript. */
+static int has_code(const mt_zip_entry *e, size_t n)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const unsigned char *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static int read_at(int fd, void *buf, size_t len, int64_t off)
-{
-	size_t done = 0;
-	while (done < len) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)off + (off_t)done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		done += (size_t)n;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (memmem(e[i].name, e[i].name_len, "/code/", 6))
+			return 1;
 	return 0;
-}
-
-/* The central directory's offset and size from the end-of-central-directory
- * record (and its zip64 form, which torch.jit.save writes for big files). */
-static int central_directory(int fd, int64_t size, int64_t *cd_off, int64_t *cd_size)
-{
-	size_t tail_len = (size_t)(size < EOCD_SEARCH ? size : EOCD_SEARCH);
-	unsigned char *tail = malloc(tail_len), *eocd = NULL;
-	int64_t eocd_off = 0;
-	int found = -1;
-
-	if (!tail || read_at(fd, tail, tail_len, size - (int64_t)tail_len) < 0) {
-		free(tail);
-		return -1;
-	}
-	for (size_t i = tail_len >= EOCD_SIZE ? tail_len - EOCD_SIZE + 1 : 0; i-- > 0;)
-		if (memcmp(tail + i, "PK\5\6", 4) == 0) {
-			eocd = tail + i;
-			eocd_off = size - (int64_t)tail_len + (int64_t)i;
-			break;
-		}
-	if (eocd) {
-		*cd_size = le32(eocd + 12);
-		*cd_off = le32(eocd + 16);
-		found = 0;
-		if ((*cd_off == 0xffffffff || *cd_size == 0xffffffff) &&
-		    eocd_off >= ZIP64_LOCATOR_SIZE) {
-			unsigned char loc[ZIP64_LOCATOR_SIZE], rec[ZIP64_EOCD_SIZE];
-			found = -1;
-			if (read_at(fd, loc, sizeof(loc), eocd_off - ZIP64_LOCATOR_SIZE) == 0 &&
-			    memcmp(loc, "PK\6\7", 4) == 0 &&
-			    read_at(fd, rec, sizeof(rec), (int64_t)le64(loc + 8)) == 0 &&
-			    memcmp(rec, "PK\6\6", 4) == 0) {
-				*cd_size = (int64_t)le64(rec + 40);
-				*cd_off = (int64_t)le64(rec + 48);
-				found = 0;
-			}
-		}
-		if (found == 0 && (*cd_off < 0 || *cd_size < 0 || *cd_off + *cd_size > size))
-			found = -1;
-	}
-	free(tail);
-	return found;
 }
 
 int mt_torchscript_check(const char *path, int64_t *size)
 {
-	unsigned char magic[4] = {0};
-	char *cd = NULL;
-	int64_t cd_off = 0, cd_size = 0;
-	struct stat st;
-	int fd, error = 0;
+	const unsigned char *map = NULL;
+	mt_zip_entry *entries = NULL;
+	const char *why = NULL;
+	uint64_t len = 0;
+	size_t n = 0;
+	int error;
 
 	*size = 0;
-	if (stat(path, &st) != 0)
-		return mt_error_set(errno == ENOENT ? MT_ENOTFOUND : MT_EIO, "%s: %s", path,
-				    strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return mt_error_set(MT_EINVALID, "%s: not a regular file", path);
-	*size = st.st_size;
-	if (st.st_size == 0)
-		return mt_error_set(MT_EINVALID, "%s: empty file, not a TorchScript archive", path);
-	if (st.st_size > MT_TORCHSCRIPT_MAX_SIZE)
-		return mt_error_set(MT_EINVALID,
-				    "%s: %" PRId64 " bytes, over the %" PRId64
-				    "-byte limit for a TorchScript archive",
-				    path, (int64_t)st.st_size, MT_TORCHSCRIPT_MAX_SIZE);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return mt_error_set(MT_EIO, "%s: %s", path, strerror(errno));
-	if (read_at(fd, magic, st.st_size < 4 ? (size_t)st.st_size : 4, 0) < 0) {
-		error = mt_error_set(MT_EIO, "%s: cannot read", path);
-	} else if (magic[0] == 0x80 && magic[1] <= 5) {
+	if ((error = mt_file_map(path, &map, &len)) < 0)
+		return error;
+	*size = (int64_t)len;
+	if (len == 0)
+		error = mt_error_set(MT_EINVALID, "%s: empty file, not a TorchScript archive", path);
+	else if (len > (uint64_t)MT_TORCHSCRIPT_MAX_SIZE)
+		error = mt_error_set(MT_EINVALID,
+				     "%s: %" PRIu64 " bytes, over the %" PRId64
+				     "-byte limit for a TorchScript archive",
+				     path, len, MT_TORCHSCRIPT_MAX_SIZE);
+	else if (len >= 2 && map[0] == 0x80 && map[1] <= 5)
 		error = mt_error_set(MT_EINVALID,
 				     "%s: a pickle (torch.save's legacy format), not a TorchScript "
 				     "archive; export the model with torch.jit.script(model).save(PATH)",
 				     path);
-	} else if (memcmp(magic, "PK\3\4", 4) != 0) {
+	else if (len < 4 || memcmp(map, "PK\3\4", 4) != 0)
 		error = mt_error_set(MT_EINVALID,
 				     "%s: not a zip file, so not a TorchScript archive (torch.jit.save "
 				     "writes a zip)",
 				     path);
-	} else if (central_directory(fd, st.st_size, &cd_off, &cd_size) < 0) {
-		error = mt_error_set(MT_EINVALID,
-				     "%s: truncated or damaged zip (no readable central directory)",
-				     path);
-	} else if (cd_size > CD_MAX || !(cd = malloc((size_t)cd_size + 1)) ||
-		   read_at(fd, cd, (size_t)cd_size, cd_off) < 0) {
-		error = mt_error_set(MT_EINVALID, "%s: cannot read the zip's central directory", path);
-	} else if (!memmem(cd, (size_t)cd_size, "/code/", 6) ||
-		   !memmem(cd, (size_t)cd_size, "/constants.pkl", 14)) {
+	else if (mt_zip_list(map, len, &entries, &n, &why) < 0)
+		error = mt_error_set(MT_EINVALID, "%s: %s", path, why);
+	else if (!has_code(entries, n) || !mt_zip_find_suffix(entries, n, "/constants.pkl"))
 		error = mt_error_set(
 			MT_EINVALID, "%s: %s; export the model with torch.jit.script(model).save(PATH)",
 			path,
-			memmem(cd, (size_t)cd_size, "/data.pkl", 9)
+			mt_zip_find_suffix(entries, n, "/data.pkl")
 				? "a torch.save checkpoint (weights and pickled Python objects), "
 				  "not a TorchScript archive (it has no code/)"
 				: "a zip file without the code/ and constants.pkl entries of a "
 				  "TorchScript archive");
-	}
-	free(cd);
-	close(fd);
+	free(entries);
+	mt_file_unmap(map, len);
 	return error;
 }
 

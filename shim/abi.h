@@ -7,11 +7,22 @@
 
 #include <stddef.h>
 
-#define MTT_ABI 2
+#define MTT_ABI 3
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* A tensor handed across the ABI: contiguous, on the host, its bytes owned
+ * (malloc'd) by the receiver, who frees name and data with free(). */
+typedef struct {
+	char *name;     /* "weight", "layers.0.bias", "0" for a list item */
+	char dtype[16]; /* torch's name: "float32", "bfloat16", "bool" */
+	int ndim;
+	long long shape[16];
+	void *data;
+	unsigned long long nbytes;
+} mtt_tensor;
 
 int mtt_abi(void);
 int mtt_version(char *buf, size_t size, char *err, size_t errsize);
@@ -26,6 +37,12 @@ int mtt_torchscript_ops(const char *path, char **json, char *err, size_t errsize
  * [{name, overload, arguments [{name, type, kwarg_only, default?}], returns,
  * schema}]. */
 int mtt_registry(char **json, char *err, size_t errsize);
+/* Runs a TorchScript model's forward on the CPU with its parameters and the
+ * floating-point inputs cast to `dtype` ("float32", "bfloat16", "float16",
+ * "float64"); the outputs (a tensor, or tuples, lists and dicts of them)
+ * as tensors of that dtype in *out. Nothing but forward runs. */
+int mtt_run_model(const char *path, const mtt_tensor *inputs, size_t nin, const char *dtype,
+		  mtt_tensor **out, size_t *n, char *err, size_t errsize);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,8 @@ static struct {
 	int (*operator_count)(size_t *, char *, size_t);
 	int (*torchscript_ops)(const char *, char **, char *, size_t);
 	int (*registry)(char **, char *, size_t);
+	int (*run_model)(const char *, const mtt_tensor *, size_t, const char *, mtt_tensor **,
+			 size_t *, char *, size_t);
 } shim;
 
 static pthread_mutex_t shim_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -65,8 +67,9 @@ static int bind_symbols(void *h)
 	*(void **)&shim.operator_count = dlsym(h, "mtt_operator_count");
 	*(void **)&shim.torchscript_ops = dlsym(h, "mtt_torchscript_ops");
 	*(void **)&shim.registry = dlsym(h, "mtt_registry");
+	*(void **)&shim.run_model = dlsym(h, "mtt_run_model");
 	if (!shim.abi || !shim.version || !shim.operator_count || !shim.torchscript_ops ||
-	    !shim.registry)
+	    !shim.registry || !shim.run_model)
 		return mt_error_set(MT_EIO, "%s: missing symbol: %s", shim.path, dlerror());
 	if (shim.abi() != MTT_ABI)
 		return mt_error_set(MT_EIO, "%s: shim ABI %d, expected %d", shim.path,
@@ -179,4 +182,28 @@ int mt_torch_registry(char **json)
 	if (shim.registry(json, err, sizeof(err)) != 0)
 		return mt_error_set(MT_EIO, "libtorch: %s", err);
 	return 0;
+}
+
+int mt_torch_run_model(const char *path, const mtt_tensor *inputs, size_t nin, const char *dtype,
+		       mtt_tensor **out, size_t *n)
+{
+	char err[2048] = "";
+	int error = mt_torch_load();
+	*out = NULL;
+	*n = 0;
+	if (error < 0)
+		return error;
+	if (shim.run_model(path, inputs, nin, dtype, out, n, err, sizeof(err)) != 0)
+		return mt_error_set(MT_EINVALID, "%s: running forward in %s failed: %s", path, dtype,
+				    err);
+	return 0;
+}
+
+void mt_torch_tensors_free(mtt_tensor *arr, size_t n)
+{
+	for (size_t i = 0; arr && i < n; i++) {
+		free(arr[i].name);
+		free(arr[i].data);
+	}
+	free(arr);
 }

@@ -10,6 +10,7 @@
 #define MT_TORCH_H
 
 #include <stddef.h>
+#include "abi.h" /* mtt_tensor */
 
 /* Loads the module if not yet loaded. Looks at $MTRIAL_TORCH_MODULE, then
  * beside the executable, then ../lib/mtrial/, then the build tree. */
@@ -37,5 +38,12 @@ int mt_torch_script_ops(const char *path, char **json);
 /* libtorch's registered operator schemas as a JSON array in *json (heap):
  * see mtt_registry in abi.h. */
 int mt_torch_registry(char **json);
+
+/* Runs a TorchScript model's forward on the CPU in `dtype` (its parameters
+ * and floating-point inputs cast to it): the outputs in *out (*n of them). */
+int mt_torch_run_model(const char *path, const mtt_tensor *inputs, size_t nin, const char *dtype,
+		       mtt_tensor **out, size_t *n);
+
+void mt_torch_tensors_free(mtt_tensor *arr, size_t n);
 
 #endif

@@ -19,6 +19,11 @@
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/runtime/operator.h>
 #include <torch/csrc/jit/serialization/import.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+#include <ATen/ATen.h>
+#include <c10/core/GradMode.h>
+#include <fstream>
+#include <iterator>
 #include <torch/version.h>
 
 namespace {
@@ -408,4 +413,128 @@ extern "C" int mtt_registry(char **json, char *err, size_t errsize)
 		if (!(*json = detach(out)))
 			throw std::bad_alloc();
 	});
+}
+
+// --- tensors across the ABI ----------------------------------------------------
+
+namespace {
+
+const char *py_dtype(c10::ScalarType t)
+{
+	static thread_local std::string name;
+	name = dtype_name(t);
+	return name.c_str();
+}
+
+c10::ScalarType scalar_type(const std::string &name)
+{
+	static const std::map<std::string, c10::ScalarType> types = {
+		{"float64", c10::kDouble}, {"float32", c10::kFloat},   {"float16", c10::kHalf},
+		{"bfloat16", c10::kBFloat16}, {"int64", c10::kLong},   {"int32", c10::kInt},
+		{"int16", c10::kShort},    {"int8", c10::kChar},       {"uint8", c10::kByte},
+		{"bool", c10::kBool}};
+	auto it = types.find(name);
+	if (it == types.end())
+		throw std::runtime_error("dtype " + name + " is not supported here");
+	return it->second;
+}
+
+void flatten(const c10::IValue &v, const std::string &name,
+	     std::vector<std::pair<std::string, at::Tensor>> &out)
+{
+	auto join = [&](const std::string &k) { return name.empty() ? k : name + "." + k; };
+	if (v.isTensor()) {
+		out.emplace_back(name.empty() ? "tensor" : name, v.toTensor());
+	} else if (v.isGenericDict()) {
+		for (const auto &kv : v.toGenericDict()) {
+			const c10::IValue &k = kv.key();
+			flatten(kv.value(), join(k.isString() ? k.toStringRef()
+							      : k.isInt() ? std::to_string(k.toInt())
+									  : "?"),
+				out);
+		}
+	} else if (v.isList() || v.isTuple() || v.isTensorList()) {
+		std::vector<c10::IValue> items;
+		if (v.isTuple())
+			items = v.toTupleRef().elements().vec();
+		else
+			for (const auto &e : v.toListRef())
+				items.push_back(e);
+		for (size_t i = 0; i < items.size(); i++)
+			flatten(items[i], join(std::to_string(i)), out);
+	}
+	// other values (ints, strings, None) carry no tensor: left out
+}
+
+int export_tensors(const std::vector<std::pair<std::string, at::Tensor>> &ts, mtt_tensor **out,
+		   size_t *n)
+{
+	mtt_tensor *arr = static_cast<mtt_tensor *>(std::calloc(ts.size() ? ts.size() : 1, sizeof(*arr)));
+	if (!arr)
+		throw std::bad_alloc();
+	*out = arr;
+	*n = 0;
+	for (const auto &nt : ts) {
+		at::Tensor t = nt.second.detach().to(c10::kCPU).contiguous();
+		mtt_tensor &m = arr[(*n)++];
+		if (t.dim() > 16)
+			throw std::runtime_error(nt.first + ": more than 16 dimensions");
+		m.name = detach(nt.first);
+		std::snprintf(m.dtype, sizeof(m.dtype), "%s", py_dtype(t.scalar_type()));
+		m.ndim = static_cast<int>(t.dim());
+		for (int d = 0; d < m.ndim; d++)
+			m.shape[d] = t.size(d);
+		m.nbytes = t.numel() * t.element_size();
+		m.data = std::malloc(m.nbytes ? m.nbytes : 1);
+		if (!m.name || !m.data)
+			throw std::bad_alloc();
+		if (m.nbytes)
+			std::memcpy(m.data, t.data_ptr(), m.nbytes);
+	}
+	return 0;
+}
+
+void free_tensors(mtt_tensor *arr, size_t n)
+{
+	for (size_t i = 0; arr && i < n; i++) {
+		std::free(arr[i].name);
+		std::free(arr[i].data);
+	}
+	std::free(arr);
+}
+
+} // namespace
+
+extern "C" int mtt_run_model(const char *path, const mtt_tensor *inputs, size_t nin,
+			     const char *dtype, mtt_tensor **out, size_t *n, char *err, size_t errsize)
+{
+	*out = nullptr;
+	*n = 0;
+	int rc = guarded(err, errsize, [&] {
+		c10::ScalarType type = scalar_type(dtype);
+		torch::jit::Module m = torch::jit::load(path, c10::Device(c10::kCPU));
+		std::vector<c10::IValue> args;
+		m.eval();
+		m.to(type);
+		for (size_t i = 0; i < nin; i++) {
+			std::vector<int64_t> shape(inputs[i].shape, inputs[i].shape + inputs[i].ndim);
+			c10::ScalarType in_type = scalar_type(inputs[i].dtype);
+			at::Tensor t = at::from_blob(inputs[i].data, shape, c10::TensorOptions().dtype(in_type))
+					       .clone();
+			args.emplace_back(at::isFloatingType(in_type) ? t.to(type) : t);
+		}
+		c10::AutoGradMode no_grad(false);
+		c10::IValue result = m.forward(args);
+		std::vector<std::pair<std::string, at::Tensor>> ts;
+		flatten(result, "", ts);
+		if (ts.empty())
+			throw std::runtime_error("forward returned no tensor");
+		export_tensors(ts, out, n);
+	});
+	if (rc != 0) {
+		free_tensors(*out, *n);
+		*out = nullptr;
+		*n = 0;
+	}
+	return rc;
 }
