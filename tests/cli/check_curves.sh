@@ -1,0 +1,188 @@
+# mtrial check curves: two real MLPerf runs and made-up CSV/JSONL curves,
+# each verdict checked against values Python computes from the same files;
+# bad input, exit codes, and the record in a trial.
+. "$MT_SOURCE_DIR/tests/lib.sh"
+PY=${PYTHON:-python3}
+D=$MT_SOURCE_DIR/tests/data/curves
+R0=$D/Dell_results_XE9640x4H100-SXM-80GB_resnet_result_0.txt
+R2=$D/Dell_results_XE9640x4H100-SXM-80GB_resnet_result_2.txt
+
+# expect REF REFSPEC CAND CANDSPEC RTOL ATOL WINDOW [TARGET DIRECTION]:
+# recomputes the comparison from the files and checks every number in $OUT
+# against it. SPEC: mllog:STEPFIELD:KEY[.FIELD], csv:STEP:VALUE or
+# jsonl:STEP:VALUE.
+EXPECT_PY=$(cat <<'EOF'
+import csv, json, math, sys
+ref_path, ref_spec, cand_path, cand_spec, rtol, atol, window = sys.argv[1:8]
+rtol, atol, window = float(rtol), float(atol), int(window)
+target = float(sys.argv[8]) if len(sys.argv) > 8 else None
+higher = len(sys.argv) > 9 and sys.argv[9] == "higher"
+
+def load(path, spec):
+    fmt, step_key, value_key = spec.split(":")
+    pts = {}
+    if fmt == "mllog":
+        key, _, field = value_key.partition(".")
+        for line in open(path):
+            if ":::MLLOG" not in line:
+                continue
+            ev = json.loads(line.split(":::MLLOG", 1)[1])
+            if ev["key"] == key:
+                v = ev["value"][field] if field else ev["value"]
+                pts[ev["metadata"][step_key]] = v
+    elif fmt == "csv":
+        text = open(path).read()
+        rows = csv.DictReader(text.splitlines(), delimiter="\t" if "\t" in text.splitlines()[0] else ",")
+        for r in rows:
+            if r[value_key] != "":
+                pts[float(r[step_key])] = float(r[value_key])
+    else:
+        for line in open(path):
+            o = json.loads(line)
+            if value_key in o:
+                pts[o[step_key]] = float(o[value_key]) if o[value_key] is not None else math.nan
+    return dict(sorted(pts.items()))
+
+def smooth(v):
+    out = []
+    for i in range(len(v)):
+        w = v[max(0, i - window + 1):i + 1]
+        out.append(sum(w) / len(w))
+    return out
+
+ref, cand = load(ref_path, ref_spec), load(cand_path, cand_spec)
+steps = [s for s in ref if s in cand]
+a, b = smooth([ref[s] for s in steps]), smooth([cand[s] for s in steps])
+inside = [math.isfinite(x) and math.isfinite(y) and abs(y - x) <= atol + rtol * abs(x) for x, y in zip(a, b)]
+fin = [(s, abs(y - x), x) for s, x, y in zip(steps, a, b) if math.isfinite(x) and math.isfinite(y)]
+diverged = None
+for s, ok in zip(steps, inside):
+    diverged = None if ok else (diverged if diverged is not None else s)
+mabs = max(fin, key=lambda t: t[1])
+mrel = max([(s, g / abs(x)) for s, g, x in fin if x != 0], key=lambda t: t[1])
+j = json.load(sys.stdin)
+want = {
+    "points": len(steps),
+    "only_in_reference": len(ref) - len(steps),
+    "only_in_candidate": len(cand) - len(steps),
+    "outside_band": inside.count(False),
+    "passed": all(inside),
+    "first_divergent_step": next((s for s, ok in zip(steps, inside) if not ok), None),
+    "diverged_from_step": diverged,
+    "max_abs_gap": {"step": mabs[0], "value": mabs[1]},
+    "max_rel_gap": {"step": mrel[0], "value": mrel[1]},
+    "mean_abs_gap": sum(g for _, g, _ in fin) / len(fin),
+    "final": {"step": steps[-1], "reference": a[-1], "candidate": b[-1] if math.isfinite(b[-1]) else None,
+              "agree": inside[-1]},
+}
+if target is not None:
+    def reach(c):
+        v = smooth(list(c.values()))
+        return next((s for s, x in zip(c, v) if (x >= target if higher else x <= target)), None)
+    want["target"] = {"reference_step": reach(ref), "candidate_step": reach(cand)}
+
+def same(w, g, path):
+    if isinstance(w, dict):
+        return all(same(w[k], g.get(k), path + "." + k) for k in w)
+    if isinstance(w, float) and g is not None and abs(w - g) <= 1e-9 * max(1, abs(w)):
+        return True
+    if w == g:
+        return True
+    print(f"{path}: expected {w!r}, got {g!r}")
+    return False
+sys.exit(0 if same(want, j, "") else 1)
+EOF
+)
+expect() { printf '%s' "$OUT" | "$PY" -c "$EXPECT_PY" "$@"; }
+mt_expect() { check "$1" expect "${@:2}"; }
+
+# two runs of the same MLPerf benchmark: eval_accuracy by epoch; run 2 aborted
+run_mt 1 check curves "$R0" "$R2" --json --target 0.759
+mt_expect "MLPerf runs, default band" "$R0" mllog:epoch_num:eval_accuracy "$R2" mllog:epoch_num:eval_accuracy 0.05 0 1 0.759 higher
+eq "$(json 'j["files"]["candidate"]["status"], j["files"]["reference"]["step"]')" "aborted epoch_num" "run status and step field"
+eq "$(json 'j["target"]["direction"], j["target"]["ratio"]')" "higher None" "accuracy is higher-is-better"
+eq "$(json 'j["reference"] == "'"$R0"'" and j["series"]["points"] == 9')" True "names and the series"
+run_mt 0 check curves "$R0" "$R2" --json --rtol 0.15
+mt_expect "MLPerf runs, rtol 0.15" "$R0" mllog:epoch_num:eval_accuracy "$R2" mllog:epoch_num:eval_accuracy 0.15 0 1
+run_mt 0 check curves "$R0" "$R2" --final-only --json
+eq "$(json 'j["passed"], j["final"]["agree"], j["final_only"]')" "True True True" "--final-only"
+run_mt 1 check curves "$R0" "$R2" --window 3 --json
+mt_expect "MLPerf runs, window 3" "$R0" mllog:epoch_num:eval_accuracy "$R2" mllog:epoch_num:eval_accuracy 0.05 0 3
+run_mt 0 check curves "$R0" "$R2" --key tracked_stats.throughput --step-col step --json --rtol 0.1
+mt_expect "a member of an object value" "$R0" mllog:step:tracked_stats.throughput "$R2" mllog:step:tracked_stats.throughput 0.1 0 1
+run_mt 1 check curves "$R0" "$R2" --target 0.759
+has "Outside the band: " "$OUT" "text summary"
+has "run aborted" "$OUT" "aborted run said"
+has "reference at step 35, candidate never" "$OUT" "time to quality"
+has "* reference  o candidate  # both" "$OUT" "the overlay"
+has "FAIL: " "$OUT" "verdict"
+has "not recorded: no trial" "$OUT" "works without a trial"
+
+# made-up curves: comma CSV against tab CSV and JSON Lines
+run_mt 1 check curves "$D/ref.csv" "$D/cand.tsv" --json
+mt_expect "CSV vs TSV" "$D/ref.csv" csv:step:loss "$D/cand.tsv" csv:iteration:train_loss 0.05 0 1
+eq "$(json 'j["first_divergent_step"], j["diverged_from_step"]')" "20 None" "a spike, not a divergence"
+run_mt 0 check curves "$D/ref.csv" "$D/cand.tsv" --window 5 --json
+mt_expect "smoothed, the spike is inside" "$D/ref.csv" csv:step:loss "$D/cand.tsv" csv:iteration:train_loss 0.05 0 5
+run_mt 0 check curves "$D/ref.csv" "$D/cand.jsonl" --window 5 --json --target 2 --lower-is-better
+mt_expect "CSV vs JSONL" "$D/ref.csv" csv:step:loss "$D/cand.jsonl" jsonl:global_step:loss 0.05 0 5 2 lower
+eq "$(json 'j["files"]["candidate"]["step"], j["only_in_candidate"]')" "global_step 10" "steps only in the candidate"
+run_mt 1 check curves "$D/ref.csv" "$D/diverged.jsonl" --json
+mt_expect "a diverged run" "$D/ref.csv" csv:step:loss "$D/diverged.jsonl" jsonl:step:loss 0.05 0 1
+eq "$(json 'j["diverged_from_step"], j["nonfinite_points"], j["final"]["candidate"]')" "30 10 None" "NaN kept and reported"
+run_mt 0 check curves "$D/ref.csv" "$D/cand.jsonl" --align index --window 5 --json
+eq "$(json 'j["align"], j["points"], j["only_in_candidate"]')" "index 50 10" "--align index"
+run_mt 2 check curves "$D/ref.csv" "$D/cand.tsv" --step-col iteration --value-col train_loss --format csv
+has "no step column 'iteration'" "$ERR" "named columns apply to both files" # ref.csv has none
+run_mt 0 check curves "$D/cand.tsv" "$D/cand.tsv" --step-col iteration --value-col train_loss --json
+eq "$(json 'j["max_abs_gap"]["value"], j["passed"]')" "0 True" "a curve against itself"
+
+# the series for the TUI is capped by even downsampling
+seq 0 4999 | awk 'BEGIN{print "step,loss"} {print $1 "," 1 + 1 / ($1 + 1)}' >"$T_TMP/long.csv"
+run_mt 0 check curves "$T_TMP/long.csv" "$T_TMP/long.csv" --json
+eq "$(json 'j["series"]["points"], j["series"]["downsampled"], j["series"]["steps"][0], j["series"]["steps"][-1]')" "2000 True 0 4999" "series capped at 2000 points"
+
+# bad input: exit 2, the file and line named
+B=$T_TMP/bad && mkdir "$B"
+printf 'step,loss\n1,2\n2,1.5\n3,abc\n' >"$B/value.csv"
+printf '{"step": 1, "loss": 2}\n{"step": 2, "loss": 1}\n{"step": 3, "loss": \n' >"$B/line.jsonl"
+printf 'step,loss\n1,2\n2,1\n1,3\n' >"$B/dup.csv"
+printf 'time,loss\n1,2\n' >"$B/nocol.csv"
+printf 'step,loss\n' >"$B/empty.csv"
+printf 'step,loss\n100,1\n' >"$B/far.csv"
+printf ':::MLLOG {"key": "eval_accuracy", "value": 0.5, "metadata": {"epoch_num": 1}}\n:::MLLOG {"key": oops}\n' >"$B/bad.log"
+run_mt 2 check curves "$D/ref.csv" "$B/value.csv"; has "$B/value.csv:4: loss 'abc' is not a number" "$ERR" "non-numeric value"
+run_mt 2 check curves "$D/ref.csv" "$B/line.jsonl"; has "$B/line.jsonl:3: column" "$ERR" "malformed JSON line"
+run_mt 2 check curves "$D/ref.csv" "$B/dup.csv"; has "$B/dup.csv:4: step 1 again" "$ERR" "duplicate step"
+run_mt 2 check curves "$B/nocol.csv" "$D/ref.csv"; has "$B/nocol.csv:1: no step column" "$ERR" "missing column"
+run_mt 2 check curves "$D/ref.csv" "$B/empty.csv"; has "the series is empty" "$ERR" "empty series"
+run_mt 2 check curves "$D/ref.csv" "$B/far.csv"; has "no step is common" "$ERR" "nothing to compare"
+run_mt 2 check curves "$R0" "$B/bad.log"; has "$B/bad.log:2: column" "$ERR" "malformed MLLOG line"
+run_mt 2 check curves "$D/ref.csv" "$B/missing.csv"; has "missing.csv" "$ERR" "missing file"
+run_mt 2 check curves "$D/ref.csv" "$B/value.csv" --json
+eq "$(json '"is not a number" in j["error"]')" True "error as JSON"
+run_mt 2 check curves "$D/ref.csv"; has "two files" "$ERR" "one file"
+run_mt 2 check curves a b --rtol abc; has "--rtol" "$ERR" "bad --rtol"
+run_mt 2 check curves a b --window 0; has "--window" "$ERR" "bad --window"
+run_mt 2 check curves a b --align diagonal; has "--align" "$ERR" "bad --align"
+run_mt 2 check curves a b --higher-is-better; has "--target" "$ERR" "direction without a target"
+run_mt 0 check curves --help; has "--final-only" "$OUT" "help"
+
+# the record in a trial
+W=$T_TMP/work
+new_repo "$W"
+(cd "$W" && "$MTRIAL" init >/dev/null 2>&1) || bad "init"
+cp "$D/ref.csv" "$D/cand.tsv" "$W/"
+cd "$W"
+run_mt 1 check curves ref.csv cand.tsv
+has "Recorded as check #1" "$OUT" "recorded"
+run_mt 0 check curves ref.csv cand.tsv --window 5 --json
+eq "$(json 'j["check_id"]')" 2 "check id in JSON"
+eq "$(sqlite3 .mtrial/journal.db "select count(*) from checks where kind='curves'")" 2 "two curves checks in the journal"
+eq "$(sqlite3 .mtrial/journal.db "select passed, reference, candidate from checks where kind='curves' order by id")" "0|ref.csv|cand.tsv
+1|ref.csv|cand.tsv" "verdicts and names recorded"
+run_mt 0 check list
+has "curves   FAIL   ref.csv vs cand.tsv" "$OUT" "check list shows it"
+cd /
+
+finish
