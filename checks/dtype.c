@@ -26,6 +26,11 @@ const char *mt_dtype_name(mt_dtype t)
 	return (unsigned)t < MT_DT_COUNT ? dtypes[t].name : "unknown";
 }
 
+const char *mt_dtype_code(mt_dtype t)
+{
+	return (unsigned)t < MT_DT_COUNT ? dtypes[t].code : "?";
+}
+
 int mt_dtype_parse(const char *s)
 {
 	for (int i = 0; s && i < MT_DT_COUNT; i++)

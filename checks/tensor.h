@@ -41,6 +41,9 @@ size_t mt_dtype_size(mt_dtype t);
 /* The name torch gives it ("float32", "bfloat16", "bool"). Static. */
 const char *mt_dtype_name(mt_dtype t);
 
+/* The safetensors code ("F32", "BF16", "BOOL"). Static. */
+const char *mt_dtype_code(mt_dtype t);
+
 /* The dtype of a torch name, or of a safetensors code ("F32", "BF16",
  * "BOOL"); -1 when neither. */
 int mt_dtype_parse(const char *s);

@@ -1,0 +1,450 @@
+/* mtrial check compare: a candidate's tensors against the reference's. */
+#include "check.h"
+#include "compare.h"
+#include "error.h"
+#include "tensorfile.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "Usage: mtrial check compare REF CAND [--rtol R] [--atol A] [--tol GLOB=RTOL,ATOL]...\n"
+    "                            [--stat elemwise|max|mean|median|quantile:Q]\n"
+    "                            [--equal-nan] [--noise REF2] [--json]\n\n"
+    "Compares the tensors of CAND (the trial system) with those of REF (the\n"
+    "reference system, the expected side), matched by name. REF and CAND are\n"
+    "safetensors files or directories of *.safetensors files. An element passes\n"
+    "when |cand - ref| <= atol + rtol * |ref|, the rule of\n"
+    "torch.testing.assert_close, with its defaults per dtype (float16 1e-3/1e-5,\n"
+    "bfloat16 1.6e-2/1e-5, float32 1.3e-6/1e-5, float64 1e-7/1e-7, integers and\n"
+    "bool exact; for two dtypes, the looser). NaN never equals NaN unless\n"
+    "--equal-nan; Inf equals only Inf of the same sign.\n\n"
+    "Tolerances, the first that names a tensor wins: --tol GLOB=RTOL,ATOL (an\n"
+    "fnmatch glob over tensor names, repeatable, in the order given), --rtol and\n"
+    "--atol (every tensor; one alone keeps the dtype's default for the other),\n"
+    "trial.yaml's tolerances.overrides, then tolerances.default, then the\n"
+    "dtype's default.\n\n"
+    "--stat: elemwise (default) passes a tensor when every element passes.\n"
+    "max, mean, median and quantile:Q follow Polygraphy's --check-error-stat:\n"
+    "that statistic of the absolute errors is compared with atol and of the\n"
+    "relative errors (|ref| = 0 counted as 2.2e-16) with rtol; the tensor passes\n"
+    "when either is within. median and quantile keep both error arrays in\n"
+    "memory: 16 bytes per element of the largest tensor.\n\n"
+    "--noise REF2: a second run of the reference system (another seed); REF2 is\n"
+    "compared with REF too, and each tensor's greatest absolute error is given\n"
+    "as a multiple of the reference's own.\n\n"
+    "The result is recorded in the trial. Exit status: 0 every tensor passed,\n"
+    "1 a mismatch (or a tensor on one side only), 2 a usage or input error.\n"
+    "MTRIAL_CHECK_THREADS sets the number of threads (default 2).\n";
+
+#define MAX_RULES 128
+
+struct args {
+	const char *ref, *cand, *noise;
+	mt_cmp_options o;
+	mt_cmp_rule rules[MAX_RULES];
+	char *owned[MAX_RULES]; /* strings the rules point into */
+	size_t nowned;
+	double rtol, atol;
+	int equal_nan_given;
+};
+
+static char *own(struct args *a, char *s)
+{
+	if (a->nowned < MAX_RULES)
+		a->owned[a->nowned++] = s;
+	return s;
+}
+
+static int add_rule(struct args *a, const char *glob, double rtol, double atol, char *source)
+{
+	if (a->o.nrules >= MAX_RULES)
+		return mt_error_set(MT_EUSAGE, "more than %d tolerance rules", MAX_RULES);
+	a->rules[a->o.nrules++] = (mt_cmp_rule){glob, rtol, atol, own(a, source)};
+	return 0;
+}
+
+static int parse_number(const char *s, double *out)
+{
+	char *end;
+	*out = strtod(s, &end);
+	return end != s && !*end && *out >= 0 && isfinite(*out);
+}
+
+/* --tol GLOB=RTOL,ATOL */
+static int parse_tol(struct args *a, const char *arg)
+{
+	const char *eq = strrchr(arg, '=');
+	char *nums, *comma, *src;
+	double rtol, atol;
+	int ok;
+
+	if (!eq || eq == arg)
+		return mt_error_set(MT_EUSAGE, "--tol %s: expected GLOB=RTOL,ATOL", arg);
+	nums = mt_strdup(eq + 1);
+	comma = strchr(nums, ',');
+	if (comma)
+		*comma = 0;
+	ok = comma && parse_number(nums, &rtol) && parse_number(comma + 1, &atol);
+	free(nums);
+	if (!ok)
+		return mt_error_set(MT_EUSAGE,
+		                    "--tol %s: expected GLOB=RTOL,ATOL with two "
+		                    "non-negative numbers",
+		                    arg);
+	src = malloc((size_t)(eq - arg) + 8);
+	sprintf(src, "--tol %.*s", (int)(eq - arg), arg);
+	return add_rule(a, src + 6, rtol, atol, src);
+}
+
+/* trial.yaml's tolerances: overrides by glob, then the default. */
+static int spec_rules(struct args *a, const mt_spec *spec)
+{
+	size_t n = mt_spec_count(spec, "tolerances.overrides");
+	char path[96], *src;
+	const char *v;
+	int error = 0;
+
+	for (size_t i = 0; i < n && error == 0; i++) {
+		double rtol = NAN, atol = NAN;
+		snprintf(path, sizeof(path), "tolerances.overrides.%zu.name", i);
+		if (!(v = mt_spec_get(spec, path)))
+			continue;
+		src = malloc(strlen(v) + 64);
+		sprintf(src, "trial.yaml tolerances.overrides %s", v);
+		snprintf(path, sizeof(path), "tolerances.overrides.%zu.rtol", i);
+		if (mt_spec_get(spec, path))
+			rtol = strtod(mt_spec_get(spec, path), NULL);
+		snprintf(path, sizeof(path), "tolerances.overrides.%zu.atol", i);
+		if (mt_spec_get(spec, path))
+			atol = strtod(mt_spec_get(spec, path), NULL);
+		error = add_rule(a, src + strlen(src) - strlen(v), rtol, atol, src);
+	}
+	v = mt_spec_get(spec, "tolerances.default.rtol");
+	if (error == 0 && (v || mt_spec_get(spec, "tolerances.default.atol")))
+		error = add_rule(a, NULL, v ? strtod(v, NULL) : NAN,
+		                 mt_spec_get(spec, "tolerances.default.atol")
+		                     ? strtod(mt_spec_get(spec, "tolerances.default.atol"), NULL)
+		                     : NAN,
+		                 mt_strdup("trial.yaml tolerances.default"));
+	if (!a->equal_nan_given && (v = mt_spec_get(spec, "tolerances.equal_nan")))
+		a->o.equal_nan = strcmp(v, "true") == 0;
+	return error;
+}
+
+/* Adds the rules below the command line's globs: --rtol/--atol, then the
+ * trial's. A trial whose trial.yaml is invalid is an error: its tolerances
+ * cannot be known. */
+static int lower_rules(struct cli *cli, struct args *a)
+{
+	mt_trial *t = NULL;
+	int error = 0;
+
+	if (!isnan(a->rtol) || !isnan(a->atol))
+		error = add_rule(a, NULL, a->rtol, a->atol, mt_strdup("--rtol/--atol"));
+	if (error == 0 && cli_open_trial(cli, &t, 1) == 0)
+		error = spec_rules(a, t->spec);
+	else if (error == 0 && mt_error_last_code() != MT_ENOTFOUND)
+		error = mt_error_last_code();
+	else
+		mt_error_clear();
+	mt_trial_free(t);
+	return error;
+}
+
+static void progress(uint64_t done, uint64_t total, void *payload)
+{
+	(void)payload;
+	fprintf(stderr, "\rcomparing: %3.0f%% of %.1f MB", total ? 100.0 * done / total : 100,
+	        total / 1e6);
+	if (done >= total)
+		fputs("\r\033[K", stderr);
+}
+
+/* A number as Python prints it where that matters little: the shortest %g
+ * that reads back the same. */
+static const char *num(char *buf, size_t size, json_t *v)
+{
+	double d;
+	if (json_is_string(v))
+		return json_string_value(v);
+	d = json_number_value(v);
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, size, "%.*g", p, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return buf;
+}
+
+/* (1, 2) as Python prints a tuple. */
+static const char *index_str(char *buf, size_t size, json_t *idx)
+{
+	size_t n = json_array_size(idx), len = 0;
+	len += (size_t)snprintf(buf, size, "(");
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "",
+		                        (long long)json_integer_value(json_array_get(idx, i)));
+	if (len < size)
+		snprintf(buf + len, size - len, "%s)", n == 1 ? "," : "");
+	return buf;
+}
+
+static void shape_str(char *buf, size_t size, json_t *shape)
+{
+	size_t len = (size_t)snprintf(buf, size, "[");
+	for (size_t i = 0; i < json_array_size(shape) && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "",
+		                        (long long)json_integer_value(json_array_get(shape, i)));
+	if (len < size)
+		snprintf(buf + len, size - len, "]");
+}
+
+/* A failing tensor, in assert_close's words. */
+static void print_failure(json_t *e)
+{
+	char a[64], b[64], idx[256], shape[256];
+	long long mism = json_integer_value(json_object_get(e, "mismatched")),
+	          numel = json_integer_value(json_object_get(e, "numel"));
+	json_t *w;
+	size_t i;
+
+	shape_str(shape, sizeof(shape), json_object_get(e, "shape"));
+	printf("\nFAIL %s (%s%s%s, shape %s)\n", json_string_value(json_object_get(e, "name")),
+	       json_string_value(json_object_get(e, "dtype")),
+	       json_object_get(e, "candidate_dtype") ? " vs candidate " : "",
+	       json_object_get(e, "candidate_dtype")
+	           ? json_string_value(json_object_get(e, "candidate_dtype"))
+	           : "",
+	       shape);
+	if (json_object_get(e, "reason")) {
+		printf("  Not compared: %s", json_string_value(json_object_get(e, "reason")));
+		if (json_object_get(e, "candidate_shape")) {
+			shape_str(shape, sizeof(shape), json_object_get(e, "candidate_shape"));
+			printf(" (candidate %s)", shape);
+		}
+		printf("\n");
+		return;
+	}
+	printf("  Tolerance: rtol %s, atol %s (%s)\n",
+	       num(a, sizeof(a), json_object_get(e, "rtol")),
+	       num(b, sizeof(b), json_object_get(e, "atol")),
+	       json_string_value(json_object_get(e, "tolerance_source")));
+	printf("  Mismatched elements: %lld / %lld (%.1f%%)\n", mism, numel,
+	       numel ? 100.0 * (double)mism / (double)numel : 0.0);
+	printf("  Greatest absolute difference: %s at index %s (up to %s allowed)\n",
+	       num(a, sizeof(a), json_object_get(e, "max_abs")),
+	       index_str(idx, sizeof(idx), json_object_get(e, "max_abs_index")),
+	       num(b, sizeof(b), json_object_get(e, "atol")));
+	printf("  Greatest relative difference: %s at index %s (up to %s allowed)\n",
+	       num(a, sizeof(a), json_object_get(e, "max_rel")),
+	       index_str(idx, sizeof(idx), json_object_get(e, "max_rel_index")),
+	       num(b, sizeof(b), json_object_get(e, "rtol")));
+	if (json_object_get(e, "stat_abs"))
+		printf("  Statistic: absolute %s, relative %s\n",
+		       num(a, sizeof(a), json_object_get(e, "stat_abs")),
+		       num(b, sizeof(b), json_object_get(e, "stat_rel")));
+	json_array_foreach(json_object_get(e, "warnings"), i, w)
+	    printf("  warning: %s\n", json_string_value(w));
+}
+
+/* A number in a table column: 3 significant digits. */
+static const char *short_num(char *buf, size_t size, json_t *v)
+{
+	if (!v)
+		return "-";
+	if (json_is_string(v))
+		return json_string_value(v);
+	snprintf(buf, size, "%.3g", json_number_value(v));
+	return buf;
+}
+
+static void print_table(json_t *res)
+{
+	char a[32], b[32], c[32], d[32], r[32], t[32], shape[64];
+	json_t *e;
+	size_t i;
+
+	printf("\n%-4s %-32s %-9s %-14s %10s %9s %9s %9s %7s  %s\n", "", "tensor", "dtype", "shape",
+	       "mismatched", "min atol", "min rtol", "cosine", "noise x", "rtol/atol (from)");
+	json_array_foreach(json_object_get(res, "tensors"), i, e)
+	{
+		shape_str(shape, sizeof(shape), json_object_get(e, "shape"));
+		if (json_object_get(e, "reason")) {
+			printf("%-4s %-32s %-9s %-14s %s\n", "FAIL",
+			       json_string_value(json_object_get(e, "name")),
+			       json_string_value(json_object_get(e, "dtype")), shape,
+			       json_string_value(json_object_get(e, "reason")));
+			continue;
+		}
+		printf(
+		    "%-4s %-32s %-9s %-14s %10lld %9s %9s %9s %7s  %s/%s (%s)\n",
+		    json_is_true(json_object_get(e, "passed")) ? "ok" : "FAIL",
+		    json_string_value(json_object_get(e, "name")),
+		    json_string_value(json_object_get(e, "dtype")), shape,
+		    (long long)json_integer_value(json_object_get(e, "mismatched")),
+		    short_num(a, sizeof(a), json_object_get(e, "min_atol")),
+		    short_num(b, sizeof(b), json_object_get(e, "min_rtol")),
+		    short_num(c, sizeof(c), json_object_get(e, "cosine")),
+		    short_num(d, sizeof(d), json_object_get(json_object_get(e, "noise"), "ratio")),
+		    num(r, sizeof(r), json_object_get(e, "rtol")),
+		    num(t, sizeof(t), json_object_get(e, "atol")),
+		    json_string_value(json_object_get(e, "tolerance_source")));
+	}
+}
+
+static void print_names(json_t *res, const char *key, const char *title)
+{
+	json_t *n;
+	size_t i;
+	if (!json_array_size(json_object_get(res, key)))
+		return;
+	printf("\n%s:", title);
+	json_array_foreach(json_object_get(res, key), i, n) printf(" %s", json_string_value(n));
+	printf("\n");
+}
+
+static void print_text(json_t *res)
+{
+	json_t *e, *noise = json_object_get(res, "noise");
+	size_t i, failed = 0, n = json_array_size(json_object_get(res, "tensors"));
+	char a[64], b[64];
+
+	printf("Reference (expected): %s\nCandidate:            %s\n"
+	       "Rule: |cand - ref| <= atol + rtol * |ref|, stat %s%s\n",
+	       json_string_value(json_object_get(res, "reference")),
+	       json_string_value(json_object_get(res, "candidate")),
+	       json_string_value(json_object_get(res, "stat")),
+	       json_is_true(json_object_get(res, "equal_nan")) ? ", NaN equals NaN" : "");
+	json_array_foreach(json_object_get(res, "tensors"), i,
+	                   e) if (!json_is_true(json_object_get(e, "passed")) && ++failed)
+	    print_failure(e);
+	print_names(res, "only_in_reference", "Only in the reference");
+	print_names(res, "only_in_candidate", "Only in the candidate");
+	print_table(res);
+	if (noise)
+		printf(
+		    "\nNoise floor (%s against the reference): the candidate's greatest absolute "
+		    "error is %sx the reference's own (%s); worst tensor %s at %sx\n",
+		    json_string_value(json_object_get(noise, "reference2")),
+		    num(a, sizeof(a), json_object_get(noise, "ratio")),
+		    num(b, sizeof(b), json_object_get(noise, "max_abs")),
+		    json_is_string(json_object_get(noise, "worst"))
+		        ? json_string_value(json_object_get(noise, "worst"))
+		        : "-",
+		    num(a, sizeof(a), json_object_get(noise, "worst_ratio")));
+	printf("\n%s: %zu of %zu tensors passed",
+	       json_is_true(json_object_get(res, "passed")) ? "PASS" : "FAIL", n - failed, n);
+	if (json_array_size(json_object_get(res, "only_in_reference")) +
+	    json_array_size(json_object_get(res, "only_in_candidate")))
+		printf("; %zu only in the reference, %zu only in the candidate",
+		       json_array_size(json_object_get(res, "only_in_reference")),
+		       json_array_size(json_object_get(res, "only_in_candidate")));
+	printf(".\n");
+}
+
+static int run(struct cli *cli, struct args *a, int *passed)
+{
+	mt_tensor_set *ref = NULL, *cand = NULL, *noise = NULL;
+	json_t *res = NULL;
+	int error;
+
+	if ((error = lower_rules(cli, a)) < 0 || (error = mt_tensor_set_open(&ref, a->ref)) < 0 ||
+	    (error = mt_tensor_set_open(&cand, a->cand)) < 0 ||
+	    (a->noise && (error = mt_tensor_set_open(&noise, a->noise)) < 0))
+		goto cleanup;
+	a->o.rules = a->rules;
+	if (!cli->json && isatty(STDERR_FILENO))
+		a->o.progress = progress;
+	if ((error = mt_cmp_run(&res, ref, cand, noise, a->ref, a->cand, a->noise, &a->o)) < 0)
+		goto cleanup;
+	*passed = json_is_true(json_object_get(res, "passed"));
+	if (!cli->json)
+		print_text(res);
+	if ((error = check_record(cli, "compare", res, NULL)) < 0)
+		goto cleanup;
+	if (cli->json)
+		cli_print_json(json_incref(res));
+cleanup:
+	json_decref(res);
+	mt_tensor_set_free(ref);
+	mt_tensor_set_free(cand);
+	mt_tensor_set_free(noise);
+	return error;
+}
+
+static int parse(struct cli *cli, struct args *a, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+	                                     {"rtol", required_argument, NULL, 'r'},
+	                                     {"atol", required_argument, NULL, 'a'},
+	                                     {"tol", required_argument, NULL, 't'},
+	                                     {"stat", required_argument, NULL, 's'},
+	                                     {"equal-nan", no_argument, NULL, 'e'},
+	                                     {"noise", required_argument, NULL, 'n'},
+	                                     {0}};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case CLI_OPT_HELP:
+			fputs(usage, stdout);
+			return 1;
+		case 'r':
+		case 'a':
+			if (!parse_number(optarg, opt == 'r' ? &a->rtol : &a->atol))
+				return mt_error_set(MT_EUSAGE,
+				                    "--%s %s: expected a non-negative "
+				                    "number",
+				                    opt == 'r' ? "rtol" : "atol", optarg);
+			break;
+		case 't':
+			if (parse_tol(a, optarg) < 0)
+				return MT_EUSAGE;
+			break;
+		case 's':
+			if (mt_cmp_parse_stat(&a->o, optarg) < 0)
+				return MT_EUSAGE;
+			break;
+		case 'e':
+			a->o.equal_nan = a->equal_nan_given = 1;
+			break;
+		case 'n':
+			a->noise = optarg;
+			break;
+		default:
+			if (!cli_common_option(cli, opt))
+				return mt_error_set(MT_EUSAGE, "bad option");
+		}
+	}
+	if (argc - optind != 2)
+		return mt_error_set(MT_EUSAGE, "expected REF and CAND, got %d argument%s",
+		                    argc - optind, argc - optind == 1 ? "" : "s");
+	a->ref = argv[optind];
+	a->cand = argv[optind + 1];
+	return 0;
+}
+
+int check_compare(struct cli *cli, int argc, char **argv)
+{
+	struct args *a = calloc(1, sizeof(*a));
+	int error, passed = 0, status;
+
+	if (!a)
+		return cli_fail(cli, mt_error_set(MT_EIO, "out of memory"));
+	a->rtol = a->atol = NAN;
+	if ((error = parse(cli, a, argc, argv)) != 0)
+		status =
+		    error > 0 ? CLI_EXIT_OK : cli_usage_error(cli, "compare: %s", mt_error_last());
+	else if ((error = run(cli, a, &passed)) < 0)
+		status = cli_fail(cli, error);
+	else
+		status = passed ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+	for (size_t i = 0; i < a->nowned; i++)
+		free(a->owned[i]);
+	free(a);
+	return status;
+}
