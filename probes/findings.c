@@ -6,6 +6,7 @@
 #include "embedded.h"
 #include "error.h"
 #include "util.h"
+#include "strtab.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -614,36 +615,6 @@ static int call_conditions(const struct rule *r, const mt_call *c)
 	return 0;
 }
 
-/* What a call-shaped rule matched in `c` (borrowed), or NULL. */
-static const char *match_call(const struct rule *r, const mt_call *c)
-{
-	switch (r->subject) {
-	case SUBJ_CALL:
-		if (!c->api || !globs_match_n(&r->subj, c->api, c->api_len) ||
-		    globs_match_n(&r->except, c->api, c->api_len))
-			return NULL;
-		return call_conditions(r, c) ? c->api : NULL;
-	case SUBJ_METHOD:
-		return c->method && globs_match_n(&r->subj, c->method, c->method_len) &&
-				       call_conditions(r, c)
-			       ? c->callee
-			       : NULL;
-	case SUBJ_CALLEE:
-		if (!globs_match_n(&r->subj, c->callee, c->callee_len) &&
-		    !(c->api && globs_match_n(&r->subj, c->api, c->api_len)))
-			return NULL;
-		return call_conditions(r, c) ? c->callee : NULL;
-	case SUBJ_KWARG:
-		for (size_t i = 0; i < c->nkwargs; i++)
-			if (globs_match(&r->subj, c->kwargs[i].key) &&
-			    (!r->value.n || value_matches(r, &r->value, c->kwargs[i].value)))
-				return c->kwargs[i].key;
-		return NULL;
-	default:
-		return NULL;
-	}
-}
-
 /* A candidate finding, before one per (kind, file, line) is kept. */
 struct cand {
 	size_t rule, seq;
@@ -755,83 +726,171 @@ static int cands_flush(struct cands *cs, mt_findings *acc)
 	return error;
 }
 
-/* String literals' values, unquoted once per file rather than once per
- * rule. ok[i] is 0 for a literal unquote() refuses. */
-struct strvals {
-	const char **val;
-	size_t *n;
-	int *ok;
+/* --- which rules a subject matches, cached ------------------------------------ */
+
+/* A subject string (an api, a method, a callee, a keyword, a string's value,
+ * a module) against the rules of one subject kind, 64 rules to a block:
+ * bit j of block b is rule by_subject[s][64 b + j] (its subject patterns
+ * and not its except patterns; conditions on arguments are the call's). A
+ * repository names the same apis and methods over and over, so a worker
+ * keeps the masks it has computed in a memo. */
+struct mt_rules_memo {
+	const mt_rules *rules;
+	mt_strtab masks; /* tag: subject * 2^32 + block */
 };
 
-/* The call-shaped rules on every call, call by call: a call without an
- * api, a method or keywords skips the rules of that subject at once. A
- * rule's candidates still come in call order, which is all the dedup's
- * tie-break (seq) needs. */
-static void eval_calls(struct cands *cs, const char *path, const mt_pyfile *f)
+static uint64_t subject_mask(const mt_rules *r, enum subject s, size_t block, const char *str,
+			     size_t n)
 {
-	static const enum subject call_subjects[] = {SUBJ_CALL, SUBJ_METHOD, SUBJ_CALLEE,
-						     SUBJ_KWARG};
-	const mt_rules *rules = cs->rules;
-	const char *m;
+	size_t lo = block * 64, hi = r->nby_subject[s];
+	uint64_t m = 0;
 
-	for (size_t i = 0; i < f->ncalls; i++) {
-		const mt_call *c = &f->calls[i];
-		for (size_t k = 0; k < sizeof(call_subjects) / sizeof(call_subjects[0]); k++) {
-			enum subject s = call_subjects[k];
-			if ((s == SUBJ_CALL && !c->api) || (s == SUBJ_METHOD && !c->method) ||
-			    (s == SUBJ_KWARG && !c->nkwargs))
-				continue;
-			for (size_t j = 0; j < rules->nby_subject[s]; j++) {
-				size_t ri = rules->by_subject[s][j];
-				if ((m = match_call(&rules->v[ri], c)))
-					cand_add(cs, ri, path, c->line, c->col, m, NULL);
+	if (hi > lo + 64)
+		hi = lo + 64;
+	for (size_t j = lo; j < hi; j++) {
+		const struct rule *ru = &r->v[r->by_subject[s][j]];
+		if (globs_match_n(&ru->subj, str, n) && !globs_match_n(&ru->except, str, n))
+			m |= 1ull << (j - lo);
+	}
+	return m;
+}
+
+/* The mask, from the memo when there is one. */
+static uint64_t mask_of(const mt_rules *r, mt_rules_memo *m, enum subject s, size_t block,
+			const char *str, size_t n)
+{
+	uint64_t tag = ((uint64_t)s << 32) + block;
+	mt_strtab_slot *e;
+
+	/* a string literal or a callee rarely comes back, and hashing a long
+	 * docstring costs more than matching it */
+	if (!m || s == SUBJ_STRING || s == SUBJ_CALLEE)
+		return subject_mask(r, s, block, str, n);
+	e = mt_strtab_find(&m->masks, tag, str, n);
+	if (!e->key) {
+		e->value = subject_mask(r, s, block, str, n);
+		mt_strtab_claim(&m->masks, e, tag, str, n);
+	}
+	return e->value;
+}
+
+mt_rules_memo *mt_rules_memo_new(const mt_rules *r)
+{
+	mt_rules_memo *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		abort();
+	m->rules = r;
+	return m;
+}
+
+void mt_rules_memo_free(mt_rules_memo *m)
+{
+	if (!m)
+		return;
+	mt_strtab_dispose(&m->masks);
+	free(m);
+}
+
+/* Each rule of subject s whose bit is set in block b's mask, in table order:
+ * for (EACH_RULE(...)) with `ri` the rule's index. */
+#define BLOCKS(r, s) (((r)->nby_subject[s] + 63) / 64)
+#define RULE_AT(r, s, b, j) ((r)->by_subject[s][(b) * 64 + (j)])
+
+/* The call-shaped rules on every call, call by call, rule by rule in table
+ * order within each subject. A rule's candidates still come in call order,
+ * which is all the dedup's tie-break (seq) needs. */
+static void eval_call(struct cands *cs, mt_rules_memo *memo, const char *path, const mt_call *c)
+{
+	const mt_rules *r = cs->rules;
+
+	for (size_t b = 0; c->api && b < BLOCKS(r, SUBJ_CALL); b++)
+		for (uint64_t m = mask_of(r, memo, SUBJ_CALL, b, c->api, c->api_len); m; m &= m - 1) {
+			size_t ri = RULE_AT(r, SUBJ_CALL, b, __builtin_ctzll(m));
+			if (call_conditions(&r->v[ri], c))
+				cand_add(cs, ri, path, c->line, c->col, c->api, NULL);
+		}
+	for (size_t b = 0; c->method && b < BLOCKS(r, SUBJ_METHOD); b++)
+		for (uint64_t m = mask_of(r, memo, SUBJ_METHOD, b, c->method, c->method_len); m;
+		     m &= m - 1) {
+			size_t ri = RULE_AT(r, SUBJ_METHOD, b, __builtin_ctzll(m));
+			if (call_conditions(&r->v[ri], c))
+				cand_add(cs, ri, path, c->line, c->col, c->callee, NULL);
+		}
+	for (size_t b = 0; b < BLOCKS(r, SUBJ_CALLEE); b++) {
+		uint64_t m = mask_of(r, memo, SUBJ_CALLEE, b, c->callee, c->callee_len);
+		if (c->api)
+			m |= mask_of(r, memo, SUBJ_CALLEE, b, c->api, c->api_len);
+		for (; m; m &= m - 1) {
+			size_t ri = RULE_AT(r, SUBJ_CALLEE, b, __builtin_ctzll(m));
+			if (call_conditions(&r->v[ri], c))
+				cand_add(cs, ri, path, c->line, c->col, c->callee, NULL);
+		}
+	}
+	for (size_t b = 0; c->nkwargs && b < BLOCKS(r, SUBJ_KWARG); b++) {
+		uint64_t any = 0;
+		for (size_t i = 0; i < c->nkwargs; i++)
+			any |= mask_of(r, memo, SUBJ_KWARG, b, c->kwargs[i].key,
+				       strlen(c->kwargs[i].key));
+		for (; any; any &= any - 1) { /* the first keyword that matches */
+			unsigned j = (unsigned)__builtin_ctzll(any);
+			size_t ri = RULE_AT(r, SUBJ_KWARG, b, j);
+			const struct rule *ru = &r->v[ri];
+			for (size_t i = 0; i < c->nkwargs; i++) {
+				const mt_kwarg *k = &c->kwargs[i];
+				if (!(mask_of(r, memo, SUBJ_KWARG, b, k->key, strlen(k->key)) >> j & 1) ||
+				    (ru->value.n && !value_matches(ru, &ru->value, k->value)))
+					continue;
+				cand_add(cs, ri, path, c->line, c->col, k->key, NULL);
+				break;
 			}
 		}
 	}
 }
 
-/* The rules on refs, strings and imports. */
-static void eval_rule_python(struct cands *cs, size_t ri, const char *path, const mt_pyfile *f,
-			     const struct strvals *sv)
+/* The rules of subject s on one string; `what` is the candidate's match. */
+static void eval_string(struct cands *cs, mt_rules_memo *memo, enum subject s, const char *path,
+			const char *str, size_t n, uint32_t line, uint32_t col, const char *what)
 {
-	const struct rule *r = &cs->rules->v[ri];
+	const mt_rules *r = cs->rules;
 
-	for (size_t i = 0; r->subject == SUBJ_REF && i < f->nrefs; i++)
-		if (globs_match(&r->subj, f->refs[i].api) && !globs_match(&r->except, f->refs[i].api))
-			cand_add(cs, ri, path, f->refs[i].line, f->refs[i].col, f->refs[i].api, NULL);
-	for (size_t i = 0; r->subject == SUBJ_STRING && i < f->nstrings; i++)
-		if (sv->ok[i] && globs_match_n(&r->subj, sv->val[i], sv->n[i]))
-			cand_add(cs, ri, path, f->strings[i].line, f->strings[i].col,
-				 f->strings[i].text, NULL);
-	for (size_t i = 0; r->subject == SUBJ_IMPORT && i < f->nimports; i++)
-		if (globs_match(&r->subj, f->imports[i].module) &&
-		    !globs_match(&r->except, f->imports[i].module))
-			cand_add(cs, ri, path, f->imports[i].line, 0, f->imports[i].module, NULL);
+	for (size_t b = 0; b < BLOCKS(r, s); b++)
+		for (uint64_t m = mask_of(r, memo, s, b, str, n); m; m &= m - 1)
+			cand_add(cs, RULE_AT(r, s, b, __builtin_ctzll(m)), path, line, col, what,
+				 NULL);
+}
+
+int mt_rules_eval_python_memo(const mt_rules *r, const char *path, const mt_pyfile *f,
+			      mt_rules_memo *memo, mt_findings *acc)
+{
+	struct cands cs = {.rules = r};
+	const char *val;
+	size_t n;
+
+	if (!r || !f)
+		return mt_error_set(MT_EINVALID, "no rules or no file to evaluate");
+	if (memo && memo->rules != r)
+		return mt_error_set(MT_EINVALID, "a memo of other rules");
+	for (size_t i = 0; i < f->ncalls; i++)
+		eval_call(&cs, memo, path, &f->calls[i]);
+	for (size_t i = 0; i < f->nrefs; i++)
+		eval_string(&cs, memo, SUBJ_REF, path, f->refs[i].api, strlen(f->refs[i].api),
+			    f->refs[i].line, f->refs[i].col, f->refs[i].api);
+	for (size_t i = 0; i < f->nstrings; i++)
+		if (unquote(f->strings[i].text, &val, &n))
+			eval_string(&cs, memo, SUBJ_STRING, path, val, n, f->strings[i].line,
+				    f->strings[i].col, f->strings[i].text);
+	for (size_t i = 0; i < f->nimports; i++)
+		eval_string(&cs, memo, SUBJ_IMPORT, path, f->imports[i].module,
+			    strlen(f->imports[i].module), f->imports[i].line, 0,
+			    f->imports[i].module);
+	return cands_flush(&cs, acc);
 }
 
 int mt_rules_eval_python(const mt_rules *r, const char *path, const mt_pyfile *f,
 			 mt_findings *acc)
 {
-	struct cands cs = {.rules = r};
-
-	struct strvals sv;
-
-	if (!r || !f)
-		return mt_error_set(MT_EINVALID, "no rules or no file to evaluate");
-	sv.val = calloc(f->nstrings + 1, sizeof(*sv.val));
-	sv.n = calloc(f->nstrings + 1, sizeof(*sv.n));
-	sv.ok = calloc(f->nstrings + 1, sizeof(*sv.ok));
-	if (!sv.val || !sv.n || !sv.ok)
-		abort();
-	for (size_t i = 0; i < f->nstrings; i++)
-		sv.ok[i] = unquote(f->strings[i].text, &sv.val[i], &sv.n[i]);
-	eval_calls(&cs, path, f);
-	for (size_t i = 0; i < r->n; i++)
-		eval_rule_python(&cs, i, path, f, &sv);
-	free(sv.val);
-	free(sv.n);
-	free(sv.ok);
-	return cands_flush(&cs, acc);
+	return mt_rules_eval_python_memo(r, path, f, NULL, acc);
 }
 
 int mt_rules_eval_path(const mt_rules *r, const char *path, mt_findings *acc)

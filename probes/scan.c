@@ -10,6 +10,7 @@
 #include "opmap.h"
 #include "scancache.h"
 #include "scan_int.h"
+#include "strtab.h"
 #include "util.h"
 
 #include <pthread.h>
@@ -120,86 +121,29 @@ static int is_torch_api(const char *api)
 	return api && (strcmp(api, "torch") == 0 || strncmp(api, "torch.", 6) == 0);
 }
 
-/* A worker's memo of op lookups by name: a repository calls the same few
- * hundred apis and methods tens of thousands of times, and each lookup in
- * the opmap is a few binary searches. Keys are copied into `keys`. */
-struct memo_entry {
-	const char *key; /* NULL: a free slot */
-	size_t len;
-	const char *op;
-	enum mt_op_kind kind;
-};
-
-struct memo {
-	struct memo_entry *v;
-	size_t n, cap; /* cap: a power of two, or 0 */
-	mt_arena *keys;
-};
-
-static uint64_t memo_hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
-/* The slot of key[0..len) in m: its entry, or the free slot for it. */
-static struct memo_entry *memo_slot(struct memo *m, const char *key, size_t len)
-{
-	size_t k = memo_hash(key, len) & (m->cap - 1);
-
-	while (m->v[k].key && (m->v[k].len != len || memcmp(m->v[k].key, key, len) != 0))
-		k = (k + 1) & (m->cap - 1);
-	return &m->v[k];
-}
-
-static void memo_grow(struct memo *m)
-{
-	struct memo_entry *old = m->v;
-	size_t oldcap = m->cap;
-
-	m->cap = m->cap ? m->cap * 2 : 512;
-	m->v = calloc(m->cap, sizeof(*m->v));
-	if (!m->v)
-		abort();
-	for (size_t i = 0; i < oldcap; i++)
-		if (old[i].key)
-			*memo_slot(m, old[i].key, old[i].len) = old[i];
-	free(old);
-}
-
-/* The op of an api (methods = 0) or a method (1), looked up once per name. */
-static const char *memo_op(struct memo *m, const mt_opmap *opmap, int methods, const char *name,
+/* The op of an api (methods = 0) or a method (1), looked up in the opmap
+ * once per name and worker: a repository calls the same few hundred apis
+ * and methods tens of thousands of times, and each opmap lookup is a few
+ * binary searches. */
+static const char *memo_op(mt_strtab *memo, const mt_opmap *opmap, int methods, const char *name,
 			   size_t len, enum mt_op_kind *kind)
 {
-	struct memo_entry *e;
+	mt_strtab_slot *e = mt_strtab_find(memo, (uint64_t)methods, name, len);
 
-	if (2 * (m->n + 1) > m->cap)
-		memo_grow(m);
-	e = memo_slot(m, name, len);
 	if (!e->key) {
-		e->op = methods ? mt_opmap_method(opmap, name, &e->kind)
-				: mt_opmap_api(opmap, name, &e->kind);
-		e->key = mt_arena_strndup(&m->keys, name, len);
-		e->len = len;
-		m->n++;
+		e->ptr = methods ? mt_opmap_method(opmap, name, kind) : mt_opmap_api(opmap, name, kind);
+		e->value = (uint64_t)*kind;
+		mt_strtab_claim(memo, e, (uint64_t)methods, name, len);
 	}
-	*kind = e->kind;
-	return e->op;
-}
-
-static void memo_dispose(struct memo *m)
-{
-	free(m->v);
-	mt_arena_free(m->keys);
-	memset(m, 0, sizeof(*m));
+	*kind = (enum mt_op_kind)e->value;
+	return e->ptr;
 }
 
 /* What a worker keeps from one file to the next. */
 struct wstate {
 	mt_gitrepo *repo;
-	struct memo apis, methods;
+	mt_strtab ops;        /* memo_op */
+	mt_rules_memo *rules; /* which rules each name matches */
 };
 
 static void python_result(const struct shared *s, struct wstate *ws, struct fresult *r,
@@ -224,12 +168,12 @@ static void python_result(const struct shared *s, struct wstate *ws, struct fres
 			struct fcall *o = &r->calls[r->ncalls++];
 			enum mt_op_kind kind;
 			o->api = mt_arena_strdup(&r->arena, c->api);
-			o->op = memo_op(&ws->apis, s->opmap, 0, c->api, c->api_len, &kind);
+			o->op = memo_op(&ws->ops, s->opmap, 0, c->api, c->api_len, &kind);
 			o->line = c->line;
 			o->col = c->col;
 		} else if (c->method && !module_attribute(c)) {
 			enum mt_op_kind kind;
-			const char *op = memo_op(&ws->methods, s->opmap, 1, c->method,
+			const char *op = memo_op(&ws->ops, s->opmap, 1, c->method,
 						 c->method_len, &kind);
 			struct fmethod *o;
 			if (kind == MT_OP_UNKNOWN) /* not a tensor method */
@@ -240,7 +184,7 @@ static void python_result(const struct shared *s, struct wstate *ws, struct fres
 			o->line = c->line;
 		}
 	}
-	mt_rules_eval_python(s->rules, path, &py, &acc);
+	mt_rules_eval_python_memo(s->rules, path, &py, ws->rules, &acc);
 	take_findings(r, &acc);
 	mt_findings_dispose(&acc);
 	mt_pyfile_dispose(&py);
@@ -438,7 +382,7 @@ static int process(const struct shared *s, struct wstate *ws, struct job *job)
 static void *worker(void *arg)
 {
 	struct shared *s = arg;
-	struct wstate ws = {0};
+	struct wstate ws = {.rules = mt_rules_memo_new(s->rules)};
 	int error = mt_gitrepo_dup(&ws.repo, s->repo);
 
 	for (;;) {
@@ -466,8 +410,8 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&s->lock);
 	}
 	mt_gitrepo_free(ws.repo);
-	memo_dispose(&ws.apis);
-	memo_dispose(&ws.methods);
+	mt_strtab_dispose(&ws.ops);
+	mt_rules_memo_free(ws.rules);
 	pthread_mutex_lock(&s->lock);
 	pthread_cond_signal(&s->progress);
 	pthread_mutex_unlock(&s->lock);

@@ -324,6 +324,51 @@ static void test_every_rule_fires(void **state)
 	}
 }
 
+static void assert_same_findings(const mt_findings *a, const mt_findings *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		assert_string_equal(a->items[i].rule, b->items[i].rule);
+		assert_string_equal(a->items[i].match, b->items[i].match);
+		assert_int_equal(a->items[i].line, b->items[i].line);
+		assert_int_equal(a->items[i].col, b->items[i].col);
+	}
+}
+
+/* A memo (which rules each name matches, kept across files) changes no
+ * finding, cold or warm: every example in one file, one example a line. */
+static void test_memo_agrees(void **state)
+{
+	const mt_rules *r = *state;
+	mt_rules_memo *memo = mt_rules_memo_new(r);
+	mt_findings plain = {0}, cold = {0}, warm = {0};
+	mt_pyfile f = {0};
+
+	for (size_t i = 0; i < sizeof(fires) / sizeof(fires[0]); i++) {
+		const struct example *e = &fires[i];
+		uint32_t line = (uint32_t)i + 1;
+		if (e->type == 'c')
+			add_call(&f, e->a, e->b, e->c, line, 4, e->d, e->e, e->f);
+		else if (e->type == 'r')
+			add_ref(&f, e->a, line, 4);
+		else if (e->type == 's')
+			add_string(&f, e->a, line, 4);
+		else if (e->type == 'i')
+			add_import(&f, e->a, line);
+	}
+	assert_int_equal(mt_rules_eval_python(r, "train.py", &f, &plain), 0);
+	assert_true(plain.n > 20);
+	assert_int_equal(mt_rules_eval_python_memo(r, "train.py", &f, memo, &cold), 0);
+	assert_int_equal(mt_rules_eval_python_memo(r, "train.py", &f, memo, &warm), 0);
+	assert_same_findings(&plain, &cold);
+	assert_same_findings(&plain, &warm);
+	mt_findings_dispose(&plain);
+	mt_findings_dispose(&cold);
+	mt_findings_dispose(&warm);
+	py_free(&f);
+	mt_rules_memo_free(memo);
+}
+
 /* An example whose rule is gone from the table is stale. */
 static void test_every_example_has_a_rule(void **state)
 {
@@ -693,6 +738,7 @@ int main(void)
 	const struct CMUnitTest bundled[] = {
 		cmocka_unit_test(test_every_rule_fires),
 		cmocka_unit_test(test_every_example_has_a_rule),
+		cmocka_unit_test(test_memo_agrees),
 		cmocka_unit_test(test_look_alikes_are_quiet),
 		cmocka_unit_test(test_effort_and_message),
 		cmocka_unit_test(test_except),
