@@ -498,6 +498,8 @@ static int finish_series(struct reader *r)
 	mt_curve *c = r->c;
 	size_t w = 0;
 
+	if (c->n == 0 && !c->value_name && r->opts->value)
+		return bad(r, 0, "no line has '%s': the series is empty", r->opts->value);
 	if (c->n == 0 && !c->value_name) {
 		char *list = join_names(value_names);
 		bad(r, 0, "no line has any of %s (--key names one): the series is empty", list);

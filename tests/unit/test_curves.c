@@ -139,6 +139,7 @@ static void test_jsonl(void **state)
 	parse_fails("{\"step\": 1, \"loss\": 2}\n{\"loss\": 2}\n", NULL, "t:2: no step 'step'");
 	parse_fails("{\"loss\": 2}\n", NULL, "t:1: no step key (looked for step");
 	parse_fails("{\"step\": 1, \"acc\": 2}\n", NULL, "t: no line has any of loss");
+	parse_fails("{\"step\": 1, \"acc\": 2}\n", &o, "t: no line has 'eval_loss'");
 }
 
 static const char mllog[] =
