@@ -119,10 +119,22 @@ void mt_tensor_to_double(mt_dtype t, const void *data, uint64_t first, size_t n,
 {
 	size_t k;
 	switch (t) {
-	case MT_DT_F32:
-		for (k = 0; k < n; k++)
+	case MT_DT_F32: {
+		/* two at a time through GCC/clang vector types: cvtps2pd on x86 */
+		typedef float v2f __attribute__((vector_size(8)));
+		typedef double v2d __attribute__((vector_size(16)));
+		const char *p = (const char *)data + first * sizeof(float);
+		for (k = 0; k + 2 <= n; k += 2) {
+			v2f f;
+			v2d d;
+			memcpy(&f, p + k * sizeof(float), sizeof(f));
+			d = __builtin_convertvector(f, v2d);
+			memcpy(out + k, &d, sizeof(d));
+		}
+		for (; k < n; k++)
 			out[k] = load_f32(data, first + k);
 		break;
+	}
 	case MT_DT_F64:
 		memcpy(out, (const char *)data + first * sizeof(double), n * sizeof(double));
 		break;
