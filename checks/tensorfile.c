@@ -175,6 +175,7 @@ struct mt_tensor_set {
 	size_t nfiles;
 	struct entry *entries;
 	size_t count;
+	char *label; /* a wrapped set's name for its tensors' "file" */
 };
 
 static int is_safetensors_name(const struct dirent *d)
@@ -279,7 +280,35 @@ const mt_tensor *mt_tensor_set_at(const mt_tensor_set *s, size_t i)
 
 const char *mt_tensor_set_file(const mt_tensor_set *s, size_t i)
 {
-	return i < s->count ? s->files[s->entries[i].file]->path : NULL;
+	if (i >= s->count)
+		return NULL;
+	return s->nfiles ? s->files[s->entries[i].file]->path : s->label;
+}
+
+int mt_tensor_set_wrap(mt_tensor_set **out, const mt_tensor *ts, size_t n, const char *label)
+{
+	mt_tensor_set *s = calloc(1, sizeof(*s));
+	int error = 0;
+
+	*out = NULL;
+	if (!s || !(s->entries = calloc(n ? n : 1, sizeof(*s->entries))) ||
+	    !(s->label = mt_strdup(label))) {
+		mt_tensor_set_free(s);
+		return mt_error_set(MT_EIO, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		s->entries[i] = (struct entry){&ts[i], 0};
+	s->count = n;
+	qsort(s->entries, n, sizeof(*s->entries), cmp_entry);
+	for (size_t i = 1; i < n && error == 0; i++)
+		if (strcmp(s->entries[i].t->name, s->entries[i - 1].t->name) == 0)
+			error = mt_error_set(MT_EINVALID, "%s: two tensors named '%s'", label,
+					     s->entries[i].t->name);
+	if (error < 0)
+		mt_tensor_set_free(s);
+	else
+		*out = s;
+	return error;
 }
 
 static int cmp_entry_key(const void *key, const void *e)
@@ -302,5 +331,6 @@ void mt_tensor_set_free(mt_tensor_set *s)
 		mt_tensor_file_free(s->files[i]);
 	free(s->files);
 	free(s->entries);
+	free(s->label);
 	free(s);
 }

@@ -44,6 +44,11 @@ const char *mt_tensor_set_file(const mt_tensor_set *s, size_t i);
 /* The tensor named `name`, or NULL. Borrowed. */
 const mt_tensor *mt_tensor_set_find(const mt_tensor_set *s, const char *name);
 
+/* A set over tensors held elsewhere (a model run's outputs): borrowed, they
+ * must outlive the set; `label` stands for their file. Two tensors of one
+ * name are MT_EINVALID. */
+int mt_tensor_set_wrap(mt_tensor_set **out, const mt_tensor *ts, size_t n, const char *label);
+
 void mt_tensor_set_free(mt_tensor_set *s);
 
 #endif

@@ -16,4 +16,9 @@ int check_curves(struct cli *cli, int argc, char **argv);  /* cmd_check_curves.c
  * NULL; it is 0 without a trial. */
 int check_record(struct cli *cli, const char *kind, json_t *result, int64_t *id_out);
 
+/* Prints a tensor comparison (mt_cmp_run's result) as text: each failing
+ * tensor in assert_close's words, then every tensor worst first
+ * (cmd_check_compare.c). */
+void check_print_tensors(json_t *res);
+
 #endif

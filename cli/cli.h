@@ -78,5 +78,6 @@ int cmd_probe(struct cli *cli, int argc, char **argv);
 int cmd_override(struct cli *cli, int argc, char **argv);
 int cmd_tables(struct cli *cli, int argc, char **argv);
 int cmd_ops(struct cli *cli, int argc, char **argv);
+int cmd_check(struct cli *cli, int argc, char **argv);
 
 #endif

@@ -307,7 +307,7 @@ static void print_names(json_t *res, const char *key, const char *title)
 	printf("\n");
 }
 
-static void print_text(json_t *res)
+void check_print_tensors(json_t *res)
 {
 	json_t *e, *noise = json_object_get(res, "noise");
 	size_t i, failed = 0, n = json_array_size(json_object_get(res, "tensors"));
@@ -363,7 +363,7 @@ static int run(struct cli *cli, struct args *a, int *passed)
 		goto cleanup;
 	*passed = json_is_true(json_object_get(res, "passed"));
 	if (!cli->json)
-		print_text(res);
+		check_print_tensors(res);
 	if ((error = check_record(cli, "compare", res, NULL)) < 0)
 		goto cleanup;
 	if (cli->json)

@@ -68,6 +68,25 @@ const struct cli_command cli_commands[] = {
 	 "scan, the ops the static scan missed. registry lists libtorch's operator\n"
 	 "schemas (the list the scan's op names are checked against). tracer writes\n"
 	 "optrace.py out.\n"},
+	{"check", cmd_check, "numerical correctness: tensors, a model under another recipe, loss curves",
+	 "Usage: mtrial check compare REF CAND [--rtol R] [--atol A] [--stat S] [--equal-nan]\n"
+	 "                            [--tol GLOB=RTOL,ATOL]... [--noise REF2] [--json]\n"
+	 "       mtrial check model FILE.pt --inputs FILE --recipe fp32|bf16|fp16|f64-as-f32 [--json]\n"
+	 "       mtrial check curves A B [--rtol R] [--atol A] [--window N] [--key K]\n"
+	 "                            [--target V] [--final-only] [--json]\n"
+	 "       mtrial check list [--json]\n\n"
+	 "compare: tensors dumped by the reference system (REF) and the trial system\n"
+	 "(CAND): safetensors files, torch.save files, or directories of them matched\n"
+	 "by tensor name. A tensor passes when |cand - ref| <= atol + rtol * |ref| (the\n"
+	 "rule of torch.testing.assert_close, with its defaults per dtype unless\n"
+	 "trial.yaml or --rtol/--atol/--tol say otherwise). Reports, per tensor, the\n"
+	 "mismatched count, the greatest absolute and relative differences and where,\n"
+	 "the smallest atol and rtol that would pass, and the cosine similarity.\n"
+	 "model: runs a TorchScript model on the CPU in fp32 and in another numeric\n"
+	 "recipe and compares the outputs: precision risk before renting hardware.\n"
+	 "curves: two loss curves (CSV, JSONL or MLPerf :::MLLOG lines) step by step.\n"
+	 "Every result is recorded in the trial ('check list' lists them). Each\n"
+	 "subcommand's --help says more. Exit status: 0 pass, 1 mismatch, 2 error.\n"},
 	{"override", cmd_override, "record what the team found out about an op",
 	 "Usage: mtrial override OP STATUS --note TEXT [--json]\n"
 	 "       mtrial override [--json]\n\n"

@@ -3,6 +3,7 @@
 #include "exact.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,6 +290,103 @@ static json_t *exact_sources(mt_journal *j)
 	return json_pack("{so, so}", "torchscript", ts, "trace", tr);
 }
 
+/* The report lists this many checks, newest first. */
+#define REPORT_CHECKS 20
+
+static double num(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* One line on a tensor comparison (compare, model): how many tensors
+ * failed, the worst one, its tolerances and where they came from. */
+static void tensors_summary(mt_buf *b, json_t *c)
+{
+	json_t *tensors = json_object_get(c, "tensors"), *t, *worst = json_array_get(tensors, 0);
+	size_t i, failed = 0;
+
+	json_array_foreach(tensors, i, t)
+		failed += !json_is_true(json_object_get(t, "passed"));
+	if (json_object_get(c, "recipe"))
+		mt_buf_printf(b, "recipe %s (%s); ",
+			      json_string_value(json_object_get(json_object_get(c, "recipe"), "name")),
+			      json_string_value(json_object_get(json_object_get(c, "recipe"), "what")));
+	mt_buf_printf(b, "%zu of %zu tensors failed", failed, json_array_size(tensors));
+	if (json_array_size(json_object_get(c, "only_in_reference")) ||
+	    json_array_size(json_object_get(c, "only_in_candidate")))
+		mt_buf_printf(b, ", %zu only in the reference, %zu only in the candidate",
+			      json_array_size(json_object_get(c, "only_in_reference")),
+			      json_array_size(json_object_get(c, "only_in_candidate")));
+	if (worst)
+		mt_buf_printf(b, "; worst `%s`: %lld of %lld mismatched, greatest |diff| %.3g, "
+			      "rtol %.3g atol %.3g (%s)",
+			      json_string_value(json_object_get(worst, "name")),
+			      (long long)json_integer_value(json_object_get(worst, "mismatched")),
+			      (long long)json_integer_value(json_object_get(worst, "numel")),
+			      num(json_object_get(worst, "max_abs")), num(json_object_get(worst, "rtol")),
+			      num(json_object_get(worst, "atol")),
+			      json_string_value(json_object_get(worst, "tolerance_source")) ?: "default");
+}
+
+/* One line on a loss-curve comparison. */
+static void curves_summary(mt_buf *b, json_t *c)
+{
+	json_t *final = json_object_get(c, "final"), *div = json_object_get(c, "first_divergent_step");
+	mt_buf_printf(b, "%lld steps compared, band rtol %.3g atol %.3g",
+		      (long long)json_integer_value(json_object_get(c, "points")),
+		      num(json_object_get(c, "rtol")), num(json_object_get(c, "atol")));
+	if (json_integer_value(json_object_get(c, "window")) > 1)
+		mt_buf_printf(b, ", smoothed over %lld",
+			      (long long)json_integer_value(json_object_get(c, "window")));
+	if (json_is_integer(div))
+		mt_buf_printf(b, "; first outside the band at step %lld", (long long)json_integer_value(div));
+	else if (json_is_object(div))
+		mt_buf_printf(b, "; first outside the band at step %lld",
+			      (long long)json_integer_value(json_object_get(div, "step")));
+	if (final)
+		mt_buf_printf(b, "; final values %.4g (reference) and %.4g: %s",
+			      num(json_object_get(final, "reference")),
+			      num(json_object_get(final, "candidate")),
+			      json_is_true(json_object_get(final, "agree")) ? "agree" : "differ");
+}
+
+/* The recorded correctness checks, newest first, each in one line. */
+static json_t *checks_model(mt_journal *j)
+{
+	json_t *all = mt_journal_checks_json(j, NULL, REPORT_CHECKS), *out = json_array(), *c;
+	size_t i;
+
+	if (!all) {
+		mt_error_clear();
+		json_decref(out);
+		return json_null();
+	}
+	json_array_foreach(all, i, c) {
+		const char *kind = json_string_value(json_object_get(c, "kind"));
+		mt_buf b = MT_BUF_INIT;
+		if (kind && strcmp(kind, "curves") == 0)
+			curves_summary(&b, c);
+		else
+			tensors_summary(&b, c);
+		json_array_append_new(out, json_pack("{sO, sO, sO, sO, sO, ss, ss}", "id",
+						     json_object_get(c, "id"), "created",
+						     json_object_get(c, "created"), "kind",
+						     json_object_get(c, "kind"), "reference",
+						     json_object_get(c, "reference"), "candidate",
+						     json_object_get(c, "candidate"), "verdict",
+						     json_is_true(json_object_get(c, "passed")) ? "pass"
+											     : "FAIL",
+						     "summary", mt_buf_cstr(&b)));
+		mt_buf_dispose(&b);
+	}
+	json_decref(all);
+	if (!json_array_size(out)) {
+		json_decref(out);
+		return json_null();
+	}
+	return out;
+}
+
 /* The latest probe: the table it used, blockers first, unknowns as open
  * questions. Call sites are cut to a few per op. */
 static json_t *probe_model(mt_journal *j)
@@ -360,12 +458,12 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	scan = scan_model(t->journal);
 	probe = probe_model(t->journal);
 	mt_time_iso(iso, sizeof(iso), now_ms);
-	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so}", "mtrial",
+	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so}", "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
 			 t->dir, "name", name, "spec", spec, "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),
-			 "probe", probe, "steps",
+			 "probe", probe, "checks", checks_model(t->journal), "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe)));
 }

@@ -184,6 +184,19 @@ int mt_torch_registry(char **json)
 	return 0;
 }
 
+/* The last non-empty line of a TorchScript error (its first lines are the
+ * interpreter's traceback; the last says what failed). */
+static const char *last_line(char *text)
+{
+	size_t n = strlen(text);
+	while (n && (text[n - 1] == '\n' || text[n - 1] == ' '))
+		text[--n] = '\0';
+	for (size_t i = n; i-- > 0;)
+		if (text[i] == '\n')
+			return text + i + 1;
+	return text;
+}
+
 int mt_torch_run_model(const char *path, const mtt_tensor *inputs, size_t nin, const char *dtype,
 		       mtt_tensor **out, size_t *n)
 {
@@ -195,7 +208,7 @@ int mt_torch_run_model(const char *path, const mtt_tensor *inputs, size_t nin, c
 		return error;
 	if (shim.run_model(path, inputs, nin, dtype, out, n, err, sizeof(err)) != 0)
 		return mt_error_set(MT_EINVALID, "%s: running forward in %s failed: %s", path, dtype,
-				    err);
+				    last_line(err));
 	return 0;
 }
 

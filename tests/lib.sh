@@ -43,6 +43,17 @@ new_repo() {
 		git -C "$1" -c user.name=t -c user.email=t@example.com commit -qm init
 }
 
+# require_torch: $PY is Debian's python3 with torch (scripts/install-deps
+# installs python3-torch; the python3 on PATH may have none). Without it the
+# test fails, saying so.
+PY=${OPTRACE_PYTHON:-/usr/bin/python3}
+require_torch() {
+	"$PY" -c 'import torch' 2>/dev/null && return 0
+	bad "$PY cannot import torch: install python3-torch (scripts/install-deps)"
+	finish
+	exit 1
+}
+
 finish() {
 	echo "$T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ]

@@ -6,12 +6,7 @@
 . "$MT_SOURCE_DIR/tests/lib.sh"
 export XDG_DATA_HOME=$T_TMP/data HOME=$T_TMP/home
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
-PY=${OPTRACE_PYTHON:-/usr/bin/python3}
-if ! "$PY" -c 'import torch' 2>/dev/null; then
-	bad "$PY cannot import torch: install python3-torch (scripts/install-deps)"
-	finish
-	exit 1
-fi
+require_torch
 
 # The model source lives in the repository the trial scans, so that the
 # archive's source lines point into it.

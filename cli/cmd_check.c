@@ -1,0 +1,87 @@
+/* mtrial check: numerical correctness, with tolerances the team chose. */
+#include "check.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int check_record(struct cli *cli, const char *kind, json_t *result, int64_t *id_out)
+{
+	mt_trial *t = NULL;
+	int64_t id = 0;
+	int error;
+
+	if (id_out)
+		*id_out = 0;
+	if (cli_open_trial(cli, &t, 0) < 0) {
+		if (mt_error_last_code() != MT_ENOTFOUND)
+			return mt_error_last_code();
+		mt_error_clear();
+		if (!cli->json)
+			printf("(not recorded: no trial)\n");
+		return 0;
+	}
+	if ((error = mt_journal_check_add(t->journal, kind, result, &id)) == 0) {
+		json_object_set_new(result, "check_id", json_integer(id));
+		if (!cli->json)
+			printf("Recorded as check #%lld in %s.\n", (long long)id, t->dir);
+		if (id_out)
+			*id_out = id;
+	}
+	mt_trial_free(t);
+	return error;
+}
+
+/* mtrial check list: the recorded checks, newest first. */
+static int list(struct cli *cli, int argc, char **argv)
+{
+	mt_trial *t = NULL;
+	json_t *checks, *c;
+	size_t i;
+	int status;
+
+	if (cli_parse_plain(cli, argc, argv, &status))
+		return status;
+	if (cli_open_trial(cli, &t, 0) < 0)
+		return cli_fail(cli, mt_error_last_code());
+	checks = mt_journal_checks_json(t->journal, NULL, 0);
+	mt_trial_free(t);
+	if (!checks)
+		return cli_fail(cli, mt_error_last_code());
+	if (cli->json)
+		return cli_print_json(checks), CLI_EXIT_OK;
+	json_array_foreach(checks, i, c)
+		printf("#%-4lld %s  %-8s %-6s %s vs %s\n",
+		       (long long)json_integer_value(json_object_get(c, "id")),
+		       json_string_value(json_object_get(c, "created")),
+		       json_string_value(json_object_get(c, "kind")),
+		       json_is_true(json_object_get(c, "passed")) ? "pass" : "FAIL",
+		       json_string_value(json_object_get(c, "reference")),
+		       json_string_value(json_object_get(c, "candidate")));
+	if (!json_array_size(checks))
+		printf("No checks recorded yet.\n");
+	json_decref(checks);
+	return CLI_EXIT_OK;
+}
+
+int cmd_check(struct cli *cli, int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(struct cli *, int, char **);
+	} subs[] = {{"compare", check_compare},
+		    {"model", check_model},
+		    {"curves", check_curves},
+		    {"list", list}};
+	const char *sub = argc > 1 ? argv[1] : NULL;
+
+	if (!sub)
+		return cli_usage_error(cli, "missing subcommand (compare, model, curves, list)");
+	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0)
+		return fputs(cli->cmd->usage, stdout), CLI_EXIT_OK;
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (strcmp(sub, subs[i].name) == 0)
+			return subs[i].run(cli, argc - 1, argv + 1);
+	return cli_usage_error(cli, "unknown subcommand '%s'", sub);
+}
