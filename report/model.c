@@ -418,7 +418,7 @@ static json_t *probe_model(mt_journal *j)
 }
 
 static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan,
-			   int probed)
+			   int probed, int checked)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
@@ -434,6 +434,8 @@ static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, j
 			status = "done";
 		if (strcmp(steps[i].id, "ops") == 0 && probed)
 			status = "done";
+		if (strcmp(steps[i].id, "correctness") == 0 && checked)
+			status = "done";
 		json_array_append_new(arr, json_pack("{ss, ss, ss, ss}", "id", steps[i].id,
 						     "title", steps[i].title, "status", status,
 						     "hint", steps[i].empty_hint));
@@ -448,7 +450,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
 	json_t *effort = effort_model(t->journal, now_ms);
 	json_t *notes = effort ? mt_journal_notes_json(t->journal) : NULL;
-	json_t *scan, *probe;
+	json_t *scan, *probe, *checks;
 
 	if (!effort || !notes) {
 		json_decref(spec);
@@ -457,6 +459,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	}
 	scan = scan_model(t->journal);
 	probe = probe_model(t->journal);
+	checks = checks_model(t->journal);
 	mt_time_iso(iso, sizeof(iso), now_ms);
 	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so}", "mtrial",
 			 "version", MT_VERSION, "journal_schema",
@@ -464,6 +467,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 			 t->dir, "name", name, "spec", spec, "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),
-			 "probe", probe, "checks", checks_model(t->journal), "steps",
-			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe)));
+			 "probe", probe, "checks", checks, "steps",
+			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
+				     !json_is_null(checks)));
 }
