@@ -34,6 +34,7 @@ typedef struct val {
 struct mt_torchsave {
 	const unsigned char *map;
 	uint64_t len;
+	int mapped; /* map is ours to unmap (open), else borrowed (parse) */
 	mt_arena *arena;
 	mt_tensor *tensors;
 	size_t n, cap;
@@ -375,10 +376,13 @@ static int run(struct pk *k, val **root)
 		}
 		case 0x8a: { /* LONG1 */
 			size_t n;
-			if (need(k, 1) < 0 || (n = *k->p, need(k, 1 + n) < 0) || n > 8)
-				return n > 8 ? mt_error_set(MT_EINVALID, "%s: data.pkl: an integer wider "
-							    "than 64 bits", k->path)
-					     : truncated(k);
+			if (need(k, 1) < 0)
+				return truncated(k);
+			if ((n = *k->p) > 8)
+				return mt_error_set(MT_EINVALID, "%s: data.pkl: an integer wider than 64 "
+						    "bits", k->path);
+			if (need(k, 1 + n) < 0)
+				return truncated(k);
 			v = new_val(k, V_INT);
 			v->i = (int64_t)rd_le(k->p + 1, (int)n);
 			if (n && n < 8 && (k->p[n] & 0x80))
@@ -587,6 +591,24 @@ int mt_torchsave_sniff(const char *path)
 
 int mt_torchsave_open(mt_torchsave **out, const char *path)
 {
+	const unsigned char *map = NULL;
+	uint64_t len = 0;
+	int error;
+
+	*out = NULL;
+	if ((error = mt_file_map(path, &map, &len)) < 0)
+		return error;
+	if ((error = mt_torchsave_parse(out, map, len, path)) < 0) {
+		mt_file_unmap(map, len);
+		return error;
+	}
+	(*out)->mapped = 1;
+	return 0;
+}
+
+int mt_torchsave_parse(mt_torchsave **out, const unsigned char *buf, uint64_t len,
+		       const char *path)
+{
 	mt_torchsave *f = calloc(1, sizeof(*f));
 	struct pk k = {.path = path, .f = f};
 	mt_zip_entry *entries = NULL;
@@ -599,8 +621,8 @@ int mt_torchsave_open(mt_torchsave **out, const char *path)
 	*out = NULL;
 	if (!f)
 		return mt_error_set(MT_EIO, "out of memory");
-	if ((error = mt_file_map(path, &f->map, &f->len)) < 0)
-		goto fail;
+	f->map = buf;
+	f->len = len;
 	if (f->len >= 2 && f->map[0] == 0x80) {
 		error = mt_error_set(MT_EINVALID, "%s: torch.save's legacy format (a bare pickle, "
 				     "before PyTorch 1.6), which mtrial does not read: save again with "
@@ -661,7 +683,8 @@ void mt_torchsave_free(mt_torchsave *f)
 		free(f->copies[i]);
 	free(f->copies);
 	free(f->tensors);
-	mt_file_unmap(f->map, f->len);
+	if (f->mapped)
+		mt_file_unmap(f->map, f->len);
 	mt_arena_free(f->arena);
 	free(f);
 }

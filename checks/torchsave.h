@@ -31,6 +31,11 @@ int mt_torchsave_sniff(const char *path);
  * entry, an opcode it does not know); MT_ENOTFOUND when absent. */
 int mt_torchsave_open(mt_torchsave **out, const char *path);
 
+/* The same from len bytes already in memory (borrowed: they must outlive
+ * *out); `path` names them in messages. */
+int mt_torchsave_parse(mt_torchsave **out, const unsigned char *buf, uint64_t len,
+		       const char *path);
+
 size_t mt_torchsave_count(const mt_torchsave *f);
 /* The i-th tensor in the order the file holds them; NULL past the end. */
 const mt_tensor *mt_torchsave_at(const mt_torchsave *f, size_t i);
