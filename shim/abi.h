@@ -40,7 +40,8 @@ int mtt_registry(char **json, char *err, size_t errsize);
 /* Runs a TorchScript model's forward on the CPU with its parameters and the
  * floating-point inputs cast to `dtype` ("float32", "bfloat16", "float16",
  * "float64"); the outputs (a tensor, or tuples, lists and dicts of them)
- * as tensors of that dtype in *out. Nothing but forward runs. */
+ * as tensors of that dtype in *out. Nothing but forward runs, on one
+ * intra-op thread (the same reduction order in every run). */
 int mtt_run_model(const char *path, const mtt_tensor *inputs, size_t nin, const char *dtype,
 		  mtt_tensor **out, size_t *n, char *err, size_t errsize);
 

@@ -21,6 +21,7 @@
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 #include <c10/core/GradMode.h>
 #include <fstream>
 #include <iterator>
@@ -512,6 +513,9 @@ extern "C" int mtt_run_model(const char *path, const mtt_tensor *inputs, size_t 
 	*n = 0;
 	int rc = guarded(err, errsize, [&] {
 		c10::ScalarType type = scalar_type(dtype);
+		// One intra-op thread: reductions then add up in one order, so both
+		// runs, and any two machines, differ only by the recipe.
+		at::set_num_threads(1);
 		torch::jit::Module m = torch::jit::load(path, c10::Device(c10::kCPU));
 		std::vector<c10::IValue> args;
 		m.eval();
