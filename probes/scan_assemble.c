@@ -14,6 +14,32 @@
  * a large repository's result): same member order, same escapes, and an
  * entry with a string jansson refuses (not UTF-8) is left out, as
  * json_pack() left it out. */
+/* mt_buf_put without the call when the bytes fit: the sites of a large
+ * repository are a few million small pieces. */
+static inline void put(mt_buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		mt_buf_put(b, s, n);
+		return;
+	}
+	memcpy(b->ptr + b->len, s, n);
+	b->len += n;
+	b->ptr[b->len] = '\0';
+}
+
+#define PUT_LIT(b, lit) put((b), (lit), sizeof(lit) - 1)
+
+static void put_uint(mt_buf *b, uint32_t v)
+{
+	char num[12], *p = num + sizeof(num);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(b, p, (size_t)(num + sizeof(num) - p));
+}
+
 struct sumarr {
 	mt_buf buf;
 	mt_jw w;
@@ -34,6 +60,7 @@ struct summary {
 	size_t *slots; /* open addressing over ops: index + 1, 0 = free */
 	size_t nslots;
 	size_t python_files, lines, calls, mapped, methods, effort[4];
+	mt_buf entry; /* scratch for one entry */
 };
 
 static const char *const efforts[] = {"high", "medium", "low", "none"};
@@ -51,23 +78,23 @@ static int utf8_ok(const char *s)
 	return s && mt_gitread_utf8_valid(s, strlen(s));
 }
 
-/* A string value escaped as jansson escapes it (\b \f \r, \u00XX). */
-static void put_str(mt_jw *w, const char *s)
+/* A string value escaped as jansson escapes it (\b \f \r, \u00XX), or
+ * null. */
+static void qstr(mt_buf *b, const char *s)
 {
 	const char *run = s;
 	char u[8];
 
 	if (!s) {
-		mt_jw_null(w);
+		PUT_LIT(b, "null");
 		return;
 	}
-	mt_jw_raw(w, "", 0); /* the separator */
-	mt_buf_put(w->out, "\"", 1);
+	PUT_LIT(b, "\"");
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		const char *esc = u;
 		if (*p >= 0x20 && *p != '"' && *p != '\\')
 			continue;
-		mt_buf_put(w->out, run, (size_t)((const char *)p - run));
+		put(b, run, (size_t)((const char *)p - run));
 		switch (*p) {
 		case '"': esc = "\\\""; break;
 		case '\\': esc = "\\\\"; break;
@@ -78,23 +105,37 @@ static void put_str(mt_jw *w, const char *s)
 		case '\t': esc = "\\t"; break;
 		default: snprintf(u, sizeof(u), "\\u%04X", *p);
 		}
-		mt_buf_puts(w->out, esc);
+		put(b, esc, strlen(esc));
 		run = (const char *)p + 1;
 	}
-	mt_buf_puts(w->out, run);
-	mt_buf_put(w->out, "\"", 1);
+	put(b, run, strlen(run));
+	PUT_LIT(b, "\"");
 }
 
-static void put_member_str(mt_jw *w, const char *key, const char *s)
+static void put_str(mt_jw *w, const char *s)
 {
-	mt_jw_key(w, key);
-	put_str(w, s);
+	mt_jw_raw(w, "", 0); /* the separator */
+	qstr(w->out, s);
 }
 
 static void put_member_int(mt_jw *w, const char *key, int64_t v)
 {
 	mt_jw_key(w, key);
 	mt_jw_int(w, v);
+}
+
+/* One array entry, written whole into the scratch buffer e and then added
+ * with its separator: {"k1":v1,...}. Keys are constant. */
+static void entry_str(mt_buf *e, const char *key_colon, const char *s)
+{
+	put(e, key_colon, strlen(key_colon));
+	qstr(e, s);
+}
+
+static void entry_uint(mt_buf *e, const char *key_colon, uint32_t v)
+{
+	put(e, key_colon, strlen(key_colon));
+	put_uint(e, v);
 }
 
 static uint64_t str_hash(const char *s)
@@ -168,15 +209,16 @@ static void add_finding(struct summary *sm, const struct ffinding *f, const char
 	if (!utf8_ok(f->rule) || !utf8_ok(f->kind) || !utf8_ok(f->effort) || !utf8_ok(path) ||
 	    !utf8_ok(f->message))
 		return;
-	mt_jw_object(w);
-	put_member_str(w, "rule", f->rule);
-	put_member_str(w, "kind", f->kind);
-	put_member_str(w, "effort", f->effort);
-	put_member_str(w, "file", path);
-	put_member_int(w, "line", f->line);
-	put_member_int(w, "col", f->col);
-	put_member_str(w, "message", f->message);
-	mt_jw_end_object(w);
+	sm->entry.len = 0;
+	entry_str(&sm->entry, "{\"rule\":", f->rule);
+	entry_str(&sm->entry, ",\"kind\":", f->kind);
+	entry_str(&sm->entry, ",\"effort\":", f->effort);
+	entry_str(&sm->entry, ",\"file\":", path);
+	entry_uint(&sm->entry, ",\"line\":", f->line);
+	entry_uint(&sm->entry, ",\"col\":", f->col);
+	entry_str(&sm->entry, ",\"message\":", f->message);
+	PUT_LIT(&sm->entry, "}");
+	mt_jw_raw(w, sm->entry.ptr, sm->entry.len);
 	sm->findings.n++;
 }
 
@@ -186,10 +228,11 @@ static void skip(struct summary *sm, const char *path, const char *reason)
 
 	if (!utf8_ok(path) || !utf8_ok(reason))
 		return;
-	mt_jw_object(w);
-	put_member_str(w, "path", path);
-	put_member_str(w, "reason", reason);
-	mt_jw_end_object(w);
+	sm->entry.len = 0;
+	entry_str(&sm->entry, "{\"path\":", path);
+	entry_str(&sm->entry, ",\"reason\":", reason);
+	PUT_LIT(&sm->entry, "}");
+	mt_jw_raw(w, sm->entry.ptr, sm->entry.len);
 	sm->skipped.n++;
 }
 
@@ -200,15 +243,16 @@ static void add_dep(struct summary *sm, const struct fdep *d, const char *path)
 	if (!utf8_ok(d->name) || (d->spec && !utf8_ok(d->spec)) || !utf8_ok(path) ||
 	    (d->why && !utf8_ok(d->why)))
 		return;
-	mt_jw_object(w);
-	put_member_str(w, "name", d->name);
-	put_member_str(w, "spec", d->spec);
-	put_member_str(w, "file", path);
-	put_member_int(w, "line", d->line);
-	mt_jw_key(w, "cuda_only");
-	mt_jw_bool(w, d->cuda_only);
-	put_member_str(w, "why", d->why);
-	mt_jw_end_object(w);
+	sm->entry.len = 0;
+	entry_str(&sm->entry, "{\"name\":", d->name);
+	entry_str(&sm->entry, ",\"spec\":", d->spec);
+	entry_str(&sm->entry, ",\"file\":", path);
+	entry_uint(&sm->entry, ",\"line\":", d->line);
+	put(&sm->entry, d->cuda_only ? ",\"cuda_only\":true" : ",\"cuda_only\":false",
+	    d->cuda_only ? 17 : 18);
+	entry_str(&sm->entry, ",\"why\":", d->why);
+	PUT_LIT(&sm->entry, "}");
+	mt_jw_raw(w, sm->entry.ptr, sm->entry.len);
 	sm->deps.n++;
 }
 
@@ -216,13 +260,14 @@ static void add_file(struct summary *sm, const struct fresult *r, const char *pa
 {
 	mt_jw *w = &sm->files.w;
 
-	mt_jw_object(w);
-	put_member_str(w, "path", path);
-	put_member_int(w, "lines", r->lines);
-	put_member_int(w, "calls", (int64_t)r->ncalls);
-	put_member_int(w, "methods", (int64_t)r->nmethods);
-	put_member_int(w, "findings", (int64_t)r->nfindings);
-	mt_jw_end_object(w);
+	sm->entry.len = 0;
+	entry_str(&sm->entry, "{\"path\":", path);
+	entry_uint(&sm->entry, ",\"lines\":", r->lines);
+	entry_uint(&sm->entry, ",\"calls\":", (uint32_t)r->ncalls);
+	entry_uint(&sm->entry, ",\"methods\":", (uint32_t)r->nmethods);
+	entry_uint(&sm->entry, ",\"findings\":", (uint32_t)r->nfindings);
+	PUT_LIT(&sm->entry, "}");
+	mt_jw_raw(w, sm->entry.ptr, sm->entry.len);
 	sm->files.n++;
 }
 
@@ -329,36 +374,11 @@ static void summary_dispose(struct summary *sm)
 	mt_buf_dispose(&sm->findings.buf);
 	mt_buf_dispose(&sm->deps.buf);
 	mt_buf_dispose(&sm->files.buf);
+	mt_buf_dispose(&sm->entry);
 	for (size_t i = 0; i < sm->nops; i++)
 		free(sm->ops[i].files);
 	free(sm->ops);
 	free(sm->slots);
-}
-
-/* mt_buf_put without the call when the bytes fit: the sites of a large
- * repository are a few million small pieces. */
-static inline void put(mt_buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		mt_buf_put(b, s, n);
-		return;
-	}
-	memcpy(b->ptr + b->len, s, n);
-	b->len += n;
-	b->ptr[b->len] = '\0';
-}
-
-#define PUT_LIT(b, lit) put((b), (lit), sizeof(lit) - 1)
-
-static void put_uint(mt_buf *b, uint32_t v)
-{
-	char num[12], *p = num + sizeof(num);
-
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	put(b, p, (size_t)(num + sizeof(num) - p));
 }
 
 /* As mt_json_quote (or null), copying in one piece what needs no escape. */

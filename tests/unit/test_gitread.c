@@ -21,6 +21,7 @@
 #include "error.h"
 #include "fixtures.h"
 #include "gitread.h"
+#include "scan.h"
 #include "util.h"
 
 #define TRAIN_V1 "import torch\nx = torch.zeros(3)\n"
@@ -793,6 +794,48 @@ static void test_read_view(void **state)
 	mt_gitrepo_free(r);
 }
 
+/* A scan's summary is, byte for byte, the text jansson writes for it
+ * (member order, escapes), also for paths with control characters, quotes
+ * and bytes that are not UTF-8 (whose entries are left out, as json_pack
+ * left them out). */
+static void test_scan_summary_text(void **state)
+{
+	static const char *const names[] = {"tab\tname.py", "quo\"te.py", "back\\slash.py",
+					    "ctl\x01\x1f\x7f.py", "cr\rname.py", "bad\xff.py",
+					    "plain.py", NULL};
+	static const char src[] = "import torch\nx = torch.zeros(3).cuda()\ny = x.to('cuda')\n";
+	char *dir = join(fx.tmp, "scanpaths"), hex[41], *again;
+	mt_scan_options o = {.use_cache = 0, .threads = 2};
+	git_repository *repo;
+	git_config *cfg;
+	mt_scan_result r;
+	json_t *v;
+
+	(void)state;
+	ok(git_repository_init(&repo, dir, 0));
+	ok(git_repository_config(&cfg, repo));
+	ok(git_config_set_bool(cfg, "core.protectNTFS", 0)); /* quotes, backslashes */
+	git_config_free(cfg);
+	for (const char *const *n = names; *n; n++)
+		mt_fx_write(dir, *n, src);
+	add_paths(repo, names);
+	commit_index(hex, repo, "odd paths");
+	git_repository_free(repo);
+	o.repo = dir;
+	if (mt_scan_run(&r, &o) != 0)
+		fail_msg("scan: %s", mt_error_last());
+	v = json_loads(r.summary, 0, NULL);
+	assert_non_null(v);
+	again = json_dumps(v, JSON_COMPACT);
+	assert_string_equal(again, r.summary);
+	assert_int_equal(json_array_size(json_object_get(v, "files")), 6); /* not bad\xff.py */
+	assert_true(json_array_size(json_object_get(v, "findings")) >= 6);
+	free(again);
+	json_decref(v);
+	mt_scan_result_dispose(&r);
+	free(dir);
+}
+
 /* One file at a revision, without a listing: what the wizard shows a call
  * site's line from. Work-tree changes do not show; errors name the path. */
 static void assert_path(mt_gitrepo *r, const char *rev, const char *path, const char *want,
@@ -978,6 +1021,7 @@ int main(void)
 		cmocka_unit_test(test_missing_blob),
 		cmocka_unit_test(test_read_reasons),
 		cmocka_unit_test(test_read_view),
+		cmocka_unit_test(test_scan_summary_text),
 		cmocka_unit_test(test_read_path),
 		cmocka_unit_test(test_check_text),
 		cmocka_unit_test(test_blob_id),
