@@ -828,26 +828,16 @@ static int ops_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
 {
 	struct ops_state *st = state;
 	int rows = st->details ? st->site_rows : st->list_rows;
-	int page = rows > 2 ? rows - 1 : 1, cur = st->details ? st->site : st->cursor;
+	long to;
 
 	sync(st, ctx);
 	if (st->diff_open)
 		return diff_handle(st, a);
 	if (!st->probe)
 		return TUI_UNHANDLED; /* the frame scrolls the explanation */
+	if (tui_list_target(a, st->details ? st->site : st->cursor, rows, &to))
+		return move_to(st, to);
 	switch (a) {
-	case TUI_ACT_MOVE_UP:
-		return move_to(st, (long)cur - 1);
-	case TUI_ACT_MOVE_DOWN:
-		return move_to(st, (long)cur + 1);
-	case TUI_ACT_PAGE_UP:
-		return move_to(st, (long)cur - page);
-	case TUI_ACT_PAGE_DOWN:
-		return move_to(st, (long)cur + page);
-	case TUI_ACT_FIRST:
-		return move_to(st, 0);
-	case TUI_ACT_LAST:
-		return move_to(st, INT32_MAX);
 	case TUI_ACT_OPEN:
 		if (!st->details && selected_op(st)) {
 			st->details = 1;

@@ -2,6 +2,7 @@
 #include "rows.h"
 #include "util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,4 +135,26 @@ int tui_wrap_count(const char *text, int room)
 		n++;
 	}
 	return n;
+}
+
+int tui_list_target(enum tui_action a, int cur, int rows, long *to)
+{
+	int page = rows > 2 ? rows - 1 : 1; /* a page keeps one row in view */
+
+	switch (a) {
+	case TUI_ACT_MOVE_UP:
+		return *to = (long)cur - 1, 1;
+	case TUI_ACT_MOVE_DOWN:
+		return *to = (long)cur + 1, 1;
+	case TUI_ACT_PAGE_UP:
+		return *to = (long)cur - page, 1;
+	case TUI_ACT_PAGE_DOWN:
+		return *to = (long)cur + page, 1;
+	case TUI_ACT_FIRST:
+		return *to = 0, 1;
+	case TUI_ACT_LAST:
+		return *to = INT32_MAX, 1;
+	default:
+		return 0;
+	}
 }

@@ -5,6 +5,7 @@
 #define MT_TUI_ROWS_H
 
 #include "page.h"
+#include "actions.h"
 
 /* A column of a row: text cut or padded to `width` columns. */
 struct tui_cell {
@@ -40,5 +41,10 @@ int tui_wrap_field(struct tui_page *p, int label_col, const char *label, int ind
 /* The lines tui_wrap_rows would take for text with no limit on rows, in
  * `room` columns (the page's width less the indent). */
 int tui_wrap_count(const char *text, int room);
+
+/* Where a moving action (up, down, a page, first, last) takes a list's
+ * cursor at `cur` when `rows` rows of it show: into *to, not yet held to
+ * the list's length. 0 for an action that does not move a cursor. */
+int tui_list_target(enum tui_action a, int cur, int rows, long *to);
 
 #endif
