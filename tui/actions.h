@@ -28,7 +28,8 @@
 	  '\n', '\r', KEY_ENTER, KEY_RIGHT, 'l')                                        \
 	_(BACK, "back",                                                                 \
 	  "Back: closes help, an op's call sites or details, the ops' differences, an "  \
-	  "inventory view, the ops filter, then to the step list", KEY_LEFT, 'h', TUI_KEY_ESC)                   \
+	  "inventory view, the ops filter, a check's details, then to the step list",    \
+	  KEY_LEFT, 'h', TUI_KEY_ESC)                                                   \
 	_(NOTE, "add-note", "Add a friction note (a one-line prompt; Enter saves, Esc cancels)", \
 	  'n')                                                                          \
 	_(TIMER, "toggle-timer",                                                        \
@@ -64,6 +65,18 @@
 	  "Ops: record a team finding about the selected op (its status on the "         \
 	  "candidate and a note saying who, where, which version); the probe runs "      \
 	  "again with it", 'r')                                                         \
+	_(COMPARE, "compare-tensors",                                                   \
+	  "Correctness: compare a candidate's tensors with the reference's (asks for "   \
+	  "the two safetensors or torch.save files or directories, then rtol and atol: " \
+	  "empty takes trial.yaml's tolerances, else the dtype's defaults); the result " \
+	  "is recorded in the trial and shown", 'c')                                   \
+	_(CURVES, "compare-curves",                                                     \
+	  "Correctness: compare a candidate's loss curve with the reference's (asks "    \
+	  "for the two files: CSV, JSON Lines or an MLPerf log; band rtol 0.05); the "   \
+	  "result is recorded and drawn", 'L')                                         \
+	_(HISTOGRAM, "error-histogram",                                                 \
+	  "Correctness: in a tensor comparison, the error histogram in place of the "    \
+	  "tensor table (when the pane is too short for both), and back", 'H')          \
 	_(RELOAD, "reload", "Reload the record now (it also reloads every 2 seconds)", 'R') \
 	_(HELP, "help", "Show or hide this help", '?', KEY_F(1))                        \
 	_(REDRAW, "redraw", "Redraw the screen", TUI_CTRL('l'))                        \

@@ -11,6 +11,7 @@
 #include "util.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ struct tui_ctx tui_make_ctx(struct tui_wizard *w)
 			      .scan_id = w->scan_id,
 			      .probe = w->probe,
 			      .probe_id = w->probe_id,
+			      .checks = w->checks,
 			      .now_ms = mt_now_ms(),
 			      .timer = &w->timer,
 			      .focused = w->help_open || w->focus == FOCUS_CONTENT};
@@ -202,10 +204,11 @@ static int on_scan_prompt(struct tui_wizard *w, const struct tui_key *k)
 
 /* --- the Ops step's prompts and menus ------------------------------------- */
 
-static int ops_step_index(void)
+/* The index of a step in the step list. */
+static int step_index(const struct tui_screen_ops *ops)
 {
 	for (int i = 0; i < TUI_NSTEPS; i++)
-		if (tui_step_ops[i] == &tui_ops_ops)
+		if (tui_step_ops[i] == ops)
 			return i;
 	return 0;
 }
@@ -233,7 +236,7 @@ static int to_ops_step(struct tui_wizard *w)
 
 	if (w->help_open)
 		set_help(w, 0);
-	result |= select_step(w, ops_step_index());
+	result |= select_step(w, step_index(&tui_ops_ops));
 	w->focus = FOCUS_CONTENT;
 	return result;
 }
@@ -466,6 +469,138 @@ static int ops_mode_input(struct tui_wizard *w, const struct tui_key *k)
 	}
 }
 
+/* --- the Correctness step's prompts ----------------------------------------- */
+
+static void answers_clear(struct tui_wizard *w)
+{
+	for (size_t i = 0; i < sizeof(w->answers) / sizeof(w->answers[0]); i++) {
+		free(w->answers[i]);
+		w->answers[i] = NULL;
+	}
+}
+
+/* The newest check of `kind`'s value at `key` (a path to start from), or NULL.
+ * Borrowed from w->checks. */
+static const char *last_check_path(struct tui_wizard *w, const char *kind, const char *key)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(w->checks, i, c)
+		if (strcmp(json_string_value(json_object_get(c, "kind")) ?: "", kind) == 0)
+			return json_string_value(json_object_get(c, key));
+	return NULL;
+}
+
+/* The prompts of each comparison, in order: where the answer goes in
+ * w->answers (-1: the last, which runs it), and the newest check of which
+ * kind gives the path to start from. */
+static const struct {
+	enum tui_mode mode;
+	int slot;
+	const char *label, *kind, *key;
+} check_prompts[] = {
+	{MODE_CMP_REF, 0, "reference tensors (file or directory): ", "compare", "reference"},
+	{MODE_CMP_CAND, 1, "candidate tensors: ", "compare", "candidate"},
+	{MODE_CMP_RTOL, 2, "rtol (empty: trial.yaml's, else the dtype's default): ", NULL, NULL},
+	{MODE_CMP_ATOL, -1, "atol (empty: trial.yaml's, else the dtype's default): ", NULL,
+	 NULL},
+	{MODE_CURVES_REF, 0, "reference loss curve (CSV, JSONL or MLPerf log): ", "curves",
+	 "reference"},
+	{MODE_CURVES_CAND, -1, "candidate loss curve: ", "curves", "candidate"},
+};
+
+static void check_prompt(struct tui_wizard *w, size_t i)
+{
+	const char *initial = check_prompts[i].kind
+				      ? last_check_path(w, check_prompts[i].kind, check_prompts[i].key)
+				      : NULL;
+
+	prompt_start_with(&w->prompt, check_prompts[i].label, initial);
+	w->mode = check_prompts[i].mode;
+}
+
+/* `c` and `L` from any step: the Correctness step shows the result. */
+static int check_start(struct tui_wizard *w, enum tui_mode first)
+{
+	int result = TUI_HANDLED | TUI_REDRAW;
+
+	if (w->help_open)
+		set_help(w, 0);
+	result |= select_step(w, step_index(&tui_correctness_ops));
+	w->focus = FOCUS_CONTENT;
+	answers_clear(w);
+	for (size_t i = 0; i < sizeof(check_prompts) / sizeof(check_prompts[0]); i++)
+		if (check_prompts[i].mode == first)
+			check_prompt(w, i);
+	return result;
+}
+
+/* A tolerance typed: empty is NaN (the trial's or the dtype's); else a
+ * number >= 0, or -1 after saying what is wrong. */
+static int tolerance(struct tui_wizard *w, const char *name, const char *text, double *out)
+{
+	char *end;
+
+	*out = NAN;
+	if (!*text)
+		return 0;
+	*out = strtod(text, &end);
+	if (end != text && !*end && *out >= 0 && isfinite(*out))
+		return 0;
+	tui_message(w, 1, "%s '%s' is not a number >= 0: nothing compared", name, text);
+	return -1;
+}
+
+/* The last prompt answered: runs the comparison and shows its check. */
+static int check_run(struct tui_wizard *w, const char *last)
+{
+	double rtol, atol;
+	int64_t id = 0;
+	int result;
+
+	if (w->mode == MODE_CURVES_CAND)
+		result = record_curves(w, w->answers[0], last, &id);
+	else if (tolerance(w, "rtol", w->answers[2], &rtol) < 0 ||
+		 tolerance(w, "atol", last, &atol) < 0)
+		return TUI_REDRAW;
+	else
+		result = record_compare(w, w->answers[0], w->answers[1], rtol, atol, &id);
+	if (id && w->steps[w->selected].ops == &tui_correctness_ops)
+		tui_correctness_show(w->steps[w->selected].state, id);
+	return result;
+}
+
+static int on_check_prompt(struct tui_wizard *w, const struct tui_key *k)
+{
+	enum prompt_result r = prompt_input(&w->prompt, k);
+	size_t i = 0, n = sizeof(check_prompts) / sizeof(check_prompts[0]);
+	char *text;
+	int result = TUI_REDRAW;
+
+	if (r == PROMPT_CONTINUE)
+		return TUI_REDRAW;
+	while (i < n && check_prompts[i].mode != w->mode)
+		i++;
+	text = prompt_text(&w->prompt);
+	if (r == PROMPT_CANCEL || (!*text && check_prompts[i].kind)) {
+		tui_message(w, 0, "%s: nothing compared", r == PROMPT_CANCEL ? "Cancelled"
+									    : "No path given");
+		w->mode = MODE_NORMAL;
+	} else if (i + 1 < n && check_prompts[i].slot >= 0) {
+		free(w->answers[check_prompts[i].slot]);
+		w->answers[check_prompts[i].slot] = text;
+		check_prompt(w, i + 1);
+		return TUI_REDRAW;
+	} else {
+		result = check_run(w, text);
+		w->mode = MODE_NORMAL;
+	}
+	free(text);
+	answers_clear(w);
+	return result;
+}
+
 /* Moving and scrolling: in the step list or in the content with focus. */
 static int generic_move(struct tui_wizard *w, enum tui_action a, int in_list)
 {
@@ -524,6 +659,10 @@ static int generic_action(struct tui_wizard *w, enum tui_action a)
 		return filter_start(w);
 	case TUI_ACT_SHOW_STATUS:
 		return show_status_start(w);
+	case TUI_ACT_COMPARE:
+		return check_start(w, MODE_CMP_REF);
+	case TUI_ACT_CURVES:
+		return check_start(w, MODE_CURVES_REF);
 	case TUI_ACT_HELP:
 		return set_help(w, !w->help_open);
 	case TUI_ACT_RELOAD:
@@ -588,6 +727,8 @@ int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
 		return on_scan_prompt(w, k);
 	if ((result = ops_mode_input(w, k)) != TUI_UNHANDLED)
 		return result;
+	if (w->mode >= MODE_CMP_REF && w->mode <= MODE_CURVES_CAND)
+		return on_check_prompt(w, k);
 	a = tui_action_for_key(tui_key_code(k));
 	if (w->layout.too_small) /* nothing is shown to act on */
 		return a == TUI_ACT_QUIT ? TUI_QUIT : TUI_HANDLED;

@@ -42,6 +42,9 @@ static const struct style_def style_defs[STYLE__COUNT] = {
 	[STYLE_BAR_FALLBACK] = {COLOR_BLACK, COLOR_MAGENTA, A_NORMAL, A_REVERSE},
 	[STYLE_BAR_UNSUPPORTED] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_BOLD},
 	[STYLE_BAR_UNKNOWN] = {COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE},
+	[STYLE_PLOT_REF] = {COLOR_CYAN, -1, A_BOLD, A_NORMAL},
+	[STYLE_PLOT_CAND] = {COLOR_MAGENTA, -1, A_BOLD, A_BOLD},
+	[STYLE_PLOT_BOTH] = {COLOR_GREEN, -1, A_BOLD, A_BOLD},
 };
 
 static int use_colors;
@@ -56,6 +59,7 @@ static const char *const glyphs_utf8[GLYPH__COUNT] = {
 	[GLYPH_CORNER_BL] = "\u2514", [GLYPH_CORNER_BR] = "\u2518",
 	[GLYPH_CLOSED] = "\u25b8", [GLYPH_OPEN] = "\u25be",
 	[GLYPH_BAR_FULL] = "\u2588", [GLYPH_BAR_EMPTY] = "\u2591",
+	[GLYPH_POINT_LEFT] = "\u25c2",
 };
 static const char *const glyphs_ascii[GLYPH__COUNT] = {
 	[GLYPH_ELLIPSIS] = "~", [GLYPH_DONE] = "*", [GLYPH_PARTIAL] = "+",
@@ -66,6 +70,7 @@ static const char *const glyphs_ascii[GLYPH__COUNT] = {
 	[GLYPH_CORNER_BL] = "+", [GLYPH_CORNER_BR] = "+",
 	[GLYPH_CLOSED] = "+", [GLYPH_OPEN] = "-",
 	[GLYPH_BAR_FULL] = "#", [GLYPH_BAR_EMPTY] = ".",
+	[GLYPH_POINT_LEFT] = "<",
 };
 
 void draw_init(void)

@@ -38,6 +38,12 @@ enum draw_style {
 	STYLE_BAR_FALLBACK,
 	STYLE_BAR_UNSUPPORTED,
 	STYLE_BAR_UNKNOWN,
+	/* Two curves overlaid (Correctness step): the reference's points, the
+	 * candidate's, and both in one cell. Without colours the candidate is
+	 * bold; the letters ('*', 'o', '#') tell them apart. */
+	STYLE_PLOT_REF,
+	STYLE_PLOT_CAND,
+	STYLE_PLOT_BOTH,
 	STYLE__COUNT
 };
 
@@ -65,6 +71,7 @@ enum draw_glyph {
 	GLYPH_OPEN,      /* an open one */
 	GLYPH_BAR_FULL,  /* the done part of a progress bar */
 	GLYPH_BAR_EMPTY, /* the rest of it */
+	GLYPH_POINT_LEFT, /* points at what its line is about */
 	GLYPH__COUNT
 };
 

@@ -185,12 +185,10 @@ static void draw_too_small(struct tui_wizard *w)
 	draw_text(&all, row + 1, 1, STYLE_DIM, "enlarge it, or press q to quit");
 }
 
-/* "███░░░░ 12/40" filling `width` columns. */
-static void progress_bar(const struct draw_rect *r, int row, size_t done, size_t total)
+/* "███░░░░ 12/40" filling `width` columns: the count is given as text. */
+static void progress_bar(const struct draw_rect *r, int row, double share, const char *count)
 {
-	char count[48];
-	int n = snprintf(count, sizeof(count), " %zu/%zu", done, total);
-	int width = r->w - n, full = width > 0 ? (int)((double)width * done / total) : 0;
+	int width = r->w - draw_width(count), full = width > 0 ? (int)(width * share) : 0;
 	mt_buf bar = MT_BUF_INIT;
 
 	for (int i = 0; i < width; i++)
@@ -200,8 +198,18 @@ static void progress_bar(const struct draw_rect *r, int row, size_t done, size_t
 	mt_buf_dispose(&bar);
 }
 
-void frame_progress(struct tui_wizard *w, const char *repo, const char *rev, size_t done,
-		    size_t total, const char *path)
+/* What a long job shows while it holds the main loop. */
+struct progress_view {
+	const char *head, *title;      /* the pane's heading, the title inside */
+	const char *label[2], *value[2]; /* two fields; values are paths */
+	const char *waiting;           /* with no total yet */
+	size_t done, total;            /* total 0: still getting ready */
+	const char *count;             /* the bar's count as text */
+	const char *detail;            /* under the bar (a path) */
+	const char *message;           /* the message line */
+};
+
+static void progress_show(struct tui_wizard *w, const struct progress_view *v)
 {
 	const struct tui_layout *l = &w->layout;
 	struct draw_rect in = {l->content.y, l->content.x + 2, l->content.h, l->content.w - 4};
@@ -210,27 +218,51 @@ void frame_progress(struct tui_wizard *w, const char *repo, const char *rev, siz
 	if (l->too_small)
 		return;
 	draw_fill(&l->head, 0, STYLE_SELECTED);
-	draw_text(&l->head, 0, 0, STYLE_SELECTED, "Repository (scanning)");
+	draw_text(&l->head, 0, 0, STYLE_SELECTED, v->head);
 	draw_clear(&l->content);
-	draw_text(&in, 1, 0, STYLE_HEADING, "Scanning");
-	fit = draw_fit(repo, in.w - 12, 1);
-	draw_text(&in, 2, 0, STYLE_DIM, "repository");
-	draw_text(&in, 2, 12, STYLE_NORMAL, fit);
-	free(fit);
-	draw_text(&in, 3, 0, STYLE_DIM, "revision");
-	draw_text(&in, 3, 12, STYLE_NORMAL, rev);
-	if (!total) {
-		draw_text(&in, 5, 0, STYLE_DIM, "Listing the files...");
+	draw_text(&in, 1, 0, STYLE_HEADING, v->title);
+	for (int i = 0; i < 2; i++) {
+		fit = draw_fit(v->value[i], in.w - 12, 1);
+		draw_text(&in, 2 + i, 0, STYLE_DIM, v->label[i]);
+		draw_text(&in, 2 + i, 12, STYLE_NORMAL, fit);
+		free(fit);
+	}
+	if (!v->total) {
+		draw_text(&in, 5, 0, STYLE_DIM, v->waiting);
 	} else {
-		progress_bar(&in, 5, done, total);
-		fit = draw_fit(path ? path : "", in.w, 1);
+		progress_bar(&in, 5, (double)v->done / v->total, v->count);
+		fit = draw_fit(v->detail ? v->detail : "", in.w, 1);
 		draw_text(&in, 6, 0, STYLE_DIM, fit);
 		free(fit);
 	}
 	draw_fill(&l->message, 0, STYLE_NORMAL);
-	draw_text(&l->message, 0, 0, STYLE_NORMAL, "Scanning: keys wait until it is done");
+	draw_text(&l->message, 0, 0, STYLE_NORMAL, v->message);
 	draw_cursor(NULL, 0, 0);
 	refresh();
+}
+
+void frame_progress(struct tui_wizard *w, const char *repo, const char *rev, size_t done,
+		    size_t total, const char *path)
+{
+	char count[48];
+
+	snprintf(count, sizeof(count), " %zu/%zu", done, total);
+	progress_show(w, &(struct progress_view){
+				 "Repository (scanning)", "Scanning", {"repository", "revision"},
+				 {repo, rev}, "Listing the files...", done, total, count, path,
+				 "Scanning: keys wait until it is done"});
+}
+
+void frame_check_progress(struct tui_wizard *w, const char *ref, const char *cand,
+			  uint64_t done, uint64_t total)
+{
+	char count[64];
+
+	snprintf(count, sizeof(count), " %.1f/%.1f MB", done / 1e6, total / 1e6);
+	progress_show(w, &(struct progress_view){
+				 "Correctness (comparing)", "Comparing tensors", {"reference", "candidate"},
+				 {ref, cand}, "Opening the tensor files...", done, total, count, NULL,
+				 "Comparing: keys wait until it is done"});
 }
 
 /* Over the content pane, or over the whole width when its items need it. */

@@ -10,9 +10,12 @@
 #include "scan.h"
 #include "compat.h"
 #include "probe.h"
+#include "compare.h"
+#include "curves.h"
 #include "util.h"
 
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +156,24 @@ static void read_probe(struct tui_wizard *w)
 	w->probe_id = id;
 }
 
+/* The full results behind the model's checks (which keeps a line of
+ * each), read again only when the model's newest check is another. */
+static void read_checks(struct tui_wizard *w)
+{
+	int64_t want = jv_int(w->model, "checks.0.id", 0);
+	json_t *checks = NULL;
+
+	if (want == w->checks_id)
+		return;
+	if (want && !(checks = mt_journal_checks_json(w->trial->journal, NULL, RECORD_CHECKS))) {
+		tui_message(w, 1, "cannot read the checks: %s", mt_error_last());
+		return;
+	}
+	json_decref(w->checks);
+	w->checks = checks;
+	w->checks_id = want;
+}
+
 void record_reload(struct tui_wizard *w)
 {
 	json_t *model;
@@ -178,6 +199,7 @@ void record_reload(struct tui_wizard *w)
 	w->model = model;
 	read_scan(w);
 	read_probe(w);
+	read_checks(w);
 }
 
 int record_add_note(struct tui_wizard *w, const char *text)
@@ -657,8 +679,170 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 	return TUI_REDRAW | TUI_RELOAD;
 }
 
+/* --- correctness checks ---------------------------------------------------- */
+
+#define MAX_RULES 64
+
+/* The tolerance rules of a comparison and the strings they point into. */
+struct cmp_rules {
+	mt_cmp_rule rules[MAX_RULES];
+	char *sources[MAX_RULES];
+	size_t n;
+};
+
+/* Takes `source` (owned); a rule past MAX_RULES is dropped. */
+static void add_rule(struct cmp_rules *r, const char *glob, double rtol, double atol,
+		     char *source)
+{
+	if (r->n == MAX_RULES)
+		return free(source);
+	r->sources[r->n] = source;
+	r->rules[r->n++] = (mt_cmp_rule){glob, rtol, atol, source};
+}
+
+/* trial.yaml's number at `path`, NaN when it gives none. */
+static double spec_number(const mt_spec *spec, const char *path)
+{
+	const char *v = mt_spec_get(spec, path);
+	return v ? strtod(v, NULL) : NAN;
+}
+
+/* The rules `mtrial check compare --rtol R --atol A` would use in this
+ * trial: the tolerances typed (either may be NaN), then trial.yaml's
+ * overrides by glob and its default, named as the CLI names them so the
+ * report reads the same whichever recorded the check. */
+static void cmp_rules(struct tui_wizard *w, struct cmp_rules *r, double rtol, double atol,
+		      int *equal_nan)
+{
+	const mt_spec *spec = w->trial->spec;
+	char path[96], rt[96], at[96];
+	const char *name, *v;
+	mt_buf source = MT_BUF_INIT;
+
+	if (!isnan(rtol) || !isnan(atol))
+		add_rule(r, NULL, rtol, atol, mt_strdup("typed in the wizard"));
+	for (size_t i = 0; spec && i < mt_spec_count(spec, "tolerances.overrides"); i++) {
+		snprintf(path, sizeof(path), "tolerances.overrides.%zu.name", i);
+		snprintf(rt, sizeof(rt), "tolerances.overrides.%zu.rtol", i);
+		snprintf(at, sizeof(at), "tolerances.overrides.%zu.atol", i);
+		if (!(name = mt_spec_get(spec, path)))
+			continue;
+		mt_buf_printf(&source, "trial.yaml tolerances.overrides %s", name);
+		add_rule(r, name, spec_number(spec, rt), spec_number(spec, at),
+			 mt_buf_detach(&source));
+	}
+	if (spec && (mt_spec_get(spec, "tolerances.default.rtol") ||
+		     mt_spec_get(spec, "tolerances.default.atol")))
+		add_rule(r, NULL, spec_number(spec, "tolerances.default.rtol"),
+			 spec_number(spec, "tolerances.default.atol"),
+			 mt_strdup("trial.yaml tolerances.default"));
+	v = spec ? mt_spec_get(spec, "tolerances.equal_nan") : NULL;
+	*equal_nan = v && strcmp(v, "true") == 0;
+}
+
+/* Records a check and says so: "Check #4 recorded: compare, FAIL". */
+static int check_add(struct tui_wizard *w, const char *kind, json_t *res, const char *what,
+		     int64_t *id)
+{
+	if (mt_journal_check_add(w->trial->journal, kind, res, id) < 0) {
+		tui_message(w, 1, "%s not recorded: %s", what, mt_error_last());
+		*id = 0;
+		return TUI_REDRAW;
+	}
+	tui_message(w, 0, "Check #%lld recorded: %s, %s", (long long)*id, kind,
+		    json_is_true(json_object_get(res, "passed")) ? "pass" : "FAIL");
+	return TUI_REDRAW | TUI_RELOAD;
+}
+
+struct cmp_progress {
+	struct tui_wizard *w;
+	const char *ref, *cand;
+	int64_t last_ms;
+};
+
+/* Redraws at most 20 times a second, and always at the end. */
+static void on_cmp_progress(uint64_t done, uint64_t total, void *payload)
+{
+	struct cmp_progress *p = payload;
+	int64_t now = mt_mono_ms();
+
+	if (done != total && now - p->last_ms < 50)
+		return;
+	p->last_ms = now;
+	frame_check_progress(p->w, p->ref, p->cand, done, total);
+}
+
+int record_compare(struct tui_wizard *w, const char *ref, const char *cand, double rtol,
+		   double atol, int64_t *id)
+{
+	struct cmp_rules rules = {0};
+	struct cmp_progress p = {w, ref, cand, 0};
+	mt_cmp_options o = {.progress = on_cmp_progress, .payload = &p};
+	mt_tensor_set *a = NULL, *b = NULL;
+	json_t *res = NULL;
+	int result = TUI_REDRAW;
+
+	*id = 0;
+	cmp_rules(w, &rules, rtol, atol, &o.equal_nan);
+	o.rules = rules.rules;
+	o.nrules = rules.n;
+	frame_check_progress(w, ref, cand, 0, 0);
+	if (mt_tensor_set_open(&a, ref) < 0 || mt_tensor_set_open(&b, cand) < 0 ||
+	    mt_cmp_run(&res, a, b, NULL, ref, cand, NULL, &o) < 0)
+		tui_message(w, 1, "comparison not run: %s", mt_error_last());
+	else
+		result = check_add(w, "compare", res, "comparison", id);
+	json_decref(res);
+	mt_tensor_set_free(a);
+	mt_tensor_set_free(b);
+	for (size_t i = 0; i < rules.n; i++)
+		free(rules.sources[i]);
+	return result;
+}
+
+/* What `mtrial check curves` says of each file. */
+static json_t *curve_file(const mt_curve *c)
+{
+	return json_pack("{sssssssssIsI}", "path", c->path, "format", c->format, "step",
+			 c->step_name, "value", c->value_name, "points", (json_int_t)c->n,
+			 "nonfinite", (json_int_t)c->nonfinite);
+}
+
+int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64_t *id)
+{
+	mt_curve_read_opts read = {0};
+	mt_curve_cmp_opts o = {.rtol = 0.05, .window = 1}; /* the CLI's defaults */
+	mt_curve *a = NULL, *b = NULL;
+	mt_curve_cmp r = {0};
+	json_t *res = NULL;
+	int result = TUI_REDRAW;
+
+	*id = 0;
+	if (mt_curve_read(&a, ref, &read) == 0 && mt_curve_read(&b, cand, &read) == 0) {
+		o.higher_is_better = strcasestr(a->value_name, "acc") != NULL;
+		if (mt_curve_compare(&r, a, b, &o) == 0)
+			res = mt_curve_cmp_json(&r, &o, 2000);
+	}
+	if (!res) {
+		tui_message(w, 1, "curves not compared: %s", mt_error_last());
+	} else {
+		json_object_set_new(res, "reference", json_string(ref));
+		json_object_set_new(res, "candidate", json_string(cand));
+		json_object_set_new(res, "files", json_pack("{soso}", "reference", curve_file(a),
+							    "candidate", curve_file(b)));
+		result = check_add(w, "curves", res, "curve comparison", id);
+	}
+	json_decref(res);
+	mt_curve_cmp_dispose(&r);
+	mt_curve_free(a);
+	mt_curve_free(b);
+	return result;
+}
+
 void record_dispose(struct tui_wizard *w)
 {
+	json_decref(w->checks);
+	w->checks = NULL;
 	tables_dispose(w);
 	sources_dispose(w);
 	json_decref(w->scan);

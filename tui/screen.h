@@ -34,6 +34,9 @@ struct tui_ctx {
 					  (mt_journal_probe_latest) with its
 					  "id" and "created", or NULL */
 	int64_t probe_id;              /* its id in the journal, 0 with none */
+	json_t *checks;                /* the recorded checks' full results,
+					  newest first (mt_journal_checks_json),
+					  or NULL with none */
 	int64_t now_ms;                /* wall clock of this draw */
 	const struct tui_timer *timer; /* never NULL */
 	int focused;                   /* the content has the keyboard */
@@ -105,6 +108,15 @@ void tui_ops_set_filter_status(void *state, const char *status);
  * result, a reference taken) or, with no diff, on `why` (copied): what to
  * record first. Both NULL closes it. */
 void tui_ops_show_diff(void *state, json_t *diff, const char *why);
+
+/* The Correctness step: the recorded checks, a tensor comparison's table
+ * worst first with its error histogram, two loss curves overlaid
+ * (correctness.c). */
+extern const struct tui_screen_ops tui_correctness_ops;
+
+/* Opens the check with this id in the Correctness step's details (once
+ * the record holds it: a check just recorded shows after the reload). */
+void tui_correctness_show(void *state, int64_t id);
 
 /* What the steps draw with (steps.c): a section heading with a blank line
  * before it, and a "key  value" line ("(not set)" for a NULL value). */

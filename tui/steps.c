@@ -1,8 +1,8 @@
 /* The six steps of a trial. Each is a screen that draws what the record
  * holds, read from the report model so that the wizard shows what the report
  * shows; a step with nothing recorded says what will appear there and which
- * command fills it. The Repository step, which has an inventory to browse,
- * is in repository.c. */
+ * command fills it. The steps with records to browse are in their own
+ * files: Repository (repository.c), Ops (ops.c), Correctness (correctness.c). */
 #include "screen.h"
 #include "jview.h"
 #include "journal.h"
@@ -76,38 +76,6 @@ static void spec_field(struct tui_page *p, const struct tui_ctx *ctx, const char
 	char buf[64];
 	tui_field(p, key, spec_str(ctx, path, buf, sizeof(buf)));
 }
-
-static void nothing_yet(struct tui_page *p, const char *section, const char *text)
-{
-	tui_heading(p, section);
-	page_line(p);
-	page_add_at(p, LABEL_COL, STYLE_WARN, "Nothing recorded yet.");
-	page_para(p, LABEL_COL, STYLE_NORMAL, text);
-}
-
-/* --- Correctness ----------------------------------------------------------- */
-
-static void correctness_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
-{
-	char buf[32];
-
-	(void)state;
-	nothing_yet(p, "Comparisons",
-		    "`mtrial check` fills this: the candidate's tensors and loss curve "
-		    "compared with the baseline's, within the tolerances below.");
-	tui_heading(p, "Tolerances (trial.yaml)");
-	spec_field(p, ctx, "atol", "tolerances.default.atol");
-	spec_field(p, ctx, "rtol", "tolerances.default.rtol");
-	snprintf(buf, sizeof(buf), "%zu",
-		 json_array_size(jv_get(ctx->model, "spec.tolerances.overrides")));
-	tui_field(p, "overrides", buf);
-}
-
-static const struct tui_screen_ops correctness_ops = {
-	.name = "Correctness",
-	.step_id = "correctness",
-	.draw = correctness_draw,
-};
 
 /* --- Runs & clocks --------------------------------------------------------- */
 
@@ -425,5 +393,5 @@ static const struct tui_screen_ops summary_ops = {
 };
 
 const struct tui_screen_ops *const tui_step_ops[TUI_NSTEPS] = {
-	&tui_repository_ops, &tui_ops_ops, &correctness_ops, &runs_ops, &effort_ops, &summary_ops,
+	&tui_repository_ops, &tui_ops_ops, &tui_correctness_ops, &runs_ops, &effort_ops, &summary_ops,
 };

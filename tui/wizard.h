@@ -33,6 +33,12 @@ enum tui_mode {
 	MODE_FILTER,         /* the ops filter's text */
 	MODE_SHOW_STATUS,    /* the ops filter's status (a menu) */
 	MODE_OP_SOURCE,      /* where the ops come from (a menu) */
+	MODE_CMP_REF,        /* a tensor comparison's reference path */
+	MODE_CMP_CAND,       /* then its candidate path */
+	MODE_CMP_RTOL,       /* then rtol (empty: trial.yaml's or the dtype's) */
+	MODE_CMP_ATOL,       /* then atol */
+	MODE_CURVES_REF,     /* a curve comparison's reference path */
+	MODE_CURVES_CAND,    /* then its candidate path */
 };
 
 /* The modes that edit a line in the message line, and those that show a
@@ -40,7 +46,8 @@ enum tui_mode {
 static inline int tui_mode_prompts(enum tui_mode m)
 {
 	return m == MODE_NOTE || m == MODE_SCAN_REPO || m == MODE_SCAN_REV ||
-	       m == MODE_FINDING_NOTE || m == MODE_FILTER;
+	       m == MODE_FINDING_NOTE || m == MODE_FILTER ||
+	       (m >= MODE_CMP_REF && m <= MODE_CURVES_CAND);
 }
 
 static inline int tui_mode_menu(enum tui_mode m)
@@ -77,6 +84,10 @@ struct tui_wizard {
 	int64_t scan_id;              /* its id, 0 with none */
 	json_t *probe;                /* owned; the latest probe's full result */
 	int64_t probe_id;             /* its id, 0 with none */
+	json_t *checks;               /* owned; the recorded checks' full results,
+					 newest first (at most RECORD_CHECKS) */
+	int64_t checks_id;            /* the newest one's id, 0 with none */
+	char *answers[3];             /* owned; a check's earlier prompts' answers */
 	char *tables[TUI_MENU_MAX + 1];     /* owned; the table menu's names */
 	char *table_items[TUI_MENU_MAX + 1]; /* owned; and its items */
 	char *source_items[TUI_NSOURCES + 1]; /* owned; the source menu's items */
@@ -149,6 +160,18 @@ void record_diff(struct tui_wizard *w, json_t **diff, char **why);
  * Returns result bits. */
 int record_finding(struct tui_wizard *w, const char *op, const char *status,
 		   const char *note);
+/* The recorded checks the Correctness step lists, newest first. */
+#define RECORD_CHECKS 50
+/* Compares the tensors of cand with ref's (tensor files or directories)
+ * as `mtrial check compare` does, with rtol and atol (NaN: trial.yaml's,
+ * else the dtype's default), a progress bar over the content pane; records
+ * the result and says so. *id gets the check's id, 0 when nothing was
+ * recorded (the message line says why). Returns result bits. */
+int record_compare(struct tui_wizard *w, const char *ref, const char *cand, double rtol,
+		   double atol, int64_t *id);
+/* Compares two loss curves as `mtrial check curves` does with its
+ * defaults, records the result and says so; as record_compare. */
+int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64_t *id);
 /* Releases what record.c keeps in w. */
 void record_dispose(struct tui_wizard *w);
 /* Sets the message line (printf-style); is_error styles it as an error. */
@@ -166,6 +189,10 @@ void frame_draw(struct tui_wizard *w, const struct tui_ctx *ctx);
  * that does not wait for it. total 0: the files are still being listed. */
 void frame_progress(struct tui_wizard *w, const char *repo, const char *rev, size_t done,
 		    size_t total, const char *path);
+/* Draws a tensor comparison's progress as frame_progress does: `done` of
+ * `total` bytes of tensor data compared. */
+void frame_check_progress(struct tui_wizard *w, const char *ref, const char *cand,
+			  uint64_t done, uint64_t total);
 /* The screen the content pane shows (help when open). */
 struct tui_screen *frame_content_screen(struct tui_wizard *w);
 

@@ -1,0 +1,339 @@
+/* The error histogram and the overlaid loss curves. */
+#include "charts.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *chart_num(char *buf, size_t size, json_t *v, int digits)
+{
+	double d;
+
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (!json_is_number(v))
+		return "-";
+	d = json_number_value(v);
+	if (digits > 0) {
+		snprintf(buf, size, "%.*g", digits, d);
+		return buf;
+	}
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, size, "%.*g", p, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return buf;
+}
+
+/* A number of the result: the strings "inf", "-inf", "nan" as such; NaN
+ * for none. */
+static double value_of(json_t *v)
+{
+	const char *s = json_string_value(v);
+
+	if (json_is_number(v))
+		return json_number_value(v);
+	if (s && strcmp(s, "inf") == 0)
+		return INFINITY;
+	if (s && strcmp(s, "-inf") == 0)
+		return -INFINITY;
+	return NAN;
+}
+
+/* --- the error histogram ---------------------------------------------------- */
+
+#define NBUCKETS 11
+#define LABEL_W 11 /* "1e-8..1e-7" and a space */
+#define COUNT_W 5
+
+static const char *const bucket_labels[NBUCKETS] = {
+	"0",          "<1e-8",      "1e-8..1e-7", "1e-7..1e-6", "1e-6..1e-5", "1e-5..1e-4",
+	"1e-4..1e-3", "1e-3..1e-2", "1e-2..1e-1", "1e-1..1",    ">=1",
+};
+
+/* The decade of a difference: 0 exactly, below 1e-8, the decades up to 1,
+ * then 1 and more (with inf and NaN, which no atol passes). */
+static int bucket_of(double v)
+{
+	static const double edges[NBUCKETS - 2] = {1e-8, 1e-7, 1e-6, 1e-5, 1e-4,
+						   1e-3, 1e-2, 1e-1, 1};
+
+	if (v <= 0)
+		return 0;
+	for (int b = 0; b < NBUCKETS - 2; b++)
+		if (v < edges[b] * (1 - 1e-9)) /* 1e-7 a hair below is 1e-7 (float32's atol) */
+			return b + 1;
+	return NBUCKETS - 1; /* with NaN */
+}
+
+struct histogram {
+	int count[NBUCKETS];
+	json_t *atol[NBUCKETS]; /* borrowed: the first atol in each decade */
+	int max, not_compared;
+	int lo, hi; /* the decades with a tensor or an atol */
+	int tol_hi; /* the highest decade of an atol, -1 with none */
+};
+
+static void histogram_count(struct histogram *h, json_t *tensors)
+{
+	json_t *t;
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	h->lo = NBUCKETS - 1;
+	h->tol_hi = -1;
+	json_array_foreach(tensors, i, t) {
+		json_t *atol = json_object_get(t, "atol");
+		int b;
+		if (!json_object_get(t, "min_atol")) {
+			h->not_compared++;
+			continue;
+		}
+		b = bucket_of(value_of(json_object_get(t, "min_atol")));
+		h->max = ++h->count[b] > h->max ? h->count[b] : h->max;
+		h->lo = b < h->lo ? b : h->lo;
+		h->hi = b > h->hi ? b : h->hi;
+		if (!json_is_number(atol))
+			continue;
+		b = bucket_of(json_number_value(atol));
+		h->atol[b] = h->atol[b] ? h->atol[b] : atol;
+		h->lo = b < h->lo ? b : h->lo;
+		h->hi = b > h->hi ? b : h->hi;
+		h->tol_hi = b > h->tol_hi ? b : h->tol_hi;
+	}
+}
+
+int chart_histogram_rows(json_t *tensors)
+{
+	(void)tensors;
+	return 1 + NBUCKETS;
+}
+
+/* "1e-5..1e-4  ███ 3  ◂ atol 1e-05": tensors past the highest atol's
+ * decade in the error style, since rtol alone must pass them. */
+static void histogram_line(struct tui_page *p, const struct histogram *h, int b, int bar_w)
+{
+	mt_buf bar = MT_BUF_INIT;
+	int len = h->max ? (h->count[b] * bar_w + h->max - 1) / h->max : 0;
+	char num[32];
+
+	page_line(p);
+	page_add_at(p, 2, STYLE_DIM, bucket_labels[b]);
+	page_add_at(p, 2 + LABEL_W, STYLE_NORMAL, "");
+	for (int i = 0; i < len; i++)
+		mt_buf_puts(&bar, draw_glyph(GLYPH_BAR_FULL));
+	if (len)
+		page_add(p, b > h->tol_hi && h->tol_hi >= 0 ? STYLE_ERROR : STYLE_OK,
+			 mt_buf_cstr(&bar));
+	page_addf(p, h->count[b] ? STYLE_NORMAL : STYLE_DIM, "%s%d", len ? " " : "", h->count[b]);
+	if (h->atol[b])
+		page_addf(p, STYLE_WARN, "  %s atol %s", draw_glyph(GLYPH_POINT_LEFT),
+			  chart_num(num, sizeof(num), h->atol[b], 0));
+	mt_buf_dispose(&bar);
+}
+
+void chart_histogram(struct tui_page *p, json_t *tensors, int rows)
+{
+	struct histogram h;
+	int lo = 0, hi = NBUCKETS - 1;
+	int bar_w = p->width - 2 - LABEL_W - COUNT_W - 16; /* 16: the atol mark */
+
+	if (rows < 2)
+		return;
+	histogram_count(&h, tensors);
+	if (rows < 1 + NBUCKETS && h.hi >= h.lo) {
+		lo = h.lo;
+		hi = h.hi - h.lo + 2 > rows ? h.lo + rows - 2 : h.hi;
+	}
+	page_line(p);
+	page_add(p, STYLE_HEADING, "Error histogram");
+	page_add(p, STYLE_DIM, ": tensors by greatest |cand - ref|");
+	if (h.not_compared)
+		page_addf(p, STYLE_WARN, " (%d not compared)", h.not_compared);
+	for (int b = lo; b <= hi; b++)
+		histogram_line(p, &h, b, bar_w < 4 ? 4 : bar_w);
+}
+
+/* --- two curves overlaid ---------------------------------------------------- */
+
+#define AXIS_W 8 /* "  4.761 " before the axis */
+
+enum cell { CELL_EMPTY, CELL_REF, CELL_CAND, CELL_BOTH, CELL_MARK };
+
+static const struct {
+	const char *ch;
+	enum draw_style style;
+} cell_looks[] = {
+	[CELL_EMPTY] = {" ", STYLE_NORMAL}, [CELL_REF] = {"*", STYLE_PLOT_REF},
+	[CELL_CAND] = {"o", STYLE_PLOT_CAND}, [CELL_BOTH] = {"#", STYLE_PLOT_BOTH},
+	[CELL_MARK] = {NULL, STYLE_ERROR}, /* a vertical line */
+};
+
+struct plot {
+	json_t *steps, *ref, *cand; /* borrowed from the result's series */
+	size_t n;
+	int w, h;
+	double s0, s1, lo, hi;
+	int mark; /* the column of the first step outside the band, -1 none */
+	unsigned char *cells; /* h rows of w */
+};
+
+static int plot_col(const struct plot *pl, double step)
+{
+	return pl->s1 > pl->s0 ? (int)lround((step - pl->s0) / (pl->s1 - pl->s0) * (pl->w - 1)) : 0;
+}
+
+static int plot_row(const struct plot *pl, double v)
+{
+	return (int)lround((pl->hi - v) / (pl->hi - pl->lo) * (pl->h - 1));
+}
+
+/* The range of the finite values of both series, widened when flat. */
+static void plot_range(struct plot *pl)
+{
+	pl->lo = INFINITY;
+	pl->hi = -INFINITY;
+	for (size_t i = 0; i < pl->n; i++) {
+		double v[2] = {value_of(json_array_get(pl->ref, i)),
+			       value_of(json_array_get(pl->cand, i))};
+		for (int k = 0; k < 2; k++) {
+			if (!isfinite(v[k]))
+				continue;
+			pl->lo = v[k] < pl->lo ? v[k] : pl->lo;
+			pl->hi = v[k] > pl->hi ? v[k] : pl->hi;
+		}
+	}
+	if (!isfinite(pl->lo))
+		pl->lo = 0, pl->hi = 1;
+	if (pl->hi - pl->lo < 1e-12 * (fabs(pl->hi) + 1)) {
+		pl->lo -= 0.5;
+		pl->hi += 0.5;
+	}
+}
+
+static void plot_fill(struct plot *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		int col = plot_col(pl, value_of(json_array_get(pl->steps, i)));
+		double v[2] = {value_of(json_array_get(pl->ref, i)),
+			       value_of(json_array_get(pl->cand, i))};
+		for (int k = 0; k < 2; k++)
+			if (isfinite(v[k]) && col >= 0 && col < pl->w)
+				pl->cells[plot_row(pl, v[k]) * pl->w + col] |= (unsigned char)(1 << k);
+	}
+}
+
+/* A row of the plot: its value on the axis for the top, middle and bottom
+ * rows, then runs of cells of one look as one segment each. */
+static void plot_line(struct tui_page *p, const struct plot *pl, int r)
+{
+	mt_buf run = MT_BUF_INIT;
+	char label[32] = "";
+	int prev = -1;
+
+	if (r == 0 || r == pl->h - 1 || r == pl->h / 2)
+		snprintf(label, sizeof(label), "%*.4g ", AXIS_W - 1,
+			 pl->hi - (pl->hi - pl->lo) * r / (pl->h - 1));
+	page_line(p);
+	page_add(p, STYLE_DIM, label);
+	page_add_at(p, AXIS_W, STYLE_DIM, draw_glyph(GLYPH_VLINE));
+	for (int c = 0; c <= pl->w; c++) {
+		int look = c == pl->w ? -1 : pl->cells[r * pl->w + c];
+		if (look == CELL_EMPTY && c == pl->mark)
+			look = CELL_MARK;
+		if (look != prev && prev >= 0) {
+			page_add(p, cell_looks[prev].style, mt_buf_cstr(&run));
+			mt_buf_dispose(&run);
+		}
+		if (look >= 0)
+			mt_buf_puts(&run, cell_looks[look].ch ? cell_looks[look].ch
+							      : draw_glyph(GLYPH_VLINE));
+		prev = look;
+	}
+	mt_buf_dispose(&run);
+}
+
+/* The axis, the first and last steps under it and the divergence named at
+ * its column. */
+static void plot_axis(struct tui_page *p, const struct plot *pl, json_t *div)
+{
+	mt_buf axis = MT_BUF_INIT;
+	char num[32], last[32];
+
+	mt_buf_puts(&axis, draw_glyph(GLYPH_CORNER_BL));
+	for (int c = 0; c < pl->w; c++)
+		mt_buf_puts(&axis, draw_glyph(GLYPH_HLINE));
+	page_line(p);
+	page_add_at(p, AXIS_W, STYLE_DIM, mt_buf_cstr(&axis));
+	mt_buf_dispose(&axis);
+	page_line(p);
+	page_addf(p, STYLE_DIM, "%*s", AXIS_W + 1, "step ");
+	page_add(p, STYLE_DIM, chart_num(num, sizeof(num), json_array_get(pl->steps, 0), 6));
+	if (pl->mark >= 0) {
+		int at = AXIS_W + 1 + pl->mark;
+		char mark[48];
+		snprintf(mark, sizeof(mark), "^ %s", chart_num(num, sizeof(num), div, 6));
+		page_add_at(p, at > p->cur_col ? at : p->cur_col + 1, STYLE_ERROR, mark);
+	}
+	chart_num(last, sizeof(last), json_array_get(pl->steps, pl->n - 1), 6);
+	if (p->cur_col + 2 + (int)strlen(last) <= AXIS_W + 1 + pl->w)
+		page_add_at(p, AXIS_W + 1 + pl->w - (int)strlen(last), STYLE_DIM, last);
+}
+
+static void plot_legend(struct tui_page *p, const struct plot *pl)
+{
+	size_t nan_ref = 0, nan_cand = 0;
+
+	for (size_t i = 0; i < pl->n; i++) {
+		nan_ref += !isfinite(value_of(json_array_get(pl->ref, i)));
+		nan_cand += !isfinite(value_of(json_array_get(pl->cand, i)));
+	}
+	page_line(p);
+	page_add_at(p, 2, STYLE_PLOT_REF, "*");
+	page_add(p, STYLE_NORMAL, " reference  ");
+	page_add(p, STYLE_PLOT_CAND, "o");
+	page_add(p, STYLE_NORMAL, " candidate  ");
+	page_add(p, STYLE_PLOT_BOTH, "#");
+	page_add(p, STYLE_NORMAL, " both");
+	if (pl->mark >= 0) {
+		page_add(p, STYLE_ERROR, "  ");
+		page_add(p, STYLE_ERROR, draw_glyph(GLYPH_VLINE));
+		page_add(p, STYLE_NORMAL, " first outside");
+	}
+	if (nan_ref + nan_cand && p->cur_col + 24 <= p->width)
+		page_addf(p, STYLE_WARN, "  %zu NaN or inf not drawn", nan_ref + nan_cand);
+}
+
+void chart_curves(struct tui_page *p, json_t *check, int rows)
+{
+	json_t *series = json_object_get(check, "series");
+	json_t *div = json_object_get(check, "first_divergent_step");
+	struct plot pl = {.steps = json_object_get(series, "steps"),
+			  .ref = json_object_get(series, "reference"),
+			  .cand = json_object_get(series, "candidate")};
+
+	pl.n = json_array_size(pl.steps);
+	pl.w = p->width - AXIS_W - 2;
+	pl.h = rows - 3; /* the axis, the steps under it, the legend */
+	if (!pl.n || pl.h < 3 || pl.w < 10) {
+		page_line(p);
+		page_add_at(p, 2, STYLE_DIM, pl.n ? "(no room for the plot)" : "(no points)");
+		return;
+	}
+	pl.s0 = value_of(json_array_get(pl.steps, 0));
+	pl.s1 = value_of(json_array_get(pl.steps, pl.n - 1));
+	pl.mark = json_is_number(div) ? plot_col(&pl, json_number_value(div)) : -1;
+	pl.cells = calloc((size_t)pl.w * (size_t)pl.h, 1);
+	if (!pl.cells)
+		abort();
+	plot_range(&pl);
+	plot_fill(&pl);
+	for (int r = 0; r < pl.h; r++)
+		plot_line(p, &pl, r);
+	plot_axis(p, &pl, div);
+	plot_legend(p, &pl);
+	free(pl.cells);
+}

@@ -1,0 +1,682 @@
+/* The Correctness step: the recorded checks, newest first, each with its
+ * verdict, what it compared and a short summary; under the list the
+ * selected one's files. Enter gives a check the whole pane: a tensor
+ * comparison as a table worst first, the selected tensor's failure in
+ * assert_close's words and the error histogram (in place of the table on
+ * a short pane); a curve comparison as the two curves overlaid with the
+ * first step outside the band marked. The page is laid out to the pane's
+ * height, as the Ops step's, so the lists scroll themselves. */
+#include "screen.h"
+#include "rows.h"
+#include "jview.h"
+#include "charts.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ID_W 4
+#define KIND_W 7
+#define VERDICT_W 4
+#define PREVIEW_ROWS 5 /* the selected check under the list */
+#define TEXT_ROWS 6    /* the selected tensor under the table */
+#define FIELD_COL 13   /* values after "  reference  " */
+#define NAME_MIN 14    /* the tensor names' column keeps this much */
+
+struct corr_state {
+	json_t *checks; /* own reference; NULL with none */
+	int64_t follow; /* the selected check's id, kept across reloads */
+	int cursor, top, list_rows;
+	int details;   /* the selected check has the whole pane */
+	int tensor, tensor_top, tensor_rows;
+	int histogram; /* the histogram in place of the table */
+};
+
+static const char *str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static int is_kind(json_t *check, const char *kind)
+{
+	return str(check, "kind") && strcmp(str(check, "kind"), kind) == 0;
+}
+
+static json_t *selected(const struct corr_state *st)
+{
+	return json_array_get(st->checks, (size_t)st->cursor);
+}
+
+/* The cursor on the followed check, the details closed when it is gone. */
+static void refind(struct corr_state *st)
+{
+	json_t *c;
+	size_t i;
+
+	st->cursor = 0;
+	json_array_foreach(st->checks, i, c)
+		if (jv_int(c, "id", 0) == st->follow)
+			st->cursor = (int)i;
+	if (jv_int(selected(st), "id", 0) != st->follow)
+		st->details = 0;
+	st->follow = jv_int(selected(st), "id", 0);
+}
+
+/* Takes the checks the wizard read last (a check from here or another
+ * terminal); the selection follows its check. */
+static void sync(struct corr_state *st, const struct tui_ctx *ctx)
+{
+	if (ctx->checks == st->checks)
+		return;
+	json_decref(st->checks);
+	st->checks = json_incref(ctx->checks);
+	refind(st);
+}
+
+void tui_correctness_show(void *state, int64_t id)
+{
+	struct corr_state *st = state;
+
+	st->follow = id;
+	st->details = 1;
+	st->tensor = st->tensor_top = st->histogram = 0;
+	refind(st); /* a check just recorded: the reload brings it, sync finds it */
+	st->follow = id;
+	st->details = 1;
+}
+
+/* --- what a check says, in a few words --------------------------------- */
+
+static size_t failed_tensors(json_t *check)
+{
+	json_t *t;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(check, "tensors"), i, t)
+		n += !json_is_true(json_object_get(t, "passed"));
+	return n;
+}
+
+/* "1 of 3 tensors failed", "diverged from step 30" into b. */
+static void summary(mt_buf *b, json_t *c)
+{
+	size_t n = json_array_size(json_object_get(c, "tensors")), failed = failed_tensors(c);
+	size_t only = json_array_size(json_object_get(c, "only_in_reference")) +
+		      json_array_size(json_object_get(c, "only_in_candidate"));
+	char num[32];
+
+	if (is_kind(c, "curves")) {
+		if (json_is_true(json_object_get(c, "passed")))
+			mt_buf_printf(b, "%lld points in the band", (long long)jv_int(c, "points", 0));
+		else if (json_is_number(json_object_get(c, "diverged_from_step")))
+			mt_buf_printf(b, "diverged from step %s",
+				      chart_num(num, sizeof(num), json_object_get(c, "diverged_from_step"), 6));
+		else
+			mt_buf_printf(b, "outside the band at step %s",
+				      chart_num(num, sizeof(num), json_object_get(c, "first_divergent_step"), 6));
+		return;
+	}
+	if (json_object_get(c, "recipe"))
+		mt_buf_printf(b, "%s: ", jv_str(c, "recipe.name", num, sizeof(num)) ?: "?");
+	if (failed)
+		mt_buf_printf(b, "%zu of %zu tensors failed", failed, n);
+	else
+		mt_buf_printf(b, "%zu tensor%s pass", n, n == 1 ? "" : "s");
+	if (only)
+		mt_buf_printf(b, ", %zu on one side only", only);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	return slash && slash[1] ? slash + 1 : path ? path : "?";
+}
+
+static enum draw_style verdict_style(json_t *c)
+{
+	return json_is_true(json_object_get(c, "passed")) ? STYLE_OK : STYLE_ERROR;
+}
+
+static const char *verdict(json_t *c)
+{
+	return json_is_true(json_object_get(c, "passed")) ? "pass" : "FAIL";
+}
+
+/* --- the list ------------------------------------------------------------ */
+
+/* The "ref vs cand" column's width: none on a narrow pane. */
+static int compared_width(int width)
+{
+	int rest = width - (ID_W + 1 + KIND_W + 1 + VERDICT_W + 1);
+	return rest >= 40 ? rest / 2 : 0;
+}
+
+static void check_row(struct tui_page *p, json_t *c, int selected_row, int focused)
+{
+	mt_buf what = MT_BUF_INIT, sum = MT_BUF_INIT;
+	char id[24];
+	int cw = compared_width(p->width);
+
+	snprintf(id, sizeof(id), "#%lld", (long long)jv_int(c, "id", 0));
+	mt_buf_printf(&what, "%s vs %s", base_name(str(c, "reference")),
+		      base_name(str(c, "candidate")));
+	summary(&sum, c);
+	struct tui_cell cells[] = {
+		{id, ID_W, 1, 0, STYLE_DIM},
+		{str(c, "kind"), KIND_W, 0, 0, STYLE_NORMAL},
+		{verdict(c), VERDICT_W, 0, 0, verdict_style(c)},
+		{mt_buf_cstr(&what), cw, 0, 0, STYLE_NORMAL},
+		{mt_buf_cstr(&sum), 0, 0, 0, STYLE_DIM},
+	};
+	if (!cw)
+		cells[3] = cells[4];
+	tui_row(p, cells, cw ? 5 : 4, selected_row, focused);
+	mt_buf_dispose(&what);
+	mt_buf_dispose(&sum);
+}
+
+static void header_row(struct tui_page *p)
+{
+	int cw = compared_width(p->width);
+	struct tui_cell cells[] = {
+		{"id", ID_W, 1, 0, STYLE_DIM},         {"kind", KIND_W, 0, 0, STYLE_DIM},
+		{"", VERDICT_W, 0, 0, STYLE_DIM},      {"compared", cw, 0, 0, STYLE_DIM},
+		{"summary", 0, 0, 0, STYLE_DIM},
+	};
+	if (!cw)
+		cells[3] = cells[4];
+	tui_row(p, cells, cw ? 5 : 4, 0, 0);
+}
+
+/* "3 checks, newest first  c tensors  L curves", the keys from actions.h. */
+static void title_row(struct tui_page *p, size_t n)
+{
+	char keys[32], title[64];
+	int width;
+
+	snprintf(title, sizeof(title), "%zu check%s, newest first", n, n == 1 ? "" : "s");
+	page_line(p);
+	page_add(p, STYLE_HEADING, title);
+	width = draw_width(title);
+	tui_action_keys(TUI_ACT_COMPARE, keys, sizeof(keys));
+	if (width + 24 <= p->width) {
+		page_addf(p, STYLE_DIM, "  %s tensors  ", keys);
+		tui_action_keys(TUI_ACT_CURVES, keys, sizeof(keys));
+		page_addf(p, STYLE_DIM, "%s curves", keys);
+	}
+}
+
+static void field(struct tui_page *p, const char *label, const char *value, int keep_end)
+{
+	char *fit = draw_fit(value ? value : "?", p->width - FIELD_COL, keep_end);
+
+	page_line(p);
+	page_add_at(p, 2, STYLE_DIM, label);
+	page_add_at(p, FIELD_COL, STYLE_NORMAL, fit);
+	free(fit);
+}
+
+/* The selected check under the list: its files and its summary. */
+static void preview(struct tui_page *p, json_t *c)
+{
+	mt_buf title = MT_BUF_INIT, sum = MT_BUF_INIT;
+	char when[32];
+
+	mt_buf_printf(&title, "#%lld %s, %s", (long long)jv_int(c, "id", 0), str(c, "kind"),
+		      jv_time(json_object_get(c, "created"), when, sizeof(when)));
+	tui_rule(p, mt_buf_cstr(&title));
+	field(p, "reference", str(c, "reference"), 1);
+	field(p, "candidate", str(c, "candidate"), 1);
+	page_line(p);
+	page_add_at(p, 2, verdict_style(c), verdict(c));
+	summary(&sum, c);
+	page_addf(p, STYLE_NORMAL, " %s", mt_buf_cstr(&sum));
+	page_line(p);
+	page_add_at(p, 2, STYLE_DIM, "Enter shows it");
+	mt_buf_dispose(&title);
+	mt_buf_dispose(&sum);
+}
+
+/* Keeps *cursor in rows top..top+rows-1 of n. */
+static void scroll_to(int *cursor, int *top, int rows, int n)
+{
+	*cursor = *cursor >= n ? n - 1 : *cursor;
+	*cursor = *cursor < 0 ? 0 : *cursor;
+	if (*cursor < *top)
+		*top = *cursor;
+	if (*cursor >= *top + rows)
+		*top = *cursor - rows + 1;
+	if (*top > n - rows)
+		*top = n - rows > 0 ? n - rows : 0;
+}
+
+static void list_draw(struct tui_page *p, struct corr_state *st, const struct tui_ctx *ctx,
+		      int height)
+{
+	int n = (int)json_array_size(st->checks), below = height >= 14 ? PREVIEW_ROWS : 0;
+	int rows = height - 2 - below;
+
+	rows = rows < 1 ? 1 : rows > n ? n : rows;
+	st->list_rows = rows;
+	scroll_to(&st->cursor, &st->top, rows, n);
+	title_row(p, (size_t)n);
+	header_row(p);
+	for (int r = st->top; r < st->top + rows; r++)
+		check_row(p, json_array_get(st->checks, (size_t)r), r == st->cursor, ctx->focused);
+	if (below)
+		preview(p, selected(st));
+}
+
+/* --- a check in full: the header ----------------------------------------- */
+
+static void check_header(struct tui_page *p, json_t *c)
+{
+	char when[32], name[32], what[96], buf[160];
+
+	page_line(p);
+	page_addf(p, STYLE_HEADING, "Check #%lld %s", (long long)jv_int(c, "id", 0), str(c, "kind"));
+	page_addf(p, verdict_style(c), " %s", verdict(c));
+	page_addf(p, STYLE_DIM, "  %s",
+		  jv_time(json_object_get(c, "created"), when, sizeof(when)));
+	field(p, "reference", str(c, "reference"), 1);
+	field(p, "candidate", str(c, "candidate"), 1);
+	if (json_object_get(c, "recipe")) {
+		snprintf(buf, sizeof(buf), "%s: %s", jv_str(c, "recipe.name", name, sizeof(name)) ?: "?",
+			 jv_str(c, "recipe.what", what, sizeof(what)) ?: "");
+		field(p, "recipe", buf, 0);
+	}
+}
+
+/* "a, b" of a list of names; "" for none. Caller frees. */
+static char *names(json_t *list)
+{
+	mt_buf b = MT_BUF_INIT;
+	json_t *n;
+	size_t i;
+
+	json_array_foreach(list, i, n)
+		mt_buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(n));
+	return mt_buf_detach(&b);
+}
+
+/* Tensors on one side only, on a line each side that has some. */
+static void one_side_only(struct tui_page *p, json_t *c)
+{
+	static const char *const keys[] = {"only_in_reference", "only_in_candidate"};
+	static const char *const labels[] = {"only ref", "only cand"};
+
+	for (int i = 0; i < 2; i++) {
+		char *list = names(json_object_get(c, keys[i]));
+		if (*list) {
+			page_line(p);
+			page_add_at(p, 2, STYLE_DIM, labels[i]);
+			page_add_at(p, FIELD_COL, STYLE_WARN, list);
+		}
+		free(list);
+	}
+}
+
+/* --- a tensor comparison: the table -------------------------------------- */
+
+enum col {
+	C_VERDICT, C_NAME, C_DTYPE, C_SHAPE, C_MISMATCH, C_MAX_ABS, C_WHERE,
+	C_MIN_ATOL, C_MIN_RTOL, C_COSINE, C_TOL, NCOLS
+};
+
+/* The columns in the order shown; `rank` says which go first when the
+ * pane is narrow (0: always). */
+static const struct {
+	const char *head;
+	int width, right, rank;
+} cols[NCOLS] = {
+	[C_VERDICT] = {"", 4, 0, 0},          [C_NAME] = {"tensor", 0, 0, 0},
+	[C_DTYPE] = {"dtype", 8, 0, 5},       [C_SHAPE] = {"shape", 10, 0, 6},
+	[C_MISMATCH] = {"mismatch", 9, 1, 1}, [C_MAX_ABS] = {"max |diff|", 10, 1, 2},
+	[C_WHERE] = {"at", 8, 0, 7},          [C_MIN_ATOL] = {"min atol", 9, 1, 3},
+	[C_MIN_RTOL] = {"min rtol", 9, 1, 4}, [C_COSINE] = {"cosine", 8, 1, 8},
+	[C_TOL] = {"rtol/atol (from)", 26, 0, 9},
+};
+
+/* Which columns fit the width: by rank while the names keep NAME_MIN.
+ * Returns the names' width. */
+static int choose_cols(int width, int *shown)
+{
+	int used = cols[C_VERDICT].width + 1 + NAME_MIN;
+
+	for (int c = 0; c < NCOLS; c++)
+		shown[c] = cols[c].rank == 0;
+	for (int rank = 1; rank < NCOLS; rank++)
+		for (int c = 0; c < NCOLS; c++)
+			if (cols[c].rank == rank && used + 1 + cols[c].width <= width) {
+				shown[c] = 1;
+				used += 1 + cols[c].width;
+			}
+	return NAME_MIN + width - used;
+}
+
+/* "[2, 3]" or "(0, 2)" of a list of integers. */
+static const char *int_list(char *buf, size_t size, json_t *list, const char *open,
+			    const char *close)
+{
+	size_t len = (size_t)snprintf(buf, size, "%s", open);
+
+	for (size_t i = 0; i < json_array_size(list) && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "",
+					(long long)json_integer_value(json_array_get(list, i)));
+	if (len < size) /* (3,) as Python writes a tuple of one */
+		snprintf(buf + len, size - len, "%s%s",
+			 json_array_size(list) == 1 && *open == '(' ? "," : "", close);
+	return buf;
+}
+
+/* The cells' texts of a tensor (or of the header, with t NULL). */
+static void cell_texts(json_t *t, char text[NCOLS][96])
+{
+	char a[32], b[32];
+
+	for (int c = 0; c < NCOLS; c++)
+		snprintf(text[c], 96, "%s", t ? "-" : cols[c].head);
+	if (!t)
+		return;
+	snprintf(text[C_VERDICT], 96, "%s", json_is_true(json_object_get(t, "passed")) ? "ok" : "FAIL");
+	snprintf(text[C_NAME], 96, "%s", str(t, "name") ?: "?");
+	snprintf(text[C_DTYPE], 96, "%s", str(t, "dtype") ?: "?");
+	int_list(text[C_SHAPE], 96, json_object_get(t, "shape"), "[", "]");
+	if (json_object_get(t, "reason"))
+		return;
+	snprintf(text[C_MISMATCH], 96, "%lld/%lld", (long long)jv_int(t, "mismatched", 0),
+		 (long long)jv_int(t, "numel", 0));
+	chart_num(text[C_MAX_ABS], 96, json_object_get(t, "max_abs"), 3);
+	int_list(text[C_WHERE], 96, json_object_get(t, "max_abs_index"), "(", ")");
+	snprintf(text[C_MIN_ATOL], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "min_atol"), 3));
+	snprintf(text[C_MIN_RTOL], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "min_rtol"), 3));
+	snprintf(text[C_COSINE], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "cosine"), 4));
+	snprintf(text[C_TOL], 96, "%s/%s %s", chart_num(a, sizeof(a), json_object_get(t, "rtol"), 3),
+		 chart_num(b, sizeof(b), json_object_get(t, "atol"), 3), str(t, "tolerance_source") ?: "");
+}
+
+static void tensor_row(struct tui_page *p, json_t *t, int sel, int focused)
+{
+	char text[NCOLS][96];
+	struct tui_cell cells[NCOLS];
+	int shown[NCOLS], n = 0, name_w = choose_cols(p->width, shown);
+
+	cell_texts(t, text);
+	for (int c = 0; c < NCOLS; c++) {
+		enum draw_style s = t ? STYLE_NORMAL : STYLE_DIM;
+		if (!shown[c])
+			continue;
+		if (t && c == C_VERDICT)
+			s = verdict_style(t);
+		else if (t && (c == C_TOL || c == C_WHERE || c == C_DTYPE || c == C_SHAPE))
+			s = STYLE_DIM;
+		cells[n++] = (struct tui_cell){text[c], c == C_NAME ? name_w : cols[c].width,
+					       cols[c].right, 0, s};
+	}
+	tui_row(p, cells, n, sel, focused);
+}
+
+/* --- a tensor comparison: the selected tensor in assert_close's words ----- */
+
+/* The lines that say why the tensor failed (or how close it passed). */
+static void failure_lines(json_t *t, mt_buf *lines, enum draw_style *styles, int *n)
+{
+	char a[40], b[40], idx[128];
+	long long mism = jv_int(t, "mismatched", 0), numel = jv_int(t, "numel", 0);
+	json_t *w;
+	size_t i;
+
+#define LINE(style, ...) (styles[*n] = (style), mt_buf_printf(&lines[(*n)++], __VA_ARGS__))
+	if (json_object_get(t, "reason")) {
+		LINE(STYLE_ERROR, "Not compared: %s", str(t, "reason"));
+		return;
+	}
+	if (json_is_true(json_object_get(t, "passed")))
+		LINE(STYLE_OK, "Close: every element within atol + rtol * |ref|");
+	else
+		LINE(STYLE_ERROR, "Tensor-likes are not close!");
+	LINE(STYLE_NORMAL, "Mismatched elements: %lld / %lld (%.1f%%)", mism, numel,
+	     numel ? 100.0 * (double)mism / (double)numel : 0.0);
+	LINE(STYLE_NORMAL, "Greatest absolute difference: %s at index %s (up to %s allowed)",
+	     chart_num(a, sizeof(a), json_object_get(t, "max_abs"), 0),
+	     int_list(idx, sizeof(idx), json_object_get(t, "max_abs_index"), "(", ")"),
+	     chart_num(b, sizeof(b), json_object_get(t, "atol"), 0));
+	LINE(STYLE_NORMAL, "Greatest relative difference: %s at index %s (up to %s allowed)",
+	     chart_num(a, sizeof(a), json_object_get(t, "max_rel"), 0),
+	     int_list(idx, sizeof(idx), json_object_get(t, "max_rel_index"), "(", ")"),
+	     chart_num(b, sizeof(b), json_object_get(t, "rtol"), 0));
+	LINE(STYLE_DIM, "Tolerance rtol %s, atol %s from %s",
+	     chart_num(a, sizeof(a), json_object_get(t, "rtol"), 0),
+	     chart_num(b, sizeof(b), json_object_get(t, "atol"), 0), str(t, "tolerance_source") ?: "?");
+	json_array_foreach(json_object_get(t, "warnings"), i, w)
+		if (*n < TEXT_ROWS * 2)
+			LINE(STYLE_WARN, "warning: %s", json_string_value(w));
+#undef LINE
+}
+
+/* A rule naming the tensor, then its lines, wrapped, in `rows` lines. */
+static void failure_text(struct tui_page *p, json_t *t, int rows)
+{
+	mt_buf lines[TEXT_ROWS * 2 + 2];
+	enum draw_style styles[TEXT_ROWS * 2 + 2];
+	int n = 0, left = rows - 1;
+
+	memset(lines, 0, sizeof(lines));
+	tui_rule(p, str(t, "name"));
+	failure_lines(t, lines, styles, &n);
+	for (int i = 0; i < n; i++) {
+		int need = tui_wrap_count(mt_buf_cstr(&lines[i]), p->width - 4);
+		/* each line gets a row; a line that wraps takes more when the rest fit */
+		int take = left - (n - i - 1) >= need ? need : 1;
+		if (left > 0)
+			left -= tui_wrap_rows(p, mt_buf_cstr(&lines[i]), 2, take, styles[i]);
+		mt_buf_dispose(&lines[i]);
+	}
+}
+
+/* --- a tensor comparison in full ----------------------------------------- */
+
+static void table_title(struct tui_page *p, json_t *c, int hint)
+{
+	size_t n = json_array_size(json_object_get(c, "tensors")), failed = failed_tensors(c);
+	char keys[32];
+
+	page_line(p);
+	page_addf(p, STYLE_HEADING, "%zu tensor%s, worst first", n, n == 1 ? "" : "s");
+	if (failed)
+		page_addf(p, STYLE_ERROR, ": %zu failed", failed);
+	tui_action_keys(TUI_ACT_HISTOGRAM, keys, sizeof(keys));
+	if (hint)
+		page_addf(p, STYLE_DIM, "  %s histogram", keys);
+}
+
+static void tensors_draw(struct tui_page *p, struct corr_state *st, json_t *c, int height,
+			 int focused)
+{
+	json_t *tensors = json_object_get(c, "tensors");
+	int n = (int)json_array_size(tensors), hist = chart_histogram_rows(tensors);
+	int fixed, both, rows;
+	char keys[32];
+
+	check_header(p, c);
+	one_side_only(p, c);
+	fixed = p->nlines + 2 + TEXT_ROWS; /* the table's title and header */
+	both = height - fixed - (n < 3 ? n : 3) >= hist;
+	if (st->histogram && !both) {
+		chart_histogram(p, tensors, height - p->nlines - 1);
+		tui_action_keys(TUI_ACT_HISTOGRAM, keys, sizeof(keys));
+		page_line(p);
+		page_addf(p, STYLE_DIM, "  %s the tensor table", keys);
+		return;
+	}
+	rows = height - fixed - (both ? hist : 0);
+	rows = rows < 1 ? 1 : rows > n ? n : rows;
+	st->tensor_rows = rows;
+	scroll_to(&st->tensor, &st->tensor_top, rows, n);
+	table_title(p, c, !both);
+	tensor_row(p, NULL, 0, 0);
+	for (int r = st->tensor_top; r < st->tensor_top + rows && r < n; r++)
+		tensor_row(p, json_array_get(tensors, (size_t)r), r == st->tensor, focused);
+	if (!n) {
+		page_line(p);
+		page_add_at(p, 2, STYLE_DIM, "(no tensor in common)");
+	} else {
+		failure_text(p, json_array_get(tensors, (size_t)st->tensor),
+			     height - p->nlines - (both ? hist : 0));
+	}
+	if (both)
+		chart_histogram(p, tensors, hist);
+}
+
+/* --- a curve comparison in full ------------------------------------------ */
+
+static void curves_draw(struct tui_page *p, json_t *c, int height)
+{
+	json_t *fin = json_object_get(c, "final"), *gap = json_object_get(c, "max_abs_gap");
+	char a[32], b[32], d[32];
+	mt_buf line = MT_BUF_INIT;
+
+	check_header(p, c);
+	page_line(p);
+	page_add_at(p, 2, verdict_style(c), verdict(c));
+	page_addf(p, STYLE_NORMAL, ": %lld of %lld points outside",
+		  (long long)jv_int(c, "outside_band", 0), (long long)jv_int(c, "points", 0));
+	page_addf(p, STYLE_DIM, " rtol %s, atol %s",
+		  chart_num(a, sizeof(a), json_object_get(c, "rtol"), 0),
+		  chart_num(b, sizeof(b), json_object_get(c, "atol"), 0));
+	if (json_is_number(json_object_get(c, "first_divergent_step"))) {
+		mt_buf_printf(&line, "first outside at step %s",
+			      chart_num(a, sizeof(a), json_object_get(c, "first_divergent_step"), 6));
+		if (json_is_number(json_object_get(c, "diverged_from_step")))
+			mt_buf_printf(&line, "; diverged from step %s (outside to the end)",
+				      chart_num(b, sizeof(b), json_object_get(c, "diverged_from_step"), 6));
+		else
+			mt_buf_puts(&line, "; back inside by the end");
+		tui_wrap_rows(p, mt_buf_cstr(&line), 2, 1, STYLE_WARN);
+		mt_buf_dispose(&line);
+	}
+	mt_buf_printf(&line, "final (step %s): reference %s, candidate %s: %s",
+		      chart_num(a, sizeof(a), json_object_get(fin, "step"), 6),
+		      chart_num(b, sizeof(b), json_object_get(fin, "reference"), 5),
+		      json_is_null(json_object_get(fin, "candidate"))
+			      ? "NaN"
+			      : chart_num(d, sizeof(d), json_object_get(fin, "candidate"), 5),
+		      json_is_true(json_object_get(fin, "agree")) ? "agree" : "differ");
+	if (gap)
+		mt_buf_printf(&line, "; largest gap %s at step %s",
+			      chart_num(a, sizeof(a), json_object_get(gap, "value"), 4),
+			      chart_num(b, sizeof(b), json_object_get(gap, "step"), 6));
+	tui_wrap_rows(p, mt_buf_cstr(&line), 2, 1, STYLE_NORMAL);
+	mt_buf_dispose(&line);
+	chart_curves(p, c, height - p->nlines);
+}
+
+/* --- the screen ------------------------------------------------------------ */
+
+static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	char buf[64], keys[2][32];
+	mt_buf text = MT_BUF_INIT;
+
+	tui_heading(p, "Comparisons");
+	page_line(p);
+	page_add_at(p, TUI_LABEL_COL, STYLE_WARN, "Nothing recorded yet.");
+	tui_action_keys(TUI_ACT_COMPARE, keys[0], sizeof(keys[0]));
+	tui_action_keys(TUI_ACT_CURVES, keys[1], sizeof(keys[1]));
+	mt_buf_printf(&text, "`mtrial check` fills this: the candidate's tensors and loss curve "
+			     "compared with the baseline's, within the tolerances below. Press `%s` "
+			     "to compare tensors, `%s` to compare loss curves.",
+		      keys[0], keys[1]);
+	page_para(p, TUI_LABEL_COL, STYLE_NORMAL, mt_buf_cstr(&text));
+	mt_buf_dispose(&text);
+	tui_heading(p, "Tolerances (trial.yaml)");
+	tui_field(p, "atol", jv_str(ctx->model, "spec.tolerances.default.atol", buf, sizeof(buf)));
+	tui_field(p, "rtol", jv_str(ctx->model, "spec.tolerances.default.rtol", buf, sizeof(buf)));
+	snprintf(buf, sizeof(buf), "%zu",
+		 json_array_size(jv_get(ctx->model, "spec.tolerances.overrides")));
+	tui_field(p, "overrides", buf);
+}
+
+static void correctness_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	struct corr_state *st = state;
+	int height = p->height > 0 ? p->height : 20;
+	json_t *c;
+
+	sync(st, ctx);
+	c = selected(st);
+	if (!c)
+		nothing_yet(p, ctx);
+	else if (st->details && is_kind(c, "curves"))
+		curves_draw(p, c, height);
+	else if (st->details)
+		tensors_draw(p, st, c, height, ctx->focused);
+	else
+		list_draw(p, st, ctx, height);
+}
+
+/* Moves the cursor of what is shown: the checks, or a comparison's tensors. */
+static int move_to(struct corr_state *st, long to)
+{
+	int tensors = st->details && !is_kind(selected(st), "curves");
+	int n = tensors ? (int)json_array_size(json_object_get(selected(st), "tensors"))
+			: (int)json_array_size(st->checks);
+
+	to = to >= n ? n - 1 : to;
+	to = to < 0 ? 0 : to;
+	if (tensors) {
+		st->tensor = (int)to;
+	} else {
+		st->cursor = (int)to;
+		st->follow = jv_int(selected(st), "id", 0);
+	}
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int correctness_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	struct corr_state *st = state;
+	long to;
+
+	sync(st, ctx);
+	if (!selected(st) || (st->details && is_kind(selected(st), "curves") &&
+			      a != TUI_ACT_BACK))
+		return TUI_UNHANDLED; /* the frame scrolls the page */
+	if (tui_list_target(a, st->details ? st->tensor : st->cursor,
+			    st->details ? st->tensor_rows : st->list_rows, &to))
+		return move_to(st, to);
+	switch (a) {
+	case TUI_ACT_OPEN:
+		if (!st->details)
+			st->details = 1, st->tensor = st->tensor_top = st->histogram = 0;
+		return TUI_HANDLED | TUI_REDRAW;
+	case TUI_ACT_BACK:
+		if (!st->details)
+			return TUI_UNHANDLED; /* the frame moves to the step list */
+		st->details = 0;
+		return TUI_HANDLED | TUI_REDRAW;
+	case TUI_ACT_HISTOGRAM:
+		if (!st->details)
+			return TUI_UNHANDLED;
+		st->histogram = !st->histogram;
+		return TUI_HANDLED | TUI_REDRAW;
+	default:
+		return TUI_UNHANDLED;
+	}
+}
+
+static void correctness_done(void *state)
+{
+	struct corr_state *st = state;
+	json_decref(st->checks);
+}
+
+const struct tui_screen_ops tui_correctness_ops = {
+	.name = "Correctness",
+	.step_id = "correctness",
+	.draw = correctness_draw,
+	.handle = correctness_handle,
+	.done = correctness_done,
+	.private_size = sizeof(struct corr_state),
+};
