@@ -178,10 +178,17 @@ struct mt_tensor_set {
 	char *label; /* a wrapped set's name for its tensors' "file" */
 };
 
-static int is_safetensors_name(const struct dirent *d)
+/* A tensor file by its name: *.safetensors, or torch.save's *.pt, *.pth. */
+static int is_tensor_file_name(const struct dirent *d)
 {
+	static const char *const exts[] = {".safetensors", ".pt", ".pth"};
 	size_t n = strlen(d->d_name);
-	return n > 12 && strcmp(d->d_name + n - 12, ".safetensors") == 0;
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+		size_t e = strlen(exts[i]);
+		if (n > e && strcmp(d->d_name + n - e, exts[i]) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 static int cmp_dirent(const struct dirent **a, const struct dirent **b)
@@ -189,17 +196,17 @@ static int cmp_dirent(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* Opens every *.safetensors file of dir into s->files. */
+/* Opens every tensor file of dir (*.safetensors, *.pt, *.pth) into s->files. */
 static int open_dir(mt_tensor_set *s, const char *dir)
 {
 	struct dirent **names = NULL;
-	int n = scandir(dir, &names, is_safetensors_name, cmp_dirent), error = 0;
+	int n = scandir(dir, &names, is_tensor_file_name, cmp_dirent), error = 0;
 
 	if (n < 0)
 		return mt_error_set(MT_EIO, "%s: %s", dir, strerror(errno));
 	if (n == 0)
 		error =
-		    mt_error_set(MT_EINVALID, "%s: no *.safetensors files in this directory", dir);
+		    mt_error_set(MT_EINVALID, "%s: no tensor files (*.safetensors, *.pt, *.pth) in this directory", dir);
 	else if (!(s->files = calloc((size_t)n, sizeof(*s->files))))
 		error = mt_error_set(MT_EIO, "out of memory");
 	for (int i = 0; i < n; i++) {

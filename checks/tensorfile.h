@@ -1,7 +1,7 @@
 /* Tensor files opened by content: safetensors (mapped with mmap, never
  * copied, so files larger than memory stream through the page cache), and
- * sets of them: every *.safetensors file of a directory, matched by tensor
- * name; and torch.save files (checks/torchsave.h), told apart by content. */
+ * sets of them: every *.safetensors, *.pt and *.pth file of a directory,
+ * matched by tensor name; and torch.save files (checks/torchsave.h), told apart by content. */
 #ifndef MT_TENSORFILE_H
 #define MT_TENSORFILE_H
 
@@ -30,7 +30,8 @@ const char *mt_tensor_file_path(const mt_tensor_file *f);
 
 void mt_tensor_file_free(mt_tensor_file *f);
 
-/* Opens a set: one tensor file, or every *.safetensors file in a directory
+/* Opens a set: one tensor file, or every tensor file (*.safetensors, *.pt,
+ * *.pth) in a directory
  * (sorted, not recursive). A tensor name found in two of its files is
  * MT_EINVALID naming both; a directory without any is MT_EINVALID. */
 int mt_tensor_set_open(mt_tensor_set **out, const char *path);

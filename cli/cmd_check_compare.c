@@ -1,6 +1,7 @@
 /* mtrial check compare: a candidate's tensors against the reference's. */
 #include "check.h"
 #include "compare.h"
+#include "tolerances.h"
 #include "error.h"
 #include "tensorfile.h"
 #include "util.h"
@@ -40,32 +41,13 @@ static const char usage[] =
     "1 a mismatch (or a tensor on one side only), 2 a usage or input error.\n"
     "MTRIAL_CHECK_THREADS sets the number of threads (default 2).\n";
 
-#define MAX_RULES 128
-
 struct args {
 	const char *ref, *cand, *noise;
 	mt_cmp_options o;
-	mt_cmp_rule rules[MAX_RULES];
-	char *owned[MAX_RULES]; /* strings the rules point into */
-	size_t nowned;
+	mt_cmp_rules rules;
 	double rtol, atol;
 	int equal_nan_given;
 };
-
-static char *own(struct args *a, char *s)
-{
-	if (a->nowned < MAX_RULES)
-		a->owned[a->nowned++] = s;
-	return s;
-}
-
-static int add_rule(struct args *a, const char *glob, double rtol, double atol, char *source)
-{
-	if (a->o.nrules >= MAX_RULES)
-		return mt_error_set(MT_EUSAGE, "more than %d tolerance rules", MAX_RULES);
-	a->rules[a->o.nrules++] = (mt_cmp_rule){glob, rtol, atol, own(a, source)};
-	return 0;
-}
 
 static int parse_number(const char *s, double *out)
 {
@@ -78,7 +60,7 @@ static int parse_number(const char *s, double *out)
 static int parse_tol(struct args *a, const char *arg)
 {
 	const char *eq = strrchr(arg, '=');
-	char *nums, *comma, *src;
+	char *nums, *comma, glob[512], src[520];
 	double rtol, atol;
 	int ok;
 
@@ -95,44 +77,9 @@ static int parse_tol(struct args *a, const char *arg)
 		                    "--tol %s: expected GLOB=RTOL,ATOL with two "
 		                    "non-negative numbers",
 		                    arg);
-	src = malloc((size_t)(eq - arg) + 8);
-	sprintf(src, "--tol %.*s", (int)(eq - arg), arg);
-	return add_rule(a, src + 6, rtol, atol, src);
-}
-
-/* trial.yaml's tolerances: overrides by glob, then the default. */
-static int spec_rules(struct args *a, const mt_spec *spec)
-{
-	size_t n = mt_spec_count(spec, "tolerances.overrides");
-	char path[96], *src;
-	const char *v;
-	int error = 0;
-
-	for (size_t i = 0; i < n && error == 0; i++) {
-		double rtol = NAN, atol = NAN;
-		snprintf(path, sizeof(path), "tolerances.overrides.%zu.name", i);
-		if (!(v = mt_spec_get(spec, path)))
-			continue;
-		src = malloc(strlen(v) + 64);
-		sprintf(src, "trial.yaml tolerances.overrides %s", v);
-		snprintf(path, sizeof(path), "tolerances.overrides.%zu.rtol", i);
-		if (mt_spec_get(spec, path))
-			rtol = strtod(mt_spec_get(spec, path), NULL);
-		snprintf(path, sizeof(path), "tolerances.overrides.%zu.atol", i);
-		if (mt_spec_get(spec, path))
-			atol = strtod(mt_spec_get(spec, path), NULL);
-		error = add_rule(a, src + strlen(src) - strlen(v), rtol, atol, src);
-	}
-	v = mt_spec_get(spec, "tolerances.default.rtol");
-	if (error == 0 && (v || mt_spec_get(spec, "tolerances.default.atol")))
-		error = add_rule(a, NULL, v ? strtod(v, NULL) : NAN,
-		                 mt_spec_get(spec, "tolerances.default.atol")
-		                     ? strtod(mt_spec_get(spec, "tolerances.default.atol"), NULL)
-		                     : NAN,
-		                 mt_strdup("trial.yaml tolerances.default"));
-	if (!a->equal_nan_given && (v = mt_spec_get(spec, "tolerances.equal_nan")))
-		a->o.equal_nan = strcmp(v, "true") == 0;
-	return error;
+	snprintf(glob, sizeof(glob), "%.*s", (int)(eq - arg), arg);
+	snprintf(src, sizeof(src), "--tol %s", glob);
+	return mt_cmp_rules_add(&a->rules, glob, rtol, atol, src);
 }
 
 /* Adds the rules below the command line's globs: --rtol/--atol, then the
@@ -144,9 +91,10 @@ static int lower_rules(struct cli *cli, struct args *a)
 	int error = 0;
 
 	if (!isnan(a->rtol) || !isnan(a->atol))
-		error = add_rule(a, NULL, a->rtol, a->atol, mt_strdup("--rtol/--atol"));
+		error = mt_cmp_rules_add(&a->rules, NULL, a->rtol, a->atol, "--rtol/--atol");
 	if (error == 0 && cli_open_trial(cli, &t, 1) == 0)
-		error = spec_rules(a, t->spec);
+		error = mt_cmp_rules_add_spec(&a->rules, t->spec,
+					      a->equal_nan_given ? NULL : &a->o.equal_nan);
 	else if (error == 0 && mt_error_last_code() != MT_ENOTFOUND)
 		error = mt_error_last_code();
 	else
@@ -356,7 +304,7 @@ static int run(struct cli *cli, struct args *a, int *passed)
 	    (error = mt_tensor_set_open(&cand, a->cand)) < 0 ||
 	    (a->noise && (error = mt_tensor_set_open(&noise, a->noise)) < 0))
 		goto cleanup;
-	a->o.rules = a->rules;
+	mt_cmp_rules_apply(&a->rules, &a->o);
 	if (!cli->json && isatty(STDERR_FILENO))
 		a->o.progress = progress;
 	if ((error = mt_cmp_run(&res, ref, cand, noise, a->ref, a->cand, a->noise, &a->o)) < 0)
@@ -443,8 +391,7 @@ int check_compare(struct cli *cli, int argc, char **argv)
 		status = cli_fail(cli, error);
 	else
 		status = passed ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-	for (size_t i = 0; i < a->nowned; i++)
-		free(a->owned[i]);
+	mt_cmp_rules_dispose(&a->rules);
 	free(a);
 	return status;
 }

@@ -11,6 +11,7 @@
 #include "compat.h"
 #include "probe.h"
 #include "compare.h"
+#include "tolerances.h"
 #include "curves.h"
 #include "util.h"
 
@@ -681,63 +682,15 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 
 /* --- correctness checks ---------------------------------------------------- */
 
-#define MAX_RULES 64
-
-/* The tolerance rules of a comparison and the strings they point into. */
-struct cmp_rules {
-	mt_cmp_rule rules[MAX_RULES];
-	char *sources[MAX_RULES];
-	size_t n;
-};
-
-/* Takes `source` (owned); a rule past MAX_RULES is dropped. */
-static void add_rule(struct cmp_rules *r, const char *glob, double rtol, double atol,
-		     char *source)
-{
-	if (r->n == MAX_RULES)
-		return free(source);
-	r->sources[r->n] = source;
-	r->rules[r->n++] = (mt_cmp_rule){glob, rtol, atol, source};
-}
-
-/* trial.yaml's number at `path`, NaN when it gives none. */
-static double spec_number(const mt_spec *spec, const char *path)
-{
-	const char *v = mt_spec_get(spec, path);
-	return v ? strtod(v, NULL) : NAN;
-}
-
 /* The rules `mtrial check compare --rtol R --atol A` would use in this
- * trial: the tolerances typed (either may be NaN), then trial.yaml's
- * overrides by glob and its default, named as the CLI names them so the
- * report reads the same whichever recorded the check. */
-static void cmp_rules(struct tui_wizard *w, struct cmp_rules *r, double rtol, double atol,
+ * trial: the tolerances typed (either may be NaN), then trial.yaml's. */
+static void cmp_rules(struct tui_wizard *w, mt_cmp_rules *r, double rtol, double atol,
 		      int *equal_nan)
 {
-	const mt_spec *spec = w->trial->spec;
-	char path[96], rt[96], at[96];
-	const char *name, *v;
-	mt_buf source = MT_BUF_INIT;
-
+	*equal_nan = 0;
 	if (!isnan(rtol) || !isnan(atol))
-		add_rule(r, NULL, rtol, atol, mt_strdup("typed in the wizard"));
-	for (size_t i = 0; spec && i < mt_spec_count(spec, "tolerances.overrides"); i++) {
-		snprintf(path, sizeof(path), "tolerances.overrides.%zu.name", i);
-		snprintf(rt, sizeof(rt), "tolerances.overrides.%zu.rtol", i);
-		snprintf(at, sizeof(at), "tolerances.overrides.%zu.atol", i);
-		if (!(name = mt_spec_get(spec, path)))
-			continue;
-		mt_buf_printf(&source, "trial.yaml tolerances.overrides %s", name);
-		add_rule(r, name, spec_number(spec, rt), spec_number(spec, at),
-			 mt_buf_detach(&source));
-	}
-	if (spec && (mt_spec_get(spec, "tolerances.default.rtol") ||
-		     mt_spec_get(spec, "tolerances.default.atol")))
-		add_rule(r, NULL, spec_number(spec, "tolerances.default.rtol"),
-			 spec_number(spec, "tolerances.default.atol"),
-			 mt_strdup("trial.yaml tolerances.default"));
-	v = spec ? mt_spec_get(spec, "tolerances.equal_nan") : NULL;
-	*equal_nan = v && strcmp(v, "true") == 0;
+		mt_cmp_rules_add(r, NULL, rtol, atol, "typed in the wizard");
+	mt_cmp_rules_add_spec(r, w->trial->spec, equal_nan);
 }
 
 /* Records a check and says so: "Check #4 recorded: compare, FAIL". */
@@ -775,7 +728,7 @@ static void on_cmp_progress(uint64_t done, uint64_t total, void *payload)
 int record_compare(struct tui_wizard *w, const char *ref, const char *cand, double rtol,
 		   double atol, int64_t *id)
 {
-	struct cmp_rules rules = {0};
+	mt_cmp_rules rules = {0};
 	struct cmp_progress p = {w, ref, cand, 0};
 	mt_cmp_options o = {.progress = on_cmp_progress, .payload = &p};
 	mt_tensor_set *a = NULL, *b = NULL;
@@ -784,8 +737,7 @@ int record_compare(struct tui_wizard *w, const char *ref, const char *cand, doub
 
 	*id = 0;
 	cmp_rules(w, &rules, rtol, atol, &o.equal_nan);
-	o.rules = rules.rules;
-	o.nrules = rules.n;
+	mt_cmp_rules_apply(&rules, &o);
 	frame_check_progress(w, ref, cand, 0, 0);
 	if (mt_tensor_set_open(&a, ref) < 0 || mt_tensor_set_open(&b, cand) < 0 ||
 	    mt_cmp_run(&res, a, b, NULL, ref, cand, NULL, &o) < 0)
@@ -795,8 +747,7 @@ int record_compare(struct tui_wizard *w, const char *ref, const char *cand, doub
 	json_decref(res);
 	mt_tensor_set_free(a);
 	mt_tensor_set_free(b);
-	for (size_t i = 0; i < rules.n; i++)
-		free(rules.sources[i]);
+	mt_cmp_rules_dispose(&rules);
 	return result;
 }
 

@@ -104,6 +104,11 @@ run_mt 1 check compare "$DR/ref" "$DR/cand" --noise "$DR/ref2"
 has "Noise floor" "$OUT" "noise in text"
 run_mt 0 check compare "$DR/ref.pt" "$DR/ref" --json
 eq "$(json 'len(j["tensors"]), j["passed"]')" "6 True" "a torch.save state_dict against the same tensors in safetensors"
+mkdir -p "$T_TMP/ptdir" && cp "$DR/ref.pt" "$T_TMP/ptdir/state.pt"
+run_mt 0 check compare "$T_TMP/ptdir" "$DR/ref" --json
+eq "$(json 'len(j["tensors"]), j["passed"]')" "6 True" "a directory of torch.save files matched by name"
+mkdir -p "$T_TMP/nodir"; run_mt 2 check compare "$T_TMP/nodir" "$DR/ref"
+has "no tensor files (*.safetensors, *.pt, *.pth)" "$ERR" "an empty directory"
 run_mt 2 check compare "$DR/dup" "$DR/dup"
 has "tensor 'x' is in both" "$ERR" "a name twice in a directory"
 
