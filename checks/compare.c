@@ -133,13 +133,17 @@ static inline __attribute__((always_inline)) void vec_step(struct lanes *s, int 
 	const v2d onev = {1, 1}, atolv = {atol, atol}, rtolv = {rtol, rtol};
 	const v2d maxv = {DBL_MAX, DBL_MAX}, epsv = {REL_EPS, REL_EPS}, zero = {0, 0};
 	v2d d = (v2d)((v2l)(cv - rv) & sign), ar = (v2d)((v2l)rv & sign);
-	/* 0 where equal, inf where ref is 0 */
-	v2d rel = d / (ar + (v2d)((v2l)onev & (d == zero)));
+	/* d / ar, 0 where equal, inf where ref is 0: divided only when it may
+	 * beat the lane's maximum (d > max * den, a multiplication), which
+	 * after the first elements of a chunk it seldom does */
+	v2d den = ar + (v2d)((v2l)onev & (d == zero));
+	v2l may = d > s->rmax[l] * den;
 
 	/* NaN fails the first test; an infinite reference would pass it */
 	s->bad[l] |= ~(d <= atolv + rtolv * ar) | ~(ar <= maxv);
 	s->amax[l] = vmax(d, s->amax[l]);
-	s->rmax[l] = vmax(rel, s->rmax[l]);
+	if (__builtin_expect(may[0] | may[1], 0))
+		s->rmax[l] = vmax(d / den, s->rmax[l]);
 	s->dot[l] += cv * rv;
 	s->saa[l] += cv * cv;
 	s->sbb[l] += rv * rv;
@@ -153,8 +157,11 @@ static inline __attribute__((always_inline)) void vec_step(struct lanes *s, int 
 	}
 }
 
+/* Over doubles c and r, or, when cf is not NULL, straight over float32
+ * data cf and rf (converted in registers: no buffer written and read back). */
 static inline __attribute__((always_inline)) void lanes_run(struct lanes *s, const struct job *j,
                                                             const double *c, const double *r,
+                                                            const float *cf, const float *rf,
                                                             size_t n, int poly)
 {
 	const v2d minus1 = {-1, -1};
@@ -165,12 +172,25 @@ static inline __attribute__((always_inline)) void lanes_run(struct lanes *s, con
 	for (; k + LANES <= n; k += LANES)
 		for (int l = 0; l < V; l++) {
 			v2d cv, rv;
-			memcpy(&cv, c + k + 2 * l, sizeof(cv));
-			memcpy(&rv, r + k + 2 * l, sizeof(rv));
+			if (cf) {
+				float cp[2], rp[2];
+				memcpy(cp, cf + k + 2 * l, sizeof(cp));
+				memcpy(rp, rf + k + 2 * l, sizeof(rp));
+				cv = (v2d){cp[0], cp[1]};
+				rv = (v2d){rp[0], rp[1]};
+			} else {
+				memcpy(&cv, c + k + 2 * l, sizeof(cv));
+				memcpy(&rv, r + k + 2 * l, sizeof(rv));
+			}
 			vec_step(s, l, cv, rv, j->atol, j->rtol, poly);
 		}
 	for (; k < n; k++) { /* the tail, one element (and a zero) at a time */
-		v2d cv = {c[k], 0}, rv = {r[k], 0};
+		float cp, rp;
+		if (cf) {
+			memcpy(&cp, cf + k, sizeof(cp));
+			memcpy(&rp, rf + k, sizeof(rp));
+		}
+		v2d cv = {cf ? cp : c[k], 0}, rv = {cf ? rp : r[k], 0};
 		vec_step(s, 0, cv, rv, j->atol, j->rtol, poly);
 		s->near[0][1]--; /* the padding zero is within any atol */
 	}
@@ -193,16 +213,20 @@ static void find_max(const double *c, const double *r, size_t n, uint64_t first,
 /* The common chunk: every element finite and within tolerance, so no
  * mismatch bookkeeping and no index search unless a maximum moves. Returns
  * 0 when the chunk needs the exact path instead. */
-static int chunk_fast(struct acc *a, const struct job *j, const double *c, const double *r,
-                      size_t n, uint64_t first, int poly)
+static int chunk_fast(struct acc *a, const struct job *j, double *c, double *r, const float *cf,
+                      const float *rf, size_t n, uint64_t first, int poly)
 {
 	struct lanes s = {0};
 	double amax = -1, rmax = -1;
 
-	if (poly)
-		lanes_run(&s, j, c, r, n, 1);
+	if (cf && poly)
+		lanes_run(&s, j, NULL, NULL, cf, rf, n, 1);
+	else if (cf)
+		lanes_run(&s, j, NULL, NULL, cf, rf, n, 0);
+	else if (poly)
+		lanes_run(&s, j, c, r, NULL, NULL, n, 1);
 	else
-		lanes_run(&s, j, c, r, n, 0);
+		lanes_run(&s, j, c, r, NULL, NULL, n, 0);
 	for (int l = 0; l < V; l++)
 		if (s.bad[l][0] | s.bad[l][1])
 			return 0;
@@ -216,7 +240,13 @@ static int chunk_fast(struct acc *a, const struct job *j, const double *c, const
 			a->sum_abs += s.sa[l][e], a->sum_rel += s.sr[l][e];
 			a->near += (uint64_t)s.near[l][e];
 		}
-	find_max(c, r, n, first, amax, rmax, a);
+	if (amax > a->all_abs || rmax > a->all_rel) { /* a maximum moved: where? */
+		if (cf) {
+			mt_tensor_to_double(MT_DT_F32, cf, 0, n, c);
+			mt_tensor_to_double(MT_DT_F32, rf, 0, n, r);
+		}
+		find_max(c, r, n, first, amax, rmax, a);
+	}
 	return 1;
 }
 
@@ -228,16 +258,28 @@ static void *part_run(void *arg)
 	size_t es = mt_dtype_size(j->ref->dtype) + mt_dtype_size(j->cand->dtype);
 	unsigned step = 0;
 	int poly = j->o->stat == MT_STAT_MEAN || j->o->stat == MT_STAT_MAX;
+	int f32 = j->cand->dtype == MT_DT_F32 && j->ref->dtype == MT_DT_F32 && !j->store_abs;
 
 	for (uint64_t i = p->first; i < p->end; i += CHUNK) {
 		size_t n = p->end - i < CHUNK ? (size_t)(p->end - i) : CHUNK;
-		mt_tensor_to_double(j->cand->dtype, j->cand->data, i, n, c);
-		mt_tensor_to_double(j->ref->dtype, j->ref->data, i, n, r);
-		if (j->store_abs || !chunk_fast(&p->acc, j, c, r, n, i, poly))
+		const float *cf = NULL, *rf = NULL;
+		if (f32) { /* the fast path reads the float32 data in place */
+			cf = (const float *)j->cand->data + i;
+			rf = (const float *)j->ref->data + i;
+		} else {
+			mt_tensor_to_double(j->cand->dtype, j->cand->data, i, n, c);
+			mt_tensor_to_double(j->ref->dtype, j->ref->data, i, n, r);
+		}
+		if (j->store_abs || !chunk_fast(&p->acc, j, c, r, cf, rf, n, i, poly)) {
+			if (f32) {
+				mt_tensor_to_double(j->cand->dtype, j->cand->data, i, n, c);
+				mt_tensor_to_double(j->ref->dtype, j->ref->data, i, n, r);
+			}
 			for (size_t k = 0; k < n; k++)
 				element(&p->acc, j, c[k], r[k], i + k,
 				        j->store_abs ? &j->store_abs[i + k] : NULL,
 				        j->store_rel ? &j->store_rel[i + k] : NULL);
+		}
 		uint64_t done =
 		    atomic_fetch_add_explicit(&j->bytes_done, n * es, memory_order_relaxed);
 		if (p->reports && j->o->progress && ++step % 512 == 0) /* every 4M elements */
