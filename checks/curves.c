@@ -916,3 +916,11 @@ void mt_curve_plot(mt_buf *out, const mt_curve_cmp *c, int width, int height)
 	mt_buf_puts(out, "           * reference  o candidate  # both\n");
 	free(cell);
 }
+
+json_t *mt_curve_file_json(const mt_curve *c)
+{
+	return json_pack("{sssssssssIsIso}", "path", c->path, "format", c->format, "step",
+			 c->step_name, "value", c->value_name, "points", (json_int_t)c->n,
+			 "nonfinite", (json_int_t)c->nonfinite, "status",
+			 c->status ? json_string(c->status) : json_null());
+}

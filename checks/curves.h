@@ -56,6 +56,16 @@ int mt_curve_parse(mt_curve **out, const char *text, size_t len, const char *pat
 
 void mt_curve_free(mt_curve *c);
 
+/* What a comparison says of one file: {path, format, step, value, points,
+ * nonfinite, status}. New reference. */
+json_t *mt_curve_file_json(const mt_curve *c);
+
+/* The defaults of `mtrial check curves` and of the wizard: a 5% band (the
+ * drift a run in another precision shows, at any loss scale), and at most
+ * this many points of the aligned series kept for drawing. */
+#define MT_CURVE_DEFAULT_RTOL 0.05
+#define MT_CURVE_SERIES_MAX 2000
+
 /* 1 when b lies within the band around the reference a:
  * |b - a| <= atol + rtol * |a|. A NaN or infinite value on either side is
  * outside. */

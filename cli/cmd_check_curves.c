@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 /* The aligned series in the JSON is capped so a TUI can draw it at once. */
-#define SERIES_MAX_POINTS 2000
 
 static const char usage[] =
 	"Usage: mtrial check curves REFERENCE CANDIDATE [--rtol R] [--atol A] [--window N]\n"
@@ -152,7 +151,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, struct curves_args
 					     {0}};
 	int opt, status;
 
-	a->cmp.rtol = 0.05;
+	a->cmp.rtol = MT_CURVE_DEFAULT_RTOL;
 	a->cmp.window = 1;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (opt == CLI_OPT_HELP)
@@ -170,14 +169,6 @@ static int parse_args(struct cli *cli, int argc, char **argv, struct curves_args
 	a->ref = argv[optind];
 	a->cand = argv[optind + 1];
 	return -1;
-}
-
-static json_t *series_info(const mt_curve *c)
-{
-	return json_pack("{sssssssssIsIso}", "path", c->path, "format", c->format, "step",
-			 c->step_name, "value", c->value_name, "points", (json_int_t)c->n,
-			 "nonfinite", (json_int_t)c->nonfinite, "status",
-			 c->status ? json_string(c->status) : json_null());
 }
 
 static void print_series(const char *role, const mt_curve *c)
@@ -296,11 +287,11 @@ int check_curves(struct cli *cli, int argc, char **argv)
 	a.cmp.higher_is_better = higher_is_better(&a, ref);
 	if ((error = mt_curve_compare(&r, ref, cand, &a.cmp)) < 0)
 		goto cleanup;
-	result = mt_curve_cmp_json(&r, &a.cmp, SERIES_MAX_POINTS);
+	result = mt_curve_cmp_json(&r, &a.cmp, MT_CURVE_SERIES_MAX);
 	json_object_set_new(result, "reference", json_string(a.ref));
 	json_object_set_new(result, "candidate", json_string(a.cand));
-	json_object_set_new(result, "files", json_pack("{soso}", "reference", series_info(ref),
-						       "candidate", series_info(cand)));
+	json_object_set_new(result, "files", json_pack("{soso}", "reference", mt_curve_file_json(ref),
+						       "candidate", mt_curve_file_json(cand)));
 	if (!cli->json)
 		print_text(ref, cand, &r, &a.cmp);
 	if ((error = check_record(cli, "curves", result, NULL)) < 0)

@@ -751,18 +751,10 @@ int record_compare(struct tui_wizard *w, const char *ref, const char *cand, doub
 	return result;
 }
 
-/* What `mtrial check curves` says of each file. */
-static json_t *curve_file(const mt_curve *c)
-{
-	return json_pack("{sssssssssIsI}", "path", c->path, "format", c->format, "step",
-			 c->step_name, "value", c->value_name, "points", (json_int_t)c->n,
-			 "nonfinite", (json_int_t)c->nonfinite);
-}
-
 int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64_t *id)
 {
 	mt_curve_read_opts read = {0};
-	mt_curve_cmp_opts o = {.rtol = 0.05, .window = 1}; /* the CLI's defaults */
+	mt_curve_cmp_opts o = {.rtol = MT_CURVE_DEFAULT_RTOL, .window = 1}; /* as the CLI */
 	mt_curve *a = NULL, *b = NULL;
 	mt_curve_cmp r = {0};
 	json_t *res = NULL;
@@ -772,15 +764,15 @@ int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64
 	if (mt_curve_read(&a, ref, &read) == 0 && mt_curve_read(&b, cand, &read) == 0) {
 		o.higher_is_better = strcasestr(a->value_name, "acc") != NULL;
 		if (mt_curve_compare(&r, a, b, &o) == 0)
-			res = mt_curve_cmp_json(&r, &o, 2000);
+			res = mt_curve_cmp_json(&r, &o, MT_CURVE_SERIES_MAX);
 	}
 	if (!res) {
 		tui_message(w, 1, "curves not compared: %s", mt_error_last());
 	} else {
 		json_object_set_new(res, "reference", json_string(ref));
 		json_object_set_new(res, "candidate", json_string(cand));
-		json_object_set_new(res, "files", json_pack("{soso}", "reference", curve_file(a),
-							    "candidate", curve_file(b)));
+		json_object_set_new(res, "files", json_pack("{soso}", "reference", mt_curve_file_json(a),
+							    "candidate", mt_curve_file_json(b)));
 		result = check_add(w, "curves", res, "curve comparison", id);
 	}
 	json_decref(res);
