@@ -79,5 +79,7 @@ int cmd_override(struct cli *cli, int argc, char **argv);
 int cmd_tables(struct cli *cli, int argc, char **argv);
 int cmd_ops(struct cli *cli, int argc, char **argv);
 int cmd_check(struct cli *cli, int argc, char **argv);
+int cmd_run(struct cli *cli, int argc, char **argv);
+int cmd_runs(struct cli *cli, int argc, char **argv);
 
 #endif

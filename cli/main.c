@@ -87,6 +87,19 @@ const struct cli_command cli_commands[] = {
 	 "curves: two loss curves (CSV, JSONL or MLPerf :::MLLOG lines) step by step.\n"
 	 "Every result is recorded in the trial ('check list' lists them). Each\n"
 	 "subcommand's --help says more. Exit status: 0 pass, 1 mismatch, 2 error.\n"},
+	{"run", cmd_run, "run the training command and record the attempt",
+	 "Usage: mtrial run [--system baseline|candidate] [--track portability|optimized]\n"
+	 "                  [--label L] [--cache cold|warm] [--json] -- CMD ARGS...\n\n"
+	 "Runs CMD (the training command, or the launcher the team uses: torchrun,\n"
+	 "srun, sbatch --wait) as a child process in its own process group, passes\n"
+	 "its output through, and keeps every line with its time in the trial's\n"
+	 "runs/ directory (\"EPOCH_MS o|e LINE\"). The attempt is recorded when it\n"
+	 "starts and again when it ends: success, failed (its exit status) or aborted.\n"
+	 "Ctrl-C stops the command and still saves the attempt. Default system:\n"
+	 "candidate. Exit status: 0 when the command succeeded, 1 otherwise.\n"},
+	{"runs", cmd_runs, "list the recorded run attempts, failed ones too",
+	 "Usage: mtrial runs [--json]\n"
+	 "       mtrial runs show ID [--json]\n"},
 	{"override", cmd_override, "record what the team found out about an op",
 	 "Usage: mtrial override OP STATUS --note TEXT [--json]\n"
 	 "       mtrial override [--json]\n\n"

@@ -86,6 +86,23 @@ static const char *const migrations[] = {
 	"  reference TEXT NOT NULL,"
 	"  candidate TEXT NOT NULL,"
 	"  result TEXT NOT NULL);",
+	/* 7: run attempts, failed ones too: what ran, where its log is, how it
+	 *    ended, and what was computed from the log */
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created_ms INTEGER NOT NULL,"
+	"  system TEXT NOT NULL,"
+	"  track TEXT,"
+	"  label TEXT,"
+	"  cache TEXT,"
+	"  origin TEXT NOT NULL,"
+	"  command TEXT,"
+	"  log TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  exit_status INTEGER,"
+	"  started_ms INTEGER NOT NULL,"
+	"  ended_ms INTEGER,"
+	"  metrics TEXT);",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -882,6 +899,131 @@ json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit)
 	}
 	if (rc != SQLITE_DONE) {
 		db_error(j, "reading checks");
+		json_decref(arr);
+		arr = NULL;
+	}
+	sqlite3_finalize(st);
+	return arr;
+}
+
+static const char *const run_statuses[] = {"running", "success", "failed", "aborted", NULL};
+
+int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if (!run->system || !run->origin || !run->log || !run->status || !run->started_ms)
+		return mt_error_set(MT_EINVALID, "a run needs its system, origin, log, status and start");
+	if ((error = check_choice("status", run->status, run_statuses)) < 0)
+		return error;
+	if ((error = begin(j)) < 0)
+		return error;
+	error = prepare(j, &st, "INSERT INTO runs (created_ms, system, track, label, cache, origin,"
+				" command, log, status, exit_status, started_ms, ended_ms, metrics)"
+				" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+	if (error == 0) {
+		sqlite3_bind_int64(st, 1, mt_now_ms());
+		sqlite3_bind_text(st, 2, run->system, -1, SQLITE_STATIC);
+		bind_text_or_null(st, 3, run->track);
+		bind_text_or_null(st, 4, run->label);
+		bind_text_or_null(st, 5, run->cache);
+		sqlite3_bind_text(st, 6, run->origin, -1, SQLITE_STATIC);
+		bind_text_or_null(st, 7, run->command);
+		sqlite3_bind_text(st, 8, run->log, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 9, run->status, -1, SQLITE_STATIC);
+		if (run->has_exit_status)
+			sqlite3_bind_int(st, 10, run->exit_status);
+		else
+			sqlite3_bind_null(st, 10);
+		sqlite3_bind_int64(st, 11, run->started_ms);
+		if (run->ended_ms)
+			sqlite3_bind_int64(st, 12, run->ended_ms);
+		else
+			sqlite3_bind_null(st, 12);
+		bind_text_or_null(st, 13, run->metrics);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "recording run");
+	}
+	sqlite3_finalize(st);
+	if (error == 0 && id_out)
+		*id_out = sqlite3_last_insert_rowid(j->db);
+	return finish(j, error);
+}
+
+int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_exit_status,
+		       int exit_status, int64_t ended_ms, const char *metrics)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if ((error = check_choice("status", status, run_statuses)) < 0)
+		return error;
+	if ((error = begin(j)) < 0)
+		return error;
+	error = prepare(j, &st, "UPDATE runs SET status = ?, exit_status = ?, ended_ms = ?,"
+				" metrics = coalesce(?, metrics) WHERE id = ?");
+	if (error == 0) {
+		sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+		if (has_exit_status)
+			sqlite3_bind_int(st, 2, exit_status);
+		else
+			sqlite3_bind_null(st, 2);
+		sqlite3_bind_int64(st, 3, ended_ms);
+		bind_text_or_null(st, 4, metrics);
+		sqlite3_bind_int64(st, 5, id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "ending run");
+		else if (sqlite3_changes(j->db) != 1)
+			error = mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
+	}
+	sqlite3_finalize(st);
+	return finish(j, error);
+}
+
+json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *arr = json_array();
+	int rc;
+
+	if (prepare(j, &st, "SELECT id, created_ms, system, track, label, cache, origin, command,"
+			    " log, status, exit_status, started_ms, ended_ms, metrics FROM runs"
+			    " WHERE ?1 = 0 OR id = ?1 ORDER BY id") < 0) {
+		json_decref(arr);
+		return NULL;
+	}
+	sqlite3_bind_int64(st, 1, only_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char started[32], ended[32];
+		json_t *r, *metrics = NULL;
+		json_error_t jerr;
+		mt_time_iso(started, sizeof(started), sqlite3_column_int64(st, 11));
+		mt_time_iso(ended, sizeof(ended), sqlite3_column_int64(st, 12));
+		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
+			metrics = json_loads((const char *)sqlite3_column_text(st, 13), 0, &jerr);
+		r = json_pack("{sI, ss, ss?, ss?, ss?, ss, ss?, ss, ss, so, ss, so, so}", "id",
+			      (json_int_t)sqlite3_column_int64(st, 0), "system",
+			      (const char *)sqlite3_column_text(st, 2), "track",
+			      (const char *)sqlite3_column_text(st, 3), "label",
+			      (const char *)sqlite3_column_text(st, 4), "cache",
+			      (const char *)sqlite3_column_text(st, 5), "origin",
+			      (const char *)sqlite3_column_text(st, 6), "command",
+			      (const char *)sqlite3_column_text(st, 7), "source",
+			      (const char *)sqlite3_column_text(st, 8), "status",
+			      (const char *)sqlite3_column_text(st, 9), "exit_status",
+			      sqlite3_column_type(st, 10) == SQLITE_NULL
+				      ? json_null()
+				      : json_integer(sqlite3_column_int(st, 10)),
+			      "started", started, "ended",
+			      sqlite3_column_type(st, 12) == SQLITE_NULL ? json_null()
+									 : json_string(ended),
+			      "metrics", metrics ? metrics : json_null());
+		if (r)
+			json_array_append_new(arr, r);
+	}
+	if (rc != SQLITE_DONE) {
+		db_error(j, "reading runs");
 		json_decref(arr);
 		arr = NULL;
 	}

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 6
+#define MT_JOURNAL_SCHEMA_VERSION 7
 
 typedef struct mt_journal mt_journal;
 
@@ -128,6 +128,34 @@ int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_
  * `limit` (<= 0: all): each result with id, created and kind added. New
  * reference, NULL with the error set. */
 json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit);
+
+/* A run attempt: made by `mtrial run` (origin "run") or imported (origin
+ * "import"). Strings borrowed; NULL where the column allows it. */
+typedef struct {
+	const char *system;  /* "baseline" or "candidate" */
+	const char *track;   /* "portability", "optimized", or NULL */
+	const char *label, *cache; /* cache: "cold", "warm", or NULL (unknown) */
+	const char *origin;
+	const char *command; /* what ran, shell-quoted, or NULL for an import */
+	const char *log;     /* the log file (timestamped lines, or the imported file) */
+	const char *status;  /* running, success, failed, aborted */
+	int has_exit_status, exit_status;
+	int64_t started_ms, ended_ms; /* ended 0: not yet */
+	const char *metrics; /* JSON text computed from the log, or NULL */
+} mt_journal_run;
+
+/* Records a run; *id_out (may be NULL) its id. */
+int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out);
+
+/* Ends run `id`: its status, exit status, end and metrics (NULL keeps them).
+ * MT_ENOTFOUND for no such run. */
+int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_exit_status,
+		       int exit_status, int64_t ended_ms, const char *metrics);
+
+/* The runs, oldest first (only_id > 0: that one): [{id, system, track,
+ * label, cache, origin, command, source, status, exit_status, started,
+ * ended, metrics}]. New reference, NULL with the error set. */
+json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id);
 
 /* Records what the team found out about an op on the candidate: status is
  * device, cpu_fallback, unsupported or partial; the note (required) says

@@ -71,7 +71,7 @@ check "... the tensor comparison after it, with its verdict and summary" \
 order=$(screen | grep -nE '#[12] (curves|compare) ' | cut -d: -f1 | tr '\n' ' ')
 check "... #2 above #1" test "$(echo $order | cut -d' ' -f1)" -lt "$(echo $order | cut -d' ' -f2)"
 check "the selected check's files under the list" \
-	wait_for '│   candidate  …main/tests/data/curves/diverged\.jsonl$'
+	wait_for '│   candidate  .*curves/diverged\.jsonl$'
 check "the heading says the step is done" wait_for '│ Correctness \(done\)'
 
 # --- a tensor comparison in full ----------------------------------------------

@@ -107,7 +107,7 @@ static void test_migrates_an_older_journal(void **state)
 	mt_journal_free(c->j);
 	/* turn it back into a version 1 journal */
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE checks; DROP TABLE inventories; DROP TABLE op_overrides;"
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE runs; DROP TABLE checks; DROP TABLE inventories; DROP TABLE op_overrides;"
 				      " DROP TABLE probes; DROP TABLE scans;"
 				      " UPDATE schema_version SET version = 1",
 				      NULL, NULL, NULL), SQLITE_OK);
@@ -118,6 +118,29 @@ static void test_migrates_an_older_journal(void **state)
 	assert_int_equal(json_array_size(notes), 1);
 	json_decref(notes);
 	assert_int_equal(mt_journal_scan_latest(c->j, 0, &scan, NULL, NULL), MT_ENOTFOUND);
+	{ /* the runs of migration 7: a failed attempt is kept */
+		mt_journal_run run = {.system = "candidate", .track = "portability", .origin = "run",
+				      .command = "python train.py", .log = "/t/runs/1.log",
+				      .status = "running", .started_ms = 1000};
+		int64_t rid = 0;
+		json_t *runs;
+		assert_int_equal(mt_journal_run_add(c->j, &run, &rid), 0);
+		assert_int_equal(mt_journal_run_end(c->j, rid, "failed", 1, 3, 5000, "{\"steps\": 2}"), 0);
+		assert_int_equal(mt_journal_run_end(c->j, rid + 1, "failed", 0, 0, 5000, NULL),
+				 MT_ENOTFOUND);
+		assert_int_equal(mt_journal_run_end(c->j, rid, "exploded", 0, 0, 5000, NULL),
+				 MT_EINVALID);
+		run.status = "maybe";
+		assert_int_equal(mt_journal_run_add(c->j, &run, NULL), MT_EINVALID);
+		runs = mt_journal_runs_json(c->j, 0);
+		assert_int_equal(json_array_size(runs), 1);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(runs, 0), "status")),
+				    "failed");
+		assert_int_equal(json_integer_value(json_object_get(json_array_get(runs, 0), "exit_status")), 3);
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(
+					 json_array_get(runs, 0), "metrics"), "steps")), 2);
+		json_decref(runs);
+	}
 	{ /* the checks of migration 6 */
 		json_t *r = json_pack("{ss, ss, sb, si}", "reference", "a.safetensors", "candidate",
 				      "b.safetensors", "passed", 0, "mismatched", 3), *list;

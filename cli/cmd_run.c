@@ -1,0 +1,280 @@
+/* mtrial run -- CMD ARGS...: runs the training command as a child, passes
+ * its output through, keeps every line with its time in the trial's runs/
+ * directory, and records the attempt, failed or interrupted ones too.
+ *
+ * The log: one line per output line, "EPOCH_MS o|e TEXT" (o: the child's
+ * stdout, e: its stderr), so that clocks can be computed from it later,
+ * whatever the training prints. */
+#include "cli.h"
+#include "error.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted; /* how many interrupts arrived */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted++;
+}
+
+/* After an interrupt: SIGINT to the command's group at once, SIGTERM after
+ * this long (or at a second Ctrl-C), SIGKILL this long after that. */
+#define GRACE_MS 10000
+
+struct stream {
+	int fd;         /* the read end of the child's pipe, -1 when closed */
+	FILE *echo;     /* where its lines are passed through */
+	char tag;       /* 'o' or 'e' in the log */
+	mt_buf partial; /* a line not ended yet */
+};
+
+/* Writes the complete lines of s->partial (or all of it, at the end). */
+static void flush_lines(struct stream *s, FILE *log, int all, size_t *lines)
+{
+	char *start = s->partial.ptr, *nl;
+	size_t left = s->partial.len;
+	int64_t now = mt_now_ms();
+
+	while (left && ((nl = memchr(start, '\n', left)) || all)) {
+		size_t n = nl ? (size_t)(nl - start) : left;
+		fprintf(log, "%lld %c %.*s\n", (long long)now, s->tag, (int)n, start);
+		(*lines)++;
+		start += n + (nl != NULL);
+		left -= n + (nl != NULL);
+	}
+	memmove(s->partial.ptr, start, left);
+	s->partial.len = left;
+	if (s->partial.ptr)
+		s->partial.ptr[left] = '\0';
+	fflush(log);
+}
+
+/* Reads what is there; passes it through and logs it. 0 at end of file. */
+static int pump(struct stream *s, FILE *log, size_t *lines)
+{
+	char buf[65536];
+	ssize_t n = read(s->fd, buf, sizeof(buf));
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 1;
+	if (n <= 0) {
+		flush_lines(s, log, 1, lines);
+		close(s->fd);
+		s->fd = -1;
+		return 0;
+	}
+	fwrite(buf, 1, (size_t)n, s->echo);
+	fflush(s->echo);
+	mt_buf_put(&s->partial, buf, (size_t)n);
+	flush_lines(s, log, 0, lines);
+	return 1;
+}
+
+struct run_args {
+	const char *system, *track, *label, *cache;
+	char **argv;
+};
+
+/* The command as one shell-quoted line, for the record. */
+static char *command_line(char **argv)
+{
+	mt_buf b = MT_BUF_INIT;
+	for (int i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+		int plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789-_./=:,+@%") == strlen(a);
+		mt_buf_puts(&b, i ? " " : "");
+		if (plain) {
+			mt_buf_puts(&b, a);
+			continue;
+		}
+		mt_buf_puts(&b, "'");
+		for (; *a; a++)
+			mt_buf_puts(&b, *a == '\'' ? "'\\''" : (char[]){*a, 0});
+		mt_buf_puts(&b, "'");
+	}
+	return mt_buf_detach(&b);
+}
+
+static int run(struct cli *cli, const struct run_args *a, int *child_status)
+{
+	mt_trial *t = NULL;
+	char *cmd = command_line(a->argv), *dir = NULL, *path = NULL, name[64];
+	int out[2] = {-1, -1}, err[2] = {-1, -1}, error, status = 0;
+	struct stream s[2] = {{-1, stdout, 'o', MT_BUF_INIT}, {-1, stderr, 'e', MT_BUF_INIT}};
+	struct sigaction sa = {0}, old_int, old_term;
+	mt_journal_run rec = {0};
+	int64_t id = 0, started = mt_now_ms();
+	size_t lines = 0;
+	FILE *log = NULL;
+	int forwarded = 0;
+	int64_t interrupt_ms = 0;
+	pid_t pid;
+
+	if ((error = cli_open_trial(cli, &t, 1)) < 0)
+		goto done;
+	dir = mt_path_join(t->dir, "runs");
+	snprintf(name, sizeof(name), "%lld-%s.log", (long long)started, a->system);
+	path = mt_path_join(dir, name);
+	if ((error = mt_mkdir_p(dir)) < 0)
+		goto done;
+	if (!(log = fopen(path, "wx"))) {
+		error = mt_error_set(MT_EIO, "%s: %s", path, strerror(errno));
+		goto done;
+	}
+	rec = (mt_journal_run){.system = a->system, .track = a->track, .label = a->label,
+			       .cache = a->cache, .origin = "run", .command = cmd, .log = path,
+			       .status = "running", .started_ms = started};
+	if ((error = mt_journal_run_add(t->journal, &rec, &id)) < 0)
+		goto done;
+	fprintf(stderr, "mtrial: run #%lld (%s%s%s): %s\n", (long long)id, a->system,
+		a->track ? ", " : "", a->track ? a->track : "", cmd);
+	if (pipe(out) < 0 || pipe(err) < 0) {
+		error = mt_error_set(MT_EIO, "pipe: %s", strerror(errno));
+		goto done;
+	}
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	if ((pid = fork()) < 0) {
+		error = mt_error_set(MT_EIO, "fork: %s", strerror(errno));
+		goto restore;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL); /* even when the shell started us ignoring it */
+		signal(SIGTERM, SIG_DFL);
+		setpgid(0, 0); /* its own group: an interrupt reaches the whole job */
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		close(out[0]), close(out[1]), close(err[0]), close(err[1]);
+		execvp(a->argv[0], a->argv);
+		fprintf(stderr, "mtrial run: %s: %s\n", a->argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(out[1]), close(err[1]);
+	out[1] = err[1] = -1;
+	s[0].fd = out[0];
+	s[1].fd = err[0];
+	out[0] = err[0] = -1;
+	while (s[0].fd >= 0 || s[1].fd >= 0) {
+		struct pollfd p[2] = {{s[0].fd, POLLIN, 0}, {s[1].fd, POLLIN, 0}};
+		if (interrupted && !forwarded) {
+			forwarded = 1;
+			interrupt_ms = mt_now_ms();
+			kill(-pid, SIGINT);
+			fprintf(stderr, "\nmtrial: interrupted: stopping the command (its attempt is "
+					"kept as aborted)\n");
+		} else if (forwarded == 1 &&
+			   (interrupted > 1 || mt_now_ms() - interrupt_ms > GRACE_MS)) {
+			forwarded = 2;
+			interrupt_ms = mt_now_ms();
+			kill(-pid, SIGTERM);
+		} else if (forwarded == 2 && mt_now_ms() - interrupt_ms > GRACE_MS) {
+			forwarded = 3;
+			kill(-pid, SIGKILL);
+		}
+		if (poll(p, 2, 1000) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < 2; i++)
+			if (s[i].fd >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				pump(&s[i], log, &lines);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		if (interrupted)
+			kill(-pid, SIGKILL);
+	{
+		/* interrupted means aborted, whatever the command made of the signal */
+		const char *st = interrupted || WIFSIGNALED(status)		 ? "aborted"
+				 : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "success"
+										 : "failed";
+		int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		error = mt_journal_run_end(t->journal, id, st, 1, code, mt_now_ms(), NULL);
+		*child_status = code;
+		if (error == 0)
+			fprintf(stderr, "mtrial: run #%lld %s (exit status %d, %zu lines in %s)\n",
+				(long long)id, st, code, lines, path);
+		if (error == 0 && cli->json) {
+			json_t *runs = mt_journal_runs_json(t->journal, id);
+			cli_print_json(json_incref(json_array_get(runs, 0)));
+			json_decref(runs);
+		}
+	}
+restore:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+done:
+	for (int i = 0; i < 2; i++) {
+		if (s[i].fd >= 0)
+			close(s[i].fd);
+		mt_buf_dispose(&s[i].partial);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (out[i] >= 0)
+			close(out[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
+	if (log)
+		fclose(log);
+	if (error < 0 && id) /* recorded as running, then failed to run: say so */
+		mt_journal_run_end(t->journal, id, "failed", 0, 0, mt_now_ms(), NULL);
+	free(cmd);
+	free(dir);
+	free(path);
+	mt_trial_free(t);
+	return error;
+}
+
+int cmd_run(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"system", required_argument, NULL, 's'},
+					     {"track", required_argument, NULL, 't'},
+					     {"label", required_argument, NULL, 'l'},
+					     {"cache", required_argument, NULL, 'c'},
+					     {0}};
+	static const char *const systems[] = {"baseline", "candidate", NULL};
+	static const char *const tracks[] = {"portability", "optimized", NULL};
+	static const char *const caches[] = {"cold", "warm", NULL};
+	struct run_args a = {.system = "candidate"};
+	int opt, error, child = 0;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+hs:t:l:c:", opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0)
+			return CLI_EXIT_OK;
+		if (common)
+			continue;
+		switch (opt) {
+		case 's': a.system = optarg; break;
+		case 't': a.track = optarg; break;
+		case 'l': a.label = optarg; break;
+		case 'c': a.cache = optarg; break;
+		default: return cli_usage_error(cli, "bad option");
+		}
+	}
+	if (!mt_str_in(a.system, systems))
+		return cli_usage_error(cli, "--system %s: expected baseline or candidate", a.system);
+	if (a.track && !mt_str_in(a.track, tracks))
+		return cli_usage_error(cli, "--track %s: expected portability or optimized", a.track);
+	if (a.cache && !mt_str_in(a.cache, caches))
+		return cli_usage_error(cli, "--cache %s: expected cold or warm", a.cache);
+	if (optind >= argc)
+		return cli_usage_error(cli, "no command: mtrial run [OPTIONS] -- CMD ARGS...");
+	a.argv = argv + optind;
+	if ((error = run(cli, &a, &child)) < 0)
+		return cli_fail(cli, error);
+	return child == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
