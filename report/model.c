@@ -387,6 +387,29 @@ static json_t *checks_model(mt_journal *j)
 	return out;
 }
 
+/* Every run attempt, oldest first, with its duration; the clocks and time
+ * to quality come with the metrics computed from its log. */
+static json_t *runs_model(mt_journal *j)
+{
+	json_t *runs = mt_journal_runs_json(j, 0), *r;
+	size_t i, failed = 0;
+
+	if (!runs) {
+		mt_error_clear();
+		return json_null();
+	}
+	if (!json_array_size(runs)) {
+		json_decref(runs);
+		return json_null();
+	}
+	json_array_foreach(runs, i, r) {
+		const char *st = json_string_value(json_object_get(r, "status"));
+		failed += st && strcmp(st, "success") != 0 && strcmp(st, "running") != 0;
+	}
+	return json_pack("{so, sI, sI}", "attempts", runs, "count",
+			 (json_int_t)json_array_size(runs), "failed", (json_int_t)failed);
+}
+
 /* The latest probe: the table it used, blockers first, unknowns as open
  * questions. Call sites are cut to a few per op. */
 static json_t *probe_model(mt_journal *j)
@@ -418,7 +441,7 @@ static json_t *probe_model(mt_journal *j)
 }
 
 static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan,
-			   int probed, int checked)
+			   int probed, int checked, int ran)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
@@ -436,6 +459,8 @@ static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, j
 			status = "done";
 		if (strcmp(steps[i].id, "correctness") == 0 && checked)
 			status = "done";
+		if (strcmp(steps[i].id, "runs") == 0 && ran)
+			status = "partial"; /* done once clocks and time to quality are known */
 		json_array_append_new(arr, json_pack("{ss, ss, ss, ss}", "id", steps[i].id,
 						     "title", steps[i].title, "status", status,
 						     "hint", steps[i].empty_hint));
@@ -450,7 +475,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
 	json_t *effort = effort_model(t->journal, now_ms);
 	json_t *notes = effort ? mt_journal_notes_json(t->journal) : NULL;
-	json_t *scan, *probe, *checks;
+	json_t *scan, *probe, *checks, *runs;
 
 	if (!effort || !notes) {
 		json_decref(spec);
@@ -460,14 +485,16 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	scan = scan_model(t->journal);
 	probe = probe_model(t->journal);
 	checks = checks_model(t->journal);
+	runs = runs_model(t->journal);
 	mt_time_iso(iso, sizeof(iso), now_ms);
-	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so}", "mtrial",
+	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so}",
+			 "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
 			 t->dir, "name", name, "spec", spec, "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),
-			 "probe", probe, "checks", checks, "steps",
+			 "probe", probe, "checks", checks, "runs", runs, "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
-				     !json_is_null(checks)));
+				     !json_is_null(checks), !json_is_null(runs)));
 }

@@ -57,6 +57,10 @@ run_mt 0 runs show 1; has "label    first" "$OUT" "one run as text"
 run_mt 2 runs show 99; has "no run #99" "$ERR" "an unknown run"
 run_mt 2 runs show x; has "expected a run id" "$ERR" "a bad id"
 
+run_mt 0 report
+has "4 attempts recorded, 3 of them failed or aborted" "$OUT" "report: every attempt counted"
+has "| #4 | candidate |  | interrupted | aborted | 130 |" "$OUT" "report: the aborted attempt listed"
+
 run_mt 2 run; has "no command" "$ERR" "no command"
 run_mt 2 run --system gpu -- true; has "expected baseline or candidate" "$ERR" "bad system"
 run_mt 2 run --track fast -- true; has "expected portability or optimized" "$ERR" "bad track"
