@@ -1,0 +1,617 @@
+/* Recording runs, the reading: lines -> events (MLLOG and mtrial's
+ * protocol, by the rules in tables/run_events.yaml). The figures are in
+ * runlog_metrics.c; the protocol is described in runlog.h. */
+#include "runlog.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "embedded.h"
+#include "error.h"
+#include "util.h"
+#include "ytree.h"
+
+static const char *const kind_names[] = {
+    [MT_RUN_EV_OTHER] = "other",
+    [MT_RUN_EV_CACHE_CLEAR] = "cache_clear",
+    [MT_RUN_EV_INIT_START] = "init_start",
+    [MT_RUN_EV_INIT_STOP] = "init_stop",
+    [MT_RUN_EV_RUN_START] = "run_start",
+    [MT_RUN_EV_RUN_STOP] = "run_stop",
+    [MT_RUN_EV_EPOCH_START] = "epoch_start",
+    [MT_RUN_EV_EPOCH_STOP] = "epoch_stop",
+    [MT_RUN_EV_BLOCK_START] = "block_start",
+    [MT_RUN_EV_BLOCK_STOP] = "block_stop",
+    [MT_RUN_EV_EVAL] = "eval",
+    [MT_RUN_EV_PARAM] = "param",
+    [MT_RUN_EV_STEP] = "step",
+};
+
+#define N_KINDS (sizeof(kind_names) / sizeof(kind_names[0]))
+
+const char *mt_run_event_kind_name(enum mt_run_event_kind kind)
+{
+	return (size_t)kind < N_KINDS ? kind_names[kind] : "other";
+}
+
+/* --- rules ------------------------------------------------------------------ */
+
+enum pfield { PF_STEP, PF_LOSS, PF_TOKENS, PF_SAMPLES, PF_EPOCH, PF_TIME, PF_COUNT };
+
+static const char *const pfield_names[PF_COUNT] = {"step",    "loss",  "tokens",
+                                                   "samples", "epoch", "time"};
+
+struct key_rule {
+	char *key;
+	enum mt_run_event_kind kind;
+};
+
+struct mt_runlog_rules {
+	char *mllog_prefix;
+	struct key_rule *keys;
+	size_t n_keys;
+	char *proto_prefix;
+	char *eval_word;
+	char *fields[PF_COUNT];
+};
+
+void mt_runlog_rules_free(mt_runlog_rules *r)
+{
+	if (!r)
+		return;
+	free(r->mllog_prefix);
+	for (size_t i = 0; i < r->n_keys; i++)
+		free(r->keys[i].key);
+	free(r->keys);
+	free(r->proto_prefix);
+	free(r->eval_word);
+	for (int f = 0; f < PF_COUNT; f++)
+		free(r->fields[f]);
+	free(r);
+}
+
+static int bad_at(const char *name, const mt_ynode *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int bad_at(const char *name, const mt_ynode *n, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", name, n->key ? n->key_line : n->line,
+	                    n->key ? n->key_col : n->col, msg);
+}
+
+/* A non-empty scalar without blanks (a prefix, a word or a field name). */
+static int read_word(const char *name, const mt_ynode *n, const char *what, char **out)
+{
+	if (n->kind != MT_YNODE_SCALAR || !n->text[0] || strpbrk(n->text, " \t\r\n"))
+		return bad_at(name, n, "%s must be text without blanks", what);
+	free(*out);
+	*out = mt_strdup(n->text);
+	return 0;
+}
+
+static int kind_of(const char *s)
+{
+	for (size_t k = 0; k < N_KINDS; k++)
+		if (strcmp(s, kind_names[k]) == 0)
+			return (int)k;
+	return -1;
+}
+
+static int read_keys(mt_runlog_rules *r, const char *name, const mt_ynode *keys)
+{
+	if (keys->kind != MT_YNODE_MAP)
+		return bad_at(name, keys, "mllog.keys must map MLLOG keys to event kinds");
+	r->keys = calloc(keys->n ? keys->n : 1, sizeof(*r->keys));
+	if (!r->keys)
+		return mt_error_set(MT_EIO, "out of memory");
+	for (size_t i = 0; i < keys->n; i++) {
+		const mt_ynode *k = keys->kids[i];
+		int kind = k->kind == MT_YNODE_SCALAR ? kind_of(k->text) : -1;
+		if (kind < 0)
+			return mt_error_set(MT_EINVALID, "%s:%u:%u: '%s' is not an event kind",
+			                    name, k->line, k->col,
+			                    k->kind == MT_YNODE_SCALAR ? k->text : "(not text)");
+		r->keys[r->n_keys].key = mt_strdup(k->key);
+		r->keys[r->n_keys++].kind = (enum mt_run_event_kind)kind;
+	}
+	return 0;
+}
+
+static int read_mllog(mt_runlog_rules *r, const char *name, const mt_ynode *m)
+{
+	int error = 0;
+
+	if (m->kind != MT_YNODE_MAP)
+		return bad_at(name, m, "mllog must be a map");
+	for (size_t i = 0; i < m->n && !error; i++) {
+		const mt_ynode *k = m->kids[i];
+		if (strcmp(k->key, "prefix") == 0)
+			error = read_word(name, k, "mllog.prefix", &r->mllog_prefix);
+		else if (strcmp(k->key, "keys") == 0)
+			error = read_keys(r, name, k);
+		else
+			error = bad_at(name, k, "unknown key '%s' in mllog", k->key);
+	}
+	if (!error && (!r->mllog_prefix || !r->keys))
+		error = bad_at(name, m, "mllog needs prefix and keys");
+	return error;
+}
+
+static int read_fields(mt_runlog_rules *r, const char *name, const mt_ynode *m)
+{
+	if (m->kind != MT_YNODE_MAP)
+		return bad_at(name, m, "protocol.fields must be a map");
+	for (size_t i = 0; i < m->n; i++) {
+		const mt_ynode *k = m->kids[i];
+		int f = 0;
+		while (f < PF_COUNT && strcmp(k->key, pfield_names[f]) != 0)
+			f++;
+		if (f == PF_COUNT)
+			return bad_at(name, k,
+			              "unknown field '%s' (step, loss, tokens, samples, "
+			              "epoch, time)",
+			              k->key);
+		if (read_word(name, k, "a field name", &r->fields[f]) < 0)
+			return MT_EINVALID;
+		if (strchr(r->fields[f], '='))
+			return bad_at(name, k, "a field name cannot hold '='");
+	}
+	for (int f = 0; f < PF_COUNT; f++)
+		if (!r->fields[f])
+			return bad_at(name, m, "protocol.fields needs '%s'", pfield_names[f]);
+	return 0;
+}
+
+static int read_protocol(mt_runlog_rules *r, const char *name, const mt_ynode *m)
+{
+	int error = 0;
+
+	if (m->kind != MT_YNODE_MAP)
+		return bad_at(name, m, "protocol must be a map");
+	for (size_t i = 0; i < m->n && !error; i++) {
+		const mt_ynode *k = m->kids[i];
+		if (strcmp(k->key, "prefix") == 0)
+			error = read_word(name, k, "protocol.prefix", &r->proto_prefix);
+		else if (strcmp(k->key, "eval") == 0)
+			error = read_word(name, k, "protocol.eval", &r->eval_word);
+		else if (strcmp(k->key, "fields") == 0)
+			error = read_fields(r, name, k);
+		else
+			error = bad_at(name, k, "unknown key '%s' in protocol", k->key);
+	}
+	if (!error && (!r->proto_prefix || !r->eval_word || !r->fields[0]))
+		error = bad_at(name, m, "protocol needs prefix, eval and fields");
+	return error;
+}
+
+static int read_rules(mt_runlog_rules *r, const char *name, const mt_ynode *root)
+{
+	int error = 0, seen_mllog = 0, seen_protocol = 0;
+
+	if (root->kind != MT_YNODE_MAP)
+		return mt_error_set(MT_EINVALID,
+		                    "%s:%u:%u: expected a map (source, mllog, "
+		                    "protocol)",
+		                    name, root->line, root->col);
+	for (size_t i = 0; i < root->n && !error; i++) {
+		const mt_ynode *k = root->kids[i];
+		if (strcmp(k->key, "source") == 0) {
+			if (k->kind != MT_YNODE_SCALAR || !k->text[0])
+				error = bad_at(name, k, "source must be text");
+		} else if (strcmp(k->key, "mllog") == 0) {
+			error = read_mllog(r, name, k);
+			seen_mllog = 1;
+		} else if (strcmp(k->key, "protocol") == 0) {
+			error = read_protocol(r, name, k);
+			seen_protocol = 1;
+		} else {
+			error = bad_at(name, k, "unknown key '%s'", k->key);
+		}
+	}
+	if (!error && (!seen_mllog || !seen_protocol || !mt_ytree_get(root, "source")))
+		error = mt_error_set(MT_EINVALID, "%s:1:1: needs source, mllog and protocol", name);
+	return error;
+}
+
+int mt_runlog_rules_parse(mt_runlog_rules **out, const char *text, size_t len, const char *name)
+{
+	mt_runlog_rules *r = calloc(1, sizeof(*r));
+	mt_ytree *tree = NULL;
+	int error;
+
+	*out = NULL;
+	if (!r)
+		return mt_error_set(MT_EIO, "out of memory");
+	error = mt_ytree_parse(&tree, text, len, name, 0, NULL);
+	if (!error)
+		error = read_rules(r, name, mt_ytree_root(tree));
+	mt_ytree_free(tree);
+	if (error) {
+		mt_runlog_rules_free(r);
+		return error;
+	}
+	*out = r;
+	return 0;
+}
+
+int mt_runlog_rules_load(mt_runlog_rules **out)
+{
+	char *text = NULL;
+	int error =
+	    mt_embedded_load(&text, mt_embedded_tables, "MTRIAL_TABLES_DIR", "run_events.yaml");
+
+	*out = NULL;
+	if (error)
+		return error;
+	error = mt_runlog_rules_parse(out, text, strlen(text), "run_events.yaml");
+	free(text);
+	return error;
+}
+
+/* --- the log ------------------------------------------------------------------- */
+
+void mt_runlog_init(mt_runlog *log, const mt_runlog_rules *rules)
+{
+	memset(log, 0, sizeof(*log));
+	log->rules = rules;
+}
+
+void mt_runlog_dispose(mt_runlog *log)
+{
+	for (size_t i = 0; i < log->n_events; i++) {
+		free(log->events[i].key);
+		free(log->events[i].text);
+	}
+	free(log->events);
+	for (size_t i = 0; i < log->n_warnings; i++)
+		free(log->warnings[i].message);
+	free(log->warnings);
+	memset(log, 0, sizeof(*log));
+}
+
+static int warn(mt_runlog *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int warn(mt_runlog *log, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+
+	log->warnings_total++;
+	if (log->n_warnings >= MT_RUNLOG_MAX_WARNINGS)
+		return 0;
+	if (log->n_warnings == log->cap_warnings) {
+		size_t cap = log->cap_warnings ? 2 * log->cap_warnings : 8;
+		mt_run_warning *w = realloc(log->warnings, cap * sizeof(*w));
+		if (!w)
+			return mt_error_set(MT_EIO, "out of memory");
+		log->warnings = w;
+		log->cap_warnings = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log->warnings[log->n_warnings].line = log->lines;
+	log->warnings[log->n_warnings++].message = mt_strdup(msg);
+	return 0;
+}
+
+/* A new event at the end of the log, blank but for kind, time and line. */
+static mt_run_event *push(mt_runlog *log, enum mt_run_event_kind kind, int64_t t_ms,
+                          const char *key)
+{
+	mt_run_event *ev;
+
+	if (log->n_events == log->cap_events) {
+		size_t cap = log->cap_events ? 2 * log->cap_events : 64;
+		mt_run_event *v = realloc(log->events, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		log->events = v;
+		log->cap_events = cap;
+	}
+	ev = &log->events[log->n_events++];
+	*ev = (mt_run_event){.kind = kind,
+	                     .t_ms = t_ms,
+	                     .line = log->lines,
+	                     .key = mt_strdup(key),
+	                     .value = NAN,
+	                     .step = -1,
+	                     .epoch = NAN,
+	                     .samples = NAN,
+	                     .tokens = NAN};
+	return ev;
+}
+
+/* Times beyond this (year 2255) are not ms since the epoch. */
+#define MAX_TIME_MS 9e12
+
+static double json_num(const json_t *j)
+{
+	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+static int mllog_event(mt_runlog *log, const json_t *obj, int64_t t_ms)
+{
+	const json_t *key = json_object_get(obj, "key"), *value = json_object_get(obj, "value");
+	const json_t *meta = json_object_get(obj, "metadata");
+	double t = json_num(json_object_get(obj, "time_ms"));
+	enum mt_run_event_kind kind = MT_RUN_EV_OTHER;
+	mt_run_event *ev;
+
+	if (!json_is_string(key))
+		return warn(log, "an MLLOG event without a \"key\"");
+	for (size_t i = 0; i < log->rules->n_keys; i++)
+		if (strcmp(log->rules->keys[i].key, json_string_value(key)) == 0)
+			kind = log->rules->keys[i].kind;
+	if (isfinite(t) && fabs(t) < MAX_TIME_MS)
+		t_ms = (int64_t)t;
+	if (kind == MT_RUN_EV_EVAL && !json_is_number(value))
+		return warn(log, "MLLOG %s without a numeric value", json_string_value(key));
+	ev = push(log, kind, t_ms, json_string_value(key));
+	if (!ev)
+		return mt_error_set(MT_EIO, "out of memory");
+	ev->value = json_num(value);
+	if (json_is_string(value))
+		ev->text = mt_strdup(json_string_value(value));
+	if (kind == MT_RUN_EV_RUN_STOP && json_is_string(json_object_get(meta, "status")))
+		ev->text = mt_strdup(json_string_value(json_object_get(meta, "status")));
+	ev->epoch = json_num(json_object_get(meta, "epoch_num"));
+	ev->samples = json_num(json_object_get(meta, "samples_count"));
+	return 0;
+}
+
+/* One MLLOG record: s[0..len) starts just after the prefix. */
+static int read_mllog_record(mt_runlog *log, const char *s, size_t len, int64_t t_ms)
+{
+	json_error_t jerr;
+	json_t *obj = json_loadb(s, len, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+	size_t before;
+	int error;
+
+	if (!obj)
+		return warn(log,
+		            "MLLOG line is not JSON (%s at column %d): truncated or "
+		            "interleaved output?",
+		            jerr.text, jerr.column);
+	if (!json_is_object(obj)) {
+		json_decref(obj);
+		return warn(log, "MLLOG line does not hold a JSON object");
+	}
+	before = log->warnings_total;
+	error = mllog_event(log, obj, t_ms);
+	json_decref(obj);
+	if (log->warnings_total != before) /* one warning a record is enough */
+		return error;
+	for (size_t i = jerr.position; !error && i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return warn(log, "text after the MLLOG event: interleaved output?");
+	return error;
+}
+
+/* A decimal number filling s[0..len). */
+static int parse_num(const char *s, size_t len, double *out)
+{
+	char buf[64], *end;
+
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*out = strtod(buf, &end);
+	return (*end || !isfinite(*out)) ? -1 : 0;
+}
+
+struct pair {
+	const char *name, *val;
+	size_t name_len, val_len;
+};
+
+/* A field name: letters, digits and _ . - / (so that it is also a JSON
+ * string and a metric name a report can show). */
+static int good_name(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_.-/", s[i]))
+			return 0;
+	return len < 64;
+}
+
+/* Splits "a=1 b=2" into pairs; -1 (after a warning) on a malformed token. */
+static int split_pairs(mt_runlog *log, const char *s, size_t len, struct pair *v, size_t max,
+                       size_t *n)
+{
+	size_t i = 0;
+
+	*n = 0;
+	while (i < len) {
+		size_t start, eq = 0;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == len)
+			break;
+		start = i;
+		while (i < len && s[i] != ' ' && s[i] != '\t') {
+			if (s[i] == '=' && !eq)
+				eq = i;
+			i++;
+		}
+		if (!eq || eq == start || *n == max || !good_name(s + start, eq - start)) {
+			warn(log, "mtrial: '%.*s' is not field=value",
+			     (int)(i - start > 40 ? 40 : i - start), s + start);
+			return -1;
+		}
+		v[*n] = (struct pair){s + start, s + eq + 1, eq - start, i - eq - 1};
+		(*n)++;
+	}
+	return 0;
+}
+
+static int is_field(const mt_runlog_rules *r, const struct pair *p, enum pfield f)
+{
+	return strlen(r->fields[f]) == p->name_len &&
+	       memcmp(r->fields[f], p->name, p->name_len) == 0;
+}
+
+#define MAX_PAIRS 32
+
+/* Reads the fields every protocol line may carry into `common` (step,
+ * epoch, samples, tokens, time); the rest are left to the caller. */
+static int read_common(mt_runlog *log, const struct pair *p, double num, mt_run_event *common,
+                       int *taken)
+{
+	const mt_runlog_rules *r = log->rules;
+
+	*taken = 1;
+	if (is_field(r, p, PF_STEP)) {
+		if (num < 0 || num > 1e15 || num != floor(num))
+			return warn(log, "mtrial: step must be a whole number >= 0"), -1;
+		common->step = (int64_t)num;
+	} else if (is_field(r, p, PF_EPOCH)) {
+		common->epoch = num;
+	} else if (is_field(r, p, PF_SAMPLES)) {
+		common->samples = num;
+	} else if (is_field(r, p, PF_TOKENS)) {
+		common->tokens = num;
+	} else if (is_field(r, p, PF_TIME)) {
+		if (fabs(num) >= MAX_TIME_MS)
+			return warn(log, "mtrial: time_ms out of range"), -1;
+		common->t_ms = (int64_t)num;
+	} else {
+		*taken = 0;
+	}
+	return 0;
+}
+
+/* Appends an event like `c` (its numbers and time) named key[0..len). */
+static int add_like(mt_runlog *log, const mt_run_event *c, enum mt_run_event_kind kind,
+                    const char *key, size_t len)
+{
+	char name[64];
+	mt_run_event *ev;
+
+	snprintf(name, sizeof(name), "%.*s", (int)len, key);
+	if (!(ev = push(log, kind, c->t_ms, name)))
+		return mt_error_set(MT_EIO, "out of memory");
+	ev->value = c->value;
+	ev->step = c->step;
+	ev->epoch = c->epoch;
+	ev->samples = c->samples;
+	ev->tokens = c->tokens;
+	return 0;
+}
+
+/* One protocol record: s[0..len) starts just after the prefix. A step
+ * line is one step event (value: its loss); an eval line one eval event per
+ * metric. */
+static int read_proto_record(mt_runlog *log, const char *s, size_t len, int64_t t_ms)
+{
+	const mt_runlog_rules *r = log->rules;
+	size_t wlen = strlen(r->eval_word), n, metrics = 0;
+	int is_eval = len >= wlen && memcmp(s, r->eval_word, wlen) == 0 &&
+	              (len == wlen || s[wlen] == ' ' || s[wlen] == '\t');
+	struct pair p[MAX_PAIRS];
+	double num[MAX_PAIRS];
+	int taken[MAX_PAIRS], error = 0;
+	mt_run_event c = {
+	    .t_ms = t_ms, .step = -1, .value = NAN, .epoch = NAN, .samples = NAN, .tokens = NAN};
+
+	if (is_eval)
+		s += wlen, len -= wlen;
+	if (split_pairs(log, s, len, p, MAX_PAIRS, &n) < 0)
+		return 0; /* warned */
+	for (size_t i = 0; i < n; i++) {
+		if (parse_num(p[i].val, p[i].val_len, &num[i]) < 0)
+			return warn(log, "mtrial: %.*s=%.*s is not a number", (int)p[i].name_len,
+			            p[i].name, (int)(p[i].val_len > 30 ? 30 : p[i].val_len),
+			            p[i].val);
+		if (read_common(log, &p[i], num[i], &c, &taken[i]) < 0)
+			return 0; /* warned */
+		metrics += !taken[i];
+	}
+	if (!is_eval) {
+		if (c.step < 0)
+			return warn(log, "mtrial: a step line without %s=", r->fields[PF_STEP]);
+		for (size_t i = 0; i < n; i++)
+			if (!taken[i] && is_field(r, &p[i], PF_LOSS))
+				c.value = num[i];
+		return add_like(log, &c, MT_RUN_EV_STEP, "step", 4);
+	}
+	if (!metrics)
+		return warn(log, "mtrial: an eval line without a metric");
+	for (size_t i = 0; i < n && !error; i++) {
+		c.value = num[i];
+		if (!taken[i])
+			error = add_like(log, &c, MT_RUN_EV_EVAL, p[i].name, p[i].name_len);
+	}
+	return error;
+}
+
+/* The first occurrence of either prefix in s[0..len) at or after `from`;
+ * *is_mllog says which. len when none. */
+static size_t next_record(const mt_runlog_rules *r, const char *s, size_t len, size_t from,
+                          int *is_mllog)
+{
+	size_t ml = strlen(r->mllog_prefix), pl = strlen(r->proto_prefix);
+
+	for (size_t i = from; i < len; i++) {
+		if (len - i >= ml && memcmp(s + i, r->mllog_prefix, ml) == 0) {
+			*is_mllog = 1;
+			return i;
+		}
+		if (len - i >= pl && memcmp(s + i, r->proto_prefix, pl) == 0) {
+			*is_mllog = 0;
+			return i;
+		}
+	}
+	return len;
+}
+
+int mt_runlog_feed_line(mt_runlog *log, const char *line, size_t len, int64_t t_ms)
+{
+	const mt_runlog_rules *r = log->rules;
+	int is_mllog = 0, next_mllog = 0, error = 0;
+	size_t at = next_record(r, line, len, 0, &is_mllog), records = 0;
+
+	log->lines++;
+	while (at < len && !error) {
+		size_t pre = strlen(is_mllog ? r->mllog_prefix : r->proto_prefix);
+		size_t end = next_record(r, line, len, at + pre, &next_mllog);
+		records++;
+		if (is_mllog)
+			error = read_mllog_record(log, line + at + pre, end - at - pre, t_ms);
+		else
+			error = read_proto_record(log, line + at + pre, end - at - pre, t_ms);
+		at = end;
+		is_mllog = next_mllog;
+	}
+	if (!error && records > 1)
+		error = warn(log, "%zu records on one line: interleaved output?", records);
+	return error;
+}
+
+int mt_runlog_feed_text(mt_runlog *log, const char *text, size_t len, int64_t t_ms)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - text) : len, n = end - i;
+		int error;
+		if (n && text[i + n - 1] == '\r')
+			n--;
+		if ((error = mt_runlog_feed_line(log, text + i, n, t_ms)) < 0)
+			return error;
+		i = end + 1;
+	}
+	return 0;
+}

@@ -1,0 +1,210 @@
+/* Recording runs: events read line by line from a training run's output,
+ * and the figures a trial compares between runs (time to the first step,
+ * steady step time and throughput, stalls, time to target, MLPerf's run
+ * minutes), one run at a time and across runs.
+ *
+ * Two kinds of line become events; every other line is ordinary output and
+ * is skipped without a word. What maps to what is in tables/run_events.yaml.
+ *
+ *  - MLPerf logging: `:::MLLOG {json}` with "key", "time_ms", "value" and
+ *    "metadata" (epoch_num, samples_count, status). The prefix may follow
+ *    other text (a launcher's "[1,0]<stdout>:").
+ *  - mtrial's line protocol, for a training script without mllog:
+ *
+ *        mtrial:step=120 loss=2.31 tokens=65536
+ *        mtrial:eval step=400 eval_loss=2.05 accuracy=0.61
+ *
+ *    A step line says a training step finished: step=N is required (a whole
+ *    number >= 0), then any of loss=, tokens= and samples= (per step: the
+ *    batch, so a script that prints every 10th step still says one batch),
+ *    epoch=, time_ms= (ms since the epoch; overrides the caller's time).
+ *    An eval line (the word `eval` after the prefix) takes step=, epoch=,
+ *    time_ms=, samples= the same way, and every other field is a metric:
+ *    each becomes one eval event named by the field. Fields are separated
+ *    by spaces or tabs; values are decimal numbers; unknown fields in a step
+ *    line are ignored, so scripts may print more.
+ *
+ * Time: an MLLOG line's time_ms wins over the caller's timestamp, because
+ * MLPerf's run minutes are defined on it and a pipe may deliver lines late;
+ * a protocol line uses its time_ms= field when given, else the caller's.
+ *
+ * A line that looks like an event but is not one (truncated JSON, two
+ * processes writing into one line, a bad number) becomes a warning with its
+ * line number and the rest of the output still parses: feeding never fails
+ * except when memory runs out. */
+#ifndef MT_RUNLOG_H
+#define MT_RUNLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+/* A timestamp that is not known. */
+#define MT_RUNLOG_NO_TIME INT64_MIN
+
+/* Warnings beyond this many are counted, not kept. */
+#define MT_RUNLOG_MAX_WARNINGS 200
+
+enum mt_run_event_kind {
+	MT_RUN_EV_OTHER, /* an MLLOG key the rules do not name, kept as is */
+	MT_RUN_EV_CACHE_CLEAR,
+	MT_RUN_EV_INIT_START,
+	MT_RUN_EV_INIT_STOP,
+	MT_RUN_EV_RUN_START,
+	MT_RUN_EV_RUN_STOP,
+	MT_RUN_EV_EPOCH_START,
+	MT_RUN_EV_EPOCH_STOP,
+	MT_RUN_EV_BLOCK_START,
+	MT_RUN_EV_BLOCK_STOP,
+	MT_RUN_EV_EVAL,  /* key: the metric ("eval_accuracy", "eval_loss") */
+	MT_RUN_EV_PARAM, /* global_batch_size, train_samples, submission_* */
+	MT_RUN_EV_STEP,  /* a training step finished */
+};
+
+/* The kind's name as written in tables/run_events.yaml and in JSON. Static. */
+const char *mt_run_event_kind_name(enum mt_run_event_kind kind);
+
+typedef struct {
+	enum mt_run_event_kind kind;
+	int64_t t_ms;   /* MT_RUNLOG_NO_TIME when neither the line nor the caller had one */
+	size_t line;    /* 1-based, counted by the log over every line fed */
+	char *key;      /* the MLLOG key, the eval metric, or "step" */
+	char *text;     /* a string value (submission_org's "Dell"; run_stop's
+	                   metadata.status), else NULL */
+	double value;   /* a numeric value (eval result, loss, batch size), else NAN */
+	int64_t step;   /* -1 when none */
+	double epoch;   /* metadata.epoch_num or epoch=, else NAN */
+	double samples; /* metadata.samples_count or samples=, else NAN */
+	double tokens;  /* tokens=, else NAN */
+} mt_run_event;
+
+typedef struct {
+	size_t line;
+	char *message;
+} mt_run_warning;
+
+/* The rules read from tables/run_events.yaml. Opaque, immutable once read. */
+typedef struct mt_runlog_rules mt_runlog_rules;
+
+/* Reads the rules bundled into the binary (or from $MTRIAL_TABLES_DIR). */
+int mt_runlog_rules_load(mt_runlog_rules **out);
+
+/* Reads rules from text[0..len); `name` prefixes messages. A mistake is
+ * MT_EINVALID "name:LINE:COL: what". */
+int mt_runlog_rules_parse(mt_runlog_rules **out, const char *text, size_t len, const char *name);
+
+void mt_runlog_rules_free(mt_runlog_rules *rules);
+
+/* The events of one run, in the order their lines came. The fields are
+ * read-only for callers. */
+typedef struct {
+	const mt_runlog_rules *rules; /* borrowed: must outlive the log */
+	mt_run_event *events;
+	size_t n_events, cap_events;
+	mt_run_warning *warnings; /* the first MT_RUNLOG_MAX_WARNINGS */
+	size_t n_warnings, cap_warnings;
+	size_t warnings_total; /* including those not kept */
+	size_t lines;          /* lines fed so far */
+} mt_runlog;
+
+/* Starts an empty log reading with `rules` (borrowed). */
+void mt_runlog_init(mt_runlog *log, const mt_runlog_rules *rules);
+void mt_runlog_dispose(mt_runlog *log);
+
+/* Reads one line (without its newline; need not end with NUL) that the
+ * caller saw at t_ms (MT_RUNLOG_NO_TIME when unknown). Returns 0, or MT_EIO
+ * when memory runs out; a bad line is a warning, not an error. */
+int mt_runlog_feed_line(mt_runlog *log, const char *line, size_t len, int64_t t_ms);
+
+/* Reads a whole log (lines end with \n, an \r before it is dropped), every
+ * line at t_ms: for an imported file whose lines carry their own times. */
+int mt_runlog_feed_text(mt_runlog *log, const char *text, size_t len, int64_t t_ms);
+
+/* One event as JSON (new reference). */
+json_t *mt_run_event_json(const mt_run_event *ev);
+
+/* --- per-run figures -------------------------------------------------------- */
+
+typedef struct {
+	int64_t submit_ms;         /* when the run was submitted; MT_RUNLOG_NO_TIME: init_start */
+	int exit_status;           /* the process's exit status, -1 when not known */
+	size_t warmup_steps;       /* steady state skips the first max(warmup_steps, */
+	double warmup_fraction;    /* ceil(warmup_fraction * intervals)) intervals */
+	double stall_factor;       /* a stall takes more than stall_factor times */
+	size_t stall_window;       /* the median of up to stall_window intervals before it */
+	const char *unit;          /* "tokens" or "samples": what throughput counts */
+	const char *target_metric; /* NULL: no target */
+	double target;
+	int higher_is_better; /* 1: value >= target meets it; 0: value <= target */
+} mt_run_opts;
+
+/* Defaults: no submit time, exit status unknown, warm-up 5 intervals or
+ * 10%, stalls at 5x the median of the 10 before, unit samples, no target. */
+void mt_run_opts_init(mt_run_opts *o);
+
+typedef struct {
+	int64_t step;    /* the step (or epoch, for epoch intervals) it ended */
+	double seconds;  /* per step */
+	double median_s; /* the median it was compared with */
+} mt_run_stall;
+
+typedef struct {
+	const char *status;         /* "success", "failed", "aborted", "unknown"; static */
+	const char *status_from;    /* "run_stop", "exit_status" or NULL; static */
+	int64_t first_ms, last_ms;  /* MT_RUNLOG_NO_TIME without timed events */
+	size_t steps;               /* step events */
+	const mt_run_event **evals; /* every eval event, borrowed from the log */
+	size_t n_evals;
+
+	double clock1_s;         /* NAN when no anchor or no end */
+	const char *clock1_from; /* "submission" or "init_start"; static */
+	const char *clock1_to;   /* "first_step" or "run_start"; static */
+
+	double run_minutes; /* (run_stop - run_start) / 60000, NAN without both */
+
+	const char *interval; /* "step" or "epoch" (no step events), NULL: none */
+	size_t intervals;     /* measured intervals */
+	size_t warmup_skipped;
+	double step_median_s, step_mean_s; /* steady state, NAN when none is left */
+	double throughput;                 /* unit per second, NAN when units are not known */
+	const char *unit;                  /* borrowed from the options */
+
+	mt_run_stall *stalls;
+	size_t n_stalls;
+
+	const char *target_metric; /* borrowed from the options; NULL: none asked */
+	double target;
+	int higher_is_better;
+	int reached;
+	double to_target_s;              /* from run start (run_start, else the first step) */
+	double to_target_submit_s;       /* from submission; NAN when no anchor */
+	const mt_run_event *target_eval; /* the first eval meeting it, or NULL */
+
+	size_t warnings;
+} mt_run_metrics;
+
+/* Works out one run's figures from its log. m borrows from log and opts:
+ * both must outlive it. MT_EIO when memory runs out. */
+int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *opts);
+void mt_run_metrics_dispose(mt_run_metrics *m);
+
+/* The figures as JSON (new reference; NULL when memory runs out). Keys:
+ * status, status_from, first_ms, last_ms, steps, evaluations [{metric,
+ * value, t_ms, step, epoch, samples}], clock1 {seconds, from, to} | null,
+ * run_minutes, steady {interval, intervals, warmup_skipped, step_median_s,
+ * step_mean_s, throughput, unit} | null, stalls [{step, seconds,
+ * median_s}], target {metric, value, direction, reached, from_run_start_s,
+ * from_submission_s, at_step, at_epoch, reason} | null, warnings. Unknown
+ * numbers are null. */
+json_t *mt_run_metrics_json(const mt_run_metrics *m);
+
+/* A summary over per-run JSON objects from mt_run_metrics_json: runs,
+ * failed (status not success, or the target not reached), reached,
+ * time_to_target_s {min, median, max, olympic_mean} over the runs that
+ * reached it, and run_minutes {the same} over successful MLPerf runs. The
+ * olympic mean (MLPerf's: drop the fastest and the slowest, average the
+ * rest) needs at least 3 values; with fewer it is null and "olympic_note"
+ * says so. New reference, NULL when memory runs out. */
+json_t *mt_run_summary_json(json_t *const *runs, size_t n);
+
+#endif

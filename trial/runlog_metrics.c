@@ -1,0 +1,449 @@
+/* Recording runs, the figures: one run's (clock1, steady state, stalls,
+ * time to target, MLPerf's run minutes, status) worked out from its events,
+ * and a summary across runs. The events come from runlog.c. */
+#include "runlog.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+/* A number as JSON, null when NAN. */
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *jtime(int64_t t)
+{
+	return t == MT_RUNLOG_NO_TIME ? json_null() : json_integer(t);
+}
+
+json_t *mt_run_event_json(const mt_run_event *ev)
+{
+	return json_pack("{s:s, s:o, s:I, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o}", "kind",
+	                 mt_run_event_kind_name(ev->kind), "t_ms", jtime(ev->t_ms), "line",
+	                 (json_int_t)ev->line, "key", ev->key, "text", ev->text, "value",
+	                 jnum(ev->value), "step",
+	                 ev->step >= 0 ? json_integer(ev->step) : json_null(), "epoch",
+	                 jnum(ev->epoch), "samples", jnum(ev->samples), "tokens", jnum(ev->tokens));
+}
+
+/* --- one run's figures --------------------------------------------------------- */
+
+void mt_run_opts_init(mt_run_opts *o)
+{
+	*o = (mt_run_opts){.submit_ms = MT_RUNLOG_NO_TIME,
+	                   .exit_status = -1,
+	                   .warmup_steps = 5,
+	                   .warmup_fraction = 0.1,
+	                   .stall_factor = 5.0,
+	                   .stall_window = 10,
+	                   .unit = "samples",
+	                   .target = NAN,
+	                   .higher_is_better = 1};
+}
+
+void mt_run_metrics_dispose(mt_run_metrics *m)
+{
+	free(m->evals);
+	free(m->stalls);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The first event of `kind` with a time, or NULL. */
+static const mt_run_event *first_of(const mt_runlog *log, enum mt_run_event_kind kind)
+{
+	for (size_t i = 0; i < log->n_events; i++)
+		if (log->events[i].kind == kind && log->events[i].t_ms != MT_RUNLOG_NO_TIME)
+			return &log->events[i];
+	return NULL;
+}
+
+/* The value of the first param event `key`, or NAN. */
+static double param(const mt_runlog *log, const char *key)
+{
+	for (size_t i = 0; i < log->n_events; i++)
+		if (log->events[i].kind == MT_RUN_EV_PARAM && strcmp(log->events[i].key, key) == 0)
+			return log->events[i].value;
+	return NAN;
+}
+
+static void status_of(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o)
+{
+	const mt_run_event *stop = NULL;
+
+	for (size_t i = 0; i < log->n_events; i++)
+		if (log->events[i].kind == MT_RUN_EV_RUN_STOP)
+			stop = &log->events[i];
+	m->status = "unknown";
+	if (stop && stop->text) {
+		/* MLPerf writes success or aborted; anything else did not end well. */
+		m->status = strcmp(stop->text, "success") == 0   ? "success"
+		            : strcmp(stop->text, "aborted") == 0 ? "aborted"
+		                                                 : "failed";
+		m->status_from = "run_stop";
+	} else if (o->exit_status >= 0) {
+		m->status = o->exit_status == 0 ? "success" : "failed";
+		m->status_from = "exit_status";
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (reordered); NAN when n is 0. */
+static double median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A measured stretch of training: one step interval (between two step
+ * lines, maybe several steps apart) or one epoch. */
+struct interval {
+	int64_t end_step; /* the step or epoch number it ends */
+	double ms;        /* whole interval */
+	double steps;     /* steps it covers (1 for an epoch) */
+	double units;     /* tokens or samples it processed, NAN when unknown */
+};
+
+/* Step intervals: between consecutive step events that move forward. */
+static size_t step_intervals(const mt_runlog *log, const mt_run_opts *o, struct interval *iv)
+{
+	const mt_run_event *prev = NULL;
+	int tokens = o->unit && strcmp(o->unit, "tokens") == 0;
+	double gbs = param(log, "global_batch_size");
+	size_t n = 0;
+
+	for (size_t i = 0; i < log->n_events; i++) {
+		const mt_run_event *ev = &log->events[i];
+		if (ev->kind != MT_RUN_EV_STEP || ev->t_ms == MT_RUNLOG_NO_TIME)
+			continue;
+		if (prev && ev->step > prev->step && ev->t_ms >= prev->t_ms) {
+			double per = tokens                  ? ev->tokens
+			             : isfinite(ev->samples) ? ev->samples
+			                                     : gbs;
+			double steps = (double)(ev->step - prev->step);
+			iv[n++] = (struct interval){ev->step, (double)(ev->t_ms - prev->t_ms),
+			                            steps, per * steps};
+		}
+		prev = ev;
+	}
+	return n;
+}
+
+/* Epoch intervals, for an MLLOG run without step lines: epoch_start to the
+ * next epoch_stop; an epoch is train_samples samples. */
+static size_t epoch_intervals(const mt_runlog *log, const mt_run_opts *o, struct interval *iv)
+{
+	const mt_run_event *start = NULL;
+	double per = o->unit && strcmp(o->unit, "samples") == 0 ? param(log, "train_samples") : NAN;
+	size_t n = 0;
+
+	for (size_t i = 0; i < log->n_events; i++) {
+		const mt_run_event *ev = &log->events[i];
+		if (ev->t_ms == MT_RUNLOG_NO_TIME)
+			continue;
+		if (ev->kind == MT_RUN_EV_EPOCH_START) {
+			start = ev;
+		} else if (ev->kind == MT_RUN_EV_EPOCH_STOP && start && ev->t_ms >= start->t_ms) {
+			double e = isfinite(ev->epoch) ? ev->epoch : start->epoch;
+			int64_t num = isfinite(e) && fabs(e) < 1e15 ? (int64_t)e : (int64_t)n + 1;
+			iv[n++] = (struct interval){num, (double)(ev->t_ms - start->t_ms), 1, per};
+			start = NULL;
+		}
+	}
+	return n;
+}
+
+/* Stalls: an interval whose per-step time is more than stall_factor times
+ * the median of the (up to) stall_window intervals before it; judged from
+ * the fourth interval on, warm-up included, since a recompilation for a new
+ * shape can come at any time. */
+static int find_stalls(mt_run_metrics *m, const struct interval *iv, size_t n, const mt_run_opts *o)
+{
+	size_t w = o->stall_window ? o->stall_window : 10;
+	double *win = malloc(w * sizeof(*win));
+
+	m->stalls = calloc(n ? n : 1, sizeof(*m->stalls));
+	if (!win || !m->stalls) {
+		free(win);
+		return mt_error_set(MT_EIO, "out of memory");
+	}
+	for (size_t i = 3; i < n; i++) {
+		size_t from = i > w ? i - w : 0, k = 0;
+		double med, s = iv[i].ms / iv[i].steps / 1000;
+		for (size_t j = from; j < i; j++)
+			win[k++] = iv[j].ms / iv[j].steps / 1000;
+		med = median(win, k);
+		if (med > 0 && s > o->stall_factor * med)
+			m->stalls[m->n_stalls++] = (mt_run_stall){iv[i].end_step, s, med};
+	}
+	free(win);
+	return 0;
+}
+
+/* Steady state: what is left after skipping the warm-up. */
+static int steady(mt_run_metrics *m, const struct interval *iv, size_t n, const mt_run_opts *o)
+{
+	size_t skip = (size_t)ceil(o->warmup_fraction * (double)n);
+	double ms = 0, steps = 0, units = 0, *per;
+
+	if (skip < o->warmup_steps)
+		skip = o->warmup_steps;
+	m->intervals = n;
+	m->warmup_skipped = skip < n ? skip : n;
+	if (skip >= n)
+		return 0;
+	per = malloc((n - skip) * sizeof(*per));
+	if (!per)
+		return mt_error_set(MT_EIO, "out of memory");
+	for (size_t i = skip; i < n; i++) {
+		per[i - skip] = iv[i].ms / iv[i].steps / 1000;
+		ms += iv[i].ms;
+		steps += iv[i].steps;
+		units += iv[i].units; /* NAN as soon as one is unknown */
+	}
+	m->step_median_s = median(per, n - skip);
+	m->step_mean_s = ms / steps / 1000;
+	m->throughput = ms > 0 ? units / (ms / 1000) : NAN;
+	free(per);
+	return 0;
+}
+
+static int timing(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o)
+{
+	struct interval *iv = calloc(log->n_events ? log->n_events : 1, sizeof(*iv));
+	size_t n;
+	int error;
+
+	if (!iv)
+		return mt_error_set(MT_EIO, "out of memory");
+	m->unit = o->unit;
+	n = step_intervals(log, o, iv);
+	m->interval = m->steps ? "step" : NULL;
+	if (!m->steps && (n = epoch_intervals(log, o, iv)) > 0)
+		m->interval = "epoch";
+	error = find_stalls(m, iv, n, o);
+	if (!error)
+		error = steady(m, iv, n, o);
+	free(iv);
+	return error;
+}
+
+static void clocks(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o, int64_t *anchor)
+{
+	const mt_run_event *init = first_of(log, MT_RUN_EV_INIT_START);
+	const mt_run_event *start = first_of(log, MT_RUN_EV_RUN_START);
+	const mt_run_event *stop = first_of(log, MT_RUN_EV_RUN_STOP);
+	const mt_run_event *step = first_of(log, MT_RUN_EV_STEP);
+
+	*anchor = o->submit_ms;
+	m->clock1_from = "submission";
+	if (*anchor == MT_RUNLOG_NO_TIME && init) {
+		*anchor = init->t_ms;
+		m->clock1_from = "init_start";
+	}
+	m->clock1_to = step ? "first_step" : start ? "run_start" : NULL;
+	if (*anchor == MT_RUNLOG_NO_TIME || !m->clock1_to) {
+		m->clock1_from = m->clock1_to = NULL;
+	} else {
+		m->clock1_s = (double)((step ? step : start)->t_ms - *anchor) / 1000;
+	}
+	if (start && stop)
+		m->run_minutes = (double)(stop->t_ms - start->t_ms) / 60000;
+}
+
+static void to_target(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o, int64_t anchor)
+{
+	const mt_run_event *start = first_of(log, MT_RUN_EV_RUN_START);
+
+	if (!start)
+		start = first_of(log, MT_RUN_EV_STEP);
+	m->target_metric = o->target_metric;
+	m->target = o->target;
+	m->higher_is_better = o->higher_is_better;
+	if (!o->target_metric)
+		return;
+	for (size_t i = 0; i < m->n_evals; i++) {
+		const mt_run_event *ev = m->evals[i];
+		if (strcmp(ev->key, o->target_metric) != 0 || ev->t_ms == MT_RUNLOG_NO_TIME)
+			continue;
+		if (o->higher_is_better ? ev->value >= o->target : ev->value <= o->target) {
+			m->reached = 1;
+			m->target_eval = ev;
+			if (start)
+				m->to_target_s = (double)(ev->t_ms - start->t_ms) / 1000;
+			if (anchor != MT_RUNLOG_NO_TIME)
+				m->to_target_submit_s = (double)(ev->t_ms - anchor) / 1000;
+			return;
+		}
+	}
+}
+
+int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o)
+{
+	int64_t anchor;
+
+	*m = (mt_run_metrics){.first_ms = MT_RUNLOG_NO_TIME,
+	                      .last_ms = MT_RUNLOG_NO_TIME,
+	                      .clock1_s = NAN,
+	                      .run_minutes = NAN,
+	                      .step_median_s = NAN,
+	                      .step_mean_s = NAN,
+	                      .throughput = NAN,
+	                      .target = NAN,
+	                      .to_target_s = NAN,
+	                      .to_target_submit_s = NAN,
+	                      .warnings = log->warnings_total};
+	m->evals = calloc(log->n_events ? log->n_events : 1, sizeof(*m->evals));
+	if (!m->evals)
+		return mt_error_set(MT_EIO, "out of memory");
+	for (size_t i = 0; i < log->n_events; i++) {
+		const mt_run_event *ev = &log->events[i];
+		if (ev->t_ms != MT_RUNLOG_NO_TIME) {
+			if (m->first_ms == MT_RUNLOG_NO_TIME || ev->t_ms < m->first_ms)
+				m->first_ms = ev->t_ms;
+			if (m->last_ms == MT_RUNLOG_NO_TIME || ev->t_ms > m->last_ms)
+				m->last_ms = ev->t_ms;
+		}
+		m->steps += ev->kind == MT_RUN_EV_STEP;
+		if (ev->kind == MT_RUN_EV_EVAL)
+			m->evals[m->n_evals++] = ev;
+	}
+	status_of(m, log, o);
+	clocks(m, log, o, &anchor);
+	to_target(m, log, o, anchor);
+	return timing(m, log, o);
+}
+
+/* --- as JSON ------------------------------------------------------------------- */
+
+static json_t *evals_json(const mt_run_metrics *m)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < m->n_evals; i++) {
+		const mt_run_event *ev = m->evals[i];
+		json_array_append_new(
+		    a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "metric", ev->key, "value",
+		                 jnum(ev->value), "t_ms", jtime(ev->t_ms), "step",
+		                 ev->step >= 0 ? json_integer(ev->step) : json_null(), "epoch",
+		                 jnum(ev->epoch), "samples", jnum(ev->samples)));
+	}
+	return a;
+}
+
+static json_t *target_json(const mt_run_metrics *m)
+{
+	const mt_run_event *ev = m->target_eval;
+	json_t *t;
+
+	if (!m->target_metric)
+		return json_null();
+	t = json_pack("{s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o}", "metric", m->target_metric,
+	              "value", jnum(m->target), "direction",
+	              m->higher_is_better ? "higher" : "lower", "reached", m->reached,
+	              "from_run_start_s", jnum(m->to_target_s), "from_submission_s",
+	              jnum(m->to_target_submit_s), "at_step",
+	              ev && ev->step >= 0 ? json_integer(ev->step) : json_null(), "at_epoch",
+	              jnum(ev ? ev->epoch : NAN));
+	if (t && !m->reached)
+		json_object_set_new(t, "reason", json_string("did not reach target"));
+	return t;
+}
+
+static json_t *steady_json(const mt_run_metrics *m)
+{
+	char unit[64];
+
+	if (!m->interval)
+		return json_null();
+	snprintf(unit, sizeof(unit), "%s/s", m->unit ? m->unit : "samples");
+	return json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:s}", "interval", m->interval,
+	                 "intervals", (json_int_t)m->intervals, "warmup_skipped",
+	                 (json_int_t)m->warmup_skipped, "step_median_s", jnum(m->step_median_s),
+	                 "step_mean_s", jnum(m->step_mean_s), "throughput", jnum(m->throughput),
+	                 "unit", unit);
+}
+
+json_t *mt_run_metrics_json(const mt_run_metrics *m)
+{
+	json_t *stalls = json_array(), *clock1 = json_null();
+
+	for (size_t i = 0; stalls && i < m->n_stalls; i++)
+		json_array_append_new(stalls, json_pack("{s:I, s:f, s:f}", "step",
+		                                        (json_int_t)m->stalls[i].step, "seconds",
+		                                        m->stalls[i].seconds, "median_s",
+		                                        m->stalls[i].median_s));
+	if (m->clock1_from)
+		clock1 = json_pack("{s:o, s:s, s:s}", "seconds", jnum(m->clock1_s), "from",
+		                   m->clock1_from, "to", m->clock1_to);
+	return json_pack("{s:s, s:s?, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "status",
+	                 m->status, "status_from", m->status_from, "first_ms", jtime(m->first_ms),
+	                 "last_ms", jtime(m->last_ms), "steps", (json_int_t)m->steps, "evaluations",
+	                 evals_json(m), "clock1", clock1, "run_minutes", jnum(m->run_minutes),
+	                 "steady", steady_json(m), "stalls", stalls, "target", target_json(m),
+	                 "warnings", (json_int_t)m->warnings);
+}
+
+/* --- across runs ----------------------------------------------------------------- */
+
+/* min, median, max and olympic mean of v[0..n) (reordered). */
+static json_t *stats_json(double *v, size_t n)
+{
+	double olympic = NAN, sum = 0, med;
+
+	if (n == 0)
+		return json_pack("{s:n, s:n, s:n, s:n}", "min", "median", "max", "olympic_mean");
+	med = median(v, n); /* sorts */
+	if (n >= 3) {
+		for (size_t i = 1; i + 1 < n; i++)
+			sum += v[i];
+		olympic = sum / (double)(n - 2);
+	}
+	return json_pack("{s:f, s:f, s:f, s:o}", "min", v[0], "median", med, "max", v[n - 1],
+	                 "olympic_mean", jnum(olympic));
+}
+
+json_t *mt_run_summary_json(json_t *const *runs, size_t n)
+{
+	double *ttt = calloc(n ? n : 1, sizeof(*ttt)), *mins = calloc(n ? n : 1, sizeof(*mins));
+	size_t nt = 0, nm = 0, failed = 0;
+	json_t *out = NULL;
+
+	if (!ttt || !mins)
+		goto cleanup;
+	for (size_t i = 0; i < n; i++) {
+		const char *status = json_string_value(json_object_get(runs[i], "status"));
+		json_t *target = json_object_get(runs[i], "target");
+		json_t *t = json_object_get(target, "from_run_start_s");
+		json_t *rm = json_object_get(runs[i], "run_minutes");
+		int success = status && strcmp(status, "success") == 0;
+		int reached = json_is_true(json_object_get(target, "reached"));
+		if (!success || (json_is_object(target) && !reached))
+			failed++;
+		if (reached && json_is_number(t))
+			ttt[nt++] = json_number_value(t);
+		if (success && json_is_number(rm))
+			mins[nm++] = json_number_value(rm);
+	}
+	out = json_pack("{s:I, s:I, s:I, s:o, s:o}", "runs", (json_int_t)n, "failed",
+	                (json_int_t)failed, "reached", (json_int_t)nt, "time_to_target_s",
+	                stats_json(ttt, nt), "run_minutes", stats_json(mins, nm));
+	if (out && (nt < 3 || nm < 3))
+		json_object_set_new(out, "olympic_note",
+		                    json_string("the olympic mean drops the fastest and the "
+		                                "slowest run: it needs at least 3 values, "
+		                                "null with fewer"));
+cleanup:
+	free(ttt);
+	free(mins);
+	return out;
+}
