@@ -183,8 +183,9 @@ typedef struct {
 	size_t warnings;
 } mt_run_metrics;
 
-/* Works out one run's figures from its log. m borrows from log and opts:
- * both must outlive it. MT_EIO when memory runs out. */
+/* Works out one run's figures from its log into *m (dispose it after). m
+ * borrows from log and opts: both must outlive it. MT_EIO when memory runs
+ * out, with nothing left to dispose. */
 int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *opts);
 void mt_run_metrics_dispose(mt_run_metrics *m);
 

@@ -290,6 +290,7 @@ static void to_target(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts
 int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o)
 {
 	int64_t anchor;
+	int error;
 
 	*m = (mt_run_metrics){.first_ms = MT_RUNLOG_NO_TIME,
 	                      .last_ms = MT_RUNLOG_NO_TIME,
@@ -320,7 +321,10 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 	status_of(m, log, o);
 	clocks(m, log, o, &anchor);
 	to_target(m, log, o, anchor);
-	return timing(m, log, o);
+	error = timing(m, log, o);
+	if (error)
+		mt_run_metrics_dispose(m);
+	return error;
 }
 
 /* --- as JSON ------------------------------------------------------------------- */
