@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "fixtures.h"
 #include "runlog.h"
 #include "util.h"
 
@@ -345,6 +346,41 @@ static void test_bad_rules(void **state)
 	bad_rules("- a\n", "rules.yaml:1:1: expected a map");
 }
 
+/* A table directory with a broken run_events.yaml: the loader names it. */
+static void test_bad_rules_file(void **state)
+{
+	char *dir = mt_fx_tmpdir("runlog");
+	mt_runlog_rules *r = NULL;
+	(void)state;
+
+	mt_fx_write(dir, "run_events.yaml", "source: x\nmllog:\n  prefix: [a]\n");
+	setenv("MTRIAL_TABLES_DIR", dir, 1);
+	assert_int_equal(mt_runlog_rules_load(&r), MT_EINVALID);
+	unsetenv("MTRIAL_TABLES_DIR");
+	assert_null(r);
+	assert_string_equal(mt_error_last(),
+	                    "run_events.yaml:3:3: mllog.prefix must be text without blanks");
+	mt_fx_rmtree(dir);
+	free(dir);
+}
+
+/* Garbage by the page keeps the first MT_RUNLOG_MAX_WARNINGS and counts all. */
+static void test_warnings_capped(void **state)
+{
+	mt_runlog log;
+	(void)state;
+
+	mt_runlog_init(&log, rules);
+	for (int i = 0; i < 250; i++)
+		assert_int_equal(mt_runlog_feed_line(&log, ":::MLLOG {", 10, 1), 0);
+	assert_int_equal(mt_runlog_feed_line(&log, "mtrial:step=1", 13, 2), 0);
+	assert_int_equal(log.n_warnings, MT_RUNLOG_MAX_WARNINGS);
+	assert_int_equal(log.warnings_total, 250);
+	assert_int_equal(log.warnings[199].line, 200);
+	assert_int_equal(log.n_events, 1);
+	mt_runlog_dispose(&log);
+}
+
 static json_t *run(const char *status, double ttt, int reached, double minutes)
 {
 	return json_pack("{s:s, s:o, s:{s:b, s:o}}", "status", status, "run_minutes",
@@ -422,6 +458,8 @@ int main(void)
 	    cmocka_unit_test(test_protocol_live_times),
 	    cmocka_unit_test(test_broken_lines),
 	    cmocka_unit_test(test_bad_rules),
+	    cmocka_unit_test(test_bad_rules_file),
+	    cmocka_unit_test(test_warnings_capped),
 	    cmocka_unit_test(test_summary),
 	    cmocka_unit_test(test_summary_of_real_runs),
 	};
