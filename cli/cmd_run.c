@@ -44,6 +44,8 @@ static void flush_lines(struct stream *s, FILE *log, int all, size_t *lines)
 	size_t left = s->partial.len;
 	int64_t now = mt_now_ms();
 
+	if (!start) /* nothing read yet */
+		return;
 	while (left && ((nl = memchr(start, '\n', left)) || all)) {
 		size_t n = nl ? (size_t)(nl - start) : left;
 		fprintf(log, "%lld %c %.*s\n", (long long)now, s->tag, (int)n, start);
