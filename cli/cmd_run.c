@@ -7,6 +7,7 @@
  * whatever the training prints. */
 #include "cli.h"
 #include "error.h"
+#include "runs.h"
 #include "util.h"
 
 #include <errno.h>
@@ -201,7 +202,23 @@ static int run(struct cli *cli, const struct run_args *a, int *child_status)
 				 : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "success"
 										 : "failed";
 		int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		error = mt_journal_run_end(t->journal, id, st, 1, code, mt_now_ms(), NULL);
+		json_t *metrics = NULL;
+		char *text = NULL;
+		fflush(log);
+		if (mt_runs_metrics(&metrics, path, MT_RUNS_LOG_TIMED, t->spec, started, code) < 0) {
+			fprintf(stderr, "mtrial: run #%lld: no figures from its log: %s\n",
+				(long long)id, mt_error_last());
+			mt_error_clear();
+		} else {
+			const char *mst = json_string_value(json_object_get(metrics, "status"));
+			/* an MLPerf run_stop that says aborted: the run did not converge */
+			if (strcmp(st, "success") == 0 && mst && strcmp(mst, "aborted") == 0)
+				st = "aborted";
+			text = json_dumps(metrics, JSON_COMPACT);
+		}
+		error = mt_journal_run_end(t->journal, id, st, 1, code, mt_now_ms(), text);
+		free(text);
+		json_decref(metrics);
 		*child_status = code;
 		if (error == 0)
 			fprintf(stderr, "mtrial: run #%lld %s (exit status %d, %zu lines in %s)\n",

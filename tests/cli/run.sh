@@ -43,12 +43,12 @@ check "the command was stopped" sh -c "! grep -q never '$T_TMP/int.out'"
 has "run #4 aborted" "$(cat "$T_TMP/int.err")" "interrupted attempt kept"
 
 run_mt 0 runs --json
-eq "$(json '[(r["id"], r["system"], r["track"], r["status"], r["exit_status"]) for r in j]')" \
+eq "$(json '[(r["id"], r["system"], r["track"], r["status"], r["exit_status"]) for r in j["runs"]]')" \
 	"[(1, 'baseline', 'portability', 'success', 0), (2, 'candidate', 'optimized', 'failed', 3), (3, 'candidate', None, 'failed', 127), (4, 'candidate', None, 'aborted', 130)]" \
 	"every attempt, failed ones too"
-eq "$(json 'j[0]["label"], j[0]["command"].endswith("train.sh"), j[0]["source"].endswith("-baseline.log")')" \
+eq "$(json 'j["runs"][0]["label"], j["runs"][0]["command"].endswith("train.sh"), j["runs"][0]["source"].endswith("-baseline.log")')" \
 	"first True True" "label, command and log recorded"
-eq "$(json 'all(r["started"].endswith("Z") and r["ended"].endswith("Z") for r in j)')" True "ISO 8601 times"
+eq "$(json 'all(r["started"].endswith("Z") and r["ended"].endswith("Z") for r in j["runs"])')" True "ISO 8601 times"
 run_mt 0 runs
 has "aborted" "$OUT" "text list"
 run_mt 0 runs show 2 --json
@@ -60,6 +60,85 @@ run_mt 2 runs show x; has "expected a run id" "$ERR" "a bad id"
 run_mt 0 report
 has "4 attempts recorded, 3 of them failed or aborted" "$OUT" "report: every attempt counted"
 has "| #4 | candidate |  | interrupted | aborted | 130 |" "$OUT" "report: the aborted attempt listed"
+
+# --- the figures: a trial with a target and prices, a run with a stall ---------
+R2=$T_TMP/repo2
+new_repo "$R2"
+cd "$R2" || exit 1
+run_mt 0 init --name figures
+cat >.mtrial/trial.yaml <<'YAML'
+schema: 1
+name: figures
+systems:
+  baseline: {accelerator: A100, count: 8, hosts: 2, price: {hourly: 36, currency: USD}}
+  candidate: {accelerator: Trainium2, count: 16, hosts: 1, price: {hourly: 45, currency: USD}}
+quality_target: {metric: eval_loss, threshold: 2.2, direction: lower}
+YAML
+cat >"$T_TMP/loop.sh" <<'SH'
+#!/bin/sh
+# start-up, then 12 steps of 50 ms with one of 600 ms (a recompilation), an
+# evaluation every 4 steps: eval_loss 2.30, 2.10 (the target), 1.90
+sleep 0.4
+for s in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	if [ $s = 9 ]; then sleep 0.6; else sleep 0.05; fi
+	echo "mtrial:step=$s loss=2.5 tokens=4096"
+	case $s in 4) echo "mtrial:eval step=4 eval_loss=2.30" ;; 8) echo "mtrial:eval step=8 eval_loss=2.10" ;;
+	12) echo "mtrial:eval step=12 eval_loss=1.90" ;; esac
+done
+SH
+chmod +x "$T_TMP/loop.sh"
+run_mt 0 run --system baseline -- "$T_TMP/loop.sh"
+run_mt 0 runs show 1 --json
+eq "$(json '0.4 <= j["clock1_s"] < 2.0')" True "clock 1: submission to the first step holds the start-up"
+eq "$(json '0.04 <= j["steady_step_s"] < 0.3')" True "clock 2: the steady step, not the stall"
+eq "$(json '[x["step"] for x in j["metrics"]["stalls"]]')" "[9]" "the 600 ms step is listed as a stall"
+eq "$(json 'j["reached"], j["metrics"]["target"]["at_step"]')" "True 8" "eval_loss <= 2.2 first met at step 8"
+eq "$(json 'j["devices"]')" 16.0 "devices: 8 per host x 2 hosts"
+eq "$(json 'abs(j["cost_to_target"] - 36 * j["time_to_target_s"] / 3600) < 1e-9')" True \
+	"cost to target: the hourly price x the time to target"
+eq "$(json 'abs(j["device_hours"] - 16 * (j["metrics"]["last_ms"] - j["metrics"]["first_ms"]) / 3600000) < 1e-9')" True \
+	"device-hours: devices x the run's hours"
+run_mt 0 runs show 1; has "stall    step 9" "$OUT" "text: the stall"
+has "target   reached" "$OUT" "text: the target"
+
+# imported runs: two MLPerf ResNet logs of one system (one aborted), and logs
+# without training events
+cat >.mtrial/trial.yaml <<'YAML'
+schema: 1
+name: figures
+systems:
+  baseline: {accelerator: H100, count: 4, hosts: 1, price: {hourly: 20, currency: USD}}
+quality_target: {metric: eval_accuracy, threshold: 0.759, direction: higher}
+YAML
+D=$MT_SOURCE_DIR/tests/data/curves
+run_mt 0 runs import --system baseline "$D/Dell_results_XE9640x4H100-SXM-80GB_resnet_result_0.txt" \
+	"$D/Dell_results_XE9640x4H100-SXM-80GB_resnet_result_2.txt"
+has "as run #2 (baseline, success" "$OUT" "the converged run imported"
+has "as run #3 (baseline, aborted" "$OUT" "the aborted run imported as aborted"
+run_mt 0 runs --json
+expected=$(python3 - "$D" <<'PY'
+import json, sys
+def events(path):
+    for line in open(path):
+        if ":::MLLOG" in line:
+            yield json.loads(line.split(":::MLLOG", 1)[1])
+for n in (0, 2):
+    ev = list(events(f"{sys.argv[1]}/Dell_results_XE9640x4H100-SXM-80GB_resnet_result_{n}.txt"))
+    t = {e["key"]: e["time_ms"] for e in ev if e["key"] in ("run_start", "run_stop")}
+    print(round((t["run_stop"] - t["run_start"]) / 60000, 6), end=" ")
+PY
+)
+eq "$(json '" ".join(str(round(r["run_minutes"], 6)) for r in j["runs"][1:]) + " "')" "$expected" \
+	"MLPerf minutes exactly (run_stop - run_start) / 60000"
+eq "$(json '[r["reached"] for r in j["runs"][1:]]')" "[True, False]" "the aborted run did not reach the target"
+eq "$(json 'j["systems"]["baseline"]["runs"], j["systems"]["baseline"]["failed"]')" "3 1" \
+	"per system: the runs and the failed attempts"
+printf 'epoch 1 done\nnothing here\n' >"$T_TMP/plain.log"
+run_mt 2 runs import "$T_TMP/plain.log"; has "no training events in it" "$ERR" "a log without events"
+run_mt 2 runs import "$T_TMP/none.log"; has "none.log" "$ERR" "a missing log"
+run_mt 2 runs import; has "no log to import" "$ERR" "nothing to import"
+run_mt 0 runs --json; eq "$(json 'len(j["runs"])')" 3 "bad imports recorded nothing"
+run_mt 0 report; has "## Runs" "$OUT" "report section"
 
 run_mt 2 run; has "no command" "$ERR" "no command"
 run_mt 2 run --system gpu -- true; has "expected baseline or candidate" "$ERR" "bad system"
