@@ -1,6 +1,7 @@
 #include "model.h"
 #include "error.h"
 #include "exact.h"
+#include "runs.h"
 #include "util.h"
 
 #include <math.h>
@@ -387,11 +388,22 @@ static json_t *checks_model(mt_journal *j)
 	return out;
 }
 
-/* Every run attempt, oldest first, with its duration; the clocks and time
- * to quality come with the metrics computed from its log. */
-static json_t *runs_model(mt_journal *j)
+/* A number for the report: 3 significant digits, or null (hidden). */
+static json_t *fig(json_t *v, double scale)
 {
-	json_t *runs = mt_journal_runs_json(j, 0), *r;
+	char buf[32];
+	if (!json_is_number(v))
+		return json_null();
+	snprintf(buf, sizeof(buf), "%.3g", json_number_value(v) * scale);
+	return json_string(buf);
+}
+
+/* Every run attempt, oldest first, with its two clocks, time and cost to
+ * the target; and per system, the summary across its runs. */
+static json_t *runs_model(mt_journal *j, const mt_spec *spec)
+{
+	json_t *runs = mt_journal_runs_json(j, 0), *r, *systems, *sys;
+	const char *name;
 	size_t i, failed = 0;
 
 	if (!runs) {
@@ -405,9 +417,26 @@ static json_t *runs_model(mt_journal *j)
 	json_array_foreach(runs, i, r) {
 		const char *st = json_string_value(json_object_get(r, "status"));
 		failed += st && strcmp(st, "success") != 0 && strcmp(st, "running") != 0;
+		mt_runs_flatten(r, spec);
+		json_object_set_new(r, "clock1", fig(json_object_get(r, "clock1_s"), 1));
+		json_object_set_new(r, "step", fig(json_object_get(r, "steady_step_s"), 1));
+		json_object_set_new(r, "to_target", json_is_false(json_object_get(r, "reached"))
+							  ? json_string("not reached")
+							  : fig(json_object_get(r, "time_to_target_s"), 1.0 / 60));
+		json_object_set_new(r, "cost_to_target_fmt", fig(json_object_get(r, "cost_to_target"), 1));
+		json_object_set_new(r, "device_hours_fmt", fig(json_object_get(r, "device_hours"), 1));
 	}
-	return json_pack("{so, sI, sI}", "attempts", runs, "count",
-			 (json_int_t)json_array_size(runs), "failed", (json_int_t)failed);
+	systems = mt_runs_by_system(runs, spec);
+	json_object_foreach(systems, name, sys) {
+		json_t *tt = json_object_get(sys, "time_to_target_s");
+		if (!json_is_object(sys))
+			continue;
+		json_object_set_new(sys, "median_min", fig(json_object_get(tt, "median"), 1.0 / 60));
+		json_object_set_new(sys, "olympic_min", fig(json_object_get(tt, "olympic_mean"), 1.0 / 60));
+	}
+	return json_pack("{so, sI, sI, so}", "attempts", runs, "count",
+			 (json_int_t)json_array_size(runs), "failed", (json_int_t)failed, "systems",
+			 systems);
 }
 
 /* The latest probe: the table it used, blockers first, unknowns as open
@@ -485,7 +514,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	scan = scan_model(t->journal);
 	probe = probe_model(t->journal);
 	checks = checks_model(t->journal);
-	runs = runs_model(t->journal);
+	runs = runs_model(t->journal, t->spec);
 	mt_time_iso(iso, sizeof(iso), now_ms);
 	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so}",
 			 "mtrial",

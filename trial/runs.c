@@ -125,9 +125,10 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec)
 			    json_pack("{so, sO?}", "value",
 				      real_or_null(num(json_object_get(steady, "throughput"))), "unit",
 				      json_object_get(steady, "unit")));
-	json_object_set_new(run, "reached", target ? json_boolean(json_is_true(json_object_get(target,
-												 "reached")))
-						  : json_null());
+	json_object_set_new(run, "reached",
+			    json_is_object(target)
+				    ? json_boolean(json_is_true(json_object_get(target, "reached")))
+				    : json_null());
 	json_object_set_new(run, "time_to_target_s", real_or_null(to_target));
 	json_object_set_new(run, "time_to_target_from_submission_s",
 			    real_or_null(json_is_true(json_object_get(target, "reached"))

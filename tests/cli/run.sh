@@ -59,7 +59,7 @@ run_mt 2 runs show x; has "expected a run id" "$ERR" "a bad id"
 
 run_mt 0 report
 has "4 attempts recorded, 3 of them failed or aborted" "$OUT" "report: every attempt counted"
-has "| #4 | candidate |  | interrupted | aborted | 130 |" "$OUT" "report: the aborted attempt listed"
+has "| #4 interrupted | candidate |  | aborted (130) |" "$OUT" "report: the aborted attempt listed"
 
 # --- the figures: a trial with a target and prices, a run with a stall ---------
 R2=$T_TMP/repo2
@@ -138,7 +138,11 @@ run_mt 2 runs import "$T_TMP/plain.log"; has "no training events in it" "$ERR" "
 run_mt 2 runs import "$T_TMP/none.log"; has "none.log" "$ERR" "a missing log"
 run_mt 2 runs import; has "no log to import" "$ERR" "nothing to import"
 run_mt 0 runs --json; eq "$(json 'len(j["runs"])')" 3 "bad imports recorded nothing"
-run_mt 0 report; has "## Runs" "$OUT" "report section"
+run_mt 0 report
+has "| #2 | baseline |  | success |" "$OUT" "report: the imported run"
+has "| #3 | baseline |  | aborted |" "$OUT" "report: the aborted MLPerf run"
+has "- baseline: 3 runs, 1 failed or short of the target, 2 reached it" "$OUT" "report: the system's summary"
+has "median time to target" "$OUT" "report: the median time to target"
 
 run_mt 2 run; has "no command" "$ERR" "no command"
 run_mt 2 run --system gpu -- true; has "expected baseline or candidate" "$ERR" "bad system"
