@@ -100,6 +100,15 @@ const struct cli_command cli_commands[] = {
 	{"runs", cmd_runs, "list the recorded run attempts, failed ones too",
 	 "Usage: mtrial runs [--json]\n"
 	 "       mtrial runs show ID [--json]\n"},
+	{"tracks", cmd_tracks, "what each track changed and what it cost in engineering time",
+	 "Usage: mtrial tracks [--json]\n\n"
+	 "For the portability and optimized tracks of trial.yaml (tracks.NAME.base\n"
+	 "and .head: revisions of the repository), the changes between base and\n"
+	 "head through libgit2: files and lines, each line platform-specific (device\n"
+	 "strings, torch_neuronx, NKI kernels, autocast and GradScaler, compile\n"
+	 "backends, NeuronCore sharding, CUDA-only packages: tables/\n"
+	 "platform_changes.yaml) or generic, each file model code, harness or other;\n"
+	 "and the effort timed for the track against the optimized track's budget.\n"},
 	{"override", cmd_override, "record what the team found out about an op",
 	 "Usage: mtrial override OP STATUS --note TEXT [--json]\n"
 	 "       mtrial override [--json]\n\n"
