@@ -1,5 +1,6 @@
 #include "model.h"
 #include "error.h"
+#include "changes.h"
 #include "exact.h"
 #include "runs.h"
 #include "util.h"
@@ -439,6 +440,46 @@ static json_t *runs_model(mt_journal *j, const mt_spec *spec)
 			 systems);
 }
 
+/* Each track's code changes (base..head of trial.yaml), or why they are
+ * not known. */
+static json_t *tracks_model(const mt_trial *t)
+{
+	static const char *const names[] = {"portability", "optimized"};
+	const char *repo = t->spec ? mt_spec_get(t->spec, "workload.repository") : NULL;
+	mt_change_rules *rules = NULL;
+	json_t *out = json_array();
+
+	if (!t->spec || mt_change_rules_load(&rules) < 0) {
+		mt_error_clear();
+		json_decref(out);
+		return json_null();
+	}
+	for (size_t i = 0; i < 2; i++) {
+		char kb[64], kh[64];
+		const char *base, *head;
+		json_t *ch = NULL, *tr = json_pack("{ss}", "name", names[i]);
+		snprintf(kb, sizeof(kb), "tracks.%s.base", names[i]);
+		snprintf(kh, sizeof(kh), "tracks.%s.head", names[i]);
+		base = mt_spec_get(t->spec, kb);
+		head = mt_spec_get(t->spec, kh);
+		if (!base || !head) {
+			json_object_set_new(tr, "unknown", json_string("no base and head in trial.yaml"));
+		} else if (mt_changes_diff(&ch, repo && mt_path_is_dir(repo) ? repo : t->dir, base, head,
+					   rules) < 0) {
+			json_object_set_new(tr, "unknown", json_string(mt_error_last()));
+			mt_error_clear();
+		} else {
+			json_object_set(tr, "totals", json_object_get(ch, "totals"));
+			json_object_set_new(tr, "base", json_string(base));
+			json_object_set_new(tr, "head", json_string(head));
+			json_decref(ch);
+		}
+		json_array_append_new(out, tr);
+	}
+	mt_change_rules_free(rules);
+	return out;
+}
+
 /* The latest probe: the table it used, blockers first, unknowns as open
  * questions. Call sites are cut to a few per op. */
 static json_t *probe_model(mt_journal *j)
@@ -516,14 +557,15 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	checks = checks_model(t->journal);
 	runs = runs_model(t->journal, t->spec);
 	mt_time_iso(iso, sizeof(iso), now_ms);
-	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so}",
+	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so, so}",
 			 "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
 			 t->dir, "name", name, "spec", spec, "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),
-			 "probe", probe, "checks", checks, "runs", runs, "steps",
+			 "probe", probe, "checks", checks, "runs", runs, "tracks", tracks_model(t),
+			 "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
 				     !json_is_null(checks), !json_is_null(runs)));
 }

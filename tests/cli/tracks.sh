@@ -69,6 +69,8 @@ run_mt 0 tracks
 has "portability track: main..port" "$OUT" "text: the track"
 has "2 files, +3 -3 lines: 5 platform-specific, 1 generic" "$OUT" "text: the totals"
 has "effort: 5.0 h of a 10.0 h budget (50%)" "$OUT" "text: the budget"
+run_mt 0 report
+has "- portability track (\`main\`..\`port\`): 2 files, +3 -3 lines, 5 of them" "$OUT" "report: the track's changes"
 
 # a revision that does not exist: said, exit 2; a track without revisions: unknown
 sed -i 's/head: fast/head: nosuch/' .mtrial/trial.yaml
