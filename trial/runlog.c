@@ -4,6 +4,7 @@
 #include "runlog.h"
 
 #include <ctype.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -47,11 +48,13 @@ static const char *const pfield_names[PF_COUNT] = {"step",    "loss",  "tokens",
 
 struct key_rule {
 	char *key;
+	size_t len;
 	enum mt_run_event_kind kind;
 };
 
 struct mt_runlog_rules {
 	char *mllog_prefix;
+	size_t mllog_len, proto_len; /* of the prefixes */
 	struct key_rule *keys;
 	size_t n_keys;
 	char *proto_prefix;
@@ -122,6 +125,7 @@ static int read_keys(mt_runlog_rules *r, const char *name, const mt_ynode *keys)
 			                    name, k->line, k->col,
 			                    k->kind == MT_YNODE_SCALAR ? k->text : "(not text)");
 		r->keys[r->n_keys].key = mt_strdup(k->key);
+		r->keys[r->n_keys].len = strlen(k->key);
 		r->keys[r->n_keys++].kind = (enum mt_run_event_kind)kind;
 	}
 	return 0;
@@ -236,6 +240,10 @@ int mt_runlog_rules_parse(mt_runlog_rules **out, const char *text, size_t len, c
 	if (!error)
 		error = read_rules(r, name, mt_ytree_root(tree));
 	mt_ytree_free(tree);
+	if (!error) {
+		r->mllog_len = strlen(r->mllog_prefix);
+		r->proto_len = strlen(r->proto_prefix);
+	}
 	if (error) {
 		mt_runlog_rules_free(r);
 		return error;
@@ -305,25 +313,43 @@ static int warn(mt_runlog *log, const char *fmt, ...)
 	return 0;
 }
 
-/* A new event at the end of the log, blank but for kind, time and line. */
+/* key[0..len) as a new string; NULL when memory runs out. */
+static char *dup_span(const char *key, size_t len)
+{
+	char *s = malloc(len + 1);
+
+	if (s) {
+		memcpy(s, key, len);
+		s[len] = '\0';
+	}
+	return s;
+}
+
+/* A new event at the end of the log, blank but for kind, time, line and
+ * key[0..key_len). */
 static mt_run_event *push(mt_runlog *log, enum mt_run_event_kind kind, int64_t t_ms,
-                          const char *key)
+                          const char *key, size_t key_len)
 {
 	mt_run_event *ev;
+	char *k = dup_span(key, key_len);
 
 	if (log->n_events == log->cap_events) {
 		size_t cap = log->cap_events ? 2 * log->cap_events : 64;
-		mt_run_event *v = realloc(log->events, cap * sizeof(*v));
-		if (!v)
+		mt_run_event *v = k ? realloc(log->events, cap * sizeof(*v)) : NULL;
+		if (!v) {
+			free(k);
 			return NULL;
+		}
 		log->events = v;
 		log->cap_events = cap;
 	}
+	if (!k)
+		return NULL;
 	ev = &log->events[log->n_events++];
 	*ev = (mt_run_event){.kind = kind,
 	                     .t_ms = t_ms,
 	                     .line = log->lines,
-	                     .key = mt_strdup(key),
+	                     .key = k,
 	                     .value = NAN,
 	                     .step = -1,
 	                     .epoch = NAN,
@@ -340,59 +366,366 @@ static double json_num(const json_t *j)
 	return json_is_number(j) ? json_number_value(j) : NAN;
 }
 
-static int mllog_event(mt_runlog *log, const json_t *obj, int64_t t_ms)
+/* What an event takes from an MLLOG record. Strings are spans, NULL when
+ * the member is absent or not a string; numbers NAN when absent or not a
+ * number. */
+struct mllog_fields {
+	const char *key, *text, *status; /* "key", "value" as text, metadata.status */
+	size_t key_len, text_len, status_len;
+	double value, t, epoch, samples; /* "value", "time_ms", metadata.epoch_num, .samples_count */
+};
+
+static void fields_init(struct mllog_fields *f)
 {
-	const json_t *key = json_object_get(obj, "key"), *value = json_object_get(obj, "value");
-	const json_t *meta = json_object_get(obj, "metadata");
-	double t = json_num(json_object_get(obj, "time_ms"));
+	*f = (struct mllog_fields){.value = NAN, .t = NAN, .epoch = NAN, .samples = NAN};
+}
+
+static int mllog_event(mt_runlog *log, const struct mllog_fields *f, int64_t t_ms)
+{
 	enum mt_run_event_kind kind = MT_RUN_EV_OTHER;
 	mt_run_event *ev;
 
-	if (!json_is_string(key))
+	if (!f->key)
 		return warn(log, "an MLLOG event without a \"key\"");
 	for (size_t i = 0; i < log->rules->n_keys; i++)
-		if (strcmp(log->rules->keys[i].key, json_string_value(key)) == 0)
+		if (log->rules->keys[i].len == f->key_len &&
+		    memcmp(log->rules->keys[i].key, f->key, f->key_len) == 0)
 			kind = log->rules->keys[i].kind;
-	if (isfinite(t) && fabs(t) < MAX_TIME_MS)
-		t_ms = (int64_t)t;
-	if (kind == MT_RUN_EV_EVAL && !json_is_number(value))
-		return warn(log, "MLLOG %s without a numeric value", json_string_value(key));
-	ev = push(log, kind, t_ms, json_string_value(key));
+	if (isfinite(f->t) && fabs(f->t) < MAX_TIME_MS)
+		t_ms = (int64_t)f->t;
+	if (kind == MT_RUN_EV_EVAL && isnan(f->value))
+		return warn(log, "MLLOG %.*s without a numeric value", (int)f->key_len, f->key);
+	ev = push(log, kind, t_ms, f->key, f->key_len);
 	if (!ev)
 		return mt_error_set(MT_EIO, "out of memory");
-	ev->value = json_num(value);
-	if (json_is_string(value))
-		ev->text = mt_strdup(json_string_value(value));
-	if (kind == MT_RUN_EV_RUN_STOP && json_is_string(json_object_get(meta, "status")))
-		ev->text = mt_strdup(json_string_value(json_object_get(meta, "status")));
-	ev->epoch = json_num(json_object_get(meta, "epoch_num"));
-	ev->samples = json_num(json_object_get(meta, "samples_count"));
+	ev->value = f->value;
+	if (f->text && !(ev->text = dup_span(f->text, f->text_len)))
+		return mt_error_set(MT_EIO, "out of memory");
+	if (kind == MT_RUN_EV_RUN_STOP && f->status) {
+		free(ev->text);
+		if (!(ev->text = dup_span(f->status, f->status_len)))
+			return mt_error_set(MT_EIO, "out of memory");
+	}
+	ev->epoch = f->epoch;
+	ev->samples = f->samples;
+	return 0;
+}
+
+/* A string member as a span, NULL when j is not a string. */
+static const char *json_span(const json_t *j, size_t *len)
+{
+	*len = json_is_string(j) ? json_string_length(j) : 0;
+	return json_is_string(j) ? json_string_value(j) : NULL;
+}
+
+/* The fields of a record jansson parsed. */
+static void fields_of_json(struct mllog_fields *f, const json_t *obj)
+{
+	const json_t *meta = json_object_get(obj, "metadata");
+
+	fields_init(f);
+	f->key = json_span(json_object_get(obj, "key"), &f->key_len);
+	f->text = json_span(json_object_get(obj, "value"), &f->text_len);
+	f->status = json_span(json_object_get(meta, "status"), &f->status_len);
+	f->value = json_num(json_object_get(obj, "value"));
+	f->t = json_num(json_object_get(obj, "time_ms"));
+	f->epoch = json_num(json_object_get(meta, "epoch_num"));
+	f->samples = json_num(json_object_get(meta, "samples_count"));
+}
+
+/* --- MLLOG records without jansson --------------------------------------------
+ * Nearly every MLLOG line is plain JSON: ASCII strings without escapes,
+ * short numbers. Those are read here, about ten times faster than building
+ * jansson objects; anything else (an escape, a byte >= 0x80, a long or
+ * malformed number, a duplicate key, deep nesting, any syntax error) goes
+ * to jansson, which decides and words the warning. So the events and
+ * warnings are those jansson's reading gives, line for line. */
+
+enum { J_SLOW = -1 };                                      /* let jansson decide */
+enum jrole { J_RECORD, J_METADATA, J_OTHER };              /* which object is read */
+enum jtype { J_STRING, J_NUMBER, J_COMPOSITE };            /* composite: also literals */
+
+#define J_MAX_DEPTH 32
+#define J_MAX_KEYS 32
+
+struct jscan {
+	const char *s, *end;
+	int depth;
+};
+
+struct jval {
+	enum jtype type;
+	const char *str;
+	size_t len;
+	double num;
+};
+
+static void jskip_ws(struct jscan *j)
+{
+	while (j->s < j->end && (*j->s == ' ' || *j->s == '\t' || *j->s == '\n' || *j->s == '\r'))
+		j->s++;
+}
+
+static int jis(struct jscan *j, char c)
+{
+	return j->s < j->end && *j->s == c;
+}
+
+/* A string at j->s (the opening quote) without escapes, control or
+ * non-ASCII bytes (jansson checks those). */
+static int jstring(struct jscan *j, const char **out, size_t *len)
+{
+	for (const char *p = j->s + 1; p < j->end; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '"') {
+			*out = j->s + 1;
+			*len = (size_t)(p - j->s - 1);
+			j->s = p + 1;
+			return 0;
+		}
+		if (c == '\\' || c < 0x20 || c >= 0x80)
+			return J_SLOW;
+	}
+	return J_SLOW;
+}
+
+static const char *jdigits(const char *p, const char *end)
+{
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+/* A number as jansson reads it: an integer of up to 18 digits through
+ * long long, else a real through strtod (jansson's, where '.' is the
+ * decimal point). */
+static int jnumber(struct jscan *j, double *out)
+{
+	const char *p = j->s + (jis(j, '-') ? 1 : 0), *digits = p, *end = j->end;
+	int real = 0;
+
+	if (p >= end || *p < '0' || *p > '9')
+		return J_SLOW;
+	p = *p == '0' ? p + 1 : jdigits(p, end);
+	if (p < end && *p >= '0' && *p <= '9')
+		return J_SLOW; /* a leading zero */
+	if (p < end && *p == '.') {
+		const char *q = jdigits(p + 1, end);
+		if (q == p + 1)
+			return J_SLOW;
+		p = q, real = 1;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		const char *q = p + 1 + (p + 1 < end && (p[1] == '+' || p[1] == '-'));
+		const char *r = jdigits(q, end);
+		if (r == q)
+			return J_SLOW;
+		p = r, real = 1;
+	}
+	if (!real) {
+		long long v = 0;
+		if (p - digits > 18)
+			return J_SLOW;
+		for (const char *q = digits; q < p; q++)
+			v = v * 10 + (*q - '0');
+		*out = (double)(*j->s == '-' ? -v : v);
+	} else {
+		char buf[64], *after;
+		size_t n = (size_t)(p - j->s);
+		if (n >= sizeof(buf) || localeconv()->decimal_point[0] != '.')
+			return J_SLOW;
+		memcpy(buf, j->s, n);
+		buf[n] = '\0';
+		*out = strtod(buf, &after);
+		if (after != buf + n || isinf(*out))
+			return J_SLOW;
+	}
+	j->s = p;
+	return 0;
+}
+
+static int jvalue(struct jscan *j, struct jval *v, struct mllog_fields *f, enum jrole role);
+
+static int jliteral(struct jscan *j, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(j->end - j->s) < n || memcmp(j->s, word, n) != 0 ||
+	    (j->s + n < j->end && isalpha((unsigned char)j->s[n])))
+		return J_SLOW;
+	j->s += n;
+	return 0;
+}
+
+static int key_is(const char *k, size_t len, const char *word)
+{
+	return strlen(word) == len && memcmp(k, word, len) == 0;
+}
+
+/* Keeps what a record's or its metadata's member says. */
+static void jtake(struct mllog_fields *f, enum jrole role, const char *k, size_t klen,
+                  const struct jval *v)
+{
+	double num = v->type == J_NUMBER ? v->num : NAN;
+	const char *str = v->type == J_STRING ? v->str : NULL;
+
+	if (role == J_RECORD && key_is(k, klen, "key"))
+		f->key = str, f->key_len = v->len;
+	else if (role == J_RECORD && key_is(k, klen, "value"))
+		f->value = num, f->text = str, f->text_len = v->len;
+	else if (role == J_RECORD && key_is(k, klen, "time_ms"))
+		f->t = num;
+	else if (role == J_METADATA && key_is(k, klen, "status"))
+		f->status = str, f->status_len = v->len;
+	else if (role == J_METADATA && key_is(k, klen, "epoch_num"))
+		f->epoch = num;
+	else if (role == J_METADATA && key_is(k, klen, "samples_count"))
+		f->samples = num;
+}
+
+/* After a member or element: 1 at the closing bracket (passed), 0 after a
+ * comma (passed, with the blanks after it). */
+static int jnext(struct jscan *j, char close)
+{
+	jskip_ws(j);
+	if (jis(j, close))
+		return j->s++, 1;
+	if (!jis(j, ','))
+		return J_SLOW;
+	j->s++;
+	jskip_ws(j);
+	return 0;
+}
+
+/* An object at j->s ('{'); rejects duplicate keys as jansson is told to. */
+static int jobject(struct jscan *j, struct mllog_fields *f, enum jrole role)
+{
+	const char *keys[J_MAX_KEYS];
+	size_t lens[J_MAX_KEYS], n = 0;
+	int error;
+
+	j->s++;
+	jskip_ws(j);
+	if (jis(j, '}'))
+		return j->s++, 0;
+	for (;;) {
+		const char *k;
+		size_t klen;
+		struct jval v;
+		if (!jis(j, '"') || jstring(j, &k, &klen) < 0 || n == J_MAX_KEYS)
+			return J_SLOW;
+		for (size_t i = 0; i < n; i++)
+			if (lens[i] == klen && memcmp(keys[i], k, klen) == 0)
+				return J_SLOW;
+		keys[n] = k, lens[n++] = klen;
+		jskip_ws(j);
+		if (!jis(j, ':'))
+			return J_SLOW;
+		j->s++;
+		jskip_ws(j);
+		if (jvalue(j, &v, f,
+		           role == J_RECORD && key_is(k, klen, "metadata") ? J_METADATA : J_OTHER) < 0)
+			return J_SLOW;
+		jtake(f, role, k, klen, &v);
+		if ((error = jnext(j, '}')) != 0)
+			return error < 0 ? error : 0;
+	}
+}
+
+static int jarray(struct jscan *j, struct mllog_fields *f)
+{
+	int error;
+
+	j->s++;
+	jskip_ws(j);
+	if (jis(j, ']'))
+		return j->s++, 0;
+	for (;;) {
+		struct jval v;
+		if (jvalue(j, &v, f, J_OTHER) < 0)
+			return J_SLOW;
+		if ((error = jnext(j, ']')) != 0)
+			return error < 0 ? error : 0;
+	}
+}
+
+/* Any value at j->s; objects met as `role`. */
+static int jvalue(struct jscan *j, struct jval *v, struct mllog_fields *f, enum jrole role)
+{
+	int error;
+
+	v->type = J_COMPOSITE;
+	v->str = NULL;
+	v->len = 0;
+	if (j->s >= j->end)
+		return J_SLOW;
+	switch (*j->s) {
+	case '"':
+		v->type = J_STRING;
+		return jstring(j, &v->str, &v->len);
+	case '{':
+	case '[':
+		if (++j->depth > J_MAX_DEPTH)
+			return J_SLOW;
+		error = *j->s == '{' ? jobject(j, f, role) : jarray(j, f);
+		j->depth--;
+		return error;
+	case 't':
+		return jliteral(j, "true");
+	case 'f':
+		return jliteral(j, "false");
+	case 'n':
+		return jliteral(j, "null");
+	default:
+		v->type = J_NUMBER;
+		return jnumber(j, &v->num);
+	}
+}
+
+/* Reads s[0..len) as one MLLOG object without jansson: 0 with *f and
+ * *used (the bytes up to the closing brace), J_SLOW when jansson must. */
+static int mllog_fast(struct mllog_fields *f, const char *s, size_t len, size_t *used)
+{
+	struct jscan j = {s, s + len, 0};
+	struct jval v;
+
+	fields_init(f);
+	jskip_ws(&j);
+	if (!jis(&j, '{') || jvalue(&j, &v, f, J_RECORD) < 0)
+		return J_SLOW;
+	*used = (size_t)(j.s - s);
 	return 0;
 }
 
 /* One MLLOG record: s[0..len) starts just after the prefix. */
 static int read_mllog_record(mt_runlog *log, const char *s, size_t len, int64_t t_ms)
 {
+	struct mllog_fields f;
 	json_error_t jerr;
-	json_t *obj = json_loadb(s, len, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
-	size_t before;
+	json_t *obj = NULL;
+	size_t before, used;
 	int error;
 
-	if (!obj)
-		return warn(log,
-		            "MLLOG line is not JSON (%s at column %d): truncated or "
-		            "interleaved output?",
-		            jerr.text, jerr.column);
-	if (!json_is_object(obj)) {
-		json_decref(obj);
-		return warn(log, "MLLOG line does not hold a JSON object");
+	if (mllog_fast(&f, s, len, &used) < 0) {
+		obj = json_loadb(s, len, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+		if (!obj)
+			return warn(log,
+			            "MLLOG line is not JSON (%s at column %d): truncated or "
+			            "interleaved output?",
+			            jerr.text, jerr.column);
+		if (!json_is_object(obj)) {
+			json_decref(obj);
+			return warn(log, "MLLOG line does not hold a JSON object");
+		}
+		fields_of_json(&f, obj);
+		used = (size_t)jerr.position;
 	}
 	before = log->warnings_total;
-	error = mllog_event(log, obj, t_ms);
-	json_decref(obj);
+	error = mllog_event(log, &f, t_ms);
+	json_decref(obj); /* after the event: f borrows its strings */
 	if (log->warnings_total != before) /* one warning a record is enough */
 		return error;
-	for (size_t i = jerr.position; !error && i < len; i++)
+	for (size_t i = used; !error && i < len; i++)
 		if (s[i] != ' ' && s[i] != '\t')
 			return warn(log, "text after the MLLOG event: interleaved output?");
 	return error;
@@ -500,7 +833,7 @@ static int add_like(mt_runlog *log, const mt_run_event *c, enum mt_run_event_kin
 	mt_run_event *ev;
 
 	snprintf(name, sizeof(name), "%.*s", (int)len, key);
-	if (!(ev = push(log, kind, c->t_ms, name)))
+	if (!(ev = push(log, kind, c->t_ms, name, strlen(name))))
 		return mt_error_set(MT_EIO, "out of memory");
 	ev->value = c->value;
 	ev->step = c->step;
@@ -557,23 +890,26 @@ static int read_proto_record(mt_runlog *log, const char *s, size_t len, int64_t 
 }
 
 /* The first occurrence of either prefix in s[0..len) at or after `from`;
- * *is_mllog says which. len when none. */
+ * *is_mllog says which (the MLLOG prefix where both start). len when none.
+ * memmem, because most of a log is lines without either. */
 static size_t next_record(const mt_runlog_rules *r, const char *s, size_t len, size_t from,
                           int *is_mllog)
 {
-	size_t ml = strlen(r->mllog_prefix), pl = strlen(r->proto_prefix);
+	const char *ml, *pl;
+	size_t upto = len; /* a protocol prefix must start before the MLLOG one */
 
-	for (size_t i = from; i < len; i++) {
-		if (len - i >= ml && memcmp(s + i, r->mllog_prefix, ml) == 0) {
-			*is_mllog = 1;
-			return i;
-		}
-		if (len - i >= pl && memcmp(s + i, r->proto_prefix, pl) == 0) {
-			*is_mllog = 0;
-			return i;
-		}
+	if (from >= len)
+		return len;
+	ml = memmem(s + from, len - from, r->mllog_prefix, r->mllog_len);
+	if (ml && (size_t)(ml - s) + r->proto_len - 1 < len)
+		upto = (size_t)(ml - s) + r->proto_len - 1;
+	pl = memmem(s + from, upto - from, r->proto_prefix, r->proto_len);
+	if (pl) {
+		*is_mllog = 0;
+		return (size_t)(pl - s);
 	}
-	return len;
+	*is_mllog = ml != NULL;
+	return ml ? (size_t)(ml - s) : len;
 }
 
 int mt_runlog_feed_line(mt_runlog *log, const char *line, size_t len, int64_t t_ms)
