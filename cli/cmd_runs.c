@@ -67,6 +67,7 @@ static int import(struct cli *cli, int argc, char **argv)
 	const char *system = "candidate", *track = NULL, *label = NULL;
 	json_t *done = json_array();
 	mt_trial *t = NULL;
+	mt_runlog_rules *rules = NULL; /* read once for all the logs */
 	int opt, error = 0;
 
 	optind = 1;
@@ -90,14 +91,17 @@ static int import(struct cli *cli, int argc, char **argv)
 		       cli_usage_error(cli, "--system baseline|candidate, --track portability|optimized");
 	if (optind >= argc)
 		return json_decref(done), cli_usage_error(cli, "no log to import");
-	if ((error = cli_open_trial(cli, &t, 1)) < 0)
+	if ((error = cli_open_trial(cli, &t, 1)) < 0 || (error = mt_runlog_rules_load(&rules)) < 0) {
+		mt_trial_free(t);
 		return json_decref(done), cli_fail(cli, error);
+	}
 	for (int i = optind; i < argc && error == 0; i++) {
 		char *abs = mt_path_abs(argv[i]), *text = NULL;
 		json_t *m = NULL;
 		int64_t id = 0, first;
 		const char *st;
-		if ((error = mt_runs_metrics(&m, argv[i], MT_RUNS_LOG_RAW, t->spec, 0, -1)) == 0) {
+		if ((error = mt_runs_metrics_with(&m, rules, argv[i], MT_RUNS_LOG_RAW, t->spec, 0,
+						  -1)) == 0) {
 			mt_journal_run rec = {.system = system, .track = track, .label = label,
 					      .origin = "import", .log = abs ? abs : argv[i]};
 			st = json_string_value(json_object_get(m, "status"));
@@ -124,6 +128,7 @@ static int import(struct cli *cli, int argc, char **argv)
 		free(text);
 		free(abs);
 	}
+	mt_runlog_rules_free(rules);
 	mt_trial_free(t);
 	if (error < 0) {
 		json_decref(done);

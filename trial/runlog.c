@@ -54,7 +54,8 @@ struct key_rule {
 
 struct mt_runlog_rules {
 	char *mllog_prefix;
-	size_t mllog_len, proto_len; /* of the prefixes */
+	size_t mllog_len, proto_len;       /* of the prefixes */
+	size_t mllog_anchor, proto_anchor; /* where find_prefix looks first */
 	struct key_rule *keys;
 	size_t n_keys;
 	char *proto_prefix;
@@ -227,6 +228,18 @@ static int read_rules(mt_runlog_rules *r, const char *name, const mt_ynode *root
 	return error;
 }
 
+/* The byte of a prefix to look for first: the first one that is not a
+ * blank, punctuation, a digit or a small letter, which fill JSON and log
+ * text (the M of ":::MLLOG"); else its first byte. */
+static size_t prefix_anchor(const char *prefix)
+{
+	for (size_t i = 0; prefix[i]; i++)
+		if (!strchr(" \t\":,{}[]._-/", prefix[i]) && !isdigit((unsigned char)prefix[i]) &&
+		    !islower((unsigned char)prefix[i]))
+			return i;
+	return 0;
+}
+
 int mt_runlog_rules_parse(mt_runlog_rules **out, const char *text, size_t len, const char *name)
 {
 	mt_runlog_rules *r = calloc(1, sizeof(*r));
@@ -243,6 +256,8 @@ int mt_runlog_rules_parse(mt_runlog_rules **out, const char *text, size_t len, c
 	if (!error) {
 		r->mllog_len = strlen(r->mllog_prefix);
 		r->proto_len = strlen(r->proto_prefix);
+		r->mllog_anchor = prefix_anchor(r->mllog_prefix);
+		r->proto_anchor = prefix_anchor(r->proto_prefix);
 	}
 	if (error) {
 		mt_runlog_rules_free(r);
@@ -471,11 +486,31 @@ static int jis(struct jscan *j, char c)
 	return j->s < j->end && *j->s == c;
 }
 
+/* Whether any of the 8 bytes in w is '"', '\\', below 0x20 or 0x80 and
+ * above (the classic bit tricks for a zero byte; exact for the first hit). */
+static int jspecial8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
+
+	return ((((quote - ones) & ~quote) | ((slash - ones) & ~slash) | (w - ones * 0x20) | w) &
+	        high) != 0;
+}
+
 /* A string at j->s (the opening quote) without escapes, control or
  * non-ASCII bytes (jansson checks those). */
 static int jstring(struct jscan *j, const char **out, size_t *len)
 {
-	for (const char *p = j->s + 1; p < j->end; p++) {
+	const char *p = j->s + 1;
+
+	while (j->end - p >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		if (jspecial8(w))
+			break;
+		p += 8;
+	}
+	for (; p < j->end; p++) {
 		unsigned char c = (unsigned char)*p;
 		if (c == '"') {
 			*out = j->s + 1;
@@ -494,6 +529,48 @@ static const char *jdigits(const char *p, const char *end)
 	while (p < end && *p >= '0' && *p <= '9')
 		p++;
 	return p;
+}
+
+/* A real in [s, end) (already checked against JSON's grammar) the way
+ * strtod rounds it, when that takes one exact operation (Clinger's fast
+ * path): up to 15 digits, so they are an exact double, times or divided by
+ * an exact power of ten (at most 1e22). -1 when strtod must. */
+static int jreal_exact(const char *s, const char *end, double *out)
+{
+	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+	                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	int neg = *s == '-', digits = 0, scale = 0, exp = 0, exp_neg = 0;
+	long long m = 0;
+	double v;
+
+	for (s += neg; s < end && *s != 'e' && *s != 'E'; s++) {
+		if (*s == '.') {
+			scale = -1;
+			continue;
+		}
+		if (++digits > 15)
+			return -1;
+		m = m * 10 + (*s - '0');
+		if (scale < 0)
+			scale--;
+	}
+	if (scale < 0)
+		scale++; /* -(digits after the point) */
+	if (s < end) {
+		s++;
+		if (*s == '+' || *s == '-')
+			exp_neg = *s++ == '-';
+		for (; s < end; s++)
+			if ((exp = exp * 10 + (*s - '0')) > 1000)
+				return -1;
+	}
+	exp = scale + (exp_neg ? -exp : exp);
+	if (exp < -22 || exp > 22)
+		return -1;
+	v = exp < 0 ? (double)m / pow10[-exp] : (double)m * pow10[exp];
+	*out = neg ? -v : v;
+	return 0;
 }
 
 /* A number as jansson reads it: an integer of up to 18 digits through
@@ -529,7 +606,7 @@ static int jnumber(struct jscan *j, double *out)
 		for (const char *q = digits; q < p; q++)
 			v = v * 10 + (*q - '0');
 		*out = (double)(*j->s == '-' ? -v : v);
-	} else {
+	} else if (jreal_exact(j->s, p, out) < 0) {
 		char buf[64], *after;
 		size_t n = (size_t)(p - j->s);
 		if (n >= sizeof(buf) || localeconv()->decimal_point[0] != '.')
@@ -889,9 +966,26 @@ static int read_proto_record(mt_runlog *log, const char *s, size_t len, int64_t 
 	return error;
 }
 
+/* The first prefix[0..n) in [s, end), NULL when none: memchr for its byte
+ * at `anchor`, then the whole prefix. */
+static const char *find_prefix(const char *s, const char *end, const char *prefix, size_t n,
+                               size_t anchor)
+{
+	const char *p = s + anchor;
+
+	while (p < end && (p = memchr(p, prefix[anchor], (size_t)(end - p))) != NULL) {
+		const char *start = p - anchor;
+		if ((size_t)(end - start) < n)
+			return NULL;
+		if (memcmp(start, prefix, n) == 0)
+			return start;
+		p++;
+	}
+	return NULL;
+}
+
 /* The first occurrence of either prefix in s[0..len) at or after `from`;
- * *is_mllog says which (the MLLOG prefix where both start). len when none.
- * memmem, because most of a log is lines without either. */
+ * *is_mllog says which (the MLLOG prefix where both start). len when none. */
 static size_t next_record(const mt_runlog_rules *r, const char *s, size_t len, size_t from,
                           int *is_mllog)
 {
@@ -900,10 +994,10 @@ static size_t next_record(const mt_runlog_rules *r, const char *s, size_t len, s
 
 	if (from >= len)
 		return len;
-	ml = memmem(s + from, len - from, r->mllog_prefix, r->mllog_len);
+	ml = find_prefix(s + from, s + len, r->mllog_prefix, r->mllog_len, r->mllog_anchor);
 	if (ml && (size_t)(ml - s) + r->proto_len - 1 < len)
 		upto = (size_t)(ml - s) + r->proto_len - 1;
-	pl = memmem(s + from, upto - from, r->proto_prefix, r->proto_len);
+	pl = find_prefix(s + from, s + upto, r->proto_prefix, r->proto_len, r->proto_anchor);
 	if (pl) {
 		*is_mllog = 0;
 		return (size_t)(pl - s);

@@ -34,6 +34,20 @@ int mt_runs_metrics(json_t **out, const char *path, enum mt_runs_log_format form
 		    const mt_spec *spec, int64_t submit_ms, int exit_status)
 {
 	mt_runlog_rules *rules = NULL;
+	int error;
+
+	*out = NULL;
+	if ((error = mt_runlog_rules_load(&rules)) < 0)
+		return error;
+	error = mt_runs_metrics_with(out, rules, path, format, spec, submit_ms, exit_status);
+	mt_runlog_rules_free(rules);
+	return error;
+}
+
+int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char *path,
+			 enum mt_runs_log_format format, const mt_spec *spec, int64_t submit_ms,
+			 int exit_status)
+{
 	mt_runlog log;
 	mt_run_metrics m;
 	mt_run_opts o;
@@ -47,13 +61,11 @@ int mt_runs_metrics(json_t **out, const char *path, enum mt_runs_log_format form
 	*out = NULL;
 	if ((error = mt_file_read(&text, &len, path)) < 0)
 		return error;
-	if ((error = mt_runlog_rules_load(&rules)) < 0) {
-		free(text);
-		return error;
-	}
 	mt_runlog_init(&log, rules);
 	error = format == MT_RUNS_LOG_TIMED ? feed_timed(&log, text, len)
 					    : mt_runlog_feed_text(&log, text, len, MT_RUNLOG_NO_TIME);
+	free(text); /* the events hold copies: the log's text goes before its figures */
+	text = NULL;
 	mt_run_opts_init(&o);
 	o.submit_ms = submit_ms ? submit_ms : MT_RUNLOG_NO_TIME;
 	o.exit_status = exit_status;
@@ -70,8 +82,6 @@ int mt_runs_metrics(json_t **out, const char *path, enum mt_runs_log_format form
 			error = mt_error_set(MT_EIO, "out of memory");
 	}
 	mt_runlog_dispose(&log);
-	mt_runlog_rules_free(rules);
-	free(text);
 	return error;
 }
 

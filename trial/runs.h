@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <jansson.h>
+#include "runlog.h"
 #include "spec.h"
 
 /* How the log's lines are laid out. */
@@ -21,6 +22,12 @@ enum mt_runs_log_format {
  * unknown. *out is a new reference; MT_ENOTFOUND / MT_EIO for the file. */
 int mt_runs_metrics(json_t **out, const char *path, enum mt_runs_log_format format,
 		    const mt_spec *spec, int64_t submit_ms, int exit_status);
+
+/* mt_runs_metrics with rules read once by the caller (borrowed), for a
+ * command that reads many logs. */
+int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char *path,
+			 enum mt_runs_log_format format, const mt_spec *spec, int64_t submit_ms,
+			 int exit_status);
 
 /* One run of mt_journal_runs_json() flattened with its figures: clock1_s,
  * steady_step_s, throughput {value, unit}, time_to_target_s,
