@@ -470,9 +470,9 @@ struct jscan {
 
 struct jval {
 	enum jtype type;
-	const char *str;
+	const char *str; /* a string's text, a number's digits */
 	size_t len;
-	double num;
+	int real; /* a number with a fraction or an exponent */
 };
 
 static void jskip_ws(struct jscan *j)
@@ -573,50 +573,71 @@ static int jreal_exact(const char *s, const char *end, double *out)
 	return 0;
 }
 
-/* A number as jansson reads it: an integer of up to 18 digits through
- * long long, else a real through strtod (jansson's, where '.' is the
- * decimal point). */
-static int jnumber(struct jscan *j, double *out)
+/* A number jnumber checked, as jansson reads it: an integer of up to 18
+ * digits through long long, else a real through strtod (jansson's, where
+ * '.' is the decimal point). -1 when jansson must say. */
+static int jconvert(const struct jval *v, double *out)
+{
+	const char *s = v->str, *end = v->str + v->len;
+	char buf[64], *after;
+
+	if (!v->real) {
+		long long m = 0;
+		for (const char *q = s + (*s == '-'); q < end; q++)
+			m = m * 10 + (*q - '0');
+		*out = (double)(*s == '-' ? -m : m);
+		return 0;
+	}
+	if (jreal_exact(s, end, out) == 0)
+		return 0;
+	if (localeconv()->decimal_point[0] != '.')
+		return -1;
+	memcpy(buf, s, v->len); /* jnumber keeps it shorter than buf */
+	buf[v->len] = '\0';
+	*out = strtod(buf, &after);
+	return after == buf + v->len && !isinf(*out) ? 0 : -1;
+}
+
+/* A number at j->s, checked as JSON's grammar and jansson's limits say,
+ * into v as a span: most are never needed as a double (line numbers,
+ * nested figures), so jtake converts the few that are. */
+static int jnumber(struct jscan *j, struct jval *v)
 {
 	const char *p = j->s + (jis(j, '-') ? 1 : 0), *digits = p, *end = j->end;
-	int real = 0;
+	long whole, exp = 0;
+	double d;
 
+	v->real = 0;
 	if (p >= end || *p < '0' || *p > '9')
 		return J_SLOW;
 	p = *p == '0' ? p + 1 : jdigits(p, end);
 	if (p < end && *p >= '0' && *p <= '9')
 		return J_SLOW; /* a leading zero */
+	whole = p - digits;
 	if (p < end && *p == '.') {
 		const char *q = jdigits(p + 1, end);
 		if (q == p + 1)
 			return J_SLOW;
-		p = q, real = 1;
+		p = q, v->real = 1;
 	}
 	if (p < end && (*p == 'e' || *p == 'E')) {
 		const char *q = p + 1 + (p + 1 < end && (p[1] == '+' || p[1] == '-'));
 		const char *r = jdigits(q, end);
 		if (r == q)
 			return J_SLOW;
-		p = r, real = 1;
+		for (const char *e = q; e < r && exp < 100000; e++)
+			exp = exp * 10 + (*e - '0');
+		if (q[-1] == '-')
+			exp = -exp;
+		p = r, v->real = 1;
 	}
-	if (!real) {
-		long long v = 0;
-		if (p - digits > 18)
-			return J_SLOW;
-		for (const char *q = digits; q < p; q++)
-			v = v * 10 + (*q - '0');
-		*out = (double)(*j->s == '-' ? -v : v);
-	} else if (jreal_exact(j->s, p, out) < 0) {
-		char buf[64], *after;
-		size_t n = (size_t)(p - j->s);
-		if (n >= sizeof(buf) || localeconv()->decimal_point[0] != '.')
-			return J_SLOW;
-		memcpy(buf, j->s, n);
-		buf[n] = '\0';
-		*out = strtod(buf, &after);
-		if (after != buf + n || isinf(*out))
-			return J_SLOW;
-	}
+	v->str = j->s;
+	v->len = (size_t)(p - j->s);
+	if ((!v->real && p - digits > 18) || v->len >= 64)
+		return J_SLOW;
+	/* below 10^308 a real is finite; above, jansson may call it overflow */
+	if (v->real && whole + exp > 308 && jconvert(v, &d) < 0)
+		return J_SLOW;
 	j->s = p;
 	return 0;
 }
@@ -639,25 +660,37 @@ static int key_is(const char *k, size_t len, const char *word)
 	return strlen(word) == len && memcmp(k, word, len) == 0;
 }
 
-/* Keeps what a record's or its metadata's member says. */
-static void jtake(struct mllog_fields *f, enum jrole role, const char *k, size_t klen,
-                  const struct jval *v)
+/* Keeps what a record's or its metadata's member says; -1 when a number
+ * it needs is one for jansson. */
+static int jtake(struct mllog_fields *f, enum jrole role, const char *k, size_t klen,
+                 const struct jval *v)
 {
-	double num = v->type == J_NUMBER ? v->num : NAN;
-	const char *str = v->type == J_STRING ? v->str : NULL;
+	double *num = NULL;
+	const char **str = NULL;
+	size_t *len = NULL;
 
 	if (role == J_RECORD && key_is(k, klen, "key"))
-		f->key = str, f->key_len = v->len;
+		str = &f->key, len = &f->key_len;
 	else if (role == J_RECORD && key_is(k, klen, "value"))
-		f->value = num, f->text = str, f->text_len = v->len;
+		num = &f->value, str = &f->text, len = &f->text_len;
 	else if (role == J_RECORD && key_is(k, klen, "time_ms"))
-		f->t = num;
+		num = &f->t;
 	else if (role == J_METADATA && key_is(k, klen, "status"))
-		f->status = str, f->status_len = v->len;
+		str = &f->status, len = &f->status_len;
 	else if (role == J_METADATA && key_is(k, klen, "epoch_num"))
-		f->epoch = num;
+		num = &f->epoch;
 	else if (role == J_METADATA && key_is(k, klen, "samples_count"))
-		f->samples = num;
+		num = &f->samples;
+	if (str) {
+		*str = v->type == J_STRING ? v->str : NULL;
+		*len = v->type == J_STRING ? v->len : 0;
+	}
+	if (num) {
+		*num = NAN;
+		if (v->type == J_NUMBER)
+			return jconvert(v, num);
+	}
+	return 0;
 }
 
 /* After a member or element: 1 at the closing bracket (passed), 0 after a
@@ -703,7 +736,8 @@ static int jobject(struct jscan *j, struct mllog_fields *f, enum jrole role)
 		if (jvalue(j, &v, f,
 		           role == J_RECORD && key_is(k, klen, "metadata") ? J_METADATA : J_OTHER) < 0)
 			return J_SLOW;
-		jtake(f, role, k, klen, &v);
+		if (jtake(f, role, k, klen, &v) < 0)
+			return J_SLOW;
 		if ((error = jnext(j, '}')) != 0)
 			return error < 0 ? error : 0;
 	}
@@ -755,7 +789,7 @@ static int jvalue(struct jscan *j, struct jval *v, struct mllog_fields *f, enum 
 		return jliteral(j, "null");
 	default:
 		v->type = J_NUMBER;
-		return jnumber(j, &v->num);
+		return jnumber(j, v);
 	}
 }
 
