@@ -77,6 +77,10 @@
 	_(HISTOGRAM, "error-histogram",                                                 \
 	  "Correctness: in a tensor comparison, the error histogram in place of the "    \
 	  "tensor table (when the pane is too short for both), and back", 'H')          \
+	_(SYSTEMS, "systems-side-by-side",                                              \
+	  "Runs: baseline and candidate side by side (runs, failed attempts, medians of " \
+	  "time to target, clock 1, steady step and cost to target, candidate / "       \
+	  "baseline), and back to the list", 'S')                                       \
 	_(RELOAD, "reload", "Reload the record now (it also reloads every 2 seconds)", 'R') \
 	_(HELP, "help", "Show or hide this help", '?', KEY_F(1))                        \
 	_(REDRAW, "redraw", "Redraw the screen", TUI_CTRL('l'))                        \

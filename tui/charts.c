@@ -161,7 +161,7 @@ void chart_histogram(struct tui_page *p, json_t *tensors, int rows)
 
 #define AXIS_W 8 /* "  4.761 " before the axis */
 
-enum cell { CELL_EMPTY, CELL_REF, CELL_CAND, CELL_BOTH, CELL_MARK };
+enum cell { CELL_EMPTY, CELL_REF, CELL_CAND, CELL_BOTH, CELL_MARK, CELL_TARGET };
 
 static const struct {
 	const char *ch;
@@ -170,6 +170,7 @@ static const struct {
 	[CELL_EMPTY] = {" ", STYLE_NORMAL}, [CELL_REF] = {"*", STYLE_PLOT_REF},
 	[CELL_CAND] = {"o", STYLE_PLOT_CAND}, [CELL_BOTH] = {"#", STYLE_PLOT_BOTH},
 	[CELL_MARK] = {NULL, STYLE_ERROR}, /* a vertical line */
+	[CELL_TARGET] = {"-", STYLE_WARN},
 };
 
 struct plot {
@@ -256,19 +257,26 @@ static void plot_line(struct tui_page *p, const struct plot *pl, int r)
 	mt_buf_dispose(&run);
 }
 
-/* The axis, the first and last steps under it and the divergence named at
- * its column. */
-static void plot_axis(struct tui_page *p, const struct plot *pl, json_t *div)
+/* The plot's x axis: a corner and a line under its w columns. */
+static void axis_rule(struct tui_page *p, int w)
 {
 	mt_buf axis = MT_BUF_INIT;
-	char num[32], last[32];
 
 	mt_buf_puts(&axis, draw_glyph(GLYPH_CORNER_BL));
-	for (int c = 0; c < pl->w; c++)
+	for (int c = 0; c < w; c++)
 		mt_buf_puts(&axis, draw_glyph(GLYPH_HLINE));
 	page_line(p);
 	page_add_at(p, AXIS_W, STYLE_DIM, mt_buf_cstr(&axis));
 	mt_buf_dispose(&axis);
+}
+
+/* The axis, the first and last steps under it and the divergence named at
+ * its column. */
+static void plot_axis(struct tui_page *p, const struct plot *pl, json_t *div)
+{
+	char num[32], last[32];
+
+	axis_rule(p, pl->w);
 	page_line(p);
 	page_addf(p, STYLE_DIM, "%*s", AXIS_W + 1, "step ");
 	page_add(p, STYLE_DIM, chart_num(num, sizeof(num), json_array_get(pl->steps, 0), 6));
@@ -336,4 +344,101 @@ void chart_curves(struct tui_page *p, json_t *check, int rows)
 	plot_axis(p, &pl, div);
 	plot_legend(p, &pl);
 	free(pl.cells);
+}
+
+/* --- a run's evaluations against its target ---------------------------------- */
+
+/* The evaluations of `metric` as seconds since origin_ms (x) and values (y)
+ * into xs/ys (n of them, caller frees both). */
+static size_t eval_points(json_t *evals, const char *metric, int64_t origin_ms, double **xs,
+			  double **ys)
+{
+	size_t n = 0, i;
+	json_t *e;
+
+	*xs = calloc(json_array_size(evals) + 1, sizeof(double));
+	*ys = calloc(json_array_size(evals) + 1, sizeof(double));
+	if (!*xs || !*ys)
+		abort();
+	json_array_foreach(evals, i, e) {
+		const char *m = json_string_value(json_object_get(e, "metric"));
+		json_t *t = json_object_get(e, "t_ms");
+		double v = value_of(json_object_get(e, "value"));
+		if ((metric && (!m || strcmp(m, metric) != 0)) || !json_is_integer(t) ||
+		    !isfinite(v))
+			continue;
+		(*xs)[n] = (double)(json_integer_value(t) - origin_ms) / 1000.0;
+		(*ys)[n++] = v;
+	}
+	return n;
+}
+
+/* The values' range with the target in it, widened when flat. */
+static void eval_range(struct plot *pl, const double *xs, const double *ys, double target)
+{
+	pl->lo = isfinite(target) ? target : INFINITY;
+	pl->hi = isfinite(target) ? target : -INFINITY;
+	pl->s0 = xs[0] < 0 ? xs[0] : 0;
+	pl->s1 = xs[0];
+	for (size_t i = 0; i < pl->n; i++) {
+		pl->lo = ys[i] < pl->lo ? ys[i] : pl->lo;
+		pl->hi = ys[i] > pl->hi ? ys[i] : pl->hi;
+		pl->s1 = xs[i] > pl->s1 ? xs[i] : pl->s1;
+	}
+	if (pl->hi - pl->lo < 1e-12 * (fabs(pl->hi) + 1)) {
+		pl->lo -= 0.5;
+		pl->hi += 0.5;
+	}
+}
+
+static void eval_axis(struct tui_page *p, const struct plot *pl)
+{
+	char last[32];
+
+	axis_rule(p, pl->w);
+	page_line(p);
+	page_addf(p, STYLE_DIM, "%*s%.4g", AXIS_W + 1, "s ", pl->s0);
+	snprintf(last, sizeof(last), "%.4g", pl->s1);
+	if (p->cur_col + 2 + (int)strlen(last) <= AXIS_W + 1 + pl->w)
+		page_add_at(p, AXIS_W + 1 + pl->w - (int)strlen(last), STYLE_DIM, last);
+}
+
+void chart_evals(struct tui_page *p, json_t *evaluations, const char *metric, double target,
+		 int64_t origin_ms, int rows)
+{
+	struct plot pl = {.mark = -1};
+	double *xs, *ys;
+
+	pl.n = eval_points(evaluations, metric, origin_ms, &xs, &ys);
+	pl.w = p->width - AXIS_W - 2;
+	pl.h = rows - 3; /* the axis, the seconds under it, the legend */
+	if (!pl.n || pl.h < 3 || pl.w < 10) {
+		page_line(p);
+		page_add_at(p, 2, STYLE_DIM,
+		            pl.n ? "(no room for the plot)" : "(no evaluation yet)");
+		free(xs);
+		free(ys);
+		return;
+	}
+	pl.cells = calloc((size_t)pl.w * (size_t)pl.h, 1);
+	if (!pl.cells)
+		abort();
+	eval_range(&pl, xs, ys, target);
+	if (isfinite(target))
+		memset(pl.cells + plot_row(&pl, target) * pl.w, CELL_TARGET, (size_t)pl.w);
+	for (size_t i = 0; i < pl.n; i++)
+		pl.cells[plot_row(&pl, ys[i]) * pl.w + plot_col(&pl, xs[i])] = CELL_REF;
+	for (int r = 0; r < pl.h; r++)
+		plot_line(p, &pl, r);
+	eval_axis(p, &pl);
+	page_line(p);
+	page_add_at(p, 2, STYLE_PLOT_REF, "*");
+	page_addf(p, STYLE_NORMAL, " %s", metric ? metric : "evaluations");
+	if (isfinite(target)) {
+		page_add(p, STYLE_WARN, "  ---");
+		page_addf(p, STYLE_NORMAL, " target %.6g", target);
+	}
+	free(pl.cells);
+	free(xs);
+	free(ys);
 }

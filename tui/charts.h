@@ -5,6 +5,7 @@
 #define MT_TUI_CHARTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #include "page.h"
@@ -30,5 +31,12 @@ void chart_histogram(struct tui_page *p, json_t *tensors, int rows);
  * style; the first step outside the band marked by a line and named under
  * the axis; a legend last. */
 void chart_curves(struct tui_page *p, json_t *check, int rows);
+
+/* A run's evaluations of `metric` (NULL: every metric) as points, value
+ * against seconds since origin_ms, in `rows` new lines (at least 6), with
+ * a horizontal line at `target` (NaN: none); the axis in seconds and a
+ * legend last. */
+void chart_evals(struct tui_page *p, json_t *evaluations, const char *metric, double target,
+		 int64_t origin_ms, int rows);
 
 #endif

@@ -238,19 +238,6 @@ static void preview(struct tui_page *p, json_t *c)
 	mt_buf_dispose(&sum);
 }
 
-/* Keeps *cursor in rows top..top+rows-1 of n. */
-static void scroll_to(int *cursor, int *top, int rows, int n)
-{
-	*cursor = *cursor >= n ? n - 1 : *cursor;
-	*cursor = *cursor < 0 ? 0 : *cursor;
-	if (*cursor < *top)
-		*top = *cursor;
-	if (*cursor >= *top + rows)
-		*top = *cursor - rows + 1;
-	if (*top > n - rows)
-		*top = n - rows > 0 ? n - rows : 0;
-}
-
 static void list_draw(struct tui_page *p, struct corr_state *st, const struct tui_ctx *ctx,
 		      int height)
 {
@@ -259,7 +246,7 @@ static void list_draw(struct tui_page *p, struct corr_state *st, const struct tu
 
 	rows = rows < 1 ? 1 : rows > n ? n : rows;
 	st->list_rows = rows;
-	scroll_to(&st->cursor, &st->top, rows, n);
+	tui_list_scroll(&st->cursor, &st->top, rows, n);
 	title_row(p, (size_t)n);
 	header_row(p);
 	for (int r = st->top; r < st->top + rows; r++)
@@ -513,7 +500,7 @@ static void tensors_draw(struct tui_page *p, struct corr_state *st, json_t *c, i
 	rows = height - fixed - (both ? hist : 0);
 	rows = rows < 1 ? 1 : rows > n ? n : rows;
 	st->tensor_rows = rows;
-	scroll_to(&st->tensor, &st->tensor_top, rows, n);
+	tui_list_scroll(&st->tensor, &st->tensor_top, rows, n);
 	table_title(p, c, !both);
 	tensor_row(p, NULL, 0, 0);
 	for (int r = st->tensor_top; r < st->tensor_top + rows && r < n; r++)

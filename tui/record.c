@@ -13,8 +13,9 @@
 #include "compare.h"
 #include "tolerances.h"
 #include "curves.h"
+#include "runs.h"
+#include "runlog.h"
 #include "util.h"
-
 
 #include <math.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 void tui_message(struct tui_wizard *w, int is_error, const char *fmt, ...)
 {
@@ -175,6 +177,90 @@ static void read_checks(struct tui_wizard *w)
 	w->checks_id = want;
 }
 
+/* --- runs ------------------------------------------------------------------ */
+
+/* "2026-11-29T18:20:02Z" (mt_time_iso's) as ms since the epoch, 0 when not. */
+static int64_t iso_ms(const char *iso)
+{
+	struct tm tm = {0};
+
+	if (!iso || sscanf(iso, "%d-%d-%dT%d:%d:%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			   &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (int64_t)timegm(&tm) * 1000;
+}
+
+/* The last step's number and loss of a log, read as `mtrial run` writes
+ * it: the line protocol's prefix is found after the time and stream. The
+ * figures (mt_run_metrics_json) count steps but keep no loss. */
+static json_t *last_step(const char *path)
+{
+	mt_runlog_rules *rules = NULL;
+	mt_runlog log;
+	json_t *out = NULL;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (mt_file_read(&text, &len, path) < 0 || mt_runlog_rules_load(&rules) < 0) {
+		mt_error_clear();
+		free(text);
+		return NULL;
+	}
+	mt_runlog_init(&log, rules);
+	if (mt_runlog_feed_text(&log, text, len, MT_RUNLOG_NO_TIME) == 0)
+		for (size_t i = log.n_events; i-- > 0 && !out;) {
+			const mt_run_event *ev = &log.events[i];
+			if (ev->kind == MT_RUN_EV_STEP)
+				out = json_pack("{sIso}", "step", (json_int_t)ev->step, "loss",
+						isfinite(ev->value) ? json_real(ev->value) : json_null());
+		}
+	mt_runlog_dispose(&log);
+	mt_runlog_rules_free(rules);
+	free(text);
+	return out;
+}
+
+/* A run still going: its figures so far from its log (clock 1, steps,
+ * evaluations), and "live" {started_ms, last_step {step, loss}}. */
+static void add_live(struct tui_wizard *w, json_t *run)
+{
+	const char *log = json_string_value(json_object_get(run, "source"));
+	int64_t started = iso_ms(json_string_value(json_object_get(run, "started")));
+	json_t *m = NULL, *live = json_pack("{sI}", "started_ms", (json_int_t)started);
+
+	if (log && mt_runs_metrics(&m, log, MT_RUNS_LOG_TIMED, w->trial->spec, started, -1) == 0)
+		json_object_set_new(run, "metrics", m);
+	mt_error_clear(); /* a log not written yet is no error */
+	if (log)
+		json_object_set_new(live, "last_step", last_step(log) ?: json_null());
+	json_object_set_new(run, "live", live);
+}
+
+/* Every attempt with its figures, and the systems side by side: read at
+ * each reload, as a run in another terminal changes its log, not only
+ * the journal. */
+static void read_runs(struct tui_wizard *w)
+{
+	json_t *runs = mt_journal_runs_json(w->trial->journal, 0), *r;
+	size_t i;
+
+	if (!runs) {
+		tui_message(w, 1, "cannot read the runs: %s", mt_error_last());
+		return;
+	}
+	json_array_foreach(runs, i, r) {
+		const char *st = json_string_value(json_object_get(r, "status"));
+		if (st && strcmp(st, "running") == 0)
+			add_live(w, r);
+		mt_runs_flatten(r, w->trial->spec);
+	}
+	json_decref(w->runs);
+	w->runs = json_pack("{soso}", "systems", mt_runs_by_system(runs, w->trial->spec), "runs",
+			    runs);
+}
+
 void record_reload(struct tui_wizard *w)
 {
 	json_t *model;
@@ -201,6 +287,7 @@ void record_reload(struct tui_wizard *w)
 	read_scan(w);
 	read_probe(w);
 	read_checks(w);
+	read_runs(w);
 }
 
 int record_add_note(struct tui_wizard *w, const char *text)
@@ -784,6 +871,8 @@ int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64
 
 void record_dispose(struct tui_wizard *w)
 {
+	json_decref(w->runs);
+	w->runs = NULL;
 	json_decref(w->checks);
 	w->checks = NULL;
 	tables_dispose(w);

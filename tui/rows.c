@@ -158,3 +158,15 @@ int tui_list_target(enum tui_action a, int cur, int rows, long *to)
 		return 0;
 	}
 }
+
+void tui_list_scroll(int *cursor, int *top, int rows, int n)
+{
+	*cursor = *cursor >= n ? n - 1 : *cursor;
+	*cursor = *cursor < 0 ? 0 : *cursor;
+	if (*cursor < *top)
+		*top = *cursor;
+	if (*cursor >= *top + rows)
+		*top = *cursor - rows + 1;
+	if (*top > n - rows)
+		*top = n - rows > 0 ? n - rows : 0;
+}

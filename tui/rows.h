@@ -47,4 +47,8 @@ int tui_wrap_count(const char *text, int room);
  * the list's length. 0 for an action that does not move a cursor. */
 int tui_list_target(enum tui_action a, int cur, int rows, long *to);
 
+/* Keeps a list's *cursor within its n rows and *top so that the cursor
+ * shows in the `rows` rows from it (the Correctness and Runs steps). */
+void tui_list_scroll(int *cursor, int *top, int rows, int n);
+
 #endif

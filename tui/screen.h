@@ -37,6 +37,11 @@ struct tui_ctx {
 	json_t *checks;                /* the recorded checks' full results,
 					  newest first (mt_journal_checks_json),
 					  or NULL with none */
+	json_t *runs;                  /* {runs: every attempt, oldest first,
+					  flattened (trial/runs.h), a running
+					  one with "live" {started_ms,
+					  last_step {step, loss}}; systems:
+					  mt_runs_by_system}, or NULL */
 	int64_t now_ms;                /* wall clock of this draw */
 	const struct tui_timer *timer; /* never NULL */
 	int focused;                   /* the content has the keyboard */
@@ -117,6 +122,11 @@ extern const struct tui_screen_ops tui_correctness_ops;
 /* Opens the check with this id in the Correctness step's details (once
  * the record holds it: a check just recorded shows after the reload). */
 void tui_correctness_show(void *state, int64_t id);
+
+/* The Runs & clocks step: every attempt with its two clocks, a run's
+ * evaluations against the target, baseline and candidate side by side,
+ * a running one's progress (runs.c). */
+extern const struct tui_screen_ops tui_runs_ops;
 
 /* What the steps draw with (steps.c): a section heading with a blank line
  * before it, and a "key  value" line ("(not set)" for a NULL value). */

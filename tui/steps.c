@@ -2,7 +2,7 @@
  * holds, read from the report model so that the wizard shows what the report
  * shows; a step with nothing recorded says what will appear there and which
  * command fills it. The steps with records to browse are in their own
- * files: Repository (repository.c), Ops (ops.c), Correctness (correctness.c). */
+ * files: Repository (repository.c), Ops (ops.c), Correctness (correctness.c), Runs & clocks (runs.c). */
 #include "screen.h"
 #include "jview.h"
 #include "journal.h"
@@ -76,51 +76,6 @@ static void spec_field(struct tui_page *p, const struct tui_ctx *ctx, const char
 	char buf[64];
 	tui_field(p, key, spec_str(ctx, path, buf, sizeof(buf)));
 }
-
-/* --- Runs & clocks --------------------------------------------------------- */
-
-static void system_lines(struct tui_page *p, json_t *sys, const char *which)
-{
-	char b1[64], b2[64], b3[64], b4[16], acc[128];
-	const char *count = jv_str(sys, "count", b1, sizeof(b1));
-	const char *hosts = jv_str(sys, "hosts", b2, sizeof(b2));
-	const char *price = jv_str(sys, "price.hourly", b3, sizeof(b3));
-	const char *currency = jv_str(sys, "price.currency", b4, sizeof(b4));
-	mt_buf line = MT_BUF_INIT;
-
-	tui_field(p, which, jv_str(sys, "accelerator", acc, sizeof(acc)));
-	if (count)
-		mt_buf_printf(&line, "%s per host", count);
-	if (hosts)
-		mt_buf_printf(&line, "%s%s host(s)", line.len ? ", " : "", hosts);
-	if (price)
-		mt_buf_printf(&line, "%s%s %s/h", line.len ? ", " : "", price,
-			      currency ? currency : "");
-	page_line(p);
-	page_add_at(p, VALUE_COL, STYLE_DIM,
-		    line.len ? mt_buf_cstr(&line) : "(count, hosts and price not set)");
-	mt_buf_dispose(&line);
-}
-
-static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
-{
-	(void)state;
-	tui_heading(p, "Systems (trial.yaml)");
-	system_lines(p, jv_get(ctx->model, "spec.systems.baseline"), "baseline");
-	system_lines(p, jv_get(ctx->model, "spec.systems.candidate"), "candidate");
-	tui_heading(p, "Runs");
-	page_line(p);
-	page_add_at(p, LABEL_COL, STYLE_WARN, "No runs recorded yet.");
-	page_para(p, LABEL_COL, STYLE_NORMAL,
-		  "`mtrial run -- CMD` records runs: each attempt on either system with "
-		  "its wall clock and its accelerator clock.");
-}
-
-static const struct tui_screen_ops runs_ops = {
-	.name = "Runs & clocks",
-	.step_id = "runs",
-	.draw = runs_draw,
-};
 
 /* --- Tracks & effort ------------------------------------------------------- */
 
@@ -393,5 +348,5 @@ static const struct tui_screen_ops summary_ops = {
 };
 
 const struct tui_screen_ops *const tui_step_ops[TUI_NSTEPS] = {
-	&tui_repository_ops, &tui_ops_ops, &tui_correctness_ops, &runs_ops, &effort_ops, &summary_ops,
+	&tui_repository_ops, &tui_ops_ops, &tui_correctness_ops, &tui_runs_ops, &effort_ops, &summary_ops,
 };

@@ -87,6 +87,9 @@ struct tui_wizard {
 	json_t *checks;               /* owned; the recorded checks' full results,
 					 newest first (at most RECORD_CHECKS) */
 	int64_t checks_id;            /* the newest one's id, 0 with none */
+	json_t *runs;                 /* owned; {runs, systems}: every attempt,
+					 oldest first, flattened (mt_runs_flatten),
+					 a running one with "live"; NULL unread */
 	char *answers[3];             /* owned; a check's earlier prompts' answers */
 	char *tables[TUI_MENU_MAX + 1];     /* owned; the table menu's names */
 	char *table_items[TUI_MENU_MAX + 1]; /* owned; and its items */

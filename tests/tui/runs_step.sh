@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The Runs & clocks step lists every attempt, newest first, failed ones
+# too, with clock 1, the steady step and the time to target; Enter shows a
+# run: both clocks explained, its stall, the target reached at its step
+# with the cost, MLPerf minutes and device-hours, its log, and its
+# evaluations plotted against time with the target line. S shows
+# baseline and candidate side by side with candidate / baseline. A run
+# started by `mtrial run` in another terminal shows while it runs, with
+# its elapsed time, steps, loss and evaluation, and ends aborted.
+. "$(dirname "$0")/lib/harness.bash"
+
+new_trial runs-trial
+cat >"$REPO/.mtrial/trial.yaml" <<'YAML'
+schema: 1
+name: runs-trial
+systems:
+  baseline: {accelerator: A100, count: 8, hosts: 2, price: {hourly: 36, currency: USD}}
+  candidate: {accelerator: Trainium2, count: 16, hosts: 1, price: {hourly: 45, currency: USD}}
+quality_target: {metric: eval_loss, threshold: 2.2, direction: lower}
+YAML
+# start-up, then 12 steps of 50 ms with one of 600 ms (a recompilation), an
+# evaluation every 4 steps: eval_loss 2.30, 2.10 (the target), 1.90
+cat >"$T/loop.sh" <<'SH'
+sleep 0.4
+for s in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	if [ $s = 9 ]; then sleep 0.6; else sleep 0.05; fi
+	echo "mtrial:step=$s loss=2.5 tokens=4096"
+	case $s in 4) echo "mtrial:eval step=4 eval_loss=2.30" ;; 8) echo "mtrial:eval step=8 eval_loss=2.10" ;;
+	12) echo "mtrial:eval step=12 eval_loss=1.90" ;; esac
+done
+SH
+mt run --system baseline --track portability -- sh "$T/loop.sh" >/dev/null 2>&1
+mt run --system candidate -- sh -c 'echo "mtrial:step=1 loss=3.0"; exit 3' >/dev/null 2>&1
+# a protocol log made elsewhere, with its own times: the target at step 8
+t0=1700000000000
+{
+	for s in 1 2 3 4 5 6 7 8; do
+		echo "mtrial:step=$s loss=2.4 tokens=4096 time_ms=$((t0 + 2000 + s * 40))"
+	done
+	echo "mtrial:eval step=4 eval_loss=2.25 time_ms=$((t0 + 2160))"
+	echo "mtrial:eval step=8 eval_loss=2.05 time_ms=$((t0 + 2320))"
+} >"$T/cand.log"
+mt runs import --system candidate "$T/cand.log" >/dev/null
+
+start_shell 80 24
+start_wizard
+keys j j j
+# --- the list ----------------------------------------------------------------
+check "the attempts, newest first, with the keys" \
+	wait_for '│ 3 attempts, newest first  S side by side$'
+check "the columns" wait_for '│   id system    status  clock1   step to target$'
+check "the imported run: no submission time, its step and time to target" \
+	wait_for '│   #3 candidate success      -   40ms 280ms$'
+check "the failed attempt is listed, not reached" \
+	wait_for '│   #2 candidate failed  +[0-9.]+m?s +- not reached$'
+check "the baseline run with both clocks" \
+	wait_for '│   #1 baseline  success +[0-9.]+ms +[0-9.]+ms [0-9.]+ms$'
+order=$(screen | grep -oE '│   #[0-9]+ ' | tr -dc '0-9\n' | tr '\n' ' ')
+check "... #3 above #2 above #1" test "$order" = "3 2 1 "
+check "the selected run under the list: its target" \
+	wait_for '│   target   reached at step 8, 280ms after run start$'
+check "... its log" wait_for "│   log      $T/cand\\.log$"
+check "the step is partial" wait_for '│ Runs & clocks \(partial\)'
+
+# --- a run in full -------------------------------------------------------------
+keys Enter j j Enter
+check "Enter shows the baseline run" wait_for '│ Run #1 baseline success  portability'
+check "clock 1 explained" wait_for '│   clock 1  [0-9.]+ms submission to the first step:$'
+check "clock 2: the steady step" wait_for '│   clock 2  [0-9.]+ms per step in steady state'
+check "the stall at step 9" wait_for '│   stalls   step 9 [0-9.]+ms \(median [0-9.]+ms\)$'
+check "the target reached at step 8" wait_for '│   target   reached at step 8, [0-9.]+ms after run$'
+check "... and its cost" wait_for '│            start, cost [0-9.e-]+ USD$'
+check "devices and device-hours" wait_for '│   MLPerf   16 devices, [0-9.e-]+ device-hours, cost$'
+check "the log" wait_for '│   log      .*-baseline\.log$'
+check "the plot: evaluations as points" wait_for '│     2\.3 │ +\*$'
+check "... the target line" wait_for '│         │-{30,}$'
+check "... the last evaluation below it" wait_for '│     1\.9 │ +\*$'
+check "... seconds along the axis" wait_for '│        s 0 +[0-9.]+$'
+check "... the legend names the target" wait_for '│   \* eval_loss  --- target 2\.2$'
+tline=$(screen | grep -nE '│         │-{30,}$' | cut -d: -f1)
+first=$(screen | grep -nE '│     2\.3 │' | cut -d: -f1)
+check "... 2.3 above the target line" test "$first" -lt "$tline"
+
+# --- side by side ---------------------------------------------------------------
+keys Escape S
+check "S: baseline and candidate side by side" wait_for '│ Baseline vs candidate  S the list$'
+check "... the columns" wait_for '│ +baseline   candidate cand/base$'
+check "... the runs of each" wait_for '│   runs +1 +2$'
+check "... the failed attempts" wait_for '│   failed +0 +1$'
+check "... those that reached the target" wait_for '│   reached +1 +1$'
+check "... the median time to target and the ratio" \
+	wait_for '│   to target +[0-9.]+ms +280ms [0-9.]+x$'
+check "... clock 1 (the imported run has none)" wait_for '│   clock 1 +[0-9.]+ms +- +-$'
+check "... the steady step" wait_for '│   steady step +[0-9.]+ms +40ms [0-9.]+x$'
+check "... the cost to target" wait_for '│   cost to target +[0-9.e-]+ +0\.0035 [0-9.]+x$'
+keys S
+check "S again: the list" wait_for '│ 3 attempts, newest first'
+
+# --- a run from another terminal, while it runs ----------------------------------
+cat >"$T/slow.sh" <<'SH'
+echo "mtrial:step=1 loss=2.75 tokens=4096"
+echo "mtrial:step=2 loss=2.61 tokens=4096"
+echo "mtrial:eval step=2 eval_loss=2.40"
+sleep 60
+SH
+(cd "$REPO" && exec "$MTRIAL" run --system candidate --label live -- sh "$T/slow.sh") \
+	>"$T/live.out" 2>&1 &
+live=$!
+check "a run started in another terminal shows, running" \
+	wait_for '│   #4 candidate running +[0-9.]+m?s +- not yet$'
+keys g
+check "g selects it" wait_for '│ ── #4 candidate, '
+check "... with its elapsed time, step, loss and evaluation" \
+	wait_for '│   running 0:00:0[0-9]  step 2  loss 2\.61  eval_loss 2\.4$'
+e1=$(screen | grep -oE 'running 0:00:0[0-9]' | head -1)
+sleep 2
+e2=$(screen | grep -oE 'running 0:00:0[0-9]' | head -1)
+check "... the elapsed time goes on" test "$e1" != "$e2"
+kill -INT "$live"
+wait "$live"
+check "stopped, it shows as aborted" wait_for '│   #4 candidate aborted' 6
+masked_screen | sed 's/^/  | /'
+
+keys q
+check "q quits with status 0" wait_for '^wizard-exit=0$'
+finish

@@ -1,0 +1,590 @@
+/* The Runs & clocks step: every attempt, newest first as the Correctness
+ * step's checks, failed and aborted ones too, with its two clocks and its
+ * time to target; under the list the selected run in short (a running
+ * one's progress: elapsed, steps, latest loss and evaluation). Enter gives
+ * a run the whole pane: both clocks explained, stalls, time and cost to
+ * the target, MLPerf minutes, device-hours, its log, and its evaluations
+ * plotted against time with the target line. S shows baseline and
+ * candidate side by side. The page is laid out to the pane's height. */
+#include "screen.h"
+#include "rows.h"
+#include "jview.h"
+#include "charts.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ID_W 4
+#define SYSTEM_W 9
+#define TRACK_W 11
+#define STATUS_W 7
+#define SECS_W 6
+#define PREVIEW_ROWS 5
+#define FIELD_COL 11 /* values after "  clock 1  " */
+
+struct runs_state {
+	json_t *runs;   /* own reference to ctx->runs; NULL with none */
+	int64_t follow; /* the selected run's id, kept across reloads */
+	int cursor, top, list_rows;
+	int details; /* the selected run has the whole pane */
+	int systems; /* baseline and candidate side by side */
+};
+
+static const char *str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static json_t *attempts(const struct runs_state *st)
+{
+	return json_object_get(st->runs, "runs");
+}
+
+static int count(const struct runs_state *st)
+{
+	return (int)json_array_size(attempts(st));
+}
+
+/* Row r of the list, newest first. */
+static json_t *run_at(const struct runs_state *st, int r)
+{
+	return r < 0 || r >= count(st) ? NULL
+	                               : json_array_get(attempts(st), (size_t)(count(st) - 1 - r));
+}
+
+static json_t *selected(const struct runs_state *st)
+{
+	return run_at(st, st->cursor);
+}
+
+/* Takes the runs the wizard read last; the selection follows its run. */
+static void sync(struct runs_state *st, const struct tui_ctx *ctx)
+{
+	if (ctx->runs == st->runs)
+		return;
+	json_decref(st->runs);
+	st->runs = json_incref(ctx->runs);
+	st->cursor = 0;
+	for (int r = 0; r < count(st); r++)
+		if (jv_int(run_at(st, r), "id", 0) == st->follow)
+			st->cursor = r;
+	if (jv_int(selected(st), "id", 0) != st->follow)
+		st->details = 0;
+	st->follow = jv_int(selected(st), "id", 0);
+}
+
+/* --- numbers as people read them ----------------------------------------- */
+
+/* Seconds in at most 6 columns: "52.3ms", "1.23s", "12m05s", "2h03m"; "-". */
+static const char *secs(char *buf, size_t size, double s)
+{
+	if (!isfinite(s))
+		snprintf(buf, size, "-");
+	else if (s < 1)
+		snprintf(buf, size, "%.3gms", s * 1000);
+	else if (s < 100)
+		snprintf(buf, size, "%.3gs", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(buf, size, "%dh%02dm", (int)s / 3600, (int)s / 60 % 60);
+	return buf;
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static enum draw_style status_style(const char *status)
+{
+	if (!status || strcmp(status, "success") == 0)
+		return STYLE_OK;
+	if (strcmp(status, "running") == 0)
+		return STYLE_NEW;
+	return STYLE_ERROR;
+}
+
+static int is_running(json_t *r)
+{
+	return str(r, "status") && strcmp(str(r, "status"), "running") == 0;
+}
+
+/* "12.3s", "not reached" or "-" (no target asked or known). */
+static const char *to_target(char *buf, size_t size, json_t *r)
+{
+	if (json_is_false(json_object_get(r, "reached")))
+		return is_running(r) ? "not yet" : "not reached";
+	return secs(buf, size, num(r, "time_to_target_s"));
+}
+
+/* --- the list ------------------------------------------------------------ */
+
+static void run_row(struct tui_page *p, json_t *r, int sel, int focused)
+{
+	char id[24], c1[16], step[16], tt[16];
+	int track = p->width >= 64;
+
+	snprintf(id, sizeof(id), "#%lld", (long long)jv_int(r, "id", 0));
+	struct tui_cell cells[] = {
+		{id, ID_W, 1, 0, STYLE_DIM},
+		{str(r, "system"), SYSTEM_W, 0, 0, STYLE_NORMAL},
+		{str(r, "track") ?: "-", TRACK_W, 0, 0, STYLE_DIM},
+		{str(r, "status"), STATUS_W, 0, 0, status_style(str(r, "status"))},
+		{secs(c1, sizeof(c1), num(r, "clock1_s")), SECS_W, 1, 0, STYLE_NORMAL},
+		{secs(step, sizeof(step), num(r, "steady_step_s")), SECS_W, 1, 0, STYLE_NORMAL},
+		{to_target(tt, sizeof(tt), r), 0, 0, 0,
+		 json_is_false(json_object_get(r, "reached")) ? STYLE_WARN : STYLE_NORMAL},
+	};
+	if (!track)
+		memmove(&cells[2], &cells[3], sizeof(cells[0]) * 4);
+	tui_row(p, cells, track ? 7 : 6, sel, focused);
+}
+
+static void header_row(struct tui_page *p)
+{
+	int track = p->width >= 64;
+	struct tui_cell cells[] = {
+		{"id", ID_W, 1, 0, STYLE_DIM},          {"system", SYSTEM_W, 0, 0, STYLE_DIM},
+		{"track", TRACK_W, 0, 0, STYLE_DIM},    {"status", STATUS_W, 0, 0, STYLE_DIM},
+		{"clock1", SECS_W, 1, 0, STYLE_DIM},    {"step", SECS_W, 1, 0, STYLE_DIM},
+		{"to target", 0, 0, 0, STYLE_DIM},
+	};
+	if (!track)
+		memmove(&cells[2], &cells[3], sizeof(cells[0]) * 4);
+	tui_row(p, cells, track ? 7 : 6, 0, 0);
+}
+
+static void title_row(struct tui_page *p, int n)
+{
+	char keys[32], title[64];
+
+	snprintf(title, sizeof(title), "%d attempt%s, newest first", n, n == 1 ? "" : "s");
+	page_line(p);
+	page_add(p, STYLE_HEADING, title);
+	tui_action_keys(TUI_ACT_SYSTEMS, keys, sizeof(keys));
+	if (draw_width(title) + 20 <= p->width)
+		page_addf(p, STYLE_DIM, "  %s side by side", keys);
+}
+
+/* A running run's progress: elapsed, steps, latest loss and evaluation. */
+static void live_line(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
+{
+	json_t *live = json_object_get(r, "live"), *last = json_object_get(live, "last_step");
+	json_t *evals = jv_get(r, "metrics.evaluations");
+	json_t *ev = json_array_get(evals, json_array_size(evals) - 1);
+	char clock[32];
+
+	tui_elapsed_fmt(clock, sizeof(clock),
+	                ctx->now_ms - jv_int(live, "started_ms", ctx->now_ms));
+	page_line(p);
+	page_add_at(p, 2, STYLE_NEW, "running");
+	page_addf(p, STYLE_NORMAL, " %s", clock);
+	if (json_is_object(last)) {
+		page_addf(p, STYLE_NORMAL, "  step %lld", (long long)jv_int(last, "step", 0));
+		if (json_is_number(json_object_get(last, "loss")))
+			page_addf(p, STYLE_NORMAL, "  loss %.4g", num(last, "loss"));
+	} else {
+		page_add(p, STYLE_DIM, "  no step yet");
+	}
+	if (ev)
+		page_addf(p, STYLE_NORMAL, "  %s %.4g", str(ev, "metric") ?: "eval",
+		          num(ev, "value"));
+}
+
+static void field(struct tui_page *p, const char *label, enum draw_style s, const char *value,
+		  int keep_end)
+{
+	char *fit = draw_fit(value ? value : "?", p->width - FIELD_COL, keep_end);
+
+	page_line(p);
+	page_add_at(p, 2, STYLE_DIM, label);
+	page_add_at(p, FIELD_COL, s, fit);
+	free(fit);
+}
+
+/* "reached at step 8, 1.2s after run start" or why not, into b. */
+static void target_text(mt_buf *b, json_t *r)
+{
+	json_t *t = jv_get(r, "metrics.target");
+	char s[16];
+
+	if (!json_is_object(t)) {
+		mt_buf_puts(b, "no quality_target in trial.yaml");
+	} else if (json_is_true(json_object_get(t, "reached"))) {
+		mt_buf_printf(b, "reached at step %lld, %s after run start",
+		              (long long)jv_int(t, "at_step", -1),
+		              secs(s, sizeof(s), num(r, "time_to_target_s")));
+	} else {
+		mt_buf_printf(b, "%s", is_running(r) ? "not yet reached" : "not reached");
+		if (str(t, "reason"))
+			mt_buf_printf(b, ": %s", str(t, "reason"));
+	}
+}
+
+/* The selected run under the list. */
+static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
+{
+	mt_buf title = MT_BUF_INIT, t = MT_BUF_INIT;
+	char a[16], b[16];
+
+	mt_buf_printf(&title, "#%lld %s, %s", (long long)jv_int(r, "id", 0), str(r, "system"),
+		      str(r, "started") ?: "?");
+	tui_rule(p, mt_buf_cstr(&title));
+	if (is_running(r)) {
+		live_line(p, r, ctx);
+	} else {
+		page_line(p);
+		page_add_at(p, 2, status_style(str(r, "status")), str(r, "status"));
+		if (json_is_integer(json_object_get(r, "exit_status")))
+			page_addf(p, STYLE_DIM, " (exit %lld)",
+			          (long long)jv_int(r, "exit_status", 0));
+	}
+	page_addf(p, STYLE_NORMAL, "  clock 1 %s, step %s", secs(a, sizeof(a), num(r, "clock1_s")),
+		  secs(b, sizeof(b), num(r, "steady_step_s")));
+	target_text(&t, r);
+	field(p, "target", STYLE_NORMAL, mt_buf_cstr(&t), 0);
+	field(p, "log", STYLE_NORMAL, str(r, "source") ?: str(r, "command"), 1);
+	page_line(p);
+	page_add_at(p, 2, STYLE_DIM, "Enter shows it");
+	mt_buf_dispose(&title);
+	mt_buf_dispose(&t);
+}
+
+static void list_draw(struct tui_page *p, struct runs_state *st, const struct tui_ctx *ctx,
+		      int height)
+{
+	int n = count(st), below = height >= 14 ? PREVIEW_ROWS : 0;
+	int rows = height - 2 - below;
+
+	rows = rows < 1 ? 1 : rows > n ? n : rows;
+	st->list_rows = rows;
+	tui_list_scroll(&st->cursor, &st->top, rows, n);
+	title_row(p, n);
+	header_row(p);
+	for (int r = st->top; r < st->top + rows; r++)
+		run_row(p, run_at(st, r), r == st->cursor, ctx->focused);
+	if (below)
+		preview(p, selected(st), ctx);
+}
+
+/* --- a run in full --------------------------------------------------------- */
+
+static void clock_fields(struct tui_page *p, json_t *r)
+{
+	mt_buf b = MT_BUF_INIT;
+	json_t *steady = jv_get(r, "metrics.steady"), *x;
+	char s[16], m[16];
+	size_t i;
+
+	mt_buf_printf(&b, "%s submission to the first step: compilation and start-up",
+		      secs(s, sizeof(s), num(r, "clock1_s")));
+	tui_wrap_field(p, 2, "clock 1", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
+	mt_buf_dispose(&b);
+	mt_buf_printf(&b, "%s per step in steady state",
+	              secs(s, sizeof(s), num(r, "steady_step_s")));
+	if (json_is_number(jv_get(r, "throughput.value")))
+		mt_buf_printf(&b, ", %.4g %s/s", json_number_value(jv_get(r, "throughput.value")),
+			      jv_str(r, "throughput.unit", m, sizeof(m)) ?: "");
+	if (json_is_object(steady))
+		mt_buf_printf(&b, " (%lld intervals, %lld warm-up skipped)",
+			      (long long)jv_int(steady, "intervals", 0),
+			      (long long)jv_int(steady, "warmup_skipped", 0));
+	tui_wrap_field(p, 2, "clock 2", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
+	mt_buf_dispose(&b);
+	json_array_foreach(jv_get(r, "metrics.stalls"), i, x) mt_buf_printf(
+	    &b, "%sstep %lld %s (median %s)", i ? "; " : "", (long long)jv_int(x, "step", 0),
+	    secs(s, sizeof(s), num(x, "seconds")), secs(m, sizeof(m), num(x, "median_s")));
+	tui_wrap_field(p, 2, "stalls", FIELD_COL, b.len ? mt_buf_cstr(&b) : "none", 1,
+		       b.len ? STYLE_WARN : STYLE_DIM);
+	mt_buf_dispose(&b);
+}
+
+static void cost_fields(struct tui_page *p, json_t *r, const char *currency)
+{
+	mt_buf b = MT_BUF_INIT;
+
+	target_text(&b, r);
+	if (json_is_number(json_object_get(r, "cost_to_target")))
+		mt_buf_printf(&b, ", cost %.4g %s", num(r, "cost_to_target"), currency);
+	tui_wrap_field(p, 2, "target", FIELD_COL, mt_buf_cstr(&b), 2,
+		       json_is_true(json_object_get(r, "reached")) ? STYLE_OK : STYLE_WARN);
+	mt_buf_dispose(&b);
+	if (json_is_number(json_object_get(r, "run_minutes")))
+		mt_buf_printf(&b, "%.4g min (run_stop - run_start); ", num(r, "run_minutes"));
+	mt_buf_printf(&b, "%g devices", num(r, "devices"));
+	if (json_is_number(json_object_get(r, "device_hours")))
+		mt_buf_printf(&b, ", %.4g device-hours", num(r, "device_hours"));
+	if (json_is_number(json_object_get(r, "cost")))
+		mt_buf_printf(&b, ", cost %.4g %s", num(r, "cost"), currency);
+	tui_wrap_field(p, 2, "MLPerf", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
+	mt_buf_dispose(&b);
+}
+
+/* The plot's origin: run start (the target's eval less its time from run
+ * start), else the log's first event. */
+static int64_t run_origin(json_t *r)
+{
+	json_t *m = json_object_get(r, "metrics"), *t = json_object_get(m, "target");
+	json_t *ev;
+	size_t i;
+
+	if (json_is_true(json_object_get(t, "reached")))
+		json_array_foreach(json_object_get(m, "evaluations"), i, ev)
+			if (jv_int(ev, "step", -2) == jv_int(t, "at_step", -1) &&
+			    json_is_number(json_object_get(t, "from_run_start_s")))
+				return jv_int(ev, "t_ms", 0) -
+				       (int64_t)llround(num(t, "from_run_start_s") * 1000);
+	return jv_int(m, "first_ms", 0);
+}
+
+static void details_draw(struct tui_page *p, json_t *r, const struct tui_ctx *ctx, int height)
+{
+	char path[64], cur[64], thr[32];
+	const char *metric = jv_str(ctx->model, "spec.quality_target.metric", cur, sizeof(cur));
+	json_t *evals = jv_get(r, "metrics.evaluations");
+
+	page_line(p);
+	page_addf(p, STYLE_HEADING, "Run #%lld %s", (long long)jv_int(r, "id", 0),
+	          str(r, "system"));
+	page_addf(p, status_style(str(r, "status")), " %s", str(r, "status"));
+	page_addf(p, STYLE_DIM, "  %s %s", str(r, "track") ?: "", str(r, "label") ?: "");
+	if (is_running(r))
+		live_line(p, r, ctx);
+	clock_fields(p, r);
+	snprintf(path, sizeof(path), "spec.systems.%s.price.currency", str(r, "system") ?: "");
+	cost_fields(p, r, jv_str(ctx->model, path, thr, sizeof(thr)) ?: "");
+	field(p, "log", STYLE_NORMAL, str(r, "source") ?: "(none)", 1);
+	chart_evals(p, evals, metric,
+		    jv_str(ctx->model, "spec.quality_target.threshold", thr, sizeof(thr))
+			    ? strtod(thr, NULL)
+			    : NAN,
+		    run_origin(r), height - p->nlines);
+}
+
+/* --- baseline and candidate side by side ---------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of `key` over the system's successful runs, NaN with none. */
+static double median_of(json_t *runs, const char *system, const char *key)
+{
+	double v[256];
+	size_t n = 0, i;
+	json_t *r;
+
+	json_array_foreach(runs, i, r)
+		if (n < 256 && str(r, "system") && strcmp(str(r, "system"), system) == 0 &&
+		    str(r, "status") && strcmp(str(r, "status"), "success") == 0 &&
+		    isfinite(num(r, key)))
+			v[n++] = num(r, key);
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(v[0]), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One row: label, baseline, candidate, candidate/baseline (NaN: "-";
+ * negative: none, for counts). */
+static void side_row(struct tui_page *p, const char *label, const char *b, const char *c,
+		     double ratio)
+{
+	char r[16] = "-";
+
+	if (ratio < 0)
+		r[0] = 0;
+	else if (isfinite(ratio))
+		snprintf(r, sizeof(r), "%.3gx", ratio);
+	struct tui_cell cells[] = {
+		{label, 17, 0, 0, STYLE_DIM},
+		{b, 11, 1, 0, STYLE_NORMAL},
+		{c, 11, 1, 0, STYLE_NORMAL},
+		{r, 0, 0, 0, isfinite(ratio) ? STYLE_HEADING : STYLE_DIM},
+	};
+	tui_row(p, cells, 4, 0, 0);
+}
+
+static void side_secs(struct tui_page *p, json_t *runs, const char *label, const char *key)
+{
+	double b = median_of(runs, "baseline", key), c = median_of(runs, "candidate", key);
+	char bs[16], cs[16];
+
+	side_row(p, label, secs(bs, sizeof(bs), b), secs(cs, sizeof(cs), c), c / b);
+}
+
+/* Attempts of a system that failed or were aborted, by the journal's
+ * status (the summary's "failed" also counts a run whose log has no end
+ * status, as an imported one without run_stop). */
+static int failed_of(json_t *runs, const char *system)
+{
+	json_t *r;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(runs, i, r) {
+		const char *s = str(r, "status");
+		n += str(r, "system") && strcmp(str(r, "system"), system) == 0 && s &&
+		     strcmp(s, "success") != 0 && strcmp(s, "running") != 0;
+	}
+	return n;
+}
+
+static void side_counts(struct tui_page *p, json_t *runs, json_t *b, json_t *c)
+{
+	char bs[32], cs[32];
+
+	snprintf(bs, sizeof(bs), "%lld", (long long)jv_int(b, "runs", 0));
+	snprintf(cs, sizeof(cs), "%lld", (long long)jv_int(c, "runs", 0));
+	side_row(p, "  runs", bs, cs, -1);
+	snprintf(bs, sizeof(bs), "%d", failed_of(runs, "baseline"));
+	snprintf(cs, sizeof(cs), "%d", failed_of(runs, "candidate"));
+	side_row(p, "  failed", bs, cs, -1);
+	snprintf(bs, sizeof(bs), "%lld", (long long)jv_int(b, "reached", 0));
+	snprintf(cs, sizeof(cs), "%lld", (long long)jv_int(c, "reached", 0));
+	side_row(p, "  reached", bs, cs, -1);
+}
+
+static void systems_draw(struct tui_page *p, struct runs_state *st)
+{
+	json_t *sys = json_object_get(st->runs, "systems"), *runs = attempts(st);
+	json_t *b = json_object_get(sys, "baseline"), *c = json_object_get(sys, "candidate");
+	char bs[32], cs[32], keys[32];
+	double bc, cc;
+
+	page_line(p);
+	page_add(p, STYLE_HEADING, "Baseline vs candidate");
+	tui_action_keys(TUI_ACT_SYSTEMS, keys, sizeof(keys));
+	page_addf(p, STYLE_DIM, "  %s the list", keys);
+	struct tui_cell head[] = {
+		{"", 17, 0, 0, STYLE_DIM},          {"baseline", 11, 1, 0, STYLE_DIM},
+		{"candidate", 11, 1, 0, STYLE_DIM}, {"cand/base", 0, 0, 0, STYLE_DIM},
+	};
+	tui_row(p, head, 4, 0, 0);
+	side_counts(p, runs, b, c);
+	bc = json_is_number(jv_get(b, "time_to_target_s.median"))
+		     ? json_number_value(jv_get(b, "time_to_target_s.median")) : NAN;
+	cc = json_is_number(jv_get(c, "time_to_target_s.median"))
+		     ? json_number_value(jv_get(c, "time_to_target_s.median")) : NAN;
+	side_row(p, "  to target", secs(bs, sizeof(bs), bc), secs(cs, sizeof(cs), cc), cc / bc);
+	side_secs(p, runs, "  clock 1", "clock1_s");
+	side_secs(p, runs, "  steady step", "steady_step_s");
+	bc = median_of(runs, "baseline", "cost_to_target");
+	cc = median_of(runs, "candidate", "cost_to_target");
+	snprintf(bs, sizeof(bs), isfinite(bc) ? "%.4g" : "-", bc);
+	snprintf(cs, sizeof(cs), isfinite(cc) ? "%.4g" : "-", cc);
+	side_row(p, "  cost to target", bs, cs, cc / bc);
+	page_para(p, 2, STYLE_DIM,
+		  "Medians over the successful runs; failed: attempts that failed or were "
+		  "aborted. cand/base below 1: the candidate is faster or cheaper.");
+}
+
+/* --- the screen ------------------------------------------------------------ */
+
+/* A system of trial.yaml: accelerator, then count, hosts and price. */
+static void system_lines(struct tui_page *p, json_t *sys, const char *which)
+{
+	char b1[64], b2[64], b3[64], b4[16], acc[128];
+	const char *count = jv_str(sys, "count", b1, sizeof(b1));
+	const char *hosts = jv_str(sys, "hosts", b2, sizeof(b2));
+	const char *price = jv_str(sys, "price.hourly", b3, sizeof(b3));
+	const char *currency = jv_str(sys, "price.currency", b4, sizeof(b4));
+	mt_buf line = MT_BUF_INIT;
+
+	tui_field(p, which, jv_str(sys, "accelerator", acc, sizeof(acc)));
+	if (count)
+		mt_buf_printf(&line, "%s per host", count);
+	if (hosts)
+		mt_buf_printf(&line, "%s%s host(s)", line.len ? ", " : "", hosts);
+	if (price)
+		mt_buf_printf(&line, "%s%s %s/h", line.len ? ", " : "", price,
+			      currency ? currency : "");
+	page_line(p);
+	page_add_at(p, TUI_VALUE_COL, STYLE_DIM,
+		    line.len ? mt_buf_cstr(&line) : "(count, hosts and price not set)");
+	mt_buf_dispose(&line);
+}
+
+static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	tui_heading(p, "Systems (trial.yaml)");
+	system_lines(p, jv_get(ctx->model, "spec.systems.baseline"), "baseline");
+	system_lines(p, jv_get(ctx->model, "spec.systems.candidate"), "candidate");
+	tui_heading(p, "Runs");
+	page_line(p);
+	page_add_at(p, TUI_LABEL_COL, STYLE_WARN, "No runs recorded yet.");
+	page_para(p, TUI_LABEL_COL, STYLE_NORMAL,
+		  "`mtrial run -- CMD` records runs (`--system baseline|candidate`): each "
+		  "attempt with its two clocks (clock 1: submission to the first step; clock "
+		  "2: the steady step time) and its time to the quality target. `mtrial runs "
+		  "import LOG` brings in runs made elsewhere. A run started in another terminal "
+		  "shows here while it runs.");
+}
+
+static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	struct runs_state *st = state;
+	int height = p->height > 0 ? p->height : 20;
+
+	sync(st, ctx);
+	if (!selected(st))
+		nothing_yet(p, ctx);
+	else if (st->systems)
+		systems_draw(p, st);
+	else if (st->details)
+		details_draw(p, selected(st), ctx, height);
+	else
+		list_draw(p, st, ctx, height);
+}
+
+static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	struct runs_state *st = state;
+	long to;
+
+	sync(st, ctx);
+	if (!selected(st))
+		return TUI_UNHANDLED;
+	if (a == TUI_ACT_SYSTEMS) {
+		st->systems = !st->systems;
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	if (a == TUI_ACT_BACK && (st->systems || st->details)) {
+		st->systems ? (st->systems = 0) : (st->details = 0);
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	if (st->systems || st->details)
+		return TUI_UNHANDLED; /* the frame scrolls the page */
+	if (tui_list_target(a, st->cursor, st->list_rows, &to)) {
+		st->cursor = to >= count(st) ? count(st) - 1 : to < 0 ? 0 : (int)to;
+		st->follow = jv_int(selected(st), "id", 0);
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	if (a == TUI_ACT_OPEN) {
+		st->details = 1;
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	return TUI_UNHANDLED;
+}
+
+static void runs_done(void *state)
+{
+	struct runs_state *st = state;
+	json_decref(st->runs);
+}
+
+const struct tui_screen_ops tui_runs_ops = {
+	.name = "Runs & clocks",
+	.step_id = "runs",
+	.draw = runs_draw,
+	.handle = runs_handle,
+	.done = runs_done,
+	.private_size = sizeof(struct runs_state),
+};
