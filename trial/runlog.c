@@ -461,6 +461,7 @@ enum jrole { J_RECORD, J_METADATA, J_OTHER };              /* which object is re
 enum jtype { J_STRING, J_NUMBER, J_COMPOSITE };            /* composite: also literals */
 
 #define J_MAX_DEPTH 32
+#define J_WORDS (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) /* jstring's 8-byte steps */
 #define J_MAX_KEYS 32
 
 struct jscan {
@@ -486,42 +487,47 @@ static int jis(struct jscan *j, char c)
 	return j->s < j->end && *j->s == c;
 }
 
-/* Whether any of the 8 bytes in w is '"', '\\', below 0x20 or 0x80 and
- * above (the classic bit tricks for a zero byte; exact for the first hit). */
-static int jspecial8(uint64_t w)
+/* Bit 7 of each byte in w that is '"', '\\', below 0x20 or 0x80 and above
+ * (the zero-byte bit tricks): exact up to the first such byte, which is
+ * all jstring looks at (a borrow only runs towards higher bytes). */
+static uint64_t jspecial8(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
 	uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
 
-	return ((((quote - ones) & ~quote) | ((slash - ones) & ~slash) | (w - ones * 0x20) | w) &
-	        high) != 0;
+	return (((quote - ones) & ~quote) | ((slash - ones) & ~slash) | (w - ones * 0x20) | w) &
+	       high;
 }
 
 /* A string at j->s (the opening quote) without escapes, control or
- * non-ASCII bytes (jansson checks those). */
-static int jstring(struct jscan *j, const char **out, size_t *len)
+ * non-ASCII bytes (jansson checks those). Eight bytes a step: the first
+ * special byte must be the closing quote. */
+static inline int jstring(struct jscan *j, const char **out, size_t *len)
 {
 	const char *p = j->s + 1;
 
-	while (j->end - p >= 8) {
-		uint64_t w;
-		memcpy(&w, p, 8);
-		if (jspecial8(w))
+	for (;;) {
+		uint64_t w, hit;
+		if (j->end - p < 8 || !J_WORDS) {
+			while (p < j->end && !jspecial8(0x0101010101010101u * (unsigned char)*p))
+				p++;
+			if (p == j->end)
+				return J_SLOW;
 			break;
+		}
+		memcpy(&w, p, 8);
+		if ((hit = jspecial8(w)) != 0) {
+			p += __builtin_ctzll(hit) / 8; /* little-endian: the lowest byte first */
+			break;
+		}
 		p += 8;
 	}
-	for (; p < j->end; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (c == '"') {
-			*out = j->s + 1;
-			*len = (size_t)(p - j->s - 1);
-			j->s = p + 1;
-			return 0;
-		}
-		if (c == '\\' || c < 0x20 || c >= 0x80)
-			return J_SLOW;
-	}
-	return J_SLOW;
+	if (*p != '"')
+		return J_SLOW;
+	*out = j->s + 1;
+	*len = (size_t)(p - j->s - 1);
+	j->s = p + 1;
+	return 0;
 }
 
 static const char *jdigits(const char *p, const char *end)

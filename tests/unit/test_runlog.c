@@ -313,6 +313,43 @@ static void test_broken_lines(void **state)
 	mt_runlog_dispose(&log);
 }
 
+/* Lines the fast reader hands to jansson (escapes, non-ASCII, control
+ * bytes, duplicates, long or huge numbers) read as jansson reads them, and
+ * lines it takes itself (strings across 8-byte steps, reals) the same. */
+static void test_mllog_like_jansson(void **state)
+{
+	mt_runlog log;
+	(void)state;
+
+	feed_text(&log,
+	          ":::MLLOG {\"key\": \"eval_acc\\u0075racy\", \"value\": 0.25, \"time_ms\": 1}\n"
+	          ":::MLLOG {\"key\": \"submission_org\", \"value\": \"Caf\u00c3\u00a9 \\\"x\\\"\"}\n"
+	          ":::MLLOG {\"key\": \"a\", \"value\": \"tab\there\"}\n"
+	          ":::MLLOG {\"key\": \"a\", \"metadata\": {\"s\": 1, \"s\": 2}}\n"
+	          ":::MLLOG {\"key\": \"a\", \"value\": 1e400}\n"
+	          ":::MLLOG {\"key\": \"a\", \"value\": 12345678901234567890123}\n"
+	          ":::MLLOG {\"key\": \"eval_accuracy\", \"value\": 0.12345678901234567, "
+	          "\"time_ms\": 1.5e3, \"metadata\": {\"epoch_num\": 2, \"samples_count\": -0.0, "
+	          "\"file\": \"/a/rather/long/path/to/run_pretraining.py\", \"n\": [1, {}, []]}}\n"
+	          ":::MLLOG {\"key\": \"run_stop\", \"value\": \"v\", \"metadata\": {\"status\": "
+	          "\"aborted\"}}  \n");
+	assert_warning(&log, 3, "not JSON");
+	assert_warning(&log, 4, "not JSON");
+	assert_warning(&log, 5, "not JSON");
+	assert_warning(&log, 6, "not JSON");
+	assert_int_equal(log.warnings_total, 4);
+	assert_int_equal(log.n_events, 4);
+	assert_int_equal(log.events[0].kind, MT_RUN_EV_EVAL); /* the escape decoded */
+	assert_string_equal(log.events[0].key, "eval_accuracy");
+	assert_string_equal(log.events[1].text, "Caf\u00c3\u00a9 \"x\"");
+	assert_true(log.events[2].value == 0.12345678901234567);
+	assert_int_equal(log.events[2].t_ms, 1500);
+	assert_true(log.events[2].epoch == 2 && log.events[2].samples == 0);
+	assert_int_equal(log.events[3].kind, MT_RUN_EV_RUN_STOP);
+	assert_string_equal(log.events[3].text, "aborted");
+	mt_runlog_dispose(&log);
+}
+
 static void bad_rules(const char *yaml, const char *expect)
 {
 	mt_runlog_rules *r = NULL;
@@ -457,6 +494,7 @@ int main(void)
 	    cmocka_unit_test(test_protocol_with_stall),
 	    cmocka_unit_test(test_protocol_live_times),
 	    cmocka_unit_test(test_broken_lines),
+	    cmocka_unit_test(test_mllog_like_jansson),
 	    cmocka_unit_test(test_bad_rules),
 	    cmocka_unit_test(test_bad_rules_file),
 	    cmocka_unit_test(test_warnings_capped),
