@@ -289,11 +289,22 @@ void mt_runlog_init(mt_runlog *log, const mt_runlog_rules *rules)
 	log->rules = rules;
 }
 
+/* A block of the log's strings (events' keys and texts): one allocation
+ * for thousands of them, freed at once. */
+struct mt_runlog_strings {
+	struct mt_runlog_strings *next;
+	size_t used, size;
+	char text[];
+};
+
+#define STRINGS_BLOCK 65536
+
 void mt_runlog_dispose(mt_runlog *log)
 {
-	for (size_t i = 0; i < log->n_events; i++) {
-		free(log->events[i].key);
-		free(log->events[i].text);
+	while (log->strings) {
+		struct mt_runlog_strings *next = log->strings->next;
+		free(log->strings);
+		log->strings = next;
 	}
 	free(log->events);
 	for (size_t i = 0; i < log->n_warnings; i++)
@@ -328,15 +339,23 @@ static int warn(mt_runlog *log, const char *fmt, ...)
 	return 0;
 }
 
-/* key[0..len) as a new string; NULL when memory runs out. */
-static char *dup_span(const char *key, size_t len)
+/* key[0..len) as a string the log owns; NULL when memory runs out. */
+static char *dup_span(mt_runlog *log, const char *key, size_t len)
 {
-	char *s = malloc(len + 1);
+	struct mt_runlog_strings *b = log->strings;
+	char *s;
 
-	if (s) {
-		memcpy(s, key, len);
-		s[len] = '\0';
+	if (!b || b->size - b->used < len + 1) {
+		size_t size = len + 1 > STRINGS_BLOCK ? len + 1 : STRINGS_BLOCK;
+		if (!(b = malloc(sizeof(*b) + size)))
+			return NULL;
+		b->next = log->strings, b->used = 0, b->size = size;
+		log->strings = b;
 	}
+	s = b->text + b->used;
+	memcpy(s, key, len);
+	s[len] = '\0';
+	b->used += len + 1;
 	return s;
 }
 
@@ -346,20 +365,18 @@ static mt_run_event *push(mt_runlog *log, enum mt_run_event_kind kind, int64_t t
                           const char *key, size_t key_len)
 {
 	mt_run_event *ev;
-	char *k = dup_span(key, key_len);
+	char *k = dup_span(log, key, key_len);
 
+	if (!k)
+		return NULL;
 	if (log->n_events == log->cap_events) {
 		size_t cap = log->cap_events ? 2 * log->cap_events : 64;
-		mt_run_event *v = k ? realloc(log->events, cap * sizeof(*v)) : NULL;
-		if (!v) {
-			free(k);
+		mt_run_event *v = realloc(log->events, cap * sizeof(*v));
+		if (!v)
 			return NULL;
-		}
 		log->events = v;
 		log->cap_events = cap;
 	}
-	if (!k)
-		return NULL;
 	ev = &log->events[log->n_events++];
 	*ev = (mt_run_event){.kind = kind,
 	                     .t_ms = t_ms,
@@ -414,12 +431,11 @@ static int mllog_event(mt_runlog *log, const struct mllog_fields *f, int64_t t_m
 	if (!ev)
 		return mt_error_set(MT_EIO, "out of memory");
 	ev->value = f->value;
-	if (f->text && !(ev->text = dup_span(f->text, f->text_len)))
-		return mt_error_set(MT_EIO, "out of memory");
 	if (kind == MT_RUN_EV_RUN_STOP && f->status) {
-		free(ev->text);
-		if (!(ev->text = dup_span(f->status, f->status_len)))
+		if (!(ev->text = dup_span(log, f->status, f->status_len)))
 			return mt_error_set(MT_EIO, "out of memory");
+	} else if (f->text && !(ev->text = dup_span(log, f->text, f->text_len))) {
+		return mt_error_set(MT_EIO, "out of memory");
 	}
 	ev->epoch = f->epoch;
 	ev->samples = f->samples;
@@ -1007,7 +1023,8 @@ static int read_proto_record(mt_runlog *log, const char *s, size_t len, int64_t 
 }
 
 /* The first prefix[0..n) in [s, end), NULL when none: memchr for its byte
- * at `anchor`, then the whole prefix. */
+ * at `anchor`, its last byte (the ':' of "mtrial:", which the m of JSON's
+ * "time_ms" lacks), then the whole prefix. */
 static const char *find_prefix(const char *s, const char *end, const char *prefix, size_t n,
                                size_t anchor)
 {
@@ -1017,7 +1034,7 @@ static const char *find_prefix(const char *s, const char *end, const char *prefi
 		const char *start = p - anchor;
 		if ((size_t)(end - start) < n)
 			return NULL;
-		if (memcmp(start, prefix, n) == 0)
+		if (start[n - 1] == prefix[n - 1] && memcmp(start, prefix, n) == 0)
 			return start;
 		p++;
 	}

@@ -105,6 +105,7 @@ typedef struct {
 	size_t n_warnings, cap_warnings;
 	size_t warnings_total; /* including those not kept */
 	size_t lines;          /* lines fed so far */
+	struct mt_runlog_strings *strings; /* where events' key and text live */
 } mt_runlog;
 
 /* Starts an empty log reading with `rules` (borrowed). */
