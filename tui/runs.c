@@ -124,15 +124,31 @@ static const char *to_target(char *buf, size_t size, json_t *r)
 
 /* --- the list ------------------------------------------------------------ */
 
+/* The list's columns for the page's width, compacted in cells[0..7):
+ * the track from 64 columns, the steady step from 46 (the time to target
+ * keeps its room), the system as "cand" and "base" under 50. Returns how
+ * many. */
+static int fit_columns(const struct tui_page *p, struct tui_cell *cells)
+{
+	int keep[7] = {1, 1, p->width >= 64, 1, 1, p->width >= 46, 1}, n = 0;
+
+	if (p->width < 50)
+		cells[1].width = 4;
+	for (int i = 0; i < 7; i++)
+		if (keep[i])
+			cells[n++] = cells[i];
+	return n;
+}
+
 static void run_row(struct tui_page *p, json_t *r, int sel, int focused)
 {
-	char id[24], c1[16], step[16], tt[16];
-	int track = p->width >= 64;
+	char id[24], sys[16], c1[16], step[16], tt[16];
 
 	snprintf(id, sizeof(id), "#%lld", (long long)jv_int(r, "id", 0));
+	snprintf(sys, p->width < 50 ? 5 : sizeof(sys), "%s", str(r, "system") ?: "?");
 	struct tui_cell cells[] = {
 		{id, ID_W, 1, 0, STYLE_DIM},
-		{str(r, "system"), SYSTEM_W, 0, 0, STYLE_NORMAL},
+		{sys, SYSTEM_W, 0, 0, STYLE_NORMAL},
 		{str(r, "track") ?: "-", TRACK_W, 0, 0, STYLE_DIM},
 		{str(r, "status"), STATUS_W, 0, 0, status_style(str(r, "status"))},
 		{secs(c1, sizeof(c1), num(r, "clock1_s")), SECS_W, 1, 0, STYLE_NORMAL},
@@ -140,23 +156,21 @@ static void run_row(struct tui_page *p, json_t *r, int sel, int focused)
 		{to_target(tt, sizeof(tt), r), 0, 0, 0,
 		 json_is_false(json_object_get(r, "reached")) ? STYLE_WARN : STYLE_NORMAL},
 	};
-	if (!track)
-		memmove(&cells[2], &cells[3], sizeof(cells[0]) * 4);
-	tui_row(p, cells, track ? 7 : 6, sel, focused);
+	tui_row(p, cells, fit_columns(p, cells), sel, focused);
 }
 
 static void header_row(struct tui_page *p)
 {
-	int track = p->width >= 64;
 	struct tui_cell cells[] = {
-		{"id", ID_W, 1, 0, STYLE_DIM},          {"system", SYSTEM_W, 0, 0, STYLE_DIM},
-		{"track", TRACK_W, 0, 0, STYLE_DIM},    {"status", STATUS_W, 0, 0, STYLE_DIM},
-		{"clock1", SECS_W, 1, 0, STYLE_DIM},    {"step", SECS_W, 1, 0, STYLE_DIM},
+		{"id", ID_W, 1, 0, STYLE_DIM},
+		{p->width < 50 ? "sys" : "system", SYSTEM_W, 0, 0, STYLE_DIM},
+		{"track", TRACK_W, 0, 0, STYLE_DIM},
+		{"status", STATUS_W, 0, 0, STYLE_DIM},
+		{"clock1", SECS_W, 1, 0, STYLE_DIM},
+		{"step", SECS_W, 1, 0, STYLE_DIM},
 		{"to target", 0, 0, 0, STYLE_DIM},
 	};
-	if (!track)
-		memmove(&cells[2], &cells[3], sizeof(cells[0]) * 4);
-	tui_row(p, cells, track ? 7 : 6, 0, 0);
+	tui_row(p, cells, fit_columns(p, cells), 0, 0);
 }
 
 static void title_row(struct tui_page *p, int n)
@@ -221,7 +235,8 @@ static void target_text(mt_buf *b, json_t *r)
 		              secs(s, sizeof(s), num(r, "time_to_target_s")));
 	} else {
 		mt_buf_printf(b, "%s", is_running(r) ? "not yet reached" : "not reached");
-		if (str(t, "reason"))
+		/* the reason, unless it only says the same ("did not reach target") */
+		if (str(t, "reason") && !strstr(str(t, "reason"), "reach"))
 			mt_buf_printf(b, ": %s", str(t, "reason"));
 	}
 }
@@ -398,15 +413,16 @@ static void side_row(struct tui_page *p, const char *label, const char *b, const
 		     double ratio)
 {
 	char r[16] = "-";
+	int narrow = p->width < 48;
 
 	if (ratio < 0)
 		r[0] = 0;
 	else if (isfinite(ratio))
-		snprintf(r, sizeof(r), "%.3gx", ratio);
+		snprintf(r, sizeof(r), narrow ? "%.2fx" : "%.3gx", ratio);
 	struct tui_cell cells[] = {
-		{label, 17, 0, 0, STYLE_DIM},
-		{b, 11, 1, 0, STYLE_NORMAL},
-		{c, 11, 1, 0, STYLE_NORMAL},
+		{label, narrow ? 13 : 15, 0, 0, STYLE_DIM},
+		{b, narrow ? 7 : 11, 1, 0, STYLE_NORMAL},
+		{c, narrow ? 7 : 11, 1, 0, STYLE_NORMAL},
 		{r, 0, 0, 0, isfinite(ratio) ? STYLE_HEADING : STYLE_DIM},
 	};
 	tui_row(p, cells, 4, 0, 0);
@@ -464,9 +480,12 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 	tui_action_keys(TUI_ACT_SYSTEMS, keys, sizeof(keys));
 	page_addf(p, STYLE_DIM, "  %s the list", keys);
 	struct tui_cell head[] = {
-		{"", 17, 0, 0, STYLE_DIM},          {"baseline", 11, 1, 0, STYLE_DIM},
+		{"", 15, 0, 0, STYLE_DIM},          {"baseline", 11, 1, 0, STYLE_DIM},
 		{"candidate", 11, 1, 0, STYLE_DIM}, {"cand/base", 0, 0, 0, STYLE_DIM},
 	};
+	if (p->width < 48) /* as side_row */
+		head[0].width = 13, head[1].width = head[2].width = 7, head[1].text = "base",
+		head[2].text = "cand", head[3].text = "c/b";
 	tui_row(p, head, 4, 0, 0);
 	side_counts(p, runs, b, c);
 	bc = json_is_number(jv_get(b, "time_to_target_s.median"))
@@ -480,10 +499,11 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 	cc = median_of(runs, "candidate", "cost_to_target");
 	snprintf(bs, sizeof(bs), isfinite(bc) ? "%.4g" : "-", bc);
 	snprintf(cs, sizeof(cs), isfinite(cc) ? "%.4g" : "-", cc);
-	side_row(p, "  cost to target", bs, cs, cc / bc);
+	side_row(p, "  target cost", bs, cs, cc / bc);
 	page_para(p, 2, STYLE_DIM,
 		  "Medians over the successful runs; failed: attempts that failed or were "
-		  "aborted. cand/base below 1: the candidate is faster or cheaper.");
+		  "aborted; target cost: the price of the devices until the target. "
+		  "cand/base below 1: the candidate is faster or cheaper.");
 }
 
 /* --- the screen ------------------------------------------------------------ */

@@ -92,7 +92,7 @@ check "... the median time to target and the ratio" \
 	wait_for '│   to target +[0-9.]+ms +280ms [0-9.]+x$'
 check "... clock 1 (the imported run has none)" wait_for '│   clock 1 +[0-9.]+ms +- +-$'
 check "... the steady step" wait_for '│   steady step +[0-9.]+ms +40ms [0-9.]+x$'
-check "... the cost to target" wait_for '│   cost to target +[0-9.e-]+ +0\.0035 [0-9.]+x$'
+check "... the cost to target" wait_for '│   target cost +[0-9.e-]+ +0\.0035 [0-9.]+x$'
 keys S
 check "S again: the list" wait_for '│ 3 attempts, newest first'
 
