@@ -97,9 +97,18 @@ const struct cli_command cli_commands[] = {
 	 "starts and again when it ends: success, failed (its exit status) or aborted.\n"
 	 "Ctrl-C stops the command and still saves the attempt. Default system:\n"
 	 "candidate. Exit status: 0 when the command succeeded, 1 otherwise.\n"},
-	{"runs", cmd_runs, "list the recorded run attempts, failed ones too",
+	{"runs", cmd_runs, "the recorded run attempts with their clocks; import runs made elsewhere",
 	 "Usage: mtrial runs [--json]\n"
-	 "       mtrial runs show ID [--json]\n"},
+	 "       mtrial runs show ID [--json]\n"
+	 "       mtrial runs import LOG... [--system S] [--track T] [--label L] [--json]\n\n"
+	 "Every attempt, failed ones too, with clock 1 (submission to the first\n"
+	 "training step: compilation and start-up), clock 2 (the steady step time\n"
+	 "after warm-up), stalls, time to trial.yaml's quality target, MLPerf's\n"
+	 "minutes, devices, device-hours and cost from trial.yaml's prices; --json\n"
+	 "adds each system's summary (median and olympic mean time to target, failed\n"
+	 "attempts). Logs are read through tables/run_events.yaml: MLPerf :::MLLOG\n"
+	 "lines, and the line protocol mtrial:step=N loss=X tokens=T and\n"
+	 "mtrial:eval step=N METRIC=V. import brings in logs of runs made elsewhere.\n"},
 	{"tracks", cmd_tracks, "what each track changed and what it cost in engineering time",
 	 "Usage: mtrial tracks [--json]\n\n"
 	 "For the portability and optimized tracks of trial.yaml (tracks.NAME.base\n"
