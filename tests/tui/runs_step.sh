@@ -6,7 +6,8 @@
 # evaluations plotted against time with the target line. S shows
 # baseline and candidate side by side with candidate / baseline. A run
 # started by `mtrial run` in another terminal shows while it runs, with
-# its elapsed time, steps, loss and evaluation, and ends aborted.
+# its elapsed time, steps, loss and evaluation, and ends aborted. On a
+# narrow pane the list and the side-by-side keep what matters.
 . "$(dirname "$0")/lib/harness.bash"
 
 new_trial runs-trial
@@ -93,7 +94,13 @@ check "... the median time to target and the ratio" \
 check "... clock 1 (the imported run has none)" wait_for '│   clock 1 +[0-9.]+ms +- +-$'
 check "... the steady step" wait_for '│   steady step +[0-9.]+ms +40ms [0-9.]+x$'
 check "... the cost to target" wait_for '│   target cost +[0-9.e-]+ +0\.0035 [0-9.]+x$'
+tm resize-window -t "$SESSION" -x 60 -y 16
+check "on a narrow pane: c/b for the ratio" wait_for '│ +base +cand c/b$'
+check "... with two decimals" wait_for '│   steady step +[0-9.]+ms +40ms [0-9]\.[0-9][0-9]x$'
 keys S
+check "... the list keeps the status and the time to target" \
+	wait_for '│   #2 cand failed +[0-9.]+m?s not reach…$'
+tm resize-window -t "$SESSION" -x 80 -y 24
 check "S again: the list" wait_for '│ 3 attempts, newest first'
 
 # --- a run from another terminal, while it runs ----------------------------------
