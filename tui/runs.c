@@ -245,10 +245,10 @@ static void target_text(mt_buf *b, json_t *r)
 static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
 {
 	mt_buf title = MT_BUF_INIT, t = MT_BUF_INIT;
-	char a[16], b[16];
+	char a[16], b[16], when[32];
 
 	mt_buf_printf(&title, "#%lld %s, %s", (long long)jv_int(r, "id", 0), str(r, "system"),
-		      str(r, "started") ?: "?");
+		      jv_time(json_object_get(r, "started"), when, sizeof(when)));
 	tui_rule(p, mt_buf_cstr(&title));
 	if (is_running(r)) {
 		live_line(p, r, ctx);
