@@ -300,8 +300,11 @@ static void clock_fields(struct tui_page *p, json_t *r)
 		      secs(s, sizeof(s), num(r, "clock1_s")));
 	tui_wrap_field(p, 2, "clock 1", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
-	mt_buf_printf(&b, "%s per step in steady state",
-	              secs(s, sizeof(s), num(r, "steady_step_s")));
+	if (isfinite(num(r, "steady_step_s")))
+		mt_buf_printf(&b, "%s per step in steady state",
+		              secs(s, sizeof(s), num(r, "steady_step_s")));
+	else
+		mt_buf_puts(&b, "- no steady state measured");
 	if (json_is_number(jv_get(r, "throughput.value")))
 		mt_buf_printf(&b, ", %.4g %s/s", json_number_value(jv_get(r, "throughput.value")),
 			      jv_str(r, "throughput.unit", m, sizeof(m)) ?: "");
