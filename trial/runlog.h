@@ -154,6 +154,7 @@ typedef struct {
 	const char *status_from;    /* "run_stop", "exit_status" or NULL; static */
 	int64_t first_ms, last_ms;  /* MT_RUNLOG_NO_TIME without timed events */
 	size_t steps;               /* step events */
+	const mt_run_event *last_step; /* the latest step event, or NULL; borrowed from the log */
 	const mt_run_event **evals; /* every eval event, borrowed from the log */
 	size_t n_evals;
 
@@ -191,7 +192,8 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 void mt_run_metrics_dispose(mt_run_metrics *m);
 
 /* The figures as JSON (new reference; NULL when memory runs out). Keys:
- * status, status_from, first_ms, last_ms, steps, evaluations [{metric,
+ * status, status_from, first_ms, last_ms, steps, last_step {step, loss,
+ * t_ms} | null, evaluations [{metric,
  * value, t_ms, step, epoch, samples}], clock1 {seconds, from, to} | null,
  * run_minutes, steady {interval, intervals, warmup_skipped, step_median_s,
  * step_mean_s, throughput, unit} | null, stalls [{step, seconds,

@@ -315,6 +315,8 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 				m->last_ms = ev->t_ms;
 		}
 		m->steps += ev->kind == MT_RUN_EV_STEP;
+		if (ev->kind == MT_RUN_EV_STEP)
+			m->last_step = ev;
 		if (ev->kind == MT_RUN_EV_EVAL)
 			m->evals[m->n_evals++] = ev;
 	}
@@ -389,9 +391,14 @@ json_t *mt_run_metrics_json(const mt_run_metrics *m)
 	if (m->clock1_from)
 		clock1 = json_pack("{s:o, s:s, s:s}", "seconds", jnum(m->clock1_s), "from",
 		                   m->clock1_from, "to", m->clock1_to);
-	return json_pack("{s:s, s:s?, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "status",
+	json_t *last = m->last_step ? json_pack("{s:I, s:o, s:o}", "step", (json_int_t)m->last_step->step,
+	                                        "loss", jnum(m->last_step->value), "t_ms",
+	                                        jtime(m->last_step->t_ms))
+	                            : json_null();
+	return json_pack("{s:s, s:s?, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "status",
 	                 m->status, "status_from", m->status_from, "first_ms", jtime(m->first_ms),
-	                 "last_ms", jtime(m->last_ms), "steps", (json_int_t)m->steps, "evaluations",
+	                 "last_ms", jtime(m->last_ms), "steps", (json_int_t)m->steps, "last_step", last,
+	                 "evaluations",
 	                 evals_json(m), "clock1", clock1, "run_minutes", jnum(m->run_minutes),
 	                 "steady", steady_json(m), "stalls", stalls, "target", target_json(m),
 	                 "warnings", (json_int_t)m->warnings);

@@ -161,9 +161,15 @@ json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec)
 		size_t i, n = 0;
 		json_array_foreach(runs, i, r)
 			if (strcmp(json_string_value(json_object_get(r, "system")), systems[s]) == 0 &&
-			    json_is_object(json_object_get(r, "metrics")))
-				items[n++] = json_object_get(r, "metrics");
+			    json_is_object(json_object_get(r, "metrics"))) {
+				/* the attempt's status is the journal's: an imported log
+				 * without an end marker is not a failure */
+				items[n] = json_copy(json_object_get(r, "metrics"));
+				json_object_set(items[n++], "status", json_object_get(r, "status"));
+			}
 		sum = n ? mt_run_summary_json(items, n) : json_null();
+		for (i = 0; i < n; i++)
+			json_decref(items[i]);
 		free(items);
 		if (json_is_object(sum)) {
 			json_object_set_new(sum, "devices", real_or_null(devices_of(spec, systems[s])));

@@ -192,36 +192,6 @@ static int64_t iso_ms(const char *iso)
 	return (int64_t)timegm(&tm) * 1000;
 }
 
-/* The last step's number and loss of a log, read as `mtrial run` writes
- * it: the line protocol's prefix is found after the time and stream. The
- * figures (mt_run_metrics_json) count steps but keep no loss. */
-static json_t *last_step(const char *path)
-{
-	mt_runlog_rules *rules = NULL;
-	mt_runlog log;
-	json_t *out = NULL;
-	char *text = NULL;
-	size_t len = 0;
-
-	if (mt_file_read(&text, &len, path) < 0 || mt_runlog_rules_load(&rules) < 0) {
-		mt_error_clear();
-		free(text);
-		return NULL;
-	}
-	mt_runlog_init(&log, rules);
-	if (mt_runlog_feed_text(&log, text, len, MT_RUNLOG_NO_TIME) == 0)
-		for (size_t i = log.n_events; i-- > 0 && !out;) {
-			const mt_run_event *ev = &log.events[i];
-			if (ev->kind == MT_RUN_EV_STEP)
-				out = json_pack("{sIso}", "step", (json_int_t)ev->step, "loss",
-						isfinite(ev->value) ? json_real(ev->value) : json_null());
-		}
-	mt_runlog_dispose(&log);
-	mt_runlog_rules_free(rules);
-	free(text);
-	return out;
-}
-
 /* A run still going: its figures so far from its log (clock 1, steps,
  * evaluations), and "live" {started_ms, last_step {step, loss}}. */
 static void add_live(struct tui_wizard *w, json_t *run)
@@ -230,11 +200,13 @@ static void add_live(struct tui_wizard *w, json_t *run)
 	int64_t started = iso_ms(json_string_value(json_object_get(run, "started")));
 	json_t *m = NULL, *live = json_pack("{sI}", "started_ms", (json_int_t)started);
 
-	if (log && mt_runs_metrics(&m, log, MT_RUNS_LOG_TIMED, w->trial->spec, started, -1) == 0)
+	if (log && mt_runs_metrics(&m, log, MT_RUNS_LOG_TIMED, w->trial->spec, started, -1) == 0) {
+		json_object_set(live, "last_step", json_object_get(m, "last_step"));
 		json_object_set_new(run, "metrics", m);
+	}
 	mt_error_clear(); /* a log not written yet is no error */
-	if (log)
-		json_object_set_new(live, "last_step", last_step(log) ?: json_null());
+	if (!json_object_get(live, "last_step"))
+		json_object_set_new(live, "last_step", json_null());
 	json_object_set_new(run, "live", live);
 }
 
