@@ -74,20 +74,7 @@ systems:
   candidate: {accelerator: Trainium2, count: 16, hosts: 1, price: {hourly: 45, currency: USD}}
 quality_target: {metric: eval_loss, threshold: 2.2, direction: lower}
 YAML
-cat >"$T_TMP/loop.sh" <<'SH'
-#!/bin/sh
-# start-up, then 12 steps of 50 ms with one of 600 ms (a recompilation), an
-# evaluation every 4 steps: eval_loss 2.30, 2.10 (the target), 1.90
-sleep 0.4
-for s in 1 2 3 4 5 6 7 8 9 10 11 12; do
-	if [ $s = 9 ]; then sleep 0.6; else sleep 0.05; fi
-	echo "mtrial:step=$s loss=2.5 tokens=4096"
-	case $s in 4) echo "mtrial:eval step=4 eval_loss=2.30" ;; 8) echo "mtrial:eval step=8 eval_loss=2.10" ;;
-	12) echo "mtrial:eval step=12 eval_loss=1.90" ;; esac
-done
-SH
-chmod +x "$T_TMP/loop.sh"
-run_mt 0 run --system baseline -- "$T_TMP/loop.sh"
+run_mt 0 run --system baseline -- "$MT_SOURCE_DIR/tests/data/runs/loop.sh"
 run_mt 0 runs show 1 --json
 eq "$(json '0.4 <= j["clock1_s"] < 2.0')" True "clock 1: submission to the first step holds the start-up"
 eq "$(json '0.04 <= j["steady_step_s"] < 0.3')" True "clock 2: the steady step, not the stall"

@@ -19,18 +19,7 @@ systems:
   candidate: {accelerator: Trainium2, count: 16, hosts: 1, price: {hourly: 45, currency: USD}}
 quality_target: {metric: eval_loss, threshold: 2.2, direction: lower}
 YAML
-# start-up, then 12 steps of 50 ms with one of 600 ms (a recompilation), an
-# evaluation every 4 steps: eval_loss 2.30, 2.10 (the target), 1.90
-cat >"$T/loop.sh" <<'SH'
-sleep 0.4
-for s in 1 2 3 4 5 6 7 8 9 10 11 12; do
-	if [ $s = 9 ]; then sleep 0.6; else sleep 0.05; fi
-	echo "mtrial:step=$s loss=2.5 tokens=4096"
-	case $s in 4) echo "mtrial:eval step=4 eval_loss=2.30" ;; 8) echo "mtrial:eval step=8 eval_loss=2.10" ;;
-	12) echo "mtrial:eval step=12 eval_loss=1.90" ;; esac
-done
-SH
-mt run --system baseline --track portability -- sh "$T/loop.sh" >/dev/null 2>&1
+mt run --system baseline --track portability -- sh "$MT_SOURCE_DIR/tests/data/runs/loop.sh" >/dev/null 2>&1
 mt run --system candidate -- sh -c 'echo "mtrial:step=1 loss=3.0"; exit 3' >/dev/null 2>&1
 # a protocol log made elsewhere, with its own times: the target at step 8
 t0=1700000000000
