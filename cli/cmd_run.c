@@ -111,7 +111,7 @@ static char *command_line(char **argv)
 static int run(struct cli *cli, const struct run_args *a, int *child_status)
 {
 	mt_trial *t = NULL;
-	char *cmd = command_line(a->argv), *dir = NULL, *path = NULL, name[64];
+	char *cmd = command_line(a->argv), *dir = NULL, *path = NULL, name[64], host[256] = "";
 	int out[2] = {-1, -1}, err[2] = {-1, -1}, error, status = 0;
 	struct stream s[2] = {{-1, stdout, 'o', MT_BUF_INIT}, {-1, stderr, 'e', MT_BUF_INIT}};
 	struct sigaction sa = {0}, old_int, old_term;
@@ -134,9 +134,12 @@ static int run(struct cli *cli, const struct run_args *a, int *child_status)
 		error = mt_error_set(MT_EIO, "%s: %s", path, strerror(errno));
 		goto done;
 	}
+	if (gethostname(host, sizeof(host) - 1) != 0)
+		host[0] = '\0';
 	rec = (mt_journal_run){.system = a->system, .track = a->track, .label = a->label,
 			       .cache = a->cache, .origin = "run", .command = cmd, .log = path,
-			       .status = "running", .started_ms = started};
+			       .status = "running", .started_ms = started, .pid = getpid(),
+			       .host = host[0] ? host : NULL};
 	if ((error = mt_journal_run_add(t->journal, &rec, &id)) < 0)
 		goto done;
 	fprintf(stderr, "mtrial: run #%lld (%s%s%s): %s\n", (long long)id, a->system,

@@ -4,6 +4,9 @@
 #include "util.h"
 
 #include <sqlite3.h>
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +106,10 @@ static const char *const migrations[] = {
 	"  started_ms INTEGER NOT NULL,"
 	"  ended_ms INTEGER,"
 	"  metrics TEXT);",
+	/* 8: which process records a run, so that an attempt whose mtrial died
+	 *    (kill -9, a crash, a reboot) is told from one still going */
+	"ALTER TABLE runs ADD COLUMN pid INTEGER;"
+	"ALTER TABLE runs ADD COLUMN host TEXT;",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -908,6 +915,16 @@ json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit)
 
 static const char *const run_statuses[] = {"running", "success", "failed", "aborted", NULL};
 
+/* 1 when the process `pid` of `host` (this machine) no longer exists; 0
+ * when it does, or when it cannot be told (another host, no pid). */
+static int run_process_gone(int64_t pid, const char *host)
+{
+	char here[256] = "";
+	if (pid <= 0 || !host || gethostname(here, sizeof(here) - 1) != 0 || strcmp(here, host) != 0)
+		return 0;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
 int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out)
 {
 	sqlite3_stmt *st = NULL;
@@ -920,8 +937,8 @@ int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out
 	if ((error = begin(j)) < 0)
 		return error;
 	error = prepare(j, &st, "INSERT INTO runs (created_ms, system, track, label, cache, origin,"
-				" command, log, status, exit_status, started_ms, ended_ms, metrics)"
-				" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+				" command, log, status, exit_status, started_ms, ended_ms, metrics, pid,"
+				" host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 	if (error == 0) {
 		sqlite3_bind_int64(st, 1, mt_now_ms());
 		sqlite3_bind_text(st, 2, run->system, -1, SQLITE_STATIC);
@@ -942,6 +959,11 @@ int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out
 		else
 			sqlite3_bind_null(st, 12);
 		bind_text_or_null(st, 13, run->metrics);
+		if (run->pid)
+			sqlite3_bind_int64(st, 14, run->pid);
+		else
+			sqlite3_bind_null(st, 14);
+		bind_text_or_null(st, 15, run->host);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			error = db_error(j, "recording run");
 	}
@@ -988,7 +1010,7 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 	int rc;
 
 	if (prepare(j, &st, "SELECT id, created_ms, system, track, label, cache, origin, command,"
-			    " log, status, exit_status, started_ms, ended_ms, metrics FROM runs"
+			    " log, status, exit_status, started_ms, ended_ms, metrics, pid, host FROM runs"
 			    " WHERE ?1 = 0 OR id = ?1 ORDER BY id") < 0) {
 		json_decref(arr);
 		return NULL;
@@ -998,10 +1020,15 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 		char started[32], ended[32];
 		json_t *r, *metrics = NULL;
 		json_error_t jerr;
+		int lost = 0;
 		mt_time_iso(started, sizeof(started), sqlite3_column_int64(st, 11));
 		mt_time_iso(ended, sizeof(ended), sqlite3_column_int64(st, 12));
 		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
 			metrics = json_loads((const char *)sqlite3_column_text(st, 13), 0, &jerr);
+		if (strcmp((const char *)sqlite3_column_text(st, 9), "running") == 0 &&
+		    run_process_gone(sqlite3_column_int64(st, 14),
+				     (const char *)sqlite3_column_text(st, 15)))
+			lost = 1;
 		r = json_pack("{sI, ss, ss?, ss?, ss?, ss, ss?, ss, ss, so, ss, so, so}", "id",
 			      (json_int_t)sqlite3_column_int64(st, 0), "system",
 			      (const char *)sqlite3_column_text(st, 2), "track",
@@ -1019,6 +1046,13 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 			      sqlite3_column_type(st, 12) == SQLITE_NULL ? json_null()
 									 : json_string(ended),
 			      "metrics", metrics ? metrics : json_null());
+		if (r && lost) { /* recorded as running by a process that is gone */
+			json_object_set_new(r, "status", json_string("lost"));
+			json_object_set_new(r, "note",
+					    json_string("the mtrial process that ran it ended without "
+							"recording the end (killed, crashed or rebooted); "
+							"its log holds what was printed"));
+		}
 		if (r)
 			json_array_append_new(arr, r);
 	}

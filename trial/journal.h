@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 7
+#define MT_JOURNAL_SCHEMA_VERSION 8
 
 typedef struct mt_journal mt_journal;
 
@@ -142,6 +142,8 @@ typedef struct {
 	int has_exit_status, exit_status;
 	int64_t started_ms, ended_ms; /* ended 0: not yet */
 	const char *metrics; /* JSON text computed from the log, or NULL */
+	int64_t pid;         /* the recording process (0: none, an import) */
+	const char *host;    /* and its host, or NULL */
 } mt_journal_run;
 
 /* Records a run; *id_out (may be NULL) its id. */
@@ -154,7 +156,9 @@ int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_ex
 
 /* The runs, oldest first (only_id > 0: that one): [{id, system, track,
  * label, cache, origin, command, source, status, exit_status, started,
- * ended, metrics}]. New reference, NULL with the error set. */
+ * ended, metrics}]. A run recorded as running by a process of this host
+ * that no longer exists reads as status "lost" with a "note". New
+ * reference, NULL with the error set. */
 json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id);
 
 /* Records what the team found out about an op on the candidate: status is

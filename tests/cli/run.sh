@@ -42,6 +42,20 @@ eq "$?" 1 "an interrupted run exits 1"
 check "the command was stopped" sh -c "! grep -q never '$T_TMP/int.out'"
 has "run #4 aborted" "$(cat "$T_TMP/int.err")" "interrupted attempt kept"
 
+# mtrial killed outright (kill -9): the attempt cannot record its end, and
+# reads as lost, not as running forever
+"$MTRIAL" run --label killed -- sleep 37.25 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+	[ "$(sqlite3 .mtrial/journal.db "select count(*) from runs where label='killed'")" = 1 ] && break
+	sleep 0.1
+done
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+pkill -f "sleep 37.25"
+run_mt 0 runs show 5 --json
+eq "$(json 'j["status"], "killed, crashed or rebooted" in j["note"]')" "lost True" "a run whose mtrial died is lost"
+sqlite3 .mtrial/journal.db "delete from runs where label='killed'"
+
 run_mt 0 runs --json
 eq "$(json '[(r["id"], r["system"], r["track"], r["status"], r["exit_status"]) for r in j["runs"]]')" \
 	"[(1, 'baseline', 'portability', 'success', 0), (2, 'candidate', 'optimized', 'failed', 3), (3, 'candidate', None, 'failed', 127), (4, 'candidate', None, 'aborted', 130)]" \
