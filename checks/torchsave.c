@@ -579,16 +579,6 @@ static int collect(mt_torchsave *f, val *v, const char *prefix, int depth)
 
 /* --- the file ------------------------------------------------------------------ */
 
-int mt_torchsave_sniff(const char *path)
-{
-	unsigned char magic[4] = {0};
-	FILE *fp = fopen(path, "rb");
-	size_t n = fp ? fread(magic, 1, 4, fp) : 0;
-	if (fp)
-		fclose(fp);
-	return n == 4 && memcmp(magic, "PK\3\4", 4) == 0;
-}
-
 int mt_torchsave_open(mt_torchsave **out, const char *path)
 {
 	const unsigned char *map = NULL;

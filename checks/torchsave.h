@@ -22,10 +22,6 @@
 
 typedef struct mt_torchsave mt_torchsave;
 
-/* 1 when the file starts like a zip (torch.save's format), without reading
- * more. */
-int mt_torchsave_sniff(const char *path);
-
 /* Reads the file. MT_EINVALID naming the file and what is wrong (not a zip,
  * a legacy pickle file, a truncated archive, a storage past the end of its
  * entry, an opcode it does not know); MT_ENOTFOUND when absent. */

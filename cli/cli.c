@@ -25,6 +25,21 @@ int cli_common_option(struct cli *cli, int opt)
 	}
 }
 
+int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
+	       const struct option *opts)
+{
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		int common = cli_common_option(cli, opt);
+		if (common < 0)
+			return CLI_GETOPT_HELP;
+		if (!common)
+			return opt;
+	}
+	return CLI_GETOPT_END;
+}
+
 int cli_parse_plain(struct cli *cli, int argc, char **argv, int *status)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS, {0}};

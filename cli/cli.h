@@ -42,6 +42,14 @@ extern const struct cli_command cli_commands[];
 		{"json", no_argument, NULL, CLI_OPT_JSON}, {"help", no_argument, NULL, CLI_OPT_HELP}
 int cli_common_option(struct cli *cli, int opt);
 
+/* getopt_long with the common options handled: the command's next own
+ * option, CLI_GETOPT_END after the last, or CLI_GETOPT_HELP when --help was
+ * printed (the command returns 0). Commands loop while it is >= 0. */
+#define CLI_GETOPT_END (-1)
+#define CLI_GETOPT_HELP (-2)
+int cli_getopt(struct cli *cli, int argc, char **argv, const char *shortopts,
+	       const struct option *opts);
+
 /* For commands that take only the common options and no arguments: parses
  * them. Returns 1 when the command must return *status at once (help was
  * printed, or a usage error), 0 to go on. */

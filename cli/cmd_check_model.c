@@ -179,12 +179,7 @@ int check_model(struct cli *cli, int argc, char **argv)
 	char *end;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "hi:r:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "hi:r:", opts)) >= 0) {
 		switch (opt) {
 		case 'i': a.inputs = optarg; break;
 		case 'r': a.recipe = optarg; break;
@@ -198,6 +193,8 @@ int check_model(struct cli *cli, int argc, char **argv)
 		default: return cli_usage_error(cli, "bad option");
 		}
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (optind + 1 != argc)
 		return cli_usage_error(cli, "expected one TorchScript model file");
 	a.model = argv[optind];

@@ -50,12 +50,7 @@ int cmd_init(struct cli *cli, int argc, char **argv)
 	const char *repo = ".", *name = NULL;
 	int opt, error;
 
-	while ((opt = getopt_long(argc, argv, "+hr:n:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "+hr:n:", opts)) >= 0) {
 		if (opt == 'r')
 			repo = optarg;
 		else if (opt == 'n')
@@ -63,6 +58,8 @@ int cmd_init(struct cli *cli, int argc, char **argv)
 		else
 			return cli_usage_error(cli, "bad option");
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (optind < argc)
 		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
 	if (name && !*name)

@@ -51,12 +51,7 @@ int cmd_note(struct cli *cli, int argc, char **argv)
 	char *text;
 	int opt, error;
 
-	while ((opt = getopt_long(argc, argv, "hT:t:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "hT:t:", opts)) >= 0) {
 		if (opt == 'T') {
 			track = optarg;
 		} else if (opt == 't') {
@@ -69,6 +64,8 @@ int cmd_note(struct cli *cli, int argc, char **argv)
 			return cli_usage_error(cli, "bad option");
 		}
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (optind == argc)
 		return cli_usage_error(cli, "missing note TEXT");
 	if (optind + 1 == argc && strcmp(argv[optind], "-") == 0)

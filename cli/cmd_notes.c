@@ -75,12 +75,7 @@ int cmd_notes(struct cli *cli, int argc, char **argv)
 	mt_trial *t = NULL;
 	int opt, error;
 
-	while ((opt = getopt_long(argc, argv, "hT:t:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "hT:t:", opts)) >= 0) {
 		if (opt == 'T')
 			f.track = optarg;
 		else if (opt == 't')
@@ -88,6 +83,8 @@ int cmd_notes(struct cli *cli, int argc, char **argv)
 		else
 			return cli_usage_error(cli, "bad option");
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (optind < argc)
 		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
 	if ((error = cli_open_trial(cli, &t, 0)) < 0)

@@ -36,18 +36,15 @@ static int parse(struct cli *cli, int argc, char **argv, int min, int max, const
 	int opt, n = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "ha:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return *status = CLI_EXIT_OK, 1;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "ha:", opts)) >= 0) {
 		if (opt == 'a' && kind) {
 			*kind = optarg;
 			continue;
 		}
 		return *status = cli_usage_error(cli, "bad option"), 1;
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return *status = CLI_EXIT_OK, 1;
 	for (; optind < argc; optind++) {
 		if (n >= max)
 			return *status = cli_usage_error(cli, "unexpected argument '%s'", argv[optind]), 1;
@@ -337,16 +334,13 @@ static int tracer(struct cli *cli, int argc, char **argv)
 	int opt, error;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "ho:", opts)) >= 0) {
 		if (opt != 'o')
 			return cli_usage_error(cli, "bad option");
 		path = optarg;
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (optind < argc)
 		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
 	if ((error = mt_embedded_load(&text, mt_embedded_scripts, NULL, "optrace.py")) < 0)

@@ -38,17 +38,14 @@ int cmd_override(struct cli *cli, int argc, char **argv)
 	int64_t id = 0;
 	int opt, error;
 
-	while ((opt = getopt_long(argc, argv, "hn:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "hn:", opts)) >= 0) {
 		if (opt == 'n')
 			note = optarg;
 		else
 			return cli_usage_error(cli, "bad option");
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (optind != argc && optind + 2 != argc)
 		return cli_usage_error(cli, "give OP and STATUS, or nothing to list");
 	if ((error = cli_open_trial(cli, &t, 0)) < 0)

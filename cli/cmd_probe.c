@@ -152,12 +152,7 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 	struct probe_args a = {0};
 	int opt, error, unsupported = 0;
 
-	while ((opt = getopt_long(argc, argv, "hr:R:t:f:o:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "hr:R:t:f:o:", opts)) >= 0) {
 		switch (opt) {
 		case 'r': a.repo = optarg; break;
 		case 'R': a.rev = optarg; break;
@@ -174,6 +169,8 @@ int cmd_probe(struct cli *cli, int argc, char **argv)
 		default: return cli_usage_error(cli, "bad option");
 		}
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (optind < argc && a.from && strcmp(a.from, "scan") != 0)
 		a.file = argv[optind++];
 	if (optind < argc)

@@ -44,12 +44,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	char *text = NULL;
 	int opt, error;
 
-	while ((opt = getopt_long(argc, argv, "hf:o:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "hf:o:", opts)) >= 0) {
 		if (opt == 'f')
 			format = optarg;
 		else if (opt == 'o')
@@ -57,6 +52,8 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 		else
 			return cli_usage_error(cli, "bad option");
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (cli->json)
 		format = "json";
 	if (strcmp(format, "md") != 0 && strcmp(format, "json") != 0)

@@ -273,12 +273,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	int opt, error, child = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+hs:t:l:c:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "+hs:t:l:c:", opts)) >= 0) {
 		switch (opt) {
 		case 's': a.system = optarg; break;
 		case 't': a.track = optarg; break;
@@ -287,6 +282,8 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		default: return cli_usage_error(cli, "bad option");
 		}
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (!mt_str_in(a.system, systems))
 		return cli_usage_error(cli, "--system %s: expected baseline or candidate", a.system);
 	if (a.track && !mt_str_in(a.track, tracks))

@@ -71,12 +71,7 @@ static int import(struct cli *cli, int argc, char **argv)
 	int opt, error = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "hs:t:l:", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return json_decref(done), CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "hs:t:l:", opts)) >= 0) {
 		if (opt == 's')
 			system = optarg;
 		else if (opt == 't')
@@ -86,6 +81,8 @@ static int import(struct cli *cli, int argc, char **argv)
 		else
 			return json_decref(done), cli_usage_error(cli, "bad option");
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return json_decref(done), CLI_EXIT_OK;
 	if (!mt_str_in(system, systems) || (track && !mt_str_in(track, tracks)))
 		return json_decref(done),
 		       cli_usage_error(cli, "--system baseline|candidate, --track portability|optimized");

@@ -199,12 +199,7 @@ int cmd_scan(struct cli *cli, int argc, char **argv)
 	int64_t id;
 	int opt, error;
 
-	while ((opt = getopt_long(argc, argv, "hr:R:wn", opts, NULL)) != -1) {
-		int common = cli_common_option(cli, opt);
-		if (common < 0)
-			return CLI_EXIT_OK;
-		if (common)
-			continue;
+	while ((opt = cli_getopt(cli, argc, argv, "hr:R:wn", opts)) >= 0) {
 		switch (opt) {
 		case 'r': o.repo = optarg; break;
 		case 'R': o.rev = optarg; break;
@@ -213,6 +208,8 @@ int cmd_scan(struct cli *cli, int argc, char **argv)
 		default: return cli_usage_error(cli, "bad option");
 		}
 	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
 	if (optind < argc)
 		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
 	o.progress = on_progress;

@@ -6,13 +6,9 @@
 #include "util.h"
 #include "zip.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* --- the zip container, checked before libtorch sees it ------------------- */
 
