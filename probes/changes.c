@@ -283,7 +283,9 @@ int mt_changes_diff(json_t **out, const char *repo_path, const char *base, const
 			   "deleted", 0, "platform", 0, "generic", 0, "by_kind", "model", 0, "harness",
 			   0, "other", 0, "by_rule");
 	if (git_repository_open_ext(&repo, repo_path, 0, NULL) < 0) {
-		error = mt_error_set(MT_EINVALID, "not a git repository: %s", repo_path);
+		const git_error *e = git_error_last();
+		error = mt_error_set(MT_EINVALID, "not a git repository: %s (%s)", repo_path,
+				     e && e->message ? e->message : "libgit2 found none");
 		goto done;
 	}
 	if ((error = tree_of(&tb, &cb, repo, base)) < 0 || (error = tree_of(&th, &ch, repo, head)) < 0)
