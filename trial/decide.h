@@ -1,0 +1,101 @@
+/* The go/no-go decision: every criterion of trial.yaml judged from the
+ * record (runs, correctness checks, the latest probe, effort), and a verdict
+ * that never comes from missing data.
+ *
+ * Each criterion is "met", "not_met" or "unknown". Unknown is what the record
+ * cannot yet say, never a pass. By kind:
+ *
+ *   quality          the candidate's evaluations of quality_target.metric
+ *                    against the criterion's threshold (else the target's),
+ *                    per track: met when a track reaches it (only on the
+ *                    optimized track: met with that condition); not_met when
+ *                    finished candidate runs evaluated the metric and none
+ *                    reached it; unknown without such a run.
+ *   correctness      the recorded checks, the latest of each pair compared:
+ *                    not_met when one fails; met when all pass. `check model`
+ *                    (a CPU estimate of a number format, not the candidate
+ *                    system) alone is not enough; its failures are conditions.
+ *   ops              the latest probe: not_met for an unsupported op, or more
+ *                    CPU-fallback ops than the threshold (when given);
+ *                    unknown while ops are unknown; ops that rely on the
+ *                    team's overrides, partial ops and CPU fallbacks the
+ *                    threshold allows are conditions.
+ *   time_to_quality  the candidate's median time to the target from run start
+ *   cost_to_quality  (cost: hourly price x that time) over the baseline's:
+ *                    met when the ratio <= threshold; the other clock
+ *                    (device-hours to the target) is in the evidence, never
+ *                    mixed in. A candidate whose finished runs never reached
+ *                    the target is not_met; no baseline run that reached it,
+ *                    or no price, is unknown.
+ *   effort           the hours timed for both tracks against the threshold
+ *                    (else tracks.optimized.budget_hours); no time recorded
+ *                    is unknown.
+ *   custom           judged by the team (criteria.*.judgement, with its
+ *                    evidence in criteria.*.evidence); unknown without one.
+ *
+ * Verdict, first rule that applies:
+ *   NO_GO                any criterion not_met: the record shows a failure,
+ *                        and evidence still missing elsewhere cannot turn it
+ *                        into a go (it is listed under "missing" all the same);
+ *   NOT_ENOUGH_EVIDENCE  any criterion unknown, or trial.yaml lists none;
+ *   GO_WITH_CONDITIONS   all met, some only under conditions;
+ *   GO                   all met without conditions. */
+#ifndef MT_DECIDE_H
+#define MT_DECIDE_H
+
+#include <stdint.h>
+#include <jansson.h>
+#include "trial.h"
+
+#define MT_VERDICT_GO "GO"
+#define MT_VERDICT_GO_WITH_CONDITIONS "GO_WITH_CONDITIONS"
+#define MT_VERDICT_NO_GO "NO_GO"
+#define MT_VERDICT_NOT_ENOUGH_EVIDENCE "NOT_ENOUGH_EVIDENCE"
+
+/* Decides trial `t` (opened with its spec) as of now_ms (a running effort
+ * timer counts up to it). *out (new reference, the caller's):
+ *
+ *   verdict      one of the MT_VERDICT_* strings
+ *   headline     the verdict in words ("GO WITH CONDITIONS")
+ *   summary      "4 of 6 criteria met, 1 not met, 1 unknown"
+ *   counts       {met, not_met, unknown}
+ *   criteria     [{name, kind, description, status: met|not_met|unknown,
+ *                  evidence: a sentence with the numbers,
+ *                  source: the records it read ("runs #3, #5; trial.yaml
+ *                  quality_target"),
+ *                  threshold, value (numbers or null: value is what was
+ *                  compared with threshold: a ratio, hours, a count, the
+ *                  best evaluation), track (the track that decided it, or
+ *                  null), conditions [text], missing [{what, command}]}]
+ *                in trial.yaml's order
+ *   failed       [{criterion, evidence}]       the not_met ones
+ *   missing      [{criterion, what, command}]  what would settle the unknown
+ *                                              ones, and the command that
+ *                                              records it
+ *   conditions   [{criterion, text}]           what must hold for a met one
+ *   caveats      [text]                        every caveat, most important
+ *                                              first
+ *   caveat       the first of them (for a report's first screen), or null
+ *
+ * Returns 0, or a negative MT_E* code with mt_error_last() set when the
+ * journal cannot be read. */
+int mt_decide(json_t **out, mt_trial *t, int64_t now_ms);
+
+/* The evidence mt_decide reads, gathered from the trial's journal (new
+ * reference, NULL with the error set): runs (mt_journal_runs_json,
+ * flattened by mt_runs_flatten), checks (mt_journal_checks_json), probe
+ * (the latest, with "id" and "created_ms"; null when none), overrides
+ * (mt_journal_overrides_json), effort (mt_journal_effort_summary_json at
+ * now_ms) and effort_running (boolean). */
+json_t *mt_decide_evidence(mt_trial *t, int64_t now_ms);
+
+/* The decision from `spec` and `evidence` (both borrowed; the shape of
+ * mt_decide_evidence): no I/O, so tests and the wizard can decide from
+ * evidence they hold. *out as for mt_decide. MT_EINVALID for a criterion
+ * kind it does not know, naming the criterion. */
+int mt_decide_from(json_t **out, const mt_spec *spec, json_t *evidence);
+
+/* 1 when `decision` (from mt_decide) is a plain GO, else 0. */
+int mt_decide_is_go(const json_t *decision);
+
+#endif
