@@ -90,5 +90,6 @@ int cmd_check(struct cli *cli, int argc, char **argv);
 int cmd_run(struct cli *cli, int argc, char **argv);
 int cmd_runs(struct cli *cli, int argc, char **argv);
 int cmd_tracks(struct cli *cli, int argc, char **argv);
+int cmd_decide(struct cli *cli, int argc, char **argv);
 
 #endif

@@ -118,6 +118,18 @@ const struct cli_command cli_commands[] = {
 	 "backends, NeuronCore sharding, CUDA-only packages: tables/\n"
 	 "platform_changes.yaml) or generic, each file model code, harness or other;\n"
 	 "and the effort timed for the track against the optimized track's budget.\n"},
+	{"decide", cmd_decide, "the go/no-go verdict: each criterion met, not met or unknown",
+	 "Usage: mtrial decide [--trial DIR] [--json]\n\n"
+	 "Judges each criterion of trial.yaml from the record: quality (the candidate's\n"
+	 "evaluations, per track), correctness (the recorded checks), ops (the latest\n"
+	 "probe: unsupported ops, CPU fallbacks against the threshold), time and cost to\n"
+	 "quality (candidate over baseline; device-hours shown apart), effort (hours\n"
+	 "against the threshold or the optimized budget), custom (the team's judgement).\n"
+	 "Each is met, not met or unknown, with its evidence and source; missing data is\n"
+	 "unknown, never met. Verdict: NO_GO when one is not met, NOT_ENOUGH_EVIDENCE\n"
+	 "when one is unknown (with what is missing and the command that records it),\n"
+	 "GO_WITH_CONDITIONS when all are met under conditions, else GO.\n"
+	 "Exit status: 0 for GO, 1 otherwise, 2 for a trial that cannot be read.\n"},
 	{"override", cmd_override, "record what the team found out about an op",
 	 "Usage: mtrial override OP STATUS --note TEXT [--json]\n"
 	 "       mtrial override [--json]\n\n"

@@ -40,6 +40,7 @@ static const char *const directions[] = {"lower", "higher", NULL};
 static const char *const treatments[] = {"measured", "public_rate", "omitted", NULL};
 static const char *const op_statuses[] = {"device", "cpu_fallback", "unsupported", "partial",
 					  NULL};
+static const char *const judgements[] = {"met", "not_met", NULL};
 static const char *const criterion_kinds[] = {
 	"quality", "correctness", "ops", "time_to_quality", "cost_to_quality", "effort", "custom",
 	NULL};
@@ -184,6 +185,11 @@ static const struct field schema_fields[] = {
 	NUM("criteria.*.threshold", "The number it is judged against; its unit follows from "
 				    "kind (e.g. a ratio to the baseline's cost)."),
 	STR("criteria.*.description", "The criterion in words, as the report shows it."),
+	ENUM("criteria.*.judgement", judgements,
+	     "For a custom criterion only: the team's judgement (every other kind is judged "
+	     "from the record by `mtrial decide`)."),
+	STR("criteria.*.evidence", "For a custom criterion: what the judgement rests on, in a "
+				   "sentence."),
 
 	MAP("probe", "How `mtrial probe` judges the repository's ops."),
 	STR("probe.table", "The compatibility table `mtrial probe` uses by default (a name from "

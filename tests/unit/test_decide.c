@@ -1,0 +1,421 @@
+/* The go/no-go decision from a spec and evidence held in memory: each kind
+ * of criterion met, not met and unknown; the verdict's precedence (a failure
+ * outranks missing evidence, missing evidence outranks conditions); and that
+ * no criterion is met from missing data. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide.h"
+#include "error.h"
+#include "spec.h"
+
+#define SPEC_HEAD                                                                                  \
+	"schema: 1\nname: t\n"                                                                     \
+	"systems:\n"                                                                               \
+	"  baseline: {count: 8, hosts: 1, price: {hourly: 32, currency: USD}}\n"                   \
+	"  candidate: {count: 16, hosts: 1, price: {hourly: 40, currency: USD}}\n"                 \
+	"quality_target: {metric: eval_loss, threshold: 2.1, direction: lower}\n"                  \
+	"tracks:\n  optimized: {budget_hours: 40}\n"
+
+/* Every kind the record judges, each with a threshold. */
+static const char all_criteria[] =
+	SPEC_HEAD
+	"criteria:\n"
+	"  - {name: quality-target, kind: quality, threshold: 2.1}\n"
+	"  - {name: first-steps-match, kind: correctness}\n"
+	"  - {name: no-cpu-fallback, kind: ops, threshold: 0}\n"
+	"  - {name: time-to-quality, kind: time_to_quality, threshold: 1.0}\n"
+	"  - {name: cost-to-quality, kind: cost_to_quality, threshold: 1.2}\n"
+	"  - {name: porting-effort, kind: effort, threshold: 40}\n";
+
+/* One run as mt_decide_evidence flattens it: a finished run that reached
+ * eval_loss `best` after `ttt` seconds (ttt < 0: did not reach it). */
+static json_t *run(int id, const char *system, const char *track, const char *status,
+		   double best, double ttt)
+{
+	double price = strcmp(system, "baseline") == 0 ? 32 : 40;
+	int reached = ttt >= 0;
+	return json_pack("{si, ss, ss?, ss, s{s[{ss, sf}]}, sb, so, so, so, sf}", "id", id, "system",
+			 system, "track", track, "status", status, "metrics", "evaluations", "metric",
+			 "eval_loss", "value", best, "reached", reached, "time_to_target_s",
+			 reached ? json_real(ttt) : json_null(), "time_to_target_from_submission_s",
+			 reached ? json_real(ttt + 300) : json_null(), "cost_to_target",
+			 reached ? json_real(price * ttt / 3600) : json_null(), "devices",
+			 strcmp(system, "baseline") == 0 ? 8.0 : 16.0);
+}
+
+static json_t *op(const char *name, const char *status, const char *source)
+{
+	return json_pack("{ss, ss, ss, si}", "op", name, "status", status, "source", source, "count", 1);
+}
+
+static json_t *probe(json_t *ops)
+{
+	return json_pack("{si, ss, s{ss, ss, ss}, s{ss}, so}", "id", 4, "created",
+			 "2026-11-20T10:00:00Z", "table", "name", "mine", "version", "1", "retrieved",
+			 "2026-11-01", "from", "source", "trace", "ops", ops);
+}
+
+static json_t *check(int id, const char *kind, const char *ref, int passed)
+{
+	return json_pack("{si, ss, ss, ss, sb}", "id", id, "kind", kind, "reference", ref,
+			 "candidate", "cand", "passed", passed);
+}
+
+/* Evidence on which every criterion of all_criteria is met: three runs of
+ * each system on the portability track, candidate 0.9x, a passed check,
+ * every op on the device, 12 h of effort. */
+static json_t *complete_evidence(void)
+{
+	json_t *runs = json_array();
+	for (int i = 0; i < 3; i++) {
+		json_array_append_new(runs, run(1 + i, "baseline", NULL, "success", 2.05, 1000 + 10 * i));
+		json_array_append_new(runs, run(10 + i, "candidate", "portability", "success", 2.04,
+						900 + 10 * i));
+	}
+	return json_pack("{so, s[o], so, s[], s{sI, s{s{sI}}}, sb}", "runs", runs, "checks",
+			 check(7, "compare", "ref", 1), "probe",
+			 probe(json_pack("[oo]", op("aten::add", "device", "table:mine:3"),
+					 op("aten::mm", "device", "table:mine:4"))),
+			 "overrides", "effort", "total_ms", (json_int_t)12 * 3600000, "by_track",
+			 "portability", "total_ms", (json_int_t)12 * 3600000, "effort_running", 0);
+}
+
+static mt_spec *parse(const char *text)
+{
+	mt_spec *spec = NULL;
+	if (mt_spec_parse(&spec, text, strlen(text), "t.yaml") < 0)
+		fail_msg("%s", mt_error_last());
+	return spec;
+}
+
+static json_t *decide(const char *spec_text, json_t *ev)
+{
+	mt_spec *spec = parse(spec_text);
+	json_t *d = NULL;
+	if (mt_decide_from(&d, spec, ev) < 0)
+		fail_msg("%s", mt_error_last());
+	mt_spec_free(spec);
+	json_decref(ev);
+	return d;
+}
+
+static json_t *crit(json_t *d, const char *name)
+{
+	json_t *c;
+	size_t i;
+	json_array_foreach(json_object_get(d, "criteria"), i, c)
+		if (strcmp(json_string_value(json_object_get(c, "name")), name) == 0)
+			return c;
+	fail_msg("no criterion %s", name);
+	return NULL;
+}
+
+static const char *get(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static void assert_has(const char *hay, const char *needle)
+{
+	if (!hay || !strstr(hay, needle))
+		fail_msg("expected '%s' in '%s'", needle, hay ? hay : "(null)");
+}
+
+static void test_complete_is_go(void **state)
+{
+	json_t *d = decide(all_criteria, complete_evidence());
+	json_t *c;
+	size_t i;
+
+	(void)state;
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_GO);
+	assert_true(mt_decide_is_go(d));
+	json_array_foreach(json_object_get(d, "criteria"), i, c)
+		if (strcmp(get(c, "status"), "met") != 0)
+			fail_msg("%s: %s: %s", get(c, "name"), get(c, "status"), get(c, "evidence"));
+	c = crit(d, "time-to-quality");
+	/* medians 910 s over 1010 s */
+	assert_float_equal(json_real_value(json_object_get(c, "value")), 910.0 / 1010.0, 1e-9);
+	assert_has(get(c, "evidence"), "0.90x, threshold 1.00x");
+	assert_has(get(c, "evidence"), "device-hours to the target 4.04 vs 2.24");
+	assert_has(get(c, "source"), "#10, #11, #12 (candidate)");
+	c = crit(d, "cost-to-quality"); /* 40 x 910 over 32 x 1010 */
+	assert_float_equal(json_real_value(json_object_get(c, "value")), 40 * 910.0 / (32 * 1010.0), 1e-9);
+	assert_string_equal(get(crit(d, "quality-target"), "track"), "portability");
+	assert_float_equal(json_real_value(json_object_get(crit(d, "porting-effort"), "value")), 12, 1e-9);
+	assert_int_equal(json_array_size(json_object_get(d, "conditions")), 0);
+	assert_int_equal(json_array_size(json_object_get(d, "missing")), 0);
+	assert_string_equal(get(d, "summary"), "6 of 6 criteria met, 0 not met, 0 unknown");
+	json_decref(d);
+}
+
+static void test_failure_outranks_missing(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *r;
+	size_t i;
+
+	(void)state;
+	json_array_foreach(json_object_get(ev, "runs"), i, r) /* the candidate 1.5x slower */
+		if (strcmp(get(r, "system"), "candidate") == 0)
+			json_object_set_new(r, "time_to_target_s", json_real(1515));
+	json_array_clear(json_object_get(ev, "checks")); /* and correctness unknown */
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_NO_GO);
+	assert_false(mt_decide_is_go(d));
+	assert_string_equal(get(crit(d, "time-to-quality"), "status"), "not_met");
+	assert_has(get(crit(d, "time-to-quality"), "evidence"), "1.50x, threshold 1.00x");
+	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "unknown");
+	assert_int_equal(json_array_size(json_object_get(d, "failed")), 1);
+	assert_string_equal(get(json_array_get(json_object_get(d, "failed"), 0), "criterion"),
+			    "time-to-quality");
+	assert_has(get(json_array_get(json_object_get(d, "missing"), 0), "command"), "mtrial check compare");
+	assert_has(get(d, "caveat"), "time-to-quality is not met");
+	json_decref(d);
+}
+
+static void test_no_runs_is_not_enough_evidence(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *c;
+	size_t i;
+
+	(void)state;
+	json_array_clear(json_object_get(ev, "runs"));
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_NOT_ENOUGH_EVIDENCE);
+	for (const char *const *n = (const char *const[]){"quality-target", "time-to-quality",
+							   "cost-to-quality", NULL}; *n; n++) {
+		c = crit(d, *n);
+		assert_string_equal(get(c, "status"), "unknown");
+		assert_true(json_is_null(json_object_get(c, "value")));
+		assert_true(json_array_size(json_object_get(c, "missing")) > 0);
+	}
+	json_array_foreach(json_object_get(d, "missing"), i, c)
+		assert_has(get(c, "command"), "mtrial ");
+	assert_has(get(d, "caveat"), "3 of 6 criteria cannot be judged yet");
+	json_decref(d);
+}
+
+static void test_no_criteria(void **state)
+{
+	json_t *d = decide(SPEC_HEAD, complete_evidence());
+	(void)state;
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_NOT_ENOUGH_EVIDENCE);
+	assert_has(get(d, "caveat"), "lists no criteria");
+	json_decref(d);
+}
+
+static void test_optimized_only_is_a_condition(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *r;
+	size_t i;
+
+	(void)state;
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (strcmp(get(r, "system"), "candidate") == 0)
+			json_object_set_new(r, "track", json_string("optimized"));
+	/* the port's one finished run does not reach the target */
+	json_array_append_new(json_object_get(ev, "runs"),
+			      run(20, "candidate", "portability", "success", 2.3, -1));
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(crit(d, "quality-target"), "status"), "met");
+	assert_string_equal(get(crit(d, "quality-target"), "track"), "optimized");
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_GO_WITH_CONDITIONS);
+	assert_has(get(d, "caveat"), "only on the optimized track");
+	json_decref(d);
+}
+
+static void test_quality_not_reached(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *r;
+	size_t i;
+
+	(void)state;
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (strcmp(get(r, "system"), "candidate") == 0) {
+			json_object_set_new(json_array_get(json_object_get(json_object_get(r, "metrics"),
+									   "evaluations"), 0),
+					    "value", json_real(2.4));
+			json_object_set_new(r, "reached", json_false());
+			json_object_set_new(r, "time_to_target_s", json_null());
+			json_object_set_new(r, "cost_to_target", json_null());
+		}
+	d = decide(all_criteria, json_incref(ev));
+	assert_string_equal(get(crit(d, "quality-target"), "status"), "not_met");
+	assert_float_equal(json_real_value(json_object_get(crit(d, "quality-target"), "value")), 2.4, 1e-9);
+	assert_string_equal(get(crit(d, "time-to-quality"), "status"), "not_met");
+	assert_has(get(crit(d, "time-to-quality"), "evidence"), "did not reach");
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_NO_GO);
+	json_decref(d);
+	/* the same evaluations from runs still going: no verdict on quality yet */
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (strcmp(get(r, "system"), "candidate") == 0)
+			json_object_set_new(r, "status", json_string("running"));
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(crit(d, "quality-target"), "status"), "unknown");
+	assert_string_equal(get(crit(d, "time-to-quality"), "status"), "unknown");
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_NOT_ENOUGH_EVIDENCE);
+	json_decref(d);
+}
+
+static void test_failed_attempts_are_a_condition(void **state)
+{
+	json_t *ev = complete_evidence(), *d;
+	(void)state;
+	json_array_append_new(json_object_get(ev, "runs"),
+			      run(30, "candidate", "portability", "failed", 3.5, -1));
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_GO_WITH_CONDITIONS);
+	assert_int_equal(json_array_size(json_object_get(d, "conditions")), 1);
+	assert_has(get(json_array_get(json_object_get(d, "conditions"), 0), "text"),
+		   "1 of 4 candidate attempts failed, were aborted or lost (runs #30)");
+	json_decref(d);
+}
+
+static json_t *with_ops(json_t *ops)
+{
+	json_t *ev = complete_evidence();
+	json_object_set_new(ev, "probe", probe(ops));
+	return ev;
+}
+
+static void test_ops(void **state)
+{
+	json_t *d;
+	(void)state;
+	d = decide(all_criteria, with_ops(json_pack("[oo]", op("aten::add", "device", "table:mine:3"),
+						    op("aten::foo", "unsupported", "table:mine:9"))));
+	assert_string_equal(get(crit(d, "no-cpu-fallback"), "status"), "not_met");
+	assert_has(get(crit(d, "no-cpu-fallback"), "evidence"), "1 of 2 ops are unsupported");
+	assert_has(get(crit(d, "no-cpu-fallback"), "evidence"), "aten::foo");
+	assert_has(get(crit(d, "no-cpu-fallback"), "source"), "probe #4 (table mine 1");
+	json_decref(d);
+
+	d = decide(all_criteria, with_ops(json_pack("[o]", op("aten::add", "cpu_fallback", "table:mine:3"))));
+	assert_string_equal(get(crit(d, "no-cpu-fallback"), "status"), "not_met");
+	assert_float_equal(json_real_value(json_object_get(crit(d, "no-cpu-fallback"), "value")), 1, 0);
+	json_decref(d);
+
+	d = decide(all_criteria, with_ops(json_pack("[oo]", op("aten::add", "device", "table:mine:3"),
+						    op("aten::bar", "unknown", "none"))));
+	assert_string_equal(get(crit(d, "no-cpu-fallback"), "status"), "unknown");
+	assert_has(get(json_array_get(json_object_get(crit(d, "no-cpu-fallback"), "missing"), 0),
+		       "command"), "mtrial override");
+	json_decref(d);
+
+	/* an op made to work by the team's override: met, on that condition */
+	d = decide(all_criteria, with_ops(json_pack("[oo]", op("aten::add", "device", "table:mine:3"),
+						    op("aten::foo", "device", "override:journal#2"))));
+	assert_string_equal(get(crit(d, "no-cpu-fallback"), "status"), "met");
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_GO_WITH_CONDITIONS);
+	assert_has(get(d, "caveat"), "aten::foo (device: override:journal#2)");
+	json_decref(d);
+}
+
+static void test_correctness_latest_of_each_pair(void **state)
+{
+	json_t *ev = complete_evidence(), *d;
+	(void)state;
+	/* newest first: a failed compare of "ref" was fixed by a later pass */
+	json_array_append_new(json_object_get(ev, "checks"), check(3, "compare", "ref", 0));
+	d = decide(all_criteria, json_incref(ev));
+	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "met");
+	assert_string_equal(get(crit(d, "first-steps-match"), "source"), "#7");
+	json_decref(d);
+	json_array_insert_new(json_object_get(ev, "checks"), 0, check(9, "curves", "loss-a", 0));
+	d = decide(all_criteria, json_incref(ev));
+	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "not_met");
+	assert_has(get(crit(d, "first-steps-match"), "evidence"), "#9 curves loss-a vs cand");
+	json_decref(d);
+	/* a CPU estimate alone says nothing about the candidate system */
+	json_array_clear(json_object_get(ev, "checks"));
+	json_array_append_new(json_object_get(ev, "checks"), check(11, "model", "m.pt", 1));
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "unknown");
+	json_decref(d);
+}
+
+static void test_cost_needs_prices(void **state)
+{
+	static const char text[] =
+		"schema: 1\nname: t\n"
+		"systems:\n  baseline: {count: 8}\n  candidate: {count: 16, price: {hourly: 40}}\n"
+		"quality_target: {metric: eval_loss, threshold: 2.1, direction: lower}\n"
+		"criteria:\n  - {name: cost, kind: cost_to_quality, threshold: 1}\n"
+		"  - {name: fast, kind: time_to_quality}\n";
+	json_t *d = decide(text, complete_evidence()), *m;
+
+	(void)state;
+	assert_string_equal(get(crit(d, "cost"), "status"), "unknown");
+	m = json_array_get(json_object_get(crit(d, "cost"), "missing"), 0);
+	assert_string_equal(get(m, "what"), "systems.baseline.price.hourly");
+	assert_string_equal(get(crit(d, "fast"), "status"), "unknown");
+	assert_string_equal(get(json_array_get(json_object_get(crit(d, "fast"), "missing"), 0), "what"),
+			    "criteria.1.threshold");
+	assert_has(json_string_value(json_array_get(json_object_get(d, "caveats"), 1)),
+		   "no criterion judges the model's quality");
+	json_decref(d);
+}
+
+static void test_effort(void **state)
+{
+	static const char budget_only[] = SPEC_HEAD "criteria:\n  - {name: e, kind: effort}\n";
+	json_t *ev = complete_evidence(), *d;
+
+	(void)state;
+	json_object_set_new(json_object_get(ev, "effort"), "total_ms", json_integer(41 * 3600000LL));
+	d = decide(budget_only, json_incref(ev)); /* the optimized budget when no threshold */
+	assert_string_equal(get(crit(d, "e"), "status"), "not_met");
+	assert_float_equal(json_real_value(json_object_get(crit(d, "e"), "threshold")), 40, 0);
+	assert_has(get(crit(d, "e"), "evidence"), "41.0 h timed");
+	json_decref(d);
+	json_object_set_new(json_object_get(ev, "effort"), "total_ms", json_integer(0));
+	d = decide(budget_only, ev);
+	assert_string_equal(get(crit(d, "e"), "status"), "unknown");
+	json_decref(d);
+}
+
+static void test_custom_judgement(void **state)
+{
+	static const char text[] = SPEC_HEAD
+		"criteria:\n"
+		"  - {name: a, kind: custom}\n"
+		"  - {name: b, kind: custom, judgement: met, evidence: \"the on-call team signed off\"}\n"
+		"  - {name: c, kind: custom, judgement: not_met, evidence: \"no support contract\"}\n";
+	json_t *d = decide(text, complete_evidence());
+
+	(void)state;
+	assert_string_equal(get(crit(d, "a"), "status"), "unknown");
+	assert_string_equal(get(crit(d, "b"), "status"), "met");
+	assert_has(get(crit(d, "b"), "evidence"), "signed off");
+	assert_string_equal(get(crit(d, "c"), "status"), "not_met");
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_NO_GO);
+	json_decref(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_complete_is_go),
+		cmocka_unit_test(test_failure_outranks_missing),
+		cmocka_unit_test(test_no_runs_is_not_enough_evidence),
+		cmocka_unit_test(test_no_criteria),
+		cmocka_unit_test(test_optimized_only_is_a_condition),
+		cmocka_unit_test(test_quality_not_reached),
+		cmocka_unit_test(test_failed_attempts_are_a_condition),
+		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_correctness_latest_of_each_pair),
+		cmocka_unit_test(test_cost_needs_prices),
+		cmocka_unit_test(test_effort),
+		cmocka_unit_test(test_custom_judgement),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
