@@ -1,6 +1,7 @@
 /* mtrial tracks: what each track changed (files and lines, platform-specific
- * or generic, model code or harness) and what it cost in engineering time,
- * against the optimized track's budget. */
+ * or generic, model code or harness, reusable or model-specific as the team
+ * marked them) and what it cost in engineering time, against the optimized
+ * track's budget. */
 #include "changes.h"
 #include "cli.h"
 #include "error.h"
@@ -9,58 +10,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const track_names[] = {"portability", "optimized", NULL};
-
-/* The repository the tracks' revisions live in: workload.repository when it
- * is a directory here, else the one holding the trial. */
-static const char *repo_of(const mt_trial *t)
+static void print_file(json_t *f)
 {
-	const char *r = t->spec ? mt_spec_get(t->spec, "workload.repository") : NULL;
-	return r && mt_path_is_dir(r) ? r : t->dir;
-}
+	const char *mark = json_string_value(json_object_get(f, "mark"));
+	const char *note = json_string_value(json_object_get(f, "mark_note"));
 
-static json_t *track_json(mt_trial *t, const mt_change_rules *rules, const char *name,
-			  json_t *effort)
-{
-	char key[64];
-	const char *base, *head, *budget;
-	json_t *tr = json_pack("{ss}", "name", name), *changes = NULL;
-	json_t *spent = json_object_get(json_object_get(effort, "by_track"), name);
-
-#define SPEC(field) (snprintf(key, sizeof(key), "tracks.%s." field, name), mt_spec_get(t->spec, key))
-	base = SPEC("base");
-	head = SPEC("head");
-	budget = SPEC("budget_hours");
-	json_object_set_new(tr, "base", base ? json_string(base) : json_null());
-	json_object_set_new(tr, "head", head ? json_string(head) : json_null());
-	json_object_set_new(tr, "description", SPEC("description") ? json_string(SPEC("description"))
-								     : json_null());
-#undef SPEC
-	json_object_set_new(tr, "budget_hours", budget ? json_real(strtod(budget, NULL)) : json_null());
-	json_object_set_new(tr, "effort", spent ? json_incref(spent)
-						: json_pack("{sI, s{}}", "total_ms", (json_int_t)0,
-							    "by_category"));
-	if (budget && strtod(budget, NULL) > 0)
-		json_object_set_new(tr, "budget_used",
-				    json_real((double)json_integer_value(json_object_get(
-						      json_object_get(tr, "effort"), "total_ms")) /
-					      3600000.0 / strtod(budget, NULL)));
-	if (!base || !head) {
-		json_object_set_new(tr, "changes", json_null());
-		json_object_set_new(tr, "missing", json_string("tracks.<name>.base and .head in trial.yaml"));
-	} else if (mt_changes_diff(&changes, repo_of(t), base, head, rules) < 0) {
-		json_object_set_new(tr, "changes", json_null());
-		json_object_set_new(tr, "error", json_string(mt_error_last()));
-		mt_error_clear();
-	} else {
-		json_object_set_new(tr, "changes", changes);
-	}
-	return tr;
+	printf("    %-9s %-8s %-40s +%lld -%lld (%lld platform)",
+	       json_string_value(json_object_get(f, "status")),
+	       json_string_value(json_object_get(f, "kind")),
+	       json_string_value(json_object_get(f, "path")),
+	       (long long)json_integer_value(json_object_get(f, "added")),
+	       (long long)json_integer_value(json_object_get(f, "deleted")),
+	       (long long)json_integer_value(json_object_get(f, "platform")));
+	if (mark)
+		printf(" %s%s%s", mark, note ? ": " : "", note ? note : "");
+	printf("\n");
 }
 
 static void print_track(json_t *tr)
 {
 	json_t *ch = json_object_get(tr, "changes"), *tot = json_object_get(ch, "totals"), *f, *e;
+	json_t *by_mark = json_object_get(tot, "by_mark");
 	json_t *effort = json_object_get(tr, "effort");
 	const char *rule;
 	size_t i;
@@ -86,16 +56,18 @@ static void print_track(json_t *tr)
 		       (long long)json_integer_value(json_object_get(json_object_get(tot, "by_kind"), "harness")),
 		       (long long)json_integer_value(json_object_get(json_object_get(tot, "by_kind"), "other")));
 		json_array_foreach(json_object_get(ch, "files"), i, f)
-			printf("    %-9s %-8s %-40s +%lld -%lld (%lld platform)\n",
-			       json_string_value(json_object_get(f, "status")),
-			       json_string_value(json_object_get(f, "kind")),
-			       json_string_value(json_object_get(f, "path")),
-			       (long long)json_integer_value(json_object_get(f, "added")),
-			       (long long)json_integer_value(json_object_get(f, "deleted")),
-			       (long long)json_integer_value(json_object_get(f, "platform")));
+			print_file(f);
 		json_object_foreach(json_object_get(tot, "by_rule"), rule, e)
 			printf("    %-20s %lld lines\n", rule, (long long)json_integer_value(e));
+		printf("  marked: %lld lines reusable, %lld model-specific, %lld unmarked\n",
+		       (long long)json_integer_value(json_object_get(by_mark, "reusable")),
+		       (long long)json_integer_value(json_object_get(by_mark, "model-specific")),
+		       (long long)json_integer_value(json_object_get(by_mark, "unmarked")));
 	}
+	json_array_foreach(json_object_get(tr, "stale_marks"), i, f)
+		printf("  marked %s, no longer changed: %s\n",
+		       json_string_value(json_object_get(f, "mark")),
+		       json_string_value(json_object_get(f, "path")));
 	printf("  effort: %.1f h", (double)json_integer_value(json_object_get(effort, "total_ms")) /
 				       3600000.0);
 	if (json_is_number(json_object_get(tr, "budget_hours")))
@@ -105,42 +77,122 @@ static void print_track(json_t *tr)
 	printf("\n");
 }
 
-int cmd_tracks(struct cli *cli, int argc, char **argv)
+/* The trial (its spec loaded) and the rules; on failure, the error printed
+ * and its exit status returned. */
+static int open_all(struct cli *cli, mt_trial **t, mt_change_rules **rules)
+{
+	int error;
+
+	if ((error = cli_open_trial(cli, t, 1)) < 0)
+		return cli_fail(cli, error);
+	if ((error = mt_change_rules_load(rules)) < 0) {
+		mt_trial_free(*t);
+		*t = NULL;
+		return cli_fail(cli, error);
+	}
+	return 0;
+}
+
+static int show(struct cli *cli)
 {
 	mt_change_rules *rules = NULL;
 	mt_trial *t = NULL;
-	json_t *effort, *out, *tr;
-	int status, error, broken = 0;
+	json_t *out = NULL, *tr;
+	int error, status = CLI_EXIT_OK;
 	size_t i;
 
-	if (cli_parse_plain(cli, argc, argv, &status))
+	if ((status = open_all(cli, &t, &rules)) != 0)
 		return status;
-	if ((error = cli_open_trial(cli, &t, 1)) < 0)
-		return cli_fail(cli, error);
-	if ((error = mt_change_rules_load(&rules)) < 0) {
-		mt_trial_free(t);
-		return cli_fail(cli, error);
-	}
-	effort = mt_journal_effort_summary_json(t->journal, mt_now_ms());
-	out = json_array();
-	for (const char *const *n = track_names; *n; n++)
-		json_array_append_new(out, track_json(t, rules, *n, effort));
-	if (cli->json) {
+	if ((error = mt_tracks_json(&out, t, rules, mt_now_ms())) < 0)
+		status = cli_fail(cli, error);
+	else if (cli->json)
 		cli_print_json(json_incref(out));
-	} else {
+	else
 		json_array_foreach(out, i, tr)
 			print_track(tr);
-	}
 	json_array_foreach(out, i, tr) /* a revision that is not there: bad input */
 		if (json_string_value(json_object_get(tr, "error"))) {
 			fprintf(stderr, "mtrial tracks: %s track: %s\n",
 				json_string_value(json_object_get(tr, "name")),
 				json_string_value(json_object_get(tr, "error")));
-			broken = 1;
+			status = CLI_EXIT_USAGE;
 		}
 	json_decref(out);
-	json_decref(effort);
 	mt_change_rules_free(rules);
 	mt_trial_free(t);
-	return broken ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	return status;
+}
+
+static int mark_run(struct cli *cli, const char *track, const char *path, const char *mark,
+		    const char *note)
+{
+	mt_change_rules *rules = NULL;
+	mt_trial *t = NULL;
+	const char *done = NULL;
+	int error, status;
+
+	if ((status = open_all(cli, &t, &rules)) != 0)
+		return status;
+	if ((error = mt_tracks_mark(t, rules, track, path, mark, note, &done)) < 0)
+		status = cli_fail(cli, error);
+	else if (cli->json)
+		cli_print_json(json_pack("{ss, ss, so, so}", "track", done, "path", path, "mark",
+					 mark ? json_string(mark) : json_null(), "note",
+					 note ? json_string(note) : json_null()));
+	else if (mark)
+		printf("%s (%s track) marked %s%s%s\n", path, done, mark, note ? ": " : "",
+		       note ? note : "");
+	else
+		printf("%s (%s track): mark removed\n", path, done);
+	mt_change_rules_free(rules);
+	mt_trial_free(t);
+	return status;
+}
+
+/* mark and unmark: argv[0] is the subcommand. */
+static int mark_cmd(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"track", required_argument, NULL, 'T'},
+					     {"note", required_argument, NULL, 'n'},
+					     {"reusable", no_argument, NULL, 'r'},
+					     {"model-specific", no_argument, NULL, 'm'},
+					     {0}};
+	int clearing = strcmp(argv[0], "unmark") == 0, opt;
+	const char *track = NULL, *note = NULL, *mark = NULL;
+
+	while ((opt = cli_getopt(cli, argc, argv, "hT:n:", opts)) >= 0) {
+		if (opt == 'T')
+			track = optarg;
+		else if (opt == 'n' && !clearing)
+			note = optarg;
+		else if ((opt == 'r' || opt == 'm') && !clearing && !mark)
+			mark = opt == 'r' ? "reusable" : "model-specific";
+		else if (opt == 'r' || opt == 'm')
+			return cli_usage_error(cli, clearing ? "unmark takes no mark"
+							     : "one mark: --reusable or --model-specific");
+		else
+			return cli_usage_error(cli, "bad option for %s", argv[0]);
+	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
+	if (optind + 1 != argc)
+		return cli_usage_error(cli, "%s takes one PATH (as `mtrial tracks` lists it)", argv[0]);
+	if (!clearing && !mark)
+		return cli_usage_error(cli, "say --reusable or --model-specific");
+	return mark_run(cli, track, argv[optind], mark, note);
+}
+
+int cmd_tracks(struct cli *cli, int argc, char **argv)
+{
+	const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+	int status;
+
+	if (sub && strcmp(sub, "mark") != 0 && strcmp(sub, "unmark") != 0)
+		return cli_usage_error(cli, "unknown subcommand '%s' (mark, unmark)", sub);
+	if (sub)
+		return mark_cmd(cli, argc - 1, argv + 1);
+	if (cli_parse_plain(cli, argc, argv, &status))
+		return status;
+	return show(cli);
 }

@@ -110,14 +110,21 @@ const struct cli_command cli_commands[] = {
 	 "lines, and the line protocol mtrial:step=N loss=X tokens=T and\n"
 	 "mtrial:eval step=N METRIC=V. import brings in logs of runs made elsewhere.\n"},
 	{"tracks", cmd_tracks, "what each track changed and what it cost in engineering time",
-	 "Usage: mtrial tracks [--json]\n\n"
+	 "Usage: mtrial tracks [--json]\n"
+	 "       mtrial tracks mark [--track T] PATH --reusable|--model-specific [--note TEXT] [--json]\n"
+	 "       mtrial tracks unmark [--track T] PATH [--json]\n\n"
 	 "For the portability and optimized tracks of trial.yaml (tracks.NAME.base\n"
 	 "and .head: revisions of the repository), the changes between base and\n"
 	 "head through libgit2: files and lines, each line platform-specific (device\n"
 	 "strings, torch_neuronx, NKI kernels, autocast and GradScaler, compile\n"
 	 "backends, NeuronCore sharding, CUDA-only packages: tables/\n"
 	 "platform_changes.yaml) or generic, each file model code, harness or other;\n"
-	 "and the effort timed for the track against the optimized track's budget.\n"},
+	 "and the effort timed for the track against the optimized track's budget.\n\n"
+	 "mark records what a track's change to a file is: reusable (any model moved\n"
+	 "to the platform needs it) or model-specific; the lines of each file count\n"
+	 "under its mark. PATH must be a file the track changed; without --track, the\n"
+	 "one track that changed it. A new mark replaces the old one. unmark removes\n"
+	 "a mark, also one whose file the track no longer changes (listed as stale).\n"},
 	{"decide", cmd_decide, "the go/no-go verdict: each criterion met, not met or unknown",
 	 "Usage: mtrial decide [--trial DIR] [--json]\n\n"
 	 "Judges each criterion of trial.yaml from the record: quality (the candidate's\n"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #define MAX_EXAMPLES 3
+#define MAX_FILE_LINES 200 /* platform-specific lines kept per file */
 
 struct rule {
 	const char *id, *why;
@@ -213,11 +214,25 @@ static void bump(json_t *obj, const char *key, json_int_t n)
 	json_object_set_new(obj, key, json_integer(json_integer_value(json_object_get(obj, key)) + n));
 }
 
+/* A platform-specific line: {rule, line (new or old number), sign, text}. */
+static json_t *line_json(const git_diff_line *line, const char *rule)
+{
+	size_t n = line->content_len;
+	int added = line->origin == GIT_DIFF_LINE_ADDITION;
+
+	while (n && (line->content[n - 1] == '\n' || line->content[n - 1] == '\r'))
+		n--;
+	return json_pack("{ss, si, ss, ss#}", "rule", rule, "line",
+			 added ? line->new_lineno : line->old_lineno, "sign", added ? "+" : "-",
+			 "text", line->content, (int)n);
+}
+
 /* Adds one file's lines to its entry, the totals and the examples. */
 static int file_lines(git_patch *patch, const char *path, json_t *file, json_t *totals,
 		      json_t *examples, const mt_change_rules *rules)
 {
 	json_t *by_rule = json_object_get(totals, "by_rule");
+	json_t *lines = json_object_get(file, "platform_lines");
 	size_t nh = git_patch_num_hunks(patch);
 
 	for (size_t h = 0; h < nh; h++) {
@@ -237,17 +252,13 @@ static int file_lines(git_patch *patch, const char *path, json_t *file, json_t *
 			bump(json_object_get(file, "rules"), rule, 1);
 			bump(by_rule, rule, 1);
 			if (json_integer_value(json_object_get(by_rule, rule)) <= MAX_EXAMPLES) {
-				size_t n = line->content_len;
-				while (n && (line->content[n - 1] == '\n' || line->content[n - 1] == '\r'))
-					n--;
-				json_array_append_new(
-					examples,
-					json_pack("{ss, ss, ss, si, ss#}", "rule", rule, "why",
-						  rule_why(rules, rule), "file", path, "line",
-						  line->origin == GIT_DIFF_LINE_ADDITION ? line->new_lineno
-											 : line->old_lineno,
-						  "text", line->content, (int)n));
+				json_t *ex = line_json(line, rule);
+				json_object_set_new(ex, "why", json_string(rule_why(rules, rule)));
+				json_object_set_new(ex, "file", json_string(path));
+				json_array_append_new(examples, ex);
 			}
+			if (json_array_size(lines) < MAX_FILE_LINES)
+				json_array_append_new(lines, line_json(line, rule));
 		}
 	}
 	return 0;
@@ -302,10 +313,10 @@ int mt_changes_diff(json_t **out, const char *repo_path, const char *base, const
 		const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
 		const char *kind = mt_change_rules_kind(rules, path);
 		git_patch *patch = NULL;
-		json_t *file = json_pack("{ss, ss, ss, sb, si, si, si, si, s{}}", "path", path, "status",
+		json_t *file = json_pack("{ss, ss, ss, sb, si, si, si, si, s{}, s[]}", "path", path, "status",
 					 status_name(d->status), "kind", kind, "binary",
 					 (d->flags & GIT_DIFF_FLAG_BINARY) != 0, "added", 0, "deleted",
-					 0, "platform", 0, "generic", 0, "rules");
+					 0, "platform", 0, "generic", 0, "rules", "platform_lines");
 		if (d->status == GIT_DELTA_RENAMED)
 			json_object_set_new(file, "old_path", json_string(d->old_file.path));
 		if (git_patch_from_diff(&patch, diff, i) < 0)
@@ -341,5 +352,248 @@ done:
 	git_commit_free(ch);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
+	return error;
+}
+
+/* --- the tracks of a trial ---------------------------------------------------- */
+
+static const char *tracks_repo(const mt_trial *t)
+{
+	const char *r = t->spec ? mt_spec_get(t->spec, "workload.repository") : NULL;
+	return r && mt_path_is_dir(r) ? r : t->dir;
+}
+
+static const char *track_spec(const mt_trial *t, const char *track, const char *field)
+{
+	char key[96];
+
+	snprintf(key, sizeof(key), "tracks.%s.%s", track, field);
+	return t->spec ? mt_spec_get(t->spec, key) : NULL;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* A track's revisions, budget and effort, without its changes. */
+static json_t *track_head(const mt_trial *t, const char *name, json_t *effort)
+{
+	const char *budget = track_spec(t, name, "budget_hours");
+	double hours = budget ? strtod(budget, NULL) : 0;
+	json_t *spent = json_object_get(json_object_get(effort, "by_track"), name);
+	json_t *tr = json_pack("{ss, so, so, so, so, so}", "name", name, "base",
+			       str_or_null(track_spec(t, name, "base")), "head",
+			       str_or_null(track_spec(t, name, "head")), "description",
+			       str_or_null(track_spec(t, name, "description")), "budget_hours",
+			       budget ? json_real(hours) : json_null(), "effort",
+			       spent ? json_incref(spent)
+				     : json_pack("{sI, s{}}", "total_ms", (json_int_t)0, "by_category"));
+
+	if (hours > 0)
+		json_object_set_new(tr, "budget_used",
+				    json_real((double)json_integer_value(json_object_get(
+						      json_object_get(tr, "effort"), "total_ms")) /
+					      3600000.0 / hours));
+	return tr;
+}
+
+static int file_is(json_t *f, const char *path)
+{
+	const char *old = json_string_value(json_object_get(f, "old_path"));
+	return strcmp(json_string_value(json_object_get(f, "path")), path) == 0 ||
+	       (old && strcmp(old, path) == 0);
+}
+
+/* The file of a track's changes that PATH names (its path, or its old
+ * path for a rename), or NULL. Borrowed. */
+static json_t *track_file(json_t *tr, const char *path)
+{
+	json_t *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(tr, "changes"), "files"), i, f)
+		if (file_is(f, path))
+			return f;
+	return NULL;
+}
+
+/* Puts each mark of the track on its file, totals the lines by mark, and
+ * keeps the marks of files the diff no longer has as stale. */
+static void apply_marks(json_t *tr, json_t *marks)
+{
+	const char *name = json_string_value(json_object_get(tr, "name"));
+	json_t *changes = json_object_get(tr, "changes"), *stale = json_array(), *m, *f;
+	json_t *by_mark = json_pack("{si, si, si}", "reusable", 0, "model-specific", 0, "unmarked", 0);
+	size_t i;
+
+	json_array_foreach(json_object_get(changes, "files"), i, f) {
+		json_object_set_new(f, "mark", json_null());
+		json_object_set_new(f, "mark_note", json_null());
+	}
+	json_array_foreach(marks, i, m) {
+		if (strcmp(json_string_value(json_object_get(m, "track")), name) != 0)
+			continue;
+		f = track_file(tr, json_string_value(json_object_get(m, "path")));
+		if (!f) {
+			json_array_append(stale, m);
+			continue;
+		}
+		json_object_set(f, "mark", json_object_get(m, "mark"));
+		json_object_set_new(f, "mark_note", json_incref(json_object_get(m, "note") ?: json_null()));
+	}
+	json_array_foreach(json_object_get(changes, "files"), i, f)
+		bump(by_mark, json_string_value(json_object_get(f, "mark")) ?: "unmarked",
+		     json_integer_value(json_object_get(f, "added")) +
+			     json_integer_value(json_object_get(f, "deleted")));
+	if (changes)
+		json_object_set_new(json_object_get(changes, "totals"), "by_mark", by_mark);
+	else
+		json_decref(by_mark);
+	json_object_set_new(tr, "stale_marks", stale);
+}
+
+static json_t *track_json(mt_trial *t, const mt_change_rules *rules, const char *name,
+			  json_t *effort, json_t *marks)
+{
+	json_t *tr = track_head(t, name, effort), *changes = NULL;
+	const char *base = json_string_value(json_object_get(tr, "base"));
+	const char *head = json_string_value(json_object_get(tr, "head"));
+
+	if (!base || !head) {
+		json_object_set_new(tr, "changes", json_null());
+		json_object_set_new(tr, "missing", json_string("tracks.<name>.base and .head in trial.yaml"));
+	} else if (mt_changes_diff(&changes, tracks_repo(t), base, head, rules) < 0) {
+		json_object_set_new(tr, "changes", json_null());
+		json_object_set_new(tr, "error", json_string(mt_error_last()));
+		mt_error_clear();
+	} else {
+		json_object_set_new(tr, "changes", changes);
+	}
+	apply_marks(tr, marks);
+	return tr;
+}
+
+int mt_tracks_json(json_t **out, mt_trial *t, const mt_change_rules *rules, int64_t now_ms)
+{
+	json_t *effort = mt_journal_effort_summary_json(t->journal, now_ms);
+	json_t *marks = effort ? mt_journal_marks_json(t->journal) : NULL;
+	json_t *arr;
+
+	*out = NULL;
+	if (!effort || !marks) {
+		json_decref(effort);
+		return mt_error_last_code() ? mt_error_last_code() : MT_EIO;
+	}
+	arr = json_array();
+	for (const char *const *n = mt_tracks; *n; n++)
+		json_array_append_new(arr, track_json(t, rules, *n, effort, marks));
+	json_decref(effort);
+	json_decref(marks);
+	*out = arr;
+	return 0;
+}
+
+/* Why PATH cannot be marked in track `tr`: its changes are not known, or
+ * it did not change PATH. */
+static int not_in_track(json_t *tr, const char *path)
+{
+	const char *name = json_string_value(json_object_get(tr, "name"));
+	const char *why = json_string_value(json_object_get(tr, "error"));
+
+	if (why)
+		return mt_error_set(MT_EINVALID, "the %s track's changes are not known: %s", name, why);
+	if (json_is_null(json_object_get(tr, "changes")))
+		return mt_error_set(MT_EINVALID, "the %s track's changes are not known: set "
+				    "tracks.%s.base and .head in trial.yaml", name, name);
+	return mt_error_set(MT_EINVALID, "%s is not changed in the %s track (%s..%s): "
+			    "`mtrial tracks` lists its %zu changed files", path, name,
+			    json_string_value(json_object_get(tr, "base")),
+			    json_string_value(json_object_get(tr, "head")),
+			    json_array_size(json_object_get(json_object_get(tr, "changes"), "files")));
+}
+
+static int marked_in(json_t *marks, const char *track, const char *path)
+{
+	json_t *m;
+	size_t i;
+
+	json_array_foreach(marks, i, m)
+		if (strcmp(json_string_value(json_object_get(m, "track")), track) == 0 &&
+		    strcmp(json_string_value(json_object_get(m, "path")), path) == 0)
+			return 1;
+	return 0;
+}
+
+/* The track to mark or unmark PATH in when none is named: the only one
+ * that changed it (marking) or that has it marked (clearing). */
+static int pick_track(json_t *tracks, json_t *marks, const char *path, int clearing,
+		      const char **out)
+{
+	json_t *tr;
+	size_t i, n = 0;
+
+	json_array_foreach(tracks, i, tr) {
+		const char *name = json_string_value(json_object_get(tr, "name"));
+		if (clearing ? marked_in(marks, name, path) : track_file(tr, path) != NULL)
+			*out = n++ ? *out : mt_tracks[i];
+	}
+	if (n == 1)
+		return 0;
+	if (n > 1)
+		return mt_error_set(MT_EUSAGE, "%s is %s in both tracks: say which with --track", path,
+				    clearing ? "marked" : "changed");
+	if (clearing)
+		return mt_error_set(MT_ENOTFOUND, "%s is not marked in any track", path);
+	json_array_foreach(tracks, i, tr)
+		if (!json_is_null(json_object_get(tr, "changes")))
+			return mt_error_set(MT_EINVALID, "%s is not changed in any track "
+					    "(`mtrial tracks` lists the changed files)", path);
+	return not_in_track(json_array_get(tracks, 0), path);
+}
+
+static int track_index(const char *track)
+{
+	for (int i = 0; mt_tracks[i]; i++)
+		if (strcmp(mt_tracks[i], track) == 0)
+			return i;
+	return -1;
+}
+
+int mt_tracks_mark(mt_trial *t, const mt_change_rules *rules, const char *track,
+		   const char *path, const char *mark, const char *note, const char **track_out)
+{
+	json_t *tracks = NULL, *marks = NULL, *tr, *f;
+	int error;
+
+	if (track && track_index(track) < 0)
+		return mt_error_set(MT_EINVALID, "unknown track '%s' (portability or optimized)", track);
+	if (mark && !mt_str_in(mark, mt_change_marks))
+		return mt_error_set(MT_EINVALID, "unknown mark '%s' (reusable or model-specific)", mark);
+	if ((error = mt_tracks_json(&tracks, t, rules, mt_now_ms())) < 0)
+		return error;
+	if (!(marks = mt_journal_marks_json(t->journal))) {
+		error = mt_error_last_code();
+		goto cleanup;
+	}
+	if (!track && (error = pick_track(tracks, marks, path, !mark, &track)) < 0)
+		goto cleanup;
+	track = mt_tracks[track_index(track)]; /* static, for track_out */
+	tr = json_array_get(tracks, (size_t)track_index(track));
+	f = track_file(tr, path);
+	if (mark && !f) {
+		error = not_in_track(tr, path);
+		goto cleanup;
+	}
+	if (mark) /* a renamed file is marked by its new path */
+		error = mt_journal_mark_set(t->journal, track,
+					    json_string_value(json_object_get(f, "path")), mark, note);
+	else
+		error = mt_journal_mark_clear(t->journal, track, path);
+	if (error == 0 && track_out)
+		*track_out = track;
+cleanup:
+	json_decref(tracks);
+	json_decref(marks);
 	return error;
 }

@@ -6,7 +6,9 @@
 #define MT_CHANGES_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
+#include "trial.h"
 
 typedef struct mt_change_rules mt_change_rules;
 
@@ -35,5 +37,26 @@ const char *mt_change_rules_kind(const mt_change_rules *r, const char *path);
  * MT_ENOTFOUND for a revision that does not exist, naming it. */
 int mt_changes_diff(json_t **out, const char *repo, const char *base, const char *head,
 		    const mt_change_rules *rules);
+
+/* The tracks of trial `t` (mt_tracks, in order), each {name, base, head,
+ * description, budget_hours, effort {total_ms, by_category} (running
+ * timers counted up to now_ms), budget_used (a fraction, with a budget),
+ * changes (mt_changes_diff of base..head, each file with its "mark"
+ * (reusable, model-specific or null) and "mark_note", and totals.by_mark
+ * {reusable, model-specific, unmarked: lines}) or null with "missing" (no
+ * revisions in trial.yaml) or "error" (the diff failed: why), and
+ * stale_marks: marks of files the diff no longer has}. The revisions live
+ * in workload.repository when it is a directory, else the repository
+ * holding the trial. */
+int mt_tracks_json(json_t **out, mt_trial *t, const mt_change_rules *rules, int64_t now_ms);
+
+/* Marks PATH as changed by `track` (NULL: the one track that changed it)
+ * `mark` (one of mt_change_marks) with an optional note; mark NULL clears
+ * the mark (track NULL: the one track where PATH is marked). A path the
+ * track did not change, or a track whose changes are not known, is
+ * MT_EINVALID naming the track and its revisions. *track_out (may be
+ * NULL) gets the track marked (static). */
+int mt_tracks_mark(mt_trial *t, const mt_change_rules *rules, const char *track,
+		   const char *path, const char *mark, const char *note, const char **track_out);
 
 #endif

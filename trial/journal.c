@@ -11,6 +11,7 @@
 #include <string.h>
 
 const char *const mt_tracks[] = {"portability", "optimized", NULL};
+const char *const mt_change_marks[] = {"reusable", "model-specific", NULL};
 const char *const mt_effort_categories[] = {
 	"setup", "getting-a-correct-run", "debugging", "waiting-for-compile",
 	"optimization", "other", NULL};
@@ -110,6 +111,16 @@ static const char *const migrations[] = {
 	 *    (kill -9, a crash, a reboot) is told from one still going */
 	"ALTER TABLE runs ADD COLUMN pid INTEGER;"
 	"ALTER TABLE runs ADD COLUMN host TEXT;",
+	/* 9: what the team says a track's change to a file is: reusable (any
+	 *    model on the platform needs it) or model-specific; one mark a file */
+	"CREATE TABLE change_marks ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created_ms INTEGER NOT NULL,"
+	"  track TEXT NOT NULL,"
+	"  path TEXT NOT NULL,"
+	"  mark TEXT NOT NULL,"
+	"  note TEXT,"
+	"  UNIQUE (track, path));",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -1128,6 +1139,84 @@ json_t *mt_journal_overrides_json(mt_journal *j)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		db_error(j, "reading overrides");
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+int mt_journal_mark_set(mt_journal *j, const char *track, const char *path, const char *mark,
+			const char *note)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if (!track || !path || !*path || !mark)
+		return mt_error_set(MT_EINVALID, "a mark needs a track, a path and a mark");
+	if ((error = check_choice("track", track, mt_tracks)) < 0 ||
+	    (error = check_choice("mark", mark, mt_change_marks)) < 0)
+		return error;
+	if ((error = begin(j)) < 0)
+		return error;
+	/* a new mark of the same file replaces the old one, note and time too */
+	error = prepare(j, &st, "INSERT OR REPLACE INTO change_marks (created_ms, track, path, mark,"
+				" note) VALUES (?, ?, ?, ?, ?)");
+	if (error == 0) {
+		sqlite3_bind_int64(st, 1, mt_now_ms());
+		sqlite3_bind_text(st, 2, track, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, path, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, mark, -1, SQLITE_STATIC);
+		bind_text_or_null(st, 5, note);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "recording mark");
+	}
+	sqlite3_finalize(st);
+	return finish(j, error);
+}
+
+int mt_journal_mark_clear(mt_journal *j, const char *track, const char *path)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if ((error = begin(j)) < 0)
+		return error;
+	error = prepare(j, &st, "DELETE FROM change_marks WHERE track = ? AND path = ?");
+	if (error == 0) {
+		sqlite3_bind_text(st, 1, track, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "clearing mark");
+		else if (sqlite3_changes(j->db) == 0)
+			error = mt_error_set(MT_ENOTFOUND, "%s is not marked in the %s track", path,
+					     track);
+	}
+	sqlite3_finalize(st);
+	return finish(j, error);
+}
+
+json_t *mt_journal_marks_json(mt_journal *j)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *arr;
+	int rc;
+
+	if (prepare(j, &st, "SELECT created_ms, track, path, mark, note FROM change_marks"
+			    " ORDER BY track, path") < 0)
+		return NULL;
+	arr = json_array();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char when[32];
+		mt_time_iso(when, sizeof(when), sqlite3_column_int64(st, 0));
+		json_array_append_new(arr, json_pack("{ss, ss, ss, ss, ss?}", "created", when,
+						     "track", (const char *)sqlite3_column_text(st, 1),
+						     "path", (const char *)sqlite3_column_text(st, 2),
+						     "mark", (const char *)sqlite3_column_text(st, 3),
+						     "note", (const char *)sqlite3_column_text(st, 4)));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_error(j, "reading marks");
 		json_decref(arr);
 		return NULL;
 	}

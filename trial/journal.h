@@ -11,13 +11,15 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 8
+#define MT_JOURNAL_SCHEMA_VERSION 9
 
 typedef struct mt_journal mt_journal;
 
 /* The tracks and effort categories a record accepts. NULL-terminated, static. */
 extern const char *const mt_tracks[];
 extern const char *const mt_effort_categories[];
+/* What a track's change to a file is, as the team marks it. */
+extern const char *const mt_change_marks[];
 
 /* Opens (and with `create`, creates) the journal at path and migrates it to
  * the current schema. Without `create` a missing file is MT_ENOTFOUND. */
@@ -170,6 +172,19 @@ int mt_journal_override_add(mt_journal *j, const char *op, const char *status, c
 /* The recorded overrides, newest first: [{id, created, op, status, note,
  * source: "override:journal#ID"}]. New reference, NULL on error. */
 json_t *mt_journal_overrides_json(mt_journal *j);
+
+/* Marks a track's change to a file (a path of its diff; the journal does
+ * not check that) "reusable" (any model moved to the platform needs it) or
+ * "model-specific", with an optional note; replaces an earlier mark of it. */
+int mt_journal_mark_set(mt_journal *j, const char *track, const char *path, const char *mark,
+			const char *note);
+
+/* Removes a file's mark; MT_ENOTFOUND when it has none. */
+int mt_journal_mark_clear(mt_journal *j, const char *track, const char *path);
+
+/* The marks by track and path: [{created, track, path, mark, note?}]. New
+ * reference, NULL with the error set. */
+json_t *mt_journal_marks_json(mt_journal *j);
 
 /* One interval as JSON: id, track, category, text, started, stopped (ISO
  * UTC or null), running, duration_ms (up to now while running). */

@@ -1,7 +1,8 @@
 # mtrial tracks: a repository built here with a CUDA baseline on main and two
 # track branches; every changed line classified platform-specific or generic
 # by tables/platform_changes.yaml, every file model or harness by its path;
-# the effort of each track against the budget; missing and bad revisions.
+# the effort of each track against the budget; files marked reusable or
+# model-specific (and what cannot be marked); missing and bad revisions.
 . "$MT_SOURCE_DIR/tests/lib.sh"
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
 R=$T_TMP/repo
@@ -71,6 +72,67 @@ has "2 files, +3 -3 lines: 5 platform-specific, 1 generic" "$OUT" "text: the tot
 has "effort: 5.0 h of a 10.0 h budget (50%)" "$OUT" "text: the budget"
 run_mt 0 report
 has "- portability track (\`main\`..\`port\`): 2 files, +3 -3 lines, 5 of them" "$OUT" "report: the track's changes"
+
+# marks: reusable or model-specific, per file of a track's diff
+run_mt 0 tracks mark --track portability train.py --reusable --note "any model needs the device"
+has "train.py (portability track) marked reusable: any model needs the device" "$OUT" "mark said"
+run_mt 0 tracks mark requirements.txt --model-specific --track portability --json
+eq "$(json 'j["track"], j["mark"], j["note"]')" "portability model-specific None" "mark --json"
+run_mt 0 tracks mark model.py --model-specific
+has "model.py (optimized track) marked model-specific" "$OUT" "no --track: the one track that changed it"
+run_mt 0 tracks --json
+eq "$(json '{f["path"]: (f["mark"], f["mark_note"]) for f in j[0]["changes"]["files"]}')" \
+	"{'requirements.txt': ('model-specific', None), 'train.py': ('reusable', 'any model needs the device')}" \
+	"each file's mark and note"
+eq "$(json 'j[0]["changes"]["totals"]["by_mark"]')" \
+	"{'reusable': 5, 'model-specific': 1, 'unmarked': 0}" "lines by mark (added plus deleted)"
+eq "$(json 'sorted(j[1]["changes"]["totals"]["by_mark"].items())')" \
+	"[('model-specific', 2), ('reusable', 0), ('unmarked', 6)]" "the other track's marks are its own"
+eq "$(json '[f["line"] for f in j[0]["changes"]["files"][1]["platform_lines"]]')" "[2, 3, 2, 3]" \
+	"a file's platform-specific lines with their numbers"
+eq "$(json '[(f["sign"], f["rule"], f["text"]) for f in j[0]["changes"]["files"][1]["platform_lines"]][:2]')" \
+	"[('-', 'cuda-device', 'device = \"cuda\"'), ('-', 'cuda-device', 'scaler = torch.cuda.amp.GradScaler()')]" \
+	"... their sign, rule and text"
+run_mt 0 tracks
+has "train.py                                 +3 -2 (4 platform) reusable: any model needs the device" "$OUT" "text: the mark"
+has "marked: 5 lines reusable, 1 model-specific, 0 unmarked" "$OUT" "text: lines by mark"
+run_mt 0 tracks mark --track portability train.py --model-specific
+run_mt 0 tracks --json
+eq "$(json 'j[0]["changes"]["totals"]["by_mark"]["model-specific"], j[0]["changes"]["files"][1]["mark_note"]')" \
+	"6 None" "a new mark replaces the old one, note too"
+
+# what cannot be marked: said, exit 2, nothing recorded
+run_mt 2 tracks mark train.py --reusable
+has "train.py is changed in both tracks: say which with --track" "$ERR" "a file both tracks changed"
+run_mt 2 tracks mark README.md --reusable
+has "README.md is not changed in any track" "$ERR" "a path no track changed"
+run_mt 2 tracks mark --track portability model.py --reusable
+has "model.py is not changed in the portability track (main..port)" "$ERR" "a path the track did not change"
+run_mt 2 tracks mark --track nosuch model.py --reusable
+has "unknown track 'nosuch'" "$ERR" "an unknown track"
+run_mt 2 tracks mark model.py --reusable --model-specific
+has "one mark: --reusable or --model-specific" "$ERR" "two marks"
+run_mt 2 tracks mark model.py
+has "say --reusable or --model-specific" "$ERR" "no mark"
+run_mt 2 tracks frob
+has "unknown subcommand 'frob'" "$ERR" "an unknown subcommand"
+run_mt 2 tracks mark --json README.md --reusable
+eq "$(json 'j["exit"]')" 2 "--json: the error as JSON"
+
+# unmark; a mark whose file the diff no longer has is kept and shown as stale
+run_mt 0 tracks unmark requirements.txt
+has "requirements.txt (portability track): mark removed" "$OUT" "unmark"
+run_mt 2 tracks unmark requirements.txt
+has "requirements.txt is not marked in any track" "$ERR" "unmark what is not marked"
+sed -i 's/head: fast, budget/head: port, budget/' .mtrial/trial.yaml
+run_mt 0 tracks --json
+eq "$(json '[(m["path"], m["mark"]) for m in j[1]["stale_marks"]]')" "[('model.py', 'model-specific')]" \
+	"a mark of a file no longer changed: stale"
+run_mt 0 tracks
+has "marked model-specific, no longer changed: model.py" "$OUT" "text: the stale mark"
+run_mt 0 tracks unmark --track optimized model.py --json
+eq "$(json 'j["mark"]')" None "a stale mark can be removed"
+sed -i 's/head: port, budget/head: fast, budget/' .mtrial/trial.yaml
 
 # a revision that does not exist: said, exit 2; a track without revisions: unknown
 sed -i 's/head: fast/head: nosuch/' .mtrial/trial.yaml

@@ -107,7 +107,7 @@ static void test_migrates_an_older_journal(void **state)
 	mt_journal_free(c->j);
 	/* turn it back into a version 1 journal */
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE runs; DROP TABLE checks; DROP TABLE inventories; DROP TABLE op_overrides;"
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE change_marks; DROP TABLE runs; DROP TABLE checks; DROP TABLE inventories; DROP TABLE op_overrides;"
 				      " DROP TABLE probes; DROP TABLE scans;"
 				      " UPDATE schema_version SET version = 1",
 				      NULL, NULL, NULL), SQLITE_OK);
@@ -140,6 +140,22 @@ static void test_migrates_an_older_journal(void **state)
 		assert_int_equal(json_integer_value(json_object_get(json_object_get(
 					 json_array_get(runs, 0), "metrics"), "steps")), 2);
 		json_decref(runs);
+	}
+	{ /* the marks of migration 9: one a file, a new one replaces it */
+		json_t *marks;
+		assert_int_equal(mt_journal_mark_set(c->j, "portability", "train.py", "reusable", "x"), 0);
+		assert_int_equal(mt_journal_mark_set(c->j, "portability", "train.py", "model-specific",
+						     NULL), 0);
+		assert_int_equal(mt_journal_mark_set(c->j, "portability", "a.py", "maybe", NULL),
+				 MT_EINVALID);
+		marks = mt_journal_marks_json(c->j);
+		assert_int_equal(json_array_size(marks), 1);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(marks, 0), "mark")),
+				    "model-specific");
+		assert_true(json_is_null(json_object_get(json_array_get(marks, 0), "note")));
+		json_decref(marks);
+		assert_int_equal(mt_journal_mark_clear(c->j, "portability", "train.py"), 0);
+		assert_int_equal(mt_journal_mark_clear(c->j, "portability", "train.py"), MT_ENOTFOUND);
 	}
 	{ /* the checks of migration 6 */
 		json_t *r = json_pack("{ss, ss, sb, si}", "reference", "a.safetensors", "candidate",
