@@ -50,9 +50,10 @@ static void print_decision(json_t *d)
 	json_array_foreach(json_object_get(d, "criteria"), i, c)
 		print_criterion(c);
 	if (json_array_size(json_object_get(d, "caveats")) > 1) {
-		printf("\nCaveats:\n");
+		printf("\nOther caveats:\n");
 		json_array_foreach(json_object_get(d, "caveats"), i, c)
-			printf("  - %s\n", json_string_value(c));
+			if (i > 0)
+				printf("  - %s\n", json_string_value(c));
 	}
 }
 

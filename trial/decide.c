@@ -249,6 +249,32 @@ static void track_quality(struct track_quality *q, json_t *ev, const char *track
 	json_decref(done);
 }
 
+/* "runs #2, #4 (candidate): evaluations of METRIC; trial.yaml ...". */
+static void evaluated_source(struct ctx *x, json_t *c, const char *metric)
+{
+	json_t *all = runs_of(x->ev, "candidate", NULL, NULL), *with = json_array(), *r;
+	mt_buf b = MT_BUF_INIT;
+	double best;
+	json_int_t id;
+	size_t i;
+
+	json_array_foreach(all, i, r) {
+		json_t *one = json_pack("[O]", r);
+		if (best_eval(one, metric, 0, &best, &id))
+			json_array_append(with, r);
+		json_decref(one);
+	}
+	if (json_array_size(with)) {
+		mt_buf_puts(&b, "runs ");
+		put_ids(&b, with);
+		mt_buf_printf(&b, " (candidate): evaluations of %s; trial.yaml quality_target", metric);
+		source(c, mt_buf_cstr(&b));
+	}
+	mt_buf_dispose(&b);
+	json_decref(all);
+	json_decref(with);
+}
+
 static void judge_quality(struct ctx *x, json_t *c, double threshold)
 {
 	const char *metric = mt_spec_get(x->spec, "quality_target.metric");
@@ -267,18 +293,20 @@ static void judge_quality(struct ctx *x, json_t *c, double threshold)
 		return;
 	}
 	json_object_set_new(c, "threshold", json_real(threshold));
+	evaluated_source(x, c, metric);
 	for (int t = 0; t < N_TRACKS; t++) {
 		track_quality(&q[t], x->ev, track_order[t], metric, higher, threshold);
 		if (q[t].evaluated)
-			mt_buf_printf(&b, "%s%s: best %s %.4g (run #%lld)", seen++ ? "; " : "",
-				      track_label(track_order[t]), metric, q[t].best, (long long)q[t].run_id);
+			mt_buf_printf(&b, "%s%s %.4g (run #%lld)", seen++ ? ", " : "",
+				      track_label(track_order[t]), q[t].best, (long long)q[t].run_id);
 		if (met < 0 && q[t].reached)
 			met = t;
 	}
 	if (met >= 0) {
 		json_object_set_new(c, "track", json_string(track_label(track_order[met])));
-		judge(c, "met", q[met].best, "%s, %s %.4g reached on the %s track (%s)", mt_buf_cstr(&b),
-		      higher ? ">=" : "<=", threshold, track_label(track_order[met]), metric);
+		judge(c, "met", q[met].best, "%s %s %.4g reached on the %s track; best per track: %s",
+		      metric, higher ? ">=" : "<=", threshold, track_label(track_order[met]),
+		      mt_buf_cstr(&b));
 		if (strcmp(track_order[met], "optimized") == 0)
 			condition(c, "the target is reached only on the optimized track: the move "
 				  "needs that track's changes, not only the port");
@@ -288,8 +316,8 @@ static void judge_quality(struct ctx *x, json_t *c, double threshold)
 		for (int t = 0; t < N_TRACKS; t++)
 			if (q[t].evaluated && (isnan(best) || (higher ? q[t].best > best : q[t].best < best)))
 				best = q[t].best;
-		judge(c, "not_met", best, "%s: never %s %.4g in the candidate's finished runs", mt_buf_cstr(&b),
-		      higher ? ">=" : "<=", threshold);
+		judge(c, "not_met", best, "%s never %s %.4g in the candidate's finished runs; best "
+		      "per track: %s", metric, higher ? ">=" : "<=", threshold, mt_buf_cstr(&b));
 	} else {
 		judge(c, "unknown", NAN, "%s", seen ? "the candidate has not finished a run yet; its "
 			   "evaluations so far do not reach the target" : "no candidate run evaluated "
@@ -374,7 +402,7 @@ static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const s
 	json_t *cand = NULL, *cn = NULL;
 	mt_buf b = MT_BUF_INIT, src = MT_BUF_INIT;
 	size_t nb, nc;
-	double mb = median_of(bn, r->key, &nb), ratio = NAN;
+	double mb = median_of(bn, r->key, &nb), ratio = NAN, mc;
 	int t = nb ? pick_track(x->ev, r, mb, threshold, &ratio) : -1;
 
 	if (t < 0) {
@@ -402,10 +430,10 @@ static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const s
 	json_decref(cn);
 	cand = runs_of(x->ev, "candidate", track_order[t], NULL);
 	cn = with_number(cand, r->key);
+	mc = median_of(cn, r->key, &nc);
 	mt_buf_printf(&b, "candidate (%s) median %s %.3g %s over %zu run(s) vs baseline %.3g %s "
 		      "over %zu: %.2fx, threshold %.2fx", track_label(track_order[t]), r->what,
-		      median_of(cn, r->key, &nc) * r->scale, r->unit, nc, mb * r->scale, r->unit, nb,
-		      ratio, threshold);
+		      mc * r->scale, r->unit, nc, mb * r->scale, r->unit, nb, ratio, threshold);
 	other_clocks(&b, cn, bn, r);
 	mt_buf_puts(&src, "runs ");
 	put_ids(&src, cn);
@@ -852,7 +880,7 @@ static void verdict_caveat(json_t *d, json_t *caveats, const size_t counts[3])
 	} else if (streq(v, MT_VERDICT_NOT_ENOUGH_EVIDENCE)) {
 		first = json_array_get(json_object_get(d, "missing"), 0);
 		n = asprintf(&s, "%zu of %zu criteria cannot be judged yet; first missing, for %s: "
-			     "%s (%s)", counts[2], counts[0] + counts[2], str(first, "criterion"),
+			     "%s; record it with: %s", counts[2], counts[0] + counts[2], str(first, "criterion"),
 			     str(first, "what"), str(first, "command"));
 	} else if (streq(v, MT_VERDICT_GO_WITH_CONDITIONS)) {
 		first = json_array_get(json_object_get(d, "conditions"), 0);
@@ -904,8 +932,9 @@ static void general_caveats(struct ctx *x, json_t *criteria, int runs_met)
 int mt_decide_from(json_t **out, const mt_spec *spec, json_t *evidence)
 {
 	struct ctx x = {.spec = spec, .ev = evidence, .caveats = json_array()};
-	json_t *criteria = json_array(), *d, *c;
+	json_t *criteria = json_array(), *lists = json_object(), *c;
 	size_t n = spec ? mt_spec_count(spec, "criteria") : 0, counts[3] = {0, 0, 0};
+	const char *verdict;
 	int runs_met = 0;
 	char summary[128];
 
@@ -913,29 +942,28 @@ int mt_decide_from(json_t **out, const mt_spec *spec, json_t *evidence)
 	for (size_t i = 0; i < n; i++) {
 		if (!(c = criterion(&x, i, &runs_met))) {
 			json_decref(criteria);
+			json_decref(lists);
 			json_decref(x.caveats);
 			return MT_EINVALID;
 		}
 		json_array_append_new(criteria, c);
 	}
-	d = json_object();
-	collect(d, criteria, counts);
-	json_object_set_new(d, "verdict", json_string(verdict_of(counts,
-								 json_array_size(json_object_get(d, "conditions")))));
+	collect(lists, criteria, counts);
+	verdict = verdict_of(counts, json_array_size(json_object_get(lists, "conditions")));
+	json_object_set_new(lists, "verdict", json_string(verdict));
 	general_caveats(&x, criteria, runs_met);
-	verdict_caveat(d, x.caveats, counts);
-	snprintf(summary, sizeof(summary), "%zu of %zu criteria met, %zu not met, %zu unknown", counts[0],
-		 n, counts[1], counts[2]);
-	json_object_set_new(d, "headline", json_string(headline(str(d, "verdict"))));
-	json_object_set_new(d, "summary", json_string(summary));
-	json_object_set_new(d, "counts", json_pack("{sI, sI, sI}", "met", (json_int_t)counts[0],
-						   "not_met", (json_int_t)counts[1], "unknown",
-						   (json_int_t)counts[2]));
-	json_object_set_new(d, "criteria", criteria);
-	json_object_set(d, "caveat", json_array_size(x.caveats) ? json_array_get(x.caveats, 0) : json_null());
-	json_object_set_new(d, "caveats", x.caveats);
-	*out = d;
-	return 0;
+	verdict_caveat(lists, x.caveats, counts);
+	snprintf(summary, sizeof(summary), "%zu of %zu criteria met, %zu not met, %zu unknown",
+		 counts[0], n, counts[1], counts[2]);
+	*out = json_pack("{ss, ss, ss, sO, s{sI, sI, sI}, so, sO, sO, sO, so}", "verdict", verdict,
+			 "headline", headline(verdict), "summary", summary, "caveat",
+			 json_array_size(x.caveats) ? json_array_get(x.caveats, 0) : json_null(),
+			 "counts", "met", (json_int_t)counts[0], "not_met", (json_int_t)counts[1],
+			 "unknown", (json_int_t)counts[2], "criteria", criteria, "failed",
+			 json_object_get(lists, "failed"), "missing", json_object_get(lists, "missing"),
+			 "conditions", json_object_get(lists, "conditions"), "caveats", x.caveats);
+	json_decref(lists);
+	return *out ? 0 : mt_error_set(MT_EIO, "out of memory");
 }
 
 /* ---- the evidence, from the journal ------------------------------------------- */
