@@ -1,5 +1,6 @@
 #include "gitread.h"
 #include "error.h"
+#include "gitpack.h"
 #include "util.h"
 
 #include <errno.h>
@@ -21,6 +22,8 @@ struct mt_gitrepo {
 	char *path;   /* work tree root or git dir, no trailing '/' */
 	char *gitdir; /* libgit2's git dir, for mt_gitrepo_dup() */
 	int bare;
+	mt_gitpack *pack; /* packs read directly, opened on the first blob */
+	int pack_tried;
 };
 
 /* One file of a listing under construction: an entry when `reason` is NULL,
@@ -38,6 +41,8 @@ typedef struct {
 	item *v;
 	size_t n, cap;
 } items;
+
+static mt_gitpack *pack_reader(mt_gitrepo *r);
 
 static int git_fail(int code, const char *what)
 {
@@ -153,20 +158,33 @@ static int open_handle(mt_gitrepo **out, const char *path, unsigned flags)
 
 int mt_gitrepo_open(mt_gitrepo **out, const char *path)
 {
-	return open_handle(out, path, 0);
+	int error = open_handle(out, path, 0);
+
+	/* now, not on the first blob: mt_gitrepo_dup() then shares the
+	 * mappings, and threads never open them concurrently */
+	if (error == 0)
+		pack_reader(*out);
+	return error;
 }
 
 int mt_gitrepo_dup(mt_gitrepo **out, const mt_gitrepo *r)
 {
 	/* The git dir, not the work tree: libgit2 then finds the same work
 	 * tree through core.worktree or a linked worktree's gitdir file. */
-	return open_handle(out, r->gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH);
+	int error = open_handle(out, r->gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH);
+
+	if (error == 0 && r->pack_tried) { /* the same mappings, a reader of its own */
+		(*out)->pack = mt_gitpack_share(r->pack);
+		(*out)->pack_tried = 1;
+	}
+	return error;
 }
 
 void mt_gitrepo_free(mt_gitrepo *r)
 {
 	if (!r)
 		return;
+	mt_gitpack_free(r->pack);
 	git_odb_free(r->odb);
 	git_repository_free(r->repo);
 	free(r->path);
@@ -659,10 +677,65 @@ int mt_gitread_check_text(char *reason, size_t reason_size, const char *data, si
 	return 1;
 }
 
+static mt_gitpack *pack_reader(mt_gitrepo *r)
+{
+	if (!r->pack_tried) {
+		const char *common = git_repository_commondir(r->repo);
+		size_t n = strlen(common);
+		char *objects = malloc(n + 9);
+		r->pack_tried = 1;
+		if (objects) {
+			snprintf(objects, n + 9, "%s%sobjects", common,
+				 n && common[n - 1] == '/' ? "" : "/");
+			r->pack = mt_gitpack_open(objects);
+			free(objects);
+		}
+	}
+	return r->pack;
+}
+
+/* The blob through the pack reader: 1 when it answered (the blob, or the
+ * reason it is skipped), 0 to ask libgit2, < 0 on an error. With `packbuf`
+ * the data stays in the reader's buffer (see read_blob). */
+static int read_packed(char **data, size_t *size, char **packbuf, char *reason, size_t rs,
+		       mt_gitrepo *r, const mt_gitentry *e, const git_oid *id, uint64_t max)
+{
+	mt_gitpack *pk = pack_reader(r);
+	char *buf;
+	size_t len;
+	int type;
+
+	if (!pk || mt_gitpack_read(pk, id->id, &type, &buf, &len, max ? max : UINT64_MAX) != 1)
+		return 0;
+	if (type != MT_GITPACK_BLOB) {
+		mt_gitpack_release(pk, buf);
+		return mt_error_set(MT_EINVALID, "%s: object %s is not a blob", e->path, e->oid);
+	}
+	if (!buf) {
+		too_large(reason, rs, len, max);
+		return 1;
+	}
+	if (packbuf) {
+		*data = *packbuf = buf;
+		*size = len;
+		return 1;
+	}
+	if (!(*data = malloc(len + 1))) {
+		mt_gitpack_release(pk, buf);
+		return mt_error_set(MT_EIO, "%s: out of memory for %zu bytes", e->path, len);
+	}
+	memcpy(*data, buf, len);
+	(*data)[len] = '\0';
+	*size = len;
+	mt_gitpack_release(pk, buf);
+	return 1;
+}
+
 /* With `keep`, *data points into the object, which *keep then holds (no
- * copy, no NUL after the bytes). */
-static int read_blob(char **data, size_t *size, git_odb_object **keep, char *reason, size_t rs,
-		     mt_gitrepo *r, const mt_gitentry *e, uint64_t max)
+ * copy, no NUL after the bytes); or, read from a pack by gitpack.c, into
+ * its buffer, which *packbuf then holds. */
+static int read_blob(char **data, size_t *size, git_odb_object **keep, char **packbuf,
+		     char *reason, size_t rs, mt_gitrepo *r, const mt_gitentry *e, uint64_t max)
 {
 	git_odb_object *obj = NULL;
 	git_object_t type;
@@ -672,6 +745,10 @@ static int read_blob(char **data, size_t *size, git_odb_object **keep, char *rea
 
 	if (git_oid_fromstr(&id, e->oid) < 0)
 		return mt_error_set(MT_EINVALID, "%s: bad blob id '%s'", e->path, e->oid);
+	if (e->size != MT_SIZE_UNKNOWN && too_large(reason, rs, e->size, max))
+		return 0;
+	if ((error = read_packed(data, size, keep ? packbuf : NULL, reason, rs, r, e, &id, max)) != 0)
+		return error < 0 ? error : 0;
 	/* a listing without sizes: the header now, so that a huge blob is
 	 * refused before it is inflated */
 	gerr = e->size == MT_SIZE_UNKNOWN ? git_odb_read_header(&len, &type, r->odb, &id) : 0;
@@ -814,8 +891,9 @@ static int read_worktree(char **data, size_t *size, char *reason, size_t rs, mt_
 	return error;
 }
 
-static int read_entry(char **data, size_t *size, git_odb_object **keep, char *reason,
-		      size_t reason_size, mt_gitrepo *r, const mt_gitentry *e, uint64_t max_bytes)
+static int read_entry(char **data, size_t *size, git_odb_object **keep, char **packbuf,
+		      char *reason, size_t reason_size, mt_gitrepo *r, const mt_gitentry *e,
+		      uint64_t max_bytes)
 {
 	char spare[8];
 	int error;
@@ -830,13 +908,16 @@ static int read_entry(char **data, size_t *size, git_odb_object **keep, char *re
 	if (e->source == MT_ENTRY_WORKTREE)
 		error = read_worktree(data, size, reason, reason_size, r, e, max_bytes);
 	else
-		error = read_blob(data, size, keep, reason, reason_size, r, e, max_bytes);
+		error = read_blob(data, size, keep, packbuf, reason, reason_size, r, e, max_bytes);
 	if (error < 0 || !*data)
 		return error;
 	if (mt_gitread_check_text(reason, reason_size, *data, *size)) {
 		if (keep && *keep) {
 			git_odb_object_free(*keep);
 			*keep = NULL;
+		} else if (packbuf && *packbuf) {
+			mt_gitpack_release(r->pack, *packbuf);
+			*packbuf = NULL;
 		} else {
 			free(*data);
 		}
@@ -849,29 +930,37 @@ static int read_entry(char **data, size_t *size, git_odb_object **keep, char *re
 int mt_gitrepo_read(char **data, size_t *size, char *reason, size_t reason_size,
 		    mt_gitrepo *r, const mt_gitentry *e, uint64_t max_bytes)
 {
-	return read_entry(data, size, NULL, reason, reason_size, r, e, max_bytes);
+	return read_entry(data, size, NULL, NULL, reason, reason_size, r, e, max_bytes);
 }
 
 int mt_gitrepo_read_view(mt_gitview *out, char *reason, size_t reason_size, mt_gitrepo *r,
 			 const mt_gitentry *e, uint64_t max_bytes)
 {
 	git_odb_object *obj = NULL;
-	char *data = NULL;
+	char *data = NULL, *packbuf = NULL;
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	error = read_entry(&data, &out->size, e->source == MT_ENTRY_BLOB ? &obj : NULL, reason,
-			   reason_size, r, e, max_bytes);
+	error = read_entry(&data, &out->size, e->source == MT_ENTRY_BLOB ? &obj : NULL, &packbuf,
+			   reason, reason_size, r, e, max_bytes);
 	out->data = data;
 	out->priv_obj = obj;
-	out->priv_buf = obj ? NULL : data; /* a work-tree file is a buffer of ours */
+	if (packbuf) {
+		out->priv_buf = packbuf;
+		out->priv_pack = r->pack;
+	} else {
+		out->priv_buf = obj ? NULL : data; /* a work-tree file is a buffer of ours */
+	}
 	return error;
 }
 
 void mt_gitview_dispose(mt_gitview *v)
 {
 	git_odb_object_free(v->priv_obj);
-	free(v->priv_buf);
+	if (v->priv_pack)
+		mt_gitpack_release(v->priv_pack, v->priv_buf);
+	else
+		free(v->priv_buf);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -110,10 +110,13 @@ typedef struct {
 	size_t size;
 	void *priv_obj;   /* private */
 	char *priv_buf;   /* private */
+	void *priv_pack;  /* private: the pack reader priv_buf goes back to */
 } mt_gitview;
 
-/* As mt_gitrepo_read, without copying a blob out of libgit2's object: data
- * is borrowed until mt_gitview_dispose() and is not NUL-terminated. */
+/* As mt_gitrepo_read, without copying a blob out of libgit2's object (or out
+ * of the pack reader's buffer, see gitpack.h): data is borrowed until
+ * mt_gitview_dispose() and is not NUL-terminated. One view per repository
+ * handle at a time reads fastest: a disposed view's buffer is reused. */
 int mt_gitrepo_read_view(mt_gitview *out, char *reason, size_t reason_size, mt_gitrepo *r,
 			 const mt_gitentry *e, uint64_t max_bytes);
 
