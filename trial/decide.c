@@ -396,6 +396,36 @@ static int pick_track(json_t *ev, const struct ratio *r, double base, double thr
 	return pick;
 }
 
+/* No candidate track with a figure, or no baseline figure: not_met when the
+ * candidate's finished runs missed the target, else unknown with what is
+ * missing on each side. */
+static void no_pair(struct ctx *x, json_t *c, const struct ratio *r, size_t nb)
+{
+	json_t *done = runs_of(x->ev, "candidate", NULL, finished), *d;
+	json_t *cand = runs_of(x->ev, "candidate", NULL, NULL), *cn = with_number(cand, r->key);
+	size_t i, missed = 0;
+
+	json_array_foreach(done, i, d)
+		missed += json_is_false(json_object_get(d, "reached"));
+	if (missed && !json_array_size(cn)) {
+		judge(c, "not_met", NAN, "the candidate's %zu finished run(s) did not reach the "
+		      "quality target, so it has no %s", missed, r->what);
+	} else {
+		judge(c, "unknown", NAN, "%s%s%s", nb ? "" : "no baseline run has a figure to compare with",
+		      !nb && !json_array_size(cn) ? "; " : "",
+		      json_array_size(cn) ? "" : "no candidate run has reached the quality target yet");
+		if (!nb)
+			need(c, "a baseline run that reaches the quality target",
+			     "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)");
+		if (!json_array_size(cn))
+			need(c, "a candidate run that reaches the quality target",
+			     "mtrial run --system candidate -- CMD (or mtrial runs import LOG --system candidate)");
+	}
+	json_decref(done);
+	json_decref(cand);
+	json_decref(cn);
+}
+
 static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const struct ratio *r)
 {
 	json_t *base = runs_of(x->ev, "baseline", NULL, NULL), *bn = with_number(base, r->key);
@@ -406,28 +436,9 @@ static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const s
 	int t = nb ? pick_track(x->ev, r, mb, threshold, &ratio) : -1;
 
 	if (t < 0) {
-		json_t *done = runs_of(x->ev, "candidate", NULL, finished), *d;
-		size_t i, missed = 0;
-		json_array_foreach(done, i, d)
-			missed += json_is_false(json_object_get(d, "reached"));
-		cand = runs_of(x->ev, "candidate", NULL, NULL);
-		cn = with_number(cand, r->key);
-		if (missed && !json_array_size(cn)) {
-			judge(c, "not_met", NAN, "the candidate's %zu finished run(s) did not reach the "
-			      "quality target, so it has no %s", missed, r->what);
-		} else {
-			judge(c, "unknown", NAN, "%s", nb ? "no candidate run has reached the quality target yet"
-					       : "no baseline run has a figure to compare with");
-			need(c, nb ? "a candidate run that reaches the quality target"
-				   : "a baseline run that reaches the quality target",
-			     nb ? "mtrial run --system candidate -- CMD (or mtrial runs import LOG)"
-				: "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)");
-		}
-		json_decref(done);
+		no_pair(x, c, r, nb);
 		goto cleanup;
 	}
-	json_decref(cand);
-	json_decref(cn);
 	cand = runs_of(x->ev, "candidate", track_order[t], NULL);
 	cn = with_number(cand, r->key);
 	mc = median_of(cn, r->key, &nc);
@@ -811,6 +822,9 @@ static json_t *criterion(struct ctx *x, size_t i, int *runs)
 		if (strcmp(judges[k].kind, kind) == 0) {
 			judges[k].judge(x, c, threshold);
 			*runs |= judges[k].runs && streq(str(c, "status"), "met");
+			if (strcmp(kind, "custom") != 0 && spec_item(x->spec, i, "judgement"))
+				caveat(x, "%s.judgement is ignored: a %s criterion is judged from the "
+				       "record", at, kind);
 			return c;
 		}
 	json_decref(c);

@@ -197,6 +197,10 @@ static void test_no_runs_is_not_enough_evidence(void **state)
 		assert_true(json_is_null(json_object_get(c, "value")));
 		assert_true(json_array_size(json_object_get(c, "missing")) > 0);
 	}
+	/* both sides of the ratio are missing, and each is named */
+	assert_int_equal(json_array_size(json_object_get(crit(d, "time-to-quality"), "missing")), 2);
+	assert_has(get(crit(d, "time-to-quality"), "evidence"), "no baseline run");
+	assert_has(get(crit(d, "time-to-quality"), "evidence"), "no candidate run");
 	json_array_foreach(json_object_get(d, "missing"), i, c)
 		assert_has(get(c, "command"), "mtrial ");
 	assert_has(get(d, "caveat"), "3 of 6 criteria cannot be judged yet");
@@ -388,7 +392,8 @@ static void test_custom_judgement(void **state)
 		"criteria:\n"
 		"  - {name: a, kind: custom}\n"
 		"  - {name: b, kind: custom, judgement: met, evidence: \"the on-call team signed off\"}\n"
-		"  - {name: c, kind: custom, judgement: not_met, evidence: \"no support contract\"}\n";
+		"  - {name: c, kind: custom, judgement: not_met, evidence: \"no support contract\"}\n"
+		"  - {name: d, kind: effort, judgement: met}\n";
 	json_t *d = decide(text, complete_evidence());
 
 	(void)state;
@@ -397,6 +402,10 @@ static void test_custom_judgement(void **state)
 	assert_has(get(crit(d, "b"), "evidence"), "signed off");
 	assert_string_equal(get(crit(d, "c"), "status"), "not_met");
 	assert_string_equal(get(d, "verdict"), MT_VERDICT_NO_GO);
+	/* a judgement does not overrule the record: effort is judged from it */
+	assert_string_equal(get(crit(d, "d"), "status"), "met");
+	assert_has(json_string_value(json_array_get(json_object_get(d, "caveats"), 2)),
+		   "criteria.3.judgement is ignored");
 	json_decref(d);
 }
 
