@@ -226,9 +226,14 @@ static int run(struct cli *cli, const struct run_args *a, int *child_status)
 		if (error == 0)
 			fprintf(stderr, "mtrial: run #%lld %s (exit status %d, %zu lines in %s)\n",
 				(long long)id, st, code, lines, path);
-		if (error == 0 && cli->json) {
-			json_t *runs = mt_journal_runs_json(t->journal, id);
-			cli_print_json(json_incref(json_array_get(runs, 0)));
+		if (error == 0) {
+			json_t *runs = mt_journal_runs_json(t->journal, id), *r = json_array_get(runs, 0);
+			mt_runs_flatten(r, t->spec);
+			if (json_string_value(json_object_get(r, "cache_warning")))
+				fprintf(stderr, "mtrial: run #%lld: warning: %s\n", (long long)id,
+					json_string_value(json_object_get(r, "cache_warning")));
+			if (cli->json)
+				cli_print_json(json_incref(r));
 			json_decref(runs);
 		}
 	}

@@ -5,7 +5,9 @@
 #include "runs.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,89 +55,199 @@ static void print_list(json_t *runs)
 	}
 }
 
-/* mtrial runs import LOG... [--system S] [--track T] [--label L]: runs made
- * elsewhere (MLPerf logs, or output with mtrial: lines). */
+/* The first bytes of a file, for mt_runs_sniff. */
+static int file_head(const char *path, char *buf, size_t size, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return mt_error_set(MT_ENOTFOUND, "%s: %s", path, strerror(errno));
+	*len = fread(buf, 1, size, f);
+	fclose(f);
+	return 0;
+}
+
+/* The system description among the files (at most one), NULL when none. */
+static int find_system(char **files, int n, json_t **topology)
+{
+	char head[4096];
+	size_t len = 0;
+	int error;
+
+	*topology = NULL;
+	for (int i = 0; i < n; i++) {
+		if ((error = file_head(files[i], head, sizeof(head), &len)) < 0)
+			return error;
+		if (mt_runs_sniff(files[i], head, len) != MT_RUNS_SYSTEM)
+			continue;
+		if (*topology)
+			return mt_error_set(MT_EINVALID, "%s: a second system description: one "
+					    "import takes one system's runs", files[i]);
+		if ((error = mt_runs_system_read(topology, files[i])) < 0)
+			return error;
+	}
+	return 0;
+}
+
+/* Says each warning of an imported log with its file and line. */
+static void print_warnings(const char *path, json_t *m)
+{
+	json_t *w;
+	size_t i, total = (size_t)json_integer_value(json_object_get(m, "warnings"));
+
+	json_array_foreach(json_object_get(m, "warning_list"), i, w)
+		fprintf(stderr, "mtrial runs import: warning: %s:%lld: %s\n", path,
+			(long long)json_integer_value(json_object_get(w, "line")),
+			json_string_value(json_object_get(w, "message")));
+	if (total > json_array_size(json_object_get(m, "warning_list")))
+		fprintf(stderr, "mtrial runs import: %s: %zu more warnings\n", path,
+			total - json_array_size(json_object_get(m, "warning_list")));
+}
+
+struct import_args {
+	const char *system, *track, *label, *cache;
+	json_t *topology; /* borrowed; NULL without a system description */
+};
+
+/* One log into the journal: *id its run, 0 when it was a system description. */
+static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules,
+		      const struct import_args *a, const char *path, int64_t *id)
+{
+	char head[4096], *abs = NULL, *text = NULL;
+	size_t len = 0;
+	json_t *m = NULL;
+	enum mt_runs_log_format format;
+	int error;
+
+	*id = 0;
+	if ((error = file_head(path, head, sizeof(head), &len)) < 0)
+		return error;
+	if ((format = mt_runs_sniff(path, head, len)) == MT_RUNS_SYSTEM)
+		return 0;
+	if ((error = mt_runs_metrics_with(&m, rules, path, format, t->spec, 0, -1)) < 0)
+		return error;
+	if (!json_integer_value(json_object_get(m, "steps")) &&
+	    !json_array_size(json_object_get(m, "evaluations")) &&
+	    !json_is_number(json_object_get(m, "run_minutes"))) {
+		print_warnings(path, m);
+		json_decref(m);
+		return mt_error_set(MT_EINVALID, "%s: no training events in it (MLPerf :::MLLOG lines, "
+				    "mtrial: lines, or CSV/JSONL rows with a step); nothing imported", path);
+	}
+	if (a->topology)
+		json_object_set(m, "topology", a->topology);
+	{
+		const char *st = json_string_value(json_object_get(m, "status"));
+		int64_t first = json_integer_value(json_object_get(m, "first_ms"));
+		mt_journal_run rec = {.system = a->system, .track = a->track, .label = a->label,
+				      .cache = a->cache, .origin = "import"};
+		abs = mt_path_abs(path);
+		rec.log = abs ? abs : path;
+		rec.status = st && strcmp(st, "unknown") != 0 ? st : "success";
+		/* a series in seconds since its start has no date: it is dated now */
+		rec.started_ms = first > 946684800000LL ? first : mt_now_ms();
+		rec.ended_ms = first > 946684800000LL ? json_integer_value(json_object_get(m, "last_ms")) : 0;
+		rec.metrics = text = json_dumps(m, JSON_COMPACT);
+		error = mt_journal_run_add(t->journal, &rec, id);
+		if (error == 0 && !cli->json)
+			printf("Imported %s as run #%lld (%s, %s, %lld warnings).\n", path, (long long)*id,
+			       a->system, rec.status,
+			       (long long)json_integer_value(json_object_get(m, "warnings")));
+	}
+	if (error == 0)
+		print_warnings(path, m);
+	json_decref(m);
+	free(text);
+	free(abs);
+	return error;
+}
+
+/* mtrial runs import FILE... [--system S] [--track T] [--label L] [--cache C]:
+ * runs made elsewhere (MLPerf logs, output with mtrial: lines, CSV or JSON
+ * Lines series) and an MLPerf system description for their topology. */
 static int import(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 					     {"system", required_argument, NULL, 's'},
 					     {"track", required_argument, NULL, 't'},
 					     {"label", required_argument, NULL, 'l'},
+					     {"cache", required_argument, NULL, 'c'},
 					     {0}};
 	static const char *const systems[] = {"baseline", "candidate", NULL};
 	static const char *const tracks[] = {"portability", "optimized", NULL};
-	const char *system = "candidate", *track = NULL, *label = NULL;
-	json_t *done = json_array();
+	static const char *const caches[] = {"cold", "warm", NULL};
+	struct import_args a = {.system = "candidate"};
+	json_t *done = NULL;
 	mt_trial *t = NULL;
 	mt_runlog_rules *rules = NULL; /* read once for all the logs */
 	int opt, error = 0;
 
 	optind = 1;
-	while ((opt = cli_getopt(cli, argc, argv, "hs:t:l:", opts)) >= 0) {
+	while ((opt = cli_getopt(cli, argc, argv, "hs:t:l:c:", opts)) >= 0) {
 		if (opt == 's')
-			system = optarg;
+			a.system = optarg;
 		else if (opt == 't')
-			track = optarg;
+			a.track = optarg;
 		else if (opt == 'l')
-			label = optarg;
+			a.label = optarg;
+		else if (opt == 'c')
+			a.cache = optarg;
 		else
-			return json_decref(done), cli_usage_error(cli, "bad option");
+			return cli_usage_error(cli, "bad option");
 	}
 	if (opt == CLI_GETOPT_HELP)
-		return json_decref(done), CLI_EXIT_OK;
-	if (!mt_str_in(system, systems) || (track && !mt_str_in(track, tracks)))
-		return json_decref(done),
-		       cli_usage_error(cli, "--system baseline|candidate, --track portability|optimized");
+		return CLI_EXIT_OK;
+	if (!mt_str_in(a.system, systems) || (a.track && !mt_str_in(a.track, tracks)) ||
+	    (a.cache && !mt_str_in(a.cache, caches)))
+		return cli_usage_error(cli, "--system baseline|candidate, --track "
+					    "portability|optimized, --cache cold|warm");
 	if (optind >= argc)
-		return json_decref(done), cli_usage_error(cli, "no log to import");
-	if ((error = cli_open_trial(cli, &t, 1)) < 0 || (error = mt_runlog_rules_load(&rules)) < 0) {
-		mt_trial_free(t);
-		return json_decref(done), cli_fail(cli, error);
+		return cli_usage_error(cli, "no log to import");
+	if ((error = find_system(argv + optind, argc - optind, &a.topology)) < 0)
+		return cli_fail(cli, error);
+	if (a.topology && argc - optind == 1) {
+		json_decref(a.topology);
+		return cli_usage_error(cli, "%s is a system description: give the logs of the runs it "
+				       "made with it", argv[optind]);
 	}
+	if ((error = cli_open_trial(cli, &t, 1)) < 0 || (error = mt_runlog_rules_load(&rules)) < 0)
+		goto cleanup;
+	done = json_array();
 	for (int i = optind; i < argc && error == 0; i++) {
-		char *abs = mt_path_abs(argv[i]), *text = NULL;
-		json_t *m = NULL;
-		int64_t id = 0, first;
-		const char *st;
-		if ((error = mt_runs_metrics_with(&m, rules, argv[i], MT_RUNS_LOG_RAW, t->spec, 0,
-						  -1)) == 0) {
-			mt_journal_run rec = {.system = system, .track = track, .label = label,
-					      .origin = "import", .log = abs ? abs : argv[i]};
-			st = json_string_value(json_object_get(m, "status"));
-			first = json_integer_value(json_object_get(m, "first_ms"));
-			rec.status = st && strcmp(st, "unknown") != 0 ? st : "success";
-			rec.started_ms = first > 0 ? first : mt_now_ms();
-			rec.ended_ms = json_integer_value(json_object_get(m, "last_ms"));
-			rec.metrics = text = json_dumps(m, JSON_COMPACT);
-			if (!json_integer_value(json_object_get(m, "steps")) &&
-			    !json_array_size(json_object_get(m, "evaluations")) &&
-			    !json_is_number(json_object_get(m, "run_minutes")))
-				error = mt_error_set(MT_EINVALID, "%s: no training events in it (MLPerf "
-						     ":::MLLOG lines or mtrial: lines); nothing imported",
-						     argv[i]);
-			else if ((error = mt_journal_run_add(t->journal, &rec, &id)) == 0) {
-				json_array_append_new(done, json_integer(id));
-				if (!cli->json)
-					printf("Imported %s as run #%lld (%s, %s, %lld warnings).\n",
-					       argv[i], (long long)id, system, rec.status,
-					       (long long)json_integer_value(json_object_get(m, "warnings")));
-			}
-		}
-		json_decref(m);
-		free(text);
-		free(abs);
+		int64_t id;
+		if ((error = import_one(cli, t, rules, &a, argv[i], &id)) == 0 && id)
+			json_array_append_new(done, json_integer(id));
 	}
+	if (error == 0 && a.topology && !cli->json)
+		printf("Topology from %s: %g node(s) x %g %s = %g devices.\n",
+		       json_string_value(json_object_get(a.topology, "source")),
+		       json_number_value(json_object_get(a.topology, "nodes")),
+		       json_number_value(json_object_get(a.topology, "accelerators_per_node")),
+		       json_string_value(json_object_get(a.topology, "accelerator")) ?: "accelerators",
+		       json_number_value(json_object_get(a.topology, "devices")));
+	if (error == 0 && cli->json)
+		cli_print_json(json_pack("{sO, sO?}", "imported", done, "topology", a.topology));
+cleanup:
+	json_decref(done);
+	json_decref(a.topology);
 	mt_runlog_rules_free(rules);
 	mt_trial_free(t);
-	if (error < 0) {
-		json_decref(done);
-		return cli_fail(cli, error);
-	}
-	if (cli->json)
-		cli_print_json(json_pack("{so}", "imported", done));
-	else
-		json_decref(done);
-	return CLI_EXIT_OK;
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
+}
+
+/* ", 1.2e+04 target tokens/s, 12% padding" after clock 2. */
+static void print_throughput(json_t *r)
+{
+	json_t *tp = json_object_get(r, "throughput");
+	json_t *pad = json_object_get(json_object_get(json_object_get(r, "metrics"), "steady"),
+				      "padding_fraction");
+
+	if (json_is_number(json_object_get(tp, "value")))
+		printf(", %.4g %s", json_number_value(json_object_get(tp, "value")), str(tp, "unit"));
+	if (json_is_number(pad))
+		printf(", %.1f%% of the positions not counted (padding)",
+		       100 * json_number_value(pad));
+	printf("\n");
 }
 
 static void print_one(json_t *r)
@@ -155,8 +267,17 @@ static void print_one(json_t *r)
 		       (long long)json_integer_value(json_object_get(r, "exit_status")));
 	printf("  clock 1  %s (submission to the first step: compilation and start-up)\n",
 	       secs(buf, sizeof(buf), json_object_get(r, "clock1_s")));
-	printf("  clock 2  %s per step in steady state\n",
+	if (str(r, "cache") || str(r, "cache_inferred"))
+		printf("  cache    %s declared, %s in the log\n", str(r, "cache") ?: "not",
+		       str(r, "cache_inferred") ?: "nothing");
+	if (str(r, "cache_warning"))
+		printf("  warning  %s\n", str(r, "cache_warning"));
+	if (str(r, "devices_from"))
+		printf("  devices  %g (from %s)\n", json_number_value(json_object_get(r, "devices")),
+		       str(r, "devices_from"));
+	printf("  clock 2  %s per step in steady state",
 	       secs(buf, sizeof(buf), json_object_get(r, "steady_step_s")));
+	print_throughput(r);
 	if (json_is_false(json_object_get(r, "reached")))
 		printf("  target   did not reach target\n");
 	else if (json_is_true(json_object_get(r, "reached")))

@@ -30,6 +30,8 @@ static const char *const kind_names[] = {
     [MT_RUN_EV_EVAL] = "eval",
     [MT_RUN_EV_PARAM] = "param",
     [MT_RUN_EV_STEP] = "step",
+    [MT_RUN_EV_CACHE_HIT] = "cache_hit",
+    [MT_RUN_EV_CACHE_MISS] = "cache_miss",
 };
 
 #define N_KINDS (sizeof(kind_names) / sizeof(kind_names[0]))
@@ -41,10 +43,23 @@ const char *mt_run_event_kind_name(enum mt_run_event_kind kind)
 
 /* --- rules ------------------------------------------------------------------ */
 
-enum pfield { PF_STEP, PF_LOSS, PF_TOKENS, PF_SAMPLES, PF_EPOCH, PF_TIME, PF_COUNT };
+enum pfield { PF_STEP, PF_LOSS, PF_TOKENS, PF_SAMPLES, PF_EPOCH, PF_TIME, PF_PADDED, PF_COUNT };
 
-static const char *const pfield_names[PF_COUNT] = {"step",    "loss",  "tokens",
-                                                   "samples", "epoch", "time"};
+static const char *const pfield_names[PF_COUNT] = {"step",  "loss", "tokens", "samples",
+                                                   "epoch", "time", "padded"};
+
+static const char *const series_names[MT_SERIES_COUNT] = {
+    [MT_SERIES_STEP] = "step",       [MT_SERIES_TIME] = "time",
+    [MT_SERIES_TIME_MS] = "time_ms", [MT_SERIES_TIMESTAMP] = "timestamp",
+    [MT_SERIES_LOSS] = "loss",       [MT_SERIES_TOKENS] = "tokens",
+    [MT_SERIES_PADDED] = "padded",   [MT_SERIES_SAMPLES] = "samples",
+    [MT_SERIES_EPOCH] = "epoch",     [MT_SERIES_EVAL] = "eval_prefix"};
+
+/* A NULL-terminated list of words. */
+struct words {
+	char **w;
+	size_t n;
+};
 
 struct key_rule {
 	char *key;
@@ -61,7 +76,24 @@ struct mt_runlog_rules {
 	char *proto_prefix;
 	char *eval_word;
 	char *fields[PF_COUNT];
+	struct words series[MT_SERIES_COUNT];
+	struct words cache_hit, cache_miss; /* substrings of a compile cache line */
 };
+
+static void words_free(struct words *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->w[i]);
+	free(w->w);
+}
+
+const char *const *mt_runlog_rules_series(const mt_runlog_rules *r, enum mt_series_field field)
+{
+	static const char *const none[] = {NULL};
+	return field < MT_SERIES_COUNT && r->series[field].w
+	           ? (const char *const *)r->series[field].w
+	           : none;
+}
 
 void mt_runlog_rules_free(mt_runlog_rules *r)
 {
@@ -75,6 +107,10 @@ void mt_runlog_rules_free(mt_runlog_rules *r)
 	free(r->eval_word);
 	for (int f = 0; f < PF_COUNT; f++)
 		free(r->fields[f]);
+	for (int f = 0; f < MT_SERIES_COUNT; f++)
+		words_free(&r->series[f]);
+	words_free(&r->cache_hit);
+	words_free(&r->cache_miss);
 	free(r);
 }
 
@@ -164,13 +200,15 @@ static int read_fields(mt_runlog_rules *r, const char *name, const mt_ynode *m)
 		if (f == PF_COUNT)
 			return bad_at(name, k,
 			              "unknown field '%s' (step, loss, tokens, samples, "
-			              "epoch, time)",
+			              "epoch, time, padded)",
 			              k->key);
 		if (read_word(name, k, "a field name", &r->fields[f]) < 0)
 			return MT_EINVALID;
 		if (strchr(r->fields[f], '='))
 			return bad_at(name, k, "a field name cannot hold '='");
 	}
+	if (!r->fields[PF_PADDED]) /* added later: rule files without it still read */
+		r->fields[PF_PADDED] = mt_strdup("padded");
 	for (int f = 0; f < PF_COUNT; f++)
 		if (!r->fields[f])
 			return bad_at(name, m, "protocol.fields needs '%s'", pfield_names[f]);
@@ -199,6 +237,68 @@ static int read_protocol(mt_runlog_rules *r, const char *name, const mt_ynode *m
 	return error;
 }
 
+/* A list of non-empty texts (or one text) into *w, NULL-terminated. */
+static int read_words(const char *name, const mt_ynode *n, const char *what, struct words *w)
+{
+	size_t count = n->kind == MT_YNODE_LIST ? n->n : 1;
+
+	if (n->kind != MT_YNODE_LIST && n->kind != MT_YNODE_SCALAR)
+		return bad_at(name, n, "%s must be a text or a list of texts", what);
+	words_free(w);
+	if (!(w->w = calloc(count + 1, sizeof(*w->w))))
+		return mt_error_set(MT_EIO, "out of memory");
+	for (w->n = 0; w->n < count; w->n++) {
+		const mt_ynode *k = n->kind == MT_YNODE_LIST ? n->kids[w->n] : n;
+		if (k->kind != MT_YNODE_SCALAR || !k->text[0])
+			return bad_at(name, k, "%s: each must be a non-empty text", what);
+		w->w[w->n] = mt_strdup(k->text);
+	}
+	return 0;
+}
+
+/* series: the column (CSV) or key (JSONL) names of each field. */
+static int read_series(mt_runlog_rules *r, const char *name, const mt_ynode *m)
+{
+	if (m->kind != MT_YNODE_MAP)
+		return bad_at(name, m, "series must be a map");
+	for (size_t i = 0; i < m->n; i++) {
+		const mt_ynode *k = m->kids[i];
+		int f = 0;
+		while (f < MT_SERIES_COUNT && strcmp(k->key, series_names[f]) != 0)
+			f++;
+		if (f == MT_SERIES_COUNT)
+			return bad_at(name, k,
+			              "unknown series field '%s' (step, time, time_ms, timestamp, "
+			              "loss, tokens, padded, samples, epoch, eval_prefix)",
+			              k->key);
+		if (read_words(name, k, k->key, &r->series[f]) < 0)
+			return MT_EINVALID;
+	}
+	if (!r->series[MT_SERIES_STEP].n)
+		return bad_at(name, m, "series needs 'step'");
+	return 0;
+}
+
+/* compile_cache: the text of a line that says a compiled graph came from
+ * the cache (hit) or that the compiler ran (miss). */
+static int read_cache(mt_runlog_rules *r, const char *name, const mt_ynode *m)
+{
+	int error = 0;
+
+	if (m->kind != MT_YNODE_MAP)
+		return bad_at(name, m, "compile_cache must be a map");
+	for (size_t i = 0; i < m->n && !error; i++) {
+		const mt_ynode *k = m->kids[i];
+		if (strcmp(k->key, "hit") == 0)
+			error = read_words(name, k, "compile_cache.hit", &r->cache_hit);
+		else if (strcmp(k->key, "miss") == 0)
+			error = read_words(name, k, "compile_cache.miss", &r->cache_miss);
+		else if (strcmp(k->key, "source") != 0)
+			error = bad_at(name, k, "unknown key '%s' in compile_cache", k->key);
+	}
+	return error;
+}
+
 static int read_rules(mt_runlog_rules *r, const char *name, const mt_ynode *root)
 {
 	int error = 0, seen_mllog = 0, seen_protocol = 0;
@@ -219,6 +319,10 @@ static int read_rules(mt_runlog_rules *r, const char *name, const mt_ynode *root
 		} else if (strcmp(k->key, "protocol") == 0) {
 			error = read_protocol(r, name, k);
 			seen_protocol = 1;
+		} else if (strcmp(k->key, "series") == 0) {
+			error = read_series(r, name, k);
+		} else if (strcmp(k->key, "compile_cache") == 0) {
+			error = read_cache(r, name, k);
 		} else {
 			error = bad_at(name, k, "unknown key '%s'", k->key);
 		}
@@ -386,7 +490,8 @@ static mt_run_event *push(mt_runlog *log, enum mt_run_event_kind kind, int64_t t
 	                     .step = -1,
 	                     .epoch = NAN,
 	                     .samples = NAN,
-	                     .tokens = NAN};
+	                     .tokens = NAN,
+	                     .padded = NAN};
 	return ev;
 }
 
@@ -948,6 +1053,8 @@ static int read_common(mt_runlog *log, const struct pair *p, double num, mt_run_
 		common->samples = num;
 	} else if (is_field(r, p, PF_TOKENS)) {
 		common->tokens = num;
+	} else if (is_field(r, p, PF_PADDED)) {
+		common->padded = num;
 	} else if (is_field(r, p, PF_TIME)) {
 		if (fabs(num) >= MAX_TIME_MS)
 			return warn(log, "mtrial: time_ms out of range"), -1;
@@ -973,6 +1080,7 @@ static int add_like(mt_runlog *log, const mt_run_event *c, enum mt_run_event_kin
 	ev->epoch = c->epoch;
 	ev->samples = c->samples;
 	ev->tokens = c->tokens;
+	ev->padded = c->padded;
 	return 0;
 }
 
@@ -988,8 +1096,13 @@ static int read_proto_record(mt_runlog *log, const char *s, size_t len, int64_t 
 	struct pair p[MAX_PAIRS];
 	double num[MAX_PAIRS];
 	int taken[MAX_PAIRS], error = 0;
-	mt_run_event c = {
-	    .t_ms = t_ms, .step = -1, .value = NAN, .epoch = NAN, .samples = NAN, .tokens = NAN};
+	mt_run_event c = {.t_ms = t_ms,
+	                  .step = -1,
+	                  .value = NAN,
+	                  .epoch = NAN,
+	                  .samples = NAN,
+	                  .tokens = NAN,
+	                  .padded = NAN};
 
 	if (is_eval)
 		s += wlen, len -= wlen;
@@ -1063,6 +1176,33 @@ static size_t next_record(const mt_runlog_rules *r, const char *s, size_t len, s
 	return ml ? (size_t)(ml - s) : len;
 }
 
+/* The first of `w` in s[0..len), NULL when none. */
+static const char *find_any(const char *s, size_t len, const struct words *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		const char *p = memmem(s, len, w->w[i], strlen(w->w[i]));
+		if (p)
+			return p;
+	}
+	return NULL;
+}
+
+/* A compile cache line: one cache_hit or cache_miss event. */
+static int read_cache_line(mt_runlog *log, const char *line, size_t len, int64_t t_ms)
+{
+	const mt_runlog_rules *r = log->rules;
+	enum mt_run_event_kind kind;
+	const char *key;
+
+	if (find_any(line, len, &r->cache_hit))
+		kind = MT_RUN_EV_CACHE_HIT, key = "cache_hit";
+	else if (find_any(line, len, &r->cache_miss))
+		kind = MT_RUN_EV_CACHE_MISS, key = "cache_miss";
+	else
+		return 0;
+	return push(log, kind, t_ms, key, strlen(key)) ? 0 : mt_error_set(MT_EIO, "out of memory");
+}
+
 int mt_runlog_feed_line(mt_runlog *log, const char *line, size_t len, int64_t t_ms)
 {
 	const mt_runlog_rules *r = log->rules;
@@ -1083,6 +1223,49 @@ int mt_runlog_feed_line(mt_runlog *log, const char *line, size_t len, int64_t t_
 	}
 	if (!error && records > 1)
 		error = warn(log, "%zu records on one line: interleaved output?", records);
+	if (!error && records == 0)
+		error = read_cache_line(log, line, len, t_ms);
+	return error;
+}
+
+int mt_runlog_add_event(mt_runlog *log, const mt_run_event *ev)
+{
+	size_t lines = log->lines;
+	mt_run_event *e;
+
+	log->lines = ev->line; /* push stamps the log's line */
+	e = push(log, ev->kind, ev->t_ms, ev->key, strlen(ev->key));
+	log->lines = lines;
+	if (!e)
+		return mt_error_set(MT_EIO, "out of memory");
+	*e = (mt_run_event){.kind = ev->kind,
+	                    .t_ms = ev->t_ms,
+	                    .line = ev->line,
+	                    .key = e->key,
+	                    .value = ev->value,
+	                    .step = ev->step,
+	                    .epoch = ev->epoch,
+	                    .samples = ev->samples,
+	                    .tokens = ev->tokens,
+	                    .padded = ev->padded};
+	if (ev->text && !(e->text = dup_span(log, ev->text, strlen(ev->text))))
+		return mt_error_set(MT_EIO, "out of memory");
+	return 0;
+}
+
+int mt_runlog_warn_at(mt_runlog *log, size_t line, const char *fmt, ...)
+{
+	char msg[300];
+	size_t lines = log->lines;
+	va_list ap;
+	int error;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log->lines = line; /* warn stamps the log's line */
+	error = warn(log, "%s", msg);
+	log->lines = lines;
 	return error;
 }
 

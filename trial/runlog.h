@@ -16,13 +16,21 @@
  *
  *    A step line says a training step finished: step=N is required (a whole
  *    number >= 0), then any of loss=, tokens= and samples= (per step: the
- *    batch, so a script that prints every 10th step still says one batch),
- *    epoch=, time_ms= (ms since the epoch; overrides the caller's time).
+ *    batch, so a script that prints every 10th step still says one batch;
+ *    tokens counted as trial.yaml's workload.token_unit says), padded= (the
+ *    batch's positions, padding included: the padding fraction is
+ *    1 - tokens/padded), epoch=, time_ms= (ms since the epoch; overrides
+ *    the caller's time).
  *    An eval line (the word `eval` after the prefix) takes step=, epoch=,
  *    time_ms=, samples= the same way, and every other field is a metric:
  *    each becomes one eval event named by the field. Fields are separated
  *    by spaces or tabs; values are decimal numbers; unknown fields in a step
  *    line are ignored, so scripts may print more.
+ *
+ *  - Compile cache lines (a Neuron persistent cache hit, "Using a cached
+ *    neff", or a compilation) anywhere in a line that holds no record:
+ *    cache_hit and cache_miss events, by the patterns of the rules'
+ *    compile_cache.
  *
  * Time: an MLLOG line's time_ms wins over the caller's timestamp, because
  * MLPerf's run minutes are defined on it and a pipe may deliver lines late;
@@ -59,6 +67,8 @@ enum mt_run_event_kind {
 	MT_RUN_EV_EVAL,  /* key: the metric ("eval_accuracy", "eval_loss") */
 	MT_RUN_EV_PARAM, /* global_batch_size, train_samples, submission_* */
 	MT_RUN_EV_STEP,  /* a training step finished */
+	MT_RUN_EV_CACHE_HIT,  /* a compiled graph taken from a persistent compile cache */
+	MT_RUN_EV_CACHE_MISS, /* the compiler ran: the graph was not in the cache */
 };
 
 /* The kind's name as written in tables/run_events.yaml and in JSON. Static. */
@@ -76,6 +86,7 @@ typedef struct {
 	double epoch;   /* metadata.epoch_num or epoch=, else NAN */
 	double samples; /* metadata.samples_count or samples=, else NAN */
 	double tokens;  /* tokens=, else NAN */
+	double padded;  /* padded=: the step's positions, padding included; else NAN */
 } mt_run_event;
 
 typedef struct {
@@ -94,6 +105,25 @@ int mt_runlog_rules_load(mt_runlog_rules **out);
 int mt_runlog_rules_parse(mt_runlog_rules **out, const char *text, size_t len, const char *name);
 
 void mt_runlog_rules_free(mt_runlog_rules *rules);
+
+/* What a CSV or JSONL series (trial/runs.c) names its columns or keys. */
+enum mt_series_field {
+	MT_SERIES_STEP,
+	MT_SERIES_TIME,      /* seconds since the run started, or ISO 8601 text */
+	MT_SERIES_TIME_MS,   /* ms since the Unix epoch */
+	MT_SERIES_TIMESTAMP, /* seconds since the Unix epoch */
+	MT_SERIES_LOSS,
+	MT_SERIES_TOKENS,
+	MT_SERIES_PADDED,
+	MT_SERIES_SAMPLES,
+	MT_SERIES_EPOCH,
+	MT_SERIES_EVAL, /* a prefix: every column starting with it is a metric */
+	MT_SERIES_COUNT
+};
+
+/* The names run_events.yaml's `series` gives `field`, NULL-terminated;
+ * borrowed from the rules. */
+const char *const *mt_runlog_rules_series(const mt_runlog_rules *rules, enum mt_series_field field);
 
 /* The events of one run, in the order their lines came. The fields are
  * read-only for callers. */
@@ -121,6 +151,14 @@ int mt_runlog_feed_line(mt_runlog *log, const char *line, size_t len, int64_t t_
  * line at t_ms: for an imported file whose lines carry their own times. */
 int mt_runlog_feed_text(mt_runlog *log, const char *text, size_t len, int64_t t_ms);
 
+/* Appends a copy of *ev (key and text copied) as read at ev->line, for
+ * readers of other formats (CSV and JSONL series). 0 or MT_EIO. */
+int mt_runlog_add_event(mt_runlog *log, const mt_run_event *ev);
+
+/* A warning about `line`, for those readers. 0 or MT_EIO. */
+int mt_runlog_warn_at(mt_runlog *log, size_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* One event as JSON (new reference). */
 json_t *mt_run_event_json(const mt_run_event *ev);
 
@@ -134,6 +172,8 @@ typedef struct {
 	double stall_factor;       /* a stall takes more than stall_factor times */
 	size_t stall_window;       /* the median of up to stall_window intervals before it */
 	const char *unit;          /* "tokens" or "samples": what throughput counts */
+	const char *token_unit;    /* with tokens: trial.yaml's workload.token_unit (input,
+	                              target, padded), NULL when not declared */
 	const char *target_metric; /* NULL: no target */
 	double target;
 	int higher_is_better; /* 1: value >= target meets it; 0: value <= target */
@@ -182,6 +222,15 @@ typedef struct {
 	double to_target_submit_s;       /* from submission; NAN when no anchor */
 	const mt_run_event *target_eval; /* the first eval meeting it, or NULL */
 
+	/* compile cache lines (run_events.yaml compile_cache) up to the first
+	 * step, and in the whole log; inferred "cold" (only misses), "warm"
+	 * (only hits), "mixed" or NULL (none seen); static */
+	size_t cache_hits, cache_misses, cache_hits_all, cache_misses_all;
+	const char *cache_inferred;
+
+	double padding_fraction; /* 1 - tokens / padded over the steps giving both, else NAN */
+	const char *token_unit;  /* borrowed from the options */
+
 	size_t warnings;
 } mt_run_metrics;
 
@@ -196,10 +245,12 @@ void mt_run_metrics_dispose(mt_run_metrics *m);
  * t_ms} | null, evaluations [{metric,
  * value, t_ms, step, epoch, samples}], clock1 {seconds, from, to} | null,
  * run_minutes, steady {interval, intervals, warmup_skipped, step_median_s,
- * step_mean_s, throughput, unit} | null, stalls [{step, seconds,
- * median_s}], target {metric, value, direction, reached, from_run_start_s,
- * from_submission_s, at_step, at_epoch, reason} | null, warnings. Unknown
- * numbers are null. */
+ * step_mean_s, throughput, unit, token_unit, padding_fraction} | null,
+ * stalls [{step, seconds, median_s}], target {metric, value, direction,
+ * reached, from_run_start_s, from_submission_s, at_step, at_epoch, reason}
+ * | null, compile_cache {inferred, hits, misses, hits_total, misses_total}
+ * (hits and misses up to the first step), warnings.
+ * Unknown numbers are null. */
 json_t *mt_run_metrics_json(const mt_run_metrics *m);
 
 /* A summary over per-run JSON objects from mt_run_metrics_json: runs,

@@ -21,12 +21,13 @@ static json_t *jtime(int64_t t)
 
 json_t *mt_run_event_json(const mt_run_event *ev)
 {
-	return json_pack("{s:s, s:o, s:I, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o}", "kind",
+	return json_pack("{s:s, s:o, s:I, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o, s:o}", "kind",
 	                 mt_run_event_kind_name(ev->kind), "t_ms", jtime(ev->t_ms), "line",
 	                 (json_int_t)ev->line, "key", ev->key, "text", ev->text, "value",
 	                 jnum(ev->value), "step",
 	                 ev->step >= 0 ? json_integer(ev->step) : json_null(), "epoch",
-	                 jnum(ev->epoch), "samples", jnum(ev->samples), "tokens", jnum(ev->tokens));
+	                 jnum(ev->epoch), "samples", jnum(ev->samples), "tokens", jnum(ev->tokens),
+	                 "padded", jnum(ev->padded));
 }
 
 /* --- one run's figures --------------------------------------------------------- */
@@ -217,6 +218,39 @@ static int steady(mt_run_metrics *m, const struct interval *iv, size_t n, const 
 	return 0;
 }
 
+/* The compile cache lines up to the first step (the start-up clock 1
+ * measures) and in the whole log; what they say of the start. */
+static void compile_cache(mt_run_metrics *m, const mt_runlog *log)
+{
+	int before = 1;
+
+	for (size_t i = 0; i < log->n_events; i++) {
+		enum mt_run_event_kind k = log->events[i].kind;
+		before = before && k != MT_RUN_EV_STEP;
+		m->cache_hits += before && k == MT_RUN_EV_CACHE_HIT;
+		m->cache_misses += before && k == MT_RUN_EV_CACHE_MISS;
+		m->cache_hits_all += k == MT_RUN_EV_CACHE_HIT;
+		m->cache_misses_all += k == MT_RUN_EV_CACHE_MISS;
+	}
+	if (m->cache_hits || m->cache_misses)
+		m->cache_inferred = !m->cache_misses ? "warm" : !m->cache_hits ? "cold" : "mixed";
+}
+
+/* 1 - tokens / padded over the steps that give both. */
+static double padding_fraction(const mt_runlog *log)
+{
+	double tokens = 0, padded = 0;
+
+	for (size_t i = 0; i < log->n_events; i++) {
+		const mt_run_event *ev = &log->events[i];
+		if (ev->kind == MT_RUN_EV_STEP && isfinite(ev->tokens) && isfinite(ev->padded)) {
+			tokens += ev->tokens;
+			padded += ev->padded;
+		}
+	}
+	return padded > 0 ? 1 - tokens / padded : NAN;
+}
+
 static int timing(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o)
 {
 	struct interval *iv = calloc(log->n_events ? log->n_events : 1, sizeof(*iv));
@@ -302,6 +336,7 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 	                      .target = NAN,
 	                      .to_target_s = NAN,
 	                      .to_target_submit_s = NAN,
+	                      .padding_fraction = NAN,
 	                      .warnings = log->warnings_total};
 	m->evals = calloc(log->n_events ? log->n_events : 1, sizeof(*m->evals));
 	if (!m->evals)
@@ -321,6 +356,9 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 			m->evals[m->n_evals++] = ev;
 	}
 	status_of(m, log, o);
+	compile_cache(m, log);
+	m->token_unit = o->token_unit;
+	m->padding_fraction = padding_fraction(log);
 	clocks(m, log, o, &anchor);
 	to_target(m, log, o, anchor);
 	error = timing(m, log, o);
@@ -365,18 +403,41 @@ static json_t *target_json(const mt_run_metrics *m)
 	return t;
 }
 
+/* What throughput counts, as a reader should see it: "samples/s",
+ * "target tokens/s" (workload.token_unit), "tokens/s" (not declared). */
+static void unit_name(char *buf, size_t size, const mt_run_metrics *m)
+{
+	const char *unit = m->unit ? m->unit : "samples";
+	int tokens = strcmp(unit, "tokens") == 0;
+
+	if (tokens && m->token_unit)
+		snprintf(buf, size, "%s tokens/s", m->token_unit);
+	else
+		snprintf(buf, size, "%s/s", unit);
+}
+
 static json_t *steady_json(const mt_run_metrics *m)
 {
 	char unit[64];
 
 	if (!m->interval)
 		return json_null();
-	snprintf(unit, sizeof(unit), "%s/s", m->unit ? m->unit : "samples");
-	return json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:s}", "interval", m->interval,
-	                 "intervals", (json_int_t)m->intervals, "warmup_skipped",
+	unit_name(unit, sizeof(unit), m);
+	return json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:s, s:s?, s:o}", "interval",
+	                 m->interval, "intervals", (json_int_t)m->intervals, "warmup_skipped",
 	                 (json_int_t)m->warmup_skipped, "step_median_s", jnum(m->step_median_s),
 	                 "step_mean_s", jnum(m->step_mean_s), "throughput", jnum(m->throughput),
-	                 "unit", unit);
+	                 "unit", unit, "token_unit", m->token_unit, "padding_fraction",
+	                 jnum(m->padding_fraction));
+}
+
+/* The compile cache lines the log holds and what they say of the start. */
+static json_t *cache_json(const mt_run_metrics *m)
+{
+	return json_pack("{s:s?, s:I, s:I, s:I, s:I}", "inferred", m->cache_inferred, "hits",
+	                 (json_int_t)m->cache_hits, "misses", (json_int_t)m->cache_misses,
+	                 "hits_total", (json_int_t)m->cache_hits_all, "misses_total",
+	                 (json_int_t)m->cache_misses_all);
 }
 
 json_t *mt_run_metrics_json(const mt_run_metrics *m)
@@ -395,13 +456,13 @@ json_t *mt_run_metrics_json(const mt_run_metrics *m)
 	                                        "loss", jnum(m->last_step->value), "t_ms",
 	                                        jtime(m->last_step->t_ms))
 	                            : json_null();
-	return json_pack("{s:s, s:s?, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}", "status",
-	                 m->status, "status_from", m->status_from, "first_ms", jtime(m->first_ms),
-	                 "last_ms", jtime(m->last_ms), "steps", (json_int_t)m->steps, "last_step", last,
-	                 "evaluations",
-	                 evals_json(m), "clock1", clock1, "run_minutes", jnum(m->run_minutes),
-	                 "steady", steady_json(m), "stalls", stalls, "target", target_json(m),
-	                 "warnings", (json_int_t)m->warnings);
+	return json_pack("{s:s, s:s?, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+	                 "status", m->status, "status_from", m->status_from, "first_ms",
+	                 jtime(m->first_ms), "last_ms", jtime(m->last_ms), "steps",
+	                 (json_int_t)m->steps, "last_step", last, "evaluations", evals_json(m),
+	                 "clock1", clock1, "run_minutes", jnum(m->run_minutes), "steady",
+	                 steady_json(m), "stalls", stalls, "target", target_json(m),
+	                 "compile_cache", cache_json(m), "warnings", (json_int_t)m->warnings);
 }
 
 /* --- across runs ----------------------------------------------------------------- */

@@ -1,11 +1,20 @@
+/* A run's figures from its log (mtrial run's timed lines, a raw log, or a
+ * CSV or JSON Lines series), an MLPerf system description's topology, and
+ * the runs flattened with the trial's target and prices. */
 #include "runs.h"
 #include "error.h"
 #include "runlog.h"
 #include "util.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 /* Feeds a `mtrial run` log: each line's time is its first field. */
 static int feed_timed(mt_runlog *log, const char *text, size_t len)
@@ -30,6 +39,394 @@ static int feed_timed(mt_runlog *log, const char *text, size_t len)
 	return error;
 }
 
+/* --- CSV and JSON Lines series ------------------------------------------------ */
+
+/* The fields a row is read into, before the metrics (MT_SERIES_EVAL). */
+#define ROW_FIELDS MT_SERIES_EVAL
+
+struct series {
+	mt_runlog *log;
+	const char *path;
+	const char *metric; /* trial.yaml's target metric, an eval column too */
+	int relative;       /* a time in seconds since start was read */
+	size_t header_line;
+};
+
+/* A cell of a row: its column's name and its text ("" when empty). */
+struct cell {
+	const char *name, *text;
+};
+
+static int is_eval_name(const struct series *s, const char *name)
+{
+	const char *prefix = mt_runlog_rules_series(s->log->rules, MT_SERIES_EVAL)[0];
+	return (prefix && strncasecmp(name, prefix, strlen(prefix)) == 0) ||
+	       (s->metric && strcasecmp(name, s->metric) == 0);
+}
+
+/* The whole of `text` as a finite number. */
+static int cell_num(const char *text, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(text, &end);
+	while (end != text && isspace((unsigned char)*end))
+		end++;
+	return end != text && !*end && isfinite(*out) ? 0 : -1;
+}
+
+/* An ISO 8601 date-time, "2026-11-20T14:03:05.250Z" or with a space, an
+ * offset (+02:00, +0200) or no zone (UTC), as ms since the epoch. */
+static int iso_ms(const char *text, int64_t *out)
+{
+	struct tm tm = {0};
+	int y, mo, d, h, mi, sec, n = 0, off = 0;
+	double frac = 0;
+	const char *p;
+
+	if (sscanf(text, "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &n) != 6 ||
+	    !n)
+		return -1;
+	p = text + n;
+	if (*p == '.' || *p == ',') {
+		double scale = 0.1;
+		for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
+			frac += (*p - '0') * scale;
+	}
+	if (*p == '+' || *p == '-') {
+		int oh, om = 0, sign = *p == '-' ? -1 : 1;
+		if (sscanf(p + 1, "%2d:%2d", &oh, &om) < 1 && sscanf(p + 1, "%2d%2d", &oh, &om) < 1)
+			return -1;
+		off = sign * (oh * 60 + om);
+		p += strspn(p + 1, "0123456789:") + 1;
+	} else if (*p == 'Z') {
+		p++;
+	}
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	tm.tm_year = y - 1900, tm.tm_mon = mo - 1, tm.tm_mday = d;
+	tm.tm_hour = h, tm.tm_min = mi, tm.tm_sec = sec;
+	*out = ((int64_t)timegm(&tm) - (int64_t)off * 60) * 1000 + (int64_t)llround(frac * 1000);
+	return 0;
+}
+
+/* The row's time in ms: the first time field it gives. 1 when none. */
+static int row_time(struct series *s, const char *const *cells, size_t line, int64_t *t)
+{
+	double v;
+
+	if (*cells[MT_SERIES_TIME_MS]) {
+		if (cell_num(cells[MT_SERIES_TIME_MS], &v) < 0 || fabs(v) > 9e12)
+			return mt_runlog_warn_at(s->log, line, "time_ms '%.30s' is not ms since the epoch; row skipped",
+			                         cells[MT_SERIES_TIME_MS]), -1;
+		*t = (int64_t)v;
+	} else if (*cells[MT_SERIES_TIMESTAMP]) {
+		if (cell_num(cells[MT_SERIES_TIMESTAMP], &v) < 0 || fabs(v) > 9e9)
+			return mt_runlog_warn_at(s->log, line, "timestamp '%.30s' is not seconds since the epoch; row skipped",
+			                         cells[MT_SERIES_TIMESTAMP]), -1;
+		*t = llround(v * 1000);
+	} else if (*cells[MT_SERIES_TIME]) {
+		if (cell_num(cells[MT_SERIES_TIME], &v) == 0 && v >= 0 && v < 9e9) {
+			*t = llround(v * 1000);
+			s->relative = 1;
+		} else if (iso_ms(cells[MT_SERIES_TIME], t) < 0) {
+			return mt_runlog_warn_at(s->log, line,
+			                         "time '%.30s' is neither seconds since the start nor an "
+			                         "ISO 8601 date-time; row skipped",
+			                         cells[MT_SERIES_TIME]), -1;
+		}
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+/* A diverged run's loss, "nan" or "inf": kept as NAN (not a number the
+ * figures use), not a bad row. */
+static int nonfinite_loss(int field, const char *text, double *out)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (field != MT_SERIES_LOSS || *end || end == text || isfinite(v))
+		return 0;
+	*out = NAN;
+	return 1;
+}
+
+static const char *const number_fields[] = {[MT_SERIES_LOSS] = "loss", [MT_SERIES_TOKENS] = "tokens",
+                                            [MT_SERIES_PADDED] = "padded", [MT_SERIES_SAMPLES] = "samples",
+                                            [MT_SERIES_EPOCH] = "epoch"};
+
+/* One row: a step event when it has a training figure or no metric, an
+ * eval event per metric it gives. A bad cell skips the row with a warning. */
+static int add_row(struct series *s, size_t line, const char *const *cells, const struct cell *evals,
+                   size_t n_evals)
+{
+	double num[ROW_FIELDS], step, v;
+	mt_run_event ev = {.kind = MT_RUN_EV_STEP, .line = line, .key = "step", .value = NAN,
+	                   .epoch = NAN, .samples = NAN, .tokens = NAN, .padded = NAN};
+	int figures = 0, error, timed;
+
+	if (!*cells[MT_SERIES_STEP])
+		return 0; /* a row of something else (a summary, a test metric) */
+	if (cell_num(cells[MT_SERIES_STEP], &step) < 0 || step < 0 || step > 1e15 || step != floor(step))
+		return mt_runlog_warn_at(s->log, line, "step '%.30s' is not a whole number >= 0; row skipped",
+		                         cells[MT_SERIES_STEP]);
+	for (int f = MT_SERIES_LOSS; f < ROW_FIELDS; f++) {
+		num[f] = NAN;
+		if (*cells[f] && cell_num(cells[f], &num[f]) < 0 && !nonfinite_loss(f, cells[f], &num[f]))
+			return mt_runlog_warn_at(s->log, line, "%s '%.30s' is not a number; row skipped",
+			                         number_fields[f], cells[f]);
+		figures += *cells[f] != '\0';
+	}
+	for (size_t i = 0; i < n_evals; i++)
+		if (cell_num(evals[i].text, &v) < 0)
+			return mt_runlog_warn_at(s->log, line, "%s '%.30s' is not a number; row skipped",
+			                         evals[i].name, evals[i].text);
+	if ((timed = row_time(s, cells, line, &ev.t_ms)) < 0)
+		return 0; /* warned */
+	if (timed > 0)
+		ev.t_ms = MT_RUNLOG_NO_TIME;
+	ev.step = (int64_t)step;
+	ev.value = num[MT_SERIES_LOSS], ev.tokens = num[MT_SERIES_TOKENS];
+	ev.padded = num[MT_SERIES_PADDED], ev.samples = num[MT_SERIES_SAMPLES];
+	ev.epoch = num[MT_SERIES_EPOCH];
+	if ((figures || !n_evals) && (error = mt_runlog_add_event(s->log, &ev)) < 0)
+		return error;
+	ev.kind = MT_RUN_EV_EVAL;
+	for (size_t i = 0; i < n_evals; i++) {
+		cell_num(evals[i].text, &ev.value);
+		ev.key = (char *)evals[i].name; /* copied by mt_runlog_add_event */
+		if ((error = mt_runlog_add_event(s->log, &ev)) < 0)
+			return error;
+	}
+	return 0;
+}
+
+/* Splits line s (changed in place) at `delim` into at most max fields,
+ * trimmed; "..." quotes a field ("" is a quote in it). The count, or -1 on
+ * an unterminated quote. */
+static int csv_fields(char *s, char delim, char **f, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		char *w, *start;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		start = w = s;
+		if (*s == '"') {
+			for (s++; *s && !(*s == '"' && s[1] != '"'); s++)
+				*w++ = *s == '"' ? *++s : *s;
+			if (*s++ != '"')
+				return -1;
+		}
+		while (*s && *s != delim)
+			*w++ = *s++;
+		while (w > start && isspace((unsigned char)w[-1]))
+			w--;
+		if (n < max)
+			f[n] = start;
+		n++;
+		if (!*s) {
+			*w = '\0';
+			return n;
+		}
+		*w = '\0', s++;
+	}
+}
+
+#define MAX_COLUMNS 256
+
+/* The column of the first of `names` in the header, -1 when none. */
+static int column_of(char *const *head, int n, const char *const *names)
+{
+	for (; *names; names++)
+		for (int c = 0; c < n; c++)
+			if (strcasecmp(head[c], *names) == 0)
+				return c;
+	return -1;
+}
+
+/* A "no step column" message listing what was looked for. */
+static int no_step(const struct series *s, size_t line)
+{
+	const char *const *names = mt_runlog_rules_series(s->log->rules, MT_SERIES_STEP);
+	mt_buf b = MT_BUF_INIT;
+
+	for (size_t i = 0; names[i]; i++)
+		mt_buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
+	mt_error_set(MT_EINVALID, "%s:%zu: no step column in the header (looked for %s; "
+	             "tables/run_events.yaml series.step names them)",
+	             s->path, line, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	return MT_EINVALID;
+}
+
+/* The next line of text[*at..len) in place (its \n, and an \r before it,
+ * replaced by NUL), or NULL at the end; *line counts them. */
+static char *next_line(char *text, size_t len, size_t *at, size_t *line)
+{
+	char *start = text + *at, *nl;
+
+	if (*at >= len)
+		return NULL;
+	nl = memchr(start, '\n', len - *at);
+	*at = nl ? (size_t)(nl - text) + 1 : len;
+	if (nl)
+		*nl = '\0';
+	if (nl && nl > start && nl[-1] == '\r')
+		nl[-1] = '\0';
+	(*line)++;
+	return start;
+}
+
+/* A CSV file (or tab-separated): the header names the columns; a bad row
+ * is a warning, a header without a step column an error. */
+static int feed_csv(struct series *s, char *text, size_t len)
+{
+	char *head[MAX_COLUMNS], *row[MAX_COLUMNS], *p, delim;
+	int col[ROW_FIELDS], n, error = 0;
+	size_t at = 0, line = 0;
+
+	while ((p = next_line(text, len, &at, &line)) && (!*p || *p == '#'))
+		;
+	if (!p)
+		return mt_error_set(MT_EINVALID, "%s: empty: expected a header row (step, time, loss, ...)",
+		                    s->path);
+	s->header_line = line;
+	delim = strchr(p, '\t') ? '\t' : ',';
+	if ((n = csv_fields(p, delim, head, MAX_COLUMNS)) < 0 || n > MAX_COLUMNS)
+		return mt_error_set(MT_EINVALID, "%s:%zu: unreadable header (%s)", s->path, line,
+		                    n < 0 ? "an unterminated quote" : "more than 256 columns");
+	for (int f = 0; f < ROW_FIELDS; f++)
+		col[f] = column_of(head, n, mt_runlog_rules_series(s->log->rules, (enum mt_series_field)f));
+	if (col[MT_SERIES_STEP] < 0)
+		return no_step(s, line);
+	if (col[MT_SERIES_TIME] < 0 && col[MT_SERIES_TIME_MS] < 0 && col[MT_SERIES_TIMESTAMP] < 0)
+		error = mt_runlog_warn_at(s->log, line, "no time column (time, time_ms, timestamp): "
+		                                        "no clocks for this run");
+	while (!error && (p = next_line(text, len, &at, &line))) {
+		const char *cells[ROW_FIELDS];
+		struct cell evals[MAX_COLUMNS];
+		size_t n_evals = 0;
+		int m;
+		if (!*p || *p == '#')
+			continue;
+		if ((m = csv_fields(p, delim, row, MAX_COLUMNS)) != n) {
+			error = m < 0 ? mt_runlog_warn_at(s->log, line, "an unterminated quote; row skipped")
+			              : mt_runlog_warn_at(s->log, line, "%d fields, the header has %d; row skipped",
+			                                  m, n);
+			continue;
+		}
+		for (int f = 0; f < ROW_FIELDS; f++)
+			cells[f] = col[f] >= 0 ? row[col[f]] : "";
+		for (int c = 0; c < n; c++)
+			if (is_eval_name(s, head[c]) && *row[c])
+				evals[n_evals++] = (struct cell){head[c], row[c]};
+		error = add_row(s, line, cells, evals, n_evals);
+	}
+	return error;
+}
+
+/* A member of obj named by the first of `names` it has (without case),
+ * as text into buf: "" when absent or null. -1 when it is not a number or
+ * a string. */
+static int member_text(json_t *obj, const char *const *names, char *buf, size_t size, const char **out)
+{
+	const char *key;
+	json_t *v;
+
+	*out = "";
+	for (; *names; names++)
+		json_object_foreach(obj, key, v) {
+			if (strcasecmp(key, *names) != 0)
+				continue;
+			if (json_is_string(v))
+				*out = json_string_value(v);
+			else if (json_is_number(v))
+				snprintf(buf, size, "%.17g", json_number_value(v)), *out = buf;
+			else if (!json_is_null(v))
+				return -1;
+			return 0;
+		}
+	return 0;
+}
+
+/* One JSON Lines row: an object per line; a line that is not one is a
+ * warning. */
+static int jsonl_row(struct series *s, const char *p, size_t line)
+{
+	char bufs[ROW_FIELDS][32], ebufs[64][32];
+	const char *cells[ROW_FIELDS], *key;
+	struct cell evals[64];
+	size_t n_evals = 0;
+	json_error_t jerr;
+	json_t *obj = json_loads(p, JSON_REJECT_DUPLICATES, &jerr), *v;
+	int error = 0, bad = 0;
+
+	if (!json_is_object(obj)) {
+		json_decref(obj);
+		return mt_runlog_warn_at(s->log, line, "not a JSON object (%s); row skipped",
+		                         obj ? "another JSON value" : jerr.text);
+	}
+	for (int f = 0; f < ROW_FIELDS && !bad; f++) {
+		const char *const *names = mt_runlog_rules_series(s->log->rules, (enum mt_series_field)f);
+		if ((bad = member_text(obj, names, bufs[f], sizeof(bufs[f]), &cells[f]) < 0))
+			error = mt_runlog_warn_at(s->log, line,
+			                          "\"%s\" is neither a number nor text; row skipped", names[0]);
+	}
+	json_object_foreach(obj, key, v) {
+		if (bad || !is_eval_name(s, key) || json_is_null(v) || n_evals == 64)
+			continue;
+		if ((bad = !json_is_number(v))) {
+			error = mt_runlog_warn_at(s->log, line, "%s is not a number; row skipped", key);
+			break;
+		}
+		snprintf(ebufs[n_evals], sizeof(ebufs[n_evals]), "%.17g", json_number_value(v));
+		evals[n_evals] = (struct cell){key, ebufs[n_evals]};
+		n_evals++;
+	}
+	if (!bad)
+		error = add_row(s, line, cells, evals, n_evals);
+	json_decref(obj);
+	return error;
+}
+
+static int feed_jsonl(struct series *s, char *text, size_t len)
+{
+	size_t at = 0, line = 0;
+	char *p;
+	int error = 0;
+
+	while (!error && (p = next_line(text, len, &at, &line))) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p)
+			error = jsonl_row(s, p, line);
+	}
+	return error;
+}
+
+/* Reads a series into log: relative times get the run's start (time 0) as
+ * its init_start. */
+static int feed_series(mt_runlog *log, char *text, size_t len, enum mt_runs_log_format format,
+                       const char *path, const char *metric)
+{
+	struct series s = {.log = log, .path = path, .metric = metric};
+	int error = format == MT_RUNS_LOG_CSV ? feed_csv(&s, text, len) : feed_jsonl(&s, text, len);
+
+	if (!error && s.relative) {
+		mt_run_event start = {.kind = MT_RUN_EV_INIT_START, .t_ms = 0, .line = s.header_line,
+		                      .key = "init_start", .value = NAN, .step = -1, .epoch = NAN,
+		                      .samples = NAN, .tokens = NAN, .padded = NAN};
+		error = mt_runlog_add_event(log, &start);
+	}
+	return error;
+}
+
 int mt_runs_metrics(json_t **out, const char *path, enum mt_runs_log_format format,
 		    const mt_spec *spec, int64_t submit_ms, int exit_status)
 {
@@ -42,6 +439,26 @@ int mt_runs_metrics(json_t **out, const char *path, enum mt_runs_log_format form
 	error = mt_runs_metrics_with(out, rules, path, format, spec, submit_ms, exit_status);
 	mt_runlog_rules_free(rules);
 	return error;
+}
+
+static int has_tokens(const mt_runlog *log)
+{
+	for (size_t i = 0; i < log->n_events; i++)
+		if (log->events[i].kind == MT_RUN_EV_STEP && isfinite(log->events[i].tokens))
+			return 1;
+	return 0;
+}
+
+/* The log's first warnings with their lines, for messages naming them. */
+#define WARNINGS_KEPT 20
+static json_t *warning_list(const mt_runlog *log)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < log->n_warnings && i < WARNINGS_KEPT; i++)
+		json_array_append_new(a, json_pack("{s:I, s:s}", "line", (json_int_t)log->warnings[i].line,
+		                                   "message", log->warnings[i].message));
+	return a;
 }
 
 int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char *path,
@@ -62,14 +479,23 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
 	if ((error = mt_file_read(&text, &len, path)) < 0)
 		return error;
 	mt_runlog_init(&log, rules);
-	error = format == MT_RUNS_LOG_TIMED ? feed_timed(&log, text, len)
-					    : mt_runlog_feed_text(&log, text, len, MT_RUNLOG_NO_TIME);
+	if (format == MT_RUNS_LOG_TIMED)
+		error = feed_timed(&log, text, len);
+	else if (format == MT_RUNS_LOG_CSV || format == MT_RUNS_LOG_JSONL)
+		error = feed_series(&log, text, len, format, path, metric);
+	else if (format == MT_RUNS_LOG_RAW)
+		error = mt_runlog_feed_text(&log, text, len, MT_RUNLOG_NO_TIME);
+	else
+		error = mt_error_set(MT_EINVALID, "%s: a system description, not a run's log", path);
 	free(text); /* the events hold copies: the log's text goes before its figures */
 	text = NULL;
 	mt_run_opts_init(&o);
 	o.submit_ms = submit_ms ? submit_ms : MT_RUNLOG_NO_TIME;
 	o.exit_status = exit_status;
-	o.unit = spec && mt_spec_get(spec, "workload.token_unit") ? "tokens" : "samples";
+	/* tokens as workload.token_unit counts them; a log without tokens (an
+	 * MLPerf ResNet run) is measured in samples, and says so */
+	o.token_unit = spec ? mt_spec_get(spec, "workload.token_unit") : NULL;
+	o.unit = o.token_unit && has_tokens(&log) ? "tokens" : "samples";
 	if (metric && threshold) {
 		o.target_metric = metric;
 		o.target = strtod(threshold, NULL);
@@ -78,11 +504,101 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
 	if (error == 0 && (error = mt_run_metrics_compute(&m, &log, &o)) == 0) {
 		*out = mt_run_metrics_json(&m);
 		mt_run_metrics_dispose(&m);
-		if (!*out)
+		if (*out)
+			json_object_set_new(*out, "warning_list", warning_list(&log));
+		else
 			error = mt_error_set(MT_EIO, "out of memory");
 	}
 	mt_runlog_dispose(&log);
 	return error;
+}
+
+/* --- what an imported file is, and MLPerf system descriptions ----------------- */
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+enum mt_runs_log_format mt_runs_sniff(const char *path, const char *head, size_t len)
+{
+	const char *p = head, *end = head + len, *nl;
+
+	if (ends_with(path, ".csv") || ends_with(path, ".tsv"))
+		return MT_RUNS_LOG_CSV;
+	if (ends_with(path, ".jsonl") || ends_with(path, ".ndjson"))
+		return MT_RUNS_LOG_JSONL;
+	if (memmem(head, len, ":::MLLOG", 8) || memmem(head, len, "mtrial:", 7))
+		return MT_RUNS_LOG_RAW;
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	if (p < end && *p == '{') {
+		/* one object per line, or one object over many lines */
+		nl = memchr(p, '\n', (size_t)(end - p));
+		json_t *first = json_loadb(p, nl ? (size_t)(nl - p) : (size_t)(end - p), 0, NULL);
+		int jsonl = json_is_object(first);
+		json_decref(first);
+		return jsonl ? MT_RUNS_LOG_JSONL : MT_RUNS_SYSTEM;
+	}
+	return MT_RUNS_LOG_RAW;
+}
+
+/* A whole number >= 0 of the description: a number or a text ("8"). */
+static int system_count(const char *path, json_t *d, const char *key, double *out)
+{
+	json_t *v = json_object_get(d, key);
+	const char *t = json_string_value(v);
+	char *end = NULL;
+
+	if (!v)
+		return mt_error_set(MT_EINVALID, "%s: no \"%s\": not an MLPerf system description",
+		                    path, key);
+	*out = json_is_number(v) ? json_number_value(v) : t ? strtod(t, &end) : NAN;
+	if ((t && (end == t || *end)) || !isfinite(*out) || *out < 0 || *out != floor(*out))
+		return mt_error_set(MT_EINVALID, "%s: \"%s\" is %s%s%s, not a whole number", path, key,
+		                    t ? "'" : "", t ? t : "not a number or text", t ? "'" : "");
+	return 0;
+}
+
+int mt_runs_system_read(json_t **out, const char *path)
+{
+	json_error_t jerr;
+	json_t *d = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	double nodes, per_node;
+	const char *model;
+	int error;
+
+	*out = NULL;
+	if (!d)
+		return mt_error_set(jerr.line < 1 && strstr(jerr.text, "unable to open") ? MT_ENOTFOUND
+		                                                                         : MT_EINVALID,
+		                    "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+	if (!json_is_object(d)) {
+		json_decref(d);
+		return mt_error_set(MT_EINVALID, "%s: not a JSON object: not an MLPerf system description",
+		                    path);
+	}
+	if ((error = system_count(path, d, "number_of_nodes", &nodes)) < 0 ||
+	    (error = system_count(path, d, "accelerators_per_node", &per_node)) < 0) {
+		json_decref(d);
+		return error;
+	}
+	model = json_string_value(json_object_get(d, "accelerator_model_name"));
+	if (nodes < 1 || per_node < 1) {
+		error = mt_error_set(MT_EINVALID, "%s: %g node(s) x %g accelerator(s) per node "
+		                     "(accelerator_model_name '%s'): no devices to count device-hours on",
+		                     path, nodes, per_node, model ? model : "");
+		json_decref(d);
+		return error;
+	}
+	*out = json_pack("{s:s?, s:s?, s:f, s:f, s:f, s:s?, s:s}", "system_name",
+	                 json_string_value(json_object_get(d, "system_name")), "submitter",
+	                 json_string_value(json_object_get(d, "submitter")), "nodes", nodes,
+	                 "accelerators_per_node", per_node, "devices", nodes * per_node,
+	                 "accelerator", model, "source", path);
+	json_decref(d);
+	return *out ? 0 : mt_error_set(MT_EIO, "out of memory");
 }
 
 static double num(json_t *v)
@@ -112,12 +628,35 @@ static double devices_of(const mt_spec *spec, const char *system)
 	return isnan(count) ? NAN : count * (isnan(hosts) ? 1 : hosts);
 }
 
+/* What the log says of the compile cache next to what the run declared;
+ * a warning when they disagree. */
+static void flatten_cache(json_t *run, json_t *cache)
+{
+	const char *declared = json_string_value(json_object_get(run, "cache"));
+	const char *inferred = json_string_value(json_object_get(cache, "inferred"));
+	char msg[300];
+
+	json_object_set_new(run, "cache_inferred", inferred ? json_string(inferred) : json_null());
+	if (!declared || !inferred || strcmp(declared, inferred) == 0)
+		return;
+	snprintf(msg, sizeof(msg),
+	         "declared --cache %s, but before its first step the log shows %lld compile "
+	         "cache hit(s) and %lld compilation(s): %s",
+	         declared, (long long)json_integer_value(json_object_get(cache, "hits")),
+	         (long long)json_integer_value(json_object_get(cache, "misses")),
+	         strcmp(inferred, "mixed") == 0 ? "a partly warm cache" : inferred);
+	json_object_set_new(run, "cache_warning", json_string(msg));
+}
+
 void mt_runs_flatten(json_t *run, const mt_spec *spec)
 {
 	json_t *m = json_object_get(run, "metrics"), *steady = json_object_get(m, "steady");
-	json_t *target = json_object_get(m, "target");
+	json_t *target = json_object_get(m, "target"), *topology = json_object_get(m, "topology");
 	const char *system = json_string_value(json_object_get(run, "system"));
-	double devices = system ? devices_of(spec, system) : NAN;
+	double devices = json_is_number(json_object_get(topology, "devices"))
+				 ? num(json_object_get(topology, "devices"))
+			 : system ? devices_of(spec, system)
+				  : NAN;
 	double price = system ? spec_num(spec, system, "price.hourly") : NAN;
 	double first = num(json_object_get(m, "first_ms")), last = num(json_object_get(m, "last_ms"));
 	double hours = isfinite(first) && isfinite(last) && last >= first
@@ -146,6 +685,13 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec)
 						 : NAN));
 	json_object_set_new(run, "run_minutes", real_or_null(num(json_object_get(m, "run_minutes"))));
 	json_object_set_new(run, "devices", real_or_null(devices));
+	json_object_set_new(run, "devices_from",
+			    !isfinite(devices)	       ? json_null()
+			    : json_is_object(topology) ? json_pack("s+", "system description ",
+								 json_string_value(json_object_get(
+								     topology, "source")) ?: "")
+						       : json_string("trial.yaml"));
+	flatten_cache(run, json_object_get(m, "compile_cache"));
 	json_object_set_new(run, "device_hours", real_or_null(devices * hours));
 	json_object_set_new(run, "cost", real_or_null(price * hours));
 	json_object_set_new(run, "cost_to_target", real_or_null(price * to_target / 3600.0));

@@ -13,11 +13,32 @@
 enum mt_runs_log_format {
 	MT_RUNS_LOG_TIMED, /* `mtrial run`'s: "EPOCH_MS o|e LINE" */
 	MT_RUNS_LOG_RAW,   /* an imported log: the lines as the training printed them */
+	MT_RUNS_LOG_CSV,   /* a series: a header row, then a row per step (run_events.yaml series) */
+	MT_RUNS_LOG_JSONL, /* a series: one JSON object per line, keys as CSV columns */
+	MT_RUNS_SYSTEM,    /* not a log: an MLPerf system description (mt_runs_system_read) */
 };
 
-/* The figures of the run logged at `path` (trial/runlog.h's JSON), with the
- * target of trial.yaml's quality_target (metric, threshold, direction) and
- * throughput in tokens when workload.token_unit is set, else samples.
+/* What an imported file holds, from its name (.csv, .tsv, .jsonl, .ndjson)
+ * or else its first bytes head[0..len): MLLOG or mtrial: lines a log, a
+ * JSON object on the first line JSON Lines, a JSON object over several
+ * lines a system description, anything else a log. */
+enum mt_runs_log_format mt_runs_sniff(const char *path, const char *head, size_t len);
+
+/* An MLPerf submission's system description (systems/NAME.json of a
+ * results repository): *out = {system_name, submitter, nodes,
+ * accelerators_per_node, devices (nodes x accelerators per node),
+ * accelerator, source: path}. Counts may be numbers or texts ("8"). A file
+ * that is not JSON is MT_EINVALID "PATH:LINE:COL: ..."; a missing or bad
+ * count, or none (a CPU-only system), MT_EINVALID naming the key. */
+int mt_runs_system_read(json_t **out, const char *path);
+
+/* The figures of the run logged at `path` (trial/runlog.h's JSON, plus
+ * warning_list: the first 20 warnings {line, message}), with the target of
+ * trial.yaml's quality_target (metric, threshold, direction) and throughput
+ * in tokens as workload.token_unit counts them when it is set and the log
+ * gives tokens, else samples. A CSV series without a step column, or with
+ * an unreadable header, is MT_EINVALID "PATH:LINE: ..."; a bad row is a
+ * warning and skipped.
  * submit_ms: when the command was started (0: unknown); exit_status -1:
  * unknown. *out is a new reference; MT_ENOTFOUND / MT_EIO for the file. */
 int mt_runs_metrics(json_t **out, const char *path, enum mt_runs_log_format format,
@@ -31,10 +52,13 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
 
 /* One run of mt_journal_runs_json() flattened with its figures: clock1_s,
  * steady_step_s, throughput {value, unit}, time_to_target_s,
- * time_to_target_from_submission_s, reached, run_minutes, devices (count x
- * hosts of its system in trial.yaml), device_hours and cost (hourly price x
- * hours of the run) and cost_to_target (null without a price or a target).
- * Adds the keys to `run` in place. */
+ * time_to_target_from_submission_s, reached, run_minutes, devices (the
+ * system description imported with the run, metrics.topology, else count
+ * x hosts of its system in trial.yaml) and devices_from, device_hours and
+ * cost (hourly price x hours of the run) and cost_to_target (null without
+ * a price or a target), cache_inferred (the compile cache the log shows:
+ * cold, warm, mixed or null) and, when it disagrees with the declared
+ * cache, cache_warning. Adds the keys to `run` in place. */
 void mt_runs_flatten(json_t *run, const mt_spec *spec);
 
 /* Per system: {baseline: summary, candidate: summary} with

@@ -145,6 +145,113 @@ has "| #3 | baseline |  | aborted |" "$OUT" "report: the aborted MLPerf run"
 has "- baseline: 3 runs, 1 failed or short of the target, 2 reached it" "$OUT" "report: the system's summary"
 has "median time to target" "$OUT" "report: the median time to target"
 
+# --- series (CSV, JSON Lines) and MLPerf system descriptions ----------------------
+R3=$T_TMP/repo3
+new_repo "$R3"
+cd "$R3" || exit 1
+run_mt 0 init --name series
+cat >.mtrial/trial.yaml <<'YAML'
+schema: 1
+name: series
+systems:
+  baseline: {accelerator: H100, count: 4, hosts: 1, price: {hourly: 20, currency: USD}}
+  candidate: {accelerator: Trainium2, count: 16, hosts: 1, price: {hourly: 44, currency: USD}}
+workload: {token_unit: target}
+quality_target: {metric: eval_loss, threshold: 2.1, direction: lower}
+YAML
+RD=$MT_SOURCE_DIR/tests/data/runs
+# the system description may come after the logs it describes
+run_mt 0 runs import --system candidate "$RD/series.csv" "$RD/Dell_systems_2xXE9680x8H100-SXM-80GB.json"
+has "as run #1 (candidate, success, 3 warnings)" "$OUT" "a CSV series imported, its bad rows counted"
+has "2 node(s) x 8 NVIDIA H100-SXM5-80GB = 16 devices" "$OUT" "the topology said"
+has "series.csv:18: step '15.5' is not a whole number >= 0; row skipped" "$ERR" "a bad step named by file:line"
+has "series.csv:20: an unterminated quote; row skipped" "$ERR" "a bad quote named by file:line"
+has "series.csv:38: loss 'oops' is not a number; row skipped" "$ERR" "a bad loss named by file:line"
+run_mt 0 runs show 1 --json
+eq "$(json 'j["metrics"]["steps"], j["metrics"]["warnings"]')" "40 3" "every good row a step (the bad ones skipped)"
+eq "$(json 'j["clock1_s"]')" 12.25 "clock 1: the series' time 0 to its first step"
+eq "$(json '[x["step"] for x in j["metrics"]["stalls"]]')" "[25]" "the 2 s step is a stall"
+eq "$(json 'j["metrics"]["target"]["at_step"], round(j["time_to_target_s"], 3)')" "30 9.0" \
+	"eval_loss 2.05 at step 30 (21.25 s) meets 2.1, 9 s after the first step"
+eq "$(json 'j["throughput"]["unit"], round(j["metrics"]["steady"]["padding_fraction"], 4)')" \
+	"target tokens/s 0.2676" "throughput in the declared unit; padding 1 - 3000/4096"
+eq "$(json 'j["devices"], j["devices_from"].startswith("system description ")')" "16.0 True" \
+	"devices from the system description, not trial.yaml's 16 x 1"
+eq "$(json 'abs(j["device_hours"] - 16 * (j["metrics"]["last_ms"] - j["metrics"]["first_ms"]) / 3600000) < 1e-9')" True \
+	"device-hours: the description's devices x the run's hours"
+run_mt 0 runs show 1
+has "target tokens/s, 26.8% of the positions not counted (padding)" "$OUT" "text: the unit and the padding"
+
+run_mt 0 runs import --json --system baseline "$RD/series.jsonl"
+eq "$(json 'j["imported"], j["topology"]')" "[2] None" "a JSON Lines series"
+has "series.jsonl:14: not a JSON object" "$ERR" "a truncated line named by file:line"
+has 'series.jsonl:23: "loss" is neither a number nor text' "$ERR" "a bad value named by file:line"
+run_mt 0 runs show 2 --json
+eq "$(json 'j["started"], j["metrics"]["steps"]')" "2026-11-20T14:00:00Z 31" \
+	"ISO 8601 times with an offset (16:00+02:00) and Z"
+eq "$(json 'j["metrics"]["target"]["at_step"], j["time_to_target_s"], j["devices_from"]')" \
+	"30 51.0 trial.yaml" "time to target from ISO times; devices from trial.yaml"
+
+# the real MLPerf logs with their own system's description: 1 node x 4 H100
+D=$MT_SOURCE_DIR/tests/data/curves
+run_mt 0 runs import --system baseline "$RD/Dell_systems_XE9640x4H100-SXM-80GB.json" \
+	"$D/Dell_results_XE9640x4H100-SXM-80GB_resnet_result_0.txt"
+run_mt 0 runs show 3 --json
+eq "$(json 'j["devices"], j["metrics"]["topology"]["system_name"], j["throughput"]["unit"]')" \
+	"4.0 XE9640x4H100-SXM-80GB samples/s" "an MLLOG run with its topology; no tokens: samples"
+
+run_mt 2 runs import "$RD/series.csv" "$RD/Intel_systems_16-nodes-SPR-pytorch.json"
+has "16 node(s) x 0 accelerator(s) per node (accelerator_model_name 'N/A'): no devices" "$ERR" \
+	"a CPU-only system description refused"
+run_mt 2 runs import "$RD/Dell_systems_XE9640x4H100-SXM-80GB.json"
+has "is a system description: give the logs" "$ERR" "a system description alone"
+run_mt 2 runs import "$RD/series.csv" "$RD/Dell_systems_XE9640x4H100-SXM-80GB.json" \
+	"$RD/Dell_systems_2xXE9680x8H100-SXM-80GB.json"
+has "a second system description" "$ERR" "two system descriptions"
+printf '{\n  "number_of_nodes": "two",\n  "accelerators_per_node": "8"\n}\n' >"$T_TMP/sys.json"
+run_mt 2 runs import "$RD/series.csv" "$T_TMP/sys.json"
+has "sys.json: \"number_of_nodes\" is 'two', not a whole number" "$ERR" "a bad count named"
+printf '{\n  "number_of_nodes": 1,\n  "accelerators_per_node": ]\n}\n' >"$T_TMP/sys.json"
+run_mt 2 runs import "$RD/series.csv" "$T_TMP/sys.json"
+has "sys.json:3:" "$ERR" "a description that is not JSON: file:line:column"
+printf 'epoch,loss\n1,2.5\n' >"$T_TMP/nostep.csv"
+run_mt 2 runs import "$T_TMP/nostep.csv"
+has "nostep.csv:1: no step column in the header (looked for step," "$ERR" "a header without a step fails"
+printf '# nothing\n' >"$T_TMP/empty.csv"
+run_mt 2 runs import "$T_TMP/empty.csv"; has "empty.csv: empty: expected a header row" "$ERR" "an empty CSV"
+printf 'step,"time\n1,2\n' >"$T_TMP/quote.csv"
+run_mt 2 runs import "$T_TMP/quote.csv"; has "quote.csv:1: unreadable header (an unterminated quote)" "$ERR" \
+	"an unreadable header fails"
+run_mt 0 runs --json; eq "$(json 'len(j["runs"])')" 3 "refused imports recorded nothing"
+
+# the compile cache: declared with --cache, inferred from the Neuron cache
+# lines before the first step (a compilation, then a hit: the run started
+# partly warm), a warning when they disagree
+cat >"$T_TMP/neuron.sh" <<'SH'
+#!/bin/sh
+echo "2022-07-17 17:59:53.000541: INFO ||NCC_WRAPPER||: No candidate found under /var/tmp/neuron-compile-cache/USER_neuroncc-2.0.0.48/MODULE_8742523875190354238."
+echo "Compiler status PASS"
+echo "2024-09-23 00:09:00.000437:  27  INFO ||NEURON_CC_WRAPPER||: Using a cached neff at /var/tmp/neuron-compile-cache/neuronxcc-2.14.227.0/MODULE_b1/model.neff. Exiting with a successfully compiled graph."
+echo "mtrial:step=1 loss=2.5 tokens=100 padded=128"
+echo "mtrial:step=2 loss=2.4 tokens=100 padded=128"
+SH
+chmod +x "$T_TMP/neuron.sh"
+run_mt 0 run --cache cold -- "$T_TMP/neuron.sh"
+has "run #4: warning: declared --cache cold, but before its first step the log shows 1 compile cache hit(s) and 1 compilation(s): a partly warm cache" \
+	"$ERR" "the declared cache disagrees with the log"
+run_mt 0 runs show 4 --json
+eq "$(json 'j["cache"], j["cache_inferred"], j["metrics"]["compile_cache"]["hits"], j["metrics"]["compile_cache"]["misses"]')" \
+	"cold mixed 1 1" "declared and inferred cache side by side"
+sed -i '/Using a cached neff/d' "$T_TMP/neuron.sh"
+run_mt 0 run --cache cold -- "$T_TMP/neuron.sh"
+hasnt "warning" "$ERR" "a cold start declared cold: no warning"
+run_mt 0 runs show 5
+has "cache    cold declared, cold in the log" "$OUT" "text: the cache"
+run_mt 0 runs import --cache warm "$RD/series.csv"
+run_mt 0 runs show 6 --json
+eq "$(json 'j["cache"], j["cache_inferred"], "cache_warning" in j')" "warm None False" \
+	"a log without cache lines: nothing inferred, nothing to warn about"
+
 run_mt 2 run; has "no command" "$ERR" "no command"
 run_mt 2 run --system gpu -- true; has "expected baseline or candidate" "$ERR" "bad system"
 run_mt 2 run --track fast -- true; has "expected portability or optimized" "$ERR" "bad track"

@@ -261,6 +261,106 @@ static void test_protocol_live_times(void **state)
 	mt_runlog_dispose(&log);
 }
 
+/* Neuron persistent cache lines (as the Neuron documentation quotes them)
+ * before the first step say how the run started; later ones are counted
+ * too. */
+static void test_compile_cache(void **state)
+{
+	static const char *cold_then_warm =
+	    "2022-07-17 17:59:53.000541: INFO ||NCC_WRAPPER||: No candidate found under "
+	    "/var/tmp/neuron-compile-cache/USER_neuroncc-2.0.0.48+e5fcdf753/MODULE_874\n"
+	    "Compiler status PASS\n"
+	    "2024-09-23 00:09:00.000437:  27  INFO ||NEURON_CC_WRAPPER||: Using a cached neff at "
+	    "/var/tmp/neuron-compile-cache/neuronxcc-2.14.227.0/MODULE_b10/model.neff. Exiting "
+	    "with a successfully compiled graph.\n"
+	    "mtrial:step=1 loss=2.5\n"
+	    "2024-07-27 15:22:50.000672:  7592  INFO ||NEURON_CC_WRAPPER||: Call compiler with "
+	    "cmd: neuronx-cc compile --target=trn1 --framework=XLA /tmp/model.hlo_module.pb\n"
+	    "mtrial:step=2 loss=2.4\n";
+	mt_runlog log;
+	mt_run_metrics m;
+	mt_run_opts o;
+	json_t *j;
+	(void)state;
+
+	feed_text(&log, cold_then_warm);
+	assert_int_equal(log.n_events, 5);
+	assert_int_equal(log.events[0].kind, MT_RUN_EV_CACHE_MISS);
+	assert_int_equal(log.events[0].line, 1);
+	assert_int_equal(log.events[1].kind, MT_RUN_EV_CACHE_HIT);
+	assert_int_equal(log.events[1].line, 3);
+	assert_int_equal(log.events[3].kind, MT_RUN_EV_CACHE_MISS);
+	assert_int_equal(log.n_warnings, 0);
+	mt_run_opts_init(&o);
+	assert_int_equal(mt_run_metrics_compute(&m, &log, &o), 0);
+	assert_string_equal(m.cache_inferred, "mixed");
+	assert_int_equal(m.cache_hits, 1);
+	assert_int_equal(m.cache_misses, 1);
+	assert_int_equal(m.cache_misses_all, 2);
+	j = mt_run_metrics_json(&m);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "compile_cache"),
+	                                                      "inferred")),
+	                    "mixed");
+	json_decref(j);
+	mt_run_metrics_dispose(&m);
+	mt_runlog_dispose(&log);
+
+	/* only hits before the first step: warm; none at all: not known */
+	feed_text(&log, "INFO ||NEURON_CC_WRAPPER||: Using a cached neff at /x/model.neff\n"
+	                "mtrial:step=1\nCall compiler with cmd: neuronx-cc\n");
+	assert_int_equal(mt_run_metrics_compute(&m, &log, &o), 0);
+	assert_string_equal(m.cache_inferred, "warm");
+	mt_run_metrics_dispose(&m);
+	mt_runlog_dispose(&log);
+	feed_text(&log, "mtrial:step=1\n");
+	assert_int_equal(mt_run_metrics_compute(&m, &log, &o), 0);
+	assert_null(m.cache_inferred);
+	mt_run_metrics_dispose(&m);
+	mt_runlog_dispose(&log);
+}
+
+/* tokens= in the declared unit and padded= positions: throughput says its
+ * unit, and 1 - tokens/padded is the padding. */
+static void test_token_unit_and_padding(void **state)
+{
+	mt_runlog log;
+	mt_run_metrics m;
+	mt_run_opts o;
+	json_t *j, *st;
+	char line[128];
+	(void)state;
+
+	mt_runlog_init(&log, rules);
+	for (int s = 1; s <= 12; s++) {
+		int n = snprintf(line, sizeof(line), "mtrial:step=%d loss=2 tokens=%d padded=4096", s,
+		                 s % 2 ? 3000 : 3500);
+		assert_int_equal(mt_runlog_feed_line(&log, line, (size_t)n, 1000 * s), 0);
+	}
+	assert_near(log.events[1].padded, 4096);
+	mt_run_opts_init(&o);
+	o.unit = "tokens";
+	o.token_unit = "target";
+	o.warmup_steps = 1;
+	assert_int_equal(mt_run_metrics_compute(&m, &log, &o), 0);
+	/* 6 x 3000 + 6 x 3500 of 12 x 4096 positions */
+	assert_near(m.padding_fraction, 1 - 39000.0 / 49152);
+	j = mt_run_metrics_json(&m);
+	st = json_object_get(j, "steady");
+	assert_string_equal(json_string_value(json_object_get(st, "unit")), "target tokens/s");
+	assert_string_equal(json_string_value(json_object_get(st, "token_unit")), "target");
+	assert_near(json_number_value(json_object_get(st, "padding_fraction")), 1 - 39000.0 / 49152);
+	json_decref(j);
+	mt_run_metrics_dispose(&m);
+	mt_runlog_dispose(&log);
+
+	/* without padded= the fraction is not known */
+	feed_text(&log, "mtrial:step=1 tokens=5\nmtrial:step=2 tokens=5\n");
+	assert_int_equal(mt_run_metrics_compute(&m, &log, &o), 0);
+	assert_true(isnan(m.padding_fraction));
+	mt_run_metrics_dispose(&m);
+	mt_runlog_dispose(&log);
+}
+
 static void assert_warning(const mt_runlog *log, size_t line, const char *expect)
 {
 	for (size_t i = 0; i < log->n_warnings; i++)
@@ -381,6 +481,18 @@ static void test_bad_rules(void **state)
 	          "rules.yaml:1:1: needs source, mllog and protocol");
 	bad_rules("source: x\nmllog: [\n", "rules.yaml:");
 	bad_rules("- a\n", "rules.yaml:1:1: expected a map");
+	bad_rules("source: x\nmllog: {prefix: ':::MLLOG', keys: {}}\n" GOOD_PROTOCOL
+	          "series:\n  time: [time]\n",
+	          "rules.yaml:7:1: series needs 'step'");
+	bad_rules("source: x\nmllog: {prefix: ':::MLLOG', keys: {}}\n" GOOD_PROTOCOL
+	          "series:\n  step: step\n  when: [t]\n",
+	          "rules.yaml:9:3: unknown series field 'when'");
+	bad_rules("source: x\nmllog: {prefix: ':::MLLOG', keys: {}}\n" GOOD_PROTOCOL
+	          "compile_cache:\n  hit: ['']\n",
+	          "compile_cache.hit: each must be a non-empty text");
+	bad_rules("source: x\nmllog: {prefix: ':::MLLOG', keys: {}}\n" GOOD_PROTOCOL
+	          "compile_cache:\n  warm: [x]\n",
+	          "rules.yaml:8:3: unknown key 'warm' in compile_cache");
 }
 
 /* A table directory with a broken run_events.yaml: the loader names it. */
@@ -493,6 +605,8 @@ int main(void)
 	    cmocka_unit_test(test_dlrm_and_params),
 	    cmocka_unit_test(test_protocol_with_stall),
 	    cmocka_unit_test(test_protocol_live_times),
+	    cmocka_unit_test(test_compile_cache),
+	    cmocka_unit_test(test_token_unit_and_padding),
 	    cmocka_unit_test(test_broken_lines),
 	    cmocka_unit_test(test_mllog_like_jansson),
 	    cmocka_unit_test(test_bad_rules),
