@@ -24,6 +24,11 @@ static double num(json_t *v)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static const char *str(json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
@@ -63,7 +68,7 @@ static void judge(json_t *c, const char *status, double value, const char *fmt, 
 {
 	va_list ap;
 	json_object_set_new(c, "status", json_string(status));
-	json_object_set_new(c, "value", isfinite(value) ? json_real(value) : json_null());
+	json_object_set_new(c, "value", real_or_null(value));
 	va_start(ap, fmt);
 	set_text(c, "evidence", fmt, ap);
 	va_end(ap);
@@ -280,6 +285,7 @@ static void judge_quality(struct ctx *x, json_t *c, double threshold)
 	const char *metric = mt_spec_get(x->spec, "quality_target.metric");
 	const char *dir = mt_spec_get(x->spec, "quality_target.direction");
 	struct track_quality q[N_TRACKS];
+	json_t *by;
 	mt_buf b = MT_BUF_INIT;
 	int higher = streq(dir, "higher"), met = -1, seen = 0;
 
@@ -293,12 +299,17 @@ static void judge_quality(struct ctx *x, json_t *c, double threshold)
 		return;
 	}
 	json_object_set_new(c, "threshold", json_real(threshold));
+	json_object_set_new(c, "by_track", by = json_object());
 	evaluated_source(x, c, metric);
 	for (int t = 0; t < N_TRACKS; t++) {
 		track_quality(&q[t], x->ev, track_order[t], metric, higher, threshold);
-		if (q[t].evaluated)
+		if (q[t].evaluated) {
 			mt_buf_printf(&b, "%s%s %.4g (run #%lld)", seen++ ? ", " : "",
 				      track_label(track_order[t]), q[t].best, (long long)q[t].run_id);
+			json_object_set_new(by, track_label(track_order[t]),
+					    json_pack("{sf, sI, sb}", "best", q[t].best, "run",
+						      q[t].run_id, "reached", q[t].reached));
+		}
 		if (met < 0 && q[t].reached)
 			met = t;
 	}
@@ -354,12 +365,18 @@ static double device_hours_to_target(json_t *runs)
 
 /* The evidence of both clocks beside the judged one, kept apart: wall-clock
  * to the target from run start and from submission, and device-hours. */
-static void other_clocks(mt_buf *b, json_t *cand, json_t *base, const struct ratio *r)
+static void other_clocks(mt_buf *b, json_t *c, json_t *cand, json_t *base, const struct ratio *r)
 {
 	double dc = device_hours_to_target(cand), db = device_hours_to_target(base);
 	size_t n;
 	double sc = median_of(cand, "time_to_target_from_submission_s", &n);
 	double sb = median_of(base, "time_to_target_from_submission_s", &n);
+
+	json_object_set_new(c, "figures", json_pack("{s{so, so, so}, s{so, so, so}}",
+		"candidate", "median", real_or_null(median_of(cand, r->key, &n)), "device_hours",
+		real_or_null(dc), "from_submission_s", real_or_null(sc), "baseline", "median",
+		real_or_null(median_of(base, r->key, &n)), "device_hours", real_or_null(db),
+		"from_submission_s", real_or_null(sb)));
 
 	if (strcmp(r->key, "time_to_target_s") != 0) {
 		double tc = median_of(cand, "time_to_target_s", &n), tb = median_of(base, "time_to_target_s", &n);
@@ -445,7 +462,7 @@ static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const s
 	mt_buf_printf(&b, "candidate (%s) median %s %.3g %s over %zu run(s) vs baseline %.3g %s "
 		      "over %zu: %.2fx, threshold %.2fx", track_label(track_order[t]), r->what,
 		      mc * r->scale, r->unit, nc, mb * r->scale, r->unit, nb, ratio, threshold);
-	other_clocks(&b, cn, bn, r);
+	other_clocks(&b, c, cn, bn, r);
 	mt_buf_puts(&src, "runs ");
 	put_ids(&src, cn);
 	mt_buf_puts(&src, " (candidate) and ");

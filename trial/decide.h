@@ -66,8 +66,15 @@
  *                  threshold, value (numbers or null: value is what was
  *                  compared with threshold: a ratio, hours, a count, the
  *                  best evaluation), track (the track that decided it, or
- *                  null), conditions [text], missing [{what, command}]}]
- *                in trial.yaml's order
+ *                  null), conditions [text], missing [{what, command}];
+ *                  quality adds by_track {TRACK: {best, run, reached}};
+ *                  time and cost to quality add figures {candidate,
+ *                  baseline: {median, device_hours, from_submission_s}}
+ *                  (median in seconds or currency, device-hours to the
+ *                  target, seconds from submission; null when unknown);
+ *                  correctness with a threshold adds threshold_note}]
+ *                in trial.yaml's order; a track is "portability",
+ *                "optimized" or "no track" (runs recorded without one)
  *   failed       [{criterion, evidence}]       the not_met ones
  *   missing      [{criterion, what, command}]  what would settle the unknown
  *                                              ones, and the command that

@@ -150,6 +150,13 @@ static void test_complete_is_go(void **state)
 	c = crit(d, "cost-to-quality"); /* 40 x 910 over 32 x 1010 */
 	assert_float_equal(json_real_value(json_object_get(c, "value")), 40 * 910.0 / (32 * 1010.0), 1e-9);
 	assert_string_equal(get(crit(d, "quality-target"), "track"), "portability");
+	c = json_object_get(json_object_get(crit(d, "quality-target"), "by_track"), "portability");
+	assert_float_equal(json_real_value(json_object_get(c, "best")), 2.04, 1e-9);
+	assert_true(json_is_true(json_object_get(c, "reached")));
+	c = json_object_get(crit(d, "time-to-quality"), "figures");
+	assert_float_equal(json_real_value(json_object_get(json_object_get(c, "candidate"), "median")), 910, 1e-9);
+	assert_float_equal(json_real_value(json_object_get(json_object_get(c, "baseline"), "device_hours")),
+			   8 * 1010 / 3600.0, 1e-9);
 	assert_float_equal(json_real_value(json_object_get(crit(d, "porting-effort"), "value")), 12, 1e-9);
 	assert_int_equal(json_array_size(json_object_get(d, "conditions")), 0);
 	assert_int_equal(json_array_size(json_object_get(d, "missing")), 0);
