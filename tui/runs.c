@@ -293,21 +293,34 @@ static void clock_fields(struct tui_page *p, json_t *r)
 {
 	mt_buf b = MT_BUF_INIT;
 	json_t *steady = jv_get(r, "metrics.steady"), *x;
-	char s[16], m[16];
+	char s[16], m[16], u[32];
 	size_t i;
 
 	mt_buf_printf(&b, "%s submission to the first step: compilation and start-up",
 		      secs(s, sizeof(s), num(r, "clock1_s")));
 	tui_wrap_field(p, 2, "clock 1", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
+	if (str(r, "cache") || str(r, "cache_inferred")) {
+		if (str(r, "cache_warning"))
+			mt_buf_puts(&b, str(r, "cache_warning"));
+		else
+			mt_buf_printf(&b, "%s declared, %s in the log", str(r, "cache") ?: "not",
+				      str(r, "cache_inferred") ?: "nothing");
+		tui_wrap_field(p, 2, "cache", FIELD_COL, mt_buf_cstr(&b), 2,
+			       str(r, "cache_warning") ? STYLE_WARN : STYLE_NORMAL);
+		mt_buf_dispose(&b);
+	}
 	if (isfinite(num(r, "steady_step_s")))
 		mt_buf_printf(&b, "%s per step in steady state",
 		              secs(s, sizeof(s), num(r, "steady_step_s")));
 	else
 		mt_buf_puts(&b, "- no steady state measured");
 	if (json_is_number(jv_get(r, "throughput.value")))
-		mt_buf_printf(&b, ", %.4g %s/s", json_number_value(jv_get(r, "throughput.value")),
-			      jv_str(r, "throughput.unit", m, sizeof(m)) ?: "");
+		mt_buf_printf(&b, ", %.4g %s", json_number_value(jv_get(r, "throughput.value")),
+			      jv_str(r, "throughput.unit", u, sizeof(u)) ?: "");
+	if (json_is_number(jv_get(steady, "padding_fraction")))
+		mt_buf_printf(&b, ", %.1f%% padding",
+			      100 * json_number_value(jv_get(steady, "padding_fraction")));
 	if (json_is_object(steady))
 		mt_buf_printf(&b, " (%lld intervals, %lld warm-up skipped)",
 			      (long long)jv_int(steady, "intervals", 0),
