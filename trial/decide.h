@@ -24,9 +24,12 @@
  *   cost_to_quality  (cost: hourly price x that time) over the baseline's:
  *                    met when the ratio <= threshold; the other clock
  *                    (device-hours to the target) is in the evidence, never
- *                    mixed in. A candidate whose finished runs never reached
- *                    the target is not_met; no baseline run that reached it,
- *                    or no price, is unknown.
+ *                    mixed in. Time counts from run start (MLPerf's way);
+ *                    when the clock from submission (compilation included)
+ *                    breaks the threshold, met carries that condition. A
+ *                    candidate whose finished runs never reached the target
+ *                    is not_met; no baseline run that reached it, or no
+ *                    price, is unknown.
  *   effort           the hours timed for both tracks against the threshold
  *                    (else tracks.optimized.budget_hours); no time recorded
  *                    is unknown.

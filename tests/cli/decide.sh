@@ -113,7 +113,10 @@ eq "$(json 'j["criteria"][3]["source"]')" "runs #2 (candidate) and #1 (baseline)
 eq "$(json 'j["criteria"][0]["track"], j["criteria"][0]["value"]')" "portability 2.04" "quality per track"
 eq "$(json 'j["criteria"][5]["value"]')" 10.0 "effort hours"
 has "probe #1 (table mine 1" "$(json 'j["criteria"][2]["source"]')" "ops source names the probe and table"
-has "1 candidate and 1 baseline run(s)" "$(json 'j["caveat"]')" "GO still names its main caveat"
+# imported logs carry no submission time: compilation is not counted, and said so
+has "the time from submission (compilation and start-up) is not known" "$(json 'j["caveat"]')" \
+	"GO still names its main caveat"
+has "1 candidate and 1 baseline run(s)" "$(json '" | ".join(j["caveats"])')" "too few runs for a spread"
 run_mt 0 decide
 has "Verdict: GO (6 of 6 criteria met" "$OUT" "text: GO"
 has "[x] time-to-quality (time_to_quality): met" "$OUT" "text: a met criterion"

@@ -290,6 +290,31 @@ static void test_failed_attempts_are_a_condition(void **state)
 	json_decref(d);
 }
 
+/* Faster from run start, slower once compilation counts: a condition. */
+static void test_compilation_is_a_condition(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *r;
+	size_t i;
+
+	(void)state;
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (strcmp(get(r, "system"), "candidate") == 0)
+			json_object_set_new(r, "time_to_target_from_submission_s", json_real(3910));
+	d = decide(all_criteria, json_incref(ev));
+	assert_string_equal(get(crit(d, "time-to-quality"), "status"), "met");
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_GO_WITH_CONDITIONS);
+	assert_has(get(json_array_get(json_object_get(d, "conditions"), 0), "text"),
+		   "the candidate takes 2.98x the baseline's time");
+	json_decref(d);
+	/* not known: a caveat, not a condition */
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		json_object_set_new(r, "time_to_target_from_submission_s", json_null());
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_GO);
+	assert_has(get(d, "caveat"), "the time from submission (compilation and start-up) is not known");
+	json_decref(d);
+}
+
 static json_t *with_ops(json_t *ops)
 {
 	json_t *ev = complete_evidence();
@@ -426,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_optimized_only_is_a_condition),
 		cmocka_unit_test(test_quality_not_reached),
 		cmocka_unit_test(test_failed_attempts_are_a_condition),
+		cmocka_unit_test(test_compilation_is_a_condition),
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_correctness_latest_of_each_pair),
 		cmocka_unit_test(test_cost_needs_prices),
