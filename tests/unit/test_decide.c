@@ -88,6 +88,17 @@ static json_t *complete_evidence(void)
 			 "portability", "total_ms", (json_int_t)12 * 3600000, "effort_running", 0);
 }
 
+/* Sets `key` of every candidate run to `value` (stolen). */
+static void set_candidates(json_t *ev, const char *key, json_t *value)
+{
+	json_t *r;
+	size_t i;
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (strcmp(json_string_value(json_object_get(r, "system")), "candidate") == 0)
+			json_object_set(r, key, value);
+	json_decref(value);
+}
+
 static mt_spec *parse(const char *text)
 {
 	mt_spec *spec = NULL;
@@ -166,13 +177,11 @@ static void test_complete_is_go(void **state)
 
 static void test_failure_outranks_missing(void **state)
 {
-	json_t *ev = complete_evidence(), *d, *r;
-	size_t i;
+	json_t *ev = complete_evidence(), *d;
 
 	(void)state;
-	json_array_foreach(json_object_get(ev, "runs"), i, r) /* the candidate 1.5x slower */
-		if (strcmp(get(r, "system"), "candidate") == 0)
-			json_object_set_new(r, "time_to_target_s", json_real(1515));
+	/* the candidate 1.5x slower */
+	set_candidates(ev, "time_to_target_s", json_real(1515));
 	json_array_clear(json_object_get(ev, "checks")); /* and correctness unknown */
 	d = decide(all_criteria, ev);
 	assert_string_equal(get(d, "verdict"), MT_VERDICT_NO_GO);
@@ -225,13 +234,10 @@ static void test_no_criteria(void **state)
 
 static void test_optimized_only_is_a_condition(void **state)
 {
-	json_t *ev = complete_evidence(), *d, *r;
-	size_t i;
+	json_t *ev = complete_evidence(), *d;
 
 	(void)state;
-	json_array_foreach(json_object_get(ev, "runs"), i, r)
-		if (strcmp(get(r, "system"), "candidate") == 0)
-			json_object_set_new(r, "track", json_string("optimized"));
+	set_candidates(ev, "track", json_string("optimized"));
 	/* the port's one finished run does not reach the target */
 	json_array_append_new(json_object_get(ev, "runs"),
 			      run(20, "candidate", "portability", "success", 2.3, -1));
@@ -266,9 +272,7 @@ static void test_quality_not_reached(void **state)
 	assert_string_equal(get(d, "verdict"), MT_VERDICT_NO_GO);
 	json_decref(d);
 	/* the same evaluations from runs still going: no verdict on quality yet */
-	json_array_foreach(json_object_get(ev, "runs"), i, r)
-		if (strcmp(get(r, "system"), "candidate") == 0)
-			json_object_set_new(r, "status", json_string("running"));
+	set_candidates(ev, "status", json_string("running"));
 	d = decide(all_criteria, ev);
 	assert_string_equal(get(crit(d, "quality-target"), "status"), "unknown");
 	assert_string_equal(get(crit(d, "time-to-quality"), "status"), "unknown");
@@ -297,9 +301,7 @@ static void test_compilation_is_a_condition(void **state)
 	size_t i;
 
 	(void)state;
-	json_array_foreach(json_object_get(ev, "runs"), i, r)
-		if (strcmp(get(r, "system"), "candidate") == 0)
-			json_object_set_new(r, "time_to_target_from_submission_s", json_real(3910));
+	set_candidates(ev, "time_to_target_from_submission_s", json_real(3910));
 	d = decide(all_criteria, json_incref(ev));
 	assert_string_equal(get(crit(d, "time-to-quality"), "status"), "met");
 	assert_string_equal(get(d, "verdict"), MT_VERDICT_GO_WITH_CONDITIONS);
