@@ -646,6 +646,8 @@ static void name_op(mt_buf *b, size_t n, json_t *op, int with_source)
 	mt_buf_printf(b, "%s%s", n ? ", " : "", str(op, "op") ?: "?");
 	if (with_source)
 		mt_buf_printf(b, " (%s: %s)", str(op, "status") ?: "?", str(op, "source") ?: "?");
+	else if (json_string_value(json_array_get(json_object_get(op, "conditions"), 0)))
+		mt_buf_printf(b, " (%s)", json_string_value(json_array_get(json_object_get(op, "conditions"), 0)));
 }
 
 static void count_ops(struct op_counts *k, json_t *ops)

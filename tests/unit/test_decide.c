@@ -326,7 +326,7 @@ static json_t *with_ops(json_t *ops)
 
 static void test_ops(void **state)
 {
-	json_t *d;
+	json_t *d, *ops;
 	(void)state;
 	d = decide(all_criteria, with_ops(json_pack("[oo]", op("aten::add", "device", "table:mine:3"),
 						    op("aten::foo", "unsupported", "table:mine:9"))));
@@ -354,6 +354,15 @@ static void test_ops(void **state)
 	assert_string_equal(get(crit(d, "no-cpu-fallback"), "status"), "met");
 	assert_string_equal(get(d, "verdict"), MT_VERDICT_GO_WITH_CONDITIONS);
 	assert_has(get(d, "caveat"), "aten::foo (device: override:journal#2)");
+	json_decref(d);
+
+	/* a partial op: met, on the table's condition */
+	ops = json_pack("[o]", op("aten::where", "partial", "table:mine:5"));
+	json_object_set_new(json_array_get(ops, 0), "conditions",
+			    json_pack("[s]", "Supported as a 3-argument selection."));
+	d = decide(all_criteria, with_ops(ops));
+	assert_string_equal(get(crit(d, "no-cpu-fallback"), "status"), "met");
+	assert_has(get(d, "caveat"), "aten::where (Supported as a 3-argument selection.)");
 	json_decref(d);
 }
 
