@@ -159,6 +159,42 @@ run_mt 0 runs import --system candidate --track optimized "$T_TMP/slow.log"
 run_mt 1 decide --json
 eq "$(json 'j["criteria"][3]["track"], j["criteria"][3]["status"]')" "portability met" "the portability track decides"
 
+# --- runs made by mtrial run: both clocks known, a failed attempt ---------------------
+R2=$T_TMP/repo2
+mkdir -p "$R2" && cp "$R/train.py" "$R2/" && git -C "$R2" -c init.defaultBranch=main init -q &&
+	git -C "$R2" add -A && git -C "$R2" commit -qm init
+cd "$R2"
+run_mt 0 init --name runs
+cat >.mtrial/trial.yaml <<'YAML'
+schema: 1
+name: runs
+systems:
+  baseline: {accelerator: A100, count: 8}
+  candidate: {accelerator: Trainium2, count: 16}
+quality_target: {metric: eval_loss, threshold: 2.2, direction: lower}
+criteria:
+  - {name: quality, kind: quality}
+  - {name: turnaround, kind: time_to_quality, threshold: 100}
+YAML
+LOOP=$MT_SOURCE_DIR/tests/data/runs/loop.sh
+run_mt 0 run --system baseline -- "$LOOP"
+run_mt 0 run --system candidate --track portability -- "$LOOP"
+run_mt 1 run --system candidate --track portability -- sh -c 'exit 3'
+run_mt 1 decide --json
+eq "$(json 'j["verdict"]')" GO_WITH_CONDITIONS "a failed attempt: GO_WITH_CONDITIONS"
+eq "$(json '[c["status"] for c in j["criteria"]]')" "['met', 'met']" "both met"
+eq "$(json 'j["conditions"][0]["text"].split(":")[0]')" \
+	"1 of 2 candidate attempts failed, were aborted or lost (runs #3)" "the failed attempt named"
+eq "$(json 'len(j["conditions"])')" 1 "told once, not per criterion"
+eq "$(json 'j["criteria"][0]["value"], j["criteria"][0]["threshold"]')" "1.9 2.2" \
+	"the target of quality_target when the criterion has no threshold"
+eq "$(json 'all(isinstance(j["criteria"][1]["figures"][s]["from_submission_s"], float) for s in ("baseline", "candidate"))')" \
+	True "runs of mtrial run know the time from submission"
+hasnt "compilation and start-up) is not known" "$(json '" | ".join(j["caveats"])')" "no caveat about it then"
+has "; device-hours to the target " "$(json 'j["criteria"][1]["evidence"]')" "device-hours shown apart"
+has "; from submission, compilation included, " "$(json 'j["criteria"][1]["evidence"]')" "so is the clock from submission"
+cd "$R"
+
 # --- bad input ---------------------------------------------------------------------
 run_mt 2 decide extra; has "decide" "$ERR" "an argument is a usage error"
 cp .mtrial/trial.yaml "$T_TMP/good.yaml"
