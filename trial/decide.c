@@ -254,6 +254,16 @@ static void track_quality(struct track_quality *q, json_t *ev, const char *track
 	json_decref(done);
 }
 
+/* The best evaluation across the tracks that have one. */
+static double best_of_tracks(const struct track_quality *q, int higher)
+{
+	double best = NAN;
+	for (int t = 0; t < N_TRACKS; t++)
+		if (q[t].evaluated && (isnan(best) || (higher ? q[t].best > best : q[t].best < best)))
+			best = q[t].best;
+	return best;
+}
+
 /* "runs #2, #4 (candidate): evaluations of METRIC; trial.yaml ...". */
 static void evaluated_source(struct ctx *x, json_t *c, const char *metric)
 {
@@ -323,11 +333,7 @@ static void judge_quality(struct ctx *x, json_t *c, double threshold)
 				  "needs that track's changes, not only the port");
 		attempts_condition(x, c);
 	} else if (q[0].finished || q[1].finished || q[2].finished) {
-		double best = NAN;
-		for (int t = 0; t < N_TRACKS; t++)
-			if (q[t].evaluated && (isnan(best) || (higher ? q[t].best > best : q[t].best < best)))
-				best = q[t].best;
-		judge(c, "not_met", best, "%s never %s %.4g in the candidate's finished runs; best "
+		judge(c, "not_met", best_of_tracks(q, higher), "%s never %s %.4g in the candidate's finished runs; best "
 		      "per track: %s", metric, higher ? ">=" : "<=", threshold, mt_buf_cstr(&b));
 	} else {
 		judge(c, "unknown", NAN, "%s", seen ? "the candidate has not finished a run yet; its "
