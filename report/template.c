@@ -3,6 +3,7 @@
 #include "error.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@ struct render {
 	const char *tmpl; /* whole template, for line numbers */
 	const char *end;
 	const char *name;
+	enum mt_template_escape escape;
 	mt_buf *out;
 	json_t *stack[MAX_DEPTH];
 	int depth;
@@ -59,7 +61,8 @@ static int truthy(json_t *v)
 	return 1;
 }
 
-static void emit_value(mt_buf *out, json_t *v)
+/* The value as text, before any escaping. */
+static void value_text(mt_buf *out, json_t *v)
 {
 	char *s;
 	if (!v || json_is_null(v))
@@ -76,6 +79,69 @@ static void emit_value(mt_buf *out, json_t *v)
 		mt_buf_puts(out, s);
 		free(s);
 	}
+}
+
+void mt_html_escape(mt_buf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '&': mt_buf_puts(out, "&amp;"); break;
+		case '<': mt_buf_puts(out, "&lt;"); break;
+		case '>': mt_buf_puts(out, "&gt;"); break;
+		case '"': mt_buf_puts(out, "&quot;"); break;
+		case '\'': mt_buf_puts(out, "&#39;"); break;
+		default: mt_buf_put(out, s + i, 1);
+		}
+	}
+}
+
+/* Markdown is read as plain text as often as rendered, so only what would
+ * change the document's structure is escaped, judged from the output line
+ * so far: a value in a table row (a line starting with '|') has its '|'
+ * escaped, which GFM honours inside code spans too; outside a code span (an
+ * even number of backticks before it on the line) a '<' that could open an
+ * HTML tag becomes "&lt;"; a line break in a value becomes a space, so a
+ * note cannot end its list item or table row. A backtick in a value inside
+ * a code span is left alone: the span ends early but nothing is lost. */
+static void markdown_escape(mt_buf *out, const char *s, size_t n)
+{
+	size_t start = out->len, ticks = 0;
+	int table;
+
+	while (start > 0 && out->ptr[start - 1] != '\n')
+		start--;
+	table = start < out->len && out->ptr[start] == '|';
+	for (size_t i = start; i < out->len; i++)
+		ticks += out->ptr[i] == '`';
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i], next = i + 1 < n ? s[i + 1] : '\0';
+		if (c == '\n' || c == '\r')
+			mt_buf_put(out, " ", 1);
+		else if (c == '|' && table)
+			mt_buf_puts(out, "\\|");
+		else if (c == '<' && ticks % 2 == 0 &&
+			 (isalpha((unsigned char)next) || next == '/' || next == '!' || next == '?'))
+			mt_buf_puts(out, "&lt;");
+		else
+			mt_buf_put(out, &c, 1);
+		ticks += c == '`';
+	}
+}
+
+static void emit_value(struct render *r, json_t *v, int raw)
+{
+	mt_buf text = MT_BUF_INIT;
+
+	if (raw || r->escape == MT_TEMPLATE_TEXT) {
+		value_text(r->out, v);
+		return;
+	}
+	value_text(&text, v);
+	if (r->escape == MT_TEMPLATE_HTML)
+		mt_html_escape(r->out, mt_buf_cstr(&text), text.len);
+	else
+		markdown_escape(r->out, mt_buf_cstr(&text), text.len);
+	mt_buf_dispose(&text);
 }
 
 /* A tag alone on its line (only blanks around it) takes the whole line away,
@@ -190,13 +256,13 @@ static int render_tag(struct render *r, const char **pp, const char *line_start)
 		return mt_error_set(MT_EINVALID, "%s:%d: '{{' without '}}'", r->name,
 				    line_of(r, tag));
 	after = e + 2;
-	kind = (*q == '#' || *q == '^' || *q == '/' || *q == '!') ? *q++ : 0;
+	kind = (*q == '#' || *q == '^' || *q == '/' || *q == '!' || *q == '&') ? *q++ : 0;
 	while (*q == ' ')
 		q++;
 	len = (size_t)(e - q);
 	while (len && q[len - 1] == ' ')
 		len--;
-	if (kind && standalone(line_start, tag, after, &skip)) {
+	if (kind && kind != '&' && standalone(line_start, tag, after, &skip)) {
 		r->out->len -= (size_t)(tag - line_start);
 		r->out->ptr[r->out->len] = '\0';
 		after = skip;
@@ -207,8 +273,8 @@ static int render_tag(struct render *r, const char **pp, const char *line_start)
 	if (kind == '/')
 		return mt_error_set(MT_EINVALID, "%s:%d: '{{/%.*s}}' closes no section", r->name,
 				    line_of(r, tag), (int)len, q);
-	if (!kind) {
-		emit_value(r->out, lookup(r, q, len));
+	if (!kind || kind == '&') {
+		emit_value(r, lookup(r, q, len), kind == '&');
 		return 0;
 	}
 	return open_section(r, kind, q, len, tag, after, pp);
@@ -236,7 +302,8 @@ static int render_range(struct render *r, const char *p, const char *end)
 int mt_template_render(char **out, const char *tmpl, json_t *model, const char *name)
 {
 	mt_buf buf = MT_BUF_INIT;
-	struct render r = {.tmpl = tmpl, .name = name, .out = &buf, .depth = 1};
+	struct render r = {.tmpl = tmpl, .name = name, .escape = mt_template_escape_for(name),
+			   .out = &buf, .depth = 1};
 	int error;
 
 	*out = NULL;
@@ -249,6 +316,16 @@ int mt_template_render(char **out, const char *tmpl, json_t *model, const char *
 	}
 	*out = mt_buf_detach(&buf);
 	return 0;
+}
+
+enum mt_template_escape mt_template_escape_for(const char *name)
+{
+	size_t n = strlen(name);
+	if (n >= 5 && strcmp(name + n - 5, ".html") == 0)
+		return MT_TEMPLATE_HTML;
+	if (n >= 3 && strcmp(name + n - 3, ".md") == 0)
+		return MT_TEMPLATE_MARKDOWN;
+	return MT_TEMPLATE_TEXT;
 }
 
 int mt_template_load(char **out, const char *name)

@@ -4,16 +4,37 @@
  *                          the context, {{.}} is the item itself), once for a
  *                          true/non-empty value, never for false/null/empty
  *   {{^path}}...{{/path}}  an inverted section: only when missing or empty
+ *   {{&path}}              the value without escaping (markup made by the caller)
  *   {{! comment }}
- * Names are looked up in the current context, then outwards. */
+ * Names are looked up in the current context, then outwards.
+ *
+ * Values are escaped for the format the template's name ends with: ".html"
+ * escapes & < > " ' as entities; ".md" escapes what would break the
+ * document's structure (a '|' in a table row, a '<' that could open an HTML
+ * tag outside a code span, line breaks); any other name, nothing. */
 #ifndef MT_REPORT_TEMPLATE_H
 #define MT_REPORT_TEMPLATE_H
 
+#include <stddef.h>
 #include <jansson.h>
+#include "util.h"
 
-/* Renders `tmpl` with `model`. `name` is used in error messages, which give
- * name:line for an unclosed or mismatched section. *out: caller frees. */
+enum mt_template_escape {
+	MT_TEMPLATE_TEXT,
+	MT_TEMPLATE_MARKDOWN,
+	MT_TEMPLATE_HTML,
+};
+
+/* The escaping for a template called `name`, by its extension. */
+enum mt_template_escape mt_template_escape_for(const char *name);
+
+/* Renders `tmpl` with `model`, escaping values as `name`'s extension says.
+ * `name` is used in error messages, which give name:line for an unclosed or
+ * mismatched section. *out: caller frees. */
 int mt_template_render(char **out, const char *tmpl, json_t *model, const char *name);
+
+/* Appends s[0..n) to `out` with & < > " ' as HTML entities. */
+void mt_html_escape(mt_buf *out, const char *s, size_t n);
 
 /* The template text called `name` ("summary.md"): from $MTRIAL_TEMPLATE_DIR
  * when set, else the copy compiled into the binary from templates/.

@@ -1,5 +1,6 @@
 /* The report template language: values, sections, inverted sections,
- * standalone lines, errors with line numbers, and the shipped template. */
+ * standalone lines, errors with line numbers, escaping per format, and the
+ * shipped templates. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,21 +13,26 @@
 #include "error.h"
 #include "template.h"
 
-static char *render(const char *tmpl, const char *model_json)
+static char *render_as(const char *name, const char *tmpl, const char *model_json)
 {
 	json_t *m = json_loads(model_json, 0, NULL);
 	char *out = NULL;
 	assert_non_null(m);
-	assert_int_equal(mt_template_render(&out, tmpl, m, "t.md"), 0);
+	assert_int_equal(mt_template_render(&out, tmpl, m, name), 0);
 	json_decref(m);
 	return out;
 }
 
-static void expect(const char *tmpl, const char *model, const char *want)
+static void expect_as(const char *name, const char *tmpl, const char *model, const char *want)
 {
-	char *out = render(tmpl, model);
+	char *out = render_as(name, tmpl, model);
 	assert_string_equal(out, want);
 	free(out);
+}
+
+static void expect(const char *tmpl, const char *model, const char *want)
+{
+	expect_as("t.md", tmpl, model, want);
 }
 
 static void test_values(void **state)
@@ -88,6 +94,34 @@ static void test_errors_name_the_line(void **state)
 	json_decref(m);
 }
 
+static void test_html_escapes_every_value_but_raw_ones(void **state)
+{
+	const char *note = "{\"n\":\"<script>alert('x')</script> & \\\"q\\\"\",\"svg\":\"<svg/>\"}";
+	(void)state;
+	expect_as("t.html", "<p>{{n}}</p>{{&svg}}", note,
+		  "<p>&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;</p><svg/>");
+	expect_as("t.html", "{{#l}}<li>{{.}}</li>{{/l}}", "{\"l\":[\"a<b\",\"c>d\"]}",
+		  "<li>a&lt;b</li><li>c&gt;d</li>");
+	/* a plain-text template escapes nothing */
+	expect_as("t.txt", "{{n}}", note, "<script>alert('x')</script> & \"q\"");
+	assert_int_equal(mt_template_escape_for("summary.html"), MT_TEMPLATE_HTML);
+	assert_int_equal(mt_template_escape_for("summary.md"), MT_TEMPLATE_MARKDOWN);
+	assert_int_equal(mt_template_escape_for("md"), MT_TEMPLATE_TEXT);
+}
+
+static void test_markdown_escapes_what_breaks_the_document(void **state)
+{
+	const char *m = "{\"t\":\"a | b <script>x</script> <= 2\\nnext\",\"c\":\"x|y<z>\"}";
+	(void)state;
+	/* in a table row: the pipe, the tag, the line break */
+	expect("| {{t}} |\n", m, "| a \\| b &lt;script>x&lt;/script> <= 2 next |\n");
+	/* in a table row's code span: only the pipe (GFM reads \\| there too) */
+	expect("| `{{c}}` | {{c}} |\n", m, "| `x\\|y<z>` | x\\|y&lt;z> |\n");
+	/* outside a table a pipe is text; a tag is not */
+	expect("- {{t}}\n", m, "- a | b &lt;script>x&lt;/script> <= 2 next\n");
+	expect("`{{c}}` and {{c}}", m, "`x|y<z>` and x|y&lt;z>");
+}
+
 static void test_shipped_summary_renders_empty_and_full(void **state)
 {
 	char *tmpl = NULL, *out = NULL;
@@ -131,6 +165,8 @@ int main(void)
 		cmocka_unit_test(test_nested_same_name),
 		cmocka_unit_test(test_standalone_lines_leave_no_blank_lines),
 		cmocka_unit_test(test_errors_name_the_line),
+		cmocka_unit_test(test_html_escapes_every_value_but_raw_ones),
+		cmocka_unit_test(test_markdown_escapes_what_breaks_the_document),
 		cmocka_unit_test(test_shipped_summary_renders_empty_and_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
