@@ -594,7 +594,7 @@ static void judge_correctness(struct ctx *x, json_t *c, double threshold)
 
 	json_array_foreach(latest, i, ch) {
 		int model = streq(str(ch, "kind"), "model"), pass = json_is_true(json_object_get(ch, "passed"));
-		mt_buf_printf(&ids, "%s#%lld", ids.len ? ", " : "",
+		mt_buf_printf(&ids, "%s#%lld", ids.len ? ", " : "checks ",
 			      (long long)json_integer_value(json_object_get(ch, "id")));
 		systems += !model;
 		if (!pass && model)
@@ -602,6 +602,8 @@ static void judge_correctness(struct ctx *x, json_t *c, double threshold)
 		else if (!pass)
 			nfailed++, put_check(&failed, ch);
 	}
+	if (ids.len)
+		mt_buf_puts(&ids, " (mtrial check list)");
 	source(c, ids.len ? mt_buf_cstr(&ids) : "no checks recorded (mtrial check list)");
 	if (nfailed) {
 		judge(c, "not_met", (double)nfailed, "%zu of %zu comparisons of the two systems failed "
@@ -619,11 +621,14 @@ static void judge_correctness(struct ctx *x, json_t *c, double threshold)
 		if (nest)
 			condition(c, "the number-format estimate failed: %s", mt_buf_cstr(&est));
 	}
-	if (isfinite(threshold))
-		json_object_set_new(c, "threshold_note",
-				    json_string("each check's own tolerances decide (trial.yaml "
-						"tolerances, or the check's --rtol/--atol); the "
-						"threshold is shown, not applied"));
+	if (isfinite(threshold)) { /* said where it is read, not left to look applied */
+		mt_buf note = MT_BUF_INIT;
+		mt_buf_printf(&note, "%s; the threshold %g is not applied: each check's own "
+			      "tolerances decide (trial.yaml tolerances, or its --rtol/--atol)",
+			      str(c, "evidence"), threshold);
+		json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&note)));
+		mt_buf_dispose(&note);
+	}
 	mt_buf_dispose(&failed);
 	mt_buf_dispose(&ids);
 	mt_buf_dispose(&est);

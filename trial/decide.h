@@ -15,6 +15,8 @@
  *                    not_met when one fails; met when all pass. `check model`
  *                    (a CPU estimate of a number format, not the candidate
  *                    system) alone is not enough; its failures are conditions.
+ *                    A threshold is not applied (the checks' tolerances
+ *                    decide), and the evidence says so.
  *   ops              the latest probe: not_met for an unsupported op, or more
  *                    CPU-fallback ops than the threshold (when given);
  *                    unknown while ops are unknown; ops that rely on the
@@ -74,8 +76,7 @@
  *                  time and cost to quality add figures {candidate,
  *                  baseline: {median, device_hours, from_submission_s}}
  *                  (median in seconds or currency, device-hours to the
- *                  target, seconds from submission; null when unknown);
- *                  correctness with a threshold adds threshold_note}]
+ *                  target, seconds from submission; null when unknown)}]
  *                in trial.yaml's order; a track is "portability",
  *                "optimized" or "no track" (runs recorded without one)
  *   failed       [{criterion, evidence}]       the not_met ones

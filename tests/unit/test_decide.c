@@ -29,7 +29,7 @@ static const char all_criteria[] =
 	SPEC_HEAD
 	"criteria:\n"
 	"  - {name: quality-target, kind: quality, threshold: 2.1}\n"
-	"  - {name: first-steps-match, kind: correctness}\n"
+	"  - {name: first-steps-match, kind: correctness, threshold: 0.01}\n"
 	"  - {name: no-cpu-fallback, kind: ops, threshold: 0}\n"
 	"  - {name: time-to-quality, kind: time_to_quality, threshold: 1.0}\n"
 	"  - {name: cost-to-quality, kind: cost_to_quality, threshold: 1.2}\n"
@@ -374,12 +374,13 @@ static void test_correctness_latest_of_each_pair(void **state)
 	json_array_append_new(json_object_get(ev, "checks"), check(3, "compare", "ref", 0));
 	d = decide(all_criteria, json_incref(ev));
 	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "met");
-	assert_string_equal(get(crit(d, "first-steps-match"), "source"), "#7");
+	assert_string_equal(get(crit(d, "first-steps-match"), "source"), "checks #7 (mtrial check list)");
 	json_decref(d);
 	json_array_insert_new(json_object_get(ev, "checks"), 0, check(9, "curves", "loss-a", 0));
 	d = decide(all_criteria, json_incref(ev));
 	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "not_met");
 	assert_has(get(crit(d, "first-steps-match"), "evidence"), "#9 curves loss-a vs cand");
+	assert_has(get(crit(d, "first-steps-match"), "evidence"), "the threshold 0.01 is not applied");
 	json_decref(d);
 	/* a CPU estimate alone says nothing about the candidate system */
 	json_array_clear(json_object_get(ev, "checks"));
