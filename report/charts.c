@@ -1,0 +1,288 @@
+#include "charts.h"
+#include "svg.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_ROWS 16
+
+/* The value at a dotted path of objects, or NULL. Borrowed. */
+static json_t *at(json_t *v, const char *path)
+{
+	char key[64];
+	while (v && *path) {
+		size_t n = strcspn(path, ".");
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		v = json_object_get(v, key);
+		path += n + (path[n] == '.');
+	}
+	return v;
+}
+
+static double num(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : (json_is_string(v) ? strtod(json_string_value(v), NULL) : NAN);
+}
+
+static const char *str(json_t *v, const char *path)
+{
+	return json_string_value(at(v, path));
+}
+
+static json_t *take(mt_buf *b)
+{
+	json_t *s = json_string(mt_buf_cstr(b));
+	mt_buf_dispose(b);
+	return s;
+}
+
+/* --- quality versus time ---------------------------------------------------- */
+
+static const char *series_color(const char *system, const char *track)
+{
+	int optimized = track && strcmp(track, "optimized") == 0;
+	if (system && strcmp(system, "baseline") == 0)
+		return optimized ? "#17becf" : "#1f77b4";
+	if (system && strcmp(system, "candidate") == 0)
+		return optimized ? "#2ca02c" : "#ff7f0e";
+	return "#7f7f7f";
+}
+
+/* An attempt's submission in ms since the epoch: from its target's
+ * evaluation when it reached it (exact), else when `mtrial run` started it,
+ * else its log's first event (an imported log's init_start, its anchor for
+ * "from submission" too). NAN when none is known. */
+static double submission_ms(json_t *r)
+{
+	json_t *m = json_object_get(r, "metrics"), *target = json_object_get(m, "target"), *ev;
+	struct tm tm = {0};
+	const char *started = str(r, "started");
+	size_t i;
+
+	if (json_is_true(json_object_get(target, "reached")) &&
+	    json_is_number(json_object_get(target, "from_submission_s")))
+		json_array_foreach(json_object_get(m, "evaluations"), i, ev)
+			if (json_equal(json_object_get(ev, "step"), json_object_get(target, "at_step")))
+				return num(json_object_get(ev, "t_ms")) -
+				       num(json_object_get(target, "from_submission_s")) * 1000;
+	if (strcmp(str(r, "origin") ?: "", "run") == 0 && started &&
+	    sscanf(started, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+		   &tm.tm_min, &tm.tm_sec) == 6) {
+		tm.tm_year -= 1900;
+		tm.tm_mon -= 1;
+		return (double)timegm(&tm) * 1000;
+	}
+	return num(json_object_get(m, "first_ms"));
+}
+
+struct quality {
+	mt_svg_series series[MAX_ROWS * 4];
+	char names[MAX_ROWS * 4][64], labels[MAX_ROWS * 4][32];
+	double *xs[MAX_ROWS * 4], *ys[MAX_ROWS * 4];
+	size_t n;
+};
+
+/* One series per attempt with evaluations of `metric`, x in seconds from
+ * submission. */
+static void quality_series(struct quality *q, json_t *attempts, const char *metric, double *max_s)
+{
+	json_t *r, *ev;
+	size_t i, k;
+
+	json_array_foreach(attempts, i, r) {
+		json_t *evals = at(r, "metrics.evaluations");
+		double origin = submission_ms(r);
+		mt_svg_series *s = &q->series[q->n];
+		if (q->n == sizeof(q->series) / sizeof(q->series[0]) || !json_array_size(evals) ||
+		    !isfinite(origin))
+			continue;
+		q->xs[q->n] = calloc(json_array_size(evals), sizeof(double));
+		q->ys[q->n] = calloc(json_array_size(evals), sizeof(double));
+		s->n = 0;
+		json_array_foreach(evals, k, ev) {
+			if (!metric || strcmp(str(ev, "metric") ?: "", metric) != 0)
+				continue;
+			q->xs[q->n][s->n] = (num(json_object_get(ev, "t_ms")) - origin) / 1000;
+			q->ys[q->n][s->n] = num(json_object_get(ev, "value"));
+			*max_s = fmax(*max_s, q->xs[q->n][s->n]);
+			s->n++;
+		}
+		if (!s->n) {
+			free(q->xs[q->n]);
+			free(q->ys[q->n]);
+			continue;
+		}
+		snprintf(q->names[q->n], sizeof(q->names[0]), "%s%s%s%s", str(r, "system") ?: "?",
+			 str(r, "track") ? " (" : "", str(r, "track") ?: "", str(r, "track") ? ")" : "");
+		snprintf(q->labels[q->n], sizeof(q->labels[0]), "run #%lld",
+			 (long long)json_integer_value(json_object_get(r, "id")));
+		s->name = q->names[q->n];
+		s->label = q->labels[q->n];
+		s->color = series_color(str(r, "system"), str(r, "track"));
+		s->x = q->xs[q->n];
+		s->y = q->ys[q->n];
+		q->n++;
+	}
+}
+
+static json_t *quality_chart(json_t *model)
+{
+	const char *metric = str(model, "spec.quality_target.metric");
+	struct quality q = {.n = 0};
+	double max_s = 0, div = 1, target = num(at(model, "spec.quality_target.threshold"));
+	const char *unit = "seconds";
+	char title[128], ylabel[96], tlabel[64], xlabel[64];
+	mt_buf b = MT_BUF_INIT;
+
+	quality_series(&q, at(model, "runs.attempts"), metric, &max_s);
+	if (max_s > 2 * 3600)
+		div = 3600, unit = "hours";
+	else if (max_s > 120)
+		div = 60, unit = "minutes";
+	for (size_t i = 0; i < q.n; i++)
+		for (size_t k = 0; k < q.series[i].n; k++)
+			q.xs[i][k] /= div;
+	snprintf(title, sizeof(title), "Quality versus time: %s", metric ? metric : "no metric set");
+	snprintf(ylabel, sizeof(ylabel), "%s (%s is better)", metric ? metric : "",
+		 str(model, "spec.quality_target.direction") ?: "?");
+	snprintf(tlabel, sizeof(tlabel), "target %g", target);
+	snprintf(xlabel, sizeof(xlabel), "%s from submission (start-up included)", unit);
+	mt_svg_lines c = {
+		.title = title, .x_label = xlabel, .y_label = ylabel, .series = q.series,
+		.n_series = q.n, .target = target, .target_label = tlabel,
+		.empty = metric ? "no run has evaluated the quality metric yet"
+				: "no quality_target.metric in trial.yaml",
+	};
+	mt_svg_line_chart(&b, &c);
+	for (size_t i = 0; i < q.n; i++) {
+		free(q.xs[i]);
+		free(q.ys[i]);
+	}
+	return take(&b);
+}
+
+/* --- ops by status ------------------------------------------------------------ */
+
+static json_t *ops_chart(json_t *model)
+{
+	static const char *const keys[] = {"device", "partial", "cpu_fallback", "unsupported", "unknown"};
+	static const char *const rows[] = {"on device", "partial", "CPU fallback", "unsupported", "unknown"};
+	static const char *const colors[] = {"#2ca02c", "#bcbd22", "#ff7f0e", "#d62728", "#999999"};
+	static const char *const segment[] = {"ops"};
+	json_t *summary = at(model, "probe.summary");
+	double values[5];
+	char title[160];
+	mt_buf b = MT_BUF_INIT;
+
+	for (size_t i = 0; i < 5; i++)
+		values[i] = num(json_object_get(summary, keys[i]));
+	snprintf(title, sizeof(title), "Ops by status on %s", str(model, "probe.table.name") ?: "the target");
+	mt_svg_bars c = {
+		.title = title, .value_label = "ops", .rows = rows, .n_rows = 5, .segments = segment,
+		.colors = colors, .n_segments = 1, .values = values, .marker = NAN,
+		.empty = "no probe yet: mtrial probe",
+	};
+	mt_svg_bar_chart(&b, &c);
+	return take(&b);
+}
+
+/* --- effort by category per track --------------------------------------------- */
+
+static const char *const effort_categories[] = {"setup", "getting-a-correct-run", "debugging",
+						"waiting-for-compile", "optimization", "other"};
+static const char *const effort_colors[] = {"#8c564b", "#1f77b4", "#d62728",
+					    "#bcbd22", "#2ca02c", "#999999"};
+#define N_CATEGORIES 6
+
+static size_t category_index(const char *name)
+{
+	for (size_t i = 0; i < N_CATEGORIES; i++)
+		if (name && strcmp(effort_categories[i], name) == 0)
+			return i;
+	return N_CATEGORIES - 1; /* a category this build does not know counts as other */
+}
+
+static json_t *effort_chart(json_t *model)
+{
+	json_t *tracks = at(model, "effort.tracks"), *t, *cat;
+	const char *rows[MAX_ROWS + 1];
+	double values[(MAX_ROWS + 1) * N_CATEGORIES] = {0};
+	double budget = num(at(model, "spec.tracks.optimized.budget_hours"));
+	size_t i, k, n = 0;
+	char budget_label[64];
+	mt_buf b = MT_BUF_INIT;
+
+	json_array_foreach(tracks, i, t) {
+		if (n == MAX_ROWS)
+			break;
+		rows[n] = str(t, "track") ?: "(no track)";
+		json_array_foreach(json_object_get(t, "categories"), k, cat) {
+			double h = num(json_object_get(cat, "ms")) / 3600000.0;
+			values[n * N_CATEGORIES + category_index(str(cat, "category"))] += h;
+		}
+		n++;
+	}
+	if (n > 1) { /* the budget criterion counts both tracks together */
+		rows[n] = "all tracks";
+		for (i = 0; i < n; i++)
+			for (k = 0; k < N_CATEGORIES; k++)
+				values[n * N_CATEGORIES + k] += values[i * N_CATEGORIES + k];
+		n++;
+	}
+	snprintf(budget_label, sizeof(budget_label), "budget %g h", budget);
+	mt_svg_bars c = {
+		.title = "Effort by category per track", .value_label = "hours", .rows = rows,
+		.n_rows = n, .segments = effort_categories, .colors = effort_colors,
+		.n_segments = N_CATEGORIES, .values = values, .unit = "h", .marker = budget,
+		.marker_label = budget_label, .empty = "no effort recorded yet: mtrial effort start",
+	};
+	mt_svg_bar_chart(&b, &c);
+	return take(&b);
+}
+
+/* --- what the runs cost --------------------------------------------------------- */
+
+static json_t *cost_chart(json_t *model)
+{
+	static const char *const segments[] = {"up to the target (from submission)", "after the target",
+					       "failed, aborted or short"};
+	static const char *const colors[] = {"#1f77b4", "#aec7e8", "#d62728"};
+	static const char *const keys[] = {"to_target", "after_target", "short"};
+	json_t *systems = at(model, "costs.systems"), *s;
+	const char *rows[MAX_ROWS];
+	double values[MAX_ROWS * 3];
+	char title[96];
+	size_t i, n = 0;
+	mt_buf b = MT_BUF_INIT;
+
+	json_array_foreach(systems, i, s) {
+		if (n == MAX_ROWS)
+			break;
+		rows[n] = str(s, "system") ?: "?";
+		for (size_t k = 0; k < 3; k++)
+			values[n * 3 + k] = num(json_object_get(s, keys[k]));
+		n++;
+	}
+	snprintf(title, sizeof(title), "What the runs cost (%s)", str(model, "costs.currency") ?: "no currency");
+	mt_svg_bars c = {
+		.title = title, .value_label = str(model, "costs.currency") ?: "cost", .rows = rows,
+		.n_rows = n, .segments = segments, .colors = colors, .n_segments = 3, .values = values,
+		.unit = str(model, "costs.currency"), .marker = NAN,
+		.empty = "no priced run yet: mtrial run, and systems.*.price.hourly in trial.yaml",
+	};
+	mt_svg_bar_chart(&b, &c);
+	return take(&b);
+}
+
+json_t *mt_report_charts(json_t *model)
+{
+	return json_pack("{so, so, so, so}", "quality", quality_chart(model), "ops", ops_chart(model),
+			 "effort", effort_chart(model), "cost", cost_chart(model));
+}

@@ -1,0 +1,15 @@
+/* The report's charts, drawn from the report model (model.h) as inline SVG
+ * (svg.h): quality versus time for both systems with the target line, ops
+ * by status, effort by category per track against the budget, and what the
+ * runs cost per system. */
+#ifndef MT_REPORT_CHARTS_H
+#define MT_REPORT_CHARTS_H
+
+#include <jansson.h>
+
+/* The charts of `model` (borrowed) as {quality, ops, effort, cost}, each an
+ * SVG document as a string: a chart without data says what is missing.
+ * New reference. */
+json_t *mt_report_charts(json_t *model);
+
+#endif
