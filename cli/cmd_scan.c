@@ -166,16 +166,14 @@ static int64_t record(struct cli *cli, const mt_scan_result *r, char *msg, size_
 static int output(struct cli *cli, const mt_scan_result *r, int64_t id, const char *msg)
 {
 	json_t *summary, *extra;
-	char *text;
+	int error;
 
 	if (cli->json) {
 		extra = json_pack("{so}", "scan_id", id ? json_integer(id) : json_null());
-		text = mt_scan_result_json(r, extra);
+		error = mt_scan_result_write_json(stdout, r, extra);
 		json_decref(extra);
-		fputs(text, stdout);
 		fputc('\n', stdout);
-		free(text);
-		return 0;
+		return error;
 	}
 	if (!(summary = mt_scan_result_summary(r)))
 		return mt_error_last_code();

@@ -43,6 +43,20 @@ static int buf_grow(mt_buf *b, size_t extra)
 	return 0;
 }
 
+int mt_buf_reserve(mt_buf *b, size_t extra)
+{
+	size_t want = b->len + extra + 1;
+	char *p;
+
+	if (want <= b->cap)
+		return 0;
+	if (!(p = realloc(b->ptr, want)))
+		return mt_error_set(MT_EIO, "out of memory");
+	b->ptr = p;
+	b->cap = want;
+	return 0;
+}
+
 int mt_buf_put(mt_buf *b, const char *s, size_t n)
 {
 	if (buf_grow(b, n) < 0)

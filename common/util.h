@@ -23,6 +23,9 @@ void mt_buf_dispose(mt_buf *b);
 int mt_buf_put(mt_buf *b, const char *s, size_t n);
 int mt_buf_puts(mt_buf *b, const char *s);
 int mt_buf_printf(mt_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Makes room for `extra` more bytes at once (one allocation instead of a
+ * doubling series when the final size is known). 0 or MT_EIO. */
+int mt_buf_reserve(mt_buf *b, size_t extra);
 /* Hands the string to the caller (who frees it) and resets the buffer. */
 char *mt_buf_detach(mt_buf *b);
 /* The contents, "" for an empty buffer. Borrowed. */

@@ -612,28 +612,35 @@ static void walk(struct walker *w)
 
 int mt_extract(mt_pyfile *out, const char *src, size_t len)
 {
+	mt_lexbuf b = {0};
+	int error = mt_extract_buf(out, src, len, &b);
+
+	mt_lexbuf_dispose(&b);
+	return error;
+}
+
+int mt_extract_buf(mt_pyfile *out, const char *src, size_t len, mt_lexbuf *lb)
+{
 	struct walker w = {0};
-	mt_token *toks = NULL;
 	size_t n = 0;
 	int error;
 
 	memset(out, 0, sizeof(*out));
 	/* the walk looks at no comment, NL or ENDMARKER */
-	if ((error = mt_pylex_code(&toks, &w.match, &n, src, len)) < 0)
+	if ((error = mt_pylex_code_buf(lb, &n, src, len)) < 0)
 		return error;
+	w.match = lb->match;
 	w.src = src;
-	w.toks = toks;
+	w.toks = lb->tok;
 	w.n = n;
 	w.out = out;
 	collect_module_imports(&w);
 	walk(&w);
-	free(w.match);
 	free(w.bindings);
 	free(w.levels);
 	free(w.kw);
 	mt_buf_dispose(&w.chain);
 	mt_buf_dispose(&w.resolved);
-	free(toks);
 	return 0;
 }
 

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pylex.h"
+
 typedef struct {
 	char *key;   /* keyword argument name */
 	char *value; /* its source text when a simple literal or dotted name
@@ -78,6 +80,10 @@ typedef struct {
 /* Lexes and extracts `src`. On a file that cannot be lexed returns
  * MT_EINVALID with the lexer's "LINE:COL: what". Thread-safe. */
 int mt_extract(mt_pyfile *out, const char *src, size_t len);
+
+/* As mt_extract, tokenizing into lb (see mt_lexbuf), which a thread keeps
+ * from one file to the next. */
+int mt_extract_buf(mt_pyfile *out, const char *src, size_t len, mt_lexbuf *lb);
 
 /* Frees everything the extraction allocated. */
 void mt_pyfile_dispose(mt_pyfile *f);

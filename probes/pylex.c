@@ -940,46 +940,80 @@ static void lexer_init(lexer *lx, const char *src, size_t len)
 	lx->indstack[0] = lx->altstack[0] = 0;
 }
 
-static int lex_all(mt_token **out, size_t **match, size_t *n, const char *src, size_t len,
-		   int code_only)
+/* Lexes into b (its arrays grown as needed and left in b, also on an
+ * error); `match` arrays only with want_match. */
+static int lex_into(mt_lexbuf *b, int want_match, size_t *n, const char *src, size_t len,
+		    int code_only)
 {
 	lexer lx; /* about 6 KB, mostly the fixed stacks */
+	size_t need = len / 6 + 16; /* Python averages a token per 4 to 8 bytes */
 	int rc;
 
-	*out = NULL;
 	*n = 0;
-	if (match)
-		*match = NULL;
 	if (len >= UINT32_MAX)
 		return mt_error_set(MT_EINVALID, "source too large for the tokenizer (%zu bytes)", len);
 	lexer_init(&lx, src ? src : "", src ? len : 0);
 	lx.code_only = code_only;
-	/* Python averages a token per 4 to 8 bytes; start near that. */
-	lx.cap = len / 6 + 16;
-	lx.tok = malloc(lx.cap * sizeof(*lx.tok));
-	if (match)
-		lx.match = malloc(lx.cap * sizeof(*lx.match));
-	if (!lx.tok || (match && !lx.match)) {
-		free(lx.tok);
-		free(lx.match);
-		return mt_error_set(MT_EIO, "out of memory");
+	if (b->cap < need || (want_match && !b->match)) {
+		mt_token *t = realloc(b->tok, need * sizeof(*t));
+		size_t *m = t && want_match ? realloc(b->match, need * sizeof(*m)) : b->match;
+		if (t)
+			b->tok = t;
+		if (m)
+			b->match = m;
+		if (!t || (want_match && !m))
+			return mt_error_set(MT_EIO, "out of memory");
+		b->cap = need;
 	}
+	lx.tok = b->tok;
+	lx.match = want_match ? b->match : NULL;
+	lx.cap = b->cap;
 	do {
 		if (lx.nfs && !lx.fs[lx.nfs - 1].in_expr)
 			rc = lex_fstring(&lx);
 		else
 			rc = lex_normal(&lx);
 	} while (rc == LEX_MORE);
+	/* grow() may have moved them; a failed grow() left them valid */
+	b->tok = lx.tok;
+	if (want_match)
+		b->match = lx.match;
+	b->cap = lx.cap;
+	if (rc < 0)
+		return rc;
+	*n = lx.ntok;
+	return 0;
+}
+
+static int lex_all(mt_token **out, size_t **match, size_t *n, const char *src, size_t len,
+		   int code_only)
+{
+	mt_lexbuf b = {0};
+	int rc = lex_into(&b, match != NULL, n, src, len, code_only);
+
 	if (rc < 0) {
-		free(lx.tok);
-		free(lx.match);
+		mt_lexbuf_dispose(&b);
+		*out = NULL;
+		if (match)
+			*match = NULL;
 		return rc;
 	}
-	*out = lx.tok;
-	*n = lx.ntok;
+	*out = b.tok;
 	if (match)
-		*match = lx.match;
+		*match = b.match;
 	return 0;
+}
+
+int mt_pylex_code_buf(mt_lexbuf *b, size_t *n, const char *src, size_t len)
+{
+	return lex_into(b, 1, n, src, len, 1);
+}
+
+void mt_lexbuf_dispose(mt_lexbuf *b)
+{
+	free(b->tok);
+	free(b->match);
+	memset(b, 0, sizeof(*b));
 }
 
 int mt_pylex(mt_token **out, size_t *n, const char *src, size_t len)

@@ -51,6 +51,20 @@ int mt_pylex(mt_token **out, size_t *n, const char *src, size_t len);
  * set. */
 int mt_pylex_code(mt_token **out, size_t **match, size_t *n, const char *src, size_t len);
 
+/* Token buffers a thread keeps from one source to the next (a scan lexes
+ * thousands): reused, they are not faulted in afresh for every file. Zero
+ * it to start; mt_lexbuf_dispose() frees it. */
+typedef struct {
+	mt_token *tok;
+	size_t *match;
+	size_t cap;
+} mt_lexbuf;
+
+/* As mt_pylex_code with `match`, into b->tok and b->match (grown as
+ * needed, kept on an error). */
+int mt_pylex_code_buf(mt_lexbuf *b, size_t *n, const char *src, size_t len);
+void mt_lexbuf_dispose(mt_lexbuf *b);
+
 /* 1 if the token is an OP whose text equals `op`. */
 int mt_tok_is_op(const mt_token *t, const char *src, const char *op);
 

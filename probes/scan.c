@@ -13,6 +13,7 @@
 #include "strtab.h"
 #include "util.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,7 @@ struct wstate {
 	mt_gitrepo *repo;
 	mt_strtab ops;        /* memo_op */
 	mt_rules_memo *rules; /* which rules each name matches */
+	mt_lexbuf lex;        /* token arrays, reused from file to file */
 };
 
 static void python_result(const struct shared *s, struct wstate *ws, struct fresult *r,
@@ -153,7 +155,7 @@ static void python_result(const struct shared *s, struct wstate *ws, struct fres
 	mt_findings acc = {0};
 
 	r->lines = (uint32_t)count_lines(data, size);
-	if (mt_extract(&py, data, size) < 0) {
+	if (mt_extract_buf(&py, data, size, &ws->lex) < 0) {
 		r->error = mt_arena_strdup(&r->arena, mt_error_last());
 		return;
 	}
@@ -412,6 +414,7 @@ static void *worker(void *arg)
 	mt_gitrepo_free(ws.repo);
 	mt_strtab_dispose(&ws.ops);
 	mt_rules_memo_free(ws.rules);
+	mt_lexbuf_dispose(&ws.lex);
 	pthread_mutex_lock(&s->lock);
 	pthread_cond_signal(&s->progress);
 	pthread_mutex_unlock(&s->lock);
@@ -706,14 +709,14 @@ static void write_header(mt_jw *w, const mt_scan_result *r)
 	mt_jw_end_object(w);
 }
 
-char *mt_scan_result_json(const mt_scan_result *r, json_t *extra)
+/* Everything before the body: the header members and `extra`. */
+static void json_head(mt_buf *b, const mt_scan_result *r, json_t *extra)
 {
-	mt_buf b = MT_BUF_INIT;
 	const char *key;
 	json_t *v;
 	mt_jw w;
 
-	mt_jw_init(&w, &b);
+	mt_jw_init(&w, b);
 	mt_jw_object(&w);
 	write_header(&w, r);
 	json_object_foreach(extra, key, v) {
@@ -722,10 +725,31 @@ char *mt_scan_result_json(const mt_scan_result *r, json_t *extra)
 		mt_jw_raw(&w, enc, strlen(enc));
 		free(enc);
 	}
-	mt_buf_put(&b, ",", 1);
-	mt_buf_puts(&b, r->body);
+	mt_buf_put(b, ",", 1);
+}
+
+char *mt_scan_result_json(const mt_scan_result *r, json_t *extra)
+{
+	mt_buf b = MT_BUF_INIT;
+	size_t body = strlen(r->body);
+
+	json_head(&b, r, extra);
+	mt_buf_reserve(&b, body + 1);
+	mt_buf_put(&b, r->body, body);
 	mt_buf_put(&b, "}", 1);
 	return mt_buf_detach(&b);
+}
+
+int mt_scan_result_write_json(FILE *f, const mt_scan_result *r, json_t *extra)
+{
+	mt_buf b = MT_BUF_INIT;
+
+	json_head(&b, r, extra);
+	fputs(mt_buf_cstr(&b), f);
+	mt_buf_dispose(&b);
+	fputs(r->body, f);
+	fputc('}', f);
+	return ferror(f) ? mt_error_set(MT_EIO, "write error: %s", strerror(errno)) : 0;
 }
 
 json_t *mt_scan_result_summary(const mt_scan_result *r)

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <jansson.h>
 
 /* Progress: called on the thread that called mt_scan_run(), never
@@ -60,6 +61,8 @@ void mt_scan_result_dispose(mt_scan_result *r);
  * worktree, cache {hit, blobs_read}, the members of `extra` (may be NULL),
  * then the body. Caller frees. */
 char *mt_scan_result_json(const mt_scan_result *r, json_t *extra);
+/* The same JSON written to f, without building it in memory first. */
+int mt_scan_result_write_json(FILE *f, const mt_scan_result *r, json_t *extra);
 
 /* The header members plus the summary, parsed (new reference): what text
  * output, the trial record's summary and the report use. */

@@ -447,8 +447,15 @@ void mt_scan__render_sites(mt_buf sites[2], const struct job *job)
 
 /* "calls":[...],"methods":[...] from the rendered sites (rendering here what
  * the workers did not: results read from the cache). */
-static void write_sites(mt_buf *body, const struct job *jobs, size_t njobs)
+static void write_sites(mt_buf *body, const struct job *jobs, size_t njobs, size_t more)
 {
+	size_t total = more + 32;
+
+	/* one allocation of the final size: the doubling series would fault in
+	 * twice the pages and copy the calls several times */
+	for (size_t i = 0; i < njobs; i++)
+		total += jobs[i].rendered ? jobs[i].sites[0].len + jobs[i].sites[1].len + 2 : 0;
+	mt_buf_reserve(body, total);
 	for (int which = 0; which < 2; which++) {
 		int first = 1;
 		mt_buf_puts(body, which ? ",\"methods\":[" : "\"calls\":[");
@@ -500,7 +507,7 @@ int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rule
 	summary_dispose(&sm);
 	if (!text)
 		return mt_error_set(MT_EIO, "out of memory");
-	write_sites(&body, jobs, njobs);
+	write_sites(&body, jobs, njobs, strlen(text));
 	mt_buf_put(&body, ",", 1);
 	mt_buf_put(&body, text + 1, strlen(text) - 2); /* the members, without braces */
 	out->summary = text;
