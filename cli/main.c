@@ -192,11 +192,15 @@ const struct cli_command cli_commands[] = {
 	 "time spent while the timer was off. 'log' lists every interval and the\n"
 	 "totals by track and category.\n"},
 	{"report", cmd_report, "render the summary of the trial record",
-	 "Usage: mtrial report [--format md|json] [-o FILE] [--trial DIR]\n\n"
-	 "Renders what the record holds (spec, effort by track and category, notes,\n"
-	 "missing facts) through templates/summary.md, or prints the model as JSON.\n"
-	 "-o writes FILE atomically instead of standard output. MTRIAL_TEMPLATE_DIR\n"
-	 "overrides the templates compiled into the binary.\n"},
+	 "Usage: mtrial report [--format md|html|json] [-o FILE] [--trial DIR]\n\n"
+	 "Renders what the record holds, in the order a reader needs it: workload,\n"
+	 "quality target and accounting boundary; the verdict with each criterion\n"
+	 "and its evidence; compatibility, correctness, runs, tracks and effort,\n"
+	 "friction notes, every assumption and omission. md and html go through\n"
+	 "templates/summary.md and summary.html (a single self-contained file with\n"
+	 "inline CSS and SVG charts, no script); json prints the model they are\n"
+	 "rendered from. -o writes FILE atomically instead of standard output.\n"
+	 "MTRIAL_TEMPLATE_DIR overrides the templates compiled into the binary.\n"},
 	{"doctor", cmd_doctor, "show library versions and what mtrial can use here",
 	 "Usage: mtrial doctor [--json]\n\n"
 	 "Shows the version of every library mtrial uses and whether it was found,\n"

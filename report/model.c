@@ -1,6 +1,7 @@
 #include "model.h"
 #include "error.h"
 #include "changes.h"
+#include "decide.h"
 #include "exact.h"
 #include "runs.h"
 #include "util.h"
@@ -64,6 +65,27 @@ static json_t *duration(int64_t ms)
 	return json_string(text);
 }
 
+static double num(json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A number for the report: 3 significant digits, or null (hidden). */
+static json_t *fig_of(double v, double scale)
+{
+	char buf[32];
+	if (!isfinite(v))
+		return json_null();
+	snprintf(buf, sizeof(buf), "%.3g", v * scale);
+	return json_string(buf);
+}
+
+/* fig_of() of a number in the JSON; not a number: null. */
+static json_t *fig(json_t *v, double scale)
+{
+	return json_is_number(v) ? fig_of(json_number_value(v), scale) : json_null();
+}
+
 /* Turns the summary's objects into arrays with formatted durations, which
  * templates can iterate over. */
 static json_t *effort_tracks(json_t *summary)
@@ -103,9 +125,10 @@ static json_t *effort_model(mt_journal *j, int64_t now_ms)
 		if (json_is_true(json_object_get(iv, "running")))
 			running = json_incref(iv);
 	}
-	json_t *model = json_pack("{sO, so, so, so, so}", "total_ms",
+	json_t *model = json_pack("{sO, so, so, so, so, so}", "total_ms",
 				  json_object_get(summary, "total_ms"), "total",
 				  duration(json_integer_value(json_object_get(summary, "total_ms"))),
+				  "total_hours", fig(json_object_get(summary, "total_ms"), 1.0 / 3600000),
 				  "tracks", effort_tracks(summary), "intervals", intervals,
 				  "running", running);
 	json_decref(summary);
@@ -295,11 +318,6 @@ static json_t *exact_sources(mt_journal *j)
 /* The report lists this many checks, newest first. */
 #define REPORT_CHECKS 20
 
-static double num(json_t *v)
-{
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* One line on a tensor comparison (compare, model): how many tensors
  * failed, the worst one, its tolerances and where they came from. */
 static void tensors_summary(mt_buf *b, json_t *c)
@@ -389,16 +407,6 @@ static json_t *checks_model(mt_journal *j)
 	return out;
 }
 
-/* A number for the report: 3 significant digits, or null (hidden). */
-static json_t *fig(json_t *v, double scale)
-{
-	char buf[32];
-	if (!json_is_number(v))
-		return json_null();
-	snprintf(buf, sizeof(buf), "%.3g", json_number_value(v) * scale);
-	return json_string(buf);
-}
-
 /* Every run attempt, oldest first, with its two clocks, time and cost to
  * the target; and per system, the summary across its runs. */
 static json_t *runs_model(mt_journal *j, const mt_spec *spec)
@@ -424,6 +432,9 @@ static json_t *runs_model(mt_journal *j, const mt_spec *spec)
 		json_object_set_new(r, "to_target", json_is_false(json_object_get(r, "reached"))
 							  ? json_string("not reached")
 							  : fig(json_object_get(r, "time_to_target_s"), 1.0 / 60));
+		json_object_set_new(r, "to_target_submit",
+				    fig(json_object_get(r, "time_to_target_from_submission_s"), 1.0 / 60));
+		json_object_set_new(r, "cost_fmt", fig(json_object_get(r, "cost"), 1));
 		json_object_set_new(r, "cost_to_target_fmt", fig(json_object_get(r, "cost_to_target"), 1));
 		json_object_set_new(r, "device_hours_fmt", fig(json_object_get(r, "device_hours"), 1));
 	}
@@ -434,10 +445,99 @@ static json_t *runs_model(mt_journal *j, const mt_spec *spec)
 			continue;
 		json_object_set_new(sys, "median_min", fig(json_object_get(tt, "median"), 1.0 / 60));
 		json_object_set_new(sys, "olympic_min", fig(json_object_get(tt, "olympic_mean"), 1.0 / 60));
+		json_object_set_new(sys, "fastest_min", fig(json_object_get(tt, "min"), 1.0 / 60));
+		json_object_set_new(sys, "slowest_min", fig(json_object_get(tt, "max"), 1.0 / 60));
+		/* the spread of repeated runs, as a share of the median */
+		json_object_set_new(sys, "spread_pct",
+				    json_integer_value(json_object_get(sys, "reached")) > 1
+					    ? fig_of((num(json_object_get(tt, "max")) -
+						      num(json_object_get(tt, "min"))) /
+							     num(json_object_get(tt, "median")),
+						     100)
+					    : json_null());
 	}
 	return json_pack("{so, sI, sI, so}", "attempts", runs, "count",
 			 (json_int_t)json_array_size(runs), "failed", (json_int_t)failed, "systems",
 			 systems);
+}
+
+/* What the runs cost per system: each attempt's hours at the system's price,
+ * split into the part up to the target (from submission: start-up and
+ * compilation are paid for too), the rest of the runs that reached it, and
+ * the attempts that failed, were aborted or fell short. An attempt
+ * without timed events has no cost and is counted under "unpriced". */
+static json_t *costs_model(json_t *runs, const mt_spec *spec)
+{
+	static const char *const systems[] = {"baseline", "candidate"};
+	const char *currency = spec ? mt_spec_get(spec, "accounting.currency") : NULL;
+	json_t *out = json_array(), *r;
+	size_t i;
+
+	for (size_t s = 0; s < 2; s++) {
+		char path[64];
+		double to = 0, after = 0, short_of = 0, price;
+		json_int_t attempts = 0, unpriced = 0;
+		snprintf(path, sizeof(path), "systems.%s.price.hourly", systems[s]);
+		price = spec && mt_spec_get(spec, path) ? strtod(mt_spec_get(spec, path), NULL) : NAN;
+		json_array_foreach(json_object_get(runs, "attempts"), i, r) {
+			double cost = num(json_object_get(r, "cost"));
+			if (strcmp(json_string_value(json_object_get(r, "system")) ?: "", systems[s]) != 0)
+				continue;
+			attempts++;
+			if (!isfinite(cost))
+				unpriced++;
+			else if (json_is_true(json_object_get(r, "reached"))) {
+				/* spent up to the target: from submission, start-up included */
+				double t = price * num(json_object_get(r, "time_to_target_from_submission_s")) / 3600;
+				if (!isfinite(t))
+					t = num(json_object_get(r, "cost_to_target"));
+				t = isfinite(t) ? fmin(t, cost) : 0;
+				to += t;
+				after += cost - t;
+			} else
+				short_of += cost;
+		}
+		if (attempts)
+			json_array_append_new(out, json_pack("{ss, sI, sI, sf, sf, sf, so, so, so, so}",
+				"system", systems[s], "attempts", attempts, "unpriced", unpriced,
+				"to_target", to, "after_target", after, "short", short_of,
+				"to_target_fmt", fig_of(to, 1), "after_target_fmt", fig_of(after, 1),
+				"short_fmt", fig_of(short_of, 1), "total_fmt",
+				fig_of(to + after + short_of, 1)));
+	}
+	if (!currency && spec)
+		currency = mt_spec_get(spec, "systems.candidate.price.currency");
+	return json_pack("{ss?, so}", "currency", currency, "systems", out);
+}
+
+/* The go/no-go decision (trial/decide.h) with labels for the templates, or
+ * why there is none. */
+static json_t *decision_model(mt_trial *t, int64_t now_ms)
+{
+	json_t *d = NULL, *c;
+	const char *v;
+	size_t i;
+
+	if (!t->spec)
+		return json_pack("{ss}", "error", "trial.yaml could not be read");
+	if (mt_decide(&d, t, now_ms) < 0) {
+		json_t *err = json_pack("{ss}", "error", mt_error_last());
+		mt_error_clear();
+		return err;
+	}
+	v = json_string_value(json_object_get(d, "verdict"));
+	json_object_set_new(d, "verdict_class",
+			    json_string(!v ? "unknown" : strcmp(v, MT_VERDICT_GO) == 0 ? "go"
+				       : strcmp(v, MT_VERDICT_NO_GO) == 0 ? "no-go"
+				       : strcmp(v, MT_VERDICT_GO_WITH_CONDITIONS) == 0 ? "conditions"
+										       : "unknown"));
+	json_array_foreach(json_object_get(d, "criteria"), i, c) {
+		const char *st = json_string_value(json_object_get(c, "status")) ?: "unknown";
+		json_object_set_new(c, "status_label", json_string(strcmp(st, "not_met") == 0 ? "NOT MET"
+								   : strcmp(st, "met") == 0  ? "met"
+											     : "unknown"));
+	}
+	return d;
 }
 
 /* Each track's code changes (base..head of trial.yaml), or why they are
@@ -557,15 +657,17 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	checks = checks_model(t->journal);
 	runs = runs_model(t->journal, t->spec);
 	mt_time_iso(iso, sizeof(iso), now_ms);
-	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so, so}",
+	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so, so, "
+			 "so, so}",
 			 "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
-			 t->dir, "name", name, "spec", spec, "effort", effort, "notes", notes,
+			 t->dir, "name", name, "spec", spec, "decision", decision_model(t, now_ms),
+			 "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),
-			 "probe", probe, "checks", checks, "runs", runs, "tracks", tracks_model(t),
-			 "steps",
+			 "probe", probe, "checks", checks, "costs", costs_model(runs, t->spec), "runs", runs,
+			 "tracks", tracks_model(t), "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
 				     !json_is_null(checks), !json_is_null(runs)));
 }

@@ -136,7 +136,8 @@ static void test_shipped_summary_renders_empty_and_full(void **state)
 	assert_int_equal(mt_template_render(&out, tmpl, m, "summary.md"), 0);
 	assert_non_null(strstr(out, "# Migration trial: T1"));
 	assert_non_null(strstr(out, "None yet (`mtrial note TEXT`)."));
-	assert_non_null(strstr(out, "- `quality_target.metric`: the quality target"));
+	assert_non_null(strstr(out, "- not in trial.yaml: `quality_target.metric` (the quality target)"));
+	assert_non_null(strstr(out, "## Verdict: not yet evaluated"));
 	assert_null(strstr(out, "{{"));
 	free(out);
 	/* a scan with more findings than the report lists says how many are left */
@@ -156,6 +157,41 @@ static void test_shipped_summary_renders_empty_and_full(void **state)
 	assert_int_equal(mt_template_load(&tmpl, "no-such.md"), MT_ENOTFOUND);
 }
 
+/* The HTML report puts the verdict, its caveat and each criterion first,
+ * with every value escaped and the charts inserted as they are. */
+static void test_shipped_html_summary(void **state)
+{
+	char *tmpl = NULL, *out = NULL;
+	json_t *m;
+	const char *verdict, *caveat, *compat;
+	(void)state;
+
+	unsetenv("MTRIAL_TEMPLATE_DIR");
+	assert_int_equal(mt_template_load(&tmpl, "summary.html"), 0);
+	m = json_pack("{s{ss}, s{ss}, s{ss, ss, ss, s[{ss, ss, ss, ss, ss}], ss}, s[{ss, ss}], si,"
+		      " s{ss}}",
+		      "trial", "name", "T<1>", "mtrial", "version", "0", "decision", "verdict", "NO_GO",
+		      "headline", "NO GO", "summary", "1 of 1 criteria not met", "criteria", "name",
+		      "quality-target", "status", "not_met", "status_label", "NOT MET", "evidence",
+		      "best eval_loss 2.3 > 2.0", "source", "runs #3", "caveat", "only one run <b>",
+		      "notes", "text", "see <script>alert(1)</script>", "created", "2026-01-01",
+		      "note_count", 1, "charts", "quality", "<svg class=\"chart\"></svg>");
+	assert_int_equal(mt_template_render(&out, tmpl, m, "summary.html"), 0);
+	assert_null(strstr(out, "{{"));
+	assert_non_null(strstr(out, "<title>Migration trial: T&lt;1&gt;</title>"));
+	assert_non_null(strstr(out, "see &lt;script&gt;alert(1)&lt;/script&gt;"));
+	assert_null(strstr(out, "<script>"));
+	assert_non_null(strstr(out, "<svg class=\"chart\"></svg>"));
+	verdict = strstr(out, "Verdict: NO GO");
+	caveat = strstr(out, "Main caveat: only one run &lt;b&gt;");
+	compat = strstr(out, "<h2>Compatibility</h2>");
+	assert_true(verdict && caveat && compat && verdict < caveat && caveat < compat);
+	assert_non_null(strstr(out, "<td class=\"status not_met\">NOT MET</td><td>best eval_loss 2.3 &gt; 2.0</td>"));
+	free(out);
+	json_decref(m);
+	free(tmpl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +204,7 @@ int main(void)
 		cmocka_unit_test(test_html_escapes_every_value_but_raw_ones),
 		cmocka_unit_test(test_markdown_escapes_what_breaks_the_document),
 		cmocka_unit_test(test_shipped_summary_renders_empty_and_full),
+		cmocka_unit_test(test_shipped_html_summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
