@@ -81,6 +81,9 @@
 	  "Runs: baseline and candidate side by side (runs, failed attempts, medians of " \
 	  "time to target, clock 1, steady step and cost to target, candidate / "       \
 	  "baseline), and back to the list", 'S')                                       \
+	_(MARK, "mark-change",                                                          \
+	  "Tracks: mark the selected file's change reusable, then model-specific, then "  \
+	  "not at all (Enter in Tracks & effort lists the changed files)", 'm')          \
 	_(RELOAD, "reload", "Reload the record now (it also reloads every 2 seconds)", 'R') \
 	_(HELP, "help", "Show or hide this help", '?', KEY_F(1))                        \
 	_(REDRAW, "redraw", "Redraw the screen", TUI_CTRL('l'))                        \

@@ -24,6 +24,7 @@ struct tui_ctx tui_make_ctx(struct tui_wizard *w)
 			      .probe_id = w->probe_id,
 			      .checks = w->checks,
 			      .runs = w->runs,
+			      .trial = w->trial,
 			      .now_ms = mt_now_ms(),
 			      .timer = &w->timer,
 			      .focused = w->help_open || w->focus == FOCUS_CONTENT};

@@ -13,6 +13,7 @@
 
 #include "actions.h"
 #include "page.h"
+#include "trial.h"
 
 /* The effort timer as the journal last reported it. */
 struct tui_timer {
@@ -42,6 +43,11 @@ struct tui_ctx {
 					  one with "live" {started_ms,
 					  last_step {step, loss}}; systems:
 					  mt_runs_by_system}, or NULL */
+	mt_trial *trial;               /* the trial, for the steps that build
+					  costly views of it themselves (the
+					  tracks' diffs, the decision) and that
+					  write from their handlers (marks, the
+					  report); never written while drawing */
 	int64_t now_ms;                /* wall clock of this draw */
 	const struct tui_timer *timer; /* never NULL */
 	int focused;                   /* the content has the keyboard */
@@ -127,6 +133,12 @@ void tui_correctness_show(void *state, int64_t id);
  * evaluations against the target, baseline and candidate side by side,
  * a running one's progress (runs.c). */
 extern const struct tui_screen_ops tui_runs_ops;
+
+/* The Tracks & effort step: the tracks from trial.yaml, each one's code
+ * changes, effort against the budget, the timer, notes and intervals; Enter
+ * lists the changed files with the selected one's platform-specific lines,
+ * and m marks a file reusable or model-specific (tracks.c). */
+extern const struct tui_screen_ops tui_tracks_ops;
 
 /* What the steps draw with (steps.c): a section heading with a blank line
  * before it, and a "key  value" line ("(not set)" for a NULL value). */

@@ -2,7 +2,8 @@
  * holds, read from the report model so that the wizard shows what the report
  * shows; a step with nothing recorded says what will appear there and which
  * command fills it. The steps with records to browse are in their own
- * files: Repository (repository.c), Ops (ops.c), Correctness (correctness.c), Runs & clocks (runs.c). */
+ * files: Repository (repository.c), Ops (ops.c), Correctness (correctness.c), Runs & clocks (runs.c),
+ * Tracks & effort (tracks.c). */
 #include "screen.h"
 #include "jview.h"
 #include "journal.h"
@@ -76,178 +77,6 @@ static void spec_field(struct tui_page *p, const struct tui_ctx *ctx, const char
 	char buf[64];
 	tui_field(p, key, spec_str(ctx, path, buf, sizeof(buf)));
 }
-
-/* --- Tracks & effort ------------------------------------------------------- */
-
-/* Notes newer than seen_id are marked new: the user has not looked at this
- * step since they arrived (from this wizard or another terminal). */
-struct effort_state {
-	int started;
-	int64_t seen_id; /* the newest note id when the user last left the step */
-	int64_t max_id;  /* the newest note id drawn */
-};
-
-static void tracks_section(struct tui_page *p, const struct tui_ctx *ctx)
-{
-	char b1[128], b2[64], b3[64], b4[32];
-
-	tui_heading(p, "Tracks (trial.yaml)");
-	for (size_t i = 0; mt_tracks[i]; i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "spec.tracks.%s", mt_tracks[i]);
-		json_t *t = jv_get(ctx->model, path);
-		const char *desc = jv_str(t, "description", b1, sizeof(b1));
-		const char *base = jv_str(t, "base", b2, sizeof(b2));
-		const char *head = jv_str(t, "head", b3, sizeof(b3));
-		const char *budget = jv_str(t, "budget_hours", b4, sizeof(b4));
-		page_line(p);
-		page_add_at(p, LABEL_COL, STYLE_DIM, mt_tracks[i]);
-		page_add_at(p, VALUE_COL, desc ? STYLE_NORMAL : STYLE_DIM, "");
-		page_wrap(p, VALUE_COL, desc ? STYLE_NORMAL : STYLE_DIM,
-			  desc ? desc : "(no description yet)");
-		if (!base && !head && !budget)
-			continue;
-		page_line(p);
-		page_add_at(p, VALUE_COL, STYLE_DIM, "");
-		if (base || head)
-			page_addf(p, STYLE_DIM, "%s..%s  ", base ? base : "?", head ? head : "?");
-		if (budget)
-			page_addf(p, STYLE_DIM, "budget %s h", budget);
-	}
-}
-
-static void timer_line(struct tui_page *p, const struct tui_timer *t, int64_t now_ms)
-{
-	char clock[32];
-
-	page_line(p);
-	if (!t->running) {
-		page_add_at(p, LABEL_COL, STYLE_DIM, "timer");
-		page_add_at(p, VALUE_COL, STYLE_DIM, "off (t starts it)");
-		return;
-	}
-	tui_elapsed_fmt(clock, sizeof(clock), now_ms - t->started_ms);
-	page_add_at(p, LABEL_COL, STYLE_OK, "timer on");
-	page_add_at(p, VALUE_COL, STYLE_OK, clock);
-	page_addf(p, STYLE_NORMAL, " %s, %s", t->category, *t->track ? t->track : "no track");
-	page_add(p, STYLE_DIM, " (t stops it)");
-}
-
-static void effort_section(struct tui_page *p, const struct tui_ctx *ctx)
-{
-	json_t *effort = jv_get(ctx->model, "effort"), *tr, *cat;
-	char buf[32];
-	size_t i, k;
-
-	tui_heading(p, "Effort");
-	tui_field(p, "total", jv_str(effort, "total", buf, sizeof(buf)));
-	json_array_foreach(json_object_get(effort, "tracks"), i, tr) {
-		tui_field(p, json_string_value(json_object_get(tr, "track")),
-		      json_string_value(json_object_get(tr, "duration")));
-		json_array_foreach(json_object_get(tr, "categories"), k, cat) {
-			page_add(p, STYLE_DIM, k ? ", " : "  ");
-			page_addf(p, STYLE_DIM, "%s %s",
-				  json_string_value(json_object_get(cat, "category")),
-				  json_string_value(json_object_get(cat, "duration")));
-		}
-	}
-	timer_line(p, ctx->timer, ctx->now_ms);
-}
-
-static void note_lines(struct tui_page *p, json_t *note, int is_new)
-{
-	char when[32];
-	json_t *tag;
-	size_t i;
-	const char *track = json_string_value(json_object_get(note, "track"));
-
-	page_line(p);
-	page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(note, "id", 0));
-	page_add(p, STYLE_DIM, jv_time(json_object_get(note, "created"), when, sizeof(when)));
-	page_addf(p, STYLE_NORMAL, "  %s", track ? track : "no track");
-	json_array_foreach(json_object_get(note, "tags"), i, tag)
-		page_addf(p, STYLE_CMD, " #%s", json_string_value(tag));
-	if (is_new)
-		page_add(p, STYLE_NEW, "  new");
-	page_para(p, LABEL_COL + 3, STYLE_NORMAL, json_string_value(json_object_get(note, "text")));
-}
-
-static void notes_section(struct tui_page *p, const struct tui_ctx *ctx,
-			  struct effort_state *st)
-{
-	json_t *notes = jv_get(ctx->model, "notes");
-	size_t n = json_array_size(notes);
-	char title[64];
-
-	snprintf(title, sizeof(title), "Friction notes (%zu%s)", n, n > 1 ? ", newest first" : "");
-	tui_heading(p, title);
-	if (!n)
-		page_para(p, LABEL_COL, STYLE_DIM,
-			  "None yet: press n, or run `mtrial note TEXT` in another terminal.");
-	st->max_id = 0;
-	for (size_t i = n; i-- > 0;) {
-		int64_t id = jv_int(json_array_get(notes, i), "id", 0);
-		if (id > st->max_id)
-			st->max_id = id;
-		note_lines(p, json_array_get(notes, i), st->started && id > st->seen_id);
-	}
-	if (!st->started) {
-		st->started = 1; /* what is there at start is not new */
-		st->seen_id = st->max_id;
-	}
-}
-
-static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
-{
-	json_t *ivs = jv_get(ctx->model, "effort.intervals");
-	size_t n = json_array_size(ivs);
-	char title[64], when[32];
-
-	snprintf(title, sizeof(title), "Effort intervals (%zu%s)", n,
-		 n > 1 ? ", newest first" : "");
-	tui_heading(p, title);
-	if (!n)
-		page_para(p, LABEL_COL, STYLE_DIM,
-			  "None yet: press t, or run `mtrial effort start` in another terminal.");
-	for (size_t i = n; i-- > 0;) {
-		json_t *iv = json_array_get(ivs, i);
-		const char *track = json_string_value(json_object_get(iv, "track"));
-		const char *text = json_string_value(json_object_get(iv, "text"));
-		int running = json_is_true(json_object_get(iv, "running"));
-		page_line(p);
-		page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(iv, "id", 0));
-		page_add(p, STYLE_DIM, jv_time(json_object_get(iv, "started"), when, sizeof(when)));
-		page_addf(p, running ? STYLE_OK : STYLE_NORMAL, "  %s  %s  %s",
-			  running ? "running" : json_string_value(json_object_get(iv, "duration")),
-			  json_string_value(json_object_get(iv, "category")),
-			  track ? track : "no track");
-		if (text && *text)
-			page_para(p, LABEL_COL + 3, STYLE_NORMAL, text);
-	}
-}
-
-static void effort_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
-{
-	tracks_section(p, ctx);
-	effort_section(p, ctx);
-	notes_section(p, ctx, state);
-	intervals_section(p, ctx);
-}
-
-static void effort_leave(void *state, const struct tui_ctx *ctx)
-{
-	struct effort_state *st = state;
-	(void)ctx;
-	st->seen_id = st->max_id;
-}
-
-static const struct tui_screen_ops effort_ops = {
-	.name = "Tracks & effort",
-	.step_id = "effort",
-	.draw = effort_draw,
-	.leave = effort_leave,
-	.private_size = sizeof(struct effort_state),
-};
 
 /* --- Summary --------------------------------------------------------------- */
 
@@ -348,5 +177,5 @@ static const struct tui_screen_ops summary_ops = {
 };
 
 const struct tui_screen_ops *const tui_step_ops[TUI_NSTEPS] = {
-	&tui_repository_ops, &tui_ops_ops, &tui_correctness_ops, &tui_runs_ops, &effort_ops, &summary_ops,
+	&tui_repository_ops, &tui_ops_ops, &tui_correctness_ops, &tui_runs_ops, &tui_tracks_ops, &summary_ops,
 };

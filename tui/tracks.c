@@ -1,0 +1,739 @@
+/* The Tracks & effort step. Its overview scrolls as one page: the tracks
+ * of trial.yaml, what each changed (files and lines, platform-specific
+ * lines, model code and harness, lines by mark), the effort of each against
+ * the budget, the timer, the friction notes (new ones marked) and the
+ * intervals. Enter (or m) gives the changed files the pane: every file of
+ * both tracks under its track, the selected file's platform-specific lines
+ * below with its mark, and its track's effort, budget, timer and notes; m
+ * marks the file reusable, then model-specific, then not at all. That view
+ * is laid out to the pane's height so the list scrolls itself.
+ *
+ * The changes come from mt_tracks_json (the same JSON as `mtrial tracks
+ * --json`), read from the trial here rather than with the report model
+ * because each read diffs both tracks: only while this step shows, at most
+ * every READ_EVERY_MS, and at once after a mark. */
+#include "screen.h"
+#include "rows.h"
+#include "jview.h"
+#include "changes.h"
+#include "journal.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LABEL_COL TUI_LABEL_COL
+#define VALUE_COL TUI_VALUE_COL
+#define READ_EVERY_MS 2000
+#define KIND_W 7
+#define NUM_W 4
+#define MARK_W 8
+#define FIXED_ROWS 5 /* the selected file: rule, mark, effort, timer, notes */
+
+struct tracks_state {
+	/* the overview's notes: newer than seen_id are new */
+	int started;
+	int64_t seen_id, max_id;
+	/* the changes */
+	mt_change_rules *rules;
+	json_t *tracks;  /* mt_tracks_json; NULL before the first read */
+	int64_t read_ms; /* when it was read (ctx->now_ms), 0 never */
+	char error[256]; /* why the last read failed, "" when it did not */
+	/* the files view */
+	int files;
+	int cursor, top, list_rows;
+	char follow[512]; /* "track\tpath" of the selected file, across reads */
+	char said[256];   /* what the last mark did */
+};
+
+static const char *str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static long long num(json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+/* --- the rows of the files view --------------------------------------------- */
+
+/* A row: a track's heading (file NULL, or a line saying why it has none)
+ * or one of its files. */
+struct row {
+	json_t *track, *file;
+};
+
+/* The rows into out (NULL: only counted). */
+static int rows_of(const struct tracks_state *st, struct row *out)
+{
+	json_t *tr, *f;
+	size_t i, k;
+	int n = 0;
+
+	json_array_foreach(st->tracks, i, tr) {
+		json_t *files = jv_get(tr, "changes.files");
+		if (out)
+			out[n] = (struct row){tr, NULL};
+		n++;
+		if (!json_array_size(files)) { /* a line saying why */
+			if (out)
+				out[n] = (struct row){tr, NULL};
+			n++;
+		}
+		json_array_foreach(files, k, f) {
+			if (out)
+				out[n] = (struct row){tr, f};
+			n++;
+		}
+	}
+	return n;
+}
+
+/* All rows, malloc'd (caller frees), their count in *n. */
+static struct row *all_rows(const struct tracks_state *st, int *n)
+{
+	struct row *rows;
+
+	*n = rows_of(st, NULL);
+	rows = calloc((size_t)*n + 1, sizeof(*rows));
+	if (rows)
+		rows_of(st, rows);
+	else
+		*n = 0;
+	return rows;
+}
+
+static void follow_row(struct tracks_state *st, const struct row *r)
+{
+	snprintf(st->follow, sizeof(st->follow), "%s\t%s", str(r->track, "name"),
+		 r->file ? str(r->file, "path") : "");
+}
+
+/* The cursor on the followed file, else on the first file near it. */
+static void refind(struct tracks_state *st)
+{
+	int n, first = -1;
+	struct row *rows = all_rows(st, &n);
+	char key[512];
+
+	st->cursor = -1;
+	for (int i = 0; i < n; i++) {
+		if (!rows[i].file)
+			continue;
+		if (first < 0)
+			first = i;
+		snprintf(key, sizeof(key), "%s\t%s", str(rows[i].track, "name"),
+			 str(rows[i].file, "path"));
+		if (strcmp(key, st->follow) == 0)
+			st->cursor = i;
+	}
+	if (st->cursor < 0)
+		st->cursor = first;
+	if (st->cursor >= 0)
+		follow_row(st, &rows[st->cursor]);
+	free(rows);
+}
+
+/* --- reading ---------------------------------------------------------------- */
+
+static void read_tracks(struct tracks_state *st, const struct tui_ctx *ctx)
+{
+	json_t *tracks = NULL;
+
+	st->read_ms = ctx->now_ms;
+	if (!ctx->trial) {
+		snprintf(st->error, sizeof(st->error), "no trial open");
+		return;
+	}
+	if ((!st->rules && mt_change_rules_load(&st->rules) < 0) ||
+	    mt_tracks_json(&tracks, ctx->trial, st->rules, ctx->now_ms) < 0) {
+		snprintf(st->error, sizeof(st->error), "%s", mt_error_last());
+		mt_error_clear();
+		return; /* the last tracks read stay */
+	}
+	st->error[0] = 0;
+	json_decref(st->tracks);
+	st->tracks = tracks;
+	refind(st);
+}
+
+static void read_if_stale(struct tracks_state *st, const struct tui_ctx *ctx)
+{
+	if (!st->read_ms || ctx->now_ms - st->read_ms >= READ_EVERY_MS ||
+	    ctx->now_ms < st->read_ms)
+		read_tracks(st, ctx);
+}
+
+/* --- effort as people read it ---------------------------------------------- */
+
+/* A track's effort up to now: as read, plus the time since when the timer
+ * runs on this track. */
+static int64_t effort_ms(const struct tracks_state *st, json_t *tr, const struct tui_ctx *ctx)
+{
+	int64_t ms = json_integer_value(jv_get(tr, "effort.total_ms"));
+	const char *name = str(tr, "name");
+
+	if (ctx->timer->running && name && strcmp(ctx->timer->track, name) == 0 &&
+	    ctx->now_ms > st->read_ms)
+		ms += ctx->now_ms - st->read_ms;
+	return ms;
+}
+
+/* "2h 05m of a 10 h budget (21%)" or "2h 05m, no budget" into b. */
+static void effort_text(mt_buf *b, const struct tracks_state *st, json_t *tr,
+			const struct tui_ctx *ctx)
+{
+	json_t *budget = json_object_get(tr, "budget_hours");
+	int64_t ms = effort_ms(st, tr, ctx);
+	char dur[32];
+
+	mt_duration_fmt(dur, sizeof(dur), ms);
+	mt_buf_puts(b, dur);
+	if (json_is_number(budget) && json_number_value(budget) > 0)
+		mt_buf_printf(b, " of a %g h budget (%.0f%%)", json_number_value(budget),
+			      100.0 * (double)ms / 3600000.0 / json_number_value(budget));
+	else
+		mt_buf_puts(b, ", no budget in trial.yaml");
+}
+
+/* --- the overview ------------------------------------------------------------ */
+
+static void tracks_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	char b1[128], b2[64], b3[64], b4[32];
+
+	tui_heading(p, "Tracks (trial.yaml)");
+	for (size_t i = 0; mt_tracks[i]; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "spec.tracks.%s", mt_tracks[i]);
+		json_t *t = jv_get(ctx->model, path);
+		const char *desc = jv_str(t, "description", b1, sizeof(b1));
+		const char *base = jv_str(t, "base", b2, sizeof(b2));
+		const char *head = jv_str(t, "head", b3, sizeof(b3));
+		const char *budget = jv_str(t, "budget_hours", b4, sizeof(b4));
+		page_line(p);
+		page_add_at(p, LABEL_COL, STYLE_DIM, mt_tracks[i]);
+		page_add_at(p, VALUE_COL, desc ? STYLE_NORMAL : STYLE_DIM, "");
+		page_wrap(p, VALUE_COL, desc ? STYLE_NORMAL : STYLE_DIM,
+			  desc ? desc : "(no description yet)");
+		if (!base && !head && !budget)
+			continue;
+		page_line(p);
+		page_add_at(p, VALUE_COL, STYLE_DIM, "");
+		if (base || head)
+			page_addf(p, STYLE_DIM, "%s..%s  ", base ? base : "?", head ? head : "?");
+		if (budget)
+			page_addf(p, STYLE_DIM, "budget %s h", budget);
+	}
+}
+
+/* What a track changed, in two lines, or why it is not known. */
+static void changes_lines(struct tui_page *p, json_t *tr)
+{
+	json_t *tot = jv_get(tr, "changes.totals");
+	json_t *kind = json_object_get(tot, "by_kind"), *mark = json_object_get(tot, "by_mark");
+	mt_buf b = MT_BUF_INIT;
+
+	page_line(p);
+	page_add_at(p, LABEL_COL, STYLE_DIM, str(tr, "name"));
+	page_add_at(p, VALUE_COL, STYLE_NORMAL, "");
+	if (!tot) {
+		mt_buf_printf(&b, "not known: %s", str(tr, "error") ?: "set tracks.NAME.base and "
+						     ".head in trial.yaml");
+		page_wrap(p, VALUE_COL, STYLE_WARN, mt_buf_cstr(&b));
+		mt_buf_dispose(&b);
+		return;
+	}
+	mt_buf_printf(&b, "%lld files, +%lld -%lld, %lld platform lines", num(tot, "files"),
+		      num(tot, "added"), num(tot, "deleted"), num(tot, "platform"));
+	page_wrap(p, VALUE_COL, STYLE_NORMAL, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	mt_buf_printf(&b, "model %lld, harness %lld, other %lld", num(kind, "model"),
+		      num(kind, "harness"), num(kind, "other"));
+	page_line(p);
+	page_add_at(p, VALUE_COL, STYLE_DIM, "");
+	page_wrap(p, VALUE_COL, STYLE_DIM, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	mt_buf_printf(&b, "marked reusable %lld, model-specific %lld", num(mark, "reusable"),
+		      num(mark, "model-specific"));
+	page_line(p);
+	page_add_at(p, VALUE_COL, STYLE_DIM, "");
+	page_wrap(p, VALUE_COL, STYLE_DIM, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+}
+
+static void changes_section(struct tui_page *p, const struct tracks_state *st)
+{
+	json_t *tr;
+	size_t i;
+
+	tui_heading(p, "Code changes");
+	page_add(p, STYLE_DIM, "  Enter lists the files");
+	if (!st->tracks) {
+		page_para(p, LABEL_COL, STYLE_WARN, *st->error ? st->error : "not read yet");
+		return;
+	}
+	json_array_foreach(st->tracks, i, tr)
+		changes_lines(p, tr);
+}
+
+static void timer_line(struct tui_page *p, const struct tui_timer *t, int64_t now_ms)
+{
+	char clock[32];
+
+	page_line(p);
+	if (!t->running) {
+		page_add_at(p, LABEL_COL, STYLE_DIM, "timer");
+		page_add_at(p, VALUE_COL, STYLE_DIM, "off (t starts it)");
+		return;
+	}
+	tui_elapsed_fmt(clock, sizeof(clock), now_ms - t->started_ms);
+	page_add_at(p, LABEL_COL, STYLE_OK, "timer on");
+	page_add_at(p, VALUE_COL, STYLE_OK, clock);
+	page_addf(p, STYLE_NORMAL, " %s, %s", t->category, *t->track ? t->track : "no track");
+	page_add(p, STYLE_DIM, " (t stops it)");
+}
+
+static void effort_section(struct tui_page *p, const struct tui_ctx *ctx,
+			   const struct tracks_state *st)
+{
+	json_t *effort = jv_get(ctx->model, "effort"), *tr, *cat;
+	mt_buf b = MT_BUF_INIT;
+	char buf[32];
+	size_t i, k;
+
+	tui_heading(p, "Effort");
+	tui_field(p, "total", jv_str(effort, "total", buf, sizeof(buf)));
+	json_array_foreach(json_object_get(effort, "tracks"), i, tr) {
+		tui_field(p, json_string_value(json_object_get(tr, "track")),
+			  json_string_value(json_object_get(tr, "duration")));
+		json_array_foreach(json_object_get(tr, "categories"), k, cat) {
+			page_add(p, STYLE_DIM, k ? ", " : "  ");
+			page_addf(p, STYLE_DIM, "%s %s",
+				  json_string_value(json_object_get(cat, "category")),
+				  json_string_value(json_object_get(cat, "duration")));
+		}
+	}
+	json_array_foreach(st->tracks, i, tr) {
+		double hours = json_number_value(json_object_get(tr, "budget_hours"));
+		if (hours <= 0)
+			continue;
+		mt_buf_printf(&b, "%.0f%% of %g h (%s)",
+			      100.0 * (double)effort_ms(st, tr, ctx) / 3600000.0 / hours, hours,
+			      str(tr, "name"));
+		tui_field(p, "budget", mt_buf_cstr(&b));
+		mt_buf_dispose(&b);
+	}
+	timer_line(p, ctx->timer, ctx->now_ms);
+}
+
+static void note_lines(struct tui_page *p, json_t *note, int is_new)
+{
+	char when[32];
+	json_t *tag;
+	size_t i;
+	const char *track = str(note, "track");
+
+	page_line(p);
+	page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(note, "id", 0));
+	page_add(p, STYLE_DIM, jv_time(json_object_get(note, "created"), when, sizeof(when)));
+	page_addf(p, STYLE_NORMAL, "  %s", track ? track : "no track");
+	json_array_foreach(json_object_get(note, "tags"), i, tag)
+		page_addf(p, STYLE_CMD, " #%s", json_string_value(tag));
+	if (is_new)
+		page_add(p, STYLE_NEW, "  new");
+	page_para(p, LABEL_COL + 3, STYLE_NORMAL, str(note, "text"));
+}
+
+static void notes_section(struct tui_page *p, const struct tui_ctx *ctx,
+			  struct tracks_state *st)
+{
+	json_t *notes = jv_get(ctx->model, "notes");
+	size_t n = json_array_size(notes);
+	char title[64];
+
+	snprintf(title, sizeof(title), "Friction notes (%zu%s)", n, n > 1 ? ", newest first" : "");
+	tui_heading(p, title);
+	if (!n)
+		page_para(p, LABEL_COL, STYLE_DIM,
+			  "None yet: press n, or run `mtrial note TEXT` in another terminal.");
+	st->max_id = 0;
+	for (size_t i = n; i-- > 0;) {
+		int64_t id = jv_int(json_array_get(notes, i), "id", 0);
+		if (id > st->max_id)
+			st->max_id = id;
+		note_lines(p, json_array_get(notes, i), st->started && id > st->seen_id);
+	}
+	if (!st->started) {
+		st->started = 1; /* what is there at start is not new */
+		st->seen_id = st->max_id;
+	}
+}
+
+static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	json_t *ivs = jv_get(ctx->model, "effort.intervals");
+	size_t n = json_array_size(ivs);
+	char title[64], when[32];
+
+	snprintf(title, sizeof(title), "Effort intervals (%zu%s)", n,
+		 n > 1 ? ", newest first" : "");
+	tui_heading(p, title);
+	if (!n)
+		page_para(p, LABEL_COL, STYLE_DIM,
+			  "None yet: press t, or run `mtrial effort start` in another terminal.");
+	for (size_t i = n; i-- > 0;) {
+		json_t *iv = json_array_get(ivs, i);
+		const char *track = str(iv, "track");
+		const char *text = str(iv, "text");
+		int running = json_is_true(json_object_get(iv, "running"));
+		page_line(p);
+		page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(iv, "id", 0));
+		page_add(p, STYLE_DIM, jv_time(json_object_get(iv, "started"), when, sizeof(when)));
+		page_addf(p, running ? STYLE_OK : STYLE_NORMAL, "  %s  %s  %s",
+			  running ? "running" : str(iv, "duration"), str(iv, "category"),
+			  track ? track : "no track");
+		if (text && *text)
+			page_para(p, LABEL_COL + 3, STYLE_NORMAL, text);
+	}
+}
+
+/* --- the files view ------------------------------------------------------------ */
+
+static const char *mark_label(json_t *f)
+{
+	const char *m = str(f, "mark");
+	return !m ? "-" : strcmp(m, "model-specific") == 0 ? "specific" : m;
+}
+
+/* The columns for the page's width: the kind goes under 46 columns. */
+static void file_cells(struct tui_page *p, struct tui_cell *cells, int *n)
+{
+	if (p->width < 46) {
+		memmove(cells, cells + 1, 5 * sizeof(*cells));
+		*n = 5;
+	} else {
+		*n = 6;
+	}
+}
+
+static void header_row(struct tui_page *p)
+{
+	struct tui_cell cells[] = {
+		{"kind", KIND_W, 0, 0, STYLE_DIM}, {"+", NUM_W, 1, 0, STYLE_DIM},
+		{"-", NUM_W, 1, 0, STYLE_DIM},     {"plat", NUM_W, 1, 0, STYLE_DIM},
+		{"mark", MARK_W, 0, 0, STYLE_DIM}, {"path", 0, 0, 0, STYLE_DIM},
+	};
+	int n;
+
+	file_cells(p, cells, &n);
+	tui_row(p, cells, n, 0, 0);
+}
+
+static void file_row(struct tui_page *p, json_t *f, int sel, int focused)
+{
+	char add[16], del[16], plat[16];
+	const char *mark = str(f, "mark");
+	struct tui_cell cells[] = {
+		{str(f, "kind"), KIND_W, 0, 0, STYLE_DIM},
+		{add, NUM_W, 1, 0, STYLE_NORMAL},
+		{del, NUM_W, 1, 0, STYLE_NORMAL},
+		{plat, NUM_W, 1, 0, num(f, "platform") ? STYLE_WARN : STYLE_DIM},
+		{mark_label(f), MARK_W, 0, 0, mark ? STYLE_OK : STYLE_DIM},
+		{str(f, "path"), 0, 0, 1, STYLE_NORMAL},
+	};
+	int n;
+
+	snprintf(add, sizeof(add), "%lld", num(f, "added"));
+	snprintf(del, sizeof(del), "%lld", num(f, "deleted"));
+	snprintf(plat, sizeof(plat), "%lld", num(f, "platform"));
+	file_cells(p, cells, &n);
+	tui_row(p, cells, n, sel, focused);
+}
+
+/* A track's heading row, or the line under it saying why it has no files. */
+static void track_row(struct tui_page *p, json_t *tr, int why)
+{
+	json_t *tot = jv_get(tr, "changes.totals");
+	mt_buf b = MT_BUF_INIT;
+	char *fit;
+
+	if (why)
+		mt_buf_printf(&b, "    %s", !tot ? (str(tr, "error") ?: "changes not known: set "
+							"tracks.NAME.base and .head in trial.yaml")
+					       : "no file changed");
+	else if (tot)
+		mt_buf_printf(&b, "%s %.12s..%.12s: %lld files, %lld platform lines",
+			      str(tr, "name"), str(tr, "base"), str(tr, "head"), num(tot, "files"),
+			      num(tot, "platform"));
+	else
+		mt_buf_puts(&b, str(tr, "name"));
+	fit = draw_fit(mt_buf_cstr(&b), p->width, 0);
+	page_line(p);
+	page_add(p, why ? (tot ? STYLE_DIM : STYLE_WARN) : STYLE_HEADING, fit);
+	free(fit);
+	mt_buf_dispose(&b);
+}
+
+/* The selected file's platform-specific lines, at most `rows`. */
+static void platform_lines(struct tui_page *p, json_t *f, int rows)
+{
+	json_t *lines = json_object_get(f, "platform_lines"), *l;
+	long long total = num(f, "platform");
+	size_t i;
+
+	if (rows <= 0)
+		return;
+	if (!json_array_size(lines)) {
+		page_line(p);
+		page_add_at(p, LABEL_COL, STYLE_DIM,
+			    json_is_true(json_object_get(f, "binary")) ? "a binary file"
+								       : "no platform-specific line");
+		return;
+	}
+	json_array_foreach(lines, i, l) {
+		char where[32], *fit;
+		if ((int)i >= rows - 1 && (long long)i + 1 < total) {
+			page_line(p);
+			page_addf(p, STYLE_DIM, "  %s %lld more", draw_glyph(GLYPH_ELLIPSIS),
+				  total - (long long)i);
+			return;
+		}
+		snprintf(where, sizeof(where), "%s%lld", str(l, "sign"), num(l, "line"));
+		page_line(p);
+		page_add_at(p, LABEL_COL, *str(l, "sign") == '+' ? STYLE_OK : STYLE_ERROR, where);
+		page_add_at(p, 8, STYLE_DIM, str(l, "rule"));
+		fit = draw_fit(str(l, "text"), p->width - p->cur_col - 2 > 0 ? p->width - p->cur_col - 2
+									  : 0, 0);
+		page_addf(p, STYLE_NORMAL, "  %s", fit);
+		free(fit);
+	}
+}
+
+/* The newest note of a track and how many it has, into b. */
+static void track_notes(mt_buf *b, const struct tui_ctx *ctx, const char *track)
+{
+	json_t *notes = jv_get(ctx->model, "notes"), *newest = NULL, *n;
+	size_t i, count = 0;
+
+	json_array_foreach(notes, i, n)
+		if (str(n, "track") && strcmp(str(n, "track"), track) == 0) {
+			count++;
+			newest = n;
+		}
+	if (!count)
+		mt_buf_puts(b, "none on this track (n adds one)");
+	else
+		mt_buf_printf(b, "%zu; newest: %s", count, str(newest, "text"));
+}
+
+static void detail_field(struct tui_page *p, const char *label, enum draw_style s,
+			 const char *text)
+{
+	char *fit = draw_fit(text, p->width - 11 > 0 ? p->width - 11 : 0, 0);
+
+	page_line(p);
+	page_add_at(p, LABEL_COL, STYLE_DIM, label);
+	page_add_at(p, 11, s, fit);
+	free(fit);
+}
+
+/* The selected file under the list, in `rows` rows. */
+static void detail(struct tui_page *p, const struct tracks_state *st, const struct row *r,
+		   const struct tui_ctx *ctx, int rows)
+{
+	mt_buf b = MT_BUF_INIT;
+	char clock[32];
+	const char *name = str(r->track, "name");
+
+	mt_buf_printf(&b, "%s, %s", str(r->file, "path"), name);
+	tui_rule(p, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	platform_lines(p, r->file, rows - FIXED_ROWS);
+	if (str(r->file, "mark"))
+		mt_buf_printf(&b, "%s%s%s", str(r->file, "mark"), str(r->file, "mark_note") ? ": " : "",
+			      str(r->file, "mark_note") ?: "");
+	else
+		mt_buf_puts(&b, "not marked (m: reusable, model-specific)");
+	detail_field(p, "mark", str(r->file, "mark") ? STYLE_OK : STYLE_DIM, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	effort_text(&b, st, r->track, ctx);
+	detail_field(p, "effort", STYLE_NORMAL, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	if (ctx->timer->running) {
+		tui_elapsed_fmt(clock, sizeof(clock), ctx->now_ms - ctx->timer->started_ms);
+		mt_buf_printf(&b, "on %s %s, %s", clock, ctx->timer->category,
+			      *ctx->timer->track ? ctx->timer->track : "no track");
+	} else {
+		mt_buf_puts(&b, "off (t starts it)");
+	}
+	detail_field(p, "timer", ctx->timer->running ? STYLE_OK : STYLE_DIM, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	track_notes(&b, ctx, name);
+	detail_field(p, "notes", STYLE_NORMAL, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+}
+
+static void files_draw(struct tui_page *p, struct tracks_state *st, const struct tui_ctx *ctx)
+{
+	int height = p->height > 0 ? p->height : 20, n;
+	struct row *rows = all_rows(st, &n);
+	int avail = height - 2, list = avail; /* under the title and the header */
+
+	if (st->cursor >= 0) { /* the list takes up to half, the file the rest */
+		list = n < avail / 2 ? n : avail / 2;
+		list = list < 3 ? 3 : list;
+		if (avail - list <= FIXED_ROWS)
+			list = avail; /* no room for the file */
+	}
+	list = list > n ? n : list < 1 ? 1 : list;
+	st->list_rows = list;
+	tui_list_scroll(&st->cursor, &st->top, list, n);
+	page_line(p);
+	page_add(p, STYLE_HEADING, "Changed files");
+	page_add(p, STYLE_DIM, *st->said ? "  " : "  m marks, Esc back");
+	page_add(p, STYLE_OK, st->said);
+	header_row(p);
+	for (int i = st->top; i < st->top + list && i < n; i++) {
+		if (rows[i].file)
+			file_row(p, rows[i].file, i == st->cursor, ctx->focused);
+		else
+			track_row(p, rows[i].track, i > 0 && rows[i - 1].track == rows[i].track);
+	}
+	if (st->cursor >= 0 && avail - list > FIXED_ROWS)
+		detail(p, st, &rows[st->cursor], ctx, avail - list);
+	free(rows);
+}
+
+/* --- the screen ------------------------------------------------------------------ */
+
+static void tracks_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	struct tracks_state *st = state;
+
+	read_if_stale(st, ctx);
+	if (st->files && st->tracks) {
+		files_draw(p, st, ctx);
+		return;
+	}
+	tracks_section(p, ctx);
+	changes_section(p, st);
+	effort_section(p, ctx, st);
+	notes_section(p, ctx, st);
+	intervals_section(p, ctx);
+}
+
+/* m: the selected file's next mark (none, reusable, model-specific, none),
+ * its note kept. */
+static int mark_next(struct tracks_state *st, const struct tui_ctx *ctx)
+{
+	int n;
+	struct row *rows = all_rows(st, &n);
+	const struct row *r = st->cursor >= 0 && st->cursor < n ? &rows[st->cursor] : NULL;
+	const char *now = r && r->file ? str(r->file, "mark") : NULL, *next;
+	int error;
+
+	if (!r || !r->file) {
+		snprintf(st->said, sizeof(st->said), "no file to mark");
+		free(rows);
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	next = !now ? "reusable" : strcmp(now, "reusable") == 0 ? "model-specific" : NULL;
+	error = mt_tracks_mark(ctx->trial, st->rules, str(r->track, "name"), str(r->file, "path"),
+			       next, str(r->file, "mark_note"), NULL);
+	snprintf(st->said, sizeof(st->said), "%s: %s", str(r->file, "path"),
+		 error < 0 ? mt_error_last() : next ? next : "mark removed");
+	mt_error_clear();
+	free(rows);
+	read_tracks(st, ctx);
+	return TUI_HANDLED | TUI_REDRAW | TUI_RELOAD;
+}
+
+/* Moves the cursor to the first file row from `to` in direction dir (+1,
+ * -1); 0 when there is none that way. */
+static int move_to(struct tracks_state *st, long to, int dir)
+{
+	int n, found = 0;
+	struct row *rows = all_rows(st, &n);
+
+	to = to < 0 ? 0 : to >= n ? n - 1 : to;
+	for (long i = to; !found && i >= 0 && i < n; i += dir)
+		if (rows[i].file) {
+			st->cursor = (int)i;
+			follow_row(st, &rows[i]);
+			found = 1;
+		}
+	free(rows);
+	return found;
+}
+
+static int files_handle(struct tracks_state *st, const struct tui_ctx *ctx, enum tui_action a)
+{
+	long to;
+
+	if (a == TUI_ACT_BACK) {
+		st->files = 0;
+		st->said[0] = 0;
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	if (a == TUI_ACT_MARK)
+		return mark_next(st, ctx);
+	if (st->cursor >= 0 && tui_list_target(a, st->cursor, st->list_rows, &to)) {
+		int dir = to >= st->cursor ? 1 : -1;
+		if (!move_to(st, to, dir)) /* only headings that way: the nearest file */
+			move_to(st, to, -dir);
+		st->said[0] = 0;
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	return a == TUI_ACT_OPEN ? TUI_HANDLED : TUI_UNHANDLED;
+}
+
+static int tracks_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	struct tracks_state *st = state;
+
+	read_if_stale(st, ctx);
+	if (st->files && st->tracks)
+		return files_handle(st, ctx, a);
+	if (a == TUI_ACT_OPEN || a == TUI_ACT_MARK) {
+		if (!st->tracks)
+			return TUI_UNHANDLED;
+		st->files = 1;
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	return TUI_UNHANDLED;
+}
+
+static int tracks_enter(void *state, const struct tui_ctx *ctx)
+{
+	read_tracks(state, ctx);
+	return TUI_REDRAW;
+}
+
+static void tracks_leave(void *state, const struct tui_ctx *ctx)
+{
+	struct tracks_state *st = state;
+	(void)ctx;
+	st->seen_id = st->max_id;
+}
+
+static void tracks_done(void *state)
+{
+	struct tracks_state *st = state;
+	json_decref(st->tracks);
+	mt_change_rules_free(st->rules);
+}
+
+const struct tui_screen_ops tui_tracks_ops = {
+	.name = "Tracks & effort",
+	.step_id = "effort",
+	.enter = tracks_enter,
+	.draw = tracks_draw,
+	.handle = tracks_handle,
+	.leave = tracks_leave,
+	.done = tracks_done,
+	.private_size = sizeof(struct tracks_state),
+};
