@@ -1,0 +1,129 @@
+# mtrial report on a fixed trial built here (tests/data/report/fixture.sh):
+# the Markdown report compared with tests/data/report/fixture.md, where only
+# the times recorded as "now" and the scratch directory are masked; the HTML
+# report well-formed (Python's html.parser), self-contained, escaped, in the
+# same order, with its four charts; the JSON model; bad usage.
+#
+# After a deliberate change to the report, regenerate the expected text with
+#   MTRIAL_UPDATE_EXPECTED=1 ctest -R cli/report$
+# and read the diff before committing it.
+. "$MT_SOURCE_DIR/tests/lib.sh"
+. "$MT_SOURCE_DIR/tests/data/report/fixture.sh"
+EXPECTED=$MT_SOURCE_DIR/tests/data/report/fixture.md
+
+day0=$(date -u +%F)
+fixture_trial || { bad "the fixture trial could not be built"; finish; exit 1; }
+
+# mask: what mtrial records as "now" (today's, or tomorrow's after midnight)
+# and the scratch directory; nothing else
+mask() {
+	sed -e "s|$T_TMP|<TMP>|g" -e "s/\\($day0\\|$(date -u +%F)\\)T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z/<NOW>/g"
+}
+
+# --- Markdown ------------------------------------------------------------------
+run_mt 0 report
+printf '%s\n' "$OUT" | mask >"$T_TMP/report.md"
+if [ "${MTRIAL_UPDATE_EXPECTED:-}" = 1 ]; then
+	cp "$T_TMP/report.md" "$EXPECTED"
+	echo "report: wrote $EXPECTED"
+fi
+if diff -u "$EXPECTED" "$T_TMP/report.md" >"$T_TMP/md.diff"; then ok; else
+	bad "the Markdown report differs from $EXPECTED:"; cat "$T_TMP/md.diff" >&2; fi
+# the mask hides only what varies: the fixed runs keep their own dates
+has "| 2026-01-01T00:00:00Z |" "$OUT" "fixed run dates are not masked"
+# a note with markup and a pipe: the tag cannot become HTML in Markdown
+has 'first compile took &lt;b>10 min&lt;/b> | cached after &lt;script>alert(1)&lt;/script>' "$OUT" "note escaped for Markdown"
+hasnt "<script>" "$OUT" "no raw script tag in the Markdown"
+# a name with a pipe inside a table cell does not split the row
+printf '%s\n' "$OUT" | grep '^| #6 first-try ' >"$T_TMP/row6"
+has 'echo "neuronx-cc: error: unsupported op" \| cat' "$(cat "$T_TMP/row6")" "the pipe in the command is escaped"
+eq "$(sed 's/\\|//g' "$T_TMP/row6" | tr -cd '|' | wc -c)" 14 "the failed run's row keeps its 13 cells"
+
+# -o writes the same document
+run_mt 0 report --format md -o "$T_TMP/out.md"
+eq "$(mask <"$T_TMP/out.md")" "$(cat "$T_TMP/report.md")" "-o writes the report"
+
+# --- HTML ------------------------------------------------------------------------
+run_mt 0 report --format html -o "$T_TMP/report.html"
+check "the HTML report is written" test -s "$T_TMP/report.html"
+cat >"$T_TMP/wellformed.py" <<'PY'
+# Tag balance of an HTML document (void elements excepted), and what a
+# self-contained report must not have: scripts, external references.
+import sys
+from html.parser import HTMLParser
+VOID = {"meta", "br", "img", "hr", "input", "link", "area", "base", "col", "wbr", "source"}
+class Check(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors, self.svgs, self.text = [], [], 0, []
+    def handle_starttag(self, tag, attrs):
+        if tag == "script":
+            self.errors.append("a <script> element at line %d" % self.getpos()[0])
+        for k, v in attrs:
+            if k in ("src", "href") or (v and ("http://" in v or "https://" in v) and k != "xmlns"):
+                self.errors.append("an external reference %s=%r at line %d" % (k, v, self.getpos()[0]))
+        self.svgs += tag == "svg"
+        if tag not in VOID:
+            self.stack.append((tag, self.getpos()[0]))
+    def handle_startendtag(self, tag, attrs):
+        pass
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1][0] != tag:
+            self.errors.append("</%s> at line %d closes %s" % (tag, self.getpos()[0], self.stack[-1] if self.stack else "nothing"))
+        else:
+            self.stack.pop()
+    def handle_data(self, data):
+        self.text.append(data)
+c = Check()
+c.feed(open(sys.argv[1], encoding="utf-8").read())
+c.close()
+if c.stack:
+    c.errors.append("not closed: %s" % c.stack)
+for e in c.errors:
+    print(e)
+print("svg", c.svgs)
+print("text", "".join(c.text).count("<script>alert(1)</script>"))
+PY
+"$PY" "$T_TMP/wellformed.py" "$T_TMP/report.html" >"$T_TMP/wf.out"
+eq "$(grep -v '^svg \|^text ' "$T_TMP/wf.out")" "" "the HTML is well-formed, with no script and no external reference"
+eq "$(grep '^svg ' "$T_TMP/wf.out")" "svg 4" "four inline SVG charts"
+eq "$(grep '^text ' "$T_TMP/wf.out")" "text 1" "the note's <script> is text, shown once as written"
+HTML=$(cat "$T_TMP/report.html")
+has "cached after &lt;script&gt;alert(1)&lt;/script&gt;" "$HTML" "the note is HTML-escaped"
+has "<title>Migration trial: Fixture | &quot;tiny&quot; &lt;linear&gt; trial</title>" "$HTML" "the name is escaped"
+# the order a reader needs: facts, verdict and caveat, then the evidence
+order=$(printf '%s\n' "$HTML" | grep -no '<dt>Quality target</dt>\|<dt>Accounting boundary</dt>\|<h2>Verdict: \|Main caveat: \|<h2>Compatibility</h2>\|<h2>Correctness</h2>\|<h2>Runs</h2>\|<h2>Tracks and effort</h2>\|<h2>Friction notes\|<h2>Assumptions and omissions</h2>' | cut -d: -f2- | tr '\n' '/')
+eq "$order" "<dt>Quality target</dt>/<dt>Accounting boundary</dt>/<h2>Verdict: /Main caveat: /<h2>Compatibility</h2>/<h2>Correctness</h2>/<h2>Runs</h2>/<h2>Tracks and effort</h2>/<h2>Friction notes/<h2>Assumptions and omissions</h2>/" "the HTML's order"
+# the charts carry the fixture's numbers: the target line, a CPU fallback,
+# the budget, the aborted run's cost
+has ">target 2</text>" "$HTML" "the quality chart's target line"
+has "<title>CPU fallback: 1</title>" "$HTML" "the ops chart counts the override"
+has ">budget 4 h</text>" "$HTML" "the effort chart's budget"
+has "<title>candidate, failed, aborted or short: 6.933 USD</title>" "$HTML" "the cost chart's failed attempts"
+# every attempt, the failed one styled as such
+has '<tr class="failed"><td>#6 first-try</td>' "$HTML" "the failed attempt is listed"
+# the Markdown says the same in the same order
+md_order=$(grep -no '^- \*\*Quality target:\*\*\|^- \*\*Accounting boundary:\*\*\|^## Verdict: \|^\*\*Main caveat:\*\*\|^## Compatibility\|^## Correctness\|^## Runs\|^## Tracks and effort\|^## Friction notes\|^## Assumptions and omissions' "$T_TMP/report.md" | wc -l)
+eq "$md_order" 10 "the Markdown has the same sections"
+
+# --- JSON -----------------------------------------------------------------------------
+run_mt 0 report --format json
+eq "$(json '[s["system"] + ":" + str(s["attempts"]) for s in j["costs"]["systems"]]')" "['baseline:2', 'candidate:4']" "costs per system"
+eq "$(json 'j["decision"]["verdict"] in ("GO", "GO_WITH_CONDITIONS", "NO_GO", "NOT_ENOUGH_EVIDENCE") or j["decision"].get("error")')" True "the model holds the decision, or why there is none"
+eq "$(json '"charts" in j')" False "charts are made for HTML only"
+run_mt 0 report --json
+has '"costs"' "$OUT" "--json prints the model"
+
+# --- bad usage ---------------------------------------------------------------------
+run_mt 2 report --format pdf
+has "unknown format 'pdf' (md, html or json)" "$ERR" "an unknown format is named"
+run_mt 2 report extra
+has "unexpected argument 'extra'" "$ERR" "a stray argument is named"
+run_mt 1 report --format html -o "$T_TMP/no/such/dir/r.html"
+has "$T_TMP/no/such/dir" "$ERR" "an unwritable output names its path"
+mkdir -p "$T_TMP/tmpl" && printf '<p>{{#runs}}\n' >"$T_TMP/tmpl/summary.html"
+MTRIAL_TEMPLATE_DIR="$T_TMP/tmpl" "$MTRIAL" report --format html >/dev/null 2>"$T_TMP/err"
+eq "$?" 2 "a broken HTML template exits 2"
+has "summary.html:1: section 'runs' is not closed" "$(cat "$T_TMP/err")" "the broken template's line is named"
+
+finish
