@@ -580,6 +580,14 @@ int mt_gitpack_read(mt_gitpack *p, const unsigned char id[20], int *type, char *
 	return unpack(p, pack, off, 0, data, size, type, max_size, 1);
 }
 
+int mt_gitpack_has(mt_gitpack *p, const unsigned char id[20])
+{
+	size_t pack;
+	uint64_t off;
+
+	return p && find(p, id, &pack, &off);
+}
+
 void mt_gitpack_release(mt_gitpack *p, char *data)
 {
 	if (!data)

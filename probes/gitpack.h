@@ -48,6 +48,10 @@ enum { MT_GITPACK_COMMIT = 1, MT_GITPACK_TREE = 2, MT_GITPACK_BLOB = 3, MT_GITPA
 int mt_gitpack_read(mt_gitpack *p, const unsigned char id[20], int *type, char **data,
 		    size_t *size, uint64_t max_size);
 
+/* 1 when the object is in one of the packs (an index lookup, nothing
+ * inflated), 0 otherwise. */
+int mt_gitpack_has(mt_gitpack *p, const unsigned char id[20]);
+
 /* Gives a buffer from mt_gitpack_read() back for reuse (or frees it). */
 void mt_gitpack_release(mt_gitpack *p, char *data);
 

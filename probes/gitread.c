@@ -321,9 +321,110 @@ static int walk_cb(const char *root, const git_tree_entry *te, void *payload)
 	return c->error < 0 ? -1 : 0;
 }
 
+/* libgit2's git_tree_entry_filemode(): a tree entry's mode as git means it */
+static git_filemode_t normalize_mode(unsigned m)
+{
+	if ((m & 0170000) == GIT_FILEMODE_TREE)
+		return GIT_FILEMODE_TREE;
+	if (m & 0111)
+		return GIT_FILEMODE_BLOB_EXECUTABLE;
+	if ((m & 0170000) == GIT_FILEMODE_COMMIT)
+		return GIT_FILEMODE_COMMIT;
+	if ((m & 0170000) == GIT_FILEMODE_LINK)
+		return GIT_FILEMODE_LINK;
+	return GIT_FILEMODE_BLOB;
+}
+
+/* One tree (and its subtrees) read through the pack reader, for a listing
+ * without sizes: what walk_cb() does, without libgit2's tree objects and
+ * with an index lookup for each blob. 1 when done; 0 when some tree or
+ * blob is not in a pack (or a tree does not parse): the caller then lets
+ * libgit2 do it all; < 0 on an error. */
+static int walk_packed(items *it, mt_gitpack *pk, const unsigned char id[20], const char *root,
+		       int depth)
+{
+	char *data, *path, why[128], hex[GIT_OID_HEXSZ + 1];
+	size_t size, rlen = strlen(root);
+	const char *p, *end;
+	int type, rc = 1;
+
+	if (depth > 1000 || mt_gitpack_read(pk, id, &type, &data, &size, UINT64_MAX) != 1)
+		return 0;
+	if (type != MT_GITPACK_TREE) {
+		mt_gitpack_release(pk, data);
+		return 0;
+	}
+	for (p = data, end = data + size; rc == 1 && p < end;) {
+		unsigned mode = 0;
+		const char *name, *nul;
+		git_oid oid;
+		while (p < end && *p >= '0' && *p <= '7')
+			mode = mode * 8 + (unsigned)(*p++ - '0');
+		if (p >= end || *p++ != ' ' || !(nul = memchr(p, '\0', (size_t)(end - p))) ||
+		    end - nul < 21 || nul == p) {
+			rc = 0;
+			break;
+		}
+		name = p;
+		memcpy(oid.id, nul + 1, 20);
+		p = nul + 21;
+		git_filemode_t m = normalize_mode(mode);
+		if (!(path = malloc(rlen + (size_t)(nul - name) + 2))) {
+			rc = mt_error_set(MT_EIO, "out of memory");
+			break;
+		}
+		memcpy(path, root, rlen);
+		memcpy(path + rlen, name, (size_t)(nul - name) + 1);
+		if (m == GIT_FILEMODE_TREE) {
+			strcat(path, "/");
+			rc = walk_packed(it, pk, oid.id, path, depth + 1);
+			free(path);
+			continue;
+		}
+		if (m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE) {
+			item *x;
+			if (!mt_gitpack_has(pk, oid.id)) {
+				free(path);
+				rc = 0; /* loose, or missing: libgit2 says which */
+				break;
+			}
+			if (!(x = items_add(it, path, NULL))) {
+				rc = MT_EIO;
+				break;
+			}
+			git_oid_tostr(x->oid, sizeof(x->oid), &oid);
+			x->size = MT_SIZE_UNKNOWN;
+			x->source = MT_ENTRY_BLOB;
+			continue;
+		}
+		if (m == GIT_FILEMODE_LINK) {
+			snprintf(why, sizeof(why), "symlink (not followed)");
+		} else {
+			git_oid_tostr(hex, sizeof(hex), &oid);
+			snprintf(why, sizeof(why), "submodule at %s", hex);
+		}
+		if (!items_add(it, path, why))
+			rc = MT_EIO;
+	}
+	mt_gitpack_release(pk, data);
+	return rc;
+}
+
 static int list_tree(items *it, mt_gitrepo *r, git_tree *tree, int no_sizes)
 {
 	walk_ctx c = {it, r->odb, 0, no_sizes};
+	size_t before = it->n;
+	int rc;
+
+	if (no_sizes && r->pack) {
+		if ((rc = walk_packed(it, r->pack, git_tree_id(tree)->id, "", 0)) != 0)
+			return rc < 0 ? rc : 0;
+		while (it->n > before) { /* start again through libgit2 */
+			it->n--;
+			free(it->v[it->n].path);
+			free(it->v[it->n].reason);
+		}
+	}
 
 	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &c) < 0)
 		return c.error < 0 ? c.error : git_fail(MT_EIO, "reading tree");
