@@ -18,6 +18,7 @@
 
 #include "fixtures.h"
 #include "gitpack.h"
+#include "gitread.h"
 #include "util.h"
 
 static char *tmp, *repo;
@@ -370,6 +371,69 @@ static void test_damaged_pack(void **state)
 	git_libgit2_shutdown();
 }
 
+/* A listing without sizes, through the packs and through libgit2
+ * (MTRIAL_GITPACK=0), must be the same: nested directories, an executable,
+ * a symlink, a submodule, a file with an odd legacy mode; then with one
+ * loose blob, which sends the walk back to libgit2. */
+static mt_gitlisting list_with(const char *gitpack)
+{
+	mt_gitlisting l;
+	mt_gitrepo *r;
+
+	setenv("MTRIAL_GITPACK", gitpack, 1);
+	assert_int_equal(mt_gitrepo_open(&r, repo), 0);
+	assert_int_equal(mt_gitrepo_list_ext(&l, r, NULL, 0, MT_LIST_NO_SIZES), 0);
+	mt_gitrepo_free(r);
+	unsetenv("MTRIAL_GITPACK");
+	return l;
+}
+
+static void assert_same_listing(const mt_gitlisting *a, const mt_gitlisting *b)
+{
+	assert_string_equal(a->tree, b->tree);
+	assert_int_equal(a->nentries, b->nentries);
+	assert_int_equal(a->nskipped, b->nskipped);
+	for (size_t i = 0; i < a->nentries; i++) {
+		assert_string_equal(a->entries[i].path, b->entries[i].path);
+		assert_string_equal(a->entries[i].oid, b->entries[i].oid);
+		assert_int_equal(a->entries[i].size, b->entries[i].size);
+		assert_int_equal(a->entries[i].source, b->entries[i].source);
+	}
+	for (size_t i = 0; i < a->nskipped; i++) {
+		assert_string_equal(a->skipped[i].path, b->skipped[i].path);
+		assert_string_equal(a->skipped[i].reason, b->skipped[i].reason);
+	}
+}
+
+static void test_listing(void **state)
+{
+	mt_gitlisting a, b;
+
+	(void)state;
+	sh("cd '%s' && mkdir -p pkg/sub/deeper && echo 'import torch' > pkg/sub/deeper/m.py && "
+	   "echo x > pkg/a.py && printf '#!/bin/sh\\n' > run.sh && chmod +x run.sh && "
+	   "ln -sf train.py link.py && git add -A && "
+	   "git update-index --add --cacheinfo 160000,0123456789abcdef0123456789abcdef01234567,vendor/lib && "
+	   "git commit -q -m layout && git gc -q",
+	   repo);
+	a = list_with("1");
+	b = list_with("0");
+	assert_true(a.nentries >= 6);
+	assert_true(a.nskipped == 2); /* the symlink and the submodule */
+	assert_same_listing(&a, &b);
+	mt_gitlisting_dispose(&a);
+	mt_gitlisting_dispose(&b);
+
+	/* a loose blob: listed all the same (by libgit2) */
+	sh("cd '%s' && echo 'y = 2' > pkg/loose.py && git add pkg/loose.py && "
+	   "git commit -q -m loose", repo);
+	a = list_with("1");
+	b = list_with("0");
+	assert_same_listing(&a, &b);
+	mt_gitlisting_dispose(&a);
+	mt_gitlisting_dispose(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_size_cap),
 		cmocka_unit_test(test_damaged_pack),
 		cmocka_unit_test(test_loose_not_answered),
+		cmocka_unit_test(test_listing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
