@@ -69,6 +69,8 @@ workload:
   revision: "$(git rev-parse main)"
   model: {name: linear-8x2}
   token_unit: input
+  data_order: "the same seed on both systems"
+precision: {weights: fp32, activations: bf16, gradients: fp32, optimizer_state: fp32, accumulation: fp32}
 quality_target:
   metric: eval_loss
   threshold: 2.0
