@@ -15,6 +15,9 @@
 
 #include <errno.h>
 #include <pthread.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,11 +80,20 @@ static void result_dispose(struct fresult *r)
 
 /* --- one file, on a worker thread ----------------------------------------- */
 
+/* Newlines, plus one for a last line without one. 16 bytes a step: with a
+ * line every 40 bytes or so, a memchr() call per line cost twice as much. */
 static size_t count_lines(const char *data, size_t size)
 {
-	size_t lines = size && data[size - 1] != '\n';
-	for (const char *p = data; (p = memchr(p, '\n', (size_t)(data + size - p))); p++)
-		lines++;
+	size_t lines = size && data[size - 1] != '\n', i = 0;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+	for (; i + 16 <= size; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(data + i));
+		lines += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)));
+	}
+#endif
+	for (; i < size; i++)
+		lines += data[i] == '\n';
 	return lines;
 }
 
