@@ -72,6 +72,11 @@ static uint32_t be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+static uint64_t be64(const unsigned char *p)
+{
+	return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
+
 static const void *map_file(const char *path, size_t *len)
 {
 	struct stat st;
@@ -251,9 +256,13 @@ static int64_t lookup(const struct pack *pk, const unsigned char id[20])
 
 	if (hi > pk->n)
 		return -1;
+	uint64_t key = be64(id);
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(pk->ids + mid * 20, id, 20);
+		uint64_t at = be64(pk->ids + mid * 20);
+		/* the first 8 bytes decide almost every step */
+		int c = at != key ? (at < key ? -1 : 1) : memcmp(pk->ids + mid * 20, id, 20);
 		if (c == 0) {
 			o = be32(pk->off32 + mid * 4);
 			if (!(o & 0x80000000u))
