@@ -89,19 +89,26 @@ static int find_system(char **files, int n, json_t **topology)
 	return 0;
 }
 
-/* Says each warning of an imported log with its file and line. */
+/* Warnings said per imported log; the rest are counted (the run's JSON
+ * keeps the first 20). */
+#define WARNINGS_SAID 5
+
+/* Says the first warnings of an imported log with its file and line. */
 static void print_warnings(const char *path, json_t *m)
 {
 	json_t *w;
 	size_t i, total = (size_t)json_integer_value(json_object_get(m, "warnings"));
 
-	json_array_foreach(json_object_get(m, "warning_list"), i, w)
+	json_array_foreach(json_object_get(m, "warning_list"), i, w) {
+		if (i == WARNINGS_SAID)
+			break;
 		fprintf(stderr, "mtrial runs import: warning: %s:%lld: %s\n", path,
 			(long long)json_integer_value(json_object_get(w, "line")),
 			json_string_value(json_object_get(w, "message")));
-	if (total > json_array_size(json_object_get(m, "warning_list")))
-		fprintf(stderr, "mtrial runs import: %s: %zu more warnings\n", path,
-			total - json_array_size(json_object_get(m, "warning_list")));
+	}
+	if (total > WARNINGS_SAID)
+		fprintf(stderr, "mtrial runs import: %s: %zu more warnings (runs show ID --json)\n",
+			path, total - WARNINGS_SAID);
 }
 
 struct import_args {

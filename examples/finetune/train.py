@@ -163,8 +163,13 @@ def main():
               f"lr {scheduler.get_last_lr()[0]:.2e} | grad_norm {float(grad_norm):.3f} | "
               f"seq {input_ids.shape[1]} | {tokens / dt:,.0f} tok/s | {dt * 1000:.0f} ms",
               flush=True)
+        # the same step for `mtrial run` (its line protocol): tokens = positions
+        # with a loss target, padded = every position of the padded batch
+        print(f"mtrial:step={step} loss={loss.item():.6f} "
+              f"tokens={int((labels[:, 1:] != -100).sum())} padded={labels.numel()}", flush=True)
         if step % args.eval_every == 0 or step == args.steps:
             eval_loss = evaluate(model, eval_loader, device, use_amp, args.eval_batches)
+            print(f"mtrial:eval step={step} eval_loss={eval_loss:.6f}", flush=True)
             print(f"eval step {step} | eval_loss {eval_loss:.4f} | "
                   f"ppl {math.exp(min(eval_loss, 20)):.2f}", flush=True)
             save_checkpoint(os.path.join(args.out, f"step{step:06d}.pt"),

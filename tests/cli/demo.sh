@@ -196,4 +196,31 @@ assert t["varying_shapes"], t
 '
 check "the demo trial holds a dispatch trace of main" "$PY" -c "$check_trace" "$tmp/report.json"
 
+# and real runs of both systems' code on this CPU, labelled as stand-ins: the
+# baseline (main), the portability track failing without a neuron device,
+# then the portability track on the CPU; their loss curves agree
+"$MTRIAL" --trial "$demo/.mtrial" runs --json >"$tmp/runs.json" 2>/dev/null
+check_runs='
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+got = [(r["system"], r["track"], r["status"], r["exit_status"]) for r in runs]
+assert got == [("baseline", None, "success", 0), ("candidate", "portability", "failed", 1),
+               ("candidate", "portability", "success", 0)], got
+assert all(r["label"].startswith("CPU stand-in") for r in runs), [r["label"] for r in runs]
+for r in (runs[0], runs[2]):
+    m = r["metrics"]
+    assert m["steps"] == 40 and [e["step"] for e in m["evaluations"]] == [10, 20, 30, 40], m
+    assert r["throughput"]["unit"] == "target tokens/s" and r["throughput"]["value"] > 0, r
+    assert 0 < m["steady"]["padding_fraction"] < 1, m["steady"]
+    assert r["reached"] is False and r["clock1_s"] > 0, r
+'
+check "the demo trial holds CPU stand-in runs of both systems" "$PY" -c "$check_runs" "$tmp/runs.json"
+"$MTRIAL" --trial "$demo/.mtrial" check list --json >"$tmp/checks.json" 2>/dev/null
+check "the stand-ins' loss curves agree step by step" "$PY" -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+c = c["checks"] if isinstance(c, dict) else c
+curves = [x for x in c if x["kind"] == "curves"]
+assert len(curves) == 1 and curves[0]["passed"] and curves[0]["points"] == 40, curves' "$tmp/checks.json"
+
 finish
