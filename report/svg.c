@@ -296,11 +296,11 @@ static void bar_axis(mt_buf *b, const mt_svg_bars *c, struct range *vr, double l
 static void bar_row(mt_buf *b, const mt_svg_bars *c, size_t row, struct range vr, double left)
 {
 	double y = BAR_TOP + (double)row * ROW_H + (ROW_H - BAR_H) / 2, x = left, total = 0;
+	char tip[200];
 
 	text(b, left - 8, y + BAR_H / 2 + 4, "end", NULL, c->rows[row]);
 	for (size_t s = 0; s < c->n_segments; s++) {
 		double v = value_at(c, row, s), w = scale(v, vr, left, BAR_RIGHT) - left;
-		char tip[200];
 		if (v <= 0)
 			continue;
 		snprintf(tip, sizeof(tip), "%s%s%s: %.4g%s%s", c->rows[row], c->n_segments > 1 ? ", " : "",
@@ -313,8 +313,8 @@ static void bar_row(mt_buf *b, const mt_svg_bars *c, size_t row, struct range vr
 		x += w;
 		total += v;
 	}
-	mt_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" class=\"total\">%.4g%s%s</text>\n",
-		      x + 6, y + BAR_H / 2 + 4, total, c->unit ? " " : "", c->unit ? c->unit : "");
+	snprintf(tip, sizeof(tip), "%.4g%s%s", total, c->unit ? " " : "", c->unit ? c->unit : "");
+	text(b, x + 6, y + BAR_H / 2 + 4, "start", "class=\"total\"", tip);
 }
 
 void mt_svg_bar_chart(mt_buf *b, const mt_svg_bars *c)

@@ -180,7 +180,7 @@ static void test_stacked_bars_follow_the_value_axis(void **state)
 	assert_true(fabs(attr_of_tag_before(svg, "<title>portability, setup: 2 h", "width") - (x2 - x0)) < 0.2);
 	assert_true(fabs(attr_of_tag_before(svg, "<title>portability, debugging: 6 h", "x") - x2) < 0.2);
 	assert_true(fabs(attr_of_tag_before(svg, "<title>portability, debugging: 6 h", "width") - (x8 - x2)) < 0.2);
-	assert_non_null(strstr(svg, ">8 h</text>"));
+	assert_non_null(strstr(svg, "class=\"total\">8 h</text>"));
 	/* a value that is not a number counts as nothing: optimized totals 3 */
 	assert_null(strstr(svg, "optimized, debugging"));
 	assert_non_null(strstr(svg, ">3 h</text>"));
@@ -188,6 +188,26 @@ static void test_stacked_bars_follow_the_value_axis(void **state)
 	assert_true(fabs(attr_of_tag_before(svg, "class=\"marker\"", "x1") - x4) < 0.11);
 	assert_non_null(strstr(svg, ">budget 4 h</text>"));
 	assert_non_null(strstr(svg, ">debugging</text>"));
+	mt_buf_dispose(&b);
+}
+
+/* Every text from the record is escaped, the unit after a total too. */
+static void test_bar_labels_are_escaped(void **state)
+{
+	static const char *const rows[] = {"a&b"}, *const seg[] = {"s"}, *const colors[] = {"#000"};
+	static const double v[] = {1};
+	mt_svg_bars c = {.title = "<t>", .value_label = "<v>", .rows = rows, .n_rows = 1, .segments = seg,
+			 .colors = colors, .n_segments = 1, .values = v, .unit = "<u>", .marker = NAN};
+	mt_buf b = MT_BUF_INIT;
+	(void)state;
+
+	mt_svg_bar_chart(&b, &c);
+	assert_true(well_formed(mt_buf_cstr(&b)));
+	assert_non_null(strstr(mt_buf_cstr(&b), ">1 &lt;u&gt;</text>"));
+	assert_non_null(strstr(mt_buf_cstr(&b), ">a&amp;b</text>"));
+	assert_non_null(strstr(mt_buf_cstr(&b), "<title>a&amp;b: 1 &lt;u&gt;</title>"));
+	assert_null(strstr(mt_buf_cstr(&b), "<u>"));
+	assert_null(strstr(mt_buf_cstr(&b), "<v>"));
 	mt_buf_dispose(&b);
 }
 
@@ -232,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_line_chart_places_points_on_its_axes),
 		cmocka_unit_test(test_chart_without_data_says_so),
 		cmocka_unit_test(test_stacked_bars_follow_the_value_axis),
+		cmocka_unit_test(test_bar_labels_are_escaped),
 		cmocka_unit_test(test_report_charts_from_a_model),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
