@@ -84,6 +84,9 @@
 	_(MARK, "mark-change",                                                          \
 	  "Tracks: mark the selected file's change reusable, then model-specific, then "  \
 	  "not at all (Enter in Tracks & effort lists the changed files)", 'm')          \
+	_(WRITE_REPORT, "write-report",                                                 \
+	  "Summary: write the report into the trial directory (report.md and "          \
+	  "report.html, as `mtrial report` renders them)", 'w')                         \
 	_(RELOAD, "reload", "Reload the record now (it also reloads every 2 seconds)", 'R') \
 	_(HELP, "help", "Show or hide this help", '?', KEY_F(1))                        \
 	_(REDRAW, "redraw", "Redraw the screen", TUI_CTRL('l'))                        \

@@ -140,6 +140,11 @@ extern const struct tui_screen_ops tui_runs_ops;
  * and m marks a file reusable or model-specific (tracks.c). */
 extern const struct tui_screen_ops tui_tracks_ops;
 
+/* The Summary step: the verdict, the decision's criteria as a checklist
+ * with the selected one's evidence, the report (w writes it), the quality
+ * target and what is missing (summary.c). */
+extern const struct tui_screen_ops tui_summary_ops;
+
 /* What the steps draw with (steps.c): a section heading with a blank line
  * before it, and a "key  value" line ("(not set)" for a NULL value). */
 void tui_heading(struct tui_page *p, const char *text);

@@ -34,8 +34,8 @@ check "Runs & clocks says mtrial run -- CMD records runs" wait_for 'mtrial run -
 keys G
 check "G selects the Summary" wait_for '│ Summary'
 check "Summary has the quality target" wait_for '│ Quality target'
-check "Summary: verdict not yet evaluated" \
-	wait_for 'verdict: not yet evaluated \(mtrial decide\)'
+check "Summary: the verdict, not enough evidence without criteria" \
+	wait_for '│ Verdict: NOT ENOUGH EVIDENCE$'
 keys Tab G
 check "Summary lists what is missing" wait_for 'Facts trial.yaml does not give yet'
 keys g Tab g

@@ -54,12 +54,14 @@ check "Tracks & effort: the track's description" \
 	wait_for '│   portability +device=neuron and nothing else$'
 check "... the optimized track's budget" wait_for '│ +budget 40 h$'
 keys j
-check "Summary: the quality target" wait_for '│   metric +eval/loss$'
+check "Summary: the criteria" wait_for '│   \[\?\] unknown loss-parity \(quality\)$'
+check "... all of them" wait_for '│   \[\?\] unknown cheaper \(cost_to_quality\)$'
+check "... the first one's threshold" wait_for '│   threshold  2.1, value not known$'
+check "... the verdict: no run yet, not enough evidence" \
+	wait_for '│ Verdict: NOT ENOUGH EVIDENCE$'
+keys Enter NPage
+check "... the quality target below" wait_for '│   metric +eval/loss$'
 check "... threshold and direction" wait_for '│   threshold +2.1 \(lower is better\)$'
-check "... the criteria" wait_for '│   loss-parity \(quality\) threshold 2.1$'
-check "... all of them" wait_for '│   cheaper \(cost_to_quality\) threshold 0.8$'
-check "... the verdict is not yet evaluated" \
-	wait_for '│   verdict: not yet evaluated \(mtrial decide\)$'
 
 set_nth accelerator 2 '"AWS Trainium1"'
 check "an edit of trial.yaml shows while the wizard is open" \

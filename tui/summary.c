@@ -1,0 +1,357 @@
+/* The Summary step: the verdict on top (trial/decide.h, through the report
+ * model's "decision", so the wizard shows what `mtrial decide` and the
+ * report say), its summary and main caveat; the criteria as a checklist,
+ * met, not met or unknown, j/k selecting one; the selected criterion's
+ * evidence, source, threshold and value, conditions and what is missing
+ * with the command that records it; then the report (w writes report.md
+ * and report.html into the trial directory through report/render.h), the
+ * quality target and the facts trial.yaml does not give yet. One page that
+ * the frame scrolls; the checklist is near its top. */
+#include "screen.h"
+#include "rows.h"
+#include "jview.h"
+#include "render.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LABEL_COL TUI_LABEL_COL
+#define VALUE_COL TUI_VALUE_COL
+#define FIELD_COL 13 /* values after "  threshold  " */
+
+struct summary_state {
+	int cursor;
+	char follow[128];  /* the selected criterion's name, across reloads */
+	char written[512]; /* what the last w did, "" before */
+	int write_failed;
+};
+
+/* The command that fills each step, for "Missing". */
+static const struct {
+	const char *id;
+	const char *fills;
+} step_commands[] = {
+	{"repository", "`mtrial scan`"},
+	{"ops", "`mtrial probe`"},
+	{"correctness", "`mtrial check`"},
+	{"runs", "`mtrial run -- CMD`"},
+	{"effort", "`mtrial effort start`, `mtrial note TEXT`"},
+	{"summary", "`mtrial decide`"},
+};
+
+static const char *str(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static json_t *criteria(const struct tui_ctx *ctx)
+{
+	return jv_get(ctx->model, "decision.criteria");
+}
+
+/* The cursor on the followed criterion, else held to the list. */
+static void sync(struct summary_state *st, const struct tui_ctx *ctx)
+{
+	json_t *list = criteria(ctx), *c;
+	int n = (int)json_array_size(list);
+	size_t i;
+
+	json_array_foreach(list, i, c)
+		if (str(c, "name") && strcmp(str(c, "name"), st->follow) == 0)
+			st->cursor = (int)i;
+	st->cursor = st->cursor >= n ? n - 1 : st->cursor < 0 ? 0 : st->cursor;
+	c = json_array_get(list, (size_t)st->cursor);
+	snprintf(st->follow, sizeof(st->follow), "%s", c && str(c, "name") ? str(c, "name") : "");
+}
+
+/* --- the verdict and the checklist --------------------------------------------- */
+
+static enum draw_style verdict_style(const char *verdict)
+{
+	if (!verdict)
+		return STYLE_WARN;
+	if (strcmp(verdict, "GO") == 0)
+		return STYLE_OK;
+	if (strcmp(verdict, "NO_GO") == 0)
+		return STYLE_ERROR;
+	return STYLE_WARN;
+}
+
+static void verdict_section(struct tui_page *p, json_t *d)
+{
+	const char *headline = str(d, "headline");
+
+	page_line(p);
+	page_add(p, STYLE_HEADING, "Verdict: ");
+	page_add(p, verdict_style(str(d, "verdict")), headline ? headline : "not decided");
+	if (!str(d, "verdict")) {
+		page_para(p, LABEL_COL, STYLE_ERROR,
+			  str(d, "error") ? str(d, "error") : "the decision could not be made");
+		return;
+	}
+	page_para(p, LABEL_COL, STYLE_NORMAL, str(d, "summary"));
+	if (str(d, "caveat")) /* in two rows: the criteria follow on the first screen */
+		tui_wrap_rows(p, str(d, "caveat"), LABEL_COL, 2, STYLE_DIM);
+}
+
+/* "[x] met", "[!] not met", "[?] unknown" and their style. */
+static const char *status_text(const char *status, enum draw_style *s)
+{
+	if (status && strcmp(status, "met") == 0)
+		return *s = STYLE_OK, "[x] met";
+	if (status && strcmp(status, "not_met") == 0)
+		return *s = STYLE_ERROR, "[!] not met";
+	return *s = STYLE_WARN, "[?] unknown";
+}
+
+static void checklist(struct tui_page *p, const struct summary_state *st,
+		      const struct tui_ctx *ctx)
+{
+	json_t *c;
+	size_t i;
+
+	tui_heading(p, "Criteria (trial.yaml)");
+	if (!json_array_size(criteria(ctx))) {
+		page_para(p, LABEL_COL, STYLE_DIM,
+			  "No go/no-go criteria in trial.yaml yet: without them the verdict "
+			  "cannot be more than NOT ENOUGH EVIDENCE.");
+		return;
+	}
+	page_add(p, STYLE_DIM, "  j/k select");
+	json_array_foreach(criteria(ctx), i, c) {
+		enum draw_style s;
+		const char *status = status_text(str(c, "status"), &s);
+		mt_buf name = MT_BUF_INIT;
+		mt_buf_printf(&name, "%s (%s)", str(c, "name") ?: "?", str(c, "kind") ?: "?");
+		struct tui_cell cells[] = {
+			{"", 1, 0, 0, STYLE_NORMAL},
+			{status, 11, 0, 0, s},
+			{mt_buf_cstr(&name), 0, 0, 0, STYLE_NORMAL},
+		};
+		tui_row(p, cells, 3, (int)i == st->cursor, ctx->focused);
+		mt_buf_dispose(&name);
+	}
+}
+
+/* --- the selected criterion ------------------------------------------------------ */
+
+static void field(struct tui_page *p, const char *label, enum draw_style s, const char *text)
+{
+	if (!text || !*text)
+		return;
+	page_line(p);
+	page_add_at(p, LABEL_COL, STYLE_DIM, label);
+	page_add_at(p, FIELD_COL, s, "");
+	page_wrap(p, FIELD_COL, s, text);
+}
+
+/* A number as the decision gives it ("2.1", "0.83"), or NULL. */
+static const char *number(json_t *v, char *buf, size_t size)
+{
+	if (!json_is_number(v))
+		return NULL;
+	snprintf(buf, size, "%.4g", json_number_value(v));
+	return buf;
+}
+
+static void criterion_detail(struct tui_page *p, json_t *c)
+{
+	enum draw_style s;
+	const char *status = status_text(str(c, "status"), &s);
+	char thr[32], val[32], title[192];
+	json_t *x;
+	size_t i;
+
+	snprintf(title, sizeof(title), "%s: %s", str(c, "name") ?: "?", status + 4);
+	tui_rule(p, title);
+	field(p, "evidence", s, str(c, "evidence"));
+	field(p, "source", STYLE_DIM, str(c, "source"));
+	if (json_is_number(json_object_get(c, "threshold")) || json_is_number(json_object_get(c, "value"))) {
+		mt_buf b = MT_BUF_INIT;
+		mt_buf_printf(&b, "%s, value %s", number(json_object_get(c, "threshold"), thr, sizeof(thr)) ?: "none",
+			      number(json_object_get(c, "value"), val, sizeof(val)) ?: "not known");
+		field(p, "threshold", STYLE_NORMAL, mt_buf_cstr(&b));
+		mt_buf_dispose(&b);
+	}
+	field(p, "track", STYLE_NORMAL, str(c, "track"));
+	json_array_foreach(json_object_get(c, "conditions"), i, x)
+		field(p, i ? "" : "condition", STYLE_WARN, json_string_value(x));
+	json_array_foreach(json_object_get(c, "missing"), i, x) {
+		field(p, i ? "" : "missing", STYLE_WARN, str(x, "what"));
+		field(p, "", STYLE_CMD, str(x, "command")); /* wrapped, not cut as `quoted` */
+	}
+	field(p, "about", STYLE_DIM, str(c, "description"));
+}
+
+/* --- the report, the target, what is missing ------------------------------------- */
+
+static void report_section(struct tui_page *p, const struct summary_state *st,
+			   const struct tui_ctx *ctx)
+{
+	mt_buf b = MT_BUF_INIT;
+
+	tui_heading(p, "Report");
+	page_add(p, STYLE_DIM, "  w writes it");
+	if (*st->written) {
+		page_para(p, LABEL_COL, st->write_failed ? STYLE_ERROR : STYLE_OK, st->written);
+		return;
+	}
+	mt_buf_printf(&b, "Not written from here yet: w writes report.md and report.html into %s "
+		      "(`mtrial report --format md|html -o FILE` does the same).",
+		      ctx->trial ? ctx->trial->dir : "the trial directory");
+	page_para(p, LABEL_COL, STYLE_DIM, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+}
+
+static void target_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	json_t *spec = jv_get(ctx->model, "spec");
+	char b1[64], b2[32], b3[32], b4[64];
+	const char *threshold = jv_str(spec, "quality_target.threshold", b2, sizeof(b2));
+	const char *direction = jv_str(spec, "quality_target.direction", b3, sizeof(b3));
+	mt_buf line = MT_BUF_INIT;
+
+	tui_heading(p, "Quality target (trial.yaml)");
+	tui_field(p, "metric", jv_str(spec, "quality_target.metric", b1, sizeof(b1)));
+	if (threshold)
+		mt_buf_printf(&line, "%s%s%s%s", threshold, direction ? " (" : "",
+			      direction ? direction : "", direction ? " is better)" : "");
+	tui_field(p, "threshold", threshold ? mt_buf_cstr(&line) : NULL);
+	mt_buf_dispose(&line);
+	tui_field(p, "eval set", jv_str(spec, "quality_target.eval_set", b4, sizeof(b4)));
+}
+
+static const char *step_fills(const char *id)
+{
+	for (size_t i = 0; i < sizeof(step_commands) / sizeof(step_commands[0]); i++)
+		if (id && strcmp(step_commands[i].id, id) == 0)
+			return step_commands[i].fills;
+	return "";
+}
+
+static void missing_section(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	json_t *step, *fact;
+	size_t i;
+
+	tui_heading(p, "Missing");
+	json_array_foreach(jv_get(ctx->model, "steps"), i, step) {
+		const char *id = str(step, "id"), *status = str(step, "status");
+		if (!status || strcmp(status, "done") == 0 || strcmp(id, "summary") == 0)
+			continue;
+		page_line(p);
+		page_addf(p, STYLE_WARN, "  %s %s",
+			  draw_glyph(strcmp(status, "empty") ? GLYPH_PARTIAL : GLYPH_EMPTY),
+			  str(step, "title"));
+		page_add(p, STYLE_DIM, strcmp(status, "empty") ? " (partial): " : ": ");
+		page_wrap(p, LABEL_COL + 4, STYLE_DIM, step_fills(id));
+	}
+	if (json_array_size(jv_get(ctx->model, "missing"))) {
+		page_line(p);
+		page_line(p);
+		page_add_at(p, LABEL_COL, STYLE_NORMAL, "Facts trial.yaml does not give yet:");
+	}
+	json_array_foreach(jv_get(ctx->model, "missing"), i, fact) {
+		char *text = NULL;
+		if (asprintf(&text, "%s: %s", str(fact, "field"), str(fact, "why")) < 0)
+			continue;
+		page_para_hanging(p, LABEL_COL + 2, LABEL_COL + 4, STYLE_DIM, text);
+		free(text);
+	}
+}
+
+/* --- the screen -------------------------------------------------------------------- */
+
+static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
+{
+	struct summary_state *st = state;
+	json_t *d = jv_get(ctx->model, "decision");
+
+	sync(st, ctx);
+	verdict_section(p, d);
+	checklist(p, st, ctx);
+	if (json_array_get(criteria(ctx), (size_t)st->cursor))
+		criterion_detail(p, json_array_get(criteria(ctx), (size_t)st->cursor));
+	report_section(p, st, ctx);
+	target_section(p, ctx);
+	missing_section(p, ctx);
+}
+
+/* Writes one format of the report into the trial directory. */
+static int write_one(const struct tui_ctx *ctx, const char *format, char **path)
+{
+	char *text = NULL;
+	int error;
+
+	*path = NULL;
+	if ((error = mt_report_render(&text, ctx->trial, format, ctx->now_ms)) < 0)
+		return error;
+	if (asprintf(path, "%s/report.%s", ctx->trial->dir, format) < 0) {
+		free(text);
+		return mt_error_set(MT_EIO, "out of memory");
+	}
+	error = mt_file_write_atomic(*path, text, strlen(text), 0);
+	free(text);
+	return error;
+}
+
+/* w: report.md, then report.html; what happened goes in the page. */
+static int write_report(struct summary_state *st, const struct tui_ctx *ctx)
+{
+	char *md = NULL, *html = NULL, when[32];
+	time_t now = (time_t)(ctx->now_ms / 1000);
+	struct tm tm;
+	int error;
+
+	if (!ctx->trial) {
+		snprintf(st->written, sizeof(st->written), "No trial open: nothing written");
+		st->write_failed = 1;
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	error = write_one(ctx, "md", &md);
+	if (error == 0)
+		error = write_one(ctx, "html", &html);
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	st->write_failed = error < 0;
+	if (error < 0)
+		snprintf(st->written, sizeof(st->written), "Not written (%s): %s", when,
+			 mt_error_last());
+	else
+		snprintf(st->written, sizeof(st->written), "Written at %s: %s and report.html", when,
+			 md);
+	mt_error_clear();
+	free(md);
+	free(html);
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int summary_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	struct summary_state *st = state;
+	int n = (int)json_array_size(criteria(ctx));
+	json_t *c;
+
+	sync(st, ctx);
+	if (a == TUI_ACT_WRITE_REPORT)
+		return write_report(st, ctx);
+	if ((a != TUI_ACT_MOVE_UP && a != TUI_ACT_MOVE_DOWN) || n < 2)
+		return TUI_UNHANDLED; /* the frame scrolls the page */
+	st->cursor += a == TUI_ACT_MOVE_UP ? -1 : 1;
+	st->cursor = st->cursor < 0 ? 0 : st->cursor >= n ? n - 1 : st->cursor;
+	c = json_array_get(criteria(ctx), (size_t)st->cursor);
+	snprintf(st->follow, sizeof(st->follow), "%s", str(c, "name") ?: "");
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+const struct tui_screen_ops tui_summary_ops = {
+	.name = "Summary",
+	.step_id = "summary",
+	.draw = summary_draw,
+	.handle = summary_handle,
+	.private_size = sizeof(struct summary_state),
+};
