@@ -81,6 +81,10 @@
 	  "Runs: baseline and candidate side by side (runs, failed attempts, medians of " \
 	  "time to target, clock 1, steady step and cost to target, candidate / "       \
 	  "baseline), and back to the list", 'S')                                       \
+	_(START_RUN, "start-run",                                                       \
+	  "Runs: start a training run (choose its system and track, type the command; " \
+	  "`mtrial run` runs it in the background and records it, and the list shows "  \
+	  "its progress: elapsed time, step, loss and evaluation)", 'x')                \
 	_(MARK, "mark-change",                                                          \
 	  "Tracks: mark the selected file's change reusable, then model-specific, then "  \
 	  "not at all (Enter in Tracks & effort lists the changed files)", 'm')          \

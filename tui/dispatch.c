@@ -665,6 +665,12 @@ static int generic_action(struct tui_wizard *w, enum tui_action a)
 		return check_start(w, MODE_CMP_REF);
 	case TUI_ACT_CURVES:
 		return check_start(w, MODE_CURVES_REF);
+	case TUI_ACT_START_RUN: /* from any step: the Runs step shows it */
+		if (w->help_open)
+			set_help(w, 0);
+		result = select_step(w, step_index(&tui_runs_ops));
+		w->focus = FOCUS_CONTENT;
+		return result | runstart_begin(w);
 	case TUI_ACT_HELP:
 		return set_help(w, !w->help_open);
 	case TUI_ACT_RELOAD:
@@ -731,6 +737,8 @@ int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
 		return result;
 	if (w->mode >= MODE_CMP_REF && w->mode <= MODE_CURVES_CAND)
 		return on_check_prompt(w, k);
+	if ((result = runstart_input(w, k)) != TUI_UNHANDLED)
+		return result;
 	a = tui_action_for_key(tui_key_code(k));
 	if (w->layout.too_small) /* nothing is shown to act on */
 		return a == TUI_ACT_QUIT ? TUI_QUIT : TUI_HANDLED;

@@ -39,6 +39,9 @@ enum tui_mode {
 	MODE_CMP_ATOL,       /* then atol */
 	MODE_CURVES_REF,     /* a curve comparison's reference path */
 	MODE_CURVES_CAND,    /* then its candidate path */
+	MODE_RUN_SYSTEM,     /* a run's system (a menu) */
+	MODE_RUN_TRACK,      /* then its track (a menu) */
+	MODE_RUN_COMMAND,    /* then its command */
 };
 
 /* The modes that edit a line in the message line, and those that show a
@@ -47,13 +50,14 @@ static inline int tui_mode_prompts(enum tui_mode m)
 {
 	return m == MODE_NOTE || m == MODE_SCAN_REPO || m == MODE_SCAN_REV ||
 	       m == MODE_FINDING_NOTE || m == MODE_FILTER ||
-	       (m >= MODE_CMP_REF && m <= MODE_CURVES_CAND);
+	       (m >= MODE_CMP_REF && m <= MODE_CURVES_CAND) || m == MODE_RUN_COMMAND;
 }
 
 static inline int tui_mode_menu(enum tui_mode m)
 {
 	return m == MODE_CATEGORY || m == MODE_TRACK || m == MODE_PROBE_TABLE ||
-	       m == MODE_FINDING_STATUS || m == MODE_SHOW_STATUS || m == MODE_OP_SOURCE;
+	       m == MODE_FINDING_STATUS || m == MODE_SHOW_STATUS || m == MODE_OP_SOURCE ||
+	       m == MODE_RUN_SYSTEM || m == MODE_RUN_TRACK;
 }
 
 struct tui_layout {
@@ -98,6 +102,8 @@ struct tui_wizard {
 	int finding_status;           /* chosen in MODE_FINDING_STATUS */
 	char *filter_before;          /* owned; the ops filter MODE_FILTER
 					 started from, for Esc to restore */
+	int run_system, run_track;    /* chosen in MODE_RUN_SYSTEM and _TRACK
+					 (0: no track, else mt_tracks[i - 1]) */
 	char menu_title[160];         /* a menu's title made for the occasion */
 	char message[512];
 	int message_error;
@@ -180,6 +186,13 @@ void record_dispose(struct tui_wizard *w);
 /* Sets the message line (printf-style); is_error styles it as an error. */
 void tui_message(struct tui_wizard *w, int is_error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* runstart.c */
+/* Asks for a run's system, track and command (menus, then a prompt). */
+int runstart_begin(struct tui_wizard *w);
+/* Takes a key in those modes and, after the command, starts `mtrial run`
+ * in the background; TUI_UNHANDLED in other modes. Returns result bits. */
+int runstart_input(struct tui_wizard *w, const struct tui_key *k);
 
 /* frame.c */
 /* Computes the regions for the terminal's current size. */

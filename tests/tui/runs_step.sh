@@ -7,7 +7,9 @@
 # baseline and candidate side by side with candidate / baseline. A run
 # started by `mtrial run` in another terminal shows while it runs, with
 # its elapsed time, steps, loss and evaluation, and ends aborted. On a
-# narrow pane the list and the side-by-side keep what matters.
+# narrow pane the list and the side-by-side keep what matters. x starts a
+# run from the wizard (system, track, command): it runs in the background
+# and the list shows its progress.
 . "$(dirname "$0")/lib/harness.bash"
 
 new_trial runs-trial
@@ -116,6 +118,41 @@ kill -INT "$live"
 wait "$live"
 check "stopped, it shows as aborted" wait_for '│   #4 candidate aborted' 6
 masked_screen | sed 's/^/  | /'
+
+# --- a run started from the wizard ------------------------------------------------
+cat >"$T/wiz.sh" <<SH
+echo "mtrial:step=1 loss=2.90 tokens=4096"
+echo "mtrial:step=2 loss=2.70 tokens=4096"
+echo "mtrial:eval step=2 eval_loss=2.50"
+while [ ! -e "$T/go" ]; do sleep 0.1; done # the test has seen step 2
+echo "mtrial:step=3 loss=2.35 tokens=4096"
+exec sleep 30
+SH
+keys h j x
+check "x, from the step list too, asks for the system" wait_for 'Start a run: which system\?'
+keys 1
+check "... then the track" wait_for 'Start a baseline run: which track\?'
+keys 2
+check "... then the command" wait_for 'command \(sh -c, in this directory\):'
+text "sh $T/wiz.sh"
+keys Enter
+check "the wizard says it started" \
+	wait_for "Started a baseline, portability run in the background: sh $T/wiz\\.sh"
+check "the run shows in the list, running" wait_for '│   #5 baseline  running +[0-9.]+m?s +- not yet$'
+keys g
+check "... with its progress: elapsed, step, loss and evaluation" \
+	wait_for '│   running 0:00:[0-9][0-9]  step 2  loss 2\.7  eval_loss 2\.5'
+touch "$T/go"
+check "... the step goes on" wait_for '│   running 0:00:[0-9][0-9]  step 3  loss 2\.35  eval_loss 2\.5'
+rec=$(sqlite3 "$REPO/.mtrial/journal.db" "select system || ' ' || track || ' ' || label || ' ' || command from runs where id = 5")
+check "recorded as mtrial run records a run, labelled" \
+	test "$rec" = "baseline portability started from the wizard sh -c 'sh $T/wiz.sh'"
+kill -INT "$(sqlite3 "$REPO/.mtrial/journal.db" "select pid from runs where id = 5")"
+check "stopped, it shows as aborted" wait_for '│   #5 baseline  aborted' 12
+keys x Escape
+check "Esc in the menu: no run started" wait_for 'No run started'
+keys x 2 1 Enter
+check "an empty command: no run started" wait_for 'No command given: no run started'
 
 keys q
 check "q quits with status 0" wait_for '^wizard-exit=0$'

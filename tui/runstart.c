@@ -1,0 +1,126 @@
+/* Starting a run from the wizard (x): the system and the track in menus,
+ * then the command in a prompt. `mtrial run` (this very binary) runs it in
+ * the background, in a session of its own, so that the wizard keeps
+ * drawing, a terminal's Ctrl-C does not reach the run, and the run goes on
+ * when the wizard quits. The run records itself as every `mtrial run`
+ * does; the Runs step shows its progress (elapsed, step, loss, evaluation)
+ * from its log at each reload. The wizard itself writes nothing. */
+#include "wizard.h"
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *const systems[] = {"baseline", "candidate", NULL};
+
+/* The label every run started here gets, so the record says where it came from. */
+#define RUN_LABEL "started from the wizard"
+
+int runstart_begin(struct tui_wizard *w)
+{
+	menu_start(&w->menu, "Start a run: which system?", systems, 1);
+	w->mode = MODE_RUN_SYSTEM;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+/* Starts `mtrial --trial DIR run --system S [--track T] --label L -- sh -c
+ * CMD` detached: a child that starts a session and a grandchild that runs
+ * it, so that no zombie is left behind. 0, or -1 with errno. */
+static int spawn(struct tui_wizard *w, const char *system, const char *track, const char *cmd)
+{
+	char exe[4096];
+	const char *argv[16];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int a = 0, status;
+	pid_t pid;
+
+	if (n < 0)
+		return -1;
+	exe[n] = '\0';
+	argv[a++] = exe, argv[a++] = "--trial", argv[a++] = w->trial->dir, argv[a++] = "run";
+	argv[a++] = "--system", argv[a++] = system;
+	if (track)
+		argv[a++] = "--track", argv[a++] = track;
+	argv[a++] = "--label", argv[a++] = RUN_LABEL;
+	argv[a++] = "--", argv[a++] = "sh", argv[a++] = "-c", argv[a++] = cmd, argv[a] = NULL;
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDWR);
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		/* the terminal is the wizard's: the run's output goes to its log only */
+		dup2(fd, STDIN_FILENO), dup2(fd, STDOUT_FILENO), dup2(fd, STDERR_FILENO);
+		execv(exe, (char *const *)argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+static int on_system(struct tui_wizard *w, int i)
+{
+	static const char *tracks[TUI_MENU_MAX + 1] = {"no track"};
+
+	for (int t = 0; mt_tracks[t] && t < TUI_MENU_MAX - 1; t++)
+		tracks[t + 1] = mt_tracks[t];
+	w->run_system = i;
+	snprintf(w->menu_title, sizeof(w->menu_title), "Start a %s run: which track?", systems[i]);
+	menu_start(&w->menu, w->menu_title, tracks, 0);
+	w->mode = MODE_RUN_TRACK;
+	return TUI_REDRAW;
+}
+
+static int on_command(struct tui_wizard *w, const struct tui_key *k)
+{
+	enum prompt_result r = prompt_input(&w->prompt, k);
+	const char *system = systems[w->run_system];
+	const char *track = w->run_track > 0 ? mt_tracks[w->run_track - 1] : NULL;
+	char *cmd;
+
+	if (r == PROMPT_CONTINUE)
+		return TUI_REDRAW;
+	w->mode = MODE_NORMAL;
+	cmd = prompt_text(&w->prompt);
+	if (r == PROMPT_CANCEL || !*cmd)
+		tui_message(w, 0, "%s: no run started", r == PROMPT_CANCEL ? "Cancelled"
+									   : "No command given");
+	else if (spawn(w, system, track, cmd) < 0)
+		tui_message(w, 1, "Could not start mtrial run: %s", strerror(errno));
+	else
+		tui_message(w, 0, "Started a %s%s%s run in the background: %s", system,
+			    track ? ", " : "", track ? track : "", cmd);
+	free(cmd);
+	return TUI_HANDLED | TUI_REDRAW | TUI_RELOAD;
+}
+
+int runstart_input(struct tui_wizard *w, const struct tui_key *k)
+{
+	int i;
+
+	if (w->mode == MODE_RUN_COMMAND)
+		return on_command(w, k);
+	if (w->mode != MODE_RUN_SYSTEM && w->mode != MODE_RUN_TRACK)
+		return TUI_UNHANDLED;
+	if ((i = menu_input(&w->menu, k)) == MENU_CONTINUE)
+		return TUI_REDRAW;
+	if (i == MENU_CANCEL) {
+		w->mode = MODE_NORMAL;
+		tui_message(w, 0, "No run started");
+		return TUI_REDRAW;
+	}
+	if (w->mode == MODE_RUN_SYSTEM)
+		return on_system(w, i);
+	w->run_track = i;
+	prompt_start(&w->prompt, "command (sh -c, in this directory): ");
+	w->mode = MODE_RUN_COMMAND;
+	return TUI_REDRAW;
+}
