@@ -1,6 +1,8 @@
-/* The wizard's only contact with the trial: it builds the report model,
- * reads the timer, and writes notes and timers through the journal. Every
- * failure ends up in the message line with the library's own words. */
+/* The wizard's main contact with the trial: it builds the report model,
+ * reads the timer, and writes notes and timers through the journal. (The
+ * Tracks and Summary screens also reach the trial through tui_ctx.trial:
+ * the diffs and the marks, the report files.) Every failure ends up in the
+ * message line with the library's own words. */
 #include "wizard.h"
 #include "model.h"
 #include "error.h"
