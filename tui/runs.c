@@ -183,6 +183,9 @@ static void title_row(struct tui_page *p, int n)
 	tui_action_keys(TUI_ACT_SYSTEMS, keys, sizeof(keys));
 	if (draw_width(title) + 20 <= p->width)
 		page_addf(p, STYLE_DIM, "  %s side by side", keys);
+	tui_action_keys(TUI_ACT_START_RUN, keys, sizeof(keys));
+	if (draw_width(title) + 24 <= p->width)
+		page_addf(p, STYLE_DIM, "  %s run", keys);
 }
 
 /* A running run's progress: elapsed, steps, latest loss and evaluation. */
@@ -548,6 +551,20 @@ static void system_lines(struct tui_page *p, json_t *sys, const char *which)
 	mt_buf_dispose(&line);
 }
 
+/* "Press x to start a run from here", with the key from actions.h. */
+static void start_hint(struct tui_page *p)
+{
+	char keys[32], text[224];
+
+	tui_action_keys(TUI_ACT_START_RUN, keys, sizeof(keys));
+	snprintf(text, sizeof(text),
+		 "Press %s to start one from here: choose the system and the track, type the "
+		 "command; it runs in the background and shows here as it goes.",
+		 keys);
+	page_line(p);
+	page_para(p, TUI_LABEL_COL, STYLE_NORMAL, text);
+}
+
 static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 {
 	tui_heading(p, "Systems (trial.yaml)");
@@ -560,8 +577,9 @@ static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 		  "`mtrial run -- CMD` records runs (`--system baseline|candidate`): each "
 		  "attempt with its two clocks (clock 1: submission to the first step; clock "
 		  "2: the steady step time) and its time to the quality target. `mtrial runs "
-		  "import LOG` brings in runs made elsewhere. A run started in another terminal "
-		  "shows here while it runs.");
+		  "import LOG` brings in runs made elsewhere (MLPerf logs, CSV or JSON Lines "
+		  "series). A run started in another terminal shows here while it runs.");
+	start_hint(p);
 }
 
 static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)

@@ -39,7 +39,7 @@ start_wizard
 keys j j j
 # --- the list ----------------------------------------------------------------
 check "the attempts, newest first, with the keys" \
-	wait_for '│ 3 attempts, newest first  S side by side$'
+	wait_for '│ 3 attempts, newest first  S side by side  x run$'
 check "the columns" wait_for '│   id system    status  clock1   step to target$'
 check "the imported run: no submission time, its step and time to target" \
 	wait_for '│   #3 candidate success      -   40ms 280ms$'
