@@ -100,7 +100,8 @@ const struct cli_command cli_commands[] = {
 	{"runs", cmd_runs, "the recorded run attempts with their clocks; import runs made elsewhere",
 	 "Usage: mtrial runs [--json]\n"
 	 "       mtrial runs show ID [--json]\n"
-	 "       mtrial runs import LOG... [--system S] [--track T] [--label L] [--json]\n\n"
+	 "       mtrial runs import FILE... [--system S] [--track T] [--label L]\n"
+	 "                          [--cache cold|warm] [--json]\n\n"
 	 "Every attempt, failed ones too, with clock 1 (submission to the first\n"
 	 "training step: compilation and start-up), clock 2 (the steady step time\n"
 	 "after warm-up), stalls, time to trial.yaml's quality target, MLPerf's\n"
@@ -108,7 +109,13 @@ const struct cli_command cli_commands[] = {
 	 "adds each system's summary (median and olympic mean time to target, failed\n"
 	 "attempts). Logs are read through tables/run_events.yaml: MLPerf :::MLLOG\n"
 	 "lines, and the line protocol mtrial:step=N loss=X tokens=T and\n"
-	 "mtrial:eval step=N METRIC=V. import brings in logs of runs made elsewhere.\n"},
+	 "mtrial:eval step=N METRIC=V (padded=P: the padding fraction), and Neuron\n"
+	 "compile-cache lines (the cache cold or warm, next to --cache). import brings\n"
+	 "in runs made elsewhere: those logs, CSV or JSON Lines series (step; time in\n"
+	 "seconds since the start, ISO 8601, time_ms or timestamp; loss, tokens,\n"
+	 "padded, eval_* metrics; a bad row is a warning naming FILE:LINE), and an\n"
+	 "MLPerf system description (systems/NAME.json) whose nodes x accelerators\n"
+	 "per node count the imported runs' devices.\n"},
 	{"tracks", cmd_tracks, "what each track changed and what it cost in engineering time",
 	 "Usage: mtrial tracks [--json]\n"
 	 "       mtrial tracks mark [--track T] PATH --reusable|--model-specific [--note TEXT] [--json]\n"
