@@ -254,6 +254,30 @@ static json_t *op_list(json_t *arr, size_t max)
 	return out;
 }
 
+/* Sets m[key] to op_list(arr) for Markdown and m[key + "_list"] to
+ * {ops: the first REPORT_EXACT_OPS, more: how many are left or null} for
+ * HTML, which marks each op up itself; both null for an empty list. */
+static void set_op_list(json_t *m, const char *key, json_t *arr)
+{
+	char list_key[64];
+	size_t n = json_array_size(arr);
+	json_t *ops;
+
+	snprintf(list_key, sizeof(list_key), "%s_list", key);
+	json_object_set_new(m, key, op_list(arr, REPORT_EXACT_OPS));
+	if (!n) {
+		json_object_set_new(m, list_key, json_null());
+		return;
+	}
+	ops = json_array();
+	for (size_t i = 0; i < n && i < REPORT_EXACT_OPS; i++)
+		json_array_append(ops, json_array_get(arr, i));
+	json_object_set_new(m, list_key,
+			    json_pack("{so, so}", "ops", ops, "more",
+				      n > REPORT_EXACT_OPS ? json_integer((json_int_t)(n - REPORT_EXACT_OPS))
+							   : json_null()));
+}
+
 static json_t *shapes_item(const char *name, json_t *v)
 {
 	if (json_integer_value(json_object_get(v, "distinct_shapes")) < 2)
@@ -283,12 +307,9 @@ static json_t *exact_model(mt_journal *j, const char *source, json_t *scan)
 		      "ops", (int)json_object_size(json_object_get(inv, "ops")));
 	json_object_set(m, "detail", json_object_get(inv, source));
 	if (scan && mt_inventory_diff(&d, scan, inv) == 0) {
-		json_object_set_new(m, "missed_by_scan",
-				    op_list(json_object_get(d, "missed_by_scan"), REPORT_EXACT_OPS));
-		json_object_set_new(m, "only_in_scan",
-				    op_list(json_object_get(d, "only_a"), REPORT_EXACT_OPS));
-		json_object_set_new(m, "backward_only",
-				    op_list(json_object_get(d, "backward_only"), REPORT_EXACT_OPS));
+		set_op_list(m, "missed_by_scan", json_object_get(d, "missed_by_scan"));
+		set_op_list(m, "only_in_scan", json_object_get(d, "only_a"));
+		set_op_list(m, "backward_only", json_object_get(d, "backward_only"));
 		json_decref(d);
 	}
 	if (strcmp(source, "trace") == 0) {

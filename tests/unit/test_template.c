@@ -188,6 +188,15 @@ static void test_shipped_html_summary(void **state)
 	assert_true(verdict && caveat && compat && verdict < caveat && caveat < compat);
 	assert_non_null(strstr(out, "<td class=\"status not_met\">NOT MET</td><td>best eval_loss 2.3 &gt; 2.0</td>"));
 	free(out);
+	/* op lists are marked up by the template, not as Markdown code spans */
+	json_object_set_new(m, "exact", json_pack("{s{si, ss, si, ss, s{s[ss], si}}}", "trace", "id", 1,
+						  "file", "ops.json", "ops", 4, "missed_by_scan",
+						  "`aten::a`, `aten::b` and 2 more", "missed_by_scan_list",
+						  "ops", "aten::a", "aten::<b>", "more", 2));
+	assert_int_equal(mt_template_render(&out, tmpl, m, "summary.html"), 0);
+	assert_non_null(strstr(out, "missed by the static scan: <code>aten::a</code> <code>aten::&lt;b&gt;</code> and 2 more</li>"));
+	assert_null(strstr(out, "`aten::a`"));
+	free(out);
 	json_decref(m);
 	free(tmpl);
 }
