@@ -67,7 +67,8 @@ static int file_head(const char *path, char *buf, size_t size, size_t *len)
 	return 0;
 }
 
-/* The system description among the files (at most one), NULL when none. */
+/* The system description among the files (at most one) into *topology,
+ * NULL when none; the caller frees it, on an error too. */
 static int find_system(char **files, int n, json_t **topology)
 {
 	char head[4096];
@@ -210,8 +211,10 @@ static int import(struct cli *cli, int argc, char **argv)
 					    "portability|optimized, --cache cold|warm");
 	if (optind >= argc)
 		return cli_usage_error(cli, "no log to import");
-	if ((error = find_system(argv + optind, argc - optind, &a.topology)) < 0)
+	if ((error = find_system(argv + optind, argc - optind, &a.topology)) < 0) {
+		json_decref(a.topology); /* the first of two */
 		return cli_fail(cli, error);
+	}
 	if (a.topology && argc - optind == 1) {
 		json_decref(a.topology);
 		return cli_usage_error(cli, "%s is a system description: give the logs of the runs it "
