@@ -67,9 +67,10 @@ static int file_head(const char *path, char *buf, size_t size, size_t *len)
 	return 0;
 }
 
-/* The system description among the files (at most one) into *topology,
- * NULL when none; the caller frees it, on an error too. */
-static int find_system(char **files, int n, json_t **topology)
+/* What each file is (formats[i]), and the system description among them
+ * (at most one) into *topology, NULL when none; the caller frees it, on
+ * an error too. */
+static int sniff_files(char **files, int n, enum mt_runs_log_format *formats, json_t **topology)
 {
 	char head[4096];
 	size_t len = 0;
@@ -79,7 +80,7 @@ static int find_system(char **files, int n, json_t **topology)
 	for (int i = 0; i < n; i++) {
 		if ((error = file_head(files[i], head, sizeof(head), &len)) < 0)
 			return error;
-		if (mt_runs_sniff(files[i], head, len) != MT_RUNS_SYSTEM)
+		if ((formats[i] = mt_runs_sniff(files[i], head, len)) != MT_RUNS_SYSTEM)
 			continue;
 		if (*topology)
 			return mt_error_set(MT_EINVALID, "%s: a second system description: one "
@@ -117,20 +118,18 @@ struct import_args {
 	json_t *topology; /* borrowed; NULL without a system description */
 };
 
-/* One log into the journal: *id its run, 0 when it was a system description. */
+/* One log of `format` into the journal: *id its run, 0 when it was a
+ * system description. */
 static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules,
-		      const struct import_args *a, const char *path, int64_t *id)
+		      const struct import_args *a, const char *path,
+		      enum mt_runs_log_format format, int64_t *id)
 {
-	char head[4096], *abs = NULL, *text = NULL;
-	size_t len = 0;
+	char *abs = NULL, *text = NULL;
 	json_t *m = NULL;
-	enum mt_runs_log_format format;
 	int error;
 
 	*id = 0;
-	if ((error = file_head(path, head, sizeof(head), &len)) < 0)
-		return error;
-	if ((format = mt_runs_sniff(path, head, len)) == MT_RUNS_SYSTEM)
+	if (format == MT_RUNS_SYSTEM)
 		return 0;
 	if ((error = mt_runs_metrics_with(&m, rules, path, format, t->spec, 0, -1)) < 0)
 		return error;
@@ -185,6 +184,7 @@ static int import(struct cli *cli, int argc, char **argv)
 	static const char *const tracks[] = {"portability", "optimized", NULL};
 	static const char *const caches[] = {"cold", "warm", NULL};
 	struct import_args a = {.system = "candidate"};
+	enum mt_runs_log_format *formats = NULL;
 	json_t *done = NULL;
 	mt_trial *t = NULL;
 	mt_runlog_rules *rules = NULL; /* read once for all the logs */
@@ -211,12 +211,13 @@ static int import(struct cli *cli, int argc, char **argv)
 					    "portability|optimized, --cache cold|warm");
 	if (optind >= argc)
 		return cli_usage_error(cli, "no log to import");
-	if ((error = find_system(argv + optind, argc - optind, &a.topology)) < 0) {
-		json_decref(a.topology); /* the first of two */
-		return cli_fail(cli, error);
-	}
+	if (!(formats = calloc((size_t)(argc - optind), sizeof(*formats))))
+		return cli_fail(cli, mt_error_set(MT_EIO, "out of memory"));
+	if ((error = sniff_files(argv + optind, argc - optind, formats, &a.topology)) < 0)
+		goto cleanup; /* a.topology: the first of two, freed below */
 	if (a.topology && argc - optind == 1) {
 		json_decref(a.topology);
+		free(formats);
 		return cli_usage_error(cli, "%s is a system description: give the logs of the runs it "
 				       "made with it", argv[optind]);
 	}
@@ -225,7 +226,8 @@ static int import(struct cli *cli, int argc, char **argv)
 	done = json_array();
 	for (int i = optind; i < argc && error == 0; i++) {
 		int64_t id;
-		if ((error = import_one(cli, t, rules, &a, argv[i], &id)) == 0 && id)
+		if ((error = import_one(cli, t, rules, &a, argv[i], formats[i - optind], &id)) == 0 &&
+		    id)
 			json_array_append_new(done, json_integer(id));
 	}
 	if (error == 0 && a.topology && !cli->json)
@@ -238,6 +240,7 @@ static int import(struct cli *cli, int argc, char **argv)
 	if (error == 0 && cli->json)
 		cli_print_json(json_pack("{sO, sO?}", "imported", done, "topology", a.topology));
 cleanup:
+	free(formats);
 	json_decref(done);
 	json_decref(a.topology);
 	mt_runlog_rules_free(rules);

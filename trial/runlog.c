@@ -78,6 +78,7 @@ struct mt_runlog_rules {
 	char *fields[PF_COUNT];
 	struct words series[MT_SERIES_COUNT];
 	struct words cache_hit, cache_miss; /* substrings of a compile cache line */
+	char cache_anchor; /* a byte every one of them holds (their prefix_anchor), else 0 */
 };
 
 static void words_free(struct words *w)
@@ -344,6 +345,23 @@ static size_t prefix_anchor(const char *prefix)
 	return 0;
 }
 
+/* The byte every compile cache pattern holds at its prefix_anchor, 0 when
+ * they differ (or there are none). */
+static char cache_anchor(const mt_runlog_rules *r)
+{
+	char c = 0;
+	const struct words *lists[] = {&r->cache_hit, &r->cache_miss};
+
+	for (size_t l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			char a = lists[l]->w[i][prefix_anchor(lists[l]->w[i])];
+			if (c && a != c)
+				return 0;
+			c = a;
+		}
+	return c;
+}
+
 int mt_runlog_rules_parse(mt_runlog_rules **out, const char *text, size_t len, const char *name)
 {
 	mt_runlog_rules *r = calloc(1, sizeof(*r));
@@ -362,6 +380,7 @@ int mt_runlog_rules_parse(mt_runlog_rules **out, const char *text, size_t len, c
 		r->proto_len = strlen(r->proto_prefix);
 		r->mllog_anchor = prefix_anchor(r->mllog_prefix);
 		r->proto_anchor = prefix_anchor(r->proto_prefix);
+		r->cache_anchor = cache_anchor(r);
 	}
 	if (error) {
 		mt_runlog_rules_free(r);
@@ -1187,13 +1206,17 @@ static const char *find_any(const char *s, size_t len, const struct words *w)
 	return NULL;
 }
 
-/* A compile cache line: one cache_hit or cache_miss event. */
+/* A compile cache line: one cache_hit or cache_miss event. Most lines of a
+ * log are neither: one memchr for the byte all patterns hold turns them
+ * away. */
 static int read_cache_line(mt_runlog *log, const char *line, size_t len, int64_t t_ms)
 {
 	const mt_runlog_rules *r = log->rules;
 	enum mt_run_event_kind kind;
 	const char *key;
 
+	if (r->cache_anchor && !memchr(line, r->cache_anchor, len))
+		return 0;
 	if (find_any(line, len, &r->cache_hit))
 		kind = MT_RUN_EV_CACHE_HIT, key = "cache_hit";
 	else if (find_any(line, len, &r->cache_miss))
