@@ -7,7 +7,7 @@
 #include "tui.h"
 #include "util.h"
 
-#include <curl/curl.h>
+#include "curl_dl.h"
 #include <sqlite3.h>
 #include <yaml.h>
 
@@ -42,8 +42,13 @@ static json_t *doctor_json(void)
 					"reading repositories without a checkout"));
 	json_array_append_new(libs, lib("libyaml", yaml_get_version_string(),
 					"trial.yaml and compatibility tables"));
-	json_array_append_new(libs, lib("libcurl", curl_version_info(CURLVERSION_NOW)->version,
-					"updating compatibility tables"));
+	if (mt_curl_load() == 0)
+		json_array_append_new(libs, lib("libcurl", curl_version_info(CURLVERSION_NOW)->version,
+						"updating compatibility tables (loaded on first use)"));
+	else
+		json_array_append_new(libs, json_pack("{ss, sb, ss, ss}", "name", "libcurl", "found", 0,
+						      "error", mt_error_last(), "purpose",
+						      "updating compatibility tables"));
 	json_array_append_new(libs, lib("sqlite", sqlite3_libversion(), "the trial journal"));
 	json_array_append_new(libs, lib("jansson", jansson_version_str(), "JSON output"));
 	json_array_append_new(libs, lib("ncurses", mt_tui_curses_version(), "the wizard"));

@@ -3,8 +3,9 @@
 #include "sha256.h"
 #include "util.h"
 
+#include "curl_dl.h"
+
 #include <arpa/inet.h>
-#include <curl/curl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,6 +404,8 @@ int mt_fetch(mt_fetch_response *out, const mt_fetch_request *req)
 	int error;
 
 	memset(out, 0, sizeof(*out));
+	if ((error = mt_curl_load()) < 0)
+		return error;
 	if ((error = check_request(req)) < 0 || (error = conditional_headers(&headers, req)) < 0)
 		goto cleanup;
 	pthread_once(&curl_once, curl_init_once);

@@ -137,6 +137,15 @@ eq "$(cat "$TABLES/compat-web.yaml")" "$good" "every failure kept the table"
 OUT=$(cat "$TABLES/web.origin.json")
 eq "$(json 'j["url"]')" "$BASE/doc/ops.md" "a failed --url is not recorded"
 
+# libcurl is loaded only when a table is fetched: without it, a message
+# naming it and the table kept
+MTRIAL_CURL_LIBRARY=/nonexistent/libcurl.so.4 run_mt 1 tables update web
+has "cannot load libcurl (/nonexistent/libcurl.so.4)" "$ERR" "no libcurl: says which library"
+eq "$(cat "$TABLES/compat-web.yaml")" "$good" "no libcurl: the table kept"
+MTRIAL_CURL_LIBRARY=/nonexistent/libcurl.so.4 run_mt 0 tables list
+MTRIAL_CURL_LIBRARY=/nonexistent/libcurl.so.4 run_mt 1 doctor --json
+eq "$(json '[l["found"] for l in j["libraries"] if l["name"] == "libcurl"]')" "[False]" "doctor: libcurl not found"
+
 # with no NAME: every table that has a URL (team has none)
 put ops.md "$D/shuffled.md"
 run_mt 0 tables update --json
