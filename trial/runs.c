@@ -537,7 +537,7 @@ enum mt_runs_log_format mt_runs_sniff(const char *path, const char *head, size_t
 		/* one object per line, or one object over many lines */
 		nl = memchr(p, '\n', (size_t)(end - p));
 		json_t *first = json_loadb(p, nl ? (size_t)(nl - p) : (size_t)(end - p), 0, NULL);
-		int jsonl = json_is_object(first);
+		int jsonl = json_is_object(first) && !json_object_get(first, "number_of_nodes");
 		json_decref(first);
 		return jsonl ? MT_RUNS_LOG_JSONL : MT_RUNS_SYSTEM;
 	}

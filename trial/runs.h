@@ -20,8 +20,9 @@ enum mt_runs_log_format {
 
 /* What an imported file holds, from its name (.csv, .tsv, .jsonl, .ndjson)
  * or else its first bytes head[0..len): MLLOG or mtrial: lines a log, a
- * JSON object on the first line JSON Lines, a JSON object over several
- * lines a system description, anything else a log. */
+ * JSON object on the first line JSON Lines (unless it has number_of_nodes),
+ * a JSON object over several lines a system description, anything else a
+ * log. */
 enum mt_runs_log_format mt_runs_sniff(const char *path, const char *head, size_t len);
 
 /* An MLPerf submission's system description (systems/NAME.json of a

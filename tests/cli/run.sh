@@ -214,6 +214,11 @@ has "sys.json: \"number_of_nodes\" is 'two', not a whole number" "$ERR" "a bad c
 printf '{\n  "number_of_nodes": 1,\n  "accelerators_per_node": ]\n}\n' >"$T_TMP/sys.json"
 run_mt 2 runs import "$RD/series.csv" "$T_TMP/sys.json"
 has "sys.json:3:" "$ERR" "a description that is not JSON: file:line:column"
+# a description written on one line is still one, not a JSON Lines series
+python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))' \
+	"$RD/Dell_systems_XE9640x4H100-SXM-80GB.json" >"$T_TMP/compact.json"
+run_mt 2 runs import "$T_TMP/compact.json"
+has "is a system description: give the logs" "$ERR" "a one-line system description"
 printf 'epoch,loss\n1,2.5\n' >"$T_TMP/nostep.csv"
 run_mt 2 runs import "$T_TMP/nostep.csv"
 has "nostep.csv:1: no step column in the header (looked for step," "$ERR" "a header without a step fails"
