@@ -69,7 +69,6 @@ static int cell_num(const char *text, double *out)
 {
 	char *end;
 
-	errno = 0;
 	*out = strtod(text, &end);
 	while (end != text && isspace((unsigned char)*end))
 		end++;
@@ -95,11 +94,19 @@ static int iso_ms(const char *text, int64_t *out)
 			frac += (*p - '0') * scale;
 	}
 	if (*p == '+' || *p == '-') {
-		int oh, om = 0, sign = *p == '-' ? -1 : 1;
-		if (sscanf(p + 1, "%2d:%2d", &oh, &om) < 1 && sscanf(p + 1, "%2d%2d", &oh, &om) < 1)
-			return -1;
-		off = sign * (oh * 60 + om);
-		p += strspn(p + 1, "0123456789:") + 1;
+		/* +HH, +HH:MM or +HHMM */
+		int sign = *p++ == '-' ? -1 : 1, hm[2] = {0, 0};
+		for (int k = 0; k < 2; k++) {
+			if (k == 1 && *p == ':')
+				p++;
+			if (k == 1 && !*p)
+				break;
+			if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
+				return -1;
+			hm[k] = (p[0] - '0') * 10 + (p[1] - '0');
+			p += 2;
+		}
+		off = sign * (hm[0] * 60 + hm[1]);
 	} else if (*p == 'Z') {
 		p++;
 	}

@@ -192,6 +192,15 @@ eq "$(json 'j["started"], j["metrics"]["steps"]')" "2026-11-20T14:00:00Z 31" \
 eq "$(json 'j["metrics"]["target"]["at_step"], j["time_to_target_s"], j["devices_from"]')" \
 	"30 51.0 trial.yaml" "time to target from ISO times; devices from trial.yaml"
 
+# offsets written +HH:MM, -HHMM and +HH all give the same instant
+printf '%s\n' '{"step": 1, "time": "2026-11-20T08:30:00-0530"}' '{"step": 2, "time": "2026-11-20T16:00:01+02"}' \
+	'{"step": 3, "time": "2026-11-20T15:00:02.5+01:00", "eval_loss": 2.0}' >"$T_TMP/offsets.jsonl"
+run_mt 0 runs import --json "$T_TMP/offsets.jsonl"
+run_mt 0 runs show "$(json 'j["imported"][0]')" --json
+eq "$(json 'j["started"], j["metrics"]["last_ms"] - j["metrics"]["first_ms"]')" "2026-11-20T14:00:00Z 2500" \
+	"ISO 8601 offsets: -0530, +02, +01:00"
+sqlite3 .mtrial/journal.db "delete from runs where log like '%offsets.jsonl'"
+
 # the real MLPerf logs with their own system's description: 1 node x 4 H100
 D=$MT_SOURCE_DIR/tests/data/curves
 run_mt 0 runs import --system baseline "$RD/Dell_systems_XE9640x4H100-SXM-80GB.json" \
