@@ -14,7 +14,10 @@ void *mt_arena_alloc(mt_arena **a, size_t n)
 	mt_arena *c = *a;
 	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
 	if (!c || c->cap - c->used < n) {
-		size_t cap = n > 16384 ? n : 16384;
+		/* 1 KiB first, doubling to 16 KiB: a scan keeps one arena per file
+		 * until the end, most with a few hundred bytes in them */
+		size_t want = c ? (c->cap >= 8192 ? 16384 : c->cap * 2) : 1024;
+		size_t cap = n > want ? n : want;
 		mt_arena *nc = malloc(sizeof(*nc) + cap);
 		if (!nc)
 			abort();
