@@ -570,6 +570,24 @@ static int cached_tree(mt_scan_result *out, mt_scancache *cache, const mt_gitlis
 	return 1;
 }
 
+/* The body pieces as one string (for the cache). NULL when out of memory. */
+static char *body_join(const mt_scan_result *r)
+{
+	size_t n = 0;
+	char *body, *at;
+
+	for (size_t i = 0; i < r->npieces; i++)
+		n += r->pieces[i].n;
+	if (!(at = body = malloc(n + 1)))
+		return NULL;
+	for (size_t i = 0; i < r->npieces; i++) {
+		memcpy(at, r->pieces[i].p, r->pieces[i].n);
+		at += r->pieces[i].n;
+	}
+	*at = '\0';
+	return body;
+}
+
 static void store_tree(mt_scancache *cache, const mt_gitlisting *l, const mt_scan_options *o,
 		       const mt_scan_result *r)
 {
@@ -577,7 +595,14 @@ static void store_tree(mt_scancache *cache, const mt_gitlisting *l, const mt_sca
 	if (!cache || !l->tree[0] || mt_scancache_begin(cache) < 0)
 		return;
 	tree_key(key, sizeof(key), "body", l, o);
-	mt_scancache_put(cache, "tree", key, r->body, strlen(r->body));
+	if (r->body) {
+		mt_scancache_put(cache, "tree", key, r->body, strlen(r->body));
+	} else {
+		char *body = body_join(r);
+		if (body)
+			mt_scancache_put(cache, "tree", key, body, strlen(body));
+		free(body);
+	}
 	tree_key(key, sizeof(key), "summary", l, o);
 	mt_scancache_put(cache, "tree", key, r->summary, strlen(r->summary));
 	mt_scancache_commit(cache);
@@ -703,6 +728,10 @@ void mt_scan_result_dispose(mt_scan_result *r)
 	free(r->repo);
 	free(r->requested_rev);
 	free(r->body);
+	for (size_t i = 0; i < r->nkeep; i++)
+		free(r->keep[i]);
+	free(r->keep);
+	free(r->pieces);
 	free(r->summary);
 	memset(r, 0, sizeof(*r));
 }
@@ -751,11 +780,16 @@ static void json_head(mt_buf *b, const mt_scan_result *r, json_t *extra)
 char *mt_scan_result_json(const mt_scan_result *r, json_t *extra)
 {
 	mt_buf b = MT_BUF_INIT;
-	size_t body = strlen(r->body);
+	size_t body = r->body ? strlen(r->body) : 0;
 
 	json_head(&b, r, extra);
+	for (size_t i = 0; i < r->npieces; i++)
+		body += r->pieces[i].n;
 	mt_buf_reserve(&b, body + 1);
-	mt_buf_put(&b, r->body, body);
+	if (r->body)
+		mt_buf_put(&b, r->body, body);
+	for (size_t i = 0; i < r->npieces; i++)
+		mt_buf_put(&b, r->pieces[i].p, r->pieces[i].n);
 	mt_buf_put(&b, "}", 1);
 	return mt_buf_detach(&b);
 }
@@ -767,7 +801,10 @@ int mt_scan_result_write_json(FILE *f, const mt_scan_result *r, json_t *extra)
 	json_head(&b, r, extra);
 	fputs(mt_buf_cstr(&b), f);
 	mt_buf_dispose(&b);
-	fputs(r->body, f);
+	if (r->body)
+		fputs(r->body, f);
+	for (size_t i = 0; i < r->npieces; i++)
+		fwrite(r->pieces[i].p, 1, r->pieces[i].n, f);
 	fputc('}', f);
 	return ferror(f) ? mt_error_set(MT_EIO, "write error: %s", strerror(errno)) : 0;
 }

@@ -44,6 +44,17 @@ typedef struct {
 	char *body;            /* JSON members, without braces: calls [{api, op,
 				  file, line, col}], methods [{name, op, file,
 				  line}], then the summary's members */
+	/* private: a fresh scan's body is these pieces (body NULL), most of
+	 * them the workers' rendered call sites, kept as they are instead of
+	 * copied into one 8 MB string for a large repository; a result from
+	 * the cache has `body` */
+	struct mt_scan_piece {
+		const char *p;
+		size_t n;
+	} *pieces;
+	size_t npieces;
+	char **keep; /* buffers the pieces point into, freed with the result */
+	size_t nkeep;
 	char *summary;         /* a JSON object: files_scanned, files_skipped
 				  [{path, reason}], ops {op: {count, files}},
 				  findings [{rule, kind, effort, file, line, col,

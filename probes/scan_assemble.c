@@ -445,47 +445,55 @@ void mt_scan__render_sites(mt_buf sites[2], const struct job *job)
 	mt_buf_dispose(&path);
 }
 
-/* "calls":[...],"methods":[...] from the rendered sites (rendering here what
- * the workers did not: results read from the cache). */
-static void write_sites(mt_buf *body, const struct job *jobs, size_t njobs, size_t more)
+static void piece(mt_scan_result *out, const char *p, size_t n)
 {
-	size_t total = more + 32;
+	out->pieces[out->npieces++] = (struct mt_scan_piece){p, n};
+}
 
-	/* one allocation of the final size: the doubling series would fault in
-	 * twice the pages and copy the calls several times */
-	for (size_t i = 0; i < njobs; i++)
-		total += jobs[i].rendered ? jobs[i].sites[0].len + jobs[i].sites[1].len + 2 : 0;
-	mt_buf_reserve(body, total);
+/* "calls":[...],"methods":[...] from the rendered sites (rendering here what
+ * the workers did not: results read from the cache), as pieces of the
+ * result's body: the sites' buffers move to the result instead of being
+ * copied into one string (8 MB of calls for a large repository). */
+static int write_sites(mt_scan_result *out, struct job *jobs, size_t njobs)
+{
+	/* per array: its opening and closing, then per job a comma and its
+	 * sites; the summary's comma and members; buffers: two per job */
+	out->pieces = malloc((4 * njobs + 8) * sizeof(*out->pieces));
+	out->keep = malloc((2 * njobs + 1) * sizeof(*out->keep));
+	if (!out->pieces || !out->keep)
+		return mt_error_set(MT_EIO, "out of memory");
 	for (int which = 0; which < 2; which++) {
 		int first = 1;
-		mt_buf_puts(body, which ? ",\"methods\":[" : "\"calls\":[");
+		piece(out, which ? ",\"methods\":[" : "\"calls\":[", which ? 12 : 9);
 		for (size_t i = 0; i < njobs; i++) {
 			mt_buf own[2] = {MT_BUF_INIT, MT_BUF_INIT};
-			const mt_buf *b = &jobs[i].sites[which];
+			mt_buf *b = &jobs[i].sites[which];
 			if (!jobs[i].rendered) {
 				mt_scan__render_sites(own, &jobs[i]);
 				b = &own[which];
 			}
 			if (b->len) {
 				if (!first)
-					PUT_LIT(body, ",");
-				mt_buf_put(body, b->ptr, b->len);
+					piece(out, ",", 1);
+				piece(out, b->ptr, b->len);
+				out->keep[out->nkeep++] = mt_buf_detach(b);
 				first = 0;
 			}
 			mt_buf_dispose(&own[0]);
 			mt_buf_dispose(&own[1]);
 		}
-		PUT_LIT(body, "]");
+		piece(out, "]", 1);
 	}
+	return 0;
 }
 
 int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rules *rules,
-		      const struct job *jobs, size_t njobs)
+		      struct job *jobs, size_t njobs)
 {
 	struct summary sm = {0};
 	mt_findings paths = {0};
-	mt_buf body = MT_BUF_INIT;
 	char *text;
+	int error;
 
 	sumarr_init(&sm.skipped);
 	sumarr_init(&sm.findings);
@@ -507,11 +515,11 @@ int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rule
 	summary_dispose(&sm);
 	if (!text)
 		return mt_error_set(MT_EIO, "out of memory");
-	write_sites(&body, jobs, njobs, strlen(text));
-	mt_buf_put(&body, ",", 1);
-	mt_buf_put(&body, text + 1, strlen(text) - 2); /* the members, without braces */
-	out->summary = text;
-	out->body = mt_buf_detach(&body);
+	out->summary = text; /* the result's now: freed with it */
+	if ((error = write_sites(out, jobs, njobs)) < 0)
+		return error;
+	piece(out, ",", 1);
+	piece(out, text + 1, strlen(text) - 2); /* the members, without braces */
 	return 0;
 }
 

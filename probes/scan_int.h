@@ -70,10 +70,10 @@ struct job {
  * sites[0] and sites[1] (appending). Thread-safe for distinct jobs. */
 void mt_scan__render_sites(mt_buf sites[2], const struct job *job);
 
-/* Builds out->body (the call sites, then the summary's members) and
+/* Builds out's body pieces (the call sites, then the summary's members) and
  * out->summary from the listing's path findings and skipped files and the
- * jobs' results, in job order. */
+ * jobs' results, in job order. The jobs' rendered sites move to out. */
 int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rules *rules,
-		      const struct job *jobs, size_t njobs);
+		      struct job *jobs, size_t njobs);
 
 #endif
