@@ -794,7 +794,7 @@ static int lex_fstring(lexer *lx)
 /* --- operators, the rest ---------------------------------------------------- */
 
 /* Length of the operator starting with c, c2, c3 (0 when c starts none). */
-static int op_len(int c, int c2, int c3)
+static inline int op_len(int c, int c2, int c3)
 {
 	switch (c) {
 	case '(': case ')': case '[': case ']': case '{': case '}':
@@ -923,6 +923,196 @@ static int lex_normal(lexer *lx)
 	return lex_op(lx);
 }
 
+/* How lex_code reads a token, by its first byte. */
+enum { K_SLOW = 0, K_NAME, K_DIGIT, K_OP1, K_OPEN, K_CLOSE, K_OP, K_DOT, K_EOL };
+#define K_ROW10(b)                                                                                 \
+	[b] = K_NAME, [b + 1] = K_NAME, [b + 2] = K_NAME, [b + 3] = K_NAME, [b + 4] = K_NAME,     \
+	[b + 5] = K_NAME, [b + 6] = K_NAME, [b + 7] = K_NAME, [b + 8] = K_NAME, [b + 9] = K_NAME
+#define K_ROW16(b) K_ROW10(b), [b + 10] = K_NAME, [b + 11] = K_NAME, [b + 12] = K_NAME, \
+	[b + 13] = K_NAME, [b + 14] = K_NAME, [b + 15] = K_NAME
+static const unsigned char tok_start[256] = {
+	K_ROW16(0x80), K_ROW16(0x90), K_ROW16(0xa0), K_ROW16(0xb0),
+	K_ROW16(0xc0), K_ROW16(0xd0), K_ROW16(0xe0), K_ROW16(0xf0),
+	K_ROW16('A'), K_ROW10('A' + 16), K_ROW16('a'), K_ROW10('a' + 16), ['_'] = K_NAME,
+	[','] = K_OP1, [';'] = K_OP1, ['~'] = K_OP1,
+	['('] = K_OPEN, ['['] = K_OPEN, ['{'] = K_OPEN,
+	[')'] = K_CLOSE, [']'] = K_CLOSE, ['}'] = K_CLOSE,
+	['+'] = K_OP, ['-'] = K_OP, ['*'] = K_OP, ['/'] = K_OP, ['%'] = K_OP, ['&'] = K_OP,
+	['|'] = K_OP, ['^'] = K_OP, ['@'] = K_OP, ['='] = K_OP, ['!'] = K_OP, [':'] = K_OP,
+	['<'] = K_OP, ['>'] = K_OP,
+	['.'] = K_DOT,
+	['0'] = K_DIGIT, ['1'] = K_DIGIT, ['2'] = K_DIGIT, ['3'] = K_DIGIT, ['4'] = K_DIGIT,
+	['5'] = K_DIGIT, ['6'] = K_DIGIT, ['7'] = K_DIGIT, ['8'] = K_DIGIT, ['9'] = K_DIGIT,
+	['\n'] = K_EOL, ['\r'] = K_EOL,
+};
+#undef K_ROW16
+#undef K_ROW10
+
+/* At the start of a physical line, the common case in a few steps: spaces
+ * only, then code at the current indentation, a blank line or a line
+ * inside brackets. Returns the position after the indentation, or 0 when
+ * lex_indent must do it (p > 0 on every line but the first). */
+static inline size_t quick_indent(lexer *lx, size_t p)
+{
+	size_t q = skip_spaces(lx, p);
+	int c, col = (int)(q - p);
+
+	if (q >= lx->n)
+		return 0;
+	c = lx->s[q];
+	if (c == '\t' || c == '\f' || c == '\\')
+		return 0;
+	lx->blank = c == '#' || c == '\n' || c == '\r';
+	if (!lx->blank && lx->level == 0 &&
+	    (col != lx->indstack[lx->indent] || col != lx->altstack[lx->indent]))
+		return 0;
+	lx->atbol = 0;
+	return q;
+}
+
+/* 1 if c after a run of digits makes more of the number: . _ e E j J x X
+ * o O b B. */
+static inline int number_tail(int c)
+{
+	switch (c) {
+	case '.': case '_': case 'e': case 'E': case 'j': case 'J':
+	case 'x': case 'X': case 'o': case 'O': case 'b': case 'B':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The fields of a token one by one. GCC's SLP vectorizer would pack them
+ * through vector registers, more instructions than five stores; lex_code,
+ * where put() is inlined, is compiled without it. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define LEX_NO_SLP __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define LEX_NO_SLP
+#endif
+static inline void put(mt_token *t, mt_tok_kind kind, size_t off, size_t len, uint32_t line,
+		       size_t col)
+{
+	t->kind = kind;
+	t->off = (uint32_t)off;
+	t->len = (uint32_t)len;
+	t->line = line;
+	t->col = (uint32_t)col;
+}
+
+/* Code outside f-strings, token after token, until the end (LEX_DONE), an
+ * error, or the start of an f-string (LEX_MORE, lx->nfs > 0). The tokens
+ * most lines are made of (names, operators, brackets, plain numbers, line
+ * breaks and the spaces between them) are read here; anything else, and the
+ * last two bytes, go through lex_normal. It runs for every token of every
+ * file a scan reads, so its state lives in locals (registers), written back
+ * to *lx around every call that reads or moves it (SAVE, LOAD): the read
+ * position, the next token, the line and its start. Two bytes or more from
+ * the end, an operator's next two bytes need no bounds check. One switch
+ * rather than a function per case: the cases share the locals. */
+LEX_NO_SLP static int lex_code(lexer *lx)
+{
+	const unsigned char *s = lx->s;
+	const size_t n = lx->n;
+	size_t p, q, bol;
+	mt_token *t, *tend;
+	uint32_t line;
+	int rc, c, len;
+	mt_tok_kind kind;
+
+#define SAVE() (lx->p = p, lx->ntok = (size_t)(t - lx->tok), lx->line = line, lx->bol = bol)
+#define LOAD()                                                                                     \
+	(p = lx->p, t = lx->tok + lx->ntok, tend = lx->tok + lx->cap, line = lx->line, bol = lx->bol)
+	LOAD();
+	for (;;) {
+		if (lx->atbol) {
+			if (!(p && (q = quick_indent(lx, p)))) {
+				SAVE();
+				if ((rc = lex_indent(lx)) < 0)
+					return rc;
+				LOAD();
+				q = p;
+			}
+			p = q;
+		}
+		while (p < n && s[p] == ' ')
+			p++;
+		if (n - p <= 2 || t == tend)
+			goto slow;
+		c = s[p];
+		kind = MT_TOK_OP;
+		switch (tok_start[c]) {
+		case K_NAME:
+			q = skip_id(lx, p + 1);
+			/* b"", rb'', f"...: at most two letters before a quote */
+			if (q - p <= 2 && q < n && (s[q] == '"' || s[q] == '\''))
+				goto slow;
+			kind = MT_TOK_NAME;
+			break;
+		case K_DIGIT:
+			for (q = p + 1; q < n && is_digit(s[q]); q++)
+				;
+			/* a fraction, an exponent, 0x, 1_000, 2j: lex_number */
+			if (q == n || number_tail(s[q]))
+				goto slow;
+			kind = MT_TOK_NUMBER;
+			break;
+		case K_OP1:
+			q = p + 1;
+			break;
+		case K_OPEN:
+			if (lx->level >= MAX_LEVEL)
+				goto slow;
+			lx->paren[lx->level].ch = (unsigned char)c;
+			lx->paren[lx->level].line = line;
+			lx->paren[lx->level].col = (uint32_t)(p - bol);
+			lx->paren[lx->level].tok = (size_t)(t - lx->tok);
+			lx->level++;
+			q = p + 1;
+			break;
+		case K_CLOSE:
+			/* unmatched or mismatched: lex_normal says which */
+			if (lx->level == 0 || lx->paren[lx->level - 1].ch != (c == ')' ? '(' : c - 2))
+				goto slow;
+			lx->level--;
+			if (lx->match) /* this closing token is the next one */
+				lx->match[lx->paren[lx->level].tok] = (size_t)(t - lx->tok);
+			q = p + 1;
+			break;
+		case K_DOT:
+			if (is_digit(s[p + 1]))
+				goto slow;
+			/* fall through */
+		case K_OP:
+			q = p + (size_t)op_len(c, s[p + 1], s[p + 2]);
+			break;
+		case K_EOL:
+			len = c == '\r' && s[p + 1] == '\n' ? 2 : 1;
+			kind = lx->blank || lx->level > 0 ? MT_TOK_NL : MT_TOK_NEWLINE;
+			if (kind == MT_TOK_NEWLINE || !lx->code_only)
+				put(t++, kind, p, (size_t)len, line, p - bol);
+			p += (size_t)len;
+			line++;
+			bol = p;
+			lx->atbol = 1;
+			continue;
+		default:
+		slow:
+			SAVE();
+			rc = lex_normal(lx);
+			if (rc != LEX_MORE || lx->nfs)
+				return rc;
+			LOAD();
+			continue;
+		}
+		put(t++, kind, p, q - p, line, p - bol);
+		p = q;
+	}
+#undef SAVE
+#undef LOAD
+}
+
 static void lexer_init(lexer *lx, const char *src, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)src;
@@ -969,7 +1159,9 @@ static int lex_into(mt_lexbuf *b, int want_match, size_t *n, const char *src, si
 	lx.match = want_match ? b->match : NULL;
 	lx.cap = b->cap;
 	do {
-		if (lx.nfs && !lx.fs[lx.nfs - 1].in_expr)
+		if (!lx.nfs)
+			rc = lex_code(&lx);
+		else if (!lx.fs[lx.nfs - 1].in_expr)
 			rc = lex_fstring(&lx);
 		else
 			rc = lex_normal(&lx);
