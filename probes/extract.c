@@ -38,6 +38,7 @@ struct binding {
 	const char *name; /* local name, in the arena */
 	size_t name_len;
 	const char *target; /* fully qualified, in the arena */
+	size_t target_len;
 };
 
 struct level {
@@ -59,9 +60,10 @@ struct walker {
 	struct level *levels;
 	size_t nlevels, levels_cap;
 	int def_line;   /* the current logical line is a def/class header */
-	int pending;    /* the last logical line was one: its INDENT opens a scope */
+	size_t def_nl;  /* the NEWLINE that ended the last such line: an INDENT
+			   right after it opens a scope (SIZE_MAX: none yet) */
 	int fdepth;     /* f-string nesting */
-	mt_buf chain, resolved; /* scratch, reused for every chain */
+	mt_buf chain;           /* scratch for a chain written with spaces */
 	mt_kwarg *kw;           /* scratch for one call's keywords */
 	size_t kwcap;
 };
@@ -95,37 +97,62 @@ static inline int is_kw_n(const struct walker *w, size_t i, const char *kw, size
 #define is_op(w, i, op) is_op_n((w), (i), (op), sizeof(op) - 1)
 #define is_kw(w, i, kw) is_kw_n((w), (i), (kw), sizeof(kw) - 1)
 
-/* Python's keywords, by first letter: every name token is checked. */
-static int is_keyword(const struct walker *w, size_t i)
+/* What a name token is to the walk, by first letter: every name token is
+ * looked up once. */
+enum { KW_NONE = 0, KW_OTHER, KW_IMPORT, KW_FROM, KW_DEF, KW_CLASS };
+
+/* By first byte, bit n set when a keyword of n bytes starts with it: most
+ * names are told apart from every keyword by one look-up. */
+static const uint16_t kw_lengths[256] = {
+	['F'] = 1 << 5, ['N'] = 1 << 4, ['T'] = 1 << 4,
+	['a'] = 1 << 2 | 1 << 3 | 1 << 5 | 1 << 6, ['b'] = 1 << 5, ['c'] = 1 << 5 | 1 << 8,
+	['d'] = 1 << 3, ['e'] = 1 << 4 | 1 << 6, ['f'] = 1 << 3 | 1 << 4 | 1 << 7,
+	['g'] = 1 << 6, ['i'] = 1 << 2 | 1 << 6, ['l'] = 1 << 6, ['n'] = 1 << 3 | 1 << 8,
+	['o'] = 1 << 2, ['p'] = 1 << 4, ['r'] = 1 << 5 | 1 << 6, ['t'] = 1 << 3,
+	['w'] = 1 << 4 | 1 << 5, ['y'] = 1 << 5,
+};
+
+static int keyword_slow(const char *t, size_t n);
+
+/* The KW_ of Python's keyword at token i (a NAME), KW_NONE for a name. */
+static inline int keyword(const struct walker *w, size_t i)
 {
 	const char *t = w->src + w->toks[i].off;
 	size_t n = w->toks[i].len;
-#define KW(k) (n == sizeof(k) - 1 && memcmp(t, k, sizeof(k) - 1) == 0)
 
-	if (n < 2 || n > 8)
-		return 0;
+	if (n > 8 || !(kw_lengths[(unsigned char)t[0]] & (1u << n)))
+		return KW_NONE;
+	return keyword_slow(t, n);
+}
+
+static int keyword_slow(const char *t, size_t n)
+{
+#define KW(k) (n == sizeof(k) - 1 && memcmp(t, k, sizeof(k) - 1) == 0)
+#define IS(cond) ((cond) ? KW_OTHER : KW_NONE)
+
 	switch (t[0]) {
-	case 'F': return KW("False");
-	case 'N': return KW("None");
-	case 'T': return KW("True");
-	case 'a': return KW("and") || KW("as") || KW("assert") || KW("async") || KW("await");
-	case 'b': return KW("break");
-	case 'c': return KW("class") || KW("continue");
-	case 'd': return KW("def") || KW("del");
-	case 'e': return KW("elif") || KW("else") || KW("except");
-	case 'f': return KW("finally") || KW("for") || KW("from");
-	case 'g': return KW("global");
-	case 'i': return KW("if") || KW("import") || KW("in") || KW("is");
-	case 'l': return KW("lambda");
-	case 'n': return KW("nonlocal") || KW("not");
-	case 'o': return KW("or");
-	case 'p': return KW("pass");
-	case 'r': return KW("raise") || KW("return");
-	case 't': return KW("try");
-	case 'w': return KW("while") || KW("with");
-	case 'y': return KW("yield");
-	default: return 0;
+	case 'F': return IS(KW("False"));
+	case 'N': return IS(KW("None"));
+	case 'T': return IS(KW("True"));
+	case 'a': return IS(KW("and") || KW("as") || KW("assert") || KW("async") || KW("await"));
+	case 'b': return IS(KW("break"));
+	case 'c': return KW("class") ? KW_CLASS : IS(KW("continue"));
+	case 'd': return KW("def") ? KW_DEF : IS(KW("del"));
+	case 'e': return IS(KW("elif") || KW("else") || KW("except"));
+	case 'f': return KW("from") ? KW_FROM : IS(KW("finally") || KW("for"));
+	case 'g': return IS(KW("global"));
+	case 'i': return KW("import") ? KW_IMPORT : IS(KW("if") || KW("in") || KW("is"));
+	case 'l': return IS(KW("lambda"));
+	case 'n': return IS(KW("nonlocal") || KW("not"));
+	case 'o': return IS(KW("or"));
+	case 'p': return IS(KW("pass"));
+	case 'r': return IS(KW("raise") || KW("return"));
+	case 't': return IS(KW("try"));
+	case 'w': return IS(KW("while") || KW("with"));
+	case 'y': return IS(KW("yield"));
+	default: return KW_NONE;
 	}
+#undef IS
 #undef KW
 }
 
@@ -171,7 +198,9 @@ static void bind(struct walker *w, const char *name, size_t name_len, const char
 	GROW(w->bindings, w->nbindings, w->bindings_cap);
 	w->bindings[w->nbindings].name = arena_strndup(&w->out->arena, name, name_len);
 	w->bindings[w->nbindings].name_len = name_len;
-	w->bindings[w->nbindings].target = arena_strndup(&w->out->arena, target, strlen(target));
+	w->bindings[w->nbindings].target_len = strlen(target);
+	w->bindings[w->nbindings].target = arena_strndup(&w->out->arena, target,
+							 w->bindings[w->nbindings].target_len);
 	w->nbindings++;
 }
 
@@ -185,7 +214,7 @@ static void record_import(struct walker *w, const char *module, uint32_t line)
 }
 
 /* The innermost, latest binding of name[0..n), or NULL. */
-static const char *lookup(const struct walker *w, const char *name, size_t n)
+static const struct binding *lookup(const struct walker *w, const char *name, size_t n)
 {
 	unsigned bit = name_bit(name, n);
 
@@ -193,7 +222,7 @@ static const char *lookup(const struct walker *w, const char *name, size_t n)
 		return NULL;
 	for (size_t k = w->nbindings; k-- > 0;)
 		if (w->bindings[k].name_len == n && memcmp(w->bindings[k].name, name, n) == 0)
-			return w->bindings[k].target;
+			return &w->bindings[k];
 	return NULL;
 }
 
@@ -277,36 +306,48 @@ done:
 static void collect_module_imports(struct walker *w)
 {
 	int *scope_stack = NULL;
-	size_t nstack = 0, cap = 0;
-	int header = 0, pending = 0, depth = 0;
+	size_t nstack = 0, cap = 0, header_nl = SIZE_MAX;
+	int header = 0, depth = 0, scope;
 
+	/* Every token passes here: one switch on its kind, one keyword lookup
+	 * for a name. After an import, i is its NEWLINE (or `;`): skipped. */
 	for (size_t i = 0; i < w->n; i++) {
-		mt_token *t = &w->toks[i];
-		/* a def/class header ends with NEWLINE before its body's INDENT */
-		if (t->kind == MT_TOK_INDENT) {
+		switch (w->toks[i].kind) {
+		case MT_TOK_INDENT:
+			/* a def/class header ends with NEWLINE before its body's INDENT */
+			scope = i > 0 && header_nl == i - 1;
 			GROW(scope_stack, nstack, cap);
-			scope_stack[nstack++] = pending;
-			depth += pending;
-		} else if (t->kind == MT_TOK_DEDENT && nstack) {
-			depth -= scope_stack[--nstack];
-		} else if (t->kind == MT_TOK_NEWLINE) {
-			pending = header;
-			header = 0;
-			continue;
-		}
-		pending = 0;
-		if (t->kind == MT_TOK_INDENT || t->kind == MT_TOK_DEDENT) {
-			continue;
-		} else if ((is_kw(w, i, "def") || is_kw(w, i, "class")) &&
-			   (at_statement_start(w, i) || is_kw(w, i - 1, "async"))) {
-			header = 1;
-		} else if (depth == 0 && is_kw(w, i, "import") && at_statement_start(w, i)) {
-			i = parse_import(w, i, 1);
-		} else if (depth == 0 && is_kw(w, i, "from") && at_statement_start(w, i)) {
-			i = parse_from(w, i, 1);
-		}
-		if (i >= w->n)
+			scope_stack[nstack++] = scope;
+			depth += scope;
 			break;
+		case MT_TOK_DEDENT:
+			if (nstack)
+				depth -= scope_stack[--nstack];
+			break;
+		case MT_TOK_NEWLINE:
+			if (header)
+				header_nl = i;
+			header = 0;
+			break;
+		case MT_TOK_NAME:
+			switch (keyword(w, i)) {
+			case KW_DEF:
+			case KW_CLASS:
+				header |= at_statement_start(w, i) || is_kw(w, i - 1, "async");
+				break;
+			case KW_IMPORT:
+				if (depth == 0 && at_statement_start(w, i))
+					i = parse_import(w, i, 1);
+				break;
+			case KW_FROM:
+				if (depth == 0 && at_statement_start(w, i))
+					i = parse_from(w, i, 1);
+				break;
+			}
+			break;
+		default:
+			break;
+		}
 	}
 	free(scope_stack);
 	w->nmodule = w->nbindings;
@@ -401,16 +442,17 @@ static mt_call *new_call(struct walker *w, size_t first)
 	return c;
 }
 
-/* Everything a call holds lives in the arena. */
+/* Everything a call holds lives in the arena: the chain's text, its
+ * resolved name (NULL when its first name is not bound). */
 static void record_chain_call(struct walker *w, size_t first, size_t end, const char *chain,
-			      const char *resolved, size_t nparts)
+			      size_t chain_len, char *resolved, size_t resolved_len, size_t nparts)
 {
 	int method = !resolved && nparts > 1;
 	mt_call *c = new_call(w, method ? end - 1 : first);
-	c->callee_len = (uint32_t)strlen(chain);
-	c->callee = arena_strndup(&w->out->arena, chain, c->callee_len);
-	c->api_len = resolved ? (uint32_t)strlen(resolved) : 0;
-	c->api = resolved ? arena_strndup(&w->out->arena, resolved, c->api_len) : NULL;
+	c->callee_len = (uint32_t)chain_len;
+	c->callee = arena_strndup(&w->out->arena, chain, chain_len);
+	c->api_len = (uint32_t)resolved_len;
+	c->api = resolved;
 	if (method) {
 		c->method_len = w->toks[end - 1].len;
 		c->method = arena_strndup(&w->out->arena, w->src + w->toks[end - 1].off,
@@ -419,43 +461,63 @@ static void record_chain_call(struct walker *w, size_t first, size_t end, const 
 	read_arguments(w, c, end);
 }
 
-static void record_ref(struct walker *w, size_t first, const char *resolved)
+static void record_ref(struct walker *w, size_t first, char *resolved)
 {
 	mt_pyfile *f = w->out;
 	GROW(f->refs, f->nrefs, w->nrefs_cap);
-	f->refs[f->nrefs].api = arena_strndup(&f->arena, resolved, strlen(resolved));
+	f->refs[f->nrefs].api = resolved;
 	f->refs[f->nrefs].line = w->toks[first].line;
 	f->refs[f->nrefs].col = w->toks[first].col;
 	f->nrefs++;
 }
 
+/* In the arena, the binding's target followed by rest[0..n). */
+static char *resolve(struct walker *w, const struct binding *b, const char *rest, size_t n)
+{
+	char *p = mt_arena_alloc((mt_arena **)&w->out->arena, b->target_len + n + 1);
+
+	memcpy(p, b->target, b->target_len);
+	memcpy(p + b->target_len, rest, n);
+	p[b->target_len + n] = '\0';
+	return p;
+}
+
 /* A dotted name chain starting at name token i (not after a '.'): a call, a
  * reference, or nothing. Returns the index after the chain. Most chains are
- * neither, so the text is only put together for those that are. */
+ * neither, so the text is only put together for those that are; and most
+ * are written without spaces, so their text is the source's. */
 static size_t visit_chain(struct walker *w, size_t i)
 {
-	size_t end = i + 1, nparts, n0 = w->toks[i].len;
-	const char *target = lookup(w, w->src + w->toks[i].off, n0);
+	const mt_token *t = w->toks;
+	size_t end = i + 1, nparts, n0 = t[i].len, len, sum = t[i].len;
+	const struct binding *target = lookup(w, w->src + t[i].off, n0);
+	const char *chain;
+	char *resolved = NULL;
 	int call;
 
-	while (is_op(w, end, ".") && is_name(w, end + 1))
+	while (is_op(w, end, ".") && is_name(w, end + 1)) {
+		sum += 1 + t[end + 1].len;
 		end += 2;
+	}
 	call = is_op(w, end, "(");
 	if (!call && !target)
 		return end;
 	nparts = (end - i + 1) / 2;
-	w->chain.len = 0;
-	read_dotted(w, i, &w->chain);
-	w->resolved.len = 0;
-	if (target) { /* the binding, then the rest of the chain */
-		mt_buf_puts(&w->resolved, target);
-		mt_buf_put(&w->resolved, w->chain.ptr + n0, w->chain.len - n0);
+	chain = w->src + t[i].off;
+	len = t[end - 1].off + t[end - 1].len - t[i].off;
+	if (len != sum) { /* `a . b`, or over lines in brackets */
+		w->chain.len = 0;
+		read_dotted(w, i, &w->chain);
+		chain = w->chain.ptr;
+		len = w->chain.len;
 	}
+	if (target) /* the binding, then the rest of the chain */
+		resolved = resolve(w, target, chain + n0, len - n0);
 	if (call)
-		record_chain_call(w, i, end, w->chain.ptr, w->resolved.len ? w->resolved.ptr : NULL,
-				  nparts);
-	else if (w->resolved.len)
-		record_ref(w, i, w->resolved.ptr);
+		record_chain_call(w, i, end, chain, len, resolved,
+				  resolved ? target->target_len + len - n0 : 0, nparts);
+	else if (resolved)
+		record_ref(w, i, resolved);
 	return end;
 }
 
@@ -506,10 +568,10 @@ static void visit_fstring(struct walker *w, size_t i)
 
 /* --- pass 2 ---------------------------------------------------------------- */
 
-static void enter_block(struct walker *w)
+static void enter_block(struct walker *w, int scope)
 {
 	GROW(w->levels, w->nlevels, w->levels_cap);
-	w->levels[w->nlevels].scope = w->pending;
+	w->levels[w->nlevels].scope = scope;
 	w->levels[w->nlevels].nbindings = w->nbindings;
 	w->nlevels++;
 }
@@ -540,50 +602,56 @@ static int ends_expression(const struct walker *w, size_t i)
 
 static size_t visit_statement_token(struct walker *w, size_t i)
 {
-	if (is_kw(w, i, "import") && at_statement_start(w, i)) {
-		size_t end = parse_import(w, i, 0);
+	size_t end;
+
+	switch (keyword(w, i)) {
+	case KW_NONE:
+		if (i > 0 && is_op(w, i - 1, "."))
+			return i + 1;
+		return visit_chain(w, i);
+	case KW_IMPORT:
+		if (!at_statement_start(w, i))
+			return i + 1;
+		end = parse_import(w, i, 0);
 		if (in_function(w))
 			parse_import(w, i, 1);
 		return end;
-	}
-	if (is_kw(w, i, "from") && at_statement_start(w, i) && !is_op(w, i + 1, "(")) {
-		size_t end = parse_from(w, i, 0);
+	case KW_FROM:
+		if (!at_statement_start(w, i) || is_op(w, i + 1, "("))
+			return i + 1;
+		end = parse_from(w, i, 0);
 		if (in_function(w))
 			parse_from(w, i, 1);
 		return end;
-	}
-	if (is_kw(w, i, "def") || is_kw(w, i, "class")) {
+	case KW_DEF:
+	case KW_CLASS:
 		w->def_line |= at_statement_start(w, i) || is_kw(w, i - 1, "async");
 		return is_name(w, i + 1) ? i + 2 : i + 1; /* the defined name is no call */
+	default:
+		return i + 1;
 	}
-	if (is_keyword(w, i))
-		return i + 1;
-	if (i > 0 && is_op(w, i - 1, "."))
-		return i + 1;
-	return visit_chain(w, i);
 }
 
 static void walk(struct walker *w)
 {
+	w->def_nl = SIZE_MAX;
 	for (size_t i = 0; i < w->n;) {
-		mt_token *t = &w->toks[i];
-		if (t->kind != MT_TOK_DEDENT)
-			w->pending &= t->kind == MT_TOK_INDENT;
-		switch (t->kind) {
+		switch (w->toks[i].kind) {
 		case MT_TOK_INDENT:
-			enter_block(w);
-			w->pending = 0;
+			/* a def/class header ends with NEWLINE before its body's INDENT */
+			enter_block(w, i > 0 && w->def_nl == i - 1);
 			i++;
-			continue;
+			break;
 		case MT_TOK_DEDENT:
 			leave_block(w);
 			i++;
-			continue;
+			break;
 		case MT_TOK_NEWLINE:
-			w->pending = w->def_line;
+			if (w->def_line)
+				w->def_nl = i;
 			w->def_line = 0;
 			i++;
-			continue;
+			break;
 		case MT_TOK_STRING:
 			record_string(w, i, i);
 			i++;
@@ -644,7 +712,6 @@ int mt_extract_buf(mt_pyfile *out, const char *src, size_t len, mt_lexbuf *lb)
 	free(w.levels);
 	free(w.kw);
 	mt_buf_dispose(&w.chain);
-	mt_buf_dispose(&w.resolved);
 	return 0;
 }
 
