@@ -561,43 +561,64 @@ static json_t *decision_model(mt_trial *t, int64_t now_ms)
 	return d;
 }
 
-/* Each track's code changes (base..head of trial.yaml), or why they are
- * not known. */
-static json_t *tracks_model(const mt_trial *t)
+/* {path, mark, note} of a file marked in a track (a changed file, or a
+ * stale mark's journal row). */
+static json_t *mark_item(json_t *f, const char *note_key)
 {
-	static const char *const names[] = {"portability", "optimized"};
-	const char *repo = t->spec ? mt_spec_get(t->spec, "workload.repository") : NULL;
-	mt_change_rules *rules = NULL;
-	json_t *out = json_array();
+	return json_pack("{sO, sO, sO}", "path", json_object_get(f, "path"), "mark",
+			 json_object_get(f, "mark"), "note",
+			 json_object_get(f, note_key) ?: json_null());
+}
 
-	if (!t->spec || mt_change_rules_load(&rules) < 0) {
+/* One track of mt_tracks_json as the report shows it: name, base, head,
+ * totals (with by_mark) and the marked files with their notes, or
+ * "unknown" saying why the changes are not known; stale_marks either way. */
+static json_t *track_item(json_t *tr)
+{
+	json_t *changes = json_object_get(tr, "changes"), *marked = json_array(), *stale = json_array();
+	json_t *out = json_pack("{sO}", "name", json_object_get(tr, "name")), *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(changes, "files"), i, f)
+		if (json_is_string(json_object_get(f, "mark")))
+			json_array_append_new(marked, mark_item(f, "mark_note"));
+	json_array_foreach(json_object_get(tr, "stale_marks"), i, f)
+		json_array_append_new(stale, mark_item(f, "note"));
+	json_object_set_new(out, "marked", marked);
+	json_object_set_new(out, "stale_marks", stale);
+	if (json_is_object(changes)) {
+		json_object_set(out, "totals", json_object_get(changes, "totals"));
+		json_object_set(out, "base", json_object_get(tr, "base"));
+		json_object_set(out, "head", json_object_get(tr, "head"));
+	} else if (json_is_string(json_object_get(tr, "error"))) {
+		json_object_set(out, "unknown", json_object_get(tr, "error"));
+	} else {
+		json_object_set_new(out, "unknown", json_string("no base and head in trial.yaml"));
+	}
+	return out;
+}
+
+/* Each track's code changes (base..head of trial.yaml) with the files the
+ * team marked reusable or model-specific, or why they are not known: what
+ * `mtrial tracks --json` says (mt_tracks_json), cut to what the report
+ * shows. */
+static json_t *tracks_model(mt_trial *t, int64_t now_ms)
+{
+	mt_change_rules *rules = NULL;
+	json_t *all = NULL, *out, *tr;
+	size_t i;
+
+	if (!t->spec || mt_change_rules_load(&rules) < 0 ||
+	    mt_tracks_json(&all, t, rules, now_ms) < 0) {
 		mt_error_clear();
-		json_decref(out);
+		mt_change_rules_free(rules);
 		return json_null();
 	}
-	for (size_t i = 0; i < 2; i++) {
-		char kb[64], kh[64];
-		const char *base, *head;
-		json_t *ch = NULL, *tr = json_pack("{ss}", "name", names[i]);
-		snprintf(kb, sizeof(kb), "tracks.%s.base", names[i]);
-		snprintf(kh, sizeof(kh), "tracks.%s.head", names[i]);
-		base = mt_spec_get(t->spec, kb);
-		head = mt_spec_get(t->spec, kh);
-		if (!base || !head) {
-			json_object_set_new(tr, "unknown", json_string("no base and head in trial.yaml"));
-		} else if (mt_changes_diff(&ch, repo && mt_path_is_dir(repo) ? repo : t->dir, base, head,
-					   rules) < 0) {
-			json_object_set_new(tr, "unknown", json_string(mt_error_last()));
-			mt_error_clear();
-		} else {
-			json_object_set(tr, "totals", json_object_get(ch, "totals"));
-			json_object_set_new(tr, "base", json_string(base));
-			json_object_set_new(tr, "head", json_string(head));
-			json_decref(ch);
-		}
-		json_array_append_new(out, tr);
-	}
 	mt_change_rules_free(rules);
+	out = json_array();
+	json_array_foreach(all, i, tr)
+		json_array_append_new(out, track_item(tr));
+	json_decref(all);
 	return out;
 }
 
@@ -631,12 +652,22 @@ static json_t *probe_model(mt_journal *j)
 	return r;
 }
 
+/* The Summary step's status: done with a verdict, partial when the verdict
+ * is that evidence is missing, empty when there is no decision. */
+static const char *summary_status(json_t *decision)
+{
+	const char *v = json_string_value(json_object_get(decision, "verdict"));
+	if (!v)
+		return "empty";
+	return strcmp(v, MT_VERDICT_NOT_ENOUGH_EVIDENCE) == 0 ? "partial" : "done";
+}
+
 static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan,
-			   int probed, int checked, int ran)
+			   int probed, int checked, int ran, json_t *decision)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		const char *status = "empty";
+		const char *status = "empty", *verdict = NULL;
 		if (strcmp(steps[i].id, "effort") == 0 &&
 		    (json_array_size(json_object_get(effort, "intervals")) ||
 		     json_array_size(notes)))
@@ -652,9 +683,13 @@ static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, j
 			status = "done";
 		if (strcmp(steps[i].id, "runs") == 0 && ran)
 			status = "partial"; /* done once clocks and time to quality are known */
-		json_array_append_new(arr, json_pack("{ss, ss, ss, ss}", "id", steps[i].id,
+		if (strcmp(steps[i].id, "summary") == 0) {
+			status = summary_status(decision);
+			verdict = json_string_value(json_object_get(decision, "headline"));
+		}
+		json_array_append_new(arr, json_pack("{ss, ss, ss, ss, ss*}", "id", steps[i].id,
 						     "title", steps[i].title, "status", status,
-						     "hint", steps[i].empty_hint));
+						     "hint", steps[i].empty_hint, "verdict", verdict));
 	}
 	return arr;
 }
@@ -666,7 +701,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
 	json_t *effort = effort_model(t->journal, now_ms);
 	json_t *notes = effort ? mt_journal_notes_json(t->journal) : NULL;
-	json_t *scan, *probe, *checks, *runs;
+	json_t *scan, *probe, *checks, *runs, *decision;
 
 	if (!effort || !notes) {
 		json_decref(spec);
@@ -677,18 +712,19 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	probe = probe_model(t->journal);
 	checks = checks_model(t->journal);
 	runs = runs_model(t->journal, t->spec);
+	decision = decision_model(t, now_ms);
 	mt_time_iso(iso, sizeof(iso), now_ms);
 	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so, so, "
 			 "so, so}",
 			 "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
-			 t->dir, "name", name, "spec", spec, "decision", decision_model(t, now_ms),
+			 t->dir, "name", name, "spec", spec, "decision", decision,
 			 "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),
 			 "probe", probe, "checks", checks, "costs", costs_model(runs, t->spec), "runs", runs,
-			 "tracks", tracks_model(t), "steps",
+			 "tracks", tracks_model(t, now_ms), "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
-				     !json_is_null(checks), !json_is_null(runs)));
+				     !json_is_null(checks), !json_is_null(runs), decision));
 }

@@ -11,8 +11,11 @@
 /* Builds the model of trial `t` as of now_ms (running timers count up to it).
  * Keys: "mtrial" {version, schema}, "generated", "trial" {dir, name},
  * "spec" (mt_spec_to_json), "effort" {summary, intervals}, "notes",
- * "steps" [{id, title, status: empty|partial|done, hint}]. New reference,
- * NULL with mt_error_last() on failure. */
+ * "decision" (mt_decide with labels, or {error}), "tracks" [{name, base,
+ * head, totals (with by_mark), marked [{path, mark, note}], stale_marks,
+ * or unknown: why}] (from mt_tracks_json), "steps" [{id, title, status:
+ * empty|partial|done, hint, verdict: the Summary's headline when decided}].
+ * New reference, NULL with mt_error_last() on failure. */
 json_t *mt_report_model(mt_trial *t, int64_t now_ms);
 
 #endif

@@ -2,7 +2,8 @@
 # the Markdown report compared with tests/data/report/fixture.md, where only
 # the times recorded as "now" and the scratch directory are masked; the HTML
 # report well-formed (Python's html.parser), self-contained, escaped, in the
-# same order, with its four charts; the JSON model; bad usage.
+# same order, with its four charts; in both, each track's lines by mark and
+# the file marked reusable with its note; the JSON model; bad usage.
 #
 # After a deliberate change to the report, regenerate the expected text with
 #   MTRIAL_UPDATE_EXPECTED=1 ctest -R cli/report$
@@ -38,6 +39,15 @@ hasnt "<script>" "$OUT" "no raw script tag in the Markdown"
 printf '%s\n' "$OUT" | grep '^| #6 first-try ' >"$T_TMP/row6"
 has 'echo "neuronx-cc: error: unsupported op" \| cat' "$(cat "$T_TMP/row6")" "the pipe in the command is escaped"
 eq "$(sed 's/\\|//g' "$T_TMP/row6" | tr -cd '|' | wc -c)" 14 "the failed run's row keeps its 13 cells"
+
+# the tracks: lines by mark, the marked file with its note (escaped), and
+# the track nobody marked counted as unmarked
+has "$(printf '%s\n' '- portability track (`main`..`trial`): 1 files, +2 -2 lines, 2 of them' \
+	'  platform-specific and 2 generic; model code 0, harness 4, other 0 lines;' \
+	'  marked reusable 4, model-specific 0, unmarked 0 lines' \
+	'  - `train.py` reusable: any model needs the &lt;device> | string')" "$OUT" \
+	"the portability track: lines by mark, the marked file and its note"
+has "marked reusable 0, model-specific 0, unmarked 4 lines" "$OUT" "the optimized track: all unmarked"
 
 # -o writes the same document
 run_mt 0 report --format md -o "$T_TMP/out.md"
@@ -100,6 +110,10 @@ has ">target 2</text>" "$HTML" "the quality chart's target line"
 has "<title>CPU fallback: 1</title>" "$HTML" "the ops chart counts the override"
 has ">budget 4 h</text>" "$HTML" "the effort chart's budget"
 has "<title>candidate, failed, aborted or short: 6.933 USD</title>" "$HTML" "the cost chart's failed attempts"
+# the tracks: lines by mark, the marked file and its note, escaped
+has "harness 4, other 0 lines; marked reusable 4, model-specific 0, unmarked 0 lines" "$HTML" "HTML: the portability track's lines by mark"
+has '<li><code>train.py</code> <span class="mark reusable">reusable</span>: any model needs the &lt;device&gt; | string</li>' "$HTML" "HTML: the marked file and its note"
+has "marked reusable 0, model-specific 0, unmarked 4 lines" "$HTML" "HTML: the optimized track all unmarked"
 # every attempt, the failed one styled as such
 has '<tr class="failed"><td>#6 first-try</td>' "$HTML" "the failed attempt is listed"
 # the Markdown says the same in the same order
@@ -111,8 +125,29 @@ run_mt 0 report --format json
 eq "$(json '[s["system"] + ":" + str(s["attempts"]) for s in j["costs"]["systems"]]')" "['baseline:2', 'candidate:4']" "costs per system"
 eq "$(json 'j["decision"]["verdict"] in ("GO", "GO_WITH_CONDITIONS", "NO_GO", "NOT_ENOUGH_EVIDENCE") or j["decision"].get("error")')" True "the model holds the decision, or why there is none"
 eq "$(json '"charts" in j')" False "charts are made for HTML only"
+eq "$(json '[(t["name"], t["marked"], t["totals"]["by_mark"]) for t in j["tracks"]]')" \
+	"[('portability', [{'path': 'train.py', 'mark': 'reusable', 'note': 'any model needs the <device> | string'}], {'reusable': 4, 'model-specific': 0, 'unmarked': 0}), ('optimized', [], {'reusable': 0, 'model-specific': 0, 'unmarked': 4})]" \
+	"the tracks' marks in the model"
+model_tracks=$OUT
+run_mt 0 tracks --json
+eq "$(json '[[(f["path"], f["mark"], f["mark_note"]) for f in t["changes"]["files"] if f["mark"]] for t in j]')" \
+	"$(OUT=$model_tracks json '[[(f["path"], f["mark"], f["note"]) for f in t["marked"]] for t in j["tracks"]]')" \
+	"the model's marks are those of mtrial tracks"
 run_mt 0 report --json
 has '"costs"' "$OUT" "--json prints the model"
+
+# a mark whose file the track no longer changes: listed as such
+run_mt 0 tracks mark --track optimized train.py --model-specific --note "a kernel for this model"
+sed -i 's/optimized: {base: main, head: trial,/optimized: {base: main, head: main,/' .mtrial/trial.yaml
+run_mt 0 report
+has "$(printf '%s\n' '- optimized track (`main`..`main`): 0 files, +0 -0 lines, 0 of them' \
+	'  platform-specific and 0 generic; model code 0, harness 0, other 0 lines;' \
+	'  marked reusable 0, model-specific 0, unmarked 0 lines' \
+	'  - `train.py` marked model-specific but no longer changed by the track: a kernel for this model')" \
+	"$OUT" "a stale mark in the Markdown"
+run_mt 0 report --format html
+has '<li><code>train.py</code> marked <span class="mark model-specific">model-specific</span> but no longer changed by the track: a kernel for this model</li>' \
+	"$OUT" "a stale mark in the HTML"
 
 # --- bad usage ---------------------------------------------------------------------
 run_mt 2 report --format pdf

@@ -1,8 +1,9 @@
 # Sourced by tests/cli/report*.sh after tests/lib.sh: builds a fixed trial in
 # $T_TMP/w (a repository with a baseline on main and a port on `trial`, a
 # trial.yaml, a scan and a probe, five imported runs with fixed times, one
-# failed `mtrial run`, a loss-curve check, effort and notes) and leaves the
-# shell in the repository. Commit ids are fixed (author, committer, dates);
+# failed `mtrial run`, a loss-curve check, effort and notes, train.py marked
+# reusable in the portability track with a note) and leaves the shell in the
+# repository. Commit ids are fixed (author, committer, dates);
 # only the times mtrial records as "now" and the scratch path vary.
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t \
 	GIT_COMMITTER_EMAIL=t@example.com GIT_AUTHOR_DATE=2026-01-02T03:04:05Z \
@@ -114,6 +115,8 @@ YAML
 	"$MTRIAL" effort add --duration 1h30m --track portability --category debugging 'device strings' >/dev/null &&
 		"$MTRIAL" effort add --duration 45m --track optimized --category optimization >/dev/null &&
 		"$MTRIAL" effort add --duration 20m --track portability --category setup >/dev/null || return 1
+	"$MTRIAL" tracks mark --track portability train.py --reusable \
+		--note 'any model needs the <device> | string' >/dev/null || return 1
 	"$MTRIAL" note --track portability --tag compile \
 		'first compile took <b>10 min</b> | cached after <script>alert(1)</script>' >/dev/null &&
 		"$MTRIAL" note 'a plain note' >/dev/null
