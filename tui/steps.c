@@ -28,8 +28,9 @@ const char *tui_step_status(json_t *model, const char *step_id)
 
 	json_array_foreach(jv_get(model, "steps"), i, step) {
 		const char *id = json_string_value(json_object_get(step, "id"));
-		if (id && step_id && strcmp(id, step_id) == 0)
-			return json_string_value(json_object_get(step, "status"));
+		if (id && step_id && strcmp(id, step_id) == 0) /* the Summary's verdict says more */
+			return json_string_value(json_object_get(step, "verdict"))
+				       ?: json_string_value(json_object_get(step, "status"));
 	}
 	return NULL;
 }

@@ -6,7 +6,8 @@
 # verdict while the wizard is open and the selection stays on its
 # criterion. w writes report.md and report.html into the trial directory,
 # the same report `mtrial report` renders; a report that cannot be written
-# says why.
+# says why. The step's heading carries the verdict (NOT ENOUGH EVIDENCE,
+# NO-GO, GO) rather than a status.
 . "$(dirname "$0")/lib/harness.bash"
 
 new_trial summary-trial
@@ -34,6 +35,9 @@ check "mtrial decide: not enough evidence, two met" \
 start_shell 80 24
 start_wizard
 keys G
+check "the heading shows the verdict, not the step's status" \
+	wait_for '│ Summary \(NOT ENOUGH EVIDENCE\)( |$)'
+check "... nor (empty)" wait_gone '│ Summary \((empty|partial|done)\)'
 check "the verdict on top, as mtrial decide has it" wait_for '│ Verdict: NOT ENOUGH EVIDENCE$'
 check "... its summary" wait_for '│   2 of 3 criteria met, 0 not met, 1 unknown$'
 check "the checklist: a met criterion" wait_for '│   \[x\] met     team-signoff \(custom\)$'
@@ -58,6 +62,7 @@ check "k goes back" wait_for '│ ── porting-effort: met ─'
 # --- an edit of trial.yaml: the verdict follows, the selection stays ------------------
 sed -i 's/judgement: met/judgement: not_met/' "$SPEC"
 check "a criterion not met: NO-GO" wait_for '│ Verdict: NO-GO$'
+check "... in the heading too" wait_for '│ Summary \(NO-GO\)( |$)'
 check "... the row says not met" wait_for '│   \[!\] not met team-signoff \(custom\)$'
 check "... the selection stayed on its criterion" wait_for '│ ── porting-effort: met ─'
 check "mtrial decide says the same" test "$(decide .verdict)" = NO_GO
@@ -78,6 +83,12 @@ check "a report that cannot be written says so" wait_for '│   Not written \([0
 	check "... and why, in the system's words" wait_for '│   .*/\.mtrial/report\.md: rename'
 masked_screen | sed 's/^/  | /'
 rmdir "$REPO/.mtrial/report.md"
+
+# --- every criterion met: GO, in the heading as well ------------------------------------
+sed -i -e 's/judgement: not_met/judgement: met/' -e '/no-fallback/,$d' "$SPEC"
+check "every criterion met: GO" wait_for '│ Verdict: GO$'
+check "... the heading says GO" wait_for '│ Summary \(GO\)( |$)'
+check "mtrial decide says GO" test "$(decide .verdict)" = GO
 
 keys q
 check "q quits with status 0" wait_for '^wizard-exit=0$'
