@@ -983,6 +983,11 @@ static inline int number_tail(int c)
 	}
 }
 
+static inline size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
 /* The fields of a token one by one. GCC's SLP vectorizer would pack them
  * through vector registers, more instructions than five stores; lex_code,
  * where put() is inlined, is compiled without it. */
@@ -1015,30 +1020,26 @@ LEX_NO_SLP static int lex_code(lexer *lx)
 {
 	const unsigned char *s = lx->s;
 	const size_t n = lx->n;
-	size_t p, q, bol;
+	size_t p, q, bol, lim;
 	mt_token *t, *tend;
 	uint32_t line;
 	int rc, c, len;
 	mt_tok_kind kind;
 
 #define SAVE() (lx->p = p, lx->ntok = (size_t)(t - lx->tok), lx->line = line, lx->bol = bol)
+/* Each step of the loop reads a byte or more and writes a token at most,
+ * so below lim both the source's last two bytes and the token array's end
+ * are still ahead. */
 #define LOAD()                                                                                     \
-	(p = lx->p, t = lx->tok + lx->ntok, tend = lx->tok + lx->cap, line = lx->line, bol = lx->bol)
+	(p = lx->p, t = lx->tok + lx->ntok, tend = lx->tok + lx->cap, line = lx->line,             \
+	 bol = lx->bol, lim = n - p > 2 ? p + min_size(n - p - 2, (size_t)(tend - t)) : p)
 	LOAD();
+	if (lx->atbol)
+		goto indent;
 	for (;;) {
-		if (lx->atbol) {
-			if (!(p && (q = quick_indent(lx, p)))) {
-				SAVE();
-				if ((rc = lex_indent(lx)) < 0)
-					return rc;
-				LOAD();
-				q = p;
-			}
-			p = q;
-		}
 		while (p < n && s[p] == ' ')
 			p++;
-		if (n - p <= 2 || t == tend)
+		if (p >= lim)
 			goto slow;
 		c = s[p];
 		kind = MT_TOK_OP;
@@ -1096,17 +1097,31 @@ LEX_NO_SLP static int lex_code(lexer *lx)
 			line++;
 			bol = p;
 			lx->atbol = 1;
-			continue;
-		default:
+			goto indent;
+		case K_SLOW:
 		slow:
 			SAVE();
 			rc = lex_normal(lx);
 			if (rc != LEX_MORE || lx->nfs)
 				return rc;
 			LOAD();
+			if (lx->atbol)
+				goto indent;
 			continue;
+		default: /* the table holds nothing else */
+			__builtin_unreachable();
 		}
 		put(t++, kind, p, q - p, line, p - bol);
+		p = q;
+		continue;
+	indent: /* at the start of a physical line (lx->atbol) */
+		if (!(p && (q = quick_indent(lx, p)))) {
+			SAVE();
+			if ((rc = lex_indent(lx)) < 0)
+				return rc;
+			LOAD();
+			q = p;
+		}
 		p = q;
 	}
 #undef SAVE
