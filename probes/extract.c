@@ -64,6 +64,7 @@ struct walker {
 			   right after it opens a scope (SIZE_MAX: none yet) */
 	int fdepth;     /* f-string nesting */
 	mt_buf chain;           /* scratch for a chain written with spaces */
+	mt_buf mod, full;       /* scratch for imports */
 	mt_kwarg *kw;           /* scratch for one call's keywords */
 	size_t kwcap;
 };
@@ -238,20 +239,19 @@ static size_t line_end(const struct walker *w, size_t i)
 static size_t parse_import(struct walker *w, size_t i, int do_bind)
 {
 	size_t end = line_end(w, i);
-	mt_buf mod = MT_BUF_INIT;
+	mt_buf *mod = &w->mod;
 
 	for (i++; i < end;) {
 		size_t j;
-		mod.len = 0;
-		j = read_dotted(w, i, &mod);
+		mod->len = 0;
+		j = read_dotted(w, i, mod);
 		if (j == i)
 			break;
 		if (!do_bind)
-			record_import(w, mt_buf_cstr(&mod), w->toks[i].line);
+			record_import(w, mod->ptr, w->toks[i].line);
 		if (is_kw(w, j, "as") && is_name(w, j + 1)) {
 			if (do_bind)
-				bind(w, w->src + w->toks[j + 1].off, w->toks[j + 1].len,
-				     mt_buf_cstr(&mod));
+				bind(w, w->src + w->toks[j + 1].off, w->toks[j + 1].len, mod->ptr);
 			j += 2;
 		} else if (do_bind) {
 			/* `import torch.nn` binds `torch` to the package torch */
@@ -263,7 +263,6 @@ static size_t parse_import(struct walker *w, size_t i, int do_bind)
 		if (i == j)
 			break;
 	}
-	mt_buf_dispose(&mod);
 	return end;
 }
 
@@ -271,34 +270,31 @@ static size_t parse_import(struct walker *w, size_t i, int do_bind)
 static size_t parse_from(struct walker *w, size_t i, int do_bind)
 {
 	size_t end = line_end(w, i), j;
-	mt_buf mod = MT_BUF_INIT, full = MT_BUF_INIT;
+	mt_buf *mod = &w->mod, *full = &w->full;
 
 	if (is_op(w, i + 1, ".") || is_op(w, i + 1, "..."))
-		goto done; /* the repository's own relative imports */
-	j = read_dotted(w, i + 1, &mod);
+		return end; /* the repository's own relative imports */
+	mod->len = 0;
+	j = read_dotted(w, i + 1, mod);
 	if (j == i + 1 || !is_kw(w, j, "import"))
-		goto done;
+		return end;
 	if (!do_bind)
-		record_import(w, mt_buf_cstr(&mod), w->toks[i].line);
+		record_import(w, mod->ptr, w->toks[i].line);
 	for (j++; j < end; j++) {
 		if (!is_name(w, j))
 			continue; /* ( ) , and the star */
-		full.len = 0;
-		mt_buf_put(&full, mod.ptr, mod.len);
-		mt_buf_put(&full, ".", 1);
-		mt_buf_put(&full, w->src + w->toks[j].off, w->toks[j].len);
+		full->len = 0;
+		mt_buf_put(full, mod->ptr, mod->len);
+		mt_buf_put(full, ".", 1);
+		mt_buf_put(full, w->src + w->toks[j].off, w->toks[j].len);
 		if (is_kw(w, j + 1, "as") && is_name(w, j + 2)) {
 			if (do_bind)
-				bind(w, w->src + w->toks[j + 2].off, w->toks[j + 2].len,
-				     mt_buf_cstr(&full));
+				bind(w, w->src + w->toks[j + 2].off, w->toks[j + 2].len, full->ptr);
 			j += 2;
 		} else if (do_bind) {
-			bind(w, w->src + w->toks[j].off, w->toks[j].len, mt_buf_cstr(&full));
+			bind(w, w->src + w->toks[j].off, w->toks[j].len, full->ptr);
 		}
 	}
-done:
-	mt_buf_dispose(&mod);
-	mt_buf_dispose(&full);
 	return end;
 }
 
@@ -706,12 +702,19 @@ int mt_extract_buf(mt_pyfile *out, const char *src, size_t len, mt_lexbuf *lb)
 	w.toks = lb->tok;
 	w.n = n;
 	w.out = out;
+	/* a call comes about every 20 tokens: sized once, the array is
+	 * rarely moved as it grows */
+	w.ncalls_cap = n / 16 + 16;
+	if (!(out->calls = malloc(w.ncalls_cap * sizeof(*out->calls))))
+		abort();
 	collect_module_imports(&w);
 	walk(&w);
 	free(w.bindings);
 	free(w.levels);
 	free(w.kw);
 	mt_buf_dispose(&w.chain);
+	mt_buf_dispose(&w.mod);
+	mt_buf_dispose(&w.full);
 	return 0;
 }
 
