@@ -51,6 +51,8 @@ struct walker {
 	mt_token *toks; /* significant tokens */
 	size_t n;
 	size_t *match; /* index of the matching bracket, for ( [ { */
+	const size_t *marks; /* the tokens pass 1 reads (mt_pylex_code_buf) */
+	size_t nmarks;
 	mt_pyfile *out;
 	size_t ncalls_cap, nrefs_cap, nstrings_cap, nimports_cap;
 	struct binding *bindings;
@@ -302,12 +304,17 @@ static size_t parse_from(struct walker *w, size_t i, int do_bind)
 static void collect_module_imports(struct walker *w)
 {
 	int *scope_stack = NULL;
-	size_t nstack = 0, cap = 0, header_nl = SIZE_MAX;
+	size_t nstack = 0, cap = 0, header_nl = SIZE_MAX, next = 0;
 	int header = 0, depth = 0, scope;
 
-	/* Every token passes here: one switch on its kind, one keyword lookup
-	 * for a name. After an import, i is its NEWLINE (or `;`): skipped. */
-	for (size_t i = 0; i < w->n; i++) {
+	/* Only the lexer's marks: INDENT, DEDENT, NEWLINE and the names def,
+	 * class, import and from; the other tokens change nothing here. An
+	 * import is read to its NEWLINE (or `;`), which is then skipped, and
+	 * so is every mark up to it. */
+	for (size_t k = 0; k < w->nmarks; k++) {
+		size_t i = w->marks[k];
+		if (i < next)
+			continue;
 		switch (w->toks[i].kind) {
 		case MT_TOK_INDENT:
 			/* a def/class header ends with NEWLINE before its body's INDENT */
@@ -333,11 +340,11 @@ static void collect_module_imports(struct walker *w)
 				break;
 			case KW_IMPORT:
 				if (depth == 0 && at_statement_start(w, i))
-					i = parse_import(w, i, 1);
+					next = parse_import(w, i, 1) + 1;
 				break;
 			case KW_FROM:
 				if (depth == 0 && at_statement_start(w, i))
-					i = parse_from(w, i, 1);
+					next = parse_from(w, i, 1) + 1;
 				break;
 			}
 			break;
@@ -698,6 +705,8 @@ int mt_extract_buf(mt_pyfile *out, const char *src, size_t len, mt_lexbuf *lb)
 	if ((error = mt_pylex_code_buf(lb, &n, src, len)) < 0)
 		return error;
 	w.match = lb->match;
+	w.marks = lb->marks;
+	w.nmarks = lb->nmarks;
 	w.src = src;
 	w.toks = lb->tok;
 	w.n = n;

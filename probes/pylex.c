@@ -71,6 +71,8 @@ typedef struct {
 	mt_token *tok;
 	size_t ntok, cap;
 	size_t *match;   /* with code_only: closing token of each opening one */
+	size_t *marks;   /* with match: see mt_pylex_code_buf */
+	size_t nmarks;
 	int indent;      /* top of indstack */
 	int indstack[MAX_INDENT], altstack[MAX_INDENT];
 	int level;       /* open brackets */
@@ -283,9 +285,32 @@ static int grow(lexer *lx)
 		if (!m)
 			return mt_error_set(MT_EIO, "out of memory");
 		lx->match = m;
+		if (!(m = realloc(lx->marks, cap * sizeof(*m))))
+			return mt_error_set(MT_EIO, "out of memory");
+		lx->marks = m;
 	}
 	lx->cap = cap;
 	return 0;
+}
+
+/* 1 if s[0..n) is def, class, import or from (see mt_pylex_code_buf). */
+static inline int marked_name(const unsigned char *s, size_t n)
+{
+	switch (n) {
+	case 3: return s[0] == 'd' && s[1] == 'e' && s[2] == 'f';
+	case 4: return memcmp(s, "from", 4) == 0;
+	case 5: return memcmp(s, "class", 5) == 0;
+	case 6: return memcmp(s, "import", 6) == 0;
+	default: return 0;
+	}
+}
+
+/* Marks token `tok`, a name at off, when it is one of those. Out of line:
+ * inlined, it costs lex_code registers in its hot loop. */
+__attribute__((noinline)) static void mark_name(lexer *lx, size_t off, size_t len, size_t tok)
+{
+	if (marked_name(lx->s + off, len))
+		lx->marks[lx->nmarks++] = tok;
 }
 
 static inline int emit(lexer *lx, mt_tok_kind kind, size_t off, size_t len, uint32_t line,
@@ -298,6 +323,9 @@ static inline int emit(lexer *lx, mt_tok_kind kind, size_t off, size_t len, uint
 		return LEX_MORE;
 	if (lx->ntok == lx->cap && grow(lx) < 0)
 		return MT_EIO;
+	if (lx->marks && (kind == MT_TOK_INDENT || kind == MT_TOK_DEDENT || kind == MT_TOK_NEWLINE ||
+			  (kind == MT_TOK_NAME && marked_name(lx->s + off, len))))
+		lx->marks[lx->nmarks++] = lx->ntok;
 	t = &lx->tok[lx->ntok++];
 	t->kind = kind;
 	t->off = (uint32_t)off;
@@ -924,7 +952,7 @@ static int lex_normal(lexer *lx)
 }
 
 /* How lex_code reads a token, by its first byte. */
-enum { K_SLOW = 0, K_NAME, K_DIGIT, K_OP1, K_OPEN, K_CLOSE, K_OP, K_DOT, K_EOL };
+enum { K_SLOW = 0, K_NAME, K_NAME_CDFI, K_DIGIT, K_OP1, K_OPEN, K_CLOSE, K_OP, K_DOT, K_EOL };
 #define K_ROW10(b)                                                                                 \
 	[b] = K_NAME, [b + 1] = K_NAME, [b + 2] = K_NAME, [b + 3] = K_NAME, [b + 4] = K_NAME,     \
 	[b + 5] = K_NAME, [b + 6] = K_NAME, [b + 7] = K_NAME, [b + 8] = K_NAME, [b + 9] = K_NAME
@@ -933,7 +961,10 @@ enum { K_SLOW = 0, K_NAME, K_DIGIT, K_OP1, K_OPEN, K_CLOSE, K_OP, K_DOT, K_EOL }
 static const unsigned char tok_start[256] = {
 	K_ROW16(0x80), K_ROW16(0x90), K_ROW16(0xa0), K_ROW16(0xb0),
 	K_ROW16(0xc0), K_ROW16(0xd0), K_ROW16(0xe0), K_ROW16(0xf0),
-	K_ROW16('A'), K_ROW10('A' + 16), K_ROW16('a'), K_ROW10('a' + 16), ['_'] = K_NAME,
+	K_ROW16('A'), K_ROW10('A' + 16), ['_'] = K_NAME,
+	['a'] = K_NAME, ['b'] = K_NAME, ['c'] = K_NAME_CDFI, ['d'] = K_NAME_CDFI, ['e'] = K_NAME,
+	['f'] = K_NAME_CDFI, ['g'] = K_NAME, ['h'] = K_NAME, ['i'] = K_NAME_CDFI, K_ROW16('j'),
+	['z'] = K_NAME,
 	[','] = K_OP1, [';'] = K_OP1, ['~'] = K_OP1,
 	['('] = K_OPEN, ['['] = K_OPEN, ['{'] = K_OPEN,
 	[')'] = K_CLOSE, [']'] = K_CLOSE, ['}'] = K_CLOSE,
@@ -1044,6 +1075,14 @@ LEX_NO_SLP static int lex_code(lexer *lx)
 		c = s[p];
 		kind = MT_TOK_OP;
 		switch (tok_start[c]) {
+		case K_NAME_CDFI: /* maybe class, def, from or import */
+			q = skip_id(lx, p + 1);
+			if (q - p <= 2 && q < n && (s[q] == '"' || s[q] == '\''))
+				goto slow; /* f"", fr'' */
+			kind = MT_TOK_NAME;
+			if (lx->marks)
+				mark_name(lx, p, q - p, (size_t)(t - lx->tok));
+			break;
 		case K_NAME:
 			q = skip_id(lx, p + 1);
 			/* b"", rb'', f"...: at most two letters before a quote */
@@ -1091,6 +1130,8 @@ LEX_NO_SLP static int lex_code(lexer *lx)
 		case K_EOL:
 			len = c == '\r' && s[p + 1] == '\n' ? 2 : 1;
 			kind = lx->blank || lx->level > 0 ? MT_TOK_NL : MT_TOK_NEWLINE;
+			if (kind == MT_TOK_NEWLINE && lx->marks)
+				lx->marks[lx->nmarks++] = (size_t)(t - lx->tok);
 			if (kind == MT_TOK_NEWLINE || !lx->code_only)
 				put(t++, kind, p, (size_t)len, line, p - bol);
 			p += (size_t)len;
@@ -1146,7 +1187,7 @@ static void lexer_init(lexer *lx, const char *src, size_t len)
 }
 
 /* Lexes into b (its arrays grown as needed and left in b, also on an
- * error); `match` arrays only with want_match. */
+ * error); `match` and `marks` arrays only with want_match. */
 static int lex_into(mt_lexbuf *b, int want_match, size_t *n, const char *src, size_t len,
 		    int code_only)
 {
@@ -1159,19 +1200,24 @@ static int lex_into(mt_lexbuf *b, int want_match, size_t *n, const char *src, si
 		return mt_error_set(MT_EINVALID, "source too large for the tokenizer (%zu bytes)", len);
 	lexer_init(&lx, src ? src : "", src ? len : 0);
 	lx.code_only = code_only;
+	b->nmarks = 0;
 	if (b->cap < need || (want_match && !b->match)) {
 		mt_token *t = realloc(b->tok, need * sizeof(*t));
 		size_t *m = t && want_match ? realloc(b->match, need * sizeof(*m)) : b->match;
+		size_t *k = m && want_match ? realloc(b->marks, need * sizeof(*k)) : b->marks;
 		if (t)
 			b->tok = t;
 		if (m)
 			b->match = m;
-		if (!t || (want_match && !m))
+		if (k)
+			b->marks = k;
+		if (!t || (want_match && (!m || !k)))
 			return mt_error_set(MT_EIO, "out of memory");
 		b->cap = need;
 	}
 	lx.tok = b->tok;
 	lx.match = want_match ? b->match : NULL;
+	lx.marks = want_match ? b->marks : NULL;
 	lx.cap = b->cap;
 	do {
 		if (!lx.nfs)
@@ -1183,12 +1229,15 @@ static int lex_into(mt_lexbuf *b, int want_match, size_t *n, const char *src, si
 	} while (rc == LEX_MORE);
 	/* grow() may have moved them; a failed grow() left them valid */
 	b->tok = lx.tok;
-	if (want_match)
+	if (want_match) {
 		b->match = lx.match;
+		b->marks = lx.marks;
+	}
 	b->cap = lx.cap;
 	if (rc < 0)
 		return rc;
 	*n = lx.ntok;
+	b->nmarks = lx.nmarks;
 	return 0;
 }
 
@@ -1208,6 +1257,7 @@ static int lex_all(mt_token **out, size_t **match, size_t *n, const char *src, s
 	*out = b.tok;
 	if (match)
 		*match = b.match;
+	free(b.marks);
 	return 0;
 }
 
@@ -1220,6 +1270,7 @@ void mt_lexbuf_dispose(mt_lexbuf *b)
 {
 	free(b->tok);
 	free(b->match);
+	free(b->marks);
 	memset(b, 0, sizeof(*b));
 }
 

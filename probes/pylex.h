@@ -57,11 +57,16 @@ int mt_pylex_code(mt_token **out, size_t **match, size_t *n, const char *src, si
 typedef struct {
 	mt_token *tok;
 	size_t *match;
+	size_t *marks; /* see mt_pylex_code_buf */
+	size_t nmarks;
 	size_t cap;
 } mt_lexbuf;
 
 /* As mt_pylex_code with `match`, into b->tok and b->match (grown as
- * needed, kept on an error). */
+ * needed, kept on an error). b->marks[0..b->nmarks) are the indexes, in
+ * order, of the INDENT, DEDENT and NEWLINE tokens and of the NAME tokens
+ * `def`, `class`, `import` and `from`: all that a pass over a module's
+ * statements and blocks needs to look at. */
 int mt_pylex_code_buf(mt_lexbuf *b, size_t *n, const char *src, size_t len);
 void mt_lexbuf_dispose(mt_lexbuf *b);
 

@@ -690,6 +690,53 @@ static void check_match(const char *name, const char *src, const mt_token *c, si
 	free(stack);
 }
 
+/* mt_pylex_code_buf gives mt_pylex_code's tokens c[0..nc) and marks exactly
+ * the INDENT, DEDENT and NEWLINE tokens and the names def, class, import
+ * and from; returns how many. */
+static size_t check_marks(const char *name, const char *src, size_t len, const mt_token *c,
+			  size_t nc)
+{
+	mt_lexbuf b = {0};
+	size_t n = 0, k = 0;
+
+	if (mt_pylex_code_buf(&b, &n, src, len) < 0)
+		fail_msg("%s: mt_pylex_code_buf: %s", name, mt_error_last());
+	if (n != nc || (n && memcmp(b.tok, c, n * sizeof(*c)) != 0))
+		fail_msg("%s: mt_pylex_code_buf's tokens differ from mt_pylex_code's", name);
+	for (size_t i = 0; i < n; i++) {
+		if (!(c[i].kind == MT_TOK_INDENT || c[i].kind == MT_TOK_DEDENT ||
+		      c[i].kind == MT_TOK_NEWLINE || mt_tok_is_name(&c[i], src, "def") ||
+		      mt_tok_is_name(&c[i], src, "class") || mt_tok_is_name(&c[i], src, "import") ||
+		      mt_tok_is_name(&c[i], src, "from")))
+			continue;
+		if (k >= b.nmarks || b.marks[k] != i)
+			fail_msg("%s: token %zu is not marked (mark %zu)", name, i, k);
+		k++;
+	}
+	if (k != b.nmarks)
+		fail_msg("%s: %zu marks, want %zu", name, b.nmarks, k);
+	mt_lexbuf_dispose(&b);
+	return k;
+}
+
+static void test_marks(void **state)
+{
+	/* names that only begin like the keywords, and keywords in an
+	 * f-string's field and in a file's last bytes */
+	static const char src[] = "import os\nfrom a import b\nclass C:\n    def f(self):\n"
+				  "        return f\"{imports}{def}\" + classes, define\nif x: import y";
+	mt_token *c = NULL;
+	size_t nc = 0, *match = NULL;
+
+	(void)state;
+	assert_int_equal(mt_pylex_code(&c, &match, &nc, src, sizeof(src) - 1), 0);
+	/* import NEWLINE from import NEWLINE class NEWLINE INDENT def NEWLINE
+	 * INDENT def NEWLINE DEDENT DEDENT import NEWLINE */
+	assert_int_equal(check_marks("test_marks", src, sizeof(src) - 1, c, nc), 17);
+	free(c);
+	free(match);
+}
+
 /* mt_pylex_code gives exactly mt_pylex's tokens minus COMMENT, NL and
  * ENDMARKER, and the brackets' matches. */
 static void check_code_only(const char *name, const char *src, size_t len, const mt_token *t,
@@ -712,6 +759,7 @@ static void check_code_only(const char *name, const char *src, size_t len, const
 	}
 	if (k != nc)
 		fail_msg("%s: mt_pylex_code has %zu tokens, want %zu", name, nc, k);
+	check_marks(name, src, len, c, nc);
 	free(c);
 }
 
@@ -814,6 +862,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_large_source),
+		cmocka_unit_test(test_marks),
 		cmocka_unit_test(test_matches_cpython_tokenize),
 	};
 
