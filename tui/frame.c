@@ -93,7 +93,7 @@ static void draw_side(struct tui_wizard *w)
 static void draw_head(struct tui_wizard *w, const struct draw_rect *head,
 		      const struct tui_screen *s, int content_h)
 {
-	const char *status = tui_step_status(w->model, s->ops->step_id);
+	const char *status = tui_step_label(w->model, s->ops->step_id);
 	int focused = w->help_open || w->focus == FOCUS_CONTENT;
 	enum draw_style style = focused ? STYLE_SELECTED : STYLE_HEADING;
 	char pos[64];

@@ -158,7 +158,12 @@ extern const struct tui_screen_ops tui_help_ops;
 /* A running time as "0:05:07" into buf. */
 void tui_elapsed_fmt(char *buf, size_t size, int64_t ms);
 
-/* The model's status of a step ("empty", "partial", "done"), or NULL. */
+/* The model's status of a step ("empty", "partial", "done"), or NULL: what
+ * the side list's marker shows. */
 const char *tui_step_status(json_t *model, const char *step_id);
+
+/* What the step's heading says: the status, or for the Summary its verdict
+ * ("NOT ENOUGH EVIDENCE", "GO", ...) once there is one. */
+const char *tui_step_label(json_t *model, const char *step_id);
 
 #endif

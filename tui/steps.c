@@ -21,18 +21,31 @@ void tui_elapsed_fmt(char *buf, size_t size, int64_t ms)
 		 (long long)(s / 60 % 60), (long long)(s % 60));
 }
 
-const char *tui_step_status(json_t *model, const char *step_id)
+static json_t *model_step(json_t *model, const char *step_id)
 {
 	size_t i;
 	json_t *step;
 
 	json_array_foreach(jv_get(model, "steps"), i, step) {
 		const char *id = json_string_value(json_object_get(step, "id"));
-		if (id && step_id && strcmp(id, step_id) == 0) /* the Summary's verdict says more */
-			return json_string_value(json_object_get(step, "verdict"))
-				       ?: json_string_value(json_object_get(step, "status"));
+		if (id && step_id && strcmp(id, step_id) == 0)
+			return step;
 	}
 	return NULL;
+}
+
+const char *tui_step_status(json_t *model, const char *step_id)
+{
+	return json_string_value(json_object_get(model_step(model, step_id), "status"));
+}
+
+const char *tui_step_label(json_t *model, const char *step_id)
+{
+	json_t *step = model_step(model, step_id);
+
+	/* the Summary's verdict says more than "done" */
+	return json_string_value(json_object_get(step, "verdict"))
+		       ?: json_string_value(json_object_get(step, "status"));
 }
 
 void tui_heading(struct tui_page *p, const char *text)
