@@ -639,6 +639,18 @@ static void walk(struct walker *w)
 {
 	w->def_nl = SIZE_MAX;
 	for (size_t i = 0; i < w->n;) {
+		/* nine tokens in ten are operators and names */
+		if (w->toks[i].kind == MT_TOK_OP) {
+			if (op_char(w, i) == '.' && i > 0 && ends_expression(w, i - 1) &&
+			    is_name(w, i + 1))
+				visit_expr_method(w, i);
+			i++;
+			continue;
+		}
+		if (w->toks[i].kind == MT_TOK_NAME) {
+			i = visit_statement_token(w, i);
+			continue;
+		}
 		switch (w->toks[i].kind) {
 		case MT_TOK_INDENT:
 			/* a def/class header ends with NEWLINE before its body's INDENT */
@@ -666,15 +678,6 @@ static void walk(struct walker *w)
 			break;
 		case MT_TOK_FSTRING_END:
 			w->fdepth -= w->fdepth > 0;
-			i++;
-			break;
-		case MT_TOK_NAME:
-			i = visit_statement_token(w, i);
-			break;
-		case MT_TOK_OP:
-			if (is_op(w, i, ".") && i > 0 && ends_expression(w, i - 1) &&
-			    is_name(w, i + 1))
-				visit_expr_method(w, i);
 			i++;
 			break;
 		default:
