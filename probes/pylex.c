@@ -157,11 +157,15 @@ static inline int eol_len(const lexer *lx, size_t p)
 static inline unsigned id_mask16(__m128i v)
 {
 	__m128i high = _mm_cmplt_epi8(v, _mm_setzero_si128());
-	__m128i letter = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
-	__m128i digit = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+	/* a range as one signed comparison: shifted so that it starts at
+	 * -128, 'a'..'z' (either case) and '0'..'9' are the bytes below
+	 * -128 + 26 and -128 + 10; no other ASCII byte lands there */
+	__m128i letter = _mm_add_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)),
+				      _mm_set1_epi8((char)(0x80 - 'a')));
+	__m128i digit = _mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0')));
 
-	letter = _mm_cmpeq_epi8(_mm_min_epu8(letter, _mm_set1_epi8(25)), letter);
-	digit = _mm_cmpeq_epi8(_mm_min_epu8(digit, _mm_set1_epi8(9)), digit);
+	letter = _mm_cmplt_epi8(letter, _mm_set1_epi8(-128 + 26));
+	digit = _mm_cmplt_epi8(digit, _mm_set1_epi8(-128 + 10));
 	return (unsigned)_mm_movemask_epi8(_mm_or_si128(
 		_mm_or_si128(high, letter),
 		_mm_or_si128(digit, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')))));
@@ -212,6 +216,32 @@ static inline size_t find_str_special(const lexer *lx, size_t p)
 	while (q < end && !(byte_class[*q] & C_STR))
 		q++;
 	return (size_t)(q - lx->s);
+}
+
+/* The first position from p on holding the quote q, a brace, a backslash
+ * or a line break (or n): the end of an f-string's plain literal text. */
+static inline size_t find_fstr_special(const lexer *lx, size_t p, unsigned char quote)
+{
+	const unsigned char *s = lx->s + p, *end = lx->s + lx->n;
+
+#ifdef __SSE2__
+	for (; end - s >= 16; s += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)s);
+		__m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)quote)),
+					 _mm_cmpeq_epi8(v, _mm_set1_epi8('{')));
+		unsigned hit;
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
+		if ((hit = (unsigned)_mm_movemask_epi8(m)))
+			return (size_t)(s - lx->s) + (size_t)__builtin_ctz(hit);
+	}
+#endif
+	while (s < end && *s != quote && *s != '{' && *s != '}' && *s != '\\' && *s != '\n' &&
+	       *s != '\r')
+		s++;
+	return (size_t)(s - lx->s);
 }
 
 /* The first position from p on that is not a space (or n). */
@@ -764,6 +794,11 @@ static int lex_fmiddle(lexer *lx, struct fmode *m)
 	int in_spec = m->expr_depth >= 0, named = 0, endq = 0, c, k;
 
 	while (endq < m->qsize) {
+		size_t q = find_fstr_special(lx, lx->p, m->quote);
+		if (q > lx->p) { /* plain text */
+			lx->p = q;
+			endq = 0;
+		}
 		if ((k = eol_len(lx, lx->p)) >= 0 && (m->qsize == 1 || k == 0)) {
 			if (in_spec && m->qsize == 1) {
 				/* A line break ends a format spec; code takes over. */
