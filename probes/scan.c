@@ -37,6 +37,8 @@ struct shared {
 	size_t next;      /* next job to take */
 	size_t done, todo;
 	const char *last_path;
+	mt_scan_asm *asm_; /* the summary, built as jobs settle */
+	size_t summed;     /* jobs [0, summed) are in it */
 	int error;
 	char error_msg[512];
 	pthread_mutex_t lock;
@@ -423,6 +425,7 @@ static void *worker(void *arg)
 			break;
 		error = process(s, &ws, job);
 		pthread_mutex_lock(&s->lock);
+		job->settled = 1;
 		s->done++;
 		s->last_path = job->entry->path;
 		/* the waiting thread polls for progress; wake it only at the end,
@@ -472,13 +475,25 @@ static int run_workers(struct shared *s, int nthreads)
 	pthread_mutex_lock(&s->lock);
 	while (s->done < todo && !s->error) {
 		struct timespec until;
+		size_t upto = s->summed;
 		if (s->opts->progress && s->done != reported) {
 			reported = s->done;
 			s->opts->progress(s->done, todo, s->last_path ? s->last_path : "",
 					  s->opts->payload);
 		}
+		/* the summary of the jobs settled so far, in job order, while the
+		 * workers go on: less to do once they are finished */
+		while (upto < s->njobs && s->jobs[upto].settled)
+			upto++;
+		if (upto > s->summed) {
+			pthread_mutex_unlock(&s->lock);
+			for (size_t i = s->summed; i < upto; i++)
+				mt_scan__asm_job(s->asm_, &s->jobs[i]);
+			pthread_mutex_lock(&s->lock);
+			s->summed = upto;
+		}
 		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_nsec += 50 * 1000000L; /* progress at 20 Hz */
+		until.tv_nsec += 10 * 1000000L; /* summary and progress at 100 Hz */
 		if (until.tv_nsec >= 1000000000L) {
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000L;
@@ -644,13 +659,21 @@ static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisti
 	if ((error = make_jobs(s, l)) < 0)
 		return error;
 	cache_lookup_jobs(cache, s);
+	for (size_t i = 0; i < s->njobs; i++)
+		s->jobs[i].settled = s->jobs[i].done; /* from the cache */
 	phase("cache lookup");
+	if (!(s->asm_ = mt_scan__asm_begin(l, s->rules)))
+		return mt_error_set(MT_EIO, "out of memory");
 	if ((error = run_workers(s, s->opts->threads)) < 0)
 		return error;
 	phase("files");
 	cache_store_jobs(cache, s);
 	phase("cache store");
-	if ((error = mt_scan__assemble(out, l, s->rules, s->jobs, s->njobs)) < 0)
+	for (; s->summed < s->njobs; s->summed++)
+		mt_scan__asm_job(s->asm_, &s->jobs[s->summed]);
+	error = mt_scan__asm_end(s->asm_, out, s->jobs, s->njobs);
+	s->asm_ = NULL;
+	if (error < 0)
 		return error;
 	phase("assemble");
 	store_tree(cache, l, s->opts, out);
@@ -711,6 +734,7 @@ cleanup:
 		mt_buf_dispose(&s.jobs[i].sites[1]);
 	}
 	free(s.jobs);
+	mt_scan__asm_free(s.asm_);
 	mt_rules_free(rules);
 	mt_opmap_free(opmap);
 	mt_scancache_free(cache);

@@ -487,32 +487,53 @@ static int write_sites(mt_scan_result *out, struct job *jobs, size_t njobs)
 	return 0;
 }
 
-int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rules *rules,
-		      struct job *jobs, size_t njobs)
-{
-	struct summary sm = {0};
-	mt_findings paths = {0};
-	char *text;
-	int error;
+struct mt_scan_asm {
+	struct summary sm;
+};
 
-	sumarr_init(&sm.skipped);
-	sumarr_init(&sm.findings);
-	sumarr_init(&sm.deps);
-	sumarr_init(&sm.files);
+mt_scan_asm *mt_scan__asm_begin(const mt_gitlisting *l, const mt_rules *rules)
+{
+	mt_scan_asm *a = calloc(1, sizeof(*a));
+	mt_findings paths = {0};
+
+	if (!a)
+		return NULL;
+	sumarr_init(&a->sm.skipped);
+	sumarr_init(&a->sm.findings);
+	sumarr_init(&a->sm.deps);
+	sumarr_init(&a->sm.files);
 	for (size_t i = 0; i < l->nskipped; i++)
-		skip(&sm, l->skipped[i].path, l->skipped[i].reason);
+		skip(&a->sm, l->skipped[i].path, l->skipped[i].reason);
 	for (size_t i = 0; i < l->nentries; i++)
 		mt_rules_eval_path(rules, l->entries[i].path, &paths);
 	for (size_t i = 0; i < paths.n; i++) {
 		const mt_finding *f = &paths.items[i];
 		struct ffinding one = {f->rule, f->kind, f->effort, f->message, f->line, f->col};
-		add_finding(&sm, &one, f->file);
+		add_finding(&a->sm, &one, f->file);
 	}
 	mt_findings_dispose(&paths);
-	for (size_t i = 0; i < njobs; i++)
-		summarise_job(&sm, &jobs[i]);
-	text = summary_text(&sm);
-	summary_dispose(&sm);
+	return a;
+}
+
+void mt_scan__asm_job(mt_scan_asm *a, const struct job *job)
+{
+	summarise_job(&a->sm, job);
+}
+
+void mt_scan__asm_free(mt_scan_asm *a)
+{
+	if (!a)
+		return;
+	summary_dispose(&a->sm);
+	free(a);
+}
+
+int mt_scan__asm_end(mt_scan_asm *a, mt_scan_result *out, struct job *jobs, size_t njobs)
+{
+	char *text = summary_text(&a->sm);
+	int error;
+
+	mt_scan__asm_free(a);
 	if (!text)
 		return mt_error_set(MT_EIO, "out of memory");
 	out->summary = text; /* the result's now: freed with it */
@@ -522,4 +543,3 @@ int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rule
 	piece(out, text + 1, strlen(text) - 2); /* the members, without braces */
 	return 0;
 }
-

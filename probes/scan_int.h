@@ -58,6 +58,7 @@ struct job {
 	char *cached;   /* the per-file value for the cache (compact JSON) */
 	int from_cache; /* `cached` came from the cache */
 	int done;
+	int settled; /* done, and seen so by the main thread (set under the lock) */
 	struct fresult r;
 	/* the members of the result's calls and methods arrays for this file,
 	 * written by the worker (mt_scan__render_sites) so that assembling
@@ -70,10 +71,17 @@ struct job {
  * sites[0] and sites[1] (appending). Thread-safe for distinct jobs. */
 void mt_scan__render_sites(mt_buf sites[2], const struct job *job);
 
-/* Builds out's body pieces (the call sites, then the summary's members) and
- * out->summary from the listing's path findings and skipped files and the
- * jobs' results, in job order. The jobs' rendered sites move to out. */
-int mt_scan__assemble(mt_scan_result *out, const mt_gitlisting *l, const mt_rules *rules,
-		      struct job *jobs, size_t njobs);
+/* Assembling a result: the summary is built job by job, in job order, as
+ * the jobs settle (the main thread does it while the workers run), then the
+ * body's pieces and the summary text.
+ *   begin: the listing's skipped files and path findings;
+ *   job:   one settled job's result (call in job order);
+ *   end:   out's summary and body pieces; the jobs' rendered sites move to
+ *          out; frees `a` (as _free does on any other path). */
+typedef struct mt_scan_asm mt_scan_asm;
+mt_scan_asm *mt_scan__asm_begin(const mt_gitlisting *l, const mt_rules *rules);
+void mt_scan__asm_job(mt_scan_asm *a, const struct job *job);
+int mt_scan__asm_end(mt_scan_asm *a, mt_scan_result *out, struct job *jobs, size_t njobs);
+void mt_scan__asm_free(mt_scan_asm *a);
 
 #endif
