@@ -121,6 +121,10 @@ static const char *const migrations[] = {
 	"  mark TEXT NOT NULL,"
 	"  note TEXT,"
 	"  UNIQUE (track, path));",
+	/* 10: a rehearsal run tests the pipeline, the launcher or the log
+	 *    format (on a CPU, a smaller config, another machine): recorded
+	 *    and listed, never evidence */
+	"ALTER TABLE runs ADD COLUMN rehearsal INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -949,7 +953,7 @@ int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out
 		return error;
 	error = prepare(j, &st, "INSERT INTO runs (created_ms, system, track, label, cache, origin,"
 				" command, log, status, exit_status, started_ms, ended_ms, metrics, pid,"
-				" host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+				" host, rehearsal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 	if (error == 0) {
 		sqlite3_bind_int64(st, 1, mt_now_ms());
 		sqlite3_bind_text(st, 2, run->system, -1, SQLITE_STATIC);
@@ -975,6 +979,7 @@ int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out
 		else
 			sqlite3_bind_null(st, 14);
 		bind_text_or_null(st, 15, run->host);
+		sqlite3_bind_int(st, 16, run->rehearsal != 0);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			error = db_error(j, "recording run");
 	}
@@ -1014,6 +1019,26 @@ int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_ex
 	return finish(j, error);
 }
 
+int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal)
+{
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if ((error = begin(j)) < 0)
+		return error;
+	error = prepare(j, &st, "UPDATE runs SET rehearsal = ? WHERE id = ?");
+	if (error == 0) {
+		sqlite3_bind_int(st, 1, rehearsal != 0);
+		sqlite3_bind_int64(st, 2, id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "marking run");
+		else if (sqlite3_changes(j->db) != 1)
+			error = mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
+	}
+	sqlite3_finalize(st);
+	return finish(j, error);
+}
+
 json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 {
 	sqlite3_stmt *st = NULL;
@@ -1021,7 +1046,8 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 	int rc;
 
 	if (prepare(j, &st, "SELECT id, created_ms, system, track, label, cache, origin, command,"
-			    " log, status, exit_status, started_ms, ended_ms, metrics, pid, host FROM runs"
+			    " log, status, exit_status, started_ms, ended_ms, metrics, pid, host,"
+			    " rehearsal FROM runs"
 			    " WHERE ?1 = 0 OR id = ?1 ORDER BY id") < 0) {
 		json_decref(arr);
 		return NULL;
@@ -1040,7 +1066,7 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 		    run_process_gone(sqlite3_column_int64(st, 14),
 				     (const char *)sqlite3_column_text(st, 15)))
 			lost = 1;
-		r = json_pack("{sI, ss, ss?, ss?, ss?, ss, ss?, ss, ss, so, ss, so, so}", "id",
+		r = json_pack("{sI, ss, ss?, ss?, ss?, ss, ss?, ss, ss, so, ss, so, so, sb}", "id",
 			      (json_int_t)sqlite3_column_int64(st, 0), "system",
 			      (const char *)sqlite3_column_text(st, 2), "track",
 			      (const char *)sqlite3_column_text(st, 3), "label",
@@ -1056,7 +1082,8 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 			      "started", started, "ended",
 			      sqlite3_column_type(st, 12) == SQLITE_NULL ? json_null()
 									 : json_string(ended),
-			      "metrics", metrics ? metrics : json_null());
+			      "metrics", metrics ? metrics : json_null(), "rehearsal",
+			      sqlite3_column_int(st, 16) != 0);
 		if (r && lost) { /* recorded as running by a process that is gone */
 			json_object_set_new(r, "status", json_string("lost"));
 			json_object_set_new(r, "note",

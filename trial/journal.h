@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 9
+#define MT_JOURNAL_SCHEMA_VERSION 10
 
 typedef struct mt_journal mt_journal;
 
@@ -146,6 +146,8 @@ typedef struct {
 	const char *metrics; /* JSON text computed from the log, or NULL */
 	int64_t pid;         /* the recording process (0: none, an import) */
 	const char *host;    /* and its host, or NULL */
+	int rehearsal;       /* 1: a rehearsal (testing the pipeline, a CPU or a smaller
+			      * config): listed, never evidence */
 } mt_journal_run;
 
 /* Records a run; *id_out (may be NULL) its id. */
@@ -156,9 +158,13 @@ int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out
 int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_exit_status,
 		       int exit_status, int64_t ended_ms, const char *metrics);
 
+/* Marks run `id` a rehearsal (rehearsal 1) or evidence (0). MT_ENOTFOUND
+ * for no such run. */
+int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal);
+
 /* The runs, oldest first (only_id > 0: that one): [{id, system, track,
  * label, cache, origin, command, source, status, exit_status, started,
- * ended, metrics}]. A run recorded as running by a process of this host
+ * ended, metrics, rehearsal (boolean)}]. A run recorded as running by a process of this host
  * that no longer exists reads as status "lost" with a "note". New
  * reference, NULL with the error set. */
 json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id);

@@ -96,6 +96,34 @@ static void test_newer_schema_is_refused(void **state)
 	assert_non_null(strstr(mt_error_last(), "newer"));
 }
 
+/* A version 9 journal's runs, made before rehearsals existed, are evidence. */
+static void test_migrates_runs_to_rehearsals(void **state)
+{
+	struct ctx *c = *state;
+	mt_journal_run run = {.system = "candidate", .origin = "run", .log = "/t/runs/1.log",
+			      .status = "success", .started_ms = 1000};
+	sqlite3 *db;
+	json_t *runs;
+
+	assert_int_equal(mt_journal_run_add(c->j, &run, NULL), 0);
+	mt_journal_free(c->j);
+	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN rehearsal;"
+				      " UPDATE schema_version SET version = 9",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(mt_journal_open(&c->j, c->path, 0), 0);
+	assert_int_equal(mt_journal_schema_version(c->j), MT_JOURNAL_SCHEMA_VERSION);
+	runs = mt_journal_runs_json(c->j, 0);
+	assert_int_equal(json_array_size(runs), 1);
+	assert_true(json_is_false(json_object_get(json_array_get(runs, 0), "rehearsal")));
+	json_decref(runs);
+	assert_int_equal(mt_journal_run_mark(c->j, 1, 1), 0);
+	runs = mt_journal_runs_json(c->j, 1);
+	assert_true(json_is_true(json_object_get(json_array_get(runs, 0), "rehearsal")));
+	json_decref(runs);
+}
+
 static void test_migrates_an_older_journal(void **state)
 {
 	struct ctx *c = *state;
@@ -156,6 +184,24 @@ static void test_migrates_an_older_journal(void **state)
 		json_decref(marks);
 		assert_int_equal(mt_journal_mark_clear(c->j, "portability", "train.py"), 0);
 		assert_int_equal(mt_journal_mark_clear(c->j, "portability", "train.py"), MT_ENOTFOUND);
+	}
+	{ /* the rehearsals of migration 10: listed, marked and marked back */
+		mt_journal_run run = {.system = "baseline", .origin = "import", .log = "/t/cpu.log",
+				      .status = "success", .started_ms = 2000, .rehearsal = 1};
+		int64_t rid = 0;
+		json_t *runs;
+		assert_int_equal(mt_journal_run_add(c->j, &run, &rid), 0);
+		runs = mt_journal_runs_json(c->j, rid);
+		assert_true(json_is_true(json_object_get(json_array_get(runs, 0), "rehearsal")));
+		json_decref(runs);
+		assert_int_equal(mt_journal_run_mark(c->j, rid, 0), 0);
+		runs = mt_journal_runs_json(c->j, 0);
+		assert_int_equal(json_array_size(runs), 2);
+		assert_true(json_is_false(json_object_get(json_array_get(runs, 0), "rehearsal")));
+		assert_true(json_is_false(json_object_get(json_array_get(runs, 1), "rehearsal")));
+		json_decref(runs);
+		assert_int_equal(mt_journal_run_mark(c->j, rid + 1, 1), MT_ENOTFOUND);
+		assert_non_null(strstr(mt_error_last(), "no run #"));
 	}
 	{ /* the checks of migration 6 */
 		json_t *r = json_pack("{ss, ss, sb, si}", "reference", "a.safetensors", "candidate",
@@ -389,6 +435,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reopen_keeps_data_and_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_an_older_journal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrates_runs_to_rehearsals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_note_with_tags_and_track, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_note_rejects_bad_track_and_empty_text, setup,
 						teardown),
