@@ -456,10 +456,9 @@ static void record_chain_call(struct walker *w, size_t first, size_t end, const 
 	c->callee = arena_strndup(&w->out->arena, chain, chain_len);
 	c->api_len = (uint32_t)resolved_len;
 	c->api = resolved;
-	if (method) {
+	if (method) { /* the chain ends with it */
 		c->method_len = w->toks[end - 1].len;
-		c->method = arena_strndup(&w->out->arena, w->src + w->toks[end - 1].off,
-					  c->method_len);
+		c->method = c->callee + chain_len - c->method_len;
 	}
 	read_arguments(w, c, end);
 }
@@ -536,10 +535,10 @@ static void visit_expr_method(struct walker *w, size_t dot)
 	if (!is_op(w, name + 1, "("))
 		return;
 	c = new_call(w, name);
-	c->method_len = w->toks[name].len;
-	c->method = arena_strndup(&w->out->arena, w->src + w->toks[name].off, c->method_len);
 	c->callee_len = w->toks[name].off + w->toks[name].len - w->toks[dot].off;
 	c->callee = arena_strndup(&w->out->arena, w->src + w->toks[dot].off, c->callee_len);
+	c->method_len = w->toks[name].len;
+	c->method = c->callee + c->callee_len - c->method_len; /* the callee ends with it */
 	read_arguments(w, c, name + 1);
 }
 
