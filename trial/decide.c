@@ -157,8 +157,14 @@ static const char *track_label(const char *t)
 	return *t ? t : "no track";
 }
 
+static int is_rehearsal(json_t *r)
+{
+	return json_is_true(json_object_get(r, "rehearsal"));
+}
+
 /* Runs of `system` (and of `track` when not NULL; "" is no track) whose
- * status is one of `statuses` (NULL: any). New reference. */
+ * status is one of `statuses` (NULL: any). Rehearsals are never evidence:
+ * left out. New reference. */
 static json_t *runs_of(json_t *ev, const char *system, const char *track,
 		       const char *const *statuses)
 {
@@ -166,13 +172,61 @@ static json_t *runs_of(json_t *ev, const char *system, const char *track,
 	size_t i;
 	json_array_foreach(json_object_get(ev, "runs"), i, r) {
 		const char *tr = str(r, "track") ?: "";
-		if (!streq(str(r, "system"), system) || (track && strcmp(tr, track) != 0))
+		if (is_rehearsal(r) || !streq(str(r, "system"), system) ||
+		    (track && strcmp(tr, track) != 0))
 			continue;
 		if (statuses && !mt_str_in(str(r, "status") ?: "", statuses))
 			continue;
 		json_array_append(out, r);
 	}
 	return out;
+}
+
+/* The rehearsals of `system` (NULL: either). New reference. */
+static json_t *rehearsals_of(json_t *ev, const char *system)
+{
+	json_t *out = json_array(), *r;
+	size_t i;
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (is_rehearsal(r) && (!system || streq(str(r, "system"), system)))
+			json_array_append(out, r);
+	return out;
+}
+
+/* need() for a run of `system`: when only rehearsals of it are recorded,
+ * says that a real run is needed and how many rehearsals were left out. */
+static void need_run(struct ctx *x, json_t *c, const char *system, const char *what,
+		     const char *command)
+{
+	json_t *rh = rehearsals_of(x->ev, system);
+	mt_buf b = MT_BUF_INIT;
+
+	mt_buf_puts(&b, what);
+	if (json_array_size(rh))
+		mt_buf_printf(&b, ": a real run, not a rehearsal (%zu %s rehearsal run(s) left out: "
+			      "they test the pipeline and are not evidence)",
+			      json_array_size(rh), system);
+	need(c, mt_buf_cstr(&b), command);
+	mt_buf_dispose(&b);
+	json_decref(rh);
+}
+
+/* Appends to a run criterion's evidence the rehearsals of `system` (NULL:
+ * both) it left out, so that a reader sees they were not overlooked. */
+static void rehearsals_left_out(struct ctx *x, json_t *c, const char *system)
+{
+	json_t *rh = rehearsals_of(x->ev, system);
+	mt_buf b = MT_BUF_INIT;
+
+	if (json_array_size(rh)) {
+		mt_buf_printf(&b, "%s; rehearsal run%s ", str(c, "evidence") ?: "",
+			      json_array_size(rh) > 1 ? "s" : "");
+		put_ids(&b, rh);
+		mt_buf_puts(&b, " left out: not evidence");
+		json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&b)));
+	}
+	mt_buf_dispose(&b);
+	json_decref(rh);
 }
 
 static const char *const finished[] = {"success", NULL};
@@ -339,8 +393,8 @@ static void judge_quality(struct ctx *x, json_t *c, double threshold)
 		judge(c, "unknown", NAN, "%s", seen ? "the candidate has not finished a run yet; its "
 			   "evaluations so far do not reach the target" : "no candidate run evaluated "
 			   "the quality metric");
-		need(c, "a finished candidate run that evaluates the quality metric",
-		     "mtrial run --system candidate --track portability -- CMD (or mtrial runs import LOG)");
+		need_run(x, c, "candidate", "a finished candidate run that evaluates the quality metric",
+			 "mtrial run --system candidate --track portability -- CMD (or mtrial runs import LOG)");
 	}
 	mt_buf_dispose(&b);
 }
@@ -457,11 +511,11 @@ static void no_pair(struct ctx *x, json_t *c, const struct ratio *r, size_t nb)
 		      !nb && !json_array_size(cn) ? "; " : "",
 		      json_array_size(cn) ? "" : "no candidate run has reached the quality target yet");
 		if (!nb)
-			need(c, "a baseline run that reaches the quality target",
-			     "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)");
+			need_run(x, c, "baseline", "a baseline run that reaches the quality target",
+				 "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)");
 		if (!json_array_size(cn))
-			need(c, "a candidate run that reaches the quality target",
-			     "mtrial run --system candidate -- CMD (or mtrial runs import LOG --system candidate)");
+			need_run(x, c, "candidate", "a candidate run that reaches the quality target",
+				 "mtrial run --system candidate -- CMD (or mtrial runs import LOG --system candidate)");
 	}
 	json_decref(done);
 	json_decref(cand);
@@ -873,6 +927,8 @@ static json_t *criterion(struct ctx *x, size_t i, int *runs)
 		if (strcmp(judges[k].kind, kind) == 0) {
 			judges[k].judge(x, c, threshold);
 			*runs |= judges[k].runs && streq(str(c, "status"), "met");
+			if (judges[k].runs) /* quality reads the candidate's runs alone */
+				rehearsals_left_out(x, c, strcmp(kind, "quality") == 0 ? "candidate" : NULL);
 			if (strcmp(kind, "custom") != 0 && spec_item(x->spec, i, "judgement"))
 				caveat(x, "%s.judgement is ignored: a %s criterion is judged from the "
 				       "record", at, kind);

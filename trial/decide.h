@@ -38,6 +38,13 @@
  *   custom           judged by the team (criteria.*.judgement, with its
  *                    evidence in criteria.*.evidence); unknown without one.
  *
+ * Rehearsal runs (run.rehearsal: made to test the pipeline, the launcher
+ * or the log format) are never evidence: no criterion counts them as
+ * reaching or as missing the target, nor among the failed attempts. A run
+ * criterion's evidence names the rehearsals it left out; when only
+ * rehearsals are recorded it is unknown, and its missing says a real run
+ * is needed and how many rehearsals were left out.
+ *
  * Verdict, first rule that applies:
  *   NO_GO                any criterion not_met: the record shows a failure,
  *                        and evidence still missing elsewhere cannot turn it

@@ -658,11 +658,14 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec)
 	json_t *m = json_object_get(run, "metrics"), *steady = json_object_get(m, "steady");
 	json_t *target = json_object_get(m, "target"), *topology = json_object_get(m, "topology");
 	const char *system = json_string_value(json_object_get(run, "system"));
+	/* a rehearsal ran elsewhere (a CPU, a smaller config): trial.yaml's
+	 * devices and prices are not its own, so it is not priced */
+	int rehearsal = json_is_true(json_object_get(run, "rehearsal"));
 	double devices = json_is_number(json_object_get(topology, "devices"))
 				 ? num(json_object_get(topology, "devices"))
-			 : system ? devices_of(spec, system)
-				  : NAN;
-	double price = system ? spec_num(spec, system, "price.hourly") : NAN;
+			 : system && !rehearsal ? devices_of(spec, system)
+						: NAN;
+	double price = system && !rehearsal ? spec_num(spec, system, "price.hourly") : NAN;
 	double first = num(json_object_get(m, "first_ms")), last = num(json_object_get(m, "last_ms"));
 	double hours = isfinite(first) && isfinite(last) && last >= first
 			       ? (last - first) / 3600000.0
@@ -697,7 +700,9 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec)
 								     topology, "source")) ?: "")
 						       : json_string("trial.yaml"));
 	flatten_cache(run, json_object_get(m, "compile_cache"));
-	json_object_set_new(run, "device_hours", real_or_null(devices * hours));
+	json_object_set_new(run, "device_hours", real_or_null(rehearsal ? NAN : devices * hours));
+	if (rehearsal)
+		json_object_set_new(run, "not_priced", json_string("rehearsal"));
 	json_object_set_new(run, "cost", real_or_null(price * hours));
 	json_object_set_new(run, "cost_to_target", real_or_null(price * to_target / 3600.0));
 }
@@ -712,7 +717,8 @@ json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec)
 		size_t i, n = 0;
 		json_array_foreach(runs, i, r)
 			if (strcmp(json_string_value(json_object_get(r, "system")), systems[s]) == 0 &&
-			    json_is_object(json_object_get(r, "metrics"))) {
+			    json_is_object(json_object_get(r, "metrics")) &&
+			    !json_is_true(json_object_get(r, "rehearsal"))) {
 				/* the attempt's status is the journal's: an imported log
 				 * without an end marker is not a failure */
 				items[n] = json_copy(json_object_get(r, "metrics"));

@@ -59,12 +59,16 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
  * cost (hourly price x hours of the run) and cost_to_target (null without
  * a price or a target), cache_inferred (the compile cache the log shows:
  * cold, warm, mixed or null) and, when it disagrees with the declared
- * cache, cache_warning. Adds the keys to `run` in place. */
+ * cache, cache_warning. A rehearsal (run.rehearsal true) is not priced:
+ * devices only from its system description, device_hours, cost and
+ * cost_to_target null, and not_priced "rehearsal". Adds the keys to `run`
+ * in place. */
 void mt_runs_flatten(json_t *run, const mt_spec *spec);
 
 /* Per system: {baseline: summary, candidate: summary} with
- * trial/runlog.h's summary across the system's runs plus devices and the
- * hourly price. New reference. */
+ * trial/runlog.h's summary across the system's runs (rehearsals left out:
+ * they are not evidence; null for a system without other runs) plus
+ * devices and the hourly price. New reference. */
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec);
 
 #endif

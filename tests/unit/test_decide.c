@@ -294,6 +294,71 @@ static void test_failed_attempts_are_a_condition(void **state)
 	json_decref(d);
 }
 
+/* Rehearsals alone, even ones that missed the target or failed, never make
+ * a criterion not met: the run criteria are unknown and say a real run is
+ * needed, and how many rehearsals were left out. */
+static void test_rehearsals_only_are_unknown(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *r, *m;
+	size_t i;
+
+	(void)state;
+	json_array_append_new(json_object_get(ev, "runs"),
+			      run(30, "candidate", "portability", "failed", 3.5, -1));
+	json_array_foreach(json_object_get(ev, "runs"), i, r) {
+		json_object_set_new(r, "rehearsal", json_true());
+		if (strcmp(get(r, "system"), "candidate") == 0) { /* a CPU run misses the target */
+			json_object_set_new(r, "reached", json_false());
+			json_object_set_new(r, "time_to_target_s", json_null());
+			json_object_set_new(r, "cost_to_target", json_null());
+		}
+	}
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_NOT_ENOUGH_EVIDENCE);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(d, "counts"), "not_met")), 0);
+	for (const char *const *n = (const char *const[]){"quality-target", "time-to-quality",
+							   "cost-to-quality", NULL}; *n; n++) {
+		assert_string_equal(get(crit(d, *n), "status"), "unknown");
+		assert_has(get(crit(d, *n), "evidence"), "left out: not evidence");
+	}
+	m = json_object_get(crit(d, "quality-target"), "missing");
+	assert_int_equal(json_array_size(m), 1);
+	assert_has(get(json_array_get(m, 0), "what"),
+		   "a real run, not a rehearsal (4 candidate rehearsal run(s) left out");
+	assert_has(get(crit(d, "quality-target"), "evidence"),
+		   "rehearsal runs #10, #11, #12, #30 left out");
+	m = json_object_get(crit(d, "time-to-quality"), "missing");
+	assert_int_equal(json_array_size(m), 2);
+	assert_has(get(json_array_get(m, 0), "what"), "(3 baseline rehearsal run(s) left out");
+	assert_has(get(json_array_get(m, 1), "what"), "(4 candidate rehearsal run(s) left out");
+	assert_has(get(crit(d, "time-to-quality"), "evidence"),
+		   "rehearsal runs #1, #10, #2, #11, #3, #12, #30 left out");
+	assert_int_equal(json_array_size(json_object_get(d, "conditions")), 0);
+	json_decref(d);
+}
+
+/* Beside real runs, rehearsals change nothing: not a failed attempt, not
+ * a miss, not in the medians; the evidence names them. */
+static void test_rehearsals_beside_real_runs(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *rh;
+
+	(void)state;
+	rh = run(40, "candidate", "portability", "failed", 5.5, -1);
+	json_object_set_new(rh, "rehearsal", json_true());
+	json_array_append_new(json_object_get(ev, "runs"), rh);
+	rh = run(41, "candidate", NULL, "success", 2.0, 5); /* fast, but a CPU stand-in */
+	json_object_set_new(rh, "rehearsal", json_true());
+	json_array_append_new(json_object_get(ev, "runs"), rh);
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_GO);
+	assert_has(get(crit(d, "quality-target"), "evidence"), "best per track: portability 2.04 (run #10)");
+	assert_has(get(crit(d, "quality-target"), "evidence"), "; rehearsal runs #40, #41 left out");
+	assert_float_equal(json_real_value(json_object_get(crit(d, "time-to-quality"), "value")),
+			   910.0 / 1010.0, 1e-9);
+	json_decref(d);
+}
+
 /* Faster from run start, slower once compilation counts: a condition. */
 static void test_compilation_is_a_condition(void **state)
 {
@@ -463,6 +528,8 @@ int main(void)
 		cmocka_unit_test(test_optimized_only_is_a_condition),
 		cmocka_unit_test(test_quality_not_reached),
 		cmocka_unit_test(test_failed_attempts_are_a_condition),
+		cmocka_unit_test(test_rehearsals_only_are_unknown),
+		cmocka_unit_test(test_rehearsals_beside_real_runs),
 		cmocka_unit_test(test_compilation_is_a_condition),
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_correctness_latest_of_each_pair),
