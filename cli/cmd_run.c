@@ -4,7 +4,11 @@
  *
  * The log: one line per output line, "EPOCH_MS o|e TEXT" (o: the child's
  * stdout, e: its stderr), so that clocks can be computed from it later,
- * whatever the training prints. */
+ * whatever the training prints.
+ *
+ * --rehearsal records the attempt as a rehearsal: a run made to test the
+ * pipeline, the launcher or the log format (a CPU, a smaller config),
+ * listed with the others but never evidence (trial/decide.h). */
 #include "cli.h"
 #include "error.h"
 #include "runs.h"
@@ -84,6 +88,7 @@ static int pump(struct stream *s, FILE *log, size_t *lines)
 
 struct run_args {
 	const char *system, *track, *label, *cache;
+	int rehearsal; /* --rehearsal: testing the pipeline, never evidence */
 	char **argv;
 };
 
@@ -139,11 +144,12 @@ static int run(struct cli *cli, const struct run_args *a, int *child_status)
 	rec = (mt_journal_run){.system = a->system, .track = a->track, .label = a->label,
 			       .cache = a->cache, .origin = "run", .command = cmd, .log = path,
 			       .status = "running", .started_ms = started, .pid = getpid(),
-			       .host = host[0] ? host : NULL};
+			       .host = host[0] ? host : NULL, .rehearsal = a->rehearsal};
 	if ((error = mt_journal_run_add(t->journal, &rec, &id)) < 0)
 		goto done;
-	fprintf(stderr, "mtrial: run #%lld (%s%s%s): %s\n", (long long)id, a->system,
-		a->track ? ", " : "", a->track ? a->track : "", cmd);
+	fprintf(stderr, "mtrial: run #%lld (%s%s%s%s): %s\n", (long long)id, a->system,
+		a->track ? ", " : "", a->track ? a->track : "",
+		a->rehearsal ? ", a rehearsal: not evidence" : "", cmd);
 	if (pipe(out) < 0 || pipe(err) < 0) {
 		error = mt_error_set(MT_EIO, "pipe: %s", strerror(errno));
 		goto done;
@@ -270,6 +276,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 					     {"track", required_argument, NULL, 't'},
 					     {"label", required_argument, NULL, 'l'},
 					     {"cache", required_argument, NULL, 'c'},
+					     {"rehearsal", no_argument, NULL, 'R'},
 					     {0}};
 	static const char *const systems[] = {"baseline", "candidate", NULL};
 	static const char *const tracks[] = {"portability", "optimized", NULL};
@@ -284,6 +291,7 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 		case 't': a.track = optarg; break;
 		case 'l': a.label = optarg; break;
 		case 'c': a.cache = optarg; break;
+		case 'R': a.rehearsal = 1; break;
 		default: return cli_usage_error(cli, "bad option");
 		}
 	}

@@ -1,5 +1,7 @@
-/* mtrial runs [show ID | import FILE...]: every recorded run attempt,
- * failed ones too, with its two clocks, time and cost to the target. */
+/* mtrial runs [show ID | import FILE... | mark ID --rehearsal|--evidence]:
+ * every recorded run attempt, failed ones too, with its two clocks, time
+ * and cost to the target; rehearsals (runs that test the pipeline, never
+ * evidence) marked as such. */
 #include "cli.h"
 #include "error.h"
 #include "runs.h"
@@ -25,27 +27,35 @@ static const char *secs(char *buf, size_t size, json_t *v)
 	return buf;
 }
 
+static int rehearsal(json_t *r)
+{
+	return json_is_true(json_object_get(r, "rehearsal"));
+}
+
 static void print_list(json_t *runs)
 {
 	char c1[32], st[32], tt[32];
 	json_t *r;
-	size_t i;
+	size_t i, rehearsals = 0;
 
 	if (!json_array_size(runs)) {
 		printf("No runs recorded yet: mtrial run [--system S] [--track T] -- CMD ARGS..., or\n"
 		       "mtrial runs import LOG...\n");
 		return;
 	}
-	printf("%-5s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n", "id", "system", "track",
-	       "status", "started", "exit", "clock 1", "step", "to target", "command or source");
+	printf("%-5s %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n", "id", "system", "kind",
+	       "track", "status", "started", "exit", "clock 1", "step", "to target",
+	       "command or source");
 	json_array_foreach(runs, i, r) {
 		char exit_s[16] = "-";
 		json_t *reached = json_object_get(r, "reached");
+		rehearsals += rehearsal(r);
 		if (json_is_integer(json_object_get(r, "exit_status")))
 			snprintf(exit_s, sizeof(exit_s), "%lld",
 				 (long long)json_integer_value(json_object_get(r, "exit_status")));
-		printf("#%-4lld %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n",
+		printf("#%-4lld %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n",
 		       (long long)json_integer_value(json_object_get(r, "id")), str(r, "system"),
+		       rehearsal(r) ? "rehearsal" : "evidence",
 		       str(r, "track") ? str(r, "track") : "-", str(r, "status"), str(r, "started"),
 		       exit_s, secs(c1, sizeof(c1), json_object_get(r, "clock1_s")),
 		       secs(st, sizeof(st), json_object_get(r, "steady_step_s")),
@@ -53,6 +63,10 @@ static void print_list(json_t *runs)
 					      : secs(tt, sizeof(tt), json_object_get(r, "time_to_target_s")),
 		       str(r, "command") ? str(r, "command") : str(r, "source"));
 	}
+	if (rehearsals)
+		printf("\n%zu rehearsal run(s): made to test the pipeline, the launcher or the log "
+		       "format,\nnever evidence: mtrial decide, the per-system figures and the costs "
+		       "leave them out\n(mtrial runs mark ID --evidence counts one).\n", rehearsals);
 }
 
 /* The first bytes of a file, for mt_runs_sniff. */
@@ -115,6 +129,7 @@ static void print_warnings(const char *path, json_t *m)
 
 struct import_args {
 	const char *system, *track, *label, *cache;
+	int rehearsal;
 	json_t *topology; /* borrowed; NULL without a system description */
 };
 
@@ -147,7 +162,7 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 		const char *st = json_string_value(json_object_get(m, "status"));
 		int64_t first = json_integer_value(json_object_get(m, "first_ms"));
 		mt_journal_run rec = {.system = a->system, .track = a->track, .label = a->label,
-				      .cache = a->cache, .origin = "import"};
+				      .cache = a->cache, .origin = "import", .rehearsal = a->rehearsal};
 		abs = mt_path_abs(path);
 		rec.log = abs ? abs : path;
 		rec.status = st && strcmp(st, "unknown") != 0 ? st : "success";
@@ -157,8 +172,8 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 		rec.metrics = text = json_dumps(m, JSON_COMPACT);
 		error = mt_journal_run_add(t->journal, &rec, id);
 		if (error == 0 && !cli->json)
-			printf("Imported %s as run #%lld (%s, %s, %lld warnings).\n", path, (long long)*id,
-			       a->system, rec.status,
+			printf("Imported %s as run #%lld (%s, %s%s, %lld warnings).\n", path, (long long)*id,
+			       a->system, rec.status, a->rehearsal ? ", a rehearsal: not evidence" : "",
 			       (long long)json_integer_value(json_object_get(m, "warnings")));
 	}
 	if (error == 0)
@@ -169,8 +184,8 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 	return error;
 }
 
-/* mtrial runs import FILE... [--system S] [--track T] [--label L] [--cache C]:
- * runs made elsewhere (MLPerf logs, output with mtrial: lines, CSV or JSON
+/* mtrial runs import FILE... [--system S] [--track T] [--label L] [--cache C]
+ * [--rehearsal]: runs made elsewhere (MLPerf logs, output with mtrial: lines, CSV or JSON
  * Lines series) and an MLPerf system description for their topology. */
 static int import(struct cli *cli, int argc, char **argv)
 {
@@ -179,6 +194,7 @@ static int import(struct cli *cli, int argc, char **argv)
 					     {"track", required_argument, NULL, 't'},
 					     {"label", required_argument, NULL, 'l'},
 					     {"cache", required_argument, NULL, 'c'},
+					     {"rehearsal", no_argument, NULL, 'R'},
 					     {0}};
 	static const char *const systems[] = {"baseline", "candidate", NULL};
 	static const char *const tracks[] = {"portability", "optimized", NULL};
@@ -200,6 +216,8 @@ static int import(struct cli *cli, int argc, char **argv)
 			a.label = optarg;
 		else if (opt == 'c')
 			a.cache = optarg;
+		else if (opt == 'R')
+			a.rehearsal = 1;
 		else
 			return cli_usage_error(cli, "bad option");
 	}
@@ -263,6 +281,28 @@ static void print_throughput(json_t *r)
 	printf("\n");
 }
 
+/* Device-hours and cost, or why there are none. */
+static void print_cost(json_t *r)
+{
+	json_t *dh = json_object_get(r, "device_hours"), *cost = json_object_get(r, "cost");
+	json_t *ctt = json_object_get(r, "cost_to_target");
+
+	if (str(r, "not_priced")) {
+		printf("  cost     not priced: %s\n", str(r, "not_priced"));
+		return;
+	}
+	if (!json_is_number(dh) && !json_is_number(cost))
+		return;
+	printf("  cost     ");
+	if (json_is_number(cost))
+		printf("%.4g for the run", json_number_value(cost));
+	if (json_is_number(ctt))
+		printf(", %.4g to the target", json_number_value(ctt));
+	if (json_is_number(dh))
+		printf("%s%.4g device-hours", json_is_number(cost) ? "; " : "", json_number_value(dh));
+	printf("\n");
+}
+
 static void print_one(json_t *r)
 {
 	char buf[32];
@@ -272,6 +312,9 @@ static void print_one(json_t *r)
 	const char *keys[] = {"system", "track", "label", "cache", "origin", "command",
 			      "source", "status", "started", "ended"};
 	printf("Run #%lld\n", (long long)json_integer_value(json_object_get(r, "id")));
+	if (rehearsal(r))
+		printf("  kind     rehearsal: tests the pipeline, never evidence (mtrial runs mark %lld "
+		       "--evidence counts it)\n", (long long)json_integer_value(json_object_get(r, "id")));
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		if (str(r, keys[k]))
 			printf("  %-8s %s\n", keys[k], str(r, keys[k]));
@@ -288,6 +331,7 @@ static void print_one(json_t *r)
 	if (str(r, "devices_from"))
 		printf("  devices  %g (from %s)\n", json_number_value(json_object_get(r, "devices")),
 		       str(r, "devices_from"));
+	print_cost(r);
 	printf("  clock 2  %s per step in steady state",
 	       secs(buf, sizeof(buf), json_object_get(r, "steady_step_s")));
 	print_throughput(r);
@@ -306,6 +350,47 @@ static void print_one(json_t *r)
 		       json_number_value(json_object_get(x, "median_s")));
 }
 
+/* mtrial runs mark ID --rehearsal|--evidence: makes a recorded attempt a
+ * rehearsal (listed, never evidence) or evidence again. */
+static int mark(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"rehearsal", no_argument, NULL, 'R'},
+					     {"evidence", no_argument, NULL, 'E'},
+					     {0}};
+	mt_trial *t = NULL;
+	int opt, as = -1, error;
+	int64_t id;
+	char *end;
+
+	optind = 1;
+	while ((opt = cli_getopt(cli, argc, argv, "h", opts)) >= 0) {
+		if ((opt != 'R' && opt != 'E') || (as >= 0 && as != (opt == 'R')))
+			return cli_usage_error(cli, "runs mark ID --rehearsal|--evidence: one of the two");
+		as = opt == 'R';
+	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
+	if (optind != argc - 1 || as < 0)
+		return cli_usage_error(cli, "runs mark ID --rehearsal|--evidence");
+	id = strtoll(argv[optind], &end, 10);
+	if (*end || id <= 0)
+		return cli_usage_error(cli, "runs mark %s: expected a run id", argv[optind]);
+	if ((error = cli_open_trial(cli, &t, 0)) < 0 ||
+	    (error = mt_journal_run_mark(t->journal, id, as)) < 0) {
+		mt_trial_free(t);
+		return cli_fail(cli, error);
+	}
+	mt_trial_free(t);
+	if (cli->json)
+		cli_print_json(json_pack("{sI, sb}", "id", (json_int_t)id, "rehearsal", as));
+	else
+		printf(as ? "Run #%lld is a rehearsal: listed, never evidence.\n"
+			  : "Run #%lld is evidence: mtrial decide counts it.\n",
+		       (long long)id);
+	return CLI_EXIT_OK;
+}
+
 int cmd_runs(struct cli *cli, int argc, char **argv)
 {
 	const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
@@ -317,6 +402,8 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 
 	if (sub && strcmp(sub, "import") == 0)
 		return import(cli, argc - 1, argv + 1);
+	if (sub && strcmp(sub, "mark") == 0)
+		return mark(cli, argc - 1, argv + 1);
 	if (sub && strcmp(sub, "show") == 0) {
 		if (argc < 3)
 			return cli_usage_error(cli, "runs show ID");

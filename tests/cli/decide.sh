@@ -2,8 +2,9 @@
 # real commands (runs import of generated logs, check curves, effort add,
 # scan and probe against a table of the test's own, override): incomplete ->
 # NOT_ENOUGH_EVIDENCE, complete -> GO, a workaround -> GO_WITH_CONDITIONS,
-# a failed check -> NO_GO; exit codes, JSON fields, the checklist text, and
-# bad trial.yaml criteria named by line.
+# a failed check -> NO_GO; rehearsal runs alone -> unknown, never NO_GO;
+# exit codes, JSON fields, the checklist text, and bad trial.yaml criteria
+# named by line.
 . "$MT_SOURCE_DIR/tests/lib.sh"
 export XDG_DATA_HOME=$T_TMP/data HOME=$T_TMP/home
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
@@ -193,6 +194,34 @@ eq "$(json 'all(isinstance(j["criteria"][1]["figures"][s]["from_submission_s"], 
 hasnt "compilation and start-up) is not known" "$(json '" | ".join(j["caveats"])')" "no caveat about it then"
 has "; device-hours to the target " "$(json 'j["criteria"][1]["evidence"]')" "device-hours shown apart"
 has "; from submission, compilation included, " "$(json 'j["criteria"][1]["evidence"]')" "so is the clock from submission"
+
+# --- rehearsals only: runs that test the pipeline are never evidence -------------------
+R3=$T_TMP/repo3
+mkdir -p "$R3" && cp "$R/train.py" "$R3/" && git -C "$R3" -c init.defaultBranch=main init -q &&
+	git -C "$R3" add -A && git -C "$R3" commit -qm init
+cd "$R3"
+run_mt 0 init --name rehearsals
+cp "$R2/.mtrial/trial.yaml" .mtrial/trial.yaml
+run_mt 0 run --rehearsal --system baseline -- "$LOOP"
+# a CPU stand-in of the candidate: finished, evaluated, short of the target
+run_mt 0 run --rehearsal --system candidate --track portability -- sh -c \
+	'echo "mtrial:step=1 loss=3.0"; echo "mtrial:eval step=1 eval_loss=2.9"'
+run_mt 1 run --rehearsal --system candidate --track portability -- sh -c 'exit 3'
+run_mt 1 decide --json
+eq "$(json 'j["verdict"]')" NOT_ENOUGH_EVIDENCE "rehearsals only: not enough evidence, never NO_GO"
+eq "$(json '[c["status"] for c in j["criteria"]]')" "['unknown', 'unknown']" "the run criteria are unknown"
+eq "$(json 'j["conditions"]')" "[]" "the failed rehearsal is no condition"
+eq "$(json '[m["what"] for m in j["missing"] if m["criterion"] == "quality"]')" \
+	"['a finished candidate run that evaluates the quality metric: a real run, not a rehearsal (2 candidate rehearsal run(s) left out: they test the pipeline and are not evidence)']" \
+	"missing: a real run, and how many rehearsals were left out"
+has "a baseline run that reaches the quality target: a real run, not a rehearsal (1 baseline" \
+	"$(json '" | ".join(m["what"] for m in j["missing"])')" "the baseline's rehearsal counted apart"
+has "rehearsal runs #1, #2, #3 left out: not evidence" "$(json 'j["criteria"][1]["evidence"]')" \
+	"the evidence names the rehearsals left out"
+# marked evidence, the same run is judged: it missed the target
+run_mt 0 runs mark 2 --evidence
+run_mt 1 decide --json
+eq "$(json 'j["verdict"], j["criteria"][0]["status"]')" "NO_GO not_met" "marked evidence, the miss counts"
 cd "$R"
 
 # --- bad input ---------------------------------------------------------------------

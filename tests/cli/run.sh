@@ -1,7 +1,8 @@
 # mtrial run and mtrial runs: a fake training command run as a child, its
 # output passed through and kept line by line with its time; failed,
 # interrupted and unstartable attempts kept, never dropped; the list and one
-# run, as text and JSON; bad usage.
+# run, as text and JSON; rehearsals recorded, marked and left unpriced; bad
+# usage.
 . "$MT_SOURCE_DIR/tests/lib.sh"
 R=$T_TMP/repo
 new_repo "$R"
@@ -265,6 +266,46 @@ run_mt 0 runs import --cache warm "$RD/series.csv"
 run_mt 0 runs show 6 --json
 eq "$(json 'j["cache"], j["cache_inferred"], "cache_warning" in j')" "warm None False" \
 	"a log without cache lines: nothing inferred, nothing to warn about"
+
+# rehearsals: runs that test the pipeline (here the series on a CPU), listed
+# and marked, never evidence: not priced, left out of the per-system figures
+run_mt 0 runs --json
+before=$(json 'j["systems"]["candidate"]["runs"], j["systems"]["candidate"]["failed"]')
+run_mt 1 run --rehearsal --label "CPU stand-in" -- sh -c \
+	'echo "mtrial:step=1 loss=2.5 tokens=100"; echo "mtrial:eval step=1 eval_loss=2.0"; exit 4'
+has "run #7 (candidate, a rehearsal: not evidence)" "$ERR" "run --rehearsal: said when it starts"
+run_mt 0 runs import --rehearsal --system baseline "$RD/series.jsonl"
+has "as run #8 (baseline, success, a rehearsal: not evidence" "$OUT" "import --rehearsal: said"
+run_mt 0 runs --json
+eq "$(json '[(r["id"], r["rehearsal"]) for r in j["runs"] if r["id"] in (6, 7, 8)]')" \
+	"[(6, False), (7, True), (8, True)]" "JSON: rehearsal true for the rehearsals alone"
+eq "$(json 'j["systems"]["candidate"]["runs"], j["systems"]["candidate"]["failed"]')" "$before" \
+	"per system: the failed rehearsal counts neither as a run nor as a failure"
+eq "$(json 'j["systems"]["baseline"]["runs"]')" 2 "per system: the baseline rehearsal left out"
+run_mt 0 runs show 8 --json
+eq "$(json 'j["reached"], j["devices"], j["device_hours"], j["cost"], j["cost_to_target"], j["not_priced"]')" \
+	"True None None None None rehearsal" "a rehearsal reaches its target, but is not priced"
+run_mt 0 runs
+check "text: the kind column" grep -Eq '^#7 +candidate rehearsal - +failed' <<<"$OUT"
+check "text: the others are evidence" grep -Eq '^#6 +candidate evidence ' <<<"$OUT"
+has "2 rehearsal run(s): made to test the pipeline" "$OUT" "text: what a rehearsal is, said once"
+run_mt 0 runs show 8
+has "kind     rehearsal: tests the pipeline, never evidence (mtrial runs mark 8 --evidence" "$OUT" \
+	"text: one rehearsal"
+has "cost     not priced: rehearsal" "$OUT" "text: not priced"
+run_mt 0 runs mark 8 --evidence
+has "Run #8 is evidence" "$OUT" "mark --evidence"
+run_mt 0 runs show 8 --json
+eq "$(json 'j["rehearsal"], j["devices"], round(j["cost"], 9) == round(20 * j["device_hours"] / 4, 9)')" \
+	"False 4.0 True" "marked evidence, it is priced from trial.yaml"
+run_mt 0 runs mark --json 8 --rehearsal
+eq "$(json 'j["id"], j["rehearsal"]')" "8 True" "mark --rehearsal, JSON"
+run_mt 0 runs show 8 --json
+eq "$(json 'j["rehearsal"], j["cost"]')" "True None" "marked a rehearsal again"
+run_mt 2 runs mark 8; has "runs mark ID --rehearsal|--evidence" "$ERR" "mark: which one is needed"
+run_mt 2 runs mark 8 --rehearsal --evidence; has "one of the two" "$ERR" "mark: not both"
+run_mt 2 runs mark 99 --evidence; has "no run #99" "$ERR" "mark: an unknown run"
+run_mt 2 runs mark x --evidence; has "expected a run id" "$ERR" "mark: a bad id"
 
 run_mt 2 run; has "no command" "$ERR" "no command"
 run_mt 2 run --system gpu -- true; has "expected baseline or candidate" "$ERR" "bad system"
