@@ -987,7 +987,10 @@ static int lex_normal(lexer *lx)
 }
 
 /* How lex_code reads a token, by its first byte. */
-enum { K_SLOW = 0, K_NAME, K_NAME_CDFI, K_DIGIT, K_OP1, K_OPEN, K_CLOSE, K_OP, K_DOT, K_EOL };
+enum {
+	K_SLOW = 0, K_NAME, K_NAME_CDFI, K_DIGIT, K_OP1, K_OPEN, K_CLOSE, K_OP, K_DOT, K_EOL,
+	K_QUOTE, K_HASH
+};
 #define K_ROW10(b)                                                                                 \
 	[b] = K_NAME, [b + 1] = K_NAME, [b + 2] = K_NAME, [b + 3] = K_NAME, [b + 4] = K_NAME,     \
 	[b + 5] = K_NAME, [b + 6] = K_NAME, [b + 7] = K_NAME, [b + 8] = K_NAME, [b + 9] = K_NAME
@@ -1010,14 +1013,16 @@ static const unsigned char tok_start[256] = {
 	['0'] = K_DIGIT, ['1'] = K_DIGIT, ['2'] = K_DIGIT, ['3'] = K_DIGIT, ['4'] = K_DIGIT,
 	['5'] = K_DIGIT, ['6'] = K_DIGIT, ['7'] = K_DIGIT, ['8'] = K_DIGIT, ['9'] = K_DIGIT,
 	['\n'] = K_EOL, ['\r'] = K_EOL,
+	['"'] = K_QUOTE, ['\''] = K_QUOTE, ['#'] = K_HASH,
 };
 #undef K_ROW16
 #undef K_ROW10
 
 /* At the start of a physical line, the common case in a few steps: spaces
- * only, then code at the current indentation, a blank line or a line
- * inside brackets. Returns the position after the indentation, or 0 when
- * lex_indent must do it (p > 0 on every line but the first). */
+ * only, then code, a blank line or a line inside brackets. Returns the
+ * position after the indentation, or 0 when lex_indent must do it (p > 0
+ * on every line but the first); leaves lx->atbol set when the line's
+ * indentation differs from the current level's. */
 static inline size_t quick_indent(lexer *lx, size_t p)
 {
 	size_t q = skip_spaces(lx, p);
@@ -1031,7 +1036,7 @@ static inline size_t quick_indent(lexer *lx, size_t p)
 	lx->blank = c == '#' || c == '\n' || c == '\r';
 	if (!lx->blank && lx->level == 0 &&
 	    (col != lx->indstack[lx->indent] || col != lx->altstack[lx->indent]))
-		return 0;
+		return q; /* atbol stays: a new level, for apply_indent */
 	lx->atbol = 0;
 	return q;
 }
@@ -1174,6 +1179,18 @@ LEX_NO_SLP static int lex_code(lexer *lx)
 			bol = p;
 			lx->atbol = 1;
 			goto indent;
+		case K_QUOTE: /* a string without a prefix */
+			SAVE();
+			if ((rc = lex_string(lx, p, 0)) < 0)
+				return rc;
+			LOAD();
+			continue;
+		case K_HASH:
+			SAVE();
+			if ((rc = lex_comment(lx)) < 0)
+				return rc;
+			LOAD();
+			continue;
 		case K_SLOW:
 		slow:
 			SAVE();
@@ -1194,6 +1211,14 @@ LEX_NO_SLP static int lex_code(lexer *lx)
 		if (!(p && (q = quick_indent(lx, p)))) {
 			SAVE();
 			if ((rc = lex_indent(lx)) < 0)
+				return rc;
+			LOAD();
+			q = p;
+		} else if (lx->atbol) { /* spaces only: their count is the column */
+			lx->atbol = 0;
+			SAVE();
+			lx->p = q;
+			if ((rc = apply_indent(lx, (int)(q - p), (int)(q - p))) < 0)
 				return rc;
 			LOAD();
 			q = p;
