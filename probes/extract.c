@@ -495,13 +495,14 @@ static size_t visit_chain(struct walker *w, size_t i)
 	const struct binding *target = lookup(w, w->src + t[i].off, n0);
 	const char *chain;
 	char *resolved = NULL;
-	int call;
+	int call, ch;
 
-	while (is_op(w, end, ".") && is_name(w, end + 1)) {
+	/* the byte after each part: a dot goes on, a parenthesis calls */
+	while ((ch = end < w->n ? op_char(w, end) : 0) == '.' && is_name(w, end + 1)) {
 		sum += 1 + t[end + 1].len;
 		end += 2;
 	}
-	call = is_op(w, end, "(");
+	call = ch == '(';
 	if (!call && !target)
 		return end;
 	nparts = (end - i + 1) / 2;
@@ -608,7 +609,7 @@ static size_t visit_statement_token(struct walker *w, size_t i)
 
 	switch (keyword(w, i)) {
 	case KW_NONE:
-		if (i > 0 && is_op(w, i - 1, "."))
+		if (i > 0 && op_char(w, i - 1) == '.')
 			return i + 1;
 		return visit_chain(w, i);
 	case KW_IMPORT:
