@@ -89,9 +89,13 @@ struct quality {
 	size_t n;
 };
 
+/* A rehearsal's line: grey and dashed, "rehearsal" in its legend entry. */
+#define REHEARSAL_COLOR "#8c8c8c"
+
 /* One series per attempt with evaluations of `metric`, x in seconds from
- * submission. */
-static void quality_series(struct quality *q, json_t *attempts, const char *metric, double *max_s)
+ * submission; `rehearsal`: the attempts are rehearsals, drawn apart. */
+static void quality_series(struct quality *q, json_t *attempts, const char *metric, int rehearsal,
+			   double *max_s)
 {
 	json_t *r, *ev;
 	size_t i, k;
@@ -119,13 +123,16 @@ static void quality_series(struct quality *q, json_t *attempts, const char *metr
 			free(q->ys[q->n]);
 			continue;
 		}
-		snprintf(q->names[q->n], sizeof(q->names[0]), "%s%s%s%s", str(r, "system") ?: "?",
-			 str(r, "track") ? " (" : "", str(r, "track") ?: "", str(r, "track") ? ")" : "");
-		snprintf(q->labels[q->n], sizeof(q->labels[0]), "run #%lld",
-			 (long long)json_integer_value(json_object_get(r, "id")));
+		snprintf(q->names[q->n], sizeof(q->names[0]), "%s%s%s%s%s", rehearsal ? "rehearsal: " : "",
+			 str(r, "system") ?: "?", str(r, "track") ? " (" : "", str(r, "track") ?: "",
+			 str(r, "track") ? ")" : "");
+		snprintf(q->labels[q->n], sizeof(q->labels[0]), "run #%lld%s",
+			 (long long)json_integer_value(json_object_get(r, "id")),
+			 rehearsal ? " (rehearsal)" : "");
 		s->name = q->names[q->n];
 		s->label = q->labels[q->n];
-		s->color = series_color(str(r, "system"), str(r, "track"));
+		s->color = rehearsal ? REHEARSAL_COLOR : series_color(str(r, "system"), str(r, "track"));
+		s->dashed = rehearsal;
 		s->x = q->xs[q->n];
 		s->y = q->ys[q->n];
 		q->n++;
@@ -141,7 +148,8 @@ static json_t *quality_chart(json_t *model)
 	char title[128], ylabel[96], tlabel[64], xlabel[64];
 	mt_buf b = MT_BUF_INIT;
 
-	quality_series(&q, at(model, "runs.attempts"), metric, &max_s);
+	quality_series(&q, at(model, "runs.attempts"), metric, 0, &max_s);
+	quality_series(&q, at(model, "runs.rehearsals"), metric, 1, &max_s);
 	if (max_s > 2 * 3600)
 		div = 3600, unit = "hours";
 	else if (max_s > 120)

@@ -1,5 +1,6 @@
 /* The report's charts, drawn from the report model (model.h) as inline SVG
- * (svg.h): quality versus time for both systems with the target line, ops
+ * (svg.h): quality versus time for both systems with the target line (the
+ * rehearsals grey and dashed, "rehearsal" in their legend entries), ops
  * by status, effort by category per track against the budget, and what the
  * runs cost per system. */
 #ifndef MT_REPORT_CHARTS_H

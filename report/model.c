@@ -428,38 +428,72 @@ static json_t *checks_model(mt_journal *j)
 	return out;
 }
 
-/* Every run attempt, oldest first, with its two clocks, time and cost to
- * the target; and per system, the summary across its runs. */
-static json_t *runs_model(mt_journal *j, const mt_spec *spec)
+/* Where a run's device count came from, compactly: "trial.yaml" (its
+ * system's count x hosts) or "system description FILE" (the file without
+ * its directories). */
+static json_t *devices_source(json_t *r)
 {
-	json_t *runs = mt_journal_runs_json(j, 0), *r, *systems, *sys;
-	const char *name;
-	size_t i, failed = 0;
+	const char *from = json_string_value(json_object_get(r, "devices_from"));
+	const char *prefix = "system description ", *base;
 
-	if (!runs) {
-		mt_error_clear();
+	if (!from)
 		return json_null();
-	}
-	if (!json_array_size(runs)) {
-		json_decref(runs);
-		return json_null();
-	}
-	json_array_foreach(runs, i, r) {
-		const char *st = json_string_value(json_object_get(r, "status"));
-		failed += st && strcmp(st, "success") != 0 && strcmp(st, "running") != 0;
-		mt_runs_flatten(r, spec);
-		json_object_set_new(r, "clock1", fig(json_object_get(r, "clock1_s"), 1));
-		json_object_set_new(r, "step", fig(json_object_get(r, "steady_step_s"), 1));
-		json_object_set_new(r, "to_target", json_is_false(json_object_get(r, "reached"))
-							  ? json_string("not reached")
-							  : fig(json_object_get(r, "time_to_target_s"), 1.0 / 60));
-		json_object_set_new(r, "to_target_submit",
-				    fig(json_object_get(r, "time_to_target_from_submission_s"), 1.0 / 60));
-		json_object_set_new(r, "cost_fmt", fig(json_object_get(r, "cost"), 1));
-		json_object_set_new(r, "cost_to_target_fmt", fig(json_object_get(r, "cost_to_target"), 1));
-		json_object_set_new(r, "device_hours_fmt", fig(json_object_get(r, "device_hours"), 1));
-	}
-	systems = mt_runs_by_system(runs, spec);
+	if (strncmp(from, prefix, strlen(prefix)) != 0)
+		return json_string("trial.yaml");
+	base = strrchr(from, '/');
+	return json_pack("s+", prefix, base ? base + 1 : from + strlen(prefix));
+}
+
+/* The run's setup in one cell: its padding fraction, the compile cache
+ * declared and inferred from the log, and where its device count came
+ * from; null when the log and the record say none of these. */
+static json_t *run_setup(json_t *r)
+{
+	json_t *pad = json_object_get(json_object_get(json_object_get(r, "metrics"), "steady"),
+				      "padding_fraction");
+	const char *declared = json_string_value(json_object_get(r, "cache"));
+	const char *inferred = json_string_value(json_object_get(r, "cache_inferred"));
+	json_t *src = devices_source(r), *out;
+	mt_buf b = MT_BUF_INIT;
+
+	if (json_is_number(pad))
+		mt_buf_printf(&b, "padding %.3g%%", 100 * json_number_value(pad));
+	if (declared || inferred)
+		mt_buf_printf(&b, "%scache %s declared, %s in the log%s", b.len ? "; " : "",
+			      declared ?: "not", inferred ?: "nothing",
+			      json_object_get(r, "cache_warning") ? " (they disagree)" : "");
+	if (json_is_string(src))
+		mt_buf_printf(&b, "%s%g devices (%s)", b.len ? "; " : "",
+			      num(json_object_get(r, "devices")), json_string_value(src));
+	out = b.len ? json_string(mt_buf_cstr(&b)) : json_null();
+	json_object_set_new(r, "devices_source", src);
+	mt_buf_dispose(&b);
+	return out;
+}
+
+/* The figures of one run, formatted for the templates. */
+static void run_figures(json_t *r, const mt_spec *spec)
+{
+	mt_runs_flatten(r, spec);
+	json_object_set_new(r, "clock1", fig(json_object_get(r, "clock1_s"), 1));
+	json_object_set_new(r, "step", fig(json_object_get(r, "steady_step_s"), 1));
+	json_object_set_new(r, "to_target", json_is_false(json_object_get(r, "reached"))
+						  ? json_string("not reached")
+						  : fig(json_object_get(r, "time_to_target_s"), 1.0 / 60));
+	json_object_set_new(r, "to_target_submit",
+			    fig(json_object_get(r, "time_to_target_from_submission_s"), 1.0 / 60));
+	json_object_set_new(r, "cost_fmt", fig(json_object_get(r, "cost"), 1));
+	json_object_set_new(r, "cost_to_target_fmt", fig(json_object_get(r, "cost_to_target"), 1));
+	json_object_set_new(r, "device_hours_fmt", fig(json_object_get(r, "device_hours"), 1));
+	json_object_set_new(r, "setup", run_setup(r));
+}
+
+/* Per system the summary across its runs, formatted for the templates. */
+static json_t *systems_model(json_t *runs, const mt_spec *spec)
+{
+	json_t *systems = mt_runs_by_system(runs, spec), *sys;
+	const char *name;
+
 	json_object_foreach(systems, name, sys) {
 		json_t *tt = json_object_get(sys, "time_to_target_s");
 		if (!json_is_object(sys))
@@ -477,9 +511,47 @@ static json_t *runs_model(mt_journal *j, const mt_spec *spec)
 						     100)
 					    : json_null());
 	}
-	return json_pack("{so, sI, sI, so}", "attempts", runs, "count",
-			 (json_int_t)json_array_size(runs), "failed", (json_int_t)failed, "systems",
-			 systems);
+	return systems;
+}
+
+/* Every run attempt, oldest first, with its two clocks, time and cost to
+ * the target, and per system the summary across its runs: "attempts" are
+ * the evidence; "rehearsals" (runs that tested the pipeline) are listed
+ * apart, never evidence, and not priced. */
+static json_t *runs_model(mt_journal *j, const mt_spec *spec)
+{
+	json_t *runs = mt_journal_runs_json(j, 0), *r, *evidence, *rehearsals, *out;
+	size_t i, failed = 0;
+
+	if (!runs) {
+		mt_error_clear();
+		return json_null();
+	}
+	if (!json_array_size(runs)) {
+		json_decref(runs);
+		return json_null();
+	}
+	evidence = json_array();
+	rehearsals = json_array();
+	json_array_foreach(runs, i, r) {
+		const char *st = json_string_value(json_object_get(r, "status"));
+		run_figures(r, spec);
+		if (json_is_true(json_object_get(r, "rehearsal"))) {
+			json_array_append(rehearsals, r);
+			continue;
+		}
+		failed += st && strcmp(st, "success") != 0 && strcmp(st, "running") != 0;
+		json_array_append(evidence, r);
+	}
+	out = json_pack("{so, sI, sI, so, so, so, so}", "attempts", evidence, "count",
+		      (json_int_t)json_array_size(evidence), "failed", (json_int_t)failed,
+		      "no_evidence", json_array_size(evidence) ? json_null() : json_true(),
+		      "rehearsals", rehearsals, "rehearsal_count",
+		      json_array_size(rehearsals) ? json_integer((json_int_t)json_array_size(rehearsals))
+						  : json_null(),
+		      "systems", systems_model(runs, spec));
+	json_decref(runs);
+	return out;
 }
 
 /* What the runs cost per system: each attempt's hours at the system's price,

@@ -13,7 +13,12 @@
  * "spec" (mt_spec_to_json), "effort" {summary, intervals}, "notes",
  * "decision" (mt_decide with labels, or {error}), "tracks" [{name, base,
  * head, totals (with by_mark), marked [{path, mark, note}], stale_marks,
- * or unknown: why}] (from mt_tracks_json), "steps" [{id, title, status:
+ * or unknown: why}] (from mt_tracks_json), "runs" {attempts (the
+ * evidence), count, failed, no_evidence (true without any), rehearsals
+ * (listed apart, never evidence, not priced), rehearsal_count (null for
+ * none), systems (the evidence's summaries)}, each run with its figures
+ * formatted and setup (padding, compile cache declared and inferred, where
+ * its device count came from); "costs" of the evidence, "steps" [{id, title, status:
  * empty|partial|done, hint, verdict: the Summary's headline when decided}].
  * New reference, NULL with mt_error_last() on failure. */
 json_t *mt_report_model(mt_trial *t, int64_t now_ms);

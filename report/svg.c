@@ -191,7 +191,8 @@ static void line_axes(mt_buf *b, const mt_svg_lines *c, struct range *xr, struct
 static void line_series(mt_buf *b, const mt_svg_series *s, struct range xr, struct range yr)
 {
 	mt_buf_printf(b, "<g class=\"series\" stroke=\"%s\" fill=\"%s\">\n<polyline fill=\"none\" "
-		      "stroke-width=\"2\" points=\"", s->color, s->color);
+		      "stroke-width=\"2\"%s points=\"", s->color, s->color,
+		      s->dashed ? " stroke-dasharray=\"6 4\"" : "");
 	for (size_t i = 0, k = 0; i < s->n; i++)
 		if (isfinite(s->x[i]) && isfinite(s->y[i]))
 			mt_buf_printf(b, "%s%.1f,%.1f", k++ ? " " : "",
@@ -215,7 +216,7 @@ static void line_series(mt_buf *b, const mt_svg_series *s, struct range xr, stru
 static void line_legend(const mt_svg_lines *c, struct legend *l)
 {
 	for (size_t i = 0; i < c->n_series; i++)
-		legend_add(l, c->series[i].name, c->series[i].color, 0);
+		legend_add(l, c->series[i].name, c->series[i].color, c->series[i].dashed);
 	if (isfinite(c->target))
 		legend_add(l, c->target_label ? c->target_label : "target", "#000", 1);
 }

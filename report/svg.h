@@ -20,6 +20,7 @@ typedef struct {
 	const char *color; /* a CSS colour */
 	const double *x, *y;
 	size_t n;
+	int dashed; /* a dashed line (and legend entry): runs that are not evidence */
 } mt_svg_series;
 
 typedef struct {

@@ -3,7 +3,9 @@
 # the times recorded as "now" and the scratch directory are masked; the HTML
 # report well-formed (Python's html.parser), self-contained, escaped, in the
 # same order, with its four charts; in both, each track's lines by mark and
-# the file marked reusable with its note; the JSON model; bad usage.
+# the file marked reusable with its note, the rehearsals listed apart as not
+# evidence (drawn dashed on the quality chart), each run's padding, compile
+# cache and where its devices came from; the JSON model; bad usage.
 #
 # After a deliberate change to the report, regenerate the expected text with
 #   MTRIAL_UPDATE_EXPECTED=1 ctest -R cli/report$
@@ -38,7 +40,7 @@ hasnt "<script>" "$OUT" "no raw script tag in the Markdown"
 # a name with a pipe inside a table cell does not split the row
 printf '%s\n' "$OUT" | grep '^| #6 first-try ' >"$T_TMP/row6"
 has 'echo "neuronx-cc: error: unsupported op" \| cat' "$(cat "$T_TMP/row6")" "the pipe in the command is escaped"
-eq "$(sed 's/\\|//g' "$T_TMP/row6" | tr -cd '|' | wc -c)" 14 "the failed run's row keeps its 13 cells"
+eq "$(sed 's/\\|//g' "$T_TMP/row6" | tr -cd '|' | wc -c)" 15 "the failed run's row keeps its 14 cells"
 
 # the tracks: lines by mark, the marked file with its note (escaped), and
 # the track nobody marked counted as unmarked
@@ -148,6 +150,40 @@ has "$(printf '%s\n' '- optimized track (`main`..`main`): 0 files, +0 -0 lines, 
 run_mt 0 report --format html
 has '<li><code>train.py</code> marked <span class="mark model-specific">model-specific</span> but no longer changed by the track: a kernel for this model</li>' \
 	"$OUT" "a stale mark in the HTML"
+
+# --- rehearsals, and each run's padding, compile cache and device source ------------
+has "$(printf '%s\n' '### Rehearsals (1): not evidence' 'These runs tested the pipeline, the launcher or the log format')" \
+	"$(cat "$T_TMP/report.md")" "Markdown: the rehearsals apart, said not to be evidence"
+has "the rehearsals (1) are listed apart below and are not evidence" "$(cat "$T_TMP/report.md")" \
+	"Markdown: the attempts' count says so"
+has "| 16 devices (trial.yaml) |" "$(cat "$T_TMP/report.md")" "Markdown: where a run's devices came from"
+has "| padding 41.4%; cache warm declared, cold in the log (they disagree) |" "$(cat "$T_TMP/report.md")" \
+	"Markdown: the rehearsal's padding and its compile cache declared and inferred"
+has '<h3 id="rehearsals">Rehearsals (1): not evidence</h3>' "$HTML" "HTML: the rehearsals apart"
+has '<tr class="rehearsal success"><td>#7 CPU stand-in</td><td>candidate</td>' "$HTML" "HTML: the rehearsal's row"
+has '<td>padding 41.4%; cache warm declared, cold in the log (they disagree)</td>' "$HTML" "HTML: its setup"
+run_mt 0 report --format json
+eq "$(json 'j["runs"]["count"], [r["id"] for r in j["runs"]["attempts"]], [r["id"] for r in j["runs"]["rehearsals"]]')" \
+	"6 [1, 2, 3, 4, 5, 6] [7]" "JSON: the attempts are the evidence, the rehearsals apart"
+eq "$(json '[(r["not_priced"], r["cost"], r["device_hours"], r["devices"]) for r in j["runs"]["rehearsals"]]')" \
+	"[('rehearsal', None, None, None)]" "JSON: a rehearsal is not priced"
+# a rehearsal with evaluations: on the quality chart, grey and dashed, named
+# a rehearsal; and a baseline run with its MLPerf system description
+mllog_run 1767340000000 1000 500 success 2.9 2.2 >"$L/cpu-base.log"
+run_mt 0 runs import --rehearsal --system baseline "$L/cpu-base.log"
+mllog_run 1767350000000 30000 900 success 2.8 1.9 >"$L/base3.log"
+run_mt 0 runs import --system baseline --track portability "$L/base3.log" \
+	"$MT_SOURCE_DIR/tests/data/runs/Dell_systems_XE9640x4H100-SXM-80GB.json"
+run_mt 0 report --format html
+has '<polyline fill="none" stroke-width="2" stroke-dasharray="6 4" points=' "$OUT" "the rehearsal's line is dashed"
+has '>rehearsal: baseline</text>' "$OUT" "... and named a rehearsal in the legend"
+has '<title>run #8 (rehearsal): ' "$OUT" "... and in its points' tooltips"
+eq "$(printf '%s\n' "$OUT" | grep -c '<g class="series" stroke="#8c8c8c"')" 1 "... in grey, apart from the baseline's blue"
+run_mt 0 report
+has "| 4 devices (system description Dell_systems_XE9640x4H100-SXM-80GB.json) |" "$OUT" \
+	"the devices of a run imported with a system description"
+has "the rehearsals (2) are listed apart" "$OUT" "two rehearsals now"
+has "- baseline: 3 runs," "$OUT" "the baseline's summary: its three real runs, not the rehearsal"
 
 # --- bad usage ---------------------------------------------------------------------
 run_mt 2 report --format pdf

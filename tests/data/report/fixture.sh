@@ -1,7 +1,8 @@
 # Sourced by tests/cli/report*.sh after tests/lib.sh: builds a fixed trial in
 # $T_TMP/w (a repository with a baseline on main and a port on `trial`, a
 # trial.yaml, a scan and a probe, five imported runs with fixed times, one
-# failed `mtrial run`, a loss-curve check, effort and notes, train.py marked
+# failed `mtrial run`, an imported rehearsal (a CPU run: padding, a compile
+# cache declared warm that its log shows cold), a loss-curve check, effort and notes, train.py marked
 # reusable in the portability track with a note) and leaves the shell in the
 # repository. Commit ids are fixed (author, committer, dates);
 # only the times mtrial records as "now" and the scratch path vary.
@@ -109,6 +110,16 @@ YAML
 			--track portability >/dev/null || return 1
 	"$MTRIAL" run --system candidate --track optimized --label first-try -- \
 		sh -c 'echo "neuronx-cc: error: unsupported op" | cat >&2; exit 3' >/dev/null 2>&1
+	# a rehearsal: the candidate's code on a CPU, its compile cache declared
+	# warm while its log shows a compilation, its padding in the log
+	{
+		echo "2026-01-02 09:00:00.000001: INFO ||NEURON_CC_WRAPPER||: No candidate found under /var/tmp/neuron-compile-cache/neuronxcc-2.14.227.0/MODULE_1."
+		for s in 1 2 3 4 5 6 7 8 9 10 11 12; do
+			echo "mtrial:step=$s loss=3.$((50 - s)) tokens=300 padded=512 time_ms=$((1767344400000 + s * 2000))"
+		done
+	} >"$L/cpu.log"
+	"$MTRIAL" runs import --rehearsal --system candidate --track portability --label "CPU stand-in" \
+		--cache warm "$L/cpu.log" >/dev/null || return 1
 	printf 'step,loss\n1,3.0\n2,2.8\n3,2.6\n' >"$L/ref.csv"
 	printf 'step,loss\n1,3.001\n2,2.81\n3,2.6\n' >"$L/cand.csv"
 	"$MTRIAL" check curves "$L/ref.csv" "$L/cand.csv" >/dev/null || return 1
