@@ -196,13 +196,15 @@ assert t["varying_shapes"], t
 '
 check "the demo trial holds a dispatch trace of main" "$PY" -c "$check_trace" "$tmp/report.json"
 
-# and real runs of both systems' code on this CPU, labelled as stand-ins: the
-# baseline (main), the portability track failing without a neuron device,
-# then the portability track on the CPU; their loss curves agree
+# and real runs of both systems' code on this CPU, labelled as stand-ins and
+# recorded as rehearsals: the baseline (main), the portability track failing
+# without a neuron device, then the portability track on the CPU; their loss
+# curves agree
 "$MTRIAL" --trial "$demo/.mtrial" runs --json >"$tmp/runs.json" 2>/dev/null
 check_runs='
 import json, sys
-runs = json.load(open(sys.argv[1]))["runs"]
+doc = json.load(open(sys.argv[1]))
+runs = doc["runs"]
 got = [(r["system"], r["track"], r["status"], r["exit_status"]) for r in runs]
 assert got == [("baseline", None, "success", 0), ("candidate", "portability", "failed", 1),
                ("candidate", "portability", "success", 0)], got
@@ -215,6 +217,50 @@ for r in (runs[0], runs[2]):
     assert r["reached"] is False and r["clock1_s"] > 0, r
 '
 check "the demo trial holds CPU stand-in runs of both systems" "$PY" -c "$check_runs" "$tmp/runs.json"
+# the stand-ins are rehearsals: never evidence, never priced at the A100's
+# or the Trainium2's rates
+check_rehearsals='
+import json, sys
+doc = json.load(open(sys.argv[1]))
+runs = doc["runs"]
+assert all(r["rehearsal"] is True for r in runs), [r["rehearsal"] for r in runs]
+assert all(r["cost"] is None and r["device_hours"] is None and r["not_priced"] == "rehearsal"
+           for r in runs), [(r["cost"], r["device_hours"]) for r in runs]
+assert doc["systems"] == {"baseline": None, "candidate": None}, doc["systems"]
+'
+check "the stand-ins are rehearsals, not priced, out of the per-system figures" \
+	"$PY" -c "$check_rehearsals" "$tmp/runs.json"
+
+# the verdict: not enough evidence, with what is missing; no NO-GO from the
+# stand-ins that could not reach the target in 40 CPU steps
+rc=0
+"$MTRIAL" --trial "$demo/.mtrial" decide --json >"$tmp/decide.json" 2>/dev/null || rc=$?
+check "decide exits 1 (not a GO)" is "$rc" 1
+check_decision='
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "NOT_ENOUGH_EVIDENCE", (d["verdict"], d["failed"])
+assert d["failed"] == [], d["failed"]
+runs = {c["name"]: c for c in d["criteria"] if c["kind"] in ("quality", "time_to_quality", "cost_to_quality")}
+assert len(runs) == 3 and all(c["status"] == "unknown" for c in runs.values()), runs
+for c in runs.values():
+    assert c["missing"] and all("a real run, not a rehearsal" in m["what"] for m in c["missing"]), c["missing"]
+    assert "left out: not evidence" in c["evidence"], c["evidence"]
+assert any("(2 candidate rehearsal run(s) left out" in m["what"] for m in d["missing"]), d["missing"]
+assert any("(1 baseline rehearsal run(s) left out" in m["what"] for m in d["missing"]), d["missing"]
+'
+check "the verdict is NOT ENOUGH EVIDENCE, the run criteria asking for real runs" \
+	"$PY" -c "$check_decision" "$tmp/decide.json"
+
+# the report says so: the verdict, no evidence among the runs, the
+# rehearsals apart with their labels, no cost
+"$MTRIAL" --trial "$demo/.mtrial" report >"$tmp/report.md" 2>/dev/null
+check "report: the verdict" hasF "$tmp/report.md" "## Verdict: NOT ENOUGH EVIDENCE"
+check "report: no run is evidence" hasF "$tmp/report.md" "No run recorded as evidence yet: only the rehearsals below, which are not evidence."
+check "report: the rehearsals apart" hasF "$tmp/report.md" "### Rehearsals (3): not evidence"
+check "report: the stand-ins' labels kept" hasF "$tmp/report.md" "| #3 CPU stand-in for Trainium2: portability track"
+check "report: no cost table" bash -c '! grep -q "^What the runs cost" "$1"' _ "$tmp/report.md"
+check "report: no NO-GO" bash -c '! grep -q "NO-GO" "$1"' _ "$tmp/report.md"
 "$MTRIAL" --trial "$demo/.mtrial" check list --json >"$tmp/checks.json" 2>/dev/null
 check "the stand-ins' loss curves agree step by step" "$PY" -c '
 import json, sys
