@@ -5,7 +5,10 @@
  * a run the whole pane: both clocks explained, stalls, time and cost to
  * the target, MLPerf minutes, device-hours, its log, and its evaluations
  * plotted against time with the target line. S shows baseline and
- * candidate side by side. The page is laid out to the pane's height. */
+ * candidate side by side. The page is laid out to the pane's height.
+ * Rehearsals (runs that test the pipeline, never evidence) are marked R in
+ * the list, said in the preview and the run's page (not priced), and left
+ * out of the side-by-side. */
 #include "screen.h"
 #include "rows.h"
 #include "jview.h"
@@ -109,6 +112,11 @@ static enum draw_style status_style(const char *status)
 	return STYLE_ERROR;
 }
 
+static int is_rehearsal(json_t *r)
+{
+	return json_is_true(json_object_get(r, "rehearsal"));
+}
+
 static int is_running(json_t *r)
 {
 	return str(r, "status") && strcmp(str(r, "status"), "running") == 0;
@@ -124,17 +132,17 @@ static const char *to_target(char *buf, size_t size, json_t *r)
 
 /* --- the list ------------------------------------------------------------ */
 
-/* The list's columns for the page's width, compacted in cells[0..7):
+/* The list's columns for the page's width, compacted in cells[0..8):
  * the track from 64 columns, the steady step from 46 (the time to target
  * keeps its room), the system as "cand" and "base" under 50. Returns how
  * many. */
 static int fit_columns(const struct tui_page *p, struct tui_cell *cells)
 {
-	int keep[7] = {1, 1, p->width >= 64, 1, 1, p->width >= 46, 1}, n = 0;
+	int keep[8] = {1, 1, 1, p->width >= 64, 1, 1, p->width >= 46, 1}, n = 0;
 
 	if (p->width < 50)
-		cells[1].width = 4;
-	for (int i = 0; i < 7; i++)
+		cells[2].width = 4;
+	for (int i = 0; i < 8; i++)
 		if (keep[i])
 			cells[n++] = cells[i];
 	return n;
@@ -148,6 +156,7 @@ static void run_row(struct tui_page *p, json_t *r, int sel, int focused)
 	snprintf(sys, p->width < 50 ? 5 : sizeof(sys), "%s", str(r, "system") ?: "?");
 	struct tui_cell cells[] = {
 		{id, ID_W, 1, 0, STYLE_DIM},
+		{is_rehearsal(r) ? "R" : "", 1, 0, 0, STYLE_WARN},
 		{sys, SYSTEM_W, 0, 0, STYLE_NORMAL},
 		{str(r, "track") ?: "-", TRACK_W, 0, 0, STYLE_DIM},
 		{str(r, "status"), STATUS_W, 0, 0, status_style(str(r, "status"))},
@@ -163,6 +172,7 @@ static void header_row(struct tui_page *p)
 {
 	struct tui_cell cells[] = {
 		{"id", ID_W, 1, 0, STYLE_DIM},
+		{"", 1, 0, 0, STYLE_DIM},
 		{p->width < 50 ? "sys" : "system", SYSTEM_W, 0, 0, STYLE_DIM},
 		{"track", TRACK_W, 0, 0, STYLE_DIM},
 		{"status", STATUS_W, 0, 0, STYLE_DIM},
@@ -173,11 +183,29 @@ static void header_row(struct tui_page *p)
 	tui_row(p, cells, fit_columns(p, cells), 0, 0);
 }
 
-static void title_row(struct tui_page *p, int n)
+/* How many of the runs are rehearsals. */
+static int rehearsals(json_t *runs)
 {
-	char keys[32], title[64];
+	json_t *r;
+	size_t i;
+	int n = 0;
 
-	snprintf(title, sizeof(title), "%d attempt%s, newest first", n, n == 1 ? "" : "s");
+	json_array_foreach(runs, i, r)
+		n += is_rehearsal(r);
+	return n;
+}
+
+static void title_row(struct tui_page *p, int n, int rehearsed)
+{
+	char keys[32], title[96];
+
+	/* with rehearsals, what the R column means in place of the order,
+	 * which the ids show, so that the keys still fit on 80 columns */
+	if (rehearsed)
+		snprintf(title, sizeof(title), "%d attempt%s, %d rehearsal%s (R)", n, n == 1 ? "" : "s",
+			 rehearsed, rehearsed == 1 ? "" : "s");
+	else
+		snprintf(title, sizeof(title), "%d attempt%s, newest first", n, n == 1 ? "" : "s");
 	page_line(p);
 	page_add(p, STYLE_HEADING, title);
 	tui_action_keys(TUI_ACT_SYSTEMS, keys, sizeof(keys));
@@ -250,7 +278,8 @@ static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
 	mt_buf title = MT_BUF_INIT, t = MT_BUF_INIT;
 	char a[16], b[16], when[32];
 
-	mt_buf_printf(&title, "#%lld %s, %s", (long long)jv_int(r, "id", 0), str(r, "system"),
+	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(r, "id", 0), str(r, "system"),
+		      is_rehearsal(r) ? ", a rehearsal" : "",
 		      jv_time(json_object_get(r, "started"), when, sizeof(when)));
 	tui_rule(p, mt_buf_cstr(&title));
 	if (is_running(r)) {
@@ -282,7 +311,7 @@ static void list_draw(struct tui_page *p, struct runs_state *st, const struct tu
 	rows = rows < 1 ? 1 : rows > n ? n : rows;
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
-	title_row(p, n);
+	title_row(p, n, rehearsals(attempts(st)));
 	header_row(p);
 	for (int r = st->top; r < st->top + rows; r++)
 		run_row(p, run_at(st, r), r == st->cursor, ctx->focused);
@@ -350,7 +379,10 @@ static void cost_fields(struct tui_page *p, json_t *r, const char *currency)
 	mt_buf_dispose(&b);
 	if (json_is_number(json_object_get(r, "run_minutes")))
 		mt_buf_printf(&b, "%.4g min (run_stop - run_start); ", num(r, "run_minutes"));
-	mt_buf_printf(&b, "%g devices", num(r, "devices"));
+	if (str(r, "not_priced"))
+		mt_buf_printf(&b, "not priced: %s", str(r, "not_priced"));
+	else
+		mt_buf_printf(&b, "%g devices", num(r, "devices"));
 	if (json_is_number(json_object_get(r, "device_hours")))
 		mt_buf_printf(&b, ", %.4g device-hours", num(r, "device_hours"));
 	if (json_is_number(json_object_get(r, "cost")))
@@ -387,6 +419,9 @@ static void details_draw(struct tui_page *p, json_t *r, const struct tui_ctx *ct
 	          str(r, "system"));
 	page_addf(p, status_style(str(r, "status")), " %s", str(r, "status"));
 	page_addf(p, STYLE_DIM, "  %s %s", str(r, "track") ?: "", str(r, "label") ?: "");
+	if (is_rehearsal(r))
+		tui_wrap_field(p, 2, "kind", FIELD_COL,
+			       "rehearsal: it tests the pipeline and is never evidence", 2, STYLE_WARN);
 	if (is_running(r))
 		live_line(p, r, ctx);
 	clock_fields(p, r);
@@ -408,7 +443,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of `key` over the system's successful runs, NaN with none. */
+/* The median of `key` over the system's successful runs (rehearsals left
+ * out), NaN with none. */
 static double median_of(json_t *runs, const char *system, const char *key)
 {
 	double v[256];
@@ -416,7 +452,8 @@ static double median_of(json_t *runs, const char *system, const char *key)
 	json_t *r;
 
 	json_array_foreach(runs, i, r)
-		if (n < 256 && str(r, "system") && strcmp(str(r, "system"), system) == 0 &&
+		if (n < 256 && !is_rehearsal(r) && str(r, "system") &&
+		    strcmp(str(r, "system"), system) == 0 &&
 		    str(r, "status") && strcmp(str(r, "status"), "success") == 0 &&
 		    isfinite(num(r, key)))
 			v[n++] = num(r, key);
@@ -457,7 +494,7 @@ static void side_secs(struct tui_page *p, json_t *runs, const char *label, const
 
 /* Attempts of a system that failed or were aborted, by the journal's
  * status (the summary's "failed" also counts a run whose log has no end
- * status, as an imported one without run_stop). */
+ * status, as an imported one without run_stop); rehearsals left out. */
 static int failed_of(json_t *runs, const char *system)
 {
 	json_t *r;
@@ -466,7 +503,8 @@ static int failed_of(json_t *runs, const char *system)
 
 	json_array_foreach(runs, i, r) {
 		const char *s = str(r, "status");
-		n += str(r, "system") && strcmp(str(r, "system"), system) == 0 && s &&
+		n += !is_rehearsal(r) && str(r, "system") &&
+		     strcmp(str(r, "system"), system) == 0 && s &&
 		     strcmp(s, "success") != 0 && strcmp(s, "running") != 0;
 	}
 	return n;
@@ -523,6 +561,12 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 		  "Medians over the successful runs; failed: attempts that failed or were "
 		  "aborted; target cost: the price of the devices until the target. "
 		  "cand/base below 1: the candidate is faster or cheaper.");
+	if (rehearsals(runs)) {
+		char text[96];
+		snprintf(text, sizeof(text), "%d rehearsal%s left out: not evidence.", rehearsals(runs),
+			 rehearsals(runs) == 1 ? "" : "s");
+		page_para(p, 2, STYLE_WARN, text);
+	}
 }
 
 /* --- the screen ------------------------------------------------------------ */

@@ -9,7 +9,8 @@
 # its elapsed time, steps, loss and evaluation, and ends aborted. On a
 # narrow pane the list and the side-by-side keep what matters. x starts a
 # run from the wizard (system, track, command): it runs in the background
-# and the list shows its progress.
+# and the list shows its progress. A rehearsal is marked R, said to be no
+# evidence and not priced, and left out of the side-by-side.
 . "$(dirname "$0")/lib/harness.bash"
 
 new_trial runs-trial
@@ -40,13 +41,13 @@ keys j j j
 # --- the list ----------------------------------------------------------------
 check "the attempts, newest first, with the keys" \
 	wait_for '│ 3 attempts, newest first  S side by side  x run$'
-check "the columns" wait_for '│   id system    status  clock1   step to target$'
+check "the columns" wait_for '│   id   system    status  clock1   step to target$'
 check "the imported run: no submission time, its step and time to target" \
-	wait_for '│   #3 candidate success      -   40ms 280ms$'
+	wait_for '│   #3   candidate success      -   40ms 280ms$'
 check "the failed attempt is listed, not reached" \
-	wait_for '│   #2 candidate failed  +[0-9.]+m?s +- not reached$'
+	wait_for '│   #2   candidate failed  +[0-9.]+m?s +- not reached$'
 check "the baseline run with both clocks" \
-	wait_for '│   #1 baseline  success +[0-9.]+ms +[0-9.]+ms [0-9.]+ms$'
+	wait_for '│   #1   baseline  success +[0-9.]+ms +[0-9.]+ms [0-9.]+ms$'
 order=$(screen | grep -oE '│   #[0-9]+ ' | tr -dc '0-9\n' | tr '\n' ' ')
 check "... #3 above #2 above #1" test "$order" = "3 2 1 "
 check "the selected run under the list: its target" \
@@ -90,9 +91,26 @@ check "on a narrow pane: c/b for the ratio" wait_for '│ +base +cand c/b$'
 check "... with two decimals" wait_for '│   steady step +[0-9.]+ms +40ms [0-9]\.[0-9][0-9]x$'
 keys S
 check "... the list keeps the status and the time to target" \
-	wait_for '│   #2 cand failed +[0-9.]+m?s not reach…$'
+	wait_for '│   #2   cand failed +[0-9.]+m?s not rea…$'
 tm resize-window -t "$SESSION" -x 80 -y 24
 check "S again: the list" wait_for '│ 3 attempts, newest first'
+
+# --- a rehearsal: marked R, said to be no evidence, left out of the side-by-side -----
+mt run --rehearsal --system baseline --label "CPU stand-in" -- sh "$MT_SOURCE_DIR/tests/data/runs/loop.sh" \
+	>/dev/null 2>&1
+check "a rehearsal shows, marked R" wait_for '│   #4 R baseline  success +[0-9.]+ms +[0-9.]+ms [0-9.]+ms$'
+check "... the title counts the rehearsals, R" wait_for '│ 4 attempts, 1 rehearsal \(R\)  S side by side  x run$'
+keys g
+check "... its preview says it is a rehearsal" wait_for '│ ── #4 baseline, a rehearsal, '
+keys Enter
+check "... its page says it is never evidence" \
+	wait_for '│   kind     rehearsal: it tests the pipeline and is$'
+check "... (the line wrapped)" wait_for '│            never evidence$'
+check "... and that it is not priced" wait_for '│   MLPerf   not priced: rehearsal$'
+keys Escape S
+check "... the side-by-side leaves it out" wait_for '│   runs +1 +2$'
+check "... and says so" wait_for '│   1 rehearsal left out: not evidence\.$'
+keys S
 
 # --- a run from another terminal, while it runs ----------------------------------
 cat >"$T/slow.sh" <<'SH'
@@ -105,9 +123,9 @@ SH
 	>"$T/live.out" 2>&1 &
 live=$!
 check "a run started in another terminal shows, running" \
-	wait_for '│   #4 candidate running +[0-9.]+m?s +- not yet$'
+	wait_for '│   #5   candidate running +[0-9.]+m?s +- not yet$'
 keys g
-check "g selects it" wait_for '│ ── #4 candidate, '
+check "g selects it" wait_for '│ ── #5 candidate, '
 check "... with its elapsed time, step, loss and evaluation" \
 	wait_for '│   running 0:00:0[0-9]  step 2  loss 2\.61  eval_loss 2\.4$'
 e1=$(screen | grep -oE 'running 0:00:0[0-9]' | head -1)
@@ -116,7 +134,7 @@ e2=$(screen | grep -oE 'running 0:00:0[0-9]' | head -1)
 check "... the elapsed time goes on" test "$e1" != "$e2"
 kill -INT "$live"
 wait "$live"
-check "stopped, it shows as aborted" wait_for '│   #4 candidate aborted' 6
+check "stopped, it shows as aborted" wait_for '│   #5   candidate aborted' 6
 masked_screen | sed 's/^/  | /'
 
 # --- a run started from the wizard ------------------------------------------------
@@ -138,17 +156,17 @@ text "sh $T/wiz.sh"
 keys Enter
 check "the wizard says it started" \
 	wait_for "Started a baseline, portability run in the background: sh $T/wiz\\.sh"
-check "the run shows in the list, running" wait_for '│   #5 baseline  running +[0-9.]+m?s +- not yet$'
+check "the run shows in the list, running" wait_for '│   #6   baseline  running +[0-9.]+m?s +- not yet$'
 keys g
 check "... with its progress: elapsed, step, loss and evaluation" \
 	wait_for '│   running 0:00:[0-9][0-9]  step 2  loss 2\.7  eval_loss 2\.5'
 touch "$T/go"
 check "... the step goes on" wait_for '│   running 0:00:[0-9][0-9]  step 3  loss 2\.35  eval_loss 2\.5'
-rec=$(sqlite3 "$REPO/.mtrial/journal.db" "select system || ' ' || track || ' ' || label || ' ' || command from runs where id = 5")
+rec=$(sqlite3 "$REPO/.mtrial/journal.db" "select system || ' ' || track || ' ' || label || ' ' || command from runs where id = 6")
 check "recorded as mtrial run records a run, labelled" \
 	test "$rec" = "baseline portability started from the wizard sh -c 'sh $T/wiz.sh'"
-kill -INT "$(sqlite3 "$REPO/.mtrial/journal.db" "select pid from runs where id = 5")"
-check "stopped, it shows as aborted" wait_for '│   #5 baseline  aborted' 12
+kill -INT "$(sqlite3 "$REPO/.mtrial/journal.db" "select pid from runs where id = 6")"
+check "stopped, it shows as aborted" wait_for '│   #6   baseline  aborted' 12
 keys x Escape
 check "Esc in the menu: no run started" wait_for 'No run started'
 keys x 2 1 Enter
