@@ -1,5 +1,7 @@
 /* Starting a run from the wizard (x): the system and the track in menus,
- * then the command in a prompt. `mtrial run` (this very binary) runs it in
+ * then the command in a prompt. The system menu also offers each system's
+ * rehearsal (`mtrial run --rehearsal`: a run that tests the pipeline, never
+ * evidence). `mtrial run` (this very binary) runs it in
  * the background, in a session of its own, so that the wizard keeps
  * drawing, a terminal's Ctrl-C does not reach the run, and the run goes on
  * when the wizard quits. The run records itself as every `mtrial run`
@@ -16,7 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *const systems[] = {"baseline", "candidate", NULL};
+/* The system menu: a system, or (from N_SYSTEMS on) the same system's
+ * rehearsal. */
+static const char *const systems[] = {"baseline", "candidate",
+				      "baseline, a rehearsal (never evidence)",
+				      "candidate, a rehearsal (never evidence)", NULL};
+#define N_SYSTEMS 2
 
 /* The label every run started here gets, so the record says where it came from. */
 #define RUN_LABEL "started from the wizard"
@@ -31,10 +38,11 @@ int runstart_begin(struct tui_wizard *w)
 /* Starts `mtrial --trial DIR run --system S [--track T] --label L -- sh -c
  * CMD` detached: a child that starts a session and a grandchild that runs
  * it, so that no zombie is left behind. 0, or -1 with errno. */
-static int spawn(struct tui_wizard *w, const char *system, const char *track, const char *cmd)
+static int spawn(struct tui_wizard *w, const char *system, const char *track, int rehearsal,
+		 const char *cmd)
 {
 	char exe[4096];
-	const char *argv[16];
+	const char *argv[20];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int a = 0, status;
 	pid_t pid;
@@ -46,6 +54,8 @@ static int spawn(struct tui_wizard *w, const char *system, const char *track, co
 	argv[a++] = "--system", argv[a++] = system;
 	if (track)
 		argv[a++] = "--track", argv[a++] = track;
+	if (rehearsal)
+		argv[a++] = "--rehearsal";
 	argv[a++] = "--label", argv[a++] = RUN_LABEL;
 	argv[a++] = "--", argv[a++] = "sh", argv[a++] = "-c", argv[a++] = cmd, argv[a] = NULL;
 	if ((pid = fork()) < 0)
@@ -73,7 +83,8 @@ static int on_system(struct tui_wizard *w, int i)
 	for (int t = 0; mt_tracks[t] && t < TUI_MENU_MAX - 1; t++)
 		tracks[t + 1] = mt_tracks[t];
 	w->run_system = i;
-	snprintf(w->menu_title, sizeof(w->menu_title), "Start a %s run: which track?", systems[i]);
+	snprintf(w->menu_title, sizeof(w->menu_title), "Start a %s %s: which track?",
+		 systems[i % N_SYSTEMS], i >= N_SYSTEMS ? "rehearsal" : "run");
 	menu_start(&w->menu, w->menu_title, tracks, 0);
 	w->mode = MODE_RUN_TRACK;
 	return TUI_REDRAW;
@@ -82,7 +93,8 @@ static int on_system(struct tui_wizard *w, int i)
 static int on_command(struct tui_wizard *w, const struct tui_key *k)
 {
 	enum prompt_result r = prompt_input(&w->prompt, k);
-	const char *system = systems[w->run_system];
+	const char *system = systems[w->run_system % N_SYSTEMS];
+	int rehearsal = w->run_system >= N_SYSTEMS;
 	const char *track = w->run_track > 0 ? mt_tracks[w->run_track - 1] : NULL;
 	char *cmd;
 
@@ -93,11 +105,11 @@ static int on_command(struct tui_wizard *w, const struct tui_key *k)
 	if (r == PROMPT_CANCEL || !*cmd)
 		tui_message(w, 0, "%s: no run started", r == PROMPT_CANCEL ? "Cancelled"
 									   : "No command given");
-	else if (spawn(w, system, track, cmd) < 0)
+	else if (spawn(w, system, track, rehearsal, cmd) < 0)
 		tui_message(w, 1, "Could not start mtrial run: %s", strerror(errno));
 	else
-		tui_message(w, 0, "Started a %s%s%s run in the background: %s", system,
-			    track ? ", " : "", track ? track : "", cmd);
+		tui_message(w, 0, "Started a %s%s%s %s in the background: %s", system,
+			    track ? ", " : "", track ? track : "", rehearsal ? "rehearsal" : "run", cmd);
 	free(cmd);
 	return TUI_HANDLED | TUI_REDRAW | TUI_RELOAD;
 }

@@ -10,7 +10,8 @@
 # narrow pane the list and the side-by-side keep what matters. x starts a
 # run from the wizard (system, track, command): it runs in the background
 # and the list shows its progress. A rehearsal is marked R, said to be no
-# evidence and not priced, and left out of the side-by-side.
+# evidence and not priced, and left out of the side-by-side; x starts one
+# too.
 . "$(dirname "$0")/lib/harness.bash"
 
 new_trial runs-trial
@@ -171,6 +172,20 @@ keys x Escape
 check "Esc in the menu: no run started" wait_for 'No run started'
 keys x 2 1 Enter
 check "an empty command: no run started" wait_for 'No command given: no run started'
+
+keys x
+check "x offers each system's rehearsal too" wait_for '4 +candidate, a rehearsal \(never evidence\)'
+keys 4
+check "... a rehearsal: then the track" wait_for 'Start a candidate rehearsal: which track\?'
+keys 1
+check "... then the command" wait_for 'command \(sh -c, in this directory\):'
+text 'echo "mtrial:step=1 loss=2.5"'
+keys Enter
+check "the wizard says it started a rehearsal" \
+	wait_for 'Started a candidate rehearsal in the background: echo "mtrial:step=1 loss=2\.5"'
+check "it shows in the list, marked R" wait_for '│   #7 R candidate (success|running)'
+rec=$(sqlite3 "$REPO/.mtrial/journal.db" "select system || ' ' || rehearsal || ' ' || label from runs where id = 7")
+check "recorded as a rehearsal" test "$rec" = "candidate 1 started from the wizard"
 
 keys q
 check "q quits with status 0" wait_for '^wizard-exit=0$'
