@@ -125,6 +125,10 @@ static const char *const migrations[] = {
 	 *    format (on a CPU, a smaller config, another machine): recorded
 	 *    and listed, never evidence */
 	"ALTER TABLE runs ADD COLUMN rehearsal INTEGER NOT NULL DEFAULT 0;",
+	/* 11: a rehearsal check compares stand-ins (two CPU runs, a smaller
+	 *    config) to test the comparison itself: recorded and listed, never
+	 *    evidence */
+	"ALTER TABLE checks ADD COLUMN rehearsal INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -857,6 +861,31 @@ int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out,
 	return error;
 }
 
+/* Sets the rehearsal column of row `id` of `table` (runs or checks, a
+ * constant: never user text); MT_ENOTFOUND names the `thing`. */
+static int mark_row(mt_journal *j, const char *table, const char *thing, int64_t id, int rehearsal)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[64], what[32];
+	int error;
+
+	snprintf(sql, sizeof(sql), "UPDATE %s SET rehearsal = ? WHERE id = ?", table);
+	snprintf(what, sizeof(what), "marking %s", thing);
+	if ((error = begin(j)) < 0)
+		return error;
+	error = prepare(j, &st, sql);
+	if (error == 0) {
+		sqlite3_bind_int(st, 1, rehearsal != 0);
+		sqlite3_bind_int64(st, 2, id);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, what);
+		else if (sqlite3_changes(j->db) != 1)
+			error = mt_error_set(MT_ENOTFOUND, "no %s #%lld", thing, (long long)id);
+	}
+	sqlite3_finalize(st);
+	return finish(j, error);
+}
+
 int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_t *id_out)
 {
 	const char *ref = json_string_value(json_object_get(result, "reference"));
@@ -873,7 +902,7 @@ int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_
 	if ((error = begin(j)) < 0)
 		goto cleanup;
 	error = prepare(j, &st, "INSERT INTO checks (created_ms, kind, passed, reference, candidate,"
-				" result) VALUES (?, ?, ?, ?, ?, ?)");
+				" result, rehearsal) VALUES (?, ?, ?, ?, ?, ?, ?)");
 	if (error == 0) {
 		sqlite3_bind_int64(st, 1, mt_now_ms());
 		sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
@@ -881,6 +910,7 @@ int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_
 		sqlite3_bind_text(st, 4, ref, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, cand, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 6, text, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 7, json_is_true(json_object_get(result, "rehearsal")));
 		if (sqlite3_step(st) != SQLITE_DONE)
 			error = db_error(j, "recording check");
 	}
@@ -899,7 +929,7 @@ json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit)
 	json_t *arr = json_array();
 	int rc;
 
-	if (prepare(j, &st, "SELECT id, created_ms, kind, result FROM checks"
+	if (prepare(j, &st, "SELECT id, created_ms, kind, result, rehearsal FROM checks"
 			    " WHERE ?1 IS NULL OR kind = ?1 ORDER BY id DESC LIMIT ?2") < 0) {
 		json_decref(arr);
 		return NULL;
@@ -917,6 +947,7 @@ json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit)
 		json_object_set_new(r, "id", json_integer(sqlite3_column_int64(st, 0)));
 		json_object_set_new(r, "created", json_string(when));
 		json_object_set_new(r, "kind", json_string((const char *)sqlite3_column_text(st, 2)));
+		json_object_set_new(r, "rehearsal", json_boolean(sqlite3_column_int(st, 4) != 0));
 		json_array_append_new(arr, r);
 	}
 	if (rc != SQLITE_DONE) {
@@ -926,6 +957,11 @@ json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit)
 	}
 	sqlite3_finalize(st);
 	return arr;
+}
+
+int mt_journal_check_mark(mt_journal *j, int64_t id, int rehearsal)
+{
+	return mark_row(j, "checks", "check", id, rehearsal);
 }
 
 static const char *const run_statuses[] = {"running", "success", "failed", "aborted", NULL};
@@ -1021,22 +1057,7 @@ int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_ex
 
 int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal)
 {
-	sqlite3_stmt *st = NULL;
-	int error;
-
-	if ((error = begin(j)) < 0)
-		return error;
-	error = prepare(j, &st, "UPDATE runs SET rehearsal = ? WHERE id = ?");
-	if (error == 0) {
-		sqlite3_bind_int(st, 1, rehearsal != 0);
-		sqlite3_bind_int64(st, 2, id);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			error = db_error(j, "marking run");
-		else if (sqlite3_changes(j->db) != 1)
-			error = mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
-	}
-	sqlite3_finalize(st);
-	return finish(j, error);
+	return mark_row(j, "runs", "run", id, rehearsal);
 }
 
 json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)

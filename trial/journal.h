@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 10
+#define MT_JOURNAL_SCHEMA_VERSION 11
 
 typedef struct mt_journal mt_journal;
 
@@ -123,12 +123,18 @@ int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out,
 
 /* Records a correctness check of `kind` ("compare", "model", "curves"):
  * the whole result, which must hold "reference" and "candidate" (what was
- * compared, as text) and "passed" (a boolean). */
+ * compared, as text) and "passed" (a boolean); "rehearsal": true records it
+ * as a rehearsal (stand-ins compared to test the check: listed, never
+ * evidence). */
 int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_t *id_out);
 
+/* Marks check `id` a rehearsal (rehearsal 1) or evidence (0). MT_ENOTFOUND
+ * for no such check. */
+int mt_journal_check_mark(mt_journal *j, int64_t id, int rehearsal);
+
 /* The recorded checks, newest first, of one kind (NULL: all), at most
- * `limit` (<= 0: all): each result with id, created and kind added. New
- * reference, NULL with the error set. */
+ * `limit` (<= 0: all): each result with id, created, kind and rehearsal (a
+ * boolean, from the record) added. New reference, NULL with the error set. */
 json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit);
 
 /* A run attempt: made by `mtrial run` (origin "run") or imported (origin

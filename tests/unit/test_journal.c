@@ -109,6 +109,7 @@ static void test_migrates_runs_to_rehearsals(void **state)
 	mt_journal_free(c->j);
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN rehearsal;"
+				      " ALTER TABLE checks DROP COLUMN rehearsal;"
 				      " UPDATE schema_version SET version = 9",
 				      NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -122,6 +123,35 @@ static void test_migrates_runs_to_rehearsals(void **state)
 	runs = mt_journal_runs_json(c->j, 1);
 	assert_true(json_is_true(json_object_get(json_array_get(runs, 0), "rehearsal")));
 	json_decref(runs);
+}
+
+/* A version 10 journal's checks, made before rehearsal checks existed, are
+ * evidence. */
+static void test_migrates_checks_to_rehearsals(void **state)
+{
+	struct ctx *c = *state;
+	json_t *r = json_pack("{ss, ss, sb}", "reference", "a.csv", "candidate", "b.csv", "passed", 1);
+	sqlite3 *db;
+	json_t *list;
+
+	assert_int_equal(mt_journal_check_add(c->j, "curves", r, NULL), 0);
+	json_decref(r);
+	mt_journal_free(c->j);
+	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "ALTER TABLE checks DROP COLUMN rehearsal;"
+				      " UPDATE schema_version SET version = 10",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(mt_journal_open(&c->j, c->path, 0), 0);
+	assert_int_equal(mt_journal_schema_version(c->j), MT_JOURNAL_SCHEMA_VERSION);
+	list = mt_journal_checks_json(c->j, NULL, 0);
+	assert_int_equal(json_array_size(list), 1);
+	assert_true(json_is_false(json_object_get(json_array_get(list, 0), "rehearsal")));
+	json_decref(list);
+	assert_int_equal(mt_journal_check_mark(c->j, 1, 1), 0);
+	list = mt_journal_checks_json(c->j, NULL, 0);
+	assert_true(json_is_true(json_object_get(json_array_get(list, 0), "rehearsal")));
+	json_decref(list);
 }
 
 static void test_migrates_an_older_journal(void **state)
@@ -218,6 +248,29 @@ static void test_migrates_an_older_journal(void **state)
 		list = mt_journal_checks_json(c->j, "curves", 0);
 		assert_int_equal(json_array_size(list), 0);
 		json_decref(list);
+		json_decref(r);
+	}
+	{ /* the rehearsal checks of migration 11: recorded, listed, marked both ways */
+		json_t *r = json_pack("{ss, ss, sb, sb}", "reference", "cpu-a.csv", "candidate",
+				      "cpu-b.csv", "passed", 1, "rehearsal", 1), *list;
+		int64_t cid = 0;
+		assert_int_equal(mt_journal_check_add(c->j, "curves", r, &cid), 0);
+		list = mt_journal_checks_json(c->j, "curves", 0);
+		assert_int_equal(json_array_size(list), 1);
+		assert_true(json_is_true(json_object_get(json_array_get(list, 0), "rehearsal")));
+		json_decref(list);
+		assert_int_equal(mt_journal_check_mark(c->j, cid, 0), 0);
+		list = mt_journal_checks_json(c->j, NULL, 0);
+		assert_int_equal(json_array_size(list), 2);
+		assert_true(json_is_false(json_object_get(json_array_get(list, 0), "rehearsal")));
+		assert_true(json_is_false(json_object_get(json_array_get(list, 1), "rehearsal")));
+		json_decref(list);
+		assert_int_equal(mt_journal_check_mark(c->j, cid, 1), 0);
+		list = mt_journal_checks_json(c->j, "curves", 0);
+		assert_true(json_is_true(json_object_get(json_array_get(list, 0), "rehearsal")));
+		json_decref(list);
+		assert_int_equal(mt_journal_check_mark(c->j, cid + 1, 1), MT_ENOTFOUND);
+		assert_non_null(strstr(mt_error_last(), "no check #"));
 		json_decref(r);
 	}
 	{ /* the inventories of migration 5: recorded once per content, latest by source */
@@ -436,6 +489,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_an_older_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_runs_to_rehearsals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrates_checks_to_rehearsals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_note_with_tags_and_track, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_note_rejects_bad_track_and_empty_text, setup,
 						teardown),
