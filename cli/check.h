@@ -10,11 +10,19 @@ int check_compare(struct cli *cli, int argc, char **argv); /* cmd_check_compare.
 int check_model(struct cli *cli, int argc, char **argv);   /* cmd_check_model.c */
 int check_curves(struct cli *cli, int argc, char **argv);  /* cmd_check_curves.c */
 
+/* --rehearsal, which compare, model and curves take: the check compares
+ * stand-ins (two CPU runs, a smaller config) to test the comparison itself,
+ * and is recorded as a rehearsal: listed, never evidence (trial/decide.h). */
+#define CHECK_OPT_REHEARSAL 0x2100
+#define CHECK_REHEARSAL_OPTION {"rehearsal", no_argument, NULL, CHECK_OPT_REHEARSAL}
+
 /* Records a check's result (holding reference, candidate and passed) in the
- * trial when there is one; says where on stdout unless --json. Returns 0, or
+ * trial when there is one, as a rehearsal when `rehearsal` (the result gets
+ * "rehearsal" either way); says where on stdout unless --json. Returns 0, or
  * an error for a trial that exists but cannot be written. *id_out may be
  * NULL; it is 0 without a trial. */
-int check_record(struct cli *cli, const char *kind, json_t *result, int64_t *id_out);
+int check_record(struct cli *cli, const char *kind, json_t *result, int rehearsal,
+		 int64_t *id_out);
 
 /* Prints a tensor comparison (mt_cmp_run's result) as text: each failing
  * tensor in assert_close's words, then every tensor worst first

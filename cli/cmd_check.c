@@ -1,4 +1,6 @@
-/* mtrial check: numerical correctness, with tolerances the team chose. */
+/* mtrial check: numerical correctness, with tolerances the team chose.
+ * A check recorded with --rehearsal (or marked so afterwards) compared
+ * stand-ins: listed, never evidence. */
 #include "check.h"
 #include "error.h"
 #include "util.h"
@@ -6,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int check_record(struct cli *cli, const char *kind, json_t *result, int64_t *id_out)
+int check_record(struct cli *cli, const char *kind, json_t *result, int rehearsal,
+		 int64_t *id_out)
 {
 	mt_trial *t = NULL;
 	int64_t id = 0;
@@ -14,6 +17,7 @@ int check_record(struct cli *cli, const char *kind, json_t *result, int64_t *id_
 
 	if (id_out)
 		*id_out = 0;
+	json_object_set_new(result, "rehearsal", json_boolean(rehearsal));
 	if (cli_open_trial(cli, &t, 0) < 0) {
 		if (mt_error_last_code() != MT_ENOTFOUND)
 			return mt_error_last_code();
@@ -25,7 +29,8 @@ int check_record(struct cli *cli, const char *kind, json_t *result, int64_t *id_
 	if ((error = mt_journal_check_add(t->journal, kind, result, &id)) == 0) {
 		json_object_set_new(result, "check_id", json_integer(id));
 		if (!cli->json)
-			printf("Recorded as check #%lld in %s.\n", (long long)id, t->dir);
+			printf("Recorded as check #%lld%s in %s.\n", (long long)id,
+			       rehearsal ? " (a rehearsal: not evidence)" : "", t->dir);
 		if (id_out)
 			*id_out = id;
 	}
@@ -38,7 +43,7 @@ static int list(struct cli *cli, int argc, char **argv)
 {
 	mt_trial *t = NULL;
 	json_t *checks, *c;
-	size_t i;
+	size_t i, rehearsals = 0;
 	int status;
 
 	if (cli_parse_plain(cli, argc, argv, &status))
@@ -51,17 +56,67 @@ static int list(struct cli *cli, int argc, char **argv)
 		return cli_fail(cli, mt_error_last_code());
 	if (cli->json)
 		return cli_print_json(checks), CLI_EXIT_OK;
-	json_array_foreach(checks, i, c)
-		printf("#%-4lld %s  %-8s %-6s %s vs %s\n",
+	json_array_foreach(checks, i, c) {
+		int rehearsal = json_is_true(json_object_get(c, "rehearsal"));
+		rehearsals += rehearsal;
+		printf("#%-4lld %s  %-8s %-6s %s vs %s%s\n",
 		       (long long)json_integer_value(json_object_get(c, "id")),
 		       json_string_value(json_object_get(c, "created")),
 		       json_string_value(json_object_get(c, "kind")),
 		       json_is_true(json_object_get(c, "passed")) ? "pass" : "FAIL",
 		       json_string_value(json_object_get(c, "reference")),
-		       json_string_value(json_object_get(c, "candidate")));
+		       json_string_value(json_object_get(c, "candidate")),
+		       rehearsal ? "  (rehearsal: not evidence)" : "");
+	}
 	if (!json_array_size(checks))
 		printf("No checks recorded yet.\n");
+	if (rehearsals)
+		printf("\n%zu rehearsal check(s): stand-ins compared to test the comparison, never\n"
+		       "evidence: mtrial decide and the report's results leave them out\n"
+		       "(mtrial check mark ID --evidence counts one).\n", rehearsals);
 	json_decref(checks);
+	return CLI_EXIT_OK;
+}
+
+/* mtrial check mark ID --rehearsal|--evidence: makes a recorded check a
+ * rehearsal (listed, never evidence) or evidence again. The same shape as
+ * runs mark (cmd_runs.c); one helper in cli.c could serve both. */
+static int mark(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"rehearsal", no_argument, NULL, 'R'},
+					     {"evidence", no_argument, NULL, 'E'},
+					     {0}};
+	mt_trial *t = NULL;
+	int opt, as = -1, error;
+	int64_t id;
+	char *end;
+
+	optind = 1;
+	while ((opt = cli_getopt(cli, argc, argv, "h", opts)) >= 0) {
+		if ((opt != 'R' && opt != 'E') || (as >= 0 && as != (opt == 'R')))
+			return cli_usage_error(cli, "check mark ID --rehearsal|--evidence: one of the two");
+		as = opt == 'R';
+	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
+	if (optind != argc - 1 || as < 0)
+		return cli_usage_error(cli, "check mark ID --rehearsal|--evidence");
+	id = strtoll(argv[optind], &end, 10);
+	if (*end || id <= 0)
+		return cli_usage_error(cli, "check mark %s: expected a check id", argv[optind]);
+	if ((error = cli_open_trial(cli, &t, 0)) < 0 ||
+	    (error = mt_journal_check_mark(t->journal, id, as)) < 0) {
+		mt_trial_free(t);
+		return cli_fail(cli, error);
+	}
+	mt_trial_free(t);
+	if (cli->json)
+		cli_print_json(json_pack("{sI, sb}", "id", (json_int_t)id, "rehearsal", as));
+	else
+		printf(as ? "Check #%lld is a rehearsal: listed, never evidence.\n"
+			  : "Check #%lld is evidence: mtrial decide counts it.\n",
+		       (long long)id);
 	return CLI_EXIT_OK;
 }
 
@@ -73,11 +128,12 @@ int cmd_check(struct cli *cli, int argc, char **argv)
 	} subs[] = {{"compare", check_compare},
 		    {"model", check_model},
 		    {"curves", check_curves},
-		    {"list", list}};
+		    {"list", list},
+		    {"mark", mark}};
 	const char *sub = argc > 1 ? argv[1] : NULL;
 
 	if (!sub)
-		return cli_usage_error(cli, "missing subcommand (compare, model, curves, list)");
+		return cli_usage_error(cli, "missing subcommand (compare, model, curves, list, mark)");
 	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0)
 		return fputs(cli->cmd->usage, stdout), CLI_EXIT_OK;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)

@@ -14,7 +14,7 @@
 static const char usage[] =
     "Usage: mtrial check compare REF CAND [--rtol R] [--atol A] [--tol GLOB=RTOL,ATOL]...\n"
     "                            [--stat elemwise|max|mean|median|quantile:Q]\n"
-    "                            [--equal-nan] [--noise REF2] [--json]\n\n"
+    "                            [--equal-nan] [--noise REF2] [--rehearsal] [--json]\n\n"
     "Compares the tensors of CAND (the trial system) with those of REF (the\n"
     "reference system, the expected side), matched by name. REF and CAND are\n"
     "safetensors files or directories of *.safetensors files. An element passes\n"
@@ -37,8 +37,10 @@ static const char usage[] =
     "--noise REF2: a second run of the reference system (another seed); REF2 is\n"
     "compared with REF too, and each tensor's greatest absolute error is given\n"
     "as a multiple of the reference's own.\n\n"
-    "The result is recorded in the trial. Exit status: 0 every tensor passed,\n"
-    "1 a mismatch (or a tensor on one side only), 2 a usage or input error.\n"
+    "The result is recorded in the trial; --rehearsal records it as a rehearsal\n"
+    "(stand-ins compared to test the comparison: listed, never evidence).\n"
+    "Exit status: 0 every tensor passed, 1 a mismatch (or a tensor on one side\n"
+    "only), 2 a usage or input error.\n"
     "MTRIAL_CHECK_THREADS sets the number of threads (default 2).\n";
 
 struct args {
@@ -47,6 +49,7 @@ struct args {
 	mt_cmp_rules rules;
 	double rtol, atol;
 	int equal_nan_given;
+	int rehearsal; /* --rehearsal: stand-ins compared, never evidence */
 };
 
 static int parse_number(const char *s, double *out)
@@ -312,7 +315,7 @@ static int run(struct cli *cli, struct args *a, int *passed)
 	*passed = json_is_true(json_object_get(res, "passed"));
 	if (!cli->json)
 		check_print_tensors(res);
-	if ((error = check_record(cli, "compare", res, NULL)) < 0)
+	if ((error = check_record(cli, "compare", res, a->rehearsal, NULL)) < 0)
 		goto cleanup;
 	if (cli->json)
 		cli_print_json(json_incref(res));
@@ -333,6 +336,7 @@ static int parse(struct cli *cli, struct args *a, int argc, char **argv)
 	                                     {"stat", required_argument, NULL, 's'},
 	                                     {"equal-nan", no_argument, NULL, 'e'},
 	                                     {"noise", required_argument, NULL, 'n'},
+	                                     CHECK_REHEARSAL_OPTION,
 	                                     {0}};
 	int opt;
 
@@ -362,6 +366,9 @@ static int parse(struct cli *cli, struct args *a, int argc, char **argv)
 			break;
 		case 'n':
 			a->noise = optarg;
+			break;
+		case CHECK_OPT_REHEARSAL:
+			a->rehearsal = 1;
 			break;
 		default:
 			if (!cli_common_option(cli, opt))

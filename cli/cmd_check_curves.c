@@ -19,7 +19,7 @@ static const char usage[] =
 	"                           [--key K] [--step-col C] [--value-col C] [--align step|index]\n"
 	"                           [--format auto|csv|jsonl|mllog] [--final-only]\n"
 	"                           [--target V [--lower-is-better|--higher-is-better]]\n"
-	"                           [--json]\n\n"
+	"                           [--rehearsal] [--json]\n\n"
 	"Compares two curves of (step, value): CSV with a header row (comma or tab),\n"
 	"JSON Lines (one object a line), or MLPerf logs (':::MLLOG {json}' lines).\n"
 	"The step comes from step/iteration/iter/global_step, the value from\n"
@@ -36,6 +36,8 @@ static const char usage[] =
 	"Passes when every compared point agrees (--final-only: the last one).\n"
 	"--target V reports the first step each curve reaches V (lower is better\n"
 	"unless the value's name says accuracy or --higher-is-better).\n"
+	"--rehearsal records the check as a rehearsal: stand-ins compared (two CPU\n"
+	"runs, a smaller config) to test the comparison, listed but never evidence.\n"
 	"Exit status: 0 pass, 1 mismatch, 2 error.\n";
 
 struct curves_args {
@@ -43,6 +45,7 @@ struct curves_args {
 	mt_curve_read_opts read;
 	mt_curve_cmp_opts cmp;
 	int direction; /* 0 inferred, 1 higher, -1 lower */
+	int rehearsal; /* --rehearsal: stand-ins compared, never evidence */
 };
 
 enum {
@@ -87,6 +90,9 @@ static int take_option(struct cli *cli, struct curves_args *a, int opt)
 	int i = 0;
 
 	switch (opt) {
+	case CHECK_OPT_REHEARSAL:
+		a->rehearsal = 1;
+		return 0;
 	case OPT_RTOL:
 		return number_arg(cli, "rtol", optarg, &a->cmp.rtol);
 	case OPT_ATOL:
@@ -148,6 +154,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, struct curves_args
 					     {"target", required_argument, NULL, OPT_TARGET},
 					     {"lower-is-better", no_argument, NULL, OPT_LOWER},
 					     {"higher-is-better", no_argument, NULL, OPT_HIGHER},
+					     CHECK_REHEARSAL_OPTION,
 					     {0}};
 	int opt, status;
 
@@ -294,7 +301,7 @@ int check_curves(struct cli *cli, int argc, char **argv)
 						       "candidate", mt_curve_file_json(cand)));
 	if (!cli->json)
 		print_text(ref, cand, &r, &a.cmp);
-	if ((error = check_record(cli, "curves", result, NULL)) < 0)
+	if ((error = check_record(cli, "curves", result, a.rehearsal, NULL)) < 0)
 		goto cleanup;
 	if (cli->json)
 		cli_print_json(json_incref(result));

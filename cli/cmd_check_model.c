@@ -106,6 +106,7 @@ static int as_tensors(const mtt_tensor *outs, size_t n, mt_tensor **ts)
 struct model_args {
 	const char *model, *inputs, *recipe;
 	double rtol, atol;
+	int rehearsal; /* --rehearsal: listed, never evidence */
 };
 
 static int run(struct cli *cli, const struct model_args *a, int *passed)
@@ -151,7 +152,7 @@ static int run(struct cli *cli, const struct model_args *a, int *passed)
 	*passed = json_is_true(json_object_get(res, "passed"));
 	if (!cli->json)
 		check_print_tensors(res);
-	if ((error = check_record(cli, "model", res, NULL)) == 0 && cli->json)
+	if ((error = check_record(cli, "model", res, a->rehearsal, NULL)) == 0 && cli->json)
 		cli_print_json(json_incref(res));
 done:
 	json_decref(res);
@@ -173,6 +174,7 @@ int check_model(struct cli *cli, int argc, char **argv)
 					     {"recipe", required_argument, NULL, 'r'},
 					     {"rtol", required_argument, NULL, 'R'},
 					     {"atol", required_argument, NULL, 'A'},
+					     CHECK_REHEARSAL_OPTION,
 					     {0}};
 	struct model_args a = {.recipe = "bf16", .rtol = NAN, .atol = NAN};
 	int opt, error, passed = 0;
@@ -183,6 +185,7 @@ int check_model(struct cli *cli, int argc, char **argv)
 		switch (opt) {
 		case 'i': a.inputs = optarg; break;
 		case 'r': a.recipe = optarg; break;
+		case CHECK_OPT_REHEARSAL: a.rehearsal = 1; break;
 		case 'R':
 		case 'A':
 			*(opt == 'R' ? &a.rtol : &a.atol) = strtod(optarg, &end);

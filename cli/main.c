@@ -70,11 +70,14 @@ const struct cli_command cli_commands[] = {
 	 "optrace.py out.\n"},
 	{"check", cmd_check, "numerical correctness: tensors, a model under another recipe, loss curves",
 	 "Usage: mtrial check compare REF CAND [--rtol R] [--atol A] [--stat S] [--equal-nan]\n"
-	 "                            [--tol GLOB=RTOL,ATOL]... [--noise REF2] [--json]\n"
-	 "       mtrial check model FILE.pt --inputs FILE --recipe fp32|bf16|fp16|f64-as-f32 [--json]\n"
+	 "                            [--tol GLOB=RTOL,ATOL]... [--noise REF2] [--rehearsal]\n"
+	 "                            [--json]\n"
+	 "       mtrial check model FILE.pt --inputs FILE --recipe fp32|bf16|fp16|f64-as-f32\n"
+	 "                            [--rehearsal] [--json]\n"
 	 "       mtrial check curves A B [--rtol R] [--atol A] [--window N] [--key K]\n"
-	 "                            [--target V] [--final-only] [--json]\n"
-	 "       mtrial check list [--json]\n\n"
+	 "                            [--target V] [--final-only] [--rehearsal] [--json]\n"
+	 "       mtrial check list [--json]\n"
+	 "       mtrial check mark ID --rehearsal|--evidence [--json]\n\n"
 	 "compare: tensors dumped by the reference system (REF) and the trial system\n"
 	 "(CAND): safetensors files, torch.save files, or directories of them matched\n"
 	 "by tensor name. A tensor passes when |cand - ref| <= atol + rtol * |ref| (the\n"
@@ -85,23 +88,32 @@ const struct cli_command cli_commands[] = {
 	 "model: runs a TorchScript model on the CPU in fp32 and in another numeric\n"
 	 "recipe and compares the outputs: precision risk before renting hardware.\n"
 	 "curves: two loss curves (CSV, JSONL or MLPerf :::MLLOG lines) step by step.\n"
-	 "Every result is recorded in the trial ('check list' lists them). Each\n"
-	 "subcommand's --help says more. Exit status: 0 pass, 1 mismatch, 2 error.\n"},
+	 "Every result is recorded in the trial ('check list' lists them). A check\n"
+	 "recorded with --rehearsal compared stand-ins (two CPU runs, a smaller\n"
+	 "config) to test the comparison: listed, but never evidence for decide or\n"
+	 "the report's results; 'check mark ID --rehearsal|--evidence' changes it\n"
+	 "afterwards. Each subcommand's --help says more. Exit status: 0 pass,\n"
+	 "1 mismatch, 2 error.\n"},
 	{"run", cmd_run, "run the training command and record the attempt",
 	 "Usage: mtrial run [--system baseline|candidate] [--track portability|optimized]\n"
-	 "                  [--label L] [--cache cold|warm] [--json] -- CMD ARGS...\n\n"
+	 "                  [--label L] [--cache cold|warm] [--rehearsal] [--json]\n"
+	 "                  -- CMD ARGS...\n\n"
 	 "Runs CMD (the training command, or the launcher the team uses: torchrun,\n"
 	 "srun, sbatch --wait) as a child process in its own process group, passes\n"
 	 "its output through, and keeps every line with its time in the trial's\n"
 	 "runs/ directory (\"EPOCH_MS o|e LINE\"). The attempt is recorded when it\n"
 	 "starts and again when it ends: success, failed (its exit status) or aborted.\n"
 	 "Ctrl-C stops the command and still saves the attempt. Default system:\n"
-	 "candidate. Exit status: 0 when the command succeeded, 1 otherwise.\n"},
+	 "candidate. --rehearsal records it as a rehearsal: a run that tests the\n"
+	 "pipeline, the launcher or the log format (a CPU, a smaller config), listed\n"
+	 "but never evidence ('runs mark ID --evidence' counts it after all).\n"
+	 "Exit status: 0 when the command succeeded, 1 otherwise.\n"},
 	{"runs", cmd_runs, "the recorded run attempts with their clocks; import runs made elsewhere",
 	 "Usage: mtrial runs [--json]\n"
 	 "       mtrial runs show ID [--json]\n"
 	 "       mtrial runs import FILE... [--system S] [--track T] [--label L]\n"
-	 "                          [--cache cold|warm] [--json]\n\n"
+	 "                          [--cache cold|warm] [--rehearsal] [--json]\n"
+	 "       mtrial runs mark ID --rehearsal|--evidence [--json]\n\n"
 	 "Every attempt, failed ones too, with clock 1 (submission to the first\n"
 	 "training step: compilation and start-up), clock 2 (the steady step time\n"
 	 "after warm-up), stalls, time to trial.yaml's quality target, MLPerf's\n"
@@ -115,7 +127,10 @@ const struct cli_command cli_commands[] = {
 	 "seconds since the start, ISO 8601, time_ms or timestamp; loss, tokens,\n"
 	 "padded, eval_* metrics; a bad row is a warning naming FILE:LINE), and an\n"
 	 "MLPerf system description (systems/NAME.json) whose nodes x accelerators\n"
-	 "per node count the imported runs' devices.\n"},
+	 "per node count the imported runs' devices. A rehearsal (run or import with\n"
+	 "--rehearsal, or mark ID --rehearsal) tested the pipeline: it is listed with\n"
+	 "its kind, but decide, the per-system figures and the costs leave it out and\n"
+	 "it is not priced; mark ID --evidence counts it again.\n"},
 	{"tracks", cmd_tracks, "what each track changed and what it cost in engineering time",
 	 "Usage: mtrial tracks [--json]\n"
 	 "       mtrial tracks mark [--track T] PATH --reusable|--model-specific [--note TEXT] [--json]\n"

@@ -167,6 +167,10 @@ run_mt 2 check curves a b --window 0; has "--window" "$ERR" "bad --window"
 run_mt 2 check curves a b --align diagonal; has "--align" "$ERR" "bad --align"
 run_mt 2 check curves a b --higher-is-better; has "--target" "$ERR" "direction without a target"
 run_mt 0 check curves --help; has "--final-only" "$OUT" "help"
+has "--rehearsal records the check as a rehearsal" "$OUT" "help says --rehearsal"
+run_mt 0 check --help
+has "check mark ID --rehearsal|--evidence" "$OUT" "check's help names mark"
+has "[--target V] [--final-only] [--rehearsal]" "$OUT" "and curves --rehearsal"
 
 # the record in a trial
 W=$T_TMP/work
@@ -183,6 +187,35 @@ eq "$(sqlite3 .mtrial/journal.db "select passed, reference, candidate from check
 1|ref.csv|cand.tsv" "verdicts and names recorded"
 run_mt 0 check list
 has "curves   FAIL   ref.csv vs cand.tsv" "$OUT" "check list shows it"
+hasnt "rehearsal" "$OUT" "no rehearsal said without one"
+
+# a rehearsal: recorded so, listed so, marked both ways
+run_mt 0 check curves ref.csv ref.csv --rehearsal
+has "Recorded as check #3 (a rehearsal: not evidence)" "$OUT" "recorded as a rehearsal"
+eq "$(sqlite3 .mtrial/journal.db "select rehearsal from checks order by id")" "0
+0
+1" "the journal's rehearsal column"
+run_mt 0 check curves ref.csv ref.csv --rehearsal --json
+eq "$(json 'j["rehearsal"], j["check_id"]')" "True 4" "the result says rehearsal"
+run_mt 0 check list
+has "#3    " "$OUT" "listed"
+has "curves   pass   ref.csv vs ref.csv  (rehearsal: not evidence)" "$OUT" "listed as a rehearsal"
+has "2 rehearsal check(s)" "$OUT" "the list counts the rehearsals"
+has "mtrial check mark ID --evidence" "$OUT" "and says how to count one"
+run_mt 0 check mark 3 --evidence
+has "Check #3 is evidence" "$OUT" "marked evidence"
+run_mt 0 check list --json
+eq "$(json '[(c["id"], c["rehearsal"]) for c in j]')" \
+	"[(4, True), (3, False), (2, False), (1, False)]" "check list JSON says rehearsal"
+run_mt 0 check mark 3 --rehearsal --json
+eq "$(json 'j["id"], j["rehearsal"]')" "3 True" "marked a rehearsal again (JSON)"
+eq "$(sqlite3 .mtrial/journal.db "select count(*) from checks where rehearsal = 1")" 2 \
+	"two rehearsals in the journal"
+run_mt 2 check mark 3; has "--rehearsal|--evidence" "$ERR" "mark without a kind"
+run_mt 2 check mark 3 --rehearsal --evidence; has "one of the two" "$ERR" "mark with both"
+run_mt 2 check mark x --evidence; has "expected a check id" "$ERR" "mark a bad id"
+run_mt 2 check mark 99 --evidence
+has "no check #99" "$ERR" "mark a check that does not exist"
 cd /
 
 finish
