@@ -612,14 +612,18 @@ static void judge_cost(struct ctx *x, json_t *c, double threshold)
 
 /* ---- correctness ------------------------------------------------------------ */
 
-/* The latest check of each (kind, reference, candidate): checks come newest
- * first, so the first of a pair wins. New reference. */
+/* The latest check of each (kind, reference, candidate) that is evidence:
+ * checks come newest first, so the first of a pair wins; rehearsals are
+ * left out (a rehearsal recorded after a real check does not hide it).
+ * New reference. */
 static json_t *latest_checks(json_t *checks)
 {
 	json_t *seen = json_object(), *out = json_array(), *ch;
 	size_t i;
 	json_array_foreach(checks, i, ch) {
 		char *key = NULL;
+		if (is_rehearsal(ch))
+			continue;
 		if (asprintf(&key, "%s\x1f%s\x1f%s", str(ch, "kind") ?: "", str(ch, "reference") ?: "",
 			     str(ch, "candidate") ?: "") < 0)
 			continue;
@@ -640,11 +644,40 @@ static void put_check(mt_buf *b, json_t *ch)
 		      str(ch, "reference") ?: "?", str(ch, "candidate") ?: "?");
 }
 
+/* The rehearsal checks, oldest first ("#2, #5"); how many. */
+static size_t rehearsal_checks(json_t *checks, mt_buf *b)
+{
+	size_t i = json_array_size(checks), n = 0;
+	while (i-- > 0) {
+		json_t *ch = json_array_get(checks, i);
+		if (is_rehearsal(ch))
+			mt_buf_printf(b, "%s#%lld", n++ ? ", " : "",
+				      (long long)json_integer_value(json_object_get(ch, "id")));
+	}
+	return n;
+}
+
+/* need() for a comparison of the two systems: when rehearsal checks are
+ * recorded, says that a real comparison is needed and how many were left
+ * out. */
+static void need_comparison(json_t *c, size_t nrehearsals)
+{
+	mt_buf b = MT_BUF_INIT;
+
+	mt_buf_puts(&b, "tensors or loss curves of both systems compared");
+	if (nrehearsals)
+		mt_buf_printf(&b, ": a real comparison, not a rehearsal (%zu rehearsal check(s) left "
+			      "out: they compared stand-ins and are not evidence)", nrehearsals);
+	need(c, mt_buf_cstr(&b), "mtrial check compare REF CAND (or mtrial check curves A B)");
+	mt_buf_dispose(&b);
+}
+
 static void judge_correctness(struct ctx *x, json_t *c, double threshold)
 {
 	json_t *latest = latest_checks(json_object_get(x->ev, "checks")), *ch;
-	mt_buf failed = MT_BUF_INIT, ids = MT_BUF_INIT, est = MT_BUF_INIT;
+	mt_buf failed = MT_BUF_INIT, ids = MT_BUF_INIT, est = MT_BUF_INIT, rh = MT_BUF_INIT;
 	size_t i, systems = 0, nfailed = 0, nest = 0;
+	size_t nrh = rehearsal_checks(json_object_get(x->ev, "checks"), &rh);
 
 	json_array_foreach(latest, i, ch) {
 		int model = streq(str(ch, "kind"), "model"), pass = json_is_true(json_object_get(ch, "passed"));
@@ -658,7 +691,9 @@ static void judge_correctness(struct ctx *x, json_t *c, double threshold)
 	}
 	if (ids.len)
 		mt_buf_puts(&ids, " (mtrial check list)");
-	source(c, ids.len ? mt_buf_cstr(&ids) : "no checks recorded (mtrial check list)");
+	source(c, ids.len ? mt_buf_cstr(&ids)
+		   : nrh   ? "only rehearsal checks recorded (mtrial check list)"
+			   : "no checks recorded (mtrial check list)");
 	if (nfailed) {
 		judge(c, "not_met", (double)nfailed, "%zu of %zu comparisons of the two systems failed "
 		      "(the latest of each pair): %s", nfailed, systems, mt_buf_cstr(&failed));
@@ -666,14 +701,22 @@ static void judge_correctness(struct ctx *x, json_t *c, double threshold)
 		judge(c, "unknown", NAN, "%s", json_array_size(latest)
 			   ? "only CPU estimates of a number format (check model) are recorded: "
 			     "nothing compares the candidate system with the baseline"
-			   : "no correctness check is recorded");
-		need(c, "tensors or loss curves of both systems compared",
-		     "mtrial check compare REF CAND (or mtrial check curves A B)");
+			   : nrh ? "only rehearsal checks are recorded: they compared stand-ins, "
+				   "not the candidate system with the baseline"
+				 : "no correctness check is recorded");
+		need_comparison(c, nrh);
 	} else {
 		judge(c, "met", 0, "all %zu comparisons of the two systems passed under their "
 		      "tolerances (the latest of each pair)", systems);
 		if (nest)
 			condition(c, "the number-format estimate failed: %s", mt_buf_cstr(&est));
+	}
+	if (nrh) { /* said, so that a reader sees they were not overlooked */
+		mt_buf note = MT_BUF_INIT;
+		mt_buf_printf(&note, "%s; rehearsal check%s %s left out: not evidence",
+			      str(c, "evidence"), nrh > 1 ? "s" : "", mt_buf_cstr(&rh));
+		json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&note)));
+		mt_buf_dispose(&note);
 	}
 	if (isfinite(threshold)) { /* said where it is read, not left to look applied */
 		mt_buf note = MT_BUF_INIT;
@@ -686,6 +729,7 @@ static void judge_correctness(struct ctx *x, json_t *c, double threshold)
 	mt_buf_dispose(&failed);
 	mt_buf_dispose(&ids);
 	mt_buf_dispose(&est);
+	mt_buf_dispose(&rh);
 	json_decref(latest);
 }
 

@@ -43,7 +43,11 @@
  * reaching or as missing the target, nor among the failed attempts. A run
  * criterion's evidence names the rehearsals it left out; when only
  * rehearsals are recorded it is unknown, and its missing says a real run
- * is needed and how many rehearsals were left out.
+ * is needed and how many rehearsals were left out. Rehearsal checks
+ * (check.rehearsal: stand-ins compared to test the comparison) likewise:
+ * correctness leaves them out, names them in its evidence, and with only
+ * rehearsal checks (or CPU estimates) is unknown, its missing asking for a
+ * real comparison and counting the rehearsal checks left out.
  *
  * Verdict, first rule that applies:
  *   NO_GO                any criterion not_met: the record shows a failure,

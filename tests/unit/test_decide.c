@@ -455,6 +455,52 @@ static void test_correctness_latest_of_each_pair(void **state)
 	json_decref(d);
 }
 
+static json_t *rehearsal_check(int id, const char *kind, const char *ref, int passed)
+{
+	json_t *c = check(id, kind, ref, passed);
+	json_object_set_new(c, "rehearsal", json_true());
+	return c;
+}
+
+/* Rehearsal checks compared stand-ins: never evidence, passed or failed. */
+static void test_rehearsal_checks_are_not_evidence(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *checks = json_object_get(ev, "checks"), *m;
+	(void)state;
+	/* only rehearsals, one of them failed: unknown, never not_met or met */
+	json_array_clear(checks);
+	json_array_append_new(checks, rehearsal_check(5, "curves", "cpu-a", 0));
+	json_array_append_new(checks, rehearsal_check(4, "curves", "cpu-b", 1));
+	d = decide(all_criteria, json_incref(ev));
+	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "unknown");
+	assert_string_equal(get(d, "verdict"), "NOT_ENOUGH_EVIDENCE");
+	assert_has(get(crit(d, "first-steps-match"), "evidence"), "only rehearsal checks are recorded");
+	assert_has(get(crit(d, "first-steps-match"), "evidence"), "rehearsal checks #4, #5 left out");
+	assert_string_equal(get(crit(d, "first-steps-match"), "source"),
+			    "only rehearsal checks recorded (mtrial check list)");
+	m = json_array_get(json_object_get(crit(d, "first-steps-match"), "missing"), 0);
+	assert_has(get(m, "what"), "a real comparison, not a rehearsal (2 rehearsal check(s) left out");
+	assert_has(get(m, "command"), "mtrial check compare");
+	json_decref(d);
+	/* beside a real passed check, a newer failed rehearsal of the same pair
+	 * hides nothing and fails nothing */
+	json_array_clear(checks);
+	json_array_append_new(checks, rehearsal_check(8, "compare", "ref", 0));
+	json_array_append_new(checks, check(7, "compare", "ref", 1));
+	d = decide(all_criteria, json_incref(ev));
+	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "met");
+	assert_string_equal(get(crit(d, "first-steps-match"), "source"), "checks #7 (mtrial check list)");
+	assert_has(get(crit(d, "first-steps-match"), "evidence"), "all 1 comparisons");
+	assert_has(get(crit(d, "first-steps-match"), "evidence"), "rehearsal check #8 left out: not evidence");
+	json_decref(d);
+	/* marked evidence (no longer a rehearsal), its failure counts */
+	json_object_set_new(json_array_get(checks, 0), "rehearsal", json_false());
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "not_met");
+	assert_has(get(crit(d, "first-steps-match"), "evidence"), "#8 compare ref vs cand");
+	json_decref(d);
+}
+
 static void test_cost_needs_prices(void **state)
 {
 	static const char text[] =
@@ -533,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_compilation_is_a_condition),
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_correctness_latest_of_each_pair),
+		cmocka_unit_test(test_rehearsal_checks_are_not_evidence),
 		cmocka_unit_test(test_cost_needs_prices),
 		cmocka_unit_test(test_effort),
 		cmocka_unit_test(test_custom_judgement),
