@@ -248,8 +248,16 @@ for c in runs.values():
     assert "left out: not evidence" in c["evidence"], c["evidence"]
 assert any("(2 candidate rehearsal run(s) left out" in m["what"] for m in d["missing"]), d["missing"]
 assert any("(1 baseline rehearsal run(s) left out" in m["what"] for m in d["missing"]), d["missing"]
+# the stand-in curves compared are a rehearsal check: correctness unknown, not met
+ok = [c for c in d["criteria"] if c["kind"] == "correctness"]
+assert len(ok) == 1 and ok[0]["status"] == "unknown", ok
+assert "only rehearsal checks are recorded" in ok[0]["evidence"], ok[0]["evidence"]
+assert "rehearsal check #1 left out: not evidence" in ok[0]["evidence"], ok[0]["evidence"]
+assert [m["what"] for m in ok[0]["missing"]] == ["tensors or loss curves of both systems compared: "
+    "a real comparison, not a rehearsal (1 rehearsal check(s) left out: they compared stand-ins "
+    "and are not evidence)"], ok[0]["missing"]
 '
-check "the verdict is NOT ENOUGH EVIDENCE, the run criteria asking for real runs" \
+check "the verdict is NOT ENOUGH EVIDENCE, the run criteria asking for real runs and correctness for a real comparison" \
 	"$PY" -c "$check_decision" "$tmp/decide.json"
 
 # the report says so: the verdict, no evidence among the runs, the
@@ -262,11 +270,12 @@ check "report: the stand-ins' labels kept" hasF "$tmp/report.md" "| #3 CPU stand
 check "report: no cost table" bash -c '! grep -q "^What the runs cost" "$1"' _ "$tmp/report.md"
 check "report: no NO-GO" bash -c '! grep -q "NO-GO" "$1"' _ "$tmp/report.md"
 "$MTRIAL" --trial "$demo/.mtrial" check list --json >"$tmp/checks.json" 2>/dev/null
-check "the stand-ins' loss curves agree step by step" "$PY" -c '
+check "the stand-ins' loss curves agree step by step, a rehearsal check" "$PY" -c '
 import json, sys
 c = json.load(open(sys.argv[1]))
 c = c["checks"] if isinstance(c, dict) else c
 curves = [x for x in c if x["kind"] == "curves"]
-assert len(curves) == 1 and curves[0]["passed"] and curves[0]["points"] == 40, curves' "$tmp/checks.json"
+assert len(curves) == 1 and curves[0]["passed"] and curves[0]["points"] == 40, curves
+assert curves[0]["rehearsal"] is True, curves' "$tmp/checks.json"
 
 finish
