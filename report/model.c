@@ -391,17 +391,24 @@ static void curves_summary(mt_buf *b, json_t *c)
 			      json_is_true(json_object_get(final, "agree")) ? "agree" : "differ");
 }
 
-/* The recorded correctness checks, newest first, each in one line. */
+/* The recorded correctness checks, newest first, each in one line:
+ * "evidence" the checks decide counts, "rehearsals" (stand-ins compared to
+ * test the comparison) listed apart, never evidence. null without any. */
 static json_t *checks_model(mt_journal *j)
 {
-	json_t *all = mt_journal_checks_json(j, NULL, REPORT_CHECKS), *out = json_array(), *c;
+	json_t *all = mt_journal_checks_json(j, NULL, REPORT_CHECKS), *c, *evidence, *rehearsals;
 	size_t i;
 
 	if (!all) {
 		mt_error_clear();
-		json_decref(out);
 		return json_null();
 	}
+	if (!json_array_size(all)) {
+		json_decref(all);
+		return json_null();
+	}
+	evidence = json_array();
+	rehearsals = json_array();
 	json_array_foreach(all, i, c) {
 		const char *kind = json_string_value(json_object_get(c, "kind"));
 		mt_buf b = MT_BUF_INIT;
@@ -409,23 +416,22 @@ static json_t *checks_model(mt_journal *j)
 			curves_summary(&b, c);
 		else
 			tensors_summary(&b, c);
-		json_array_append_new(out, json_pack("{sO, sO, sO, sO, sO, ss, ss}", "id",
-						     json_object_get(c, "id"), "created",
-						     json_object_get(c, "created"), "kind",
-						     json_object_get(c, "kind"), "reference",
-						     json_object_get(c, "reference"), "candidate",
-						     json_object_get(c, "candidate"), "verdict",
-						     json_is_true(json_object_get(c, "passed")) ? "pass"
-											     : "FAIL",
-						     "summary", mt_buf_cstr(&b)));
+		json_array_append_new(
+			json_is_true(json_object_get(c, "rehearsal")) ? rehearsals : evidence,
+			json_pack("{sO, sO, sO, sO, sO, ss, ss}", "id", json_object_get(c, "id"),
+				  "created", json_object_get(c, "created"), "kind",
+				  json_object_get(c, "kind"), "reference", json_object_get(c, "reference"),
+				  "candidate", json_object_get(c, "candidate"), "verdict",
+				  json_is_true(json_object_get(c, "passed")) ? "pass" : "FAIL", "summary",
+				  mt_buf_cstr(&b)));
 		mt_buf_dispose(&b);
 	}
 	json_decref(all);
-	if (!json_array_size(out)) {
-		json_decref(out);
-		return json_null();
-	}
-	return out;
+	return json_pack("{so, so, so, so}", "evidence", evidence, "no_evidence",
+			 json_array_size(evidence) ? json_null() : json_true(), "rehearsals", rehearsals,
+			 "rehearsal_count",
+			 json_array_size(rehearsals) ? json_integer((json_int_t)json_array_size(rehearsals))
+						     : json_null());
 }
 
 /* Where a run's device count came from, compactly: "trial.yaml" (its
@@ -734,6 +740,14 @@ static const char *summary_status(json_t *decision)
 	return strcmp(v, MT_VERDICT_NOT_ENOUGH_EVIDENCE) == 0 ? "partial" : "done";
 }
 
+/* 0 no check, 1 only rehearsal checks, 2 a check that is evidence. */
+static int checks_state(json_t *checks)
+{
+	if (json_is_null(checks))
+		return 0;
+	return json_array_size(json_object_get(checks, "evidence")) ? 2 : 1;
+}
+
 static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan,
 			   int probed, int checked, int ran, json_t *decision)
 {
@@ -752,7 +766,7 @@ static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, j
 		if (strcmp(steps[i].id, "ops") == 0 && probed)
 			status = "done";
 		if (strcmp(steps[i].id, "correctness") == 0 && checked)
-			status = "done";
+			status = checked > 1 ? "done" : "partial"; /* partial: rehearsals alone */
 		if (strcmp(steps[i].id, "runs") == 0 && ran)
 			status = "partial"; /* done once clocks and time to quality are known */
 		if (strcmp(steps[i].id, "summary") == 0) {
@@ -798,5 +812,5 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 			 "probe", probe, "checks", checks, "costs", costs_model(runs, t->spec), "runs", runs,
 			 "tracks", tracks_model(t, now_ms), "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
-				     !json_is_null(checks), !json_is_null(runs), decision));
+				     checks_state(checks), !json_is_null(runs), decision));
 }

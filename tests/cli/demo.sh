@@ -267,6 +267,8 @@ check "report: the verdict" hasF "$tmp/report.md" "## Verdict: NOT ENOUGH EVIDEN
 check "report: no run is evidence" hasF "$tmp/report.md" "No run recorded as evidence yet: only the rehearsals below, which are not evidence."
 check "report: the rehearsals apart" hasF "$tmp/report.md" "### Rehearsals (3): not evidence"
 check "report: the stand-ins' labels kept" hasF "$tmp/report.md" "| #3 CPU stand-in for Trainium2: portability track"
+check "report: no check is evidence" hasF "$tmp/report.md" "No check recorded as evidence yet: only the rehearsal checks below"
+check "report: the rehearsal check apart" hasF "$tmp/report.md" "### Rehearsal checks (1): not evidence"
 check "report: no cost table" bash -c '! grep -q "^What the runs cost" "$1"' _ "$tmp/report.md"
 check "report: no NO-GO" bash -c '! grep -q "NO-GO" "$1"' _ "$tmp/report.md"
 "$MTRIAL" --trial "$demo/.mtrial" check list --json >"$tmp/checks.json" 2>/dev/null

@@ -118,6 +118,10 @@ has '<li><code>train.py</code> <span class="mark reusable">reusable</span>: any 
 has "marked reusable 0, model-specific 0, unmarked 4 lines" "$HTML" "HTML: the optimized track all unmarked"
 # every attempt, the failed one styled as such
 has '<tr class="failed"><td>#6 first-try</td>' "$HTML" "the failed attempt is listed"
+# the rehearsal check apart, after the real one, its failure not shown as one
+has '<h3 id="rehearsal-checks">Rehearsal checks (1): not evidence</h3>' "$HTML" "HTML: the rehearsal checks apart"
+has '<tr class="rehearsal"><td>curves #2<br>' "$HTML" "HTML: the rehearsal check's row"
+eq "$(printf '%s\n' "$HTML" | grep -c 'class="status FAIL">FAIL')" 0 "HTML: no check shown as a failure"
 # the Markdown says the same in the same order
 md_order=$(grep -no '^- \*\*Quality target:\*\*\|^- \*\*Accounting boundary:\*\*\|^## Verdict: \|^\*\*Main caveat:\*\*\|^## Compatibility\|^## Correctness\|^## Runs\|^## Tracks and effort\|^## Friction notes\|^## Assumptions and omissions' "$T_TMP/report.md" | wc -l)
 eq "$md_order" 10 "the Markdown has the same sections"
@@ -127,6 +131,9 @@ run_mt 0 report --format json
 eq "$(json '[s["system"] + ":" + str(s["attempts"]) for s in j["costs"]["systems"]]')" "['baseline:2', 'candidate:4']" "costs per system"
 eq "$(json 'j["decision"]["verdict"] in ("GO", "GO_WITH_CONDITIONS", "NO_GO", "NOT_ENOUGH_EVIDENCE") or j["decision"].get("error")')" True "the model holds the decision, or why there is none"
 eq "$(json '"charts" in j')" False "charts are made for HTML only"
+eq "$(json '[c["id"] for c in j["checks"]["evidence"]], [(c["id"], c["verdict"]) for c in j["checks"]["rehearsals"]], j["checks"]["rehearsal_count"], j["checks"]["no_evidence"]')" \
+	"[1] [(2, 'FAIL')] 1 None" "the checks: evidence, and the rehearsal apart"
+eq "$(json '[s["status"] for s in j["steps"] if s["id"] == "correctness"]')" "['done']" "the correctness step is done"
 eq "$(json '[(t["name"], t["marked"], t["totals"]["by_mark"]) for t in j["tracks"]]')" \
 	"[('portability', [{'path': 'train.py', 'mark': 'reusable', 'note': 'any model needs the <device> | string'}], {'reusable': 4, 'model-specific': 0, 'unmarked': 0}), ('optimized', [], {'reusable': 0, 'model-specific': 0, 'unmarked': 4})]" \
 	"the tracks' marks in the model"

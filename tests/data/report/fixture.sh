@@ -2,7 +2,7 @@
 # $T_TMP/w (a repository with a baseline on main and a port on `trial`, a
 # trial.yaml, a scan and a probe, five imported runs with fixed times, one
 # failed `mtrial run`, an imported rehearsal (a CPU run: padding, a compile
-# cache declared warm that its log shows cold), a loss-curve check, effort and notes, train.py marked
+# cache declared warm that its log shows cold), a loss-curve check and a failed rehearsal check, effort and notes, train.py marked
 # reusable in the portability track with a note) and leaves the shell in the
 # repository. Commit ids are fixed (author, committer, dates);
 # only the times mtrial records as "now" and the scratch path vary.
@@ -123,6 +123,10 @@ YAML
 	printf 'step,loss\n1,3.0\n2,2.8\n3,2.6\n' >"$L/ref.csv"
 	printf 'step,loss\n1,3.001\n2,2.81\n3,2.6\n' >"$L/cand.csv"
 	"$MTRIAL" check curves "$L/ref.csv" "$L/cand.csv" >/dev/null || return 1
+	# a rehearsal check: two CPU stand-ins' curves, one far off (not a failure)
+	printf 'step,loss\n1,3.0\n2,2.9\n3,2.8\n' >"$L/cpu-b.csv"
+	"$MTRIAL" check curves --rehearsal "$L/ref.csv" "$L/cpu-b.csv" >/dev/null
+	[ $? = 1 ] || return 1
 	"$MTRIAL" effort add --duration 1h30m --track portability --category debugging 'device strings' >/dev/null &&
 		"$MTRIAL" effort add --duration 45m --track optimized --category optimization >/dev/null &&
 		"$MTRIAL" effort add --duration 20m --track portability --category setup >/dev/null || return 1
