@@ -502,6 +502,10 @@ static int unpack(mt_gitpack *p, size_t pack, uint64_t off, int depth, char **ou
 	*out = NULL;
 	if (depth > MAX_DEPTH || !parse_entry(&e, pk, off))
 		return 0;
+	/* deflate expands at most 1032:1: a larger size in the header is a
+	 * corrupt or hostile pack, not something to allocate */
+	if (e.size > (pk->data_len - 20 - e.data) * 1032 + 64)
+		return 0;
 	if (e.type != OBJ_OFS_DELTA && e.type != OBJ_REF_DELTA) {
 		*type = e.type;
 		*size = (size_t)e.size;
@@ -537,7 +541,8 @@ static int unpack(mt_gitpack *p, size_t pack, uint64_t off, int depth, char **ou
 	dend = d + dlen;
 	src_size = delta_varint(&d, dend, &ok);
 	dst_size = delta_varint(&d, dend, &ok);
-	if (!ok || dst_size >= SIZE_MAX - 1)
+	/* each instruction byte yields at most 64 KiB (a copy of 0x10000) */
+	if (!ok || dst_size >= SIZE_MAX - 1 || dst_size > (uint64_t)(dend - d) * 0x10000)
 		return 0;
 	if (dst_size > max) { /* the base's type is needed for the answer */
 		if (!(base = base_of(p, base_pack, base_off, depth + 1, &base_size, type, &owned)))
