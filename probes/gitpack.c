@@ -496,7 +496,7 @@ static int unpack(mt_gitpack *p, size_t pack, uint64_t off, int depth, char **ou
 		  int *type, uint64_t max, int for_caller)
 {
 	const struct pack *pk = &p->packs[pack];
-	struct entry e;
+	struct entry e = {0};
 	char *buf;
 
 	*out = NULL;
