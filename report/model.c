@@ -391,24 +391,18 @@ static void curves_summary(mt_buf *b, json_t *c)
 			      json_is_true(json_object_get(final, "agree")) ? "agree" : "differ");
 }
 
-/* The recorded correctness checks, newest first, each in one line:
- * "evidence" the checks decide counts, "rehearsals" (stand-ins compared to
- * test the comparison) listed apart, never evidence. null without any. */
+/* The recorded correctness checks, newest first, each in one line with
+ * whether it is a rehearsal. null without any. */
 static json_t *checks_model(mt_journal *j)
 {
-	json_t *all = mt_journal_checks_json(j, NULL, REPORT_CHECKS), *c, *evidence, *rehearsals;
+	json_t *all = mt_journal_checks_json(j, NULL, REPORT_CHECKS), *out = json_array(), *c;
 	size_t i;
 
 	if (!all) {
 		mt_error_clear();
+		json_decref(out);
 		return json_null();
 	}
-	if (!json_array_size(all)) {
-		json_decref(all);
-		return json_null();
-	}
-	evidence = json_array();
-	rehearsals = json_array();
 	json_array_foreach(all, i, c) {
 		const char *kind = json_string_value(json_object_get(c, "kind"));
 		mt_buf b = MT_BUF_INIT;
@@ -417,16 +411,38 @@ static json_t *checks_model(mt_journal *j)
 		else
 			tensors_summary(&b, c);
 		json_array_append_new(
-			json_is_true(json_object_get(c, "rehearsal")) ? rehearsals : evidence,
-			json_pack("{sO, sO, sO, sO, sO, ss, ss}", "id", json_object_get(c, "id"),
-				  "created", json_object_get(c, "created"), "kind",
-				  json_object_get(c, "kind"), "reference", json_object_get(c, "reference"),
-				  "candidate", json_object_get(c, "candidate"), "verdict",
-				  json_is_true(json_object_get(c, "passed")) ? "pass" : "FAIL", "summary",
-				  mt_buf_cstr(&b)));
+			out, json_pack("{sO, sO, sO, sO, sO, ss, ss, sb}", "id", json_object_get(c, "id"),
+				       "created", json_object_get(c, "created"), "kind",
+				       json_object_get(c, "kind"), "reference",
+				       json_object_get(c, "reference"), "candidate",
+				       json_object_get(c, "candidate"), "verdict",
+				       json_is_true(json_object_get(c, "passed")) ? "pass" : "FAIL",
+				       "summary", mt_buf_cstr(&b), "rehearsal",
+				       json_is_true(json_object_get(c, "rehearsal"))));
 		mt_buf_dispose(&b);
 	}
 	json_decref(all);
+	if (!json_array_size(out)) {
+		json_decref(out);
+		return json_null();
+	}
+	return out;
+}
+
+/* The checks as the report's Correctness section shows them: "evidence",
+ * the checks decide counts, and "rehearsals" (stand-ins compared to test
+ * the comparison) listed apart, never evidence. null without any check. */
+static json_t *correctness_model(json_t *checks)
+{
+	json_t *evidence, *rehearsals, *c;
+	size_t i;
+
+	if (json_is_null(checks))
+		return json_null();
+	evidence = json_array();
+	rehearsals = json_array();
+	json_array_foreach(checks, i, c)
+		json_array_append(json_is_true(json_object_get(c, "rehearsal")) ? rehearsals : evidence, c);
 	return json_pack("{so, so, so, so}", "evidence", evidence, "no_evidence",
 			 json_array_size(evidence) ? json_null() : json_true(), "rehearsals", rehearsals,
 			 "rehearsal_count",
@@ -743,9 +759,14 @@ static const char *summary_status(json_t *decision)
 /* 0 no check, 1 only rehearsal checks, 2 a check that is evidence. */
 static int checks_state(json_t *checks)
 {
-	if (json_is_null(checks))
-		return 0;
-	return json_array_size(json_object_get(checks, "evidence")) ? 2 : 1;
+	json_t *c;
+	size_t i;
+	int state = 0;
+
+	json_array_foreach(checks, i, c)
+		if ((state = json_is_true(json_object_get(c, "rehearsal")) ? 1 : 2) == 2)
+			break;
+	return state;
 }
 
 static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan,
@@ -801,7 +822,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	decision = decision_model(t, now_ms);
 	mt_time_iso(iso, sizeof(iso), now_ms);
 	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so, so, "
-			 "so, so}",
+			 "so, so, so}",
 			 "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
@@ -809,7 +830,8 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 			 "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),
-			 "probe", probe, "checks", checks, "costs", costs_model(runs, t->spec), "runs", runs,
+			 "probe", probe, "checks", checks, "correctness", correctness_model(checks),
+			 "costs", costs_model(runs, t->spec), "runs", runs,
 			 "tracks", tracks_model(t, now_ms), "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
 				     checks_state(checks), !json_is_null(runs), decision));

@@ -131,8 +131,8 @@ run_mt 0 report --format json
 eq "$(json '[s["system"] + ":" + str(s["attempts"]) for s in j["costs"]["systems"]]')" "['baseline:2', 'candidate:4']" "costs per system"
 eq "$(json 'j["decision"]["verdict"] in ("GO", "GO_WITH_CONDITIONS", "NO_GO", "NOT_ENOUGH_EVIDENCE") or j["decision"].get("error")')" True "the model holds the decision, or why there is none"
 eq "$(json '"charts" in j')" False "charts are made for HTML only"
-eq "$(json '[c["id"] for c in j["checks"]["evidence"]], [(c["id"], c["verdict"]) for c in j["checks"]["rehearsals"]], j["checks"]["rehearsal_count"], j["checks"]["no_evidence"]')" \
-	"[1] [(2, 'FAIL')] 1 None" "the checks: evidence, and the rehearsal apart"
+eq "$(json '[c["id"] for c in j["correctness"]["evidence"]], [(c["id"], c["verdict"]) for c in j["correctness"]["rehearsals"]], j["correctness"]["rehearsal_count"], j["correctness"]["no_evidence"], [c["rehearsal"] for c in j["checks"]]')" \
+	"[1] [(2, 'FAIL')] 1 None [True, False]" "the checks: evidence, and the rehearsal apart"
 eq "$(json '[s["status"] for s in j["steps"] if s["id"] == "correctness"]')" "['done']" "the correctness step is done"
 eq "$(json '[(t["name"], t["marked"], t["totals"]["by_mark"]) for t in j["tracks"]]')" \
 	"[('portability', [{'path': 'train.py', 'mark': 'reusable', 'note': 'any model needs the <device> | string'}], {'reusable': 4, 'model-specific': 0, 'unmarked': 0}), ('optimized', [], {'reusable': 0, 'model-specific': 0, 'unmarked': 4})]" \
