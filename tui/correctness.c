@@ -5,7 +5,9 @@
  * assert_close's words and the error histogram (in place of the table on
  * a short pane); a curve comparison as the two curves overlaid with the
  * first step outside the band marked. The page is laid out to the pane's
- * height, as the Ops step's, so the lists scroll themselves. */
+ * height, as the Ops step's, so the lists scroll themselves. Rehearsal
+ * checks (stand-ins compared, never evidence) are marked R in the list and
+ * said in the preview and the check's page. */
 #include "screen.h"
 #include "rows.h"
 #include "jview.h"
@@ -41,6 +43,11 @@ static const char *str(json_t *o, const char *key)
 static int is_kind(json_t *check, const char *kind)
 {
 	return str(check, "kind") && strcmp(str(check, "kind"), kind) == 0;
+}
+
+static int is_rehearsal(json_t *check)
+{
+	return json_is_true(json_object_get(check, "rehearsal"));
 }
 
 static json_t *selected(const struct corr_state *st)
@@ -148,7 +155,7 @@ static const char *verdict(json_t *c)
 /* The "ref vs cand" column's width: none on a narrow pane. */
 static int compared_width(int width)
 {
-	int rest = width - (ID_W + 1 + KIND_W + 1 + VERDICT_W + 1);
+	int rest = width - (ID_W + 1 + 1 + 1 + KIND_W + 1 + VERDICT_W + 1);
 	return rest >= 40 ? rest / 2 : 0;
 }
 
@@ -164,14 +171,15 @@ static void check_row(struct tui_page *p, json_t *c, int selected_row, int focus
 	summary(&sum, c);
 	struct tui_cell cells[] = {
 		{id, ID_W, 1, 0, STYLE_DIM},
+		{is_rehearsal(c) ? "R" : "", 1, 0, 0, STYLE_WARN},
 		{str(c, "kind"), KIND_W, 0, 0, STYLE_NORMAL},
 		{verdict(c), VERDICT_W, 0, 0, verdict_style(c)},
 		{mt_buf_cstr(&what), cw, 0, 0, STYLE_NORMAL},
 		{mt_buf_cstr(&sum), 0, 0, 0, STYLE_DIM},
 	};
 	if (!cw)
-		cells[3] = cells[4];
-	tui_row(p, cells, cw ? 5 : 4, selected_row, focused);
+		cells[4] = cells[5];
+	tui_row(p, cells, cw ? 6 : 5, selected_row, focused);
 	mt_buf_dispose(&what);
 	mt_buf_dispose(&sum);
 }
@@ -180,22 +188,39 @@ static void header_row(struct tui_page *p)
 {
 	int cw = compared_width(p->width);
 	struct tui_cell cells[] = {
-		{"id", ID_W, 1, 0, STYLE_DIM},         {"kind", KIND_W, 0, 0, STYLE_DIM},
-		{"", VERDICT_W, 0, 0, STYLE_DIM},      {"compared", cw, 0, 0, STYLE_DIM},
-		{"summary", 0, 0, 0, STYLE_DIM},
+		{"id", ID_W, 1, 0, STYLE_DIM},    {"", 1, 0, 0, STYLE_DIM},
+		{"kind", KIND_W, 0, 0, STYLE_DIM}, {"", VERDICT_W, 0, 0, STYLE_DIM},
+		{"compared", cw, 0, 0, STYLE_DIM}, {"summary", 0, 0, 0, STYLE_DIM},
 	};
 	if (!cw)
-		cells[3] = cells[4];
-	tui_row(p, cells, cw ? 5 : 4, 0, 0);
+		cells[4] = cells[5];
+	tui_row(p, cells, cw ? 6 : 5, 0, 0);
 }
 
-/* "3 checks, newest first  c tensors  L curves", the keys from actions.h. */
-static void title_row(struct tui_page *p, size_t n)
+/* How many of the checks are rehearsals. */
+static size_t rehearsals(json_t *checks)
 {
-	char keys[32], title[64];
+	json_t *c;
+	size_t i, n = 0;
+
+	json_array_foreach(checks, i, c)
+		n += is_rehearsal(c);
+	return n;
+}
+
+/* "3 checks, newest first  c tensors  L curves", the keys from actions.h;
+ * with rehearsals, what the R column means in place of the order (which
+ * the ids show). */
+static void title_row(struct tui_page *p, size_t n, size_t rehearsed)
+{
+	char keys[32], title[96];
 	int width;
 
-	snprintf(title, sizeof(title), "%zu check%s, newest first", n, n == 1 ? "" : "s");
+	if (rehearsed)
+		snprintf(title, sizeof(title), "%zu check%s, %zu rehearsal%s (R)", n, n == 1 ? "" : "s",
+			 rehearsed, rehearsed == 1 ? "" : "s");
+	else
+		snprintf(title, sizeof(title), "%zu check%s, newest first", n, n == 1 ? "" : "s");
 	page_line(p);
 	page_add(p, STYLE_HEADING, title);
 	width = draw_width(title);
@@ -223,7 +248,8 @@ static void preview(struct tui_page *p, json_t *c)
 	mt_buf title = MT_BUF_INIT, sum = MT_BUF_INIT;
 	char when[32];
 
-	mt_buf_printf(&title, "#%lld %s, %s", (long long)jv_int(c, "id", 0), str(c, "kind"),
+	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(c, "id", 0), str(c, "kind"),
+		      is_rehearsal(c) ? ", a rehearsal" : "",
 		      jv_time(json_object_get(c, "created"), when, sizeof(when)));
 	tui_rule(p, mt_buf_cstr(&title));
 	field(p, "reference", str(c, "reference"), 1);
@@ -247,7 +273,7 @@ static void list_draw(struct tui_page *p, struct corr_state *st, const struct tu
 	rows = rows < 1 ? 1 : rows > n ? n : rows;
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
-	title_row(p, (size_t)n);
+	title_row(p, (size_t)n, rehearsals(st->checks));
 	header_row(p);
 	for (int r = st->top; r < st->top + rows; r++)
 		check_row(p, json_array_get(st->checks, (size_t)r), r == st->cursor, ctx->focused);
@@ -264,6 +290,10 @@ static void check_header(struct tui_page *p, json_t *c)
 	page_line(p);
 	page_addf(p, STYLE_HEADING, "Check #%lld %s", (long long)jv_int(c, "id", 0), str(c, "kind"));
 	page_addf(p, verdict_style(c), " %s", verdict(c));
+	/* on the heading's line, so that the page keeps its rows, and before
+	 * the time, which the preview shows too, so that a narrow pane keeps it */
+	if (is_rehearsal(c))
+		page_add(p, STYLE_WARN, "  rehearsal: not evidence");
 	page_addf(p, STYLE_DIM, "  %s",
 		  jv_time(json_object_get(c, "created"), when, sizeof(when)));
 	field(p, "reference", str(c, "reference"), 1);

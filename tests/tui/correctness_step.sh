@@ -65,10 +65,10 @@ check "two checks recorded by the CLI" test "$(checks)" = 2
 
 # --- the list ----------------------------------------------------------------
 check "the checks recorded in another terminal show, newest first" \
-	wait_for '│   #2 curves  FAIL diverged from step 30$'
+	wait_for '│   #2   curves  FAIL diverged from step 30$'
 check "... the tensor comparison after it, with its verdict and summary" \
-	wait_for '│   #1 compare FAIL 1 of 3 tensors failed$'
-order=$(screen | grep -nE '#[12] (curves|compare) ' | cut -d: -f1 | tr '\n' ' ')
+	wait_for '│   #1   compare FAIL 1 of 3 tensors failed$'
+order=$(screen | grep -nE '#[12] +(curves|compare) ' | cut -d: -f1 | tr '\n' ' ')
 check "... #2 above #1" test "$(echo $order | cut -d' ' -f1)" -lt "$(echo $order | cut -d' ' -f2)"
 check "the selected check's files under the list" \
 	wait_for '│   candidate  .*curves/diverged\.jsonl$'
@@ -150,7 +150,7 @@ keys Enter Enter Enter Enter
 check "a reference that does not exist: the message line says so" \
 	wait_for '^comparison not run: .*missing\.safetensors'
 check "... nothing is recorded" test "$(checks)" = 3
-check "... and the step still lists every check" wait_for '│   #3 compare pass '
+check "... and the step still lists every check" wait_for '│   #3   compare pass '
 
 keys c Enter C-u
 text "$T/junk.safetensors"
@@ -193,6 +193,19 @@ keys Enter Enter
 check "a curve that does not exist: the message line says so" \
 	wait_for '^curves not compared: .*missing\.csv'
 check "... nothing is recorded" test "$(checks)" = 5
+
+# --- a rehearsal check, recorded in another terminal ------------------------------
+keys Escape
+mt check curves --rehearsal "$CURVES/ref.csv" "$CURVES/ref.csv" >/dev/null
+check "a rehearsal check is recorded by the CLI" test "$(checks)" = 6
+check "the title counts the rehearsals" wait_for '│ 6 checks, 1 rehearsal \(R\)'
+check "... the rehearsal is marked R in the list" wait_for '│   #6 R curves  pass [0-9]+ points in the band$'
+check "... and the others are not" wait_for '│   #5   curves  '
+keys g
+check "its preview says it is a rehearsal" wait_for '│ ── #6 curves, a rehearsal, '
+keys Enter
+check "its page says it is not evidence" wait_for '│ Check #6 curves pass  rehearsal: not evidence  '
+keys Escape
 
 keys q
 check "q quits with status 0" wait_for '^wizard-exit=0$'
