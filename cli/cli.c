@@ -3,6 +3,7 @@
 #include "error.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +119,45 @@ char *cli_join_args(int argc, char **argv, int from)
 	for (int i = from; i < argc; i++)
 		mt_buf_printf(&b, "%s%s", i > from ? " " : "", argv[i]);
 	return mt_buf_detach(&b);
+}
+
+int cli_mark_rehearsal(struct cli *cli, int argc, char **argv, const char *what,
+		       const char *noun, int (*set)(mt_journal *j, int64_t id, int rehearsal))
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"rehearsal", no_argument, NULL, 'R'},
+					     {"evidence", no_argument, NULL, 'E'},
+					     {0}};
+	mt_trial *t = NULL;
+	int opt, as = -1, error;
+	int64_t id;
+	char *end;
+
+	optind = 1;
+	while ((opt = cli_getopt(cli, argc, argv, "h", opts)) >= 0) {
+		if ((opt != 'R' && opt != 'E') || (as >= 0 && as != (opt == 'R')))
+			return cli_usage_error(cli, "%s mark ID --rehearsal|--evidence: one of the two",
+					       what);
+		as = opt == 'R';
+	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
+	if (optind != argc - 1 || as < 0)
+		return cli_usage_error(cli, "%s mark ID --rehearsal|--evidence", what);
+	id = strtoll(argv[optind], &end, 10);
+	if (*end || id <= 0)
+		return cli_usage_error(cli, "%s mark %s: expected a %s id", what, argv[optind],
+				       noun);
+	if ((error = cli_open_trial(cli, &t, 0)) < 0 || (error = set(t->journal, id, as)) < 0) {
+		mt_trial_free(t);
+		return cli_fail(cli, error);
+	}
+	mt_trial_free(t);
+	if (cli->json)
+		cli_print_json(json_pack("{sI, sb}", "id", (json_int_t)id, "rehearsal", as));
+	else
+		printf(as ? "%c%s #%lld is a rehearsal: listed, never evidence.\n"
+			  : "%c%s #%lld is evidence: mtrial decide counts it.\n",
+		       toupper((unsigned char)noun[0]), noun + 1, (long long)id);
+	return CLI_EXIT_OK;
 }

@@ -69,6 +69,13 @@ int cli_open_trial(struct cli *cli, mt_trial **out, int load_spec);
 /* Prints a JSON value on stdout (indented, one trailing newline); steals it. */
 int cli_print_json(json_t *v);
 
+/* `COMMAND mark ID --rehearsal|--evidence` (runs mark, check mark): makes a
+ * recorded run or check a rehearsal (listed, never evidence) or evidence
+ * again through set(); `what` names the command ("runs", "check") and
+ * `noun` the record ("run", "check") in messages. */
+int cli_mark_rehearsal(struct cli *cli, int argc, char **argv, const char *what,
+		       const char *noun, int (*set)(mt_journal *j, int64_t id, int rehearsal));
+
 /* Joins argv[from..argc) with single spaces; caller frees. NULL if none. */
 char *cli_join_args(int argc, char **argv, int from);
 

@@ -78,46 +78,10 @@ static int list(struct cli *cli, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-/* mtrial check mark ID --rehearsal|--evidence: makes a recorded check a
- * rehearsal (listed, never evidence) or evidence again. The same shape as
- * runs mark (cmd_runs.c); one helper in cli.c could serve both. */
+/* mtrial check mark ID --rehearsal|--evidence (cli_mark_rehearsal). */
 static int mark(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"rehearsal", no_argument, NULL, 'R'},
-					     {"evidence", no_argument, NULL, 'E'},
-					     {0}};
-	mt_trial *t = NULL;
-	int opt, as = -1, error;
-	int64_t id;
-	char *end;
-
-	optind = 1;
-	while ((opt = cli_getopt(cli, argc, argv, "h", opts)) >= 0) {
-		if ((opt != 'R' && opt != 'E') || (as >= 0 && as != (opt == 'R')))
-			return cli_usage_error(cli, "check mark ID --rehearsal|--evidence: one of the two");
-		as = opt == 'R';
-	}
-	if (opt == CLI_GETOPT_HELP)
-		return CLI_EXIT_OK;
-	if (optind != argc - 1 || as < 0)
-		return cli_usage_error(cli, "check mark ID --rehearsal|--evidence");
-	id = strtoll(argv[optind], &end, 10);
-	if (*end || id <= 0)
-		return cli_usage_error(cli, "check mark %s: expected a check id", argv[optind]);
-	if ((error = cli_open_trial(cli, &t, 0)) < 0 ||
-	    (error = mt_journal_check_mark(t->journal, id, as)) < 0) {
-		mt_trial_free(t);
-		return cli_fail(cli, error);
-	}
-	mt_trial_free(t);
-	if (cli->json)
-		cli_print_json(json_pack("{sI, sb}", "id", (json_int_t)id, "rehearsal", as));
-	else
-		printf(as ? "Check #%lld is a rehearsal: listed, never evidence.\n"
-			  : "Check #%lld is evidence: mtrial decide counts it.\n",
-		       (long long)id);
-	return CLI_EXIT_OK;
+	return cli_mark_rehearsal(cli, argc, argv, "check", "check", mt_journal_check_mark);
 }
 
 int cmd_check(struct cli *cli, int argc, char **argv)

@@ -350,45 +350,10 @@ static void print_one(json_t *r)
 		       json_number_value(json_object_get(x, "median_s")));
 }
 
-/* mtrial runs mark ID --rehearsal|--evidence: makes a recorded attempt a
- * rehearsal (listed, never evidence) or evidence again. */
+/* mtrial runs mark ID --rehearsal|--evidence (cli_mark_rehearsal). */
 static int mark(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"rehearsal", no_argument, NULL, 'R'},
-					     {"evidence", no_argument, NULL, 'E'},
-					     {0}};
-	mt_trial *t = NULL;
-	int opt, as = -1, error;
-	int64_t id;
-	char *end;
-
-	optind = 1;
-	while ((opt = cli_getopt(cli, argc, argv, "h", opts)) >= 0) {
-		if ((opt != 'R' && opt != 'E') || (as >= 0 && as != (opt == 'R')))
-			return cli_usage_error(cli, "runs mark ID --rehearsal|--evidence: one of the two");
-		as = opt == 'R';
-	}
-	if (opt == CLI_GETOPT_HELP)
-		return CLI_EXIT_OK;
-	if (optind != argc - 1 || as < 0)
-		return cli_usage_error(cli, "runs mark ID --rehearsal|--evidence");
-	id = strtoll(argv[optind], &end, 10);
-	if (*end || id <= 0)
-		return cli_usage_error(cli, "runs mark %s: expected a run id", argv[optind]);
-	if ((error = cli_open_trial(cli, &t, 0)) < 0 ||
-	    (error = mt_journal_run_mark(t->journal, id, as)) < 0) {
-		mt_trial_free(t);
-		return cli_fail(cli, error);
-	}
-	mt_trial_free(t);
-	if (cli->json)
-		cli_print_json(json_pack("{sI, sb}", "id", (json_int_t)id, "rehearsal", as));
-	else
-		printf(as ? "Run #%lld is a rehearsal: listed, never evidence.\n"
-			  : "Run #%lld is evidence: mtrial decide counts it.\n",
-		       (long long)id);
-	return CLI_EXIT_OK;
+	return cli_mark_rehearsal(cli, argc, argv, "runs", "run", mt_journal_run_mark);
 }
 
 int cmd_runs(struct cli *cli, int argc, char **argv)
