@@ -161,3 +161,30 @@ int cli_mark_rehearsal(struct cli *cli, int argc, char **argv, const char *what,
 		       toupper((unsigned char)noun[0]), noun + 1, (long long)id);
 	return CLI_EXIT_OK;
 }
+
+int cli_attempt_opt(struct cli_attempt *a, int opt)
+{
+	switch (opt) {
+	case 's': a->system = optarg; return 1;
+	case 't': a->track = optarg; return 1;
+	case 'l': a->label = optarg; return 1;
+	case 'c': a->cache = optarg; return 1;
+	case 'R': a->rehearsal = 1; return 1;
+	default: return 0;
+	}
+}
+
+int cli_attempt_check(struct cli *cli, const struct cli_attempt *a)
+{
+	static const char *const systems[] = {"baseline", "candidate", NULL};
+	static const char *const tracks[] = {"portability", "optimized", NULL};
+	static const char *const caches[] = {"cold", "warm", NULL};
+
+	if (!mt_str_in(a->system, systems))
+		return cli_usage_error(cli, "--system %s: expected baseline or candidate", a->system);
+	if (a->track && !mt_str_in(a->track, tracks))
+		return cli_usage_error(cli, "--track %s: expected portability or optimized", a->track);
+	if (a->cache && !mt_str_in(a->cache, caches))
+		return cli_usage_error(cli, "--cache %s: expected cold or warm", a->cache);
+	return 0;
+}

@@ -69,6 +69,24 @@ int cli_open_trial(struct cli *cli, mt_trial **out, int load_spec);
 /* Prints a JSON value on stdout (indented, one trailing newline); steals it. */
 int cli_print_json(json_t *v);
 
+/* What `mtrial run` and `mtrial runs import` record about an attempt:
+ * --system (default candidate), --track, --label, --cache, --rehearsal. */
+struct cli_attempt {
+	const char *system, *track, *label, *cache;
+	int rehearsal; /* testing the pipeline, never evidence */
+};
+#define CLI_ATTEMPT_OPTIONS                                 \
+	{"system", required_argument, NULL, 's'},           \
+	{"track", required_argument, NULL, 't'},            \
+	{"label", required_argument, NULL, 'l'},            \
+	{"cache", required_argument, NULL, 'c'},            \
+	{"rehearsal", no_argument, NULL, 'R'}
+#define CLI_ATTEMPT_SHORT "s:t:l:c:"
+/* Takes opt when it is one of CLI_ATTEMPT_OPTIONS: 1, else 0. */
+int cli_attempt_opt(struct cli_attempt *a, int opt);
+/* 0, or a usage error (exit 2) naming the option and its bad value. */
+int cli_attempt_check(struct cli *cli, const struct cli_attempt *a);
+
 /* `COMMAND mark ID --rehearsal|--evidence` (runs mark, check mark): makes a
  * recorded run or check a rehearsal (listed, never evidence) or evidence
  * again through set(); `what` names the command ("runs", "check") and

@@ -87,8 +87,7 @@ static int pump(struct stream *s, FILE *log, size_t *lines)
 }
 
 struct run_args {
-	const char *system, *track, *label, *cache;
-	int rehearsal; /* --rehearsal: testing the pipeline, never evidence */
+	struct cli_attempt at;
 	char **argv;
 };
 
@@ -131,7 +130,7 @@ static int run(struct cli *cli, const struct run_args *a, int *child_status)
 	if ((error = cli_open_trial(cli, &t, 1)) < 0)
 		goto done;
 	dir = mt_path_join(t->dir, "runs");
-	snprintf(name, sizeof(name), "%lld-%s.log", (long long)started, a->system);
+	snprintf(name, sizeof(name), "%lld-%s.log", (long long)started, a->at.system);
 	path = mt_path_join(dir, name);
 	if ((error = mt_mkdir_p(dir)) < 0)
 		goto done;
@@ -141,15 +140,15 @@ static int run(struct cli *cli, const struct run_args *a, int *child_status)
 	}
 	if (gethostname(host, sizeof(host) - 1) != 0)
 		host[0] = '\0';
-	rec = (mt_journal_run){.system = a->system, .track = a->track, .label = a->label,
-			       .cache = a->cache, .origin = "run", .command = cmd, .log = path,
+	rec = (mt_journal_run){.system = a->at.system, .track = a->at.track, .label = a->at.label,
+			       .cache = a->at.cache, .origin = "run", .command = cmd, .log = path,
 			       .status = "running", .started_ms = started, .pid = getpid(),
-			       .host = host[0] ? host : NULL, .rehearsal = a->rehearsal};
+			       .host = host[0] ? host : NULL, .rehearsal = a->at.rehearsal};
 	if ((error = mt_journal_run_add(t->journal, &rec, &id)) < 0)
 		goto done;
-	fprintf(stderr, "mtrial: run #%lld (%s%s%s%s): %s\n", (long long)id, a->system,
-		a->track ? ", " : "", a->track ? a->track : "",
-		a->rehearsal ? ", a rehearsal: not evidence" : "", cmd);
+	fprintf(stderr, "mtrial: run #%lld (%s%s%s%s): %s\n", (long long)id, a->at.system,
+		a->at.track ? ", " : "", a->at.track ? a->at.track : "",
+		a->at.rehearsal ? ", a rehearsal: not evidence" : "", cmd);
 	if (pipe(out) < 0 || pipe(err) < 0) {
 		error = mt_error_set(MT_EIO, "pipe: %s", strerror(errno));
 		goto done;
@@ -271,38 +270,18 @@ done:
 
 int cmd_run(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"system", required_argument, NULL, 's'},
-					     {"track", required_argument, NULL, 't'},
-					     {"label", required_argument, NULL, 'l'},
-					     {"cache", required_argument, NULL, 'c'},
-					     {"rehearsal", no_argument, NULL, 'R'},
-					     {0}};
-	static const char *const systems[] = {"baseline", "candidate", NULL};
-	static const char *const tracks[] = {"portability", "optimized", NULL};
-	static const char *const caches[] = {"cold", "warm", NULL};
-	struct run_args a = {.system = "candidate"};
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_ATTEMPT_OPTIONS, {0}};
+	struct run_args a = {.at.system = "candidate"};
 	int opt, error, child = 0;
 
 	optind = 1;
-	while ((opt = cli_getopt(cli, argc, argv, "+hs:t:l:c:", opts)) >= 0) {
-		switch (opt) {
-		case 's': a.system = optarg; break;
-		case 't': a.track = optarg; break;
-		case 'l': a.label = optarg; break;
-		case 'c': a.cache = optarg; break;
-		case 'R': a.rehearsal = 1; break;
-		default: return cli_usage_error(cli, "bad option");
-		}
-	}
+	while ((opt = cli_getopt(cli, argc, argv, "+h" CLI_ATTEMPT_SHORT, opts)) >= 0)
+		if (!cli_attempt_opt(&a.at, opt))
+			return cli_usage_error(cli, "bad option");
 	if (opt == CLI_GETOPT_HELP)
 		return CLI_EXIT_OK;
-	if (!mt_str_in(a.system, systems))
-		return cli_usage_error(cli, "--system %s: expected baseline or candidate", a.system);
-	if (a.track && !mt_str_in(a.track, tracks))
-		return cli_usage_error(cli, "--track %s: expected portability or optimized", a.track);
-	if (a.cache && !mt_str_in(a.cache, caches))
-		return cli_usage_error(cli, "--cache %s: expected cold or warm", a.cache);
+	if ((error = cli_attempt_check(cli, &a.at)) != 0)
+		return error;
 	if (optind >= argc)
 		return cli_usage_error(cli, "no command: mtrial run [OPTIONS] -- CMD ARGS...");
 	a.argv = argv + optind;

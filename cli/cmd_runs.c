@@ -128,8 +128,7 @@ static void print_warnings(const char *path, json_t *m)
 }
 
 struct import_args {
-	const char *system, *track, *label, *cache;
-	int rehearsal;
+	struct cli_attempt at;
 	json_t *topology; /* borrowed; NULL without a system description */
 };
 
@@ -161,8 +160,8 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 	{
 		const char *st = json_string_value(json_object_get(m, "status"));
 		int64_t first = json_integer_value(json_object_get(m, "first_ms"));
-		mt_journal_run rec = {.system = a->system, .track = a->track, .label = a->label,
-				      .cache = a->cache, .origin = "import", .rehearsal = a->rehearsal};
+		mt_journal_run rec = {.system = a->at.system, .track = a->at.track, .label = a->at.label,
+				      .cache = a->at.cache, .origin = "import", .rehearsal = a->at.rehearsal};
 		abs = mt_path_abs(path);
 		rec.log = abs ? abs : path;
 		rec.status = st && strcmp(st, "unknown") != 0 ? st : "success";
@@ -173,7 +172,7 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 		error = mt_journal_run_add(t->journal, &rec, id);
 		if (error == 0 && !cli->json)
 			printf("Imported %s as run #%lld (%s, %s%s, %lld warnings).\n", path, (long long)*id,
-			       a->system, rec.status, a->rehearsal ? ", a rehearsal: not evidence" : "",
+			       a->at.system, rec.status, a->at.rehearsal ? ", a rehearsal: not evidence" : "",
 			       (long long)json_integer_value(json_object_get(m, "warnings")));
 	}
 	if (error == 0)
@@ -189,17 +188,8 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
  * Lines series) and an MLPerf system description for their topology. */
 static int import(struct cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS,
-					     {"system", required_argument, NULL, 's'},
-					     {"track", required_argument, NULL, 't'},
-					     {"label", required_argument, NULL, 'l'},
-					     {"cache", required_argument, NULL, 'c'},
-					     {"rehearsal", no_argument, NULL, 'R'},
-					     {0}};
-	static const char *const systems[] = {"baseline", "candidate", NULL};
-	static const char *const tracks[] = {"portability", "optimized", NULL};
-	static const char *const caches[] = {"cold", "warm", NULL};
-	struct import_args a = {.system = "candidate"};
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, CLI_ATTEMPT_OPTIONS, {0}};
+	struct import_args a = {.at.system = "candidate"};
 	enum mt_runs_log_format *formats = NULL;
 	json_t *done = NULL;
 	mt_trial *t = NULL;
@@ -207,26 +197,13 @@ static int import(struct cli *cli, int argc, char **argv)
 	int opt, error = 0;
 
 	optind = 1;
-	while ((opt = cli_getopt(cli, argc, argv, "hs:t:l:c:", opts)) >= 0) {
-		if (opt == 's')
-			a.system = optarg;
-		else if (opt == 't')
-			a.track = optarg;
-		else if (opt == 'l')
-			a.label = optarg;
-		else if (opt == 'c')
-			a.cache = optarg;
-		else if (opt == 'R')
-			a.rehearsal = 1;
-		else
+	while ((opt = cli_getopt(cli, argc, argv, "h" CLI_ATTEMPT_SHORT, opts)) >= 0)
+		if (!cli_attempt_opt(&a.at, opt))
 			return cli_usage_error(cli, "bad option");
-	}
 	if (opt == CLI_GETOPT_HELP)
 		return CLI_EXIT_OK;
-	if (!mt_str_in(a.system, systems) || (a.track && !mt_str_in(a.track, tracks)) ||
-	    (a.cache && !mt_str_in(a.cache, caches)))
-		return cli_usage_error(cli, "--system baseline|candidate, --track "
-					    "portability|optimized, --cache cold|warm");
+	if ((error = cli_attempt_check(cli, &a.at)) != 0)
+		return error;
 	if (optind >= argc)
 		return cli_usage_error(cli, "no log to import");
 	if (!(formats = calloc((size_t)(argc - optind), sizeof(*formats))))
