@@ -1,6 +1,7 @@
 /* Helpers shared by the commands (see cli.h). */
 #include "cli.h"
 #include "error.h"
+#include "jsonw.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -105,9 +106,13 @@ int cli_print_json(json_t *v)
 {
 	if (!v)
 		return mt_error_set(MT_EIO, "could not build JSON output");
-	json_dumpf(v, stdout, JSON_INDENT(2) | JSON_ENCODE_ANY);
-	fputc('\n', stdout);
+	char *text = mt_json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY);
+
 	json_decref(v);
+	if (!text)
+		return mt_error_set(MT_EIO, "could not encode JSON output");
+	puts(text);
+	free(text);
 	return 0;
 }
 

@@ -1,6 +1,9 @@
 #include "jsonw.h"
 
+#include <locale.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void mt_jw_init(mt_jw *w, mt_buf *out)
@@ -129,4 +132,90 @@ void mt_json_quote(mt_buf *out, const char *s)
 	}
 	mt_buf_puts(out, run);
 	mt_buf_put(out, "\"", 1);
+}
+
+/* Tries 15, 16 then 17 significant digits: 17 always round-trips, and the
+ * first that does is the shortest a reader needs. Caller has the C locale. */
+static void put_real(mt_buf *out, double v)
+{
+	char num[40];
+
+	if (!isfinite(v)) { /* not JSON; jansson refuses these before we get here */
+		mt_buf_puts(out, "null");
+		return;
+	}
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(num, sizeof(num), "%.*g", digits, v);
+		if (strtod(num, NULL) == v)
+			break;
+	}
+	mt_buf_puts(out, num);
+	if (!strpbrk(num, ".eE"))
+		mt_buf_puts(out, ".0");
+}
+
+void mt_json_real(mt_buf *out, double v)
+{
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t old = c ? uselocale(c) : (locale_t)0;
+
+	put_real(out, v);
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
+}
+
+/* Length of the JSON string starting at s (a quote), quotes included. */
+static size_t string_len(const char *s)
+{
+	size_t i = 1;
+
+	while (s[i] && s[i] != '"')
+		i += s[i] == '\\' && s[i + 1] ? 2 : 1;
+	return s[i] ? i + 1 : i;
+}
+
+/* Rewrites each number token of jansson's text that is a real: jansson
+ * writes them at 17 digits, which round-trips but shows noise. */
+static char *shorten_reals(const char *text)
+{
+	mt_buf b = MT_BUF_INIT;
+	const char *p = text;
+
+	while (*p) {
+		size_t n;
+
+		if (*p == '"') {
+			n = string_len(p);
+		} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+			n = strspn(p, "-+0123456789.eE");
+			if (memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n)) {
+				put_real(&b, strtod(p, NULL));
+				p += n;
+				continue;
+			}
+		} else {
+			n = strcspn(p, "\"-0123456789");
+			n = n ? n : 1;
+		}
+		mt_buf_put(&b, p, n);
+		p += n;
+	}
+	return mt_buf_detach(&b);
+}
+
+char *mt_json_dumps(const json_t *v, size_t flags)
+{
+	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	locale_t old = c ? uselocale(c) : (locale_t)0;
+	char *text = json_dumps(v, flags | JSON_REAL_PRECISION(17));
+	char *out = text ? shorten_reals(text) : NULL;
+
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
+	free(text);
+	return out;
 }

@@ -6,6 +6,7 @@
 #define MT_JSONW_H
 
 #include <stdint.h>
+#include <jansson.h>
 #include "util.h"
 
 typedef struct {
@@ -30,5 +31,14 @@ void mt_jw_raw(mt_jw *w, const char *json, size_t len);
 
 /* Appends s as a quoted, escaped JSON string. */
 void mt_json_quote(mt_buf *out, const char *s);
+
+/* Appends v in the shortest decimal form that reads back as the same double
+ * (262.16, not 262.16000000000003), always marked as a real ("2.0"). */
+void mt_json_real(mt_buf *out, double v);
+
+/* json_dumps(v, flags) with every real written as mt_json_real() does:
+ * every JSON document mtrial prints goes through here, so that no figure
+ * shows binary noise. Caller frees; NULL when jansson cannot encode v. */
+char *mt_json_dumps(const json_t *v, size_t flags);
 
 #endif

@@ -1,6 +1,7 @@
 #include "render.h"
 #include "charts.h"
 #include "error.h"
+#include "jsonw.h"
 #include "model.h"
 #include "template.h"
 #include "util.h"
@@ -11,7 +12,7 @@
 static int render_json(char **out, json_t *model)
 {
 	mt_buf b = MT_BUF_INIT;
-	char *text = json_dumps(model, JSON_INDENT(2));
+	char *text = mt_json_dumps(model, JSON_INDENT(2));
 
 	if (!text)
 		return mt_error_set(MT_EIO, "could not encode the report as JSON");
