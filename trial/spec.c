@@ -118,6 +118,17 @@ const char *mt_spec_get(const mt_spec *spec, const char *path)
 	return n && n->kind == MT_YNODE_SCALAR && n->text[0] ? n->text : NULL;
 }
 
+int mt_spec_where(const mt_spec *spec, const char *path, unsigned *line, unsigned *col)
+{
+	const mt_ynode *n = node_at(spec, path);
+
+	if (!n)
+		return 0;
+	*line = n->line;
+	*col = n->col;
+	return 1;
+}
+
 size_t mt_spec_count(const mt_spec *spec, const char *path)
 {
 	const mt_ynode *n = node_at(spec, path);

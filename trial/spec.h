@@ -28,6 +28,10 @@ void mt_spec_free(mt_spec *spec);
  * lives as long as spec. */
 const char *mt_spec_get(const mt_spec *spec, const char *path);
 
+/* Where the value at a dotted path is written (1-based); 0 and the line and
+ * column unchanged when absent. */
+int mt_spec_where(const mt_spec *spec, const char *path, unsigned *line, unsigned *col);
+
 /* Number of items in the list or keys in the map at path; 0 when absent. */
 size_t mt_spec_count(const mt_spec *spec, const char *path);
 

@@ -6,6 +6,8 @@
 #include "error.h"
 #include "util.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,6 +18,12 @@
 
 enum field_type { F_STRING, F_INTEGER, F_NUMBER, F_BOOLEAN, F_ENUM, F_MAP, F_DICT, F_LIST };
 
+/* B_COUNT: 1 to COUNT_MAX (devices, hosts, batch sizes: every consumer reads
+ * them into an int, and 0 of them is no system); B_AMOUNT: 0 or more (a
+ * tolerance, a price, hours). Anything else is only bounded by its type. */
+enum field_bound { B_ANY, B_COUNT, B_AMOUNT };
+#define COUNT_MAX 2147483647LL
+
 struct field {
 	const char *path;          /* dotted; "*" is any item of a list */
 	enum field_type type;
@@ -23,11 +31,14 @@ struct field {
 	const char *const *values; /* F_ENUM: the allowed values, NULL-terminated */
 	const char *example;       /* F_DICT: a sample line for the template */
 	const char *help;          /* one line: what it means, how to fill it */
+	enum field_bound bound;    /* F_INTEGER, F_NUMBER: the values that make sense */
 };
 
 #define STR(p, h) {.path = (p), .type = F_STRING, .help = (h)}
 #define INT(p, h) {.path = (p), .type = F_INTEGER, .help = (h)}
 #define NUM(p, h) {.path = (p), .type = F_NUMBER, .help = (h)}
+#define COUNT(p, h) {.path = (p), .type = F_INTEGER, .help = (h), .bound = B_COUNT}
+#define AMOUNT(p, h) {.path = (p), .type = F_NUMBER, .help = (h), .bound = B_AMOUNT}
 #define BOOL(p, h) {.path = (p), .type = F_BOOLEAN, .help = (h)}
 #define ENUM(p, v, h) {.path = (p), .type = F_ENUM, .values = (v), .help = (h)}
 #define MAP(p, h) {.path = (p), .type = F_MAP, .help = (h)}
@@ -50,16 +61,16 @@ static const char *const criterion_kinds[] = {
 	MAP(p, h),                                                                                \
 	STR(p ".accelerator", "Accelerator model as the vendor names it, e.g. \"NVIDIA H100 "   \
 			      "80GB\" or \"AWS Trainium2\"."),                                    \
-	INT(p ".count", "Accelerator chips per host (a trn1.32xlarge has 16 Trainium chips, "     \
+	COUNT(p ".count", "Accelerator chips per host (a trn1.32xlarge has 16 Trainium chips, "     \
 			"32 NeuronCores)."),                                                      \
-	INT(p ".hosts", "Number of hosts (instances) in the system."),                            \
+	COUNT(p ".hosts", "Number of hosts (instances) in the system."),                            \
 	STR(p ".interconnect", "Links between devices and hosts, e.g. \"NVLink, 3200 Gbps "     \
 			       "EFA\"."),                                                         \
 	DICT(p ".software", "torch: \"2.4.0\"",                                                   \
 	     "Versions of the software stack, one package: \"version\" per line; quote "         \
 	     "versions so that 2.10 stays 2.10."),                                                \
 	MAP(p ".price", "What one hour of the whole system costs."),                              \
-	NUM(p ".price.hourly", "Price per hour for all hosts together, as a plain number."),      \
+	AMOUNT(p ".price.hourly", "Price per hour for all hosts together, as a plain number."),      \
 	STR(p ".price.currency", "Currency of the hourly price, e.g. USD."),                      \
 	STR(p ".price.source", "Where the price comes from: the URL of a public rate page (the " \
 			       "provider's on-demand pricing page) and the date it was read.")
@@ -114,18 +125,18 @@ static const struct field schema_fields[] = {
 				  "gradient accumulation)."),
 
 	MAP("topology", "How the training is laid out over devices."),
-	INT("topology.devices", "Devices the run uses over all hosts, one per training process "
+	COUNT("topology.devices", "Devices the run uses over all hosts, one per training process "
 				"(a GPU, or a NeuronCore on Trainium)."),
-	INT("topology.hosts", "Hosts the run uses."),
+	COUNT("topology.hosts", "Hosts the run uses."),
 	MAP("topology.parallelism", "Degree of each kind of parallelism; 1 when it is not used."),
-	INT("topology.parallelism.data", "Data-parallel replicas."),
-	INT("topology.parallelism.tensor", "Tensor-parallel degree."),
-	INT("topology.parallelism.pipeline", "Pipeline stages."),
-	INT("topology.parallelism.sequence", "Sequence (context) parallel degree."),
-	INT("topology.parallelism.expert", "Expert-parallel degree (mixture-of-experts models)."),
-	INT("topology.global_batch", "Sequences per optimizer step, over all devices."),
-	INT("topology.micro_batch", "Sequences per device in one forward and backward pass."),
-	INT("topology.gradient_accumulation", "Micro-batches per optimizer step (global_batch = "
+	COUNT("topology.parallelism.data", "Data-parallel replicas."),
+	COUNT("topology.parallelism.tensor", "Tensor-parallel degree."),
+	COUNT("topology.parallelism.pipeline", "Pipeline stages."),
+	COUNT("topology.parallelism.sequence", "Sequence (context) parallel degree."),
+	COUNT("topology.parallelism.expert", "Expert-parallel degree (mixture-of-experts models)."),
+	COUNT("topology.global_batch", "Sequences per optimizer step, over all devices."),
+	COUNT("topology.micro_batch", "Sequences per device in one forward and backward pass."),
+	COUNT("topology.gradient_accumulation", "Micro-batches per optimizer step (global_batch = "
 					      "micro_batch x data x gradient_accumulation)."),
 
 	MAP("quality_target", "The quality both systems must reach; time and cost to quality "
@@ -139,13 +150,13 @@ static const struct field schema_fields[] = {
 	MAP("tolerances", "How close the candidate's tensors must be to the baseline's: "
 			  "|a - b| <= atol + rtol * |b|."),
 	MAP("tolerances.default", "Tolerances for every tensor no override names."),
-	NUM("tolerances.default.atol", "Absolute tolerance."),
-	NUM("tolerances.default.rtol", "Relative tolerance."),
+	AMOUNT("tolerances.default.atol", "Absolute tolerance."),
+	AMOUNT("tolerances.default.rtol", "Relative tolerance."),
 	LIST("tolerances.overrides", OVERRIDE_HELP),
 	MAP("tolerances.overrides.*", OVERRIDE_HELP),
 	STR("tolerances.overrides.*.name", "A glob over tensor names, e.g. \"*.attn.*\"."),
-	NUM("tolerances.overrides.*.atol", "Absolute tolerance."),
-	NUM("tolerances.overrides.*.rtol", "Relative tolerance."),
+	AMOUNT("tolerances.overrides.*.atol", "Absolute tolerance."),
+	AMOUNT("tolerances.overrides.*.rtol", "Relative tolerance."),
 	BOOL("tolerances.equal_nan", "true when NaN in both tensors counts as equal."),
 
 	MAP("accounting", "What the cost comparison counts."),
@@ -158,7 +169,7 @@ static const struct field schema_fields[] = {
 	ENUM("accounting.items.*.treatment", treatments,
 	     "measured = metered during the trial, public_rate = a public price times measured "
 	     "use, omitted = left out (say why in reason)."),
-	NUM("accounting.items.*.rate", "Price per unit, for public_rate."),
+	AMOUNT("accounting.items.*.rate", "Price per unit, for public_rate."),
 	STR("accounting.items.*.unit", "What the rate is per, e.g. \"instance-hour\"."),
 	STR("accounting.items.*.source", "Where the rate comes from: the URL of a public rate "
 					 "page."),
@@ -173,7 +184,7 @@ static const struct field schema_fields[] = {
 	STR("tracks.optimized.base", "Revision the changes start from."),
 	STR("tracks.optimized.head", "Revision (branch or commit) with the latest changes."),
 	STR("tracks.optimized.description", "What the track changes, in a sentence."),
-	NUM("tracks.optimized.budget_hours", "Engineering hours allowed for this track."),
+	AMOUNT("tracks.optimized.budget_hours", "Engineering hours allowed for this track."),
 
 	LIST("criteria", "What decides the trial: each criterion is judged from the record."),
 	MAP("criteria.*", "One criterion."),
@@ -334,8 +345,8 @@ static int is_integer(const char *s)
 	size_t n = strspn(digits, "0123456789");
 
 	/* Plain decimal only: YAML 1.1 would read 010 as octal, so no leading
-	 * zero; 18 digits always fit json_int_t. */
-	return n > 0 && n <= 18 && digits[n] == '\0' && (digits[0] != '0' || n == 1);
+	 * zero. How large it may be is check_range's business. */
+	return n > 0 && digits[n] == '\0' && (digits[0] != '0' || n == 1);
 }
 
 /* Numbers are read in the C locale: a TUI may have set LC_NUMERIC to one
@@ -378,7 +389,7 @@ static int is_number(const char *s)
 		if (!exp)
 			return 0;
 	}
-	return *p == '\0' && isfinite(number_value(s));
+	return *p == '\0';
 }
 
 static const mt_snode *member(const mt_snode *map, const char *key)
@@ -456,6 +467,44 @@ static int is_boolean(const char *s)
 	return strcmp(s, "true") == 0 || strcmp(s, "false") == 0;
 }
 
+static const char *range_text(const struct field *f, char *buf, size_t size)
+{
+	if (f->bound == B_COUNT)
+		snprintf(buf, size, "1 to %lld", COUNT_MAX);
+	else if (f->bound == B_AMOUNT)
+		snprintf(buf, size, "0 or more");
+	else if (f->type == F_INTEGER)
+		snprintf(buf, size, "%lld to %lld", LLONG_MIN, LLONG_MAX);
+	else
+		snprintf(buf, size, "a finite number");
+	return buf;
+}
+
+/* A well-formed number that does not fit its type or make sense for its
+ * field (-1 devices, a negative tolerance) is out of range, and says so:
+ * "must be an integer" for 9223372036854775808 would send the user looking
+ * for a typo. */
+static int check_range(const struct check *c, const mt_snode *n, const struct field *f)
+{
+	char buf[64], range[64];
+	double v;
+	int ok;
+
+	errno = 0;
+	if (f->type == F_INTEGER) {
+		long long i = strtoll(n->text, NULL, 10);
+		ok = errno != ERANGE && (f->bound != B_COUNT || (i >= 1 && i <= COUNT_MAX));
+	} else {
+		v = number_value(n->text);
+		ok = isfinite(v) && (f->bound != B_AMOUNT || v >= 0);
+	}
+	if (ok)
+		return 0;
+	return fail(c, n->line, n->col, "'%s' is out of range: %s (expected %s)",
+		    mt_buf_cstr(&c->path), shown(n->text, buf, sizeof(buf)),
+		    range_text(f, range, sizeof(range)));
+}
+
 /* Integers, numbers and booleans must be plain: "8" in quotes is text. */
 static int check_scalar(const struct check *c, const mt_snode *n, const struct field *f)
 {
@@ -467,9 +516,11 @@ static int check_scalar(const struct check *c, const mt_snode *n, const struct f
 	case F_ENUM:
 		return ok && mt_str_in(n->text, f->values) ? 0 : enum_error(c, n, f);
 	case F_INTEGER:
-		return ok && n->plain && is_integer(n->text) ? 0 : wrong_type(c, n, "an integer");
+		return ok && n->plain && is_integer(n->text) ? check_range(c, n, f)
+							     : wrong_type(c, n, "an integer");
 	case F_NUMBER:
-		return ok && n->plain && is_number(n->text) ? 0 : wrong_type(c, n, "a number");
+		return ok && n->plain && is_number(n->text) ? check_range(c, n, f)
+							    : wrong_type(c, n, "a number");
 	case F_BOOLEAN:
 		return ok && n->plain && is_boolean(n->text) ? 0
 							     : wrong_type(c, n, "true or false");
@@ -574,6 +625,107 @@ static int check_version(const struct check *c, const mt_snode *root)
 		    shown(v->text, buf, sizeof(buf)), want);
 }
 
+/* ---- rules between fields --------------------------------------------------- */
+
+/* The filled-in scalar at a dotted path below map, or NULL. */
+static const mt_snode *filled(const mt_snode *map, const char *path)
+{
+	char part[64];
+
+	while (map && *path) {
+		size_t len = strcspn(path, ".");
+		snprintf(part, sizeof(part), "%.*s", (int)len, path);
+		map = member(map, part);
+		path += len + (path[len] == '.');
+	}
+	return map && map->kind == MT_SNODE_SCALAR && map->text[0] ? map : NULL;
+}
+
+/* Each criterion is judged and reported by its name: two of one name would
+ * leave the report and `decide` unable to tell which is which. */
+static int check_criterion_names(const struct check *c, const mt_snode *root)
+{
+	const mt_snode *list = member(root, "criteria");
+	char buf[64];
+
+	for (size_t i = 0; list && list->kind == MT_SNODE_LIST && i < list->n; i++) {
+		const mt_snode *name = filled(list->kids[i], "name");
+
+		for (size_t k = 0; name && k < i; k++) {
+			const mt_snode *earlier = filled(list->kids[k], "name");
+			if (earlier && strcmp(earlier->text, name->text) == 0)
+				return fail(c, name->line, name->col, "'criteria.%zu.name' is '%s', "
+					    "already the name of criteria.%zu (line %u): each "
+					    "criterion needs its own name", i,
+					    shown(name->text, buf, sizeof(buf)), k, earlier->line);
+		}
+	}
+	return 0;
+}
+
+/* global_batch = micro_batch x data x gradient_accumulation (the template
+ * says so). With a factor not yet known, the known ones must still divide
+ * global_batch, whatever the missing one turns out to be. */
+static int check_batch(const struct check *c, const mt_snode *root)
+{
+	static const char *const factors[] = {"micro_batch", "parallelism.data",
+					      "gradient_accumulation"};
+	const mt_snode *topo = member(root, "topology");
+	const mt_snode *global = filled(topo, "global_batch");
+	long long want, product = 1;
+	int known = 0;
+	mt_buf how = MT_BUF_INIT;
+	int error = 0;
+
+	if (!global)
+		return 0;
+	want = strtoll(global->text, NULL, 10);
+	for (size_t i = 0; i < 3; i++) {
+		const mt_snode *f = filled(topo, factors[i]);
+		long long v = f ? strtoll(f->text, NULL, 10) : 0;
+
+		mt_buf_printf(&how, "%s%s", i ? " x " : "", f ? f->text : "?");
+		if (!f)
+			continue;
+		known++;
+		product = product > want / v ? want + 1 : product * v; /* no overflow */
+	}
+	if (known && (known == 3 ? product != want : product > want || want % product))
+		error = fail(c, global->line, global->col, "'topology.global_batch' is %lld, but "
+			     "micro_batch x data x gradient_accumulation = %s %s", want,
+			     mt_buf_cstr(&how), known == 3 ? "is not that"
+							   : "cannot make it whatever ? is");
+	mt_buf_dispose(&how);
+	return error;
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+	return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
+/* probe.table names a table (bundled, or imported on this machine) or a
+ * file. Whether that table exists here is not the spec's business: trial.yaml
+ * is committed and shared, and a colleague may import the table later, so
+ * `mtrial spec` warns about a missing one. A name no table can have is an
+ * error: `tables import` accepts only [a-z0-9][a-z0-9._-]*. */
+static int check_table_name(const struct check *c, const mt_snode *root)
+{
+	const mt_snode *t = filled(member(root, "probe"), "table");
+	const char *s = t ? t->text : NULL;
+	char buf[64];
+
+	if (!s || strchr(s, '/') || ends_with(s, ".yaml") || ends_with(s, ".yml"))
+		return 0;
+	if (((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')) &&
+	    s[strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789._-")] == '\0')
+		return 0;
+	return fail(c, t->line, t->col, "'probe.table' is '%s': no table can have that name "
+		    "(table names match [a-z0-9][a-z0-9._-]*; a file needs a '/' or a .yaml "
+		    "ending; mtrial tables list shows them)", shown(s, buf, sizeof(buf)));
+}
+
 int mt_spec__validate(const mt_snode *root, const char *name)
 {
 	struct check c = {.name = name, .path = MT_BUF_INIT};
@@ -581,6 +733,12 @@ int mt_spec__validate(const mt_snode *root, const char *name)
 
 	if (error == 0)
 		error = check_node(&c, root, &root_field);
+	if (error == 0)
+		error = check_criterion_names(&c, root);
+	if (error == 0)
+		error = check_batch(&c, root);
+	if (error == 0)
+		error = check_table_name(&c, root);
 	mt_buf_dispose(&c.path);
 	return error;
 }
@@ -713,6 +871,10 @@ static void put_help(mt_buf *b, int indent, const char *first, const char *cont,
 	if (key)
 		mt_buf_printf(&text, "%s: ", key);
 	mt_buf_puts(&text, f->help);
+	if (f->bound == B_COUNT)
+		mt_buf_puts(&text, " 1 or more.");
+	else if (f->bound == B_AMOUNT)
+		mt_buf_puts(&text, " 0 or more.");
 	if (f->type == F_ENUM) {
 		mt_buf_puts(&text, " One of: ");
 		put_values(&text, f->values);

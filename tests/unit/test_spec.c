@@ -59,7 +59,7 @@ static const char full_spec[] =
 	"topology:\n"
 	"  devices: 64\n"
 	"  hosts: 1\n"
-	"  parallelism: {data: 8, tensor: 8, pipeline: 1, sequence: 1, expert: -1}\n"
+	"  parallelism: {data: 8, tensor: 8, pipeline: 1, sequence: 1, expert: 1}\n"
 	"  global_batch: 512\n"
 	"  micro_batch: 1\n"
 	"  gradient_accumulation: 64\n"
@@ -322,7 +322,7 @@ static void test_json_is_typed_by_schema(void **state)
 
 	assert_int_equal(json_integer_value(at(j, "schema")), 1);
 	assert_int_equal(json_integer_value(at(j, "systems.baseline.count")), 8);
-	assert_int_equal(json_integer_value(at(j, "topology.parallelism.expert")), -1);
+	assert_int_equal(json_integer_value(at(j, "topology.parallelism.expert")), 1);
 	assert_true(json_is_real(at(j, "systems.baseline.price.hourly")));
 	assert_float_equal(json_real_value(at(j, "systems.baseline.price.hourly")), 98.32, 1e-9);
 	/* A number written as "2" is still a number. */
@@ -404,7 +404,8 @@ static void test_schema_errors(void **state)
 	assert_parse_fails(HEAD "quality_target:\n  threshold: fast\n", MT_EINVALID,
 			   "t.yaml:4:14: 'quality_target.threshold' must be a number, got 'fast'");
 	assert_parse_fails(HEAD "quality_target:\n  threshold: 1e999\n", MT_EINVALID,
-			   "t.yaml:4:14: 'quality_target.threshold' must be a number");
+			   "t.yaml:4:14: 'quality_target.threshold' is out of range: 1e999 "
+			   "(expected a finite number)");
 	assert_parse_fails(HEAD "quality_target:\n  threshold: .nan\n", MT_EINVALID,
 			   "t.yaml:4:14: 'quality_target.threshold' must be a number");
 	assert_parse_fails(HEAD "systems: foo\n", MT_EINVALID,
@@ -418,6 +419,68 @@ static void test_schema_errors(void **state)
 	/* A dotted key is not a path into the schema. */
 	assert_parse_fails(HEAD "tolerances:\n  default.atol: 1\n", MT_EINVALID,
 			   "t.yaml:4:3: unknown key 'default.atol' in 'tolerances'");
+}
+
+/* Well-formed numbers that make no sense for their field are out of range,
+ * and the message gives the range. */
+static void test_ranges(void **state)
+{
+	(void)state;
+	assert_parse_fails(HEAD "topology:\n  devices: 9223372036854775807\n", MT_EINVALID,
+			   "t.yaml:4:12: 'topology.devices' is out of range: 9223372036854775807 "
+			   "(expected 1 to 2147483647)");
+	assert_parse_fails(HEAD "topology:\n  devices: 99999999999999999999999\n", MT_EINVALID,
+			   "'topology.devices' is out of range");
+	assert_parse_fails(HEAD "topology:\n  hosts: 0\n", MT_EINVALID,
+			   "t.yaml:4:10: 'topology.hosts' is out of range: 0 (expected 1 to");
+	assert_parse_fails(HEAD "systems:\n  candidate:\n    hosts: -2\n", MT_EINVALID,
+			   "t.yaml:5:12: 'systems.candidate.hosts' is out of range: -2");
+	assert_parse_fails(HEAD "topology:\n  parallelism: {expert: -1}\n", MT_EINVALID,
+			   "'topology.parallelism.expert' is out of range: -1");
+	assert_parse_fails(HEAD "tolerances:\n  default: {atol: -1}\n", MT_EINVALID,
+			   "t.yaml:4:19: 'tolerances.default.atol' is out of range: -1 "
+			   "(expected 0 or more)");
+	assert_parse_fails(HEAD "tolerances:\n  overrides:\n    - {name: a, rtol: -1e-3}\n",
+			   MT_EINVALID, "'tolerances.overrides.0.rtol' is out of range: -1e-3");
+	assert_parse_fails(HEAD "systems:\n  baseline:\n    price: {hourly: -3}\n", MT_EINVALID,
+			   "'systems.baseline.price.hourly' is out of range: -3");
+	assert_parse_fails(HEAD "schema2: 1\n", MT_EINVALID, "unknown key");
+	assert_parse_fails("schema: 99999999999999999999\nname: x\n", MT_EINVALID,
+			   "'schema' is '99999999999999999999'");
+	/* A threshold may be negative (a log-likelihood); 0 tolerances are fine. */
+	mt_spec_free(parse_ok(HEAD "quality_target: {threshold: -3.5}\n"
+				   "tolerances: {default: {atol: 0, rtol: -0.0}}\n", "ok"));
+}
+
+/* Rules between fields: criterion names are unique, global_batch is
+ * micro_batch x data x gradient_accumulation, probe.table can be a table. */
+static void test_relations(void **state)
+{
+	(void)state;
+	assert_parse_fails(HEAD "criteria:\n  - {name: a, kind: quality}\n  - {name: b}\n"
+				"  - name: a\n", MT_EINVALID,
+			   "t.yaml:6:11: 'criteria.2.name' is 'a', already the name of criteria.0 "
+			   "(line 4)");
+	assert_parse_fails(HEAD "topology:\n  global_batch: 256\n  micro_batch: 8\n"
+				"  parallelism: {data: 4}\n  gradient_accumulation: 4\n",
+			   MT_EINVALID, "t.yaml:4:17: 'topology.global_batch' is 256, but "
+			   "micro_batch x data x gradient_accumulation = 8 x 4 x 4 is not that");
+	assert_parse_fails(HEAD "topology:\n  global_batch: 100\n  micro_batch: 8\n",
+			   MT_EINVALID, "= 8 x ? x ? cannot make it");
+	assert_parse_fails(HEAD "topology:\n  global_batch: 4\n  micro_batch: 8\n",
+			   MT_EINVALID, "= 8 x ? x ? cannot make it");
+	assert_parse_fails(HEAD "topology:\n  global_batch: 2147483647\n  micro_batch: 2147483647\n"
+				"  parallelism: {data: 2147483647}\n  gradient_accumulation: 3\n",
+			   MT_EINVALID, "is not that");
+	mt_spec_free(parse_ok(HEAD "topology:\n  global_batch: 128\n  micro_batch: 8\n"
+				   "  gradient_accumulation: 2\n", "divides"));
+	mt_spec_free(parse_ok(HEAD "topology:\n  global_batch: 128\n  micro_batch: 2\n"
+				   "  parallelism: {data: 64}\n  gradient_accumulation: 1\n", "equal"));
+	assert_parse_fails(HEAD "probe:\n  table: Torch Neuronx\n", MT_EINVALID,
+			   "t.yaml:4:10: 'probe.table' is 'Torch Neuronx': no table can have that "
+			   "name");
+	mt_spec_free(parse_ok(HEAD "probe: {table: not-imported-yet-2.99}\n", "name"));
+	mt_spec_free(parse_ok(HEAD "probe: {table: ./tables/Mine.yaml}\n", "file"));
 }
 
 static void test_schema_version_and_required(void **state)
@@ -545,6 +608,8 @@ int main(void)
 		cmocka_unit_test(test_json_is_typed_by_schema),
 		cmocka_unit_test(test_enum_values),
 		cmocka_unit_test(test_schema_errors),
+		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_relations),
 		cmocka_unit_test(test_schema_version_and_required),
 		cmocka_unit_test(test_yaml_errors),
 		cmocka_unit_test(test_empty_and_odd_documents),
