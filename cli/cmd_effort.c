@@ -36,29 +36,16 @@ static int start(struct cli *cli, mt_trial *t, const char *track, const char *ca
 	return error;
 }
 
-/* Parses a duration such as "90m", "1h30m", "45s" or "2h" into ms. */
+/* --duration for 'add': at most a week, since an interval is one sitting
+ * of work that ends now; longer is surely a typo. */
 static int parse_duration(const char *s, int64_t *out)
 {
-	int64_t total = 0;
-	const char *p = s;
+	int error = mt_duration_parse(out, s, "--duration");
 
-	while (*p) {
-		char *end;
-		long long v = strtoll(p, &end, 10);
-		int64_t unit;
-		if (end == p || v < 0)
-			break;
-		unit = *end == 'h' ? 3600000 : *end == 'm' ? 60000 : *end == 's' ? 1000 : 0;
-		if (!unit)
-			break;
-		total += v * unit;
-		p = end + 1;
-	}
-	if (*p || total <= 0 || total > 7LL * 24 * 3600000)
-		return mt_error_set(MT_EUSAGE, "bad duration '%s' (e.g. 45m, 1h30m, 2h; at "
-				    "most a week)", s);
-	*out = total;
-	return 0;
+	if (error == 0 && (*out <= 0 || *out > 7LL * 24 * 3600000))
+		error = mt_error_set(MT_EUSAGE, "--duration '%s': must be more than 0 and at most "
+				     "a week (7d = 168h)", s);
+	return error;
 }
 
 static int add(struct cli *cli, mt_trial *t, const char *track, const char *category,

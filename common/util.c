@@ -276,6 +276,58 @@ void mt_duration_fmt(char *buf, size_t size, int64_t ms)
 		snprintf(buf, size, "%llds", (long long)s);
 }
 
+#define DURATION_EXAMPLES "e.g. 45m, 1.5h, 1h30m, 90s"
+#define DURATION_MAX_MS 1e15 /* 31,000 years: past it, ms stop being exact */
+
+/* One part: digits[.digits] and a unit; digits by hand, since strtod would
+ * take signs, exponents, hex and the locale's decimal comma. */
+static int duration_part(double *ms, const char **p, const char *s, const char *what)
+{
+	const char *q = *p;
+	double v = 0, scale = 1;
+	int digits = 0;
+
+	for (; *q >= '0' && *q <= '9'; q++, digits++)
+		v = v * 10 + (*q - '0');
+	if (*q == '.')
+		for (q++; *q >= '0' && *q <= '9'; q++, digits++)
+			v += (*q - '0') * (scale /= 10);
+	if (**p == '-')
+		return mt_error_set(MT_EUSAGE, "%s '%s': a duration cannot be negative", what, s);
+	if (!digits)
+		return mt_error_set(MT_EUSAGE, "%s '%s': expected a number at '%s' (%s)", what, s,
+				    *p, DURATION_EXAMPLES);
+	if (*q != 'h' && *q != 'm' && *q != 's')
+		return mt_error_set(MT_EUSAGE, "%s '%s': '%.*s' needs a unit, h, m or s (%s)", what,
+				    s, (int)(q - *p), *p, DURATION_EXAMPLES);
+	*ms = v * (*q == 'h' ? 3600000.0 : *q == 'm' ? 60000.0 : 1000.0);
+	*p = q + 1;
+	return 0;
+}
+
+int mt_duration_parse(int64_t *ms, const char *s, const char *what)
+{
+	const char *p = s;
+	double total = 0, part = 0;
+	int error;
+
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return mt_error_set(MT_EUSAGE, "%s is empty (%s)", what, DURATION_EXAMPLES);
+	while (*p) {
+		if ((error = duration_part(&part, &p, s, what)) < 0)
+			return error;
+		total += part;
+		if (total > DURATION_MAX_MS)
+			return mt_error_set(MT_EUSAGE, "%s '%s' is too long", what, s);
+		while (*p == ' ')
+			p++;
+	}
+	*ms = (int64_t)(total + 0.5); /* total >= 0 */
+	return 0;
+}
+
 char *mt_strdup(const char *s)
 {
 	char *p;

@@ -61,6 +61,14 @@ void mt_time_iso(char *buf, size_t size, int64_t ms);
 /* Formats a duration as "1h 02m", "3m 05s" or "12s" into buf. */
 void mt_duration_fmt(char *buf, size_t size, int64_t ms);
 
+/* Parses a duration as a person writes it: one or more parts, each a
+ * decimal number and a unit h, m or s ("1.5h", "0.5m", "90s", "1h30m",
+ * "1h 02m" as mt_duration_fmt writes it), into *ms (rounded to the ms).
+ * MT_EUSAGE naming `what` (e.g. "--duration") for a negative number, a
+ * missing unit, overflow or anything else. Zero is allowed: the caller
+ * knows whether it makes sense. */
+int mt_duration_parse(int64_t *ms, const char *s, const char *what);
+
 /* strdup that never returns NULL for a non-NULL input (aborts on OOM). */
 char *mt_strdup(const char *s);
 /* 1 if s is one of the NULL-terminated list. */

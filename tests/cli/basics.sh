@@ -56,7 +56,7 @@ run_mt 2 effort frob; has "unknown subcommand" "$ERR" "bad subcommand"
 run_mt 0 effort add --duration 1h30m --track optimized --category optimization bucketing --json
 eq "$(json 'j["duration_ms"]')" 5400000 "effort add duration"
 eq "$(json 'j["running"]')" False "an added interval is finished"
-run_mt 2 effort add --duration 90; has "bad duration '90'" "$ERR" "duration needs a unit"
+run_mt 2 effort add --duration 90; has "--duration '90': '90' needs a unit" "$ERR" "duration needs a unit"
 run_mt 2 effort add; has "needs --duration" "$ERR" "add without duration"
 run_mt 2 effort stop --duration 5m; has "goes with 'add'" "$ERR" "duration only with add"
 run_mt 0 notes --json
