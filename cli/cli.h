@@ -116,5 +116,6 @@ int cmd_run(struct cli *cli, int argc, char **argv);
 int cmd_runs(struct cli *cli, int argc, char **argv);
 int cmd_tracks(struct cli *cli, int argc, char **argv);
 int cmd_decide(struct cli *cli, int argc, char **argv);
+int cmd_rm(struct cli *cli, int argc, char **argv);
 
 #endif

@@ -204,7 +204,7 @@ const struct cli_command cli_commands[] = {
 	 "Lists the notes, oldest first, optionally only those of one track or tag.\n"},
 	{"effort", cmd_effort, "engineering effort timers: start, add, stop, status, log",
 	 "Usage: mtrial effort start [--track portability|optimized] [--category C] [TEXT...]\n"
-	 "       mtrial effort add --duration 1h30m [--track T] [--category C] [TEXT...]\n"
+	 "       mtrial effort add --duration 1h30m|1.5h|90m [--track T] [--category C] [TEXT...]\n"
 	 "       mtrial effort stop\n"
 	 "       mtrial effort status [--json]\n"
 	 "       mtrial effort log [--json]\n\n"
@@ -213,6 +213,15 @@ const struct cli_command cli_commands[] = {
 	 "optimization, other (default). 'add' records an interval that ends now, for\n"
 	 "time spent while the timer was off. 'log' lists every interval and the\n"
 	 "totals by track and category.\n"},
+	{"rm", cmd_rm, "withdraw a mistaken run, check, override, effort interval or note",
+	 "Usage: mtrial rm run|check|override|effort|note ID --why TEXT [--json]\n"
+	 "       mtrial rm --list [--json]\n\n"
+	 "Withdraws a record made by mistake (the ID is the one its listing shows:\n"
+	 "mtrial runs, check list, override, effort log, notes). Nothing is deleted:\n"
+	 "the journal keeps the record with who withdrew it (git's user.name, else\n"
+	 "$USER), when and why, and runs, decide, the report and the wizard leave it\n"
+	 "out from then on. A running effort timer is stopped first. --list shows the\n"
+	 "withdrawn records apart, with who, when and why.\n"},
 	{"report", cmd_report, "render the summary of the trial record",
 	 "Usage: mtrial report [--format md|html|json] [-o FILE] [--trial DIR]\n\n"
 	 "Renders what the record holds, in the order a reader needs it: workload,\n"

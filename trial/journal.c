@@ -129,7 +129,21 @@ static const char *const migrations[] = {
 	 *    config) to test the comparison itself: recorded and listed, never
 	 *    evidence */
 	"ALTER TABLE checks ADD COLUMN rehearsal INTEGER NOT NULL DEFAULT 0;",
+	/* 12: a mistaken record (a run, check, override, effort interval or
+	 *    note) is withdrawn, never deleted: who, when and why stay, and the
+	 *    queries that feed figures leave it out */
+	"CREATE TABLE withdrawals ("
+	"  id INTEGER PRIMARY KEY,"
+	"  created_ms INTEGER NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  item_id INTEGER NOT NULL,"
+	"  who TEXT NOT NULL,"
+	"  why TEXT NOT NULL,"
+	"  UNIQUE (kind, item_id));",
 };
+
+/* SQL: the row of a query over `kind`'s table is not withdrawn. */
+#define NOT_WITHDRAWN(kind) " id NOT IN (SELECT item_id FROM withdrawals WHERE kind = '" kind "')"
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(N_MIGRATIONS == MT_JOURNAL_SCHEMA_VERSION, "one migration per schema version");
@@ -429,7 +443,7 @@ int mt_journal_notes_foreach(mt_journal *j, mt_note_cb cb, void *payload)
 	int error, rc;
 
 	if ((error = prepare(j, &st, "SELECT id, created_ms, track, text, interval_id"
-				     " FROM notes ORDER BY id")) < 0)
+				     " FROM notes WHERE" NOT_WITHDRAWN("note") " ORDER BY id")) < 0)
 		return error;
 	if ((error = prepare(j, &tag_st, "SELECT tag FROM note_tags WHERE note_id = ?"
 					 " ORDER BY rowid")) < 0)
@@ -591,7 +605,8 @@ int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload)
 	sqlite3_stmt *st = NULL;
 	int error, rc;
 
-	if ((error = prepare(j, &st, "SELECT " EFFORT_COLS " FROM effort ORDER BY id")) < 0)
+	if ((error = prepare(j, &st, "SELECT " EFFORT_COLS " FROM effort WHERE"
+				     NOT_WITHDRAWN("effort") " ORDER BY id")) < 0)
 		return error;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		mt_effort e = {0};
@@ -886,6 +901,167 @@ static int mark_row(mt_journal *j, const char *table, const char *thing, int64_t
 	return finish(j, error);
 }
 
+/* ---- withdrawals ----------------------------------------------------------- */
+
+/* What can be withdrawn: the kind's table, and a one-line description of a
+ * row for the list of withdrawn entries (SQL over that table: constants,
+ * never user text). */
+static const struct withdrawable {
+	const char *kind, *table, *what;
+} withdrawables[] = {
+	{"run", "runs", "system || ' run, ' || status || coalesce(', ' || label, '')"},
+	{"check", "checks", "kind || ' check: ' || reference || ' vs ' || candidate"},
+	{"override", "op_overrides", "op || ' ' || status || ': ' || note"},
+	{"effort", "effort", "category || coalesce(' on ' || track, '') || coalesce(': ' || text, '')"},
+	{"note", "notes", "text"},
+};
+#define N_WITHDRAWABLE (sizeof(withdrawables) / sizeof(withdrawables[0]))
+
+const char *const mt_withdraw_kinds[] = {"run", "check", "override", "effort", "note", NULL};
+
+static const struct withdrawable *withdrawable(const char *kind)
+{
+	for (size_t i = 0; kind && i < N_WITHDRAWABLE; i++)
+		if (strcmp(withdrawables[i].kind, kind) == 0)
+			return &withdrawables[i];
+	return NULL;
+}
+
+/* {who, why, when} of kind's row id, or json_null() when it stands. */
+static json_t *withdrawal_json(mt_journal *j, const char *kind, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *out = NULL;
+	char when[32];
+
+	if (prepare(j, &st, "SELECT who, why, created_ms FROM withdrawals"
+			    " WHERE kind = ? AND item_id = ?") == 0) {
+		sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, id);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			mt_time_iso(when, sizeof(when), sqlite3_column_int64(st, 2));
+			out = json_pack("{ss, ss, ss}", "who", sqlite3_column_text(st, 0), "why",
+					sqlite3_column_text(st, 1), "when", when);
+		}
+	}
+	sqlite3_finalize(st);
+	return out ? out : json_null();
+}
+
+/* The row must exist, not be withdrawn yet, and (effort) not be running:
+ * a running timer is stopped first, so that its end is on record. */
+static int withdraw_check(mt_journal *j, const struct withdrawable *w, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[160];
+	json_t *before;
+	int error, rc;
+
+	snprintf(sql, sizeof(sql), "SELECT %s FROM %s WHERE id = ?",
+		 strcmp(w->kind, "effort") == 0 ? "stopped_ms IS NULL" : "0", w->table);
+	if ((error = prepare(j, &st, sql)) < 0)
+		return error;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_int(st, 0))
+		error = mt_error_set(MT_ESTATE, "effort #%lld is the running timer: stop it "
+				     "first (mtrial effort stop)", (long long)id);
+	else if (rc != SQLITE_ROW)
+		error = rc == SQLITE_DONE ? mt_error_set(MT_ENOTFOUND, "no %s #%lld", w->kind,
+							 (long long)id)
+					  : db_error(j, "reading the record");
+	sqlite3_finalize(st);
+	if (error == 0 && !json_is_null(before = withdrawal_json(j, w->kind, id)))
+		error = mt_error_set(MT_EEXISTS, "%s #%lld was already withdrawn by %s on %s: %s",
+				     w->kind, (long long)id,
+				     json_string_value(json_object_get(before, "who")),
+				     json_string_value(json_object_get(before, "when")),
+				     json_string_value(json_object_get(before, "why")));
+	else if (error == 0)
+		json_decref(before);
+	return error;
+}
+
+int mt_journal_withdraw(mt_journal *j, const char *kind, int64_t id, const char *who,
+			const char *why, int64_t *id_out)
+{
+	const struct withdrawable *w = withdrawable(kind);
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	if (!w)
+		return check_choice("kind", kind ? kind : "", mt_withdraw_kinds);
+	if (!why || !*why)
+		return mt_error_set(MT_EINVALID, "withdrawing needs a reason: why the %s is "
+				    "mistaken", kind);
+	if ((error = begin(j)) < 0)
+		return error;
+	if ((error = withdraw_check(j, w, id)) == 0)
+		error = prepare(j, &st, "INSERT INTO withdrawals (created_ms, kind, item_id, who,"
+				       " why) VALUES (?, ?, ?, ?, ?)");
+	if (error == 0) {
+		sqlite3_bind_int64(st, 1, mt_now_ms());
+		sqlite3_bind_text(st, 2, w->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, id);
+		sqlite3_bind_text(st, 4, who && *who ? who : "unknown", -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, why, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			error = db_error(j, "recording the withdrawal");
+	}
+	sqlite3_finalize(st);
+	if (error == 0 && id_out)
+		*id_out = sqlite3_last_insert_rowid(j->db);
+	return finish(j, error);
+}
+
+/* One withdrawal as JSON, with what the withdrawn row was. */
+static json_t *withdrawal_row(mt_journal *j, sqlite3_stmt *st)
+{
+	const struct withdrawable *w = withdrawable((const char *)sqlite3_column_text(st, 2));
+	sqlite3_stmt *what_st = NULL;
+	char when[32], sql[256];
+	json_t *what = NULL;
+
+	snprintf(sql, sizeof(sql), "SELECT %s FROM %s WHERE id = ?", w ? w->what : "''",
+		 w ? w->table : "withdrawals");
+	if (prepare(j, &what_st, sql) == 0) {
+		sqlite3_bind_int64(what_st, 1, sqlite3_column_int64(st, 3));
+		if (sqlite3_step(what_st) == SQLITE_ROW && sqlite3_column_text(what_st, 0))
+			what = json_string((const char *)sqlite3_column_text(what_st, 0));
+	}
+	sqlite3_finalize(what_st);
+	mt_time_iso(when, sizeof(when), sqlite3_column_int64(st, 1));
+	return json_pack("{sI, ss, ss, sI, so, ss, ss}", "id",
+			 (json_int_t)sqlite3_column_int64(st, 0), "when", when, "kind",
+			 (const char *)sqlite3_column_text(st, 2), "item_id",
+			 (json_int_t)sqlite3_column_int64(st, 3), "what", what ? what : json_null(),
+			 "who", (const char *)sqlite3_column_text(st, 4), "why",
+			 (const char *)sqlite3_column_text(st, 5));
+}
+
+json_t *mt_journal_withdrawals_json(mt_journal *j)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *arr = json_array(), *r;
+	int rc;
+
+	if (prepare(j, &st, "SELECT id, created_ms, kind, item_id, who, why FROM withdrawals"
+			    " ORDER BY id") < 0) {
+		json_decref(arr);
+		return NULL;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if ((r = withdrawal_row(j, st)))
+			json_array_append_new(arr, r);
+	if (rc != SQLITE_DONE) {
+		db_error(j, "reading withdrawals");
+		json_decref(arr);
+		arr = NULL;
+	}
+	sqlite3_finalize(st);
+	return arr;
+}
+
 int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_t *id_out)
 {
 	const char *ref = json_string_value(json_object_get(result, "reference"));
@@ -930,7 +1106,8 @@ json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit)
 	int rc;
 
 	if (prepare(j, &st, "SELECT id, created_ms, kind, result, rehearsal FROM checks"
-			    " WHERE ?1 IS NULL OR kind = ?1 ORDER BY id DESC LIMIT ?2") < 0) {
+			    " WHERE (?1 IS NULL OR kind = ?1) AND" NOT_WITHDRAWN("check")
+			    " ORDER BY id DESC LIMIT ?2") < 0) {
 		json_decref(arr);
 		return NULL;
 	}
@@ -1069,7 +1246,7 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 	if (prepare(j, &st, "SELECT id, created_ms, system, track, label, cache, origin, command,"
 			    " log, status, exit_status, started_ms, ended_ms, metrics, pid, host,"
 			    " rehearsal FROM runs"
-			    " WHERE ?1 = 0 OR id = ?1 ORDER BY id") < 0) {
+			    " WHERE (?1 = 0 AND" NOT_WITHDRAWN("run") ") OR id = ?1 ORDER BY id") < 0) {
 		json_decref(arr);
 		return NULL;
 	}
@@ -1112,6 +1289,9 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 							"recording the end (killed, crashed or rebooted); "
 							"its log holds what was printed"));
 		}
+		if (r && only_id)
+			json_object_set_new(r, "withdrawn",
+					    withdrawal_json(j, "run", sqlite3_column_int64(st, 0)));
 		if (r)
 			json_array_append_new(arr, r);
 	}
@@ -1166,8 +1346,8 @@ json_t *mt_journal_overrides_json(mt_journal *j)
 	int rc;
 
 	/* newest first: a later finding about the same op wins */
-	if (prepare(j, &st, "SELECT id, created_ms, op, status, note FROM op_overrides"
-			    " ORDER BY id DESC") < 0)
+	if (prepare(j, &st, "SELECT id, created_ms, op, status, note FROM op_overrides WHERE"
+			    NOT_WITHDRAWN("override") " ORDER BY id DESC") < 0)
 		return NULL;
 	arr = json_array();
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

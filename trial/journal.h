@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 11
+#define MT_JOURNAL_SCHEMA_VERSION 12
 
 typedef struct mt_journal mt_journal;
 
@@ -46,7 +46,7 @@ void mt_note_dispose(mt_note *n);
 int mt_journal_note_add(mt_journal *j, const char *text, const char *track,
 			const char *const *tags, size_t ntags, int64_t *id_out);
 
-/* Calls cb for each note, oldest first. The note and its strings are
+/* Calls cb for each note that is not withdrawn, oldest first. The note and its strings are
  * borrowed for the duration of the call. A non-zero return from cb stops the
  * walk and is returned. */
 typedef int (*mt_note_cb)(const mt_note *note, void *payload);
@@ -81,7 +81,8 @@ int mt_journal_effort_stop(mt_journal *j, mt_effort *out);
 /* The running interval, or MT_ENOTFOUND when no timer runs. */
 int mt_journal_effort_current(mt_journal *j, mt_effort *out);
 
-/* Calls cb for each interval, oldest first (borrowed, as for notes). */
+/* Calls cb for each interval not withdrawn, oldest first (borrowed, as for
+ * notes). */
 typedef int (*mt_effort_cb)(const mt_effort *e, void *payload);
 int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload);
 
@@ -132,7 +133,7 @@ int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_
  * for no such check. */
 int mt_journal_check_mark(mt_journal *j, int64_t id, int rehearsal);
 
-/* The recorded checks, newest first, of one kind (NULL: all), at most
+/* The recorded checks not withdrawn, newest first, of one kind (NULL: all), at most
  * `limit` (<= 0: all): each result with id, created, kind and rehearsal (a
  * boolean, from the record) added. New reference, NULL with the error set. */
 json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit);
@@ -168,7 +169,8 @@ int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_ex
  * for no such run. */
 int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal);
 
-/* The runs, oldest first (only_id > 0: that one): [{id, system, track,
+/* The runs not withdrawn, oldest first (only_id > 0: that one, withdrawn or
+ * not, with "withdrawn": {who, why, when} or null): [{id, system, track,
  * label, cache, origin, command, source, status, exit_status, started,
  * ended, metrics, rehearsal (boolean)}]. A run recorded as running by a process of this host
  * that no longer exists reads as status "lost" with a "note". New
@@ -181,7 +183,7 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id);
 int mt_journal_override_add(mt_journal *j, const char *op, const char *status, const char *note,
 			    int64_t *id_out);
 
-/* The recorded overrides, newest first: [{id, created, op, status, note,
+/* The recorded overrides not withdrawn, newest first: [{id, created, op, status, note,
  * source: "override:journal#ID"}]. New reference, NULL on error. */
 json_t *mt_journal_overrides_json(mt_journal *j);
 
@@ -197,6 +199,23 @@ int mt_journal_mark_clear(mt_journal *j, const char *track, const char *path);
 /* The marks by track and path: [{created, track, path, mark, note?}]. New
  * reference, NULL with the error set. */
 json_t *mt_journal_marks_json(mt_journal *j);
+
+/* What can be withdrawn: "run", "check", "override", "effort", "note".
+ * NULL-terminated, static. */
+extern const char *const mt_withdraw_kinds[];
+
+/* Withdraws a mistaken record: it stays in the journal with who withdrew it,
+ * when and why (required), and the listings that feed figures (runs, checks,
+ * overrides, effort, notes: the functions above) leave it out from then on.
+ * MT_ENOTFOUND for no such record, MT_EEXISTS when already withdrawn,
+ * MT_ESTATE for the running effort timer. *id_out (may be NULL) is the
+ * withdrawal's id. */
+int mt_journal_withdraw(mt_journal *j, const char *kind, int64_t id, const char *who,
+			const char *why, int64_t *id_out);
+
+/* The withdrawals, oldest first: [{id, when, kind, item_id, what (the
+ * record in one line), who, why}]. New reference, NULL with the error set. */
+json_t *mt_journal_withdrawals_json(mt_journal *j);
 
 /* One interval as JSON: id, track, category, text, started, stopped (ISO
  * UTC or null), running, duration_ms (up to now while running). */

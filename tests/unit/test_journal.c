@@ -13,6 +13,7 @@
 #include "error.h"
 #include "fixtures.h"
 #include "journal.h"
+#include "jsonw.h"
 #include "util.h"
 
 struct ctx {
@@ -109,7 +110,7 @@ static void test_migrates_runs_to_rehearsals(void **state)
 	mt_journal_free(c->j);
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN rehearsal;"
-				      " ALTER TABLE checks DROP COLUMN rehearsal;"
+				      " ALTER TABLE checks DROP COLUMN rehearsal; DROP TABLE withdrawals;"
 				      " UPDATE schema_version SET version = 9",
 				      NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -139,7 +140,7 @@ static void test_migrates_checks_to_rehearsals(void **state)
 	mt_journal_free(c->j);
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "ALTER TABLE checks DROP COLUMN rehearsal;"
-				      " UPDATE schema_version SET version = 10",
+				      " DROP TABLE withdrawals; UPDATE schema_version SET version = 10",
 				      NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(mt_journal_open(&c->j, c->path, 0), 0);
@@ -165,7 +166,7 @@ static void test_migrates_an_older_journal(void **state)
 	mt_journal_free(c->j);
 	/* turn it back into a version 1 journal */
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DROP TABLE change_marks; DROP TABLE runs; DROP TABLE checks; DROP TABLE inventories; DROP TABLE op_overrides;"
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE withdrawals; DROP TABLE change_marks; DROP TABLE runs; DROP TABLE checks; DROP TABLE inventories; DROP TABLE op_overrides;"
 				      " DROP TABLE probes; DROP TABLE scans;"
 				      " UPDATE schema_version SET version = 1",
 				      NULL, NULL, NULL), SQLITE_OK);
@@ -468,6 +469,137 @@ static void test_add_interval_after_the_fact(void **state)
 			 MT_EINVALID);
 }
 
+/* A withdrawn record stays in the journal, with who and why, and leaves
+ * every listing that feeds a figure; it cannot be withdrawn twice, and the
+ * running timer is stopped first. */
+static void test_withdraw(void **state)
+{
+	struct ctx *c = *state;
+	mt_journal_run run = {.system = "candidate", .origin = "run", .log = "/t/runs/1.log",
+			      .status = "success", .started_ms = 1000, .label = "wrong config"};
+	json_t *r = json_pack("{ss, ss, sb}", "reference", "a.pt", "candidate", "b.pt", "passed", 1);
+	json_t *list, *w;
+	int64_t run1 = 0, run2 = 0, check = 0, ov = 0, note = 0;
+	mt_effort e = {0};
+
+	assert_int_equal(mt_journal_run_add(c->j, &run, &run1), 0);
+	assert_int_equal(mt_journal_run_add(c->j, &run, &run2), 0);
+	assert_int_equal(mt_journal_check_add(c->j, "compare", r, &check), 0);
+	json_decref(r);
+	assert_int_equal(mt_journal_override_add(c->j, "aten::foo", "device", "typo", &ov), 0);
+	assert_int_equal(mt_journal_note_add(c->j, "oops", NULL, NULL, 0, &note), 0);
+	assert_int_equal(mt_journal_effort_start(c->j, NULL, NULL, NULL, &e), 0);
+
+	assert_int_equal(mt_journal_withdraw(c->j, "run", run1, "ada", "wrong config", NULL), 0);
+	assert_int_equal(mt_journal_withdraw(c->j, "run", run1, "bob", "again", NULL), MT_EEXISTS);
+	assert_non_null(strstr(mt_error_last(), "already withdrawn by ada"));
+	assert_int_equal(mt_journal_withdraw(c->j, "run", 99, "ada", "x", NULL), MT_ENOTFOUND);
+	assert_int_equal(mt_journal_withdraw(c->j, "run", run2, "ada", "", NULL), MT_EINVALID);
+	assert_int_equal(mt_journal_withdraw(c->j, "scan", 1, "ada", "x", NULL), MT_EINVALID);
+	assert_int_equal(mt_journal_withdraw(c->j, "effort", e.id, "ada", "x", NULL), MT_ESTATE);
+	assert_int_equal(mt_journal_withdraw(c->j, "check", check, "ada", "stand-ins", NULL), 0);
+	assert_int_equal(mt_journal_withdraw(c->j, "override", ov, "ada", "typo", NULL), 0);
+	assert_int_equal(mt_journal_withdraw(c->j, "note", note, "ada", "dup", NULL), 0);
+	assert_int_equal(mt_journal_effort_stop(c->j, NULL), 0);
+	assert_int_equal(mt_journal_withdraw(c->j, "effort", e.id, "ada", "forgot", NULL), 0);
+	mt_effort_dispose(&e);
+
+	list = mt_journal_runs_json(c->j, 0);
+	assert_int_equal(json_array_size(list), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(list, 0), "id")), run2);
+	json_decref(list);
+	list = mt_journal_runs_json(c->j, run1); /* asked for by id: shown, marked */
+	w = json_object_get(json_array_get(list, 0), "withdrawn");
+	assert_string_equal(json_string_value(json_object_get(w, "why")), "wrong config");
+	json_decref(list);
+	list = mt_journal_checks_json(c->j, NULL, 0);
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+	list = mt_journal_overrides_json(c->j);
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+	list = mt_journal_notes_json(c->j);
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+	list = mt_journal_effort_summary_json(c->j, mt_now_ms());
+	assert_int_equal(json_integer_value(json_object_get(list, "total_ms")), 0);
+	json_decref(list);
+
+	list = mt_journal_withdrawals_json(c->j);
+	assert_int_equal(json_array_size(list), 5);
+	w = json_array_get(list, 0);
+	assert_string_equal(json_string_value(json_object_get(w, "kind")), "run");
+	assert_string_equal(json_string_value(json_object_get(w, "who")), "ada");
+	assert_string_equal(json_string_value(json_object_get(w, "what")),
+			    "candidate run, success, wrong config");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(list, 2), "what")),
+			    "aten::foo device: typo");
+	json_decref(list);
+}
+
+/* Every real in mtrial's JSON is the shortest text that reads back as the
+ * same double; strings that look like numbers are left alone. */
+static void test_json_shortest_reals(void **state)
+{
+	static const double values[] = {262.16, 0.1, 1e-7, 2.0, 1.0 / 3, -0.0, 5e300, 98.32,
+					0.30000000000000004, 123456789.125};
+	json_t *v = json_pack("{sf, ss, sI, s[fff]}", "price", 262.16, "text",
+			      "1.50000000000000001 and \"0.1\"", "n", (json_int_t)12, "list", 0.1,
+			      2.0, 1e-7);
+	char *text = mt_json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+	(void)state;
+
+	assert_string_equal(text, "{\"list\":[0.1,2.0,1e-07],\"n\":12,"
+				  "\"price\":262.16,\"text\":\"1.50000000000000001 and "
+				  "\\\"0.1\\\"\"}");
+	free(text);
+	json_decref(v);
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		json_t *r = json_real(values[i]), *back;
+		char *t = mt_json_dumps(r, JSON_ENCODE_ANY);
+		json_error_t err;
+
+		back = json_loads(t, JSON_DECODE_ANY, &err);
+		if (!back || json_real_value(back) != values[i] || strlen(t) > 24)
+			fail_msg("%.17g written as '%s'", values[i], t);
+		json_decref(back);
+		json_decref(r);
+		free(t);
+	}
+}
+
+/* Durations as people write them; the field is named in every refusal. */
+static void test_duration_parse(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t ms;
+	} good[] = {{"1.5h", 5400000}, {"0.5m", 30000}, {"90s", 90000}, {"1h30m", 5400000},
+		    {"1h 30m", 5400000}, {"1h 02m", 3720000}, {"2h", 7200000}, {".25h", 900000},
+		    {"0m", 0}, {" 45m ", 2700000}, {"1.0005s", 1001}};
+	static const char *const bad[] = {"-1h", "1h-5m", "1.5", "90", "1x", "h", "", "1e3s",
+					  "1,5h", "0x10m", "99999999999999999999h", "1h30", "+1h"};
+	int64_t ms = -1;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (mt_duration_parse(&ms, good[i].text, "--duration") < 0)
+			fail_msg("'%s' refused: %s", good[i].text, mt_error_last());
+		if (ms != good[i].ms)
+			fail_msg("'%s' read as %lld ms, want %lld", good[i].text, (long long)ms,
+				 (long long)good[i].ms);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (mt_duration_parse(&ms, bad[i], "--duration") != MT_EUSAGE)
+			fail_msg("'%s' accepted as %lld ms", bad[i], (long long)ms);
+		assert_non_null(strstr(mt_error_last(), "--duration"));
+	}
+	assert_int_equal(mt_duration_parse(&ms, "-1h", "--duration"), MT_EUSAGE);
+	assert_non_null(strstr(mt_error_last(), "negative"));
+	assert_int_equal(mt_duration_parse(&ms, "99999999999999999999h", "--duration"), MT_EUSAGE);
+	assert_non_null(strstr(mt_error_last(), "too long"));
+}
+
 static void test_duration_format(void **state)
 {
 	char buf[32];
@@ -501,6 +633,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_summary_by_track_and_category, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_add_interval_after_the_fact, setup, teardown),
 		cmocka_unit_test(test_duration_format),
+		cmocka_unit_test(test_duration_parse),
+		cmocka_unit_test(test_json_shortest_reals),
+		cmocka_unit_test_setup_teardown(test_withdraw, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
