@@ -357,10 +357,17 @@ done:
 
 /* --- the tracks of a trial ---------------------------------------------------- */
 
-static const char *tracks_repo(const mt_trial *t)
+/* workload.repository (a relative one read against the trial directory),
+ * else the trial directory, which libgit2 searches upward from. Caller
+ * frees. */
+static char *tracks_repo(const mt_trial *t)
 {
-	const char *r = t->spec ? mt_spec_get(t->spec, "workload.repository") : NULL;
-	return r && mt_path_is_dir(r) ? r : t->dir;
+	char *r = mt_trial_repository(t);
+
+	if (r && mt_path_is_dir(r))
+		return r;
+	free(r);
+	return mt_strdup(t->dir);
 }
 
 static const char *track_spec(const mt_trial *t, const char *track, const char *field)
@@ -459,17 +466,19 @@ static json_t *track_json(mt_trial *t, const mt_change_rules *rules, const char 
 	json_t *tr = track_head(t, name, effort), *changes = NULL;
 	const char *base = json_string_value(json_object_get(tr, "base"));
 	const char *head = json_string_value(json_object_get(tr, "head"));
+	char *repo = tracks_repo(t);
 
 	if (!base || !head) {
 		json_object_set_new(tr, "changes", json_null());
 		json_object_set_new(tr, "missing", json_string("tracks.<name>.base and .head in trial.yaml"));
-	} else if (mt_changes_diff(&changes, tracks_repo(t), base, head, rules) < 0) {
+	} else if (mt_changes_diff(&changes, repo, base, head, rules) < 0) {
 		json_object_set_new(tr, "changes", json_null());
 		json_object_set_new(tr, "error", json_string(mt_error_last()));
 		mt_error_clear();
 	} else {
 		json_object_set_new(tr, "changes", changes);
 	}
+	free(repo);
 	apply_marks(tr, marks);
 	return tr;
 }

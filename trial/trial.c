@@ -84,12 +84,51 @@ void mt_trial_free(mt_trial *t)
 	free(t);
 }
 
+/* repository relative to dir ("..", "../..") when dir lies inside it, else a
+ * copy. dir must exist. Caller frees. */
+static char *repository_from(const char *dir, const char *repository)
+{
+	char *abs = mt_path_abs(dir);
+	char *root = repository && repository[0] == '/' ? mt_path_abs(repository) : NULL;
+	size_t n = root ? strlen(root) : 0;
+	mt_buf b = MT_BUF_INIT;
+
+	if (!abs || !n || strncmp(abs, root, n) != 0 || abs[n] != '/') {
+		free(abs);
+		free(root);
+		return repository ? mt_strdup(repository) : NULL;
+	}
+	for (const char *p = abs + n; *p; p++)
+		if (*p == '/' && p[1] && p[1] != '/')
+			mt_buf_printf(&b, "%s..", b.len ? "/" : "");
+	free(abs);
+	free(root);
+	return mt_buf_detach(&b);
+}
+
+char *mt_trial_repository(const mt_trial *t)
+{
+	const char *r = t && t->spec ? mt_spec_get(t->spec, "workload.repository") : NULL;
+	char *joined, *abs;
+
+	if (!r || strstr(r, "://") || (strchr(r, '@') && strchr(r, ':')))
+		return NULL; /* none, or a URL (git@host:path) */
+	if (r[0] == '/')
+		return mt_strdup(r);
+	joined = mt_path_join(t->dir, r);
+	abs = mt_path_abs(joined);
+	if (!abs)
+		return joined; /* not there: named as written, for the error to show */
+	free(joined);
+	return abs;
+}
+
 int mt_trial_create(const char *dir, const char *name, const char *repository,
 		    const char *revision)
 {
 	char *spec_path = mt_path_join(dir, MT_TRIAL_SPEC);
 	char *journal_path = mt_path_join(dir, MT_TRIAL_JOURNAL);
-	char *text = NULL;
+	char *text = NULL, *repo = NULL;
 	mt_journal *j = NULL;
 	int error;
 
@@ -100,7 +139,8 @@ int mt_trial_create(const char *dir, const char *name, const char *repository,
 	}
 	if ((error = mt_mkdir_p(dir)) < 0)
 		goto cleanup;
-	text = mt_spec_template(name, repository, revision);
+	repo = repository_from(dir, repository);
+	text = mt_spec_template(name, repo, revision);
 	if ((error = mt_file_write_atomic(spec_path, text, strlen(text), 1)) < 0)
 		goto cleanup;
 	if ((error = mt_journal_open(&j, journal_path, 1)) < 0) {
@@ -109,6 +149,7 @@ int mt_trial_create(const char *dir, const char *name, const char *repository,
 	}
 cleanup:
 	mt_journal_free(j);
+	free(repo);
 	free(text);
 	free(spec_path);
 	free(journal_path);

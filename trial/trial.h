@@ -28,9 +28,16 @@ int mt_trial_open(mt_trial **out, const char *dir, int load_spec);
 void mt_trial_free(mt_trial *t);
 
 /* Creates a new trial directory with the template spec and an empty journal.
+ * A `repository` (absolute path) that holds dir is written relative to dir
+ * ("..") so that a clone with the trial committed points at itself.
  * MT_EEXISTS when dir already holds a trial.yaml or journal.db: nothing is
  * overwritten. */
 int mt_trial_create(const char *dir, const char *name, const char *repository,
 		    const char *revision);
+
+/* workload.repository as a local path: a relative one is read against the
+ * trial directory, an absolute one as it is. NULL when the spec gives none
+ * or gives a URL. Caller frees. */
+char *mt_trial_repository(const mt_trial *t);
 
 #endif

@@ -329,16 +329,13 @@ void record_scan_defaults(struct tui_wizard *w, char **repo, char **rev)
 	const mt_spec *spec = w->trial->spec;
 	const char *r = spec ? mt_spec_get(spec, "workload.repository") : NULL;
 	const char *v = spec ? mt_spec_get(spec, "workload.revision") : NULL;
-	char *parent = trial_parent(w);
 
-	if (!r || !*r)
-		*repo = mt_strdup(parent);
-	else if (*r == '/' || strstr(r, "://") || (strchr(r, '@') && strchr(r, ':')))
-		*repo = mt_strdup(r); /* a URL is passed on for the scan to refuse in its words */
-	else
-		*repo = mt_path_join(parent, r);
+	/* a relative path is read against the trial directory (mtrial init
+	 * writes ".."); a URL is passed on for the scan to refuse in its words */
+	*repo = mt_trial_repository(w->trial);
+	if (!*repo)
+		*repo = r && *r ? mt_strdup(r) : trial_parent(w);
 	*rev = mt_strdup(v && *v ? v : "HEAD");
-	free(parent);
 }
 
 struct scan_progress {
