@@ -25,6 +25,9 @@ struct mt_change_rules {
 	struct rule *rules;
 	size_t nrules;
 	const char **model, **harness; /* NULL-terminated globs */
+	/* training_script: a file holding one of each is harness, whatever
+	 * its path (a train loop in word_language_model/main.py) */
+	const char **entry, **loop;
 };
 
 /* --- the rules ------------------------------------------------------------- */
@@ -61,7 +64,7 @@ static int strings_ok(const char *name, const mt_ynode *list, const char *what)
 int mt_change_rules_parse(mt_change_rules **out, const char *text, size_t len, const char *name)
 {
 	mt_change_rules *r = calloc(1, sizeof(*r));
-	const mt_ynode *root, *platform, *schema;
+	const mt_ynode *root, *platform, *schema, *script;
 	int error;
 
 	*out = NULL;
@@ -80,13 +83,20 @@ int mt_change_rules_parse(mt_change_rules **out, const char *text, size_t len, c
 		error = bad(name, platform ? platform : root, "platform: expected a list of rules");
 		goto fail;
 	}
+	script = mt_ytree_get(root, "training_script");
 	if ((error = strings_ok(name, mt_ytree_get(root, "model"), "model")) < 0 ||
-	    (error = strings_ok(name, mt_ytree_get(root, "harness"), "harness")) < 0)
+	    (error = strings_ok(name, mt_ytree_get(root, "harness"), "harness")) < 0 ||
+	    (script && ((error = strings_ok(name, mt_ytree_get(script, "entry"),
+					    "training_script.entry")) < 0 ||
+			(error = strings_ok(name, mt_ytree_get(script, "loop"),
+					    "training_script.loop")) < 0)))
 		goto fail;
 	r->rules = calloc(platform->n ? platform->n : 1, sizeof(*r->rules));
 	r->model = globs(mt_ytree_get(root, "model"));
 	r->harness = globs(mt_ytree_get(root, "harness"));
-	if (!r->rules || !r->model || !r->harness) {
+	r->entry = globs(script ? mt_ytree_get(script, "entry") : NULL);
+	r->loop = globs(script ? mt_ytree_get(script, "loop") : NULL);
+	if (!r->rules || !r->model || !r->harness || !r->entry || !r->loop) {
 		error = mt_error_set(MT_EIO, "out of memory");
 		goto fail;
 	}
@@ -140,33 +150,62 @@ void mt_change_rules_free(mt_change_rules *r)
 	free(r->rules);
 	free(r->model);
 	free(r->harness);
+	free(r->entry);
+	free(r->loop);
 	mt_ytree_free(r->tree);
 	free(r);
+}
+
+static int contains(const char *text, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (size_t p = 0; n <= len && p + n <= len; p++)
+		if (text[p] == needle[0] && memcmp(text + p, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+static int contains_any(const char *text, size_t len, const char **needles)
+{
+	for (; needles && *needles; needles++)
+		if (contains(text, len, *needles))
+			return 1;
+	return 0;
 }
 
 const char *mt_change_rules_match(const mt_change_rules *r, const char *line, size_t len)
 {
 	for (size_t i = 0; i < r->nrules; i++)
-		for (size_t k = 0; k < r->rules[i].ncontains; k++) {
-			const char *needle = r->rules[i].contains[k];
-			size_t n = strlen(needle);
-			for (size_t p = 0; n <= len && p + n <= len; p++)
-				if (line[p] == needle[0] && memcmp(line + p, needle, n) == 0)
-					return r->rules[i].id;
-		}
+		for (size_t k = 0; k < r->rules[i].ncontains; k++)
+			if (contains(line, len, r->rules[i].contains[k]))
+				return r->rules[i].id;
 	return NULL;
 }
 
+/* A glob without '/' is matched against the file's name, one with '/'
+ * against its whole path (as .gitignore does): "*model*.py" must not make
+ * every file of word_language_model/ model code. */
 static int any_glob(const char **g, const char *path)
 {
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
 	for (; g && *g; g++)
-		if (fnmatch(*g, path, 0) == 0)
+		if (fnmatch(*g, strchr(*g, '/') ? path : base, 0) == 0)
 			return 1;
 	return 0;
 }
 
-const char *mt_change_rules_kind(const mt_change_rules *r, const char *path)
+const char *mt_change_rules_kind(const mt_change_rules *r, const char *path, const char *text,
+				 size_t len)
 {
+	size_t n = strlen(path);
+
+	/* Python only: a README that shows the training command is no script */
+	if (text && n > 3 && strcmp(path + n - 3, ".py") == 0 &&
+	    contains_any(text, len, r->entry) && contains_any(text, len, r->loop))
+		return "harness";
 	if (any_glob(r->model, path))
 		return "model";
 	if (any_glob(r->harness, path))
@@ -276,6 +315,25 @@ static const char *status_name(git_delta_t s)
 	}
 }
 
+/* The file's kind from its path and, for a training script, its text at
+ * head (or at base when the track deleted it). */
+static const char *file_kind(git_repository *repo, const git_diff_delta *d, const char *path,
+			     const mt_change_rules *rules)
+{
+	const git_diff_file *f = d->status == GIT_DELTA_DELETED ? &d->old_file : &d->new_file;
+	git_blob *blob = NULL;
+	const char *kind;
+
+	if (git_blob_lookup(&blob, repo, &f->id) < 0 || git_blob_is_binary(blob)) {
+		git_blob_free(blob);
+		return mt_change_rules_kind(rules, path, NULL, 0);
+	}
+	kind = mt_change_rules_kind(rules, path, git_blob_rawcontent(blob),
+				    (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return kind;
+}
+
 int mt_changes_diff(json_t **out, const char *repo_path, const char *base, const char *head,
 		    const mt_change_rules *rules)
 {
@@ -311,7 +369,7 @@ int mt_changes_diff(json_t **out, const char *repo_path, const char *base, const
 	for (size_t i = 0; i < git_diff_num_deltas(diff) && error == 0; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
-		const char *kind = mt_change_rules_kind(rules, path);
+		const char *kind = file_kind(repo, d, path, rules);
 		git_patch *patch = NULL;
 		json_t *file = json_pack("{ss, ss, ss, sb, si, si, si, si, s{}, s[]}", "path", path, "status",
 					 status_name(d->status), "kind", kind, "binary",

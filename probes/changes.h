@@ -1,7 +1,7 @@
 /* What a track changed: the diff between its base and head revisions
  * (libgit2, no checkout), each changed line platform-specific or generic by
  * the rules of tables/platform_changes.yaml, each file model code, training
- * harness or other by its path. */
+ * harness or other by its path, or harness by its text (a training script). */
 #ifndef MT_CHANGES_H
 #define MT_CHANGES_H
 
@@ -24,8 +24,12 @@ void mt_change_rules_free(mt_change_rules *r);
 /* The platform rule a line matches ("neuron-device"), or NULL. */
 const char *mt_change_rules_match(const mt_change_rules *r, const char *line, size_t len);
 
-/* "model", "harness" or "other" for a path. Static. */
-const char *mt_change_rules_kind(const mt_change_rules *r, const char *path);
+/* "model", "harness" or "other" for a file: harness when it is Python and
+ * its text (may be NULL) holds one of training_script's entry strings (argparse, a
+ * __main__ block) and one of its loop strings (backward, an optimizer
+ * step), else by its path's globs. Static. */
+const char *mt_change_rules_kind(const mt_change_rules *r, const char *path, const char *text,
+				 size_t len);
 
 /* The changes from `base` to `head` (any revision libgit2 reads) in the
  * repository at (or above) `repo`, renames found. *out: {base, head (full
