@@ -1,6 +1,7 @@
 /* mtrial override: record what the team found out about an op. */
 #include "cli.h"
 #include "error.h"
+#include "opmap.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -28,6 +29,40 @@ static int list(struct cli *cli, mt_trial *t)
 	return 0;
 }
 
+/* A warning when op (an overload matches its base name) is not in the
+ * registry of the libtorch mtrial was built with, as `tables import` warns:
+ * a typo, or an op of a newer PyTorch. The override is recorded either
+ * way. NULL when registered; caller frees. */
+static char *unregistered(const char *op)
+{
+	const char *dot = strchr(op + strlen("aten::"), '.');
+	char base[256];
+	mt_buf b = MT_BUF_INIT;
+
+	snprintf(base, sizeof(base), "%.*s", (int)(dot ? (size_t)(dot - op) : strlen(op)), op);
+	if (mt_aten_registered(base))
+		return NULL;
+	mt_buf_printf(&b, "%s is not in the operator registry of libtorch %s (a typo, or an op "
+		      "of a newer PyTorch: recorded all the same; 'mtrial ops registry %s' lists "
+		      "what there is)", base, mt_aten_version(), "aten::");
+	return mt_buf_detach(&b);
+}
+
+static void print_added(struct cli *cli, int64_t id, const char *op, const char *status,
+			const char *note)
+{
+	char *warning = unregistered(op);
+
+	if (warning)
+		fprintf(stderr, "warning: %s\n", warning);
+	if (cli->json)
+		cli_print_json(json_pack("{sI, ss?}", "id", (json_int_t)id, "warning", warning));
+	else
+		printf("Override #%lld: %s is %s (%s). It outranks documented tables in "
+		       "'mtrial probe'.\n", (long long)id, op, status, note);
+	free(warning);
+}
+
 int cmd_override(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
@@ -53,14 +88,8 @@ int cmd_override(struct cli *cli, int argc, char **argv)
 	if (optind == argc)
 		error = list(cli, t);
 	else if ((error = mt_journal_override_add(t->journal, argv[optind], argv[optind + 1],
-						  note, &id)) == 0) {
-		if (cli->json)
-			cli_print_json(json_pack("{sI}", "id", (json_int_t)id));
-		else
-			printf("Override #%lld: %s is %s (%s). It outranks documented tables in "
-			       "'mtrial probe'.\n", (long long)id, argv[optind], argv[optind + 1],
-			       note);
-	}
+						  note, &id)) == 0)
+		print_added(cli, id, argv[optind], argv[optind + 1], note);
 	mt_trial_free(t);
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }

@@ -76,6 +76,18 @@ run_mt 2 effort add --duration 9999999999999999h; has "--duration '9999999999999
 run_mt 2 effort add --duration 8d; has "--duration '8d'" "$ERR" "garbage"
 run_mt 2 effort add --duration 200h; has "at most a week" "$ERR" "over a week"
 
+# --- an override of an op libtorch's registry lacks: recorded, with a warning ---
+run_mt 0 override aten::foo_bar device --note "seen on 2.99" --json
+has "aten::foo_bar is not in the operator registry of libtorch" "$(json 'j["warning"]')" "warning in --json"
+has "warning: aten::foo_bar is not in the operator registry" "$ERR" "warning on stderr"
+F=$(json 'j["id"]')
+run_mt 0 override aten::foo_bar.out cpu_fallback --note "an overload of it"
+has "warning: aten::foo_bar is not" "$ERR" "an overload is judged by its base name"
+run_mt 0 override aten::add.Tensor device --note "fine" --json
+eq "$(json 'j["warning"]')" None "a registered op: no warning"
+run_mt 0 override --json; has "aten::foo_bar" "$(json '[o["op"] for o in j]')" "recorded all the same"
+for id in $(json '" ".join(str(o["id"]) for o in j)'); do "$MTRIAL" rm override "$id" --why "test" >/dev/null; done
+
 # --- withdrawing a mistaken record ---
 export USER=ada
 run_mt 0 effort log --json; E=$(json 'j["intervals"][0]["id"]')
@@ -95,9 +107,9 @@ run_mt 0 rm override "$O" --why "wrong op"
 run_mt 0 override --json; eq "$(json 'len(j)')" 0 "a withdrawn override leaves the overrides"
 run_mt 2 rm override "$O" --why "again"; has "already withdrawn" "$ERR" "withdrawn once"
 run_mt 0 rm --list --json
-eq "$(json 'len(j)')" 3 "withdrawals listed apart"
-eq "$(json 'j[2]["why"]')" "wrong op" "why kept"
-eq "$(json 'j[2]["what"]')" "aten::add device: wrong op" "what was withdrawn"
+eq "$(json 'len(j)')" 6 "withdrawals listed apart"
+eq "$(json 'j[5]["why"]')" "wrong op" "why kept"
+eq "$(json 'j[5]["what"]')" "aten::add device: wrong op" "what was withdrawn"
 run_mt 0 rm --list; has "why: logged twice" "$OUT" "text listing says why"
 check "the journal keeps the withdrawn note" sh -c "sqlite3 '$R/.mtrial/journal.db' 'select count(*) from notes' | grep -qx 1"
 
