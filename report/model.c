@@ -801,6 +801,17 @@ static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, j
 	return arr;
 }
 
+/* The records withdrawn with `mtrial rm`, apart: left out of every figure
+ * above (the journal's listings filter them), listed with who and why. */
+static json_t *with_withdrawn(mt_journal *j, json_t *model)
+{
+	json_t *w = model ? mt_journal_withdrawals_json(j) : NULL;
+
+	if (model)
+		json_object_set_new(model, "withdrawn", w ? w : json_array());
+	return model;
+}
+
 json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 {
 	char iso[32];
@@ -821,7 +832,8 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	runs = runs_model(t->journal, t->spec);
 	decision = decision_model(t, now_ms);
 	mt_time_iso(iso, sizeof(iso), now_ms);
-	return json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so, so, "
+	return with_withdrawn(t->journal,
+			      json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so, so, "
 			 "so, so, so}",
 			 "mtrial",
 			 "version", MT_VERSION, "journal_schema",
@@ -834,5 +846,5 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 			 "costs", costs_model(runs, t->spec), "runs", runs,
 			 "tracks", tracks_model(t, now_ms), "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
-				     checks_state(checks), !json_is_null(runs), decision));
+				     checks_state(checks), !json_is_null(runs), decision)));
 }

@@ -111,6 +111,12 @@ eq "$(json 'len(j)')" 6 "withdrawals listed apart"
 eq "$(json 'j[5]["why"]')" "wrong op" "why kept"
 eq "$(json 'j[5]["what"]')" "aten::add device: wrong op" "what was withdrawn"
 run_mt 0 rm --list; has "why: logged twice" "$OUT" "text listing says why"
+run_mt 0 report --format md
+has "- note #$N (typo note), withdrawn " "$OUT" "the report lists the withdrawn note"
+has ": typo" "$OUT" "with why"
+hasnt "- 20"*": typo note" "$OUT" "and leaves it out of the friction notes"
+run_mt 0 report --format json; eq "$(json 'len(j["withdrawn"])')" 6 "the report model holds the withdrawals"
+eq "$(json 'j["note_count"]')" 0 "no note counted"
 check "the journal keeps the withdrawn note" sh -c "sqlite3 '$R/.mtrial/journal.db' 'select count(*) from notes' | grep -qx 1"
 
 # --- a trial travels with its repository ---
