@@ -5,6 +5,7 @@
 #include "error.h"
 #include "util.h"
 
+#include <errno.h>
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,9 +98,10 @@ int cmd_rm(struct cli *cli, int argc, char **argv)
 	if (!listing && !mt_str_in(argv[optind], mt_withdraw_kinds))
 		return cli_usage_error(cli, "unknown kind '%s' (expected run, check, override, "
 				       "effort or note)", argv[optind]);
+	errno = 0;
 	if (!listing)
 		id = strtoll(argv[optind + 1], &end, 10);
-	if (!listing && (!end || *end || id <= 0))
+	if (!listing && (!end || end == argv[optind + 1] || *end || id <= 0 || errno == ERANGE))
 		return cli_usage_error(cli, "ID '%s' is not a record id (a number from the "
 				       "listing, e.g. 'mtrial runs')", argv[optind + 1]);
 	if (!listing && (!why || !*why))

@@ -96,6 +96,7 @@ run_mt 0 override aten::add device --note "wrong op" --json; O=$(json 'j["id"]')
 run_mt 2 rm run 1; has "--why TEXT is required" "$ERR" "why is required"
 run_mt 2 rm scan 1 --why x; has "unknown kind 'scan'" "$ERR" "unknown kind"
 run_mt 2 rm note abc --why x; has "ID 'abc' is not a record id" "$ERR" "bad id"
+run_mt 2 rm note 99999999999999999999 --why x; has "ID '99999999999999999999' is not a record id" "$ERR" "an id past int64 is no id"
 run_mt 2 rm note 999 --why x; has "no note #999" "$ERR" "missing record"
 run_mt 0 effort log --json; before=$(json 'j["summary"]["total_ms"]')
 run_mt 0 rm effort "$E" --why "logged twice" --json; eq "$(json 'j["who"]')" "$(git config user.name 2>/dev/null || echo ada)" "who"
