@@ -45,10 +45,15 @@ static void workload_section(struct tui_page *p, const struct tui_ctx *ctx)
 	const char *name, *extra, *scanned = json_string_value(json_object_get(scan, "rev"));
 	mt_buf line = MT_BUF_INIT;
 
+	/* a relative repository ("..", as init writes it) read against the trial */
+	char *repo = mt_trial_repository(ctx->trial);
+
 	snprintf(rev, sizeof(rev), "%s", scanned ? scanned : "");
 	tui_heading(p, "Workload");
-	spec_or_scan(p, "repository", jv_str(spec, "workload.repository", b1, sizeof(b1)),
+	spec_or_scan(p, "repository",
+		     repo ? repo : jv_str(spec, "workload.repository", b1, sizeof(b1)),
 		     json_string_value(json_object_get(scan, "repo")));
+	free(repo);
 	spec_or_scan(p, "revision", jv_str(spec, "workload.revision", b1, sizeof(b1)),
 		     *rev ? rev : NULL);
 	name = jv_str(spec, "workload.model.name", b1, sizeof(b1));
