@@ -107,7 +107,10 @@ const struct cli_command cli_commands[] = {
 	 "candidate. --rehearsal records it as a rehearsal: a run that tests the\n"
 	 "pipeline, the launcher or the log format (a CPU, a smaller config), listed\n"
 	 "but never evidence ('runs mark ID --evidence' counts it after all).\n"
-	 "Exit status: 0 when the command succeeded, 1 otherwise.\n"},
+	 "Exit status: 0 when the command succeeded, 1 when it failed, 128+N when\n"
+	 "mtrial was stopped by signal N (130 for Ctrl-C, 143 for SIGTERM), as a\n"
+	 "shell reports it, even when the command caught the signal and exited 0:\n"
+	 "the attempt is recorded as aborted.\n"},
 	{"runs", cmd_runs, "the recorded run attempts with their clocks; import runs made elsewhere",
 	 "Usage: mtrial runs [--json]\n"
 	 "       mtrial runs show ID [--json]\n"
