@@ -152,6 +152,13 @@ void mt_curve_cmp_dispose(mt_curve_cmp *c);
 json_t *mt_curve_cmp_json(const mt_curve_cmp *c, const mt_curve_cmp_opts *opts,
 			  size_t max_points);
 
+/* A curve check's result, as `check curves` and the wizard record it:
+ * mt_curve_cmp_json (the series capped at MT_CURVE_SERIES_MAX) with
+ * reference and candidate (the curves' paths, or a run's name) and files
+ * (mt_curve_file_json of each). New reference. */
+json_t *mt_curve_check_json(const mt_curve_cmp *r, const mt_curve_cmp_opts *o, const mt_curve *ref,
+			    const mt_curve *cand);
+
 /* Draws both compared series into `out` as a width x height character plot
  * with an axis: '*' the reference, 'o' the candidate, '#' both. */
 void mt_curve_plot(mt_buf *out, const mt_curve_cmp *c, int width, int height);

@@ -247,3 +247,17 @@ int mt_curve_open(mt_curve **out, const char *arg, mt_journal *j, const mt_curve
 		return mt_curve_read_runlog(out, arg, MT_RUNS_LOG_RAW, opts);
 	return mt_curve_read(out, arg, opts);
 }
+
+json_t *mt_curve_check_json(const mt_curve_cmp *r, const mt_curve_cmp_opts *o, const mt_curve *ref,
+			    const mt_curve *cand)
+{
+	json_t *res = mt_curve_cmp_json(r, o, MT_CURVE_SERIES_MAX);
+
+	if (!res)
+		return NULL;
+	json_object_set_new(res, "reference", json_string(ref->path));
+	json_object_set_new(res, "candidate", json_string(cand->path));
+	json_object_set_new(res, "files", json_pack("{s:o, s:o}", "reference", mt_curve_file_json(ref),
+						    "candidate", mt_curve_file_json(cand)));
+	return res;
+}

@@ -315,11 +315,7 @@ int check_curves(struct cli *cli, int argc, char **argv)
 	a.cmp.higher_is_better = higher_is_better(&a, ref);
 	if ((error = mt_curve_compare(&r, ref, cand, &a.cmp)) < 0)
 		goto cleanup;
-	result = mt_curve_cmp_json(&r, &a.cmp, MT_CURVE_SERIES_MAX);
-	json_object_set_new(result, "reference", json_string(ref->path));
-	json_object_set_new(result, "candidate", json_string(cand->path));
-	json_object_set_new(result, "files", json_pack("{soso}", "reference", mt_curve_file_json(ref),
-						       "candidate", mt_curve_file_json(cand)));
+	result = mt_curve_check_json(&r, &a.cmp, ref, cand);
 	if (!cli->json)
 		print_text(ref, cand, &r, &a.cmp);
 	if ((error = check_record(cli, "curves", result, a.rehearsal, NULL)) < 0)

@@ -603,7 +603,7 @@ static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 	tui_action_keys(TUI_ACT_CURVES, keys[1], sizeof(keys[1]));
 	mt_buf_printf(&text, "`mtrial check` fills this: the candidate's tensors and loss curve "
 			     "compared with the baseline's, within the tolerances below. Press `%s` "
-			     "to compare tensors, `%s` to compare loss curves.",
+			     "to compare tensors, `%s` to compare loss curves (files, or runs as run:N).",
 		      keys[0], keys[1]);
 	page_para(p, TUI_LABEL_COL, STYLE_NORMAL, mt_buf_cstr(&text));
 	mt_buf_dispose(&text);
