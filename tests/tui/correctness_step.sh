@@ -207,6 +207,13 @@ keys Enter
 check "its page says it is not evidence" wait_for '│ Check #6 curves pass  rehearsal: not evidence  '
 keys Escape
 
+# --- a torch.save file whose pickle calls os.system: said beside the verdict ----
+/usr/bin/python3 "$MT_SOURCE_DIR/tests/check/make_hostile.py" "$T/hostile" >/dev/null 2>&1
+mt check compare "$T/hostile/plain.pt" "$T/hostile/code.pt" >/dev/null
+check "the check is recorded" test "$(checks)" = 7
+keys g
+check "the list says the pickle calls os.system" wait_for '│   #7   compare pass pickle calls posix\.system;'
+
 # --- two runs' curves, named by their ids -----------------------------------------
 mt run -- sh -c 'echo "mtrial:step=1 loss=3"; echo "mtrial:step=2 loss=2"' >/dev/null 2>&1
 mt run -- sh -c 'echo "mtrial:step=1 loss=3.05"; echo "mtrial:step=2 loss=2.5"' >/dev/null 2>&1
@@ -215,9 +222,9 @@ text run:1
 keys Enter C-u
 text run:2
 keys Enter
-check "two runs compared by id" wait_for '^Check #7 recorded: curves, FAIL'
+check "two runs compared by id" wait_for '^Check #8 recorded: curves, FAIL'
 check "... the runs named in the record" test "$(sqlite3 "$REPO/.mtrial/journal.db" \
-	"select json_extract(result, '\$.reference') like 'run #1 (candidate): %' from checks where id = 7")" = 1
+	"select json_extract(result, '\$.reference') like 'run #1 (candidate): %' from checks where id = 8")" = 1
 keys Escape
 
 keys q
