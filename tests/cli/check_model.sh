@@ -107,6 +107,11 @@ has "Expected a value of type 'Dict[str, Tensor]' for argument 'batch' but inste
 has "Declaration: forward(" "$ERR" "the declaration kept"
 hasnt "Value: tensor" "$ERR" "the argument's printed value left out"
 check "one line" test "$(printf '%s\n' "$ERR" | grep -c .)" -le 3
+"$PY" -c 'import os, sys, torch; x, y = torch.load(sys.argv[1]); torch.save([x, y, os.getcwd], sys.argv[2])' \
+	"$D/inputs.pt" "$I/names.pt"
+run_mt 0 check model "$D/mlp.pt" --inputs "$I/names.pt" --recipe fp32 --json
+eq "$(json '[g["name"] for g in j["pickle_globals"]], len(j["ran"]["arguments"])')" "['posix.getcwd'] 2" \
+	"inputs whose pickle names a function: warned, the tensors passed"
 run_mt 0 check model --help
 has "--inputs FILE holds forward's arguments" "$OUT" "--help says what --inputs holds"
 has "of a dict of tensors" "$OUT" "--help names dicts"
