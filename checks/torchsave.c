@@ -209,6 +209,8 @@ static int note_global(struct pk *k, const char *name, int called)
 			f->globals[i].called |= called;
 			return 0;
 		}
+	if (f->nglobals == MT_TORCHSAVE_GLOBALS_MAX) /* enough to warn; the search stays short */
+		return 0;
 	if (!(g = realloc(f->globals, (f->nglobals + 1) * sizeof(*g))))
 		return mt_error_set(MT_EIO, "out of memory");
 	f->globals = g;

@@ -41,11 +41,13 @@ size_t mt_torchsave_count(const mt_torchsave *f);
 /* The i-th tensor in the order the file holds them; NULL past the end. */
 const mt_tensor *mt_torchsave_at(const mt_torchsave *f, size_t i);
 /* The globals the pickle names beyond what tensors need (os.system,
- * __main__.Net, numpy's reconstructors), each once, in the order met.
+ * __main__.Net, numpy's reconstructors), each once, in the order met; the
+ * first MT_TORCHSAVE_GLOBALS_MAX of them.
  * torch.load with weights_only=False imports each and calls those for which
  * *called is set (a REDUCE or NEWOBJ); mtrial never runs the pickle. The
  * name ("module.name") is borrowed: it lives as long as f. NULL past the
  * end; `called` may be NULL. */
+#define MT_TORCHSAVE_GLOBALS_MAX 100
 size_t mt_torchsave_global_count(const mt_torchsave *f);
 const char *mt_torchsave_global_at(const mt_torchsave *f, size_t i, int *called);
 
