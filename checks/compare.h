@@ -91,11 +91,18 @@ int mt_cmp_tensors(mt_cmp_stats *out, const mt_tensor *ref, const mt_tensor *can
  * (and, when `noise` is given, `noise` with `ref` too: the reference's own
  * run-to-run spread). *out is the result as JSON: reference, candidate,
  * passed, stat, equal_nan, tensors[] (worst first), only_in_reference[],
- * only_in_candidate[], noise. Non-finite numbers are the strings "inf",
+ * only_in_candidate[], noise, and pickle_globals[] and warnings[] when a
+ * torch.save file names code torch.load would run (mt_cmp_note_pickle). Non-finite numbers are the strings "inf",
  * "-inf" and "nan". The names are what the result calls the inputs. */
 int mt_cmp_run(json_t **out, const mt_tensor_set *ref, const mt_tensor_set *cand,
                const mt_tensor_set *noise, const char *ref_name, const char *cand_name,
                const char *noise_name, const mt_cmp_options *o);
+
+/* Adds to a check's result what torch.load would run when it reads f:
+ * "pickle_globals" gets {file, name, called} per global of f's pickle beyond
+ * what tensors need, "warnings" a sentence each. mtrial ran none of them;
+ * the comparison's verdict is unchanged. */
+void mt_cmp_note_pickle(json_t *res, const mt_tensor_file *f);
 
 /* Parses "elemwise", "max", "mean", "median" or "quantile:Q" into o->stat
  * and o->quantile; MT_EUSAGE otherwise. */

@@ -339,6 +339,53 @@ static int all_passed(json_t *res)
 	return 1;
 }
 
+/* Whether res already holds global `name` of `file` (one file given twice). */
+static int noted(json_t *res, const char *file, const char *name)
+{
+	json_t *g;
+	size_t i;
+
+	json_array_foreach(json_object_get(res, "pickle_globals"), i, g)
+		if (strcmp(json_string_value(json_object_get(g, "file")), file) == 0 &&
+		    strcmp(json_string_value(json_object_get(g, "name")), name) == 0)
+			return 1;
+	return 0;
+}
+
+static json_t *array_at(json_t *o, const char *key)
+{
+	json_t *a = json_object_get(o, key);
+	if (!a)
+		json_object_set_new(o, key, a = json_array());
+	return a;
+}
+
+void mt_cmp_note_pickle(json_t *res, const mt_tensor_file *f)
+{
+	const char *name, *file = mt_tensor_file_path(f);
+	int called;
+	char buf[1024];
+
+	for (size_t i = 0; (name = mt_tensor_file_global_at(f, i, &called)); i++) {
+		if (noted(res, file, name))
+			continue;
+		json_array_append_new(array_at(res, "pickle_globals"),
+		                      json_pack("{s:s, s:s, s:b}", "file", file, "name", name,
+		                                "called", called));
+		snprintf(buf, sizeof(buf),
+		         "%s: its pickle %s %s, which torch.load(weights_only=False) would %s; "
+		         "mtrial read the tensors without running anything",
+		         file, called ? "calls" : "names", name, called ? "run" : "import");
+		json_array_append_new(array_at(res, "warnings"), json_string(buf));
+	}
+}
+
+static void note_set(json_t *res, const mt_tensor_set *s)
+{
+	for (size_t i = 0; s && i < mt_tensor_set_file_count(s); i++)
+		mt_cmp_note_pickle(res, mt_tensor_set_file_at(s, i));
+}
+
 int mt_cmp_run(json_t **out, const mt_tensor_set *ref, const mt_tensor_set *cand,
                const mt_tensor_set *noise, const char *ref_name, const char *cand_name,
                const char *noise_name, const mt_cmp_options *o)
@@ -368,6 +415,9 @@ int mt_cmp_run(json_t **out, const mt_tensor_set *ref, const mt_tensor_set *cand
 	json_object_set_new(res, "only_in_candidate", names_missing(cand, ref));
 	if (noise)
 		json_object_set_new(res, "noise", noise_json(&r, noise_name));
+	note_set(res, ref);
+	note_set(res, cand);
+	note_set(res, noise);
 	json_object_set_new(res, "passed", json_boolean(all_passed(res)));
 	json_decref(r.missing_noise);
 	if (error < 0)

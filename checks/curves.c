@@ -525,6 +525,13 @@ static int finish_series(struct reader *r)
 	return 0;
 }
 
+int mt_curve_finish(mt_curve *c, const mt_curve_read_opts *opts)
+{
+	static const mt_curve_read_opts defaults = {0};
+	struct reader r = {.path = c->path, .opts = opts ? opts : &defaults, .c = c, .cap = c->n};
+	return finish_series(&r);
+}
+
 static mt_curve_format detect(char **lines, size_t n)
 {
 	size_t i;

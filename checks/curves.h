@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 #include <jansson.h>
+#include "journal.h" /* mt_journal */
+#include "runs.h"    /* enum mt_runs_log_format */
 #include "util.h"
 
 typedef enum {
@@ -55,6 +57,37 @@ int mt_curve_parse(mt_curve **out, const char *text, size_t len, const char *pat
 		   const mt_curve_read_opts *opts);
 
 void mt_curve_free(mt_curve *c);
+
+/* Sorts c's points by step and drops a step logged twice with one value,
+ * for readers of other sources (checks/curves_run.c). An empty series, or
+ * a step twice with two values, is MT_EINVALID naming c->path. */
+int mt_curve_finish(mt_curve *c, const mt_curve_read_opts *opts);
+
+/* --- runs: mtrial's run logs and recorded runs (checks/curves_run.c) ------ */
+
+/* Reads the loss series of a run's log through the rules every run is read
+ * with (tables/run_events.yaml, trial/runlog.h), laid out as `format`:
+ * `mtrial run`'s timed lines ("EPOCH_MS o|e LINE"), the lines as printed,
+ * or an imported CSV or JSON Lines series. The value:
+ * opts->value, else the step lines' loss= (mtrial:step=N loss=L), else the
+ * first of train_loss, loss, eval_loss and eval_accuracy logged (MLLOG keys
+ * or mtrial:eval fields); the step: opts->step (step, epoch or samples),
+ * else the events' step, else MLLOG's epoch_num, else samples_count. */
+int mt_curve_read_runlog(mt_curve **out, const char *path, enum mt_runs_log_format format,
+			 const mt_curve_read_opts *opts);
+
+/* Reads the curve that `arg` names: "run:N" (a recorded run of the journal
+ * j: its log, timed or imported), a bare whole number N with no file of
+ * that name (the same), `mtrial run`'s log file (told by its timed lines),
+ * a log of mtrial: protocol lines, or a CSV, JSON Lines or MLPerf file
+ * (mt_curve_read; so is any file when opts->format is not AUTO). j may be NULL (no trial): a run is then MT_ENOTFOUND.
+ * c->path is "run #N (SYSTEM[, LABEL]): PATH" for a run. */
+/* The run `arg` names: N for "run:N", or for N alone when no file has that
+ * name; else -1 (a malformed "run:..." included). */
+int64_t mt_curve_run_id(const char *arg);
+
+int mt_curve_open(mt_curve **out, const char *arg, mt_journal *j,
+		  const mt_curve_read_opts *opts);
 
 /* What a comparison says of one file: {path, format, step, value, points,
  * nonfinite, status}. New reference. */
@@ -118,6 +151,13 @@ void mt_curve_cmp_dispose(mt_curve_cmp *c);
  * with the aligned series evenly downsampled to at most max_points. */
 json_t *mt_curve_cmp_json(const mt_curve_cmp *c, const mt_curve_cmp_opts *opts,
 			  size_t max_points);
+
+/* A curve check's result, as `check curves` and the wizard record it:
+ * mt_curve_cmp_json (the series capped at MT_CURVE_SERIES_MAX) with
+ * reference and candidate (the curves' paths, or a run's name) and files
+ * (mt_curve_file_json of each). New reference. */
+json_t *mt_curve_check_json(const mt_curve_cmp *r, const mt_curve_cmp_opts *o, const mt_curve *ref,
+			    const mt_curve *cand);
 
 /* Draws both compared series into `out` as a width x height character plot
  * with an axis: '*' the reference, 'o' the candidate, '#' both. */

@@ -151,6 +151,16 @@ const char *mt_tensor_file_path(const mt_tensor_file *f)
 	return f->path;
 }
 
+size_t mt_tensor_file_global_count(const mt_tensor_file *f)
+{
+	return mt_torchsave_global_count(f->torchsave);
+}
+
+const char *mt_tensor_file_global_at(const mt_tensor_file *f, size_t i, int *called)
+{
+	return mt_torchsave_global_at(f->torchsave, i, called);
+}
+
 void mt_tensor_file_free(mt_tensor_file *f)
 {
 	if (!f)
@@ -328,6 +338,16 @@ const mt_tensor *mt_tensor_set_find(const mt_tensor_set *s, const char *name)
 	const struct entry *e =
 	    bsearch(name, s->entries, s->count, sizeof(*s->entries), cmp_entry_key);
 	return e ? e->t : NULL;
+}
+
+size_t mt_tensor_set_file_count(const mt_tensor_set *s)
+{
+	return s->nfiles;
+}
+
+const mt_tensor_file *mt_tensor_set_file_at(const mt_tensor_set *s, size_t i)
+{
+	return i < s->nfiles ? s->files[i] : NULL;
 }
 
 void mt_tensor_set_free(mt_tensor_set *s)

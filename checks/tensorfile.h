@@ -28,6 +28,13 @@ const mt_tensor *mt_tensor_file_find(const mt_tensor_file *f, const char *name);
 /* The path it was opened with. Borrowed. */
 const char *mt_tensor_file_path(const mt_tensor_file *f);
 
+/* The globals a torch.save file's pickle names beyond what tensors need,
+ * which torch.load(weights_only=False) would import and, when *called, call
+ * (mt_torchsave_global_at); none for safetensors. Borrowed: lives as long
+ * as f. NULL past the end; `called` may be NULL. */
+size_t mt_tensor_file_global_count(const mt_tensor_file *f);
+const char *mt_tensor_file_global_at(const mt_tensor_file *f, size_t i, int *called);
+
 void mt_tensor_file_free(mt_tensor_file *f);
 
 /* Opens a set: one tensor file, or every tensor file (*.safetensors, *.pt,
@@ -44,6 +51,11 @@ const char *mt_tensor_set_file(const mt_tensor_set *s, size_t i);
 
 /* The tensor named `name`, or NULL. Borrowed. */
 const mt_tensor *mt_tensor_set_find(const mt_tensor_set *s, const char *name);
+
+/* The set's files (none for a wrapped set), and file i, or NULL. Borrowed:
+ * live as long as the set. */
+size_t mt_tensor_set_file_count(const mt_tensor_set *s);
+const mt_tensor_file *mt_tensor_set_file_at(const mt_tensor_set *s, size_t i);
 
 /* A set over tensors held elsewhere (a model run's outputs): borrowed, they
  * must outlive the set; `label` stands for their file. Two tensors of one

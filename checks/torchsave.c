@@ -15,6 +15,13 @@
 enum vkind { V_NONE, V_BOOL, V_INT, V_FLOAT, V_STR, V_TUPLE, V_LIST, V_DICT, V_GLOBAL,
 	     V_STORAGE, V_TENSOR, V_MARK, V_OBJ };
 
+/* A global the pickle names that tensors do not need, and whether a REDUCE
+ * or NEWOBJ calls it. */
+struct ts_global {
+	const char *name; /* in the arena */
+	int called;
+};
+
 typedef struct val {
 	enum vkind k;
 	int64_t i;
@@ -40,6 +47,9 @@ struct mt_torchsave {
 	size_t n, cap;
 	unsigned char **copies; /* gathered strided tensors */
 	size_t ncopies;
+	uint64_t gathered; /* their bytes, bounded by gather_limit() */
+	struct ts_global *globals; /* distinct, outside what tensors need */
+	size_t nglobals;
 };
 
 /* The state of one unpickling. */
@@ -54,7 +64,8 @@ struct pk {
 	val **stack;
 	size_t sp, scap;
 	val **memo;
-	size_t nmemo;
+	size_t nmemo, memo_used; /* memo slots allocated, and written (MEMOIZE's next index) */
+	uint64_t pkl_len;        /* data.pkl's length: bounds the memo */
 };
 
 static val *new_val(struct pk *k, enum vkind kind)
@@ -106,12 +117,21 @@ static size_t mark_at(struct pk *k)
 	return (size_t)-1;
 }
 
+/* The memo is an array indexed by the file's numbers, so an index is bounded
+ * by data.pkl's length: pickle numbers its memo from 0, one put per opcode,
+ * and a pickle of N bytes holds fewer than N puts. A larger index can only
+ * come from a crafted file, which would otherwise cost 8 bytes of memory per
+ * unit of the index. */
 static int memo_put(struct pk *k, size_t idx, val *v)
 {
-	if (idx > 1u << 26)
-		return mt_error_set(MT_EINVALID, "%s: data.pkl: memo index %zu too large", k->path, idx);
+	if (idx >= k->pkl_len)
+		return mt_error_set(MT_EINVALID, "%s: data.pkl: memo index %zu out of range (a "
+				    "pickle of %llu bytes numbers its memo below that)", k->path, idx,
+				    (unsigned long long)k->pkl_len);
 	if (idx >= k->nmemo) {
-		size_t n = idx + 64;
+		size_t n = idx + 64 > 2 * k->nmemo ? idx + 64 : 2 * k->nmemo;
+		if (n > k->pkl_len)
+			n = (size_t)k->pkl_len;
 		val **m = realloc(k->memo, n * sizeof(*m));
 		if (!m)
 			return mt_error_set(MT_EIO, "out of memory");
@@ -119,7 +139,82 @@ static int memo_put(struct pk *k, size_t idx, val *v)
 		k->memo = m;
 		k->nmemo = n;
 	}
+	if (!k->memo[idx])
+		k->memo_used++;
 	k->memo[idx] = v;
+	return 0;
+}
+
+/* --- globals ---------------------------------------------------------------- */
+
+/* The globals torch.save writes for tensors, dicts, lists and the plain
+ * values around them (torch.load's weights_only=True allows these and the
+ * dtypes, storage and tensor classes). */
+static const char *const tensor_globals[] = {
+	"collections.OrderedDict", "torch._utils._rebuild_tensor",
+	"torch._utils._rebuild_tensor_v2", "torch._utils._rebuild_tensor_v3",
+	"torch._utils._rebuild_parameter", "torch._utils._rebuild_parameter_with_state",
+	"torch._utils._rebuild_sparse_tensor", "torch._utils._rebuild_sparse_csr_tensor",
+	"torch._utils._rebuild_meta_tensor_no_storage", "torch.nn.parameter.Parameter",
+	"torch.serialization._get_layout", "torch.Size", "torch.Tensor", "torch.device",
+	"_codecs.encode", "__builtin__.set", "builtins.set", "__builtin__.frozenset",
+	"builtins.frozenset", "__builtin__.bytearray", "builtins.bytearray",
+};
+
+static const char *const dtype_names[] = {
+	"float16", "float32", "float64", "bfloat16", "half", "float", "double", "complex32",
+	"complex64", "complex128", "int8", "int16", "int32", "int64", "uint8", "bool",
+	"short", "int", "long", "cfloat", "cdouble",
+};
+
+static int in_list(const char *s, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s, list[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* torch.float32, torch.FloatStorage, torch.storage.TypedStorage,
+ * torch.cuda.FloatTensor: a dtype or a storage or tensor class. */
+static int tensor_class(const char *name)
+{
+	static const char *const modules[] = {"torch.", "torch.storage.", "torch.cuda."};
+	for (size_t i = 0; i < sizeof(modules) / sizeof(modules[0]); i++) {
+		size_t m = strlen(modules[i]), n;
+		const char *rest = name + m;
+		if (strncmp(name, modules[i], m) != 0 || strchr(rest, '.'))
+			continue;
+		n = strlen(rest);
+		if ((n > 7 && strcmp(rest + n - 7, "Storage") == 0) ||
+		    (n > 6 && strcmp(rest + n - 6, "Tensor") == 0) ||
+		    (i == 0 && in_list(rest, dtype_names, sizeof(dtype_names) / sizeof(dtype_names[0]))))
+			return 1;
+	}
+	return 0;
+}
+
+/* Notes a global outside what tensors need: torch.load(weights_only=False)
+ * would import it, and call it when `called`; mtrial never does either. */
+static int note_global(struct pk *k, const char *name, int called)
+{
+	mt_torchsave *f = k->f;
+	struct ts_global *g;
+
+	if (in_list(name, tensor_globals, sizeof(tensor_globals) / sizeof(tensor_globals[0])) ||
+	    tensor_class(name))
+		return 0;
+	for (size_t i = 0; i < f->nglobals; i++)
+		if (strcmp(f->globals[i].name, name) == 0) {
+			f->globals[i].called |= called;
+			return 0;
+		}
+	if (f->nglobals == MT_TORCHSAVE_GLOBALS_MAX) /* enough to warn; the search stays short */
+		return 0;
+	if (!(g = realloc(f->globals, (f->nglobals + 1) * sizeof(*g))))
+		return mt_error_set(MT_EIO, "out of memory");
+	f->globals = g;
+	f->globals[f->nglobals++] = (struct ts_global){name, called};
 	return 0;
 }
 
@@ -192,6 +287,16 @@ static int int_tuple(val *v, int64_t *out, int *n)
 	return 0;
 }
 
+/* The bytes a file's strided views may be gathered into, all together. A
+ * view's size is a number in the file: a stride of 0 (an expanded tensor)
+ * lets a few bytes of pickle ask for terabytes. Transposed or sliced views
+ * take no more than their storages, which the file holds; the slack is for
+ * honest expanded ones. */
+static uint64_t gather_limit(const mt_torchsave *f)
+{
+	return 4 * f->len + (64u << 20);
+}
+
 /* _rebuild_tensor_v2(storage, offset, size, stride, ...): a view into the
  * storage; contiguous views point into the mapping, others are gathered. */
 static int rebuild_tensor(struct pk *k, val *args, val **out)
@@ -226,12 +331,22 @@ static int rebuild_tensor(struct pk *k, val *args, val **out)
 	v->t.ndim = nd;
 	memcpy(v->t.shape, size, (size_t)nd * sizeof(int64_t));
 	v->t.numel = numel;
+	if (numel > UINT64_MAX / esize)
+		return mt_error_set(MT_EINVALID, "%s: a tensor's size overflows", k->path);
 	v->t.nbytes = numel * esize;
 	if (contiguous || !numel) {
 		v->t.data = st->data + (uint64_t)args->items[1]->i * esize;
 	} else {
-		unsigned char *copy = malloc(v->t.nbytes), **copies;
+		unsigned char *copy, **copies;
 		int64_t idx[MT_TENSOR_MAX_DIMS] = {0};
+		if (v->t.nbytes > gather_limit(k->f) - k->f->gathered)
+			return mt_error_set(MT_EINVALID, "%s: a strided view of %llu bytes (over a "
+					    "storage of %llu) would take more memory than a file of "
+					    "%llu bytes warrants: save it with .contiguous()", k->path,
+					    (unsigned long long)v->t.nbytes,
+					    (unsigned long long)st->nbytes, (unsigned long long)k->f->len);
+		k->f->gathered += v->t.nbytes;
+		copy = malloc(v->t.nbytes);
 		copies = realloc(k->f->copies, (k->f->ncopies + 1) * sizeof(*copies));
 		if (!copy || !copies) {
 			free(copy);
@@ -255,9 +370,12 @@ static int rebuild_tensor(struct pk *k, val *args, val **out)
 	return 0;
 }
 
-/* REDUCE: the callables a torch.save file needs; anything else is opaque. */
+/* REDUCE: the callables a torch.save file needs; anything else is opaque,
+ * and noted as a call torch.load would make. */
 static int reduce(struct pk *k, val *fn, val *args, val **out)
 {
+	int error;
+
 	if (fn->k == V_GLOBAL && strcmp(fn->s, "collections.OrderedDict") == 0) {
 		*out = new_val(k, V_DICT);
 		return 0;
@@ -270,6 +388,8 @@ static int reduce(struct pk *k, val *fn, val *args, val **out)
 		*out = args->items[0];
 		return 0;
 	}
+	if (fn->k == V_GLOBAL && (error = note_global(k, fn->s, 1)) < 0)
+		return error;
 	*out = new_val(k, V_OBJ);
 	return 0;
 }
@@ -415,6 +535,8 @@ static int run(struct pk *k, val **root)
 		case 'c': /* GLOBAL */
 			if (global_val(k, &v) < 0)
 				return truncated(k);
+			if ((error = note_global(k, v->s, 0)) < 0)
+				return error;
 			break;
 		case 0x93: /* STACK_GLOBAL */
 			b = pop(k);
@@ -427,13 +549,14 @@ static int run(struct pk *k, val **root)
 				snprintf(buf, sizeof(buf), "%s.%s", a->s, b->s);
 				v->s = mt_arena_strdup(&k->f->arena, buf);
 			}
+			if ((error = note_global(k, v->s, 0)) < 0)
+				return error;
 			break;
 		case 'q': case 'r': case 0x94: /* BINPUT, LONG_BINPUT, MEMOIZE */
 			if (!k->sp)
 				return mt_error_set(MT_EINVALID, "%s: data.pkl: memo of an empty stack", k->path);
 			if (op == 0x94) {
-				for (m = 0; m < k->nmemo && k->memo[m]; m++)
-					;
+				m = k->memo_used; /* pickle's len(memo) */
 			} else {
 				int n = op == 'q' ? 1 : 4;
 				if (need(k, (size_t)n) < 0)
@@ -638,6 +761,7 @@ int mt_torchsave_parse(mt_torchsave **out, const unsigned char *buf, uint64_t le
 	k.prefix_len = pkl->name_len - strlen("data.pkl");
 	k.p = f->map + pkl->offset;
 	k.end = k.p + pkl->size;
+	k.pkl_len = pkl->size;
 	if ((error = run(&k, &root)) == 0)
 		error = collect(f, root, "", 0);
 	if (error == 0 && f->n == 0)
@@ -665,6 +789,20 @@ const mt_tensor *mt_torchsave_at(const mt_torchsave *f, size_t i)
 	return f && i < f->n ? &f->tensors[i] : NULL;
 }
 
+size_t mt_torchsave_global_count(const mt_torchsave *f)
+{
+	return f ? f->nglobals : 0;
+}
+
+const char *mt_torchsave_global_at(const mt_torchsave *f, size_t i, int *called)
+{
+	if (!f || i >= f->nglobals)
+		return NULL;
+	if (called)
+		*called = f->globals[i].called;
+	return f->globals[i].name;
+}
+
 void mt_torchsave_free(mt_torchsave *f)
 {
 	if (!f)
@@ -672,6 +810,7 @@ void mt_torchsave_free(mt_torchsave *f)
 	for (size_t i = 0; i < f->ncopies; i++)
 		free(f->copies[i]);
 	free(f->copies);
+	free(f->globals);
 	free(f->tensors);
 	if (f->mapped)
 		mt_file_unmap(f->map, f->len);

@@ -13,7 +13,12 @@
  * The pickle machine knows the opcodes of protocols 2 to 5 that torch.save
  * writes and the globals a tensor needs (_rebuild_tensor_v2,
  * _rebuild_parameter, the typed storages, OrderedDict); any other object is
- * kept as an opaque value, and tensors inside it are not found. */
+ * kept as an opaque value, and tensors inside it are not found; the
+ * globals beyond those are listed (mt_torchsave_global_at), because
+ * torch.load would run them.
+ *
+ * Allocations follow the input: the memo is bounded by data.pkl's length,
+ * strided views gathered into copies by the file's (gather_limit()). */
 #ifndef MT_TORCHSAVE_H
 #define MT_TORCHSAVE_H
 
@@ -35,6 +40,17 @@ int mt_torchsave_parse(mt_torchsave **out, const unsigned char *buf, uint64_t le
 size_t mt_torchsave_count(const mt_torchsave *f);
 /* The i-th tensor in the order the file holds them; NULL past the end. */
 const mt_tensor *mt_torchsave_at(const mt_torchsave *f, size_t i);
+/* The globals the pickle names beyond what tensors need (os.system,
+ * __main__.Net, numpy's reconstructors), each once, in the order met; the
+ * first MT_TORCHSAVE_GLOBALS_MAX of them.
+ * torch.load with weights_only=False imports each and calls those for which
+ * *called is set (a REDUCE or NEWOBJ); mtrial never runs the pickle. The
+ * name ("module.name") is borrowed: it lives as long as f. NULL past the
+ * end; `called` may be NULL. */
+#define MT_TORCHSAVE_GLOBALS_MAX 100
+size_t mt_torchsave_global_count(const mt_torchsave *f);
+const char *mt_torchsave_global_at(const mt_torchsave *f, size_t i, int *called);
+
 void mt_torchsave_free(mt_torchsave *f);
 
 #endif

@@ -42,8 +42,8 @@ int check_record(struct cli *cli, const char *kind, json_t *result, int rehearsa
 static int list(struct cli *cli, int argc, char **argv)
 {
 	mt_trial *t = NULL;
-	json_t *checks, *c;
-	size_t i, rehearsals = 0;
+	json_t *checks, *c, *w;
+	size_t i, j, rehearsals = 0;
 	int status;
 
 	if (cli_parse_plain(cli, argc, argv, &status))
@@ -67,6 +67,8 @@ static int list(struct cli *cli, int argc, char **argv)
 		       json_string_value(json_object_get(c, "reference")),
 		       json_string_value(json_object_get(c, "candidate")),
 		       rehearsal ? "  (rehearsal: not evidence)" : "");
+		json_array_foreach(json_object_get(c, "warnings"), j, w)
+			printf("      warning: %s\n", json_string_value(w));
 	}
 	if (!json_array_size(checks))
 		printf("No checks recorded yet.\n");

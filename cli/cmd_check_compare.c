@@ -17,8 +17,14 @@ static const char usage[] =
     "                            [--equal-nan] [--noise REF2] [--rehearsal] [--json]\n\n"
     "Compares the tensors of CAND (the trial system) with those of REF (the\n"
     "reference system, the expected side), matched by name. REF and CAND are\n"
-    "safetensors files or directories of *.safetensors files. An element passes\n"
-    "when |cand - ref| <= atol + rtol * |ref|, the rule of\n"
+    "safetensors files, torch.save files (a tensor, or dicts, lists and tuples of\n"
+    "them: names joined with '.'), or directories of *.safetensors, *.pt and\n"
+    "*.pth files. A torch.save file's pickle is never run: a global it names\n"
+    "beyond what tensors need (os.system, a class of the author's) is warned\n"
+    "about, as torch.load(weights_only=False) would import or call it; the\n"
+    "warning is in --json's warnings and pickle_globals and in the recorded\n"
+    "check, and leaves the verdict alone.\n\n"
+    "An element passes when |cand - ref| <= atol + rtol * |ref|, the rule of\n"
     "torch.testing.assert_close, with its defaults per dtype (float16 1e-3/1e-5,\n"
     "bfloat16 1.6e-2/1e-5, float32 1.3e-6/1e-5, float64 1e-7/1e-7, integers and\n"
     "bool exact; for two dtypes, the looser). NaN never equals NaN unless\n"
@@ -287,6 +293,10 @@ void check_print_tensors(json_t *res)
 		        ? json_string_value(json_object_get(noise, "worst"))
 		        : "-",
 		    num(a, sizeof(a), json_object_get(noise, "worst_ratio")));
+	if (json_array_size(json_object_get(res, "warnings")))
+		printf("\n");
+	json_array_foreach(json_object_get(res, "warnings"), i, e)
+	    printf("warning: %s\n", json_string_value(e));
 	printf("\n%s: %zu of %zu tensors passed",
 	       json_is_true(json_object_get(res, "passed")) ? "PASS" : "FAIL", n - failed, n);
 	if (json_array_size(json_object_get(res, "only_in_reference")) +

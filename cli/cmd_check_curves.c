@@ -3,6 +3,7 @@
 #include "check.h"
 #include "curves.h"
 #include "error.h"
+#include "trial.h"
 #include "util.h"
 
 #include <math.h>
@@ -21,7 +22,16 @@ static const char usage[] =
 	"                           [--target V [--lower-is-better|--higher-is-better]]\n"
 	"                           [--rehearsal] [--json]\n\n"
 	"Compares two curves of (step, value): CSV with a header row (comma or tab),\n"
-	"JSON Lines (one object a line), or MLPerf logs (':::MLLOG {json}' lines).\n"
+	"JSON Lines (one object a line), or MLPerf logs (':::MLLOG {json}' lines);\n"
+	"or runs: run:N (or N alone when no file has that name) is run #N of the\n"
+	"trial, as 'mtrial runs' lists it, and a file of `mtrial run`'s timed lines\n"
+	"(.mtrial/runs/*.log) or of mtrial: protocol lines is a run's log. A run is\n"
+	"read by the rules every run is read with (tables/run_events.yaml): the\n"
+	"value is the step lines' loss= (mtrial:step=N loss=L), else the first of\n"
+	"train_loss, loss, eval_loss, eval_accuracy logged (MLLOG keys or\n"
+	"mtrial:eval fields; --key names another), by step, else MLLOG's epoch_num,\n"
+	"else samples_count (--step-col step|epoch|samples).\n"
+	"For files:\n"
 	"The step comes from step/iteration/iter/global_step, the value from\n"
 	"loss/train_loss/eval_loss/value unless --step-col and --value-col (or --key)\n"
 	"name them. In an MLPerf log --key is the event key (default: the first of\n"
@@ -278,27 +288,34 @@ static int higher_is_better(const struct curves_args *a, const mt_curve *ref)
 	return strcasestr(ref->value_name, "acc") != NULL;
 }
 
+/* A run's id ("run:3", or 3 with no such file) needs the trial's journal;
+ * two files need no trial. */
+static int open_trial(struct cli *cli, const struct curves_args *a, mt_trial **t)
+{
+	if (mt_curve_run_id(a->ref) > 0 || mt_curve_run_id(a->cand) > 0)
+		return cli_open_trial(cli, t, 0);
+	return 0;
+}
+
 int check_curves(struct cli *cli, int argc, char **argv)
 {
 	struct curves_args a = {0};
 	mt_curve *ref = NULL, *cand = NULL;
 	mt_curve_cmp r = {0};
+	mt_trial *t = NULL;
 	json_t *result = NULL;
 	int status, error;
 
 	if ((status = parse_args(cli, argc, argv, &a)) >= 0)
 		return status;
-	if ((error = mt_curve_read(&ref, a.ref, &a.read)) < 0 ||
-	    (error = mt_curve_read(&cand, a.cand, &a.read)) < 0)
+	if ((error = open_trial(cli, &a, &t)) < 0 ||
+	    (error = mt_curve_open(&ref, a.ref, t ? t->journal : NULL, &a.read)) < 0 ||
+	    (error = mt_curve_open(&cand, a.cand, t ? t->journal : NULL, &a.read)) < 0)
 		goto cleanup;
 	a.cmp.higher_is_better = higher_is_better(&a, ref);
 	if ((error = mt_curve_compare(&r, ref, cand, &a.cmp)) < 0)
 		goto cleanup;
-	result = mt_curve_cmp_json(&r, &a.cmp, MT_CURVE_SERIES_MAX);
-	json_object_set_new(result, "reference", json_string(a.ref));
-	json_object_set_new(result, "candidate", json_string(a.cand));
-	json_object_set_new(result, "files", json_pack("{soso}", "reference", mt_curve_file_json(ref),
-						       "candidate", mt_curve_file_json(cand)));
+	result = mt_curve_check_json(&r, &a.cmp, ref, cand);
 	if (!cli->json)
 		print_text(ref, cand, &r, &a.cmp);
 	if ((error = check_record(cli, "curves", result, a.rehearsal, NULL)) < 0)
@@ -311,5 +328,6 @@ cleanup:
 	mt_curve_cmp_dispose(&r);
 	mt_curve_free(ref);
 	mt_curve_free(cand);
+	mt_trial_free(t);
 	return error < 0 ? cli_fail(cli, error) : status;
 }

@@ -10,8 +10,40 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const char usage[] =
+    "Usage: mtrial check model MODEL.pt --inputs FILE [--recipe fp32|bf16|fp16|f64-as-f32]\n"
+    "                          [--rtol R] [--atol A] [--rehearsal] [--json]\n\n"
+    "Runs MODEL.pt's forward (a TorchScript archive: torch.jit.script(m).save or\n"
+    "torch.jit.trace(m, x).save; no other method) twice on this CPU, on one\n"
+    "intra-op thread: in the recipe's reference dtype and in its candidate\n"
+    "dtype, the model's parameters and the floating-point inputs cast to each;\n"
+    "then compares the outputs as 'check compare' does (outputs named as\n"
+    "torch.save names them: 0, 1, ... for a tuple). Recipes (default bf16):\n"
+    "  fp32        float32 twice: is the model deterministic on this CPU?\n"
+    "  bf16        bfloat16 against float32\n"
+    "  fp16        float16 against float32 (many CPU kernels lack float16)\n"
+    "  f64-as-f32  float32 against float64\n\n"
+    "--inputs FILE holds forward's arguments, which must all be tensors; they\n"
+    "are passed positionally, never by keyword:\n"
+    "  a torch.save file of a tensor      forward(t)\n"
+    "  of a list or tuple of tensors      forward(*items), in order\n"
+    "  of a dict of tensors               forward(*values) in key order, sorted\n"
+    "                                     by name ({'y': a, 'x': b} gives b, a)\n"
+    "  a safetensors file                 forward(*tensors) sorted by name\n"
+    "A list with non-tensor items, nested containers and a forward that takes\n"
+    "a dict, a list or a non-tensor argument are not supported: libtorch's\n"
+    "message names the argument. The arguments passed are said on stderr (and\n"
+    "in --json's ran) before the runs.\n\n"
+    "TorchScript archives hold code that libtorch compiles when it loads them\n"
+    "and that forward runs: open only files you trust.\n"
+    "Tolerances: assert_close's defaults for the candidate dtype, or --rtol and\n"
+    "--atol. The result is recorded in the trial (--rehearsal: as a rehearsal).\n"
+    "Exit status: 0 every output within tolerance, 1 a mismatch, 2 a usage or\n"
+    "input error, or a forward that fails.\n";
 
 /* Each recipe: the dtype of the reference run and of the candidate run. */
 static const struct recipe {
@@ -49,14 +81,34 @@ static int by_number(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The inputs as the shim takes them: positional, in file order, or by
- * number when they are named "0", "1", ... (a torch.save'd list or tuple). */
+/* A list's items are named 0, 1, ...: one missing was not a tensor (the
+ * reader keeps tensors only), and every later argument would shift. */
+static int check_list(const mt_tensor_file *f)
+{
+	size_t count = mt_tensor_file_count(f);
+	for (size_t i = 0; i < count; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "%zu", i);
+		if (!mt_tensor_file_find(f, name))
+			return mt_error_set(MT_EINVALID, "%s: item %zu of the list is not a tensor "
+					    "(check model passes forward tensors only, positionally)",
+					    mt_tensor_file_path(f), i);
+	}
+	return 0;
+}
+
+/* The inputs as the shim takes them: positional, in file order (sorted by
+ * name), or by number when they are named "0", "1", ... (a torch.save'd
+ * list or tuple). */
 static int shim_inputs(const mt_tensor_file *f, mtt_tensor **out, size_t *n)
 {
 	size_t count = mt_tensor_file_count(f);
-	mtt_tensor *arr = calloc(count ? count : 1, sizeof(*arr));
+	mtt_tensor *arr;
+	int error;
 
-	if (!arr)
+	if (numeric_names(f) && (error = check_list(f)) < 0)
+		return error;
+	if (!(arr = calloc(count ? count : 1, sizeof(*arr))))
 		return mt_error_set(MT_EIO, "out of memory");
 	for (size_t i = 0; i < count; i++) {
 		const mt_tensor *t = mt_tensor_file_at(f, i);
@@ -103,6 +155,73 @@ static int as_tensors(const mtt_tensor *outs, size_t n, mt_tensor **ts)
 	return 0;
 }
 
+/* What the runs pass forward, as JSON: [{name, dtype, shape}] in order. */
+static json_t *arguments_json(const mtt_tensor *args, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *shape = json_array();
+		for (int d = 0; d < args[i].ndim; d++)
+			json_array_append_new(shape, json_integer(args[i].shape[d]));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o}", "name", args[i].name, "dtype",
+						   args[i].dtype, "shape", shape));
+	}
+	return a;
+}
+
+/* "0 float32 [8, 16], 1 float32 [8, 16]" */
+static void arguments_text(mt_buf *b, json_t *args)
+{
+	json_t *a, *d;
+	size_t i, j;
+
+	json_array_foreach(args, i, a) {
+		mt_buf_printf(b, "%s%s %s [", i ? ", " : "", json_string_value(json_object_get(a, "name")),
+			      json_string_value(json_object_get(a, "dtype")));
+		json_array_foreach(json_object_get(a, "shape"), j, d)
+			mt_buf_printf(b, "%s%lld", j ? ", " : "", (long long)json_integer_value(d));
+		mt_buf_puts(b, "]");
+	}
+	if (!json_array_size(args))
+		mt_buf_puts(b, "no argument");
+}
+
+/* What check model runs: forward, on which arguments, in which dtypes. */
+static json_t *ran_json(const struct recipe *r, const mtt_tensor *args, size_t n)
+{
+	return json_pack("{s:s, s:s, s:o, s:[ss]}", "method", "forward", "passing", "positional",
+			 "arguments", arguments_json(args, n), "dtypes", r->ref, r->cand);
+}
+
+/* Says on stderr what is about to run, which the TorchScript notice of the
+ * other commands ("runs no method") would not. */
+static void say_ran(const char *model, const char *inputs, const struct recipe *r, json_t *ran)
+{
+	mt_buf b = MT_BUF_INIT;
+	arguments_text(&b, json_object_get(ran, "arguments"));
+	fprintf(stderr,
+		"note: TorchScript archives hold code that libtorch compiles when it loads them "
+		"and that forward runs: open only files you trust.\n"
+		"note: running %s's forward twice on this CPU (recipe %s: %s, then %s), on the "
+		"tensors of %s passed positionally: %s\n",
+		model, r->name, r->ref, r->cand, inputs, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+}
+
+/* Adds to a failed run's message what forward was given. */
+static int failed_with(int error, json_t *ran)
+{
+	char was[2048];
+	mt_buf b = MT_BUF_INIT;
+
+	snprintf(was, sizeof(was), "%s", mt_error_last());
+	arguments_text(&b, json_object_get(ran, "arguments"));
+	mt_error_set(error, "%s (check model passed forward, positionally: %s)", was,
+		     mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	return error;
+}
+
 struct model_args {
 	const char *model, *inputs, *recipe;
 	double rtol, atol;
@@ -120,7 +239,7 @@ static int run(struct cli *cli, const struct model_args *a, int *passed)
 	mt_cmp_rule rule = {NULL, a->rtol, a->atol, "--rtol/--atol"};
 	mt_cmp_options o = {0};
 	char ref_name[1200], cand_name[1200];
-	json_t *res = NULL;
+	json_t *res = NULL, *ran = NULL;
 	int64_t size;
 	int error;
 
@@ -128,11 +247,15 @@ static int run(struct cli *cli, const struct model_args *a, int *passed)
 	    (error = mt_tensor_file_open(&in, a->inputs)) < 0 ||
 	    (error = shim_inputs(in, &args, &nargs)) < 0)
 		goto done;
+	ran = ran_json(r, args, nargs);
 	if (!cli->json)
-		fprintf(stderr, "note: %s\n", MT_TORCHSCRIPT_NOTICE);
+		say_ran(a->model, a->inputs, r, ran);
 	if ((error = mt_torch_run_model(a->model, args, nargs, r->ref, &ref_out, &nref)) < 0 ||
-	    (error = mt_torch_run_model(a->model, args, nargs, r->cand, &cand_out, &ncand)) < 0 ||
-	    (error = as_tensors(ref_out, nref, &ref_ts)) < 0 ||
+	    (error = mt_torch_run_model(a->model, args, nargs, r->cand, &cand_out, &ncand)) < 0) {
+		error = mt_error_last_code() == MT_EINVALID ? failed_with(error, ran) : error;
+		goto done;
+	}
+	if ((error = as_tensors(ref_out, nref, &ref_ts)) < 0 ||
 	    (error = as_tensors(cand_out, ncand, &cand_ts)) < 0 ||
 	    (error = mt_tensor_set_wrap(&ref, ref_ts, nref, a->model)) < 0 ||
 	    (error = mt_tensor_set_wrap(&cand, cand_ts, ncand, a->model)) < 0)
@@ -149,12 +272,15 @@ static int run(struct cli *cli, const struct model_args *a, int *passed)
 						     r->ref, "candidate", r->cand, "what", r->what));
 	json_object_set_new(res, "model", json_string(a->model));
 	json_object_set_new(res, "inputs", json_string(a->inputs));
+	json_object_set(res, "ran", ran);
+	mt_cmp_note_pickle(res, in);
 	*passed = json_is_true(json_object_get(res, "passed"));
 	if (!cli->json)
 		check_print_tensors(res);
 	if ((error = check_record(cli, "model", res, a->rehearsal, NULL)) == 0 && cli->json)
 		cli_print_json(json_incref(res));
 done:
+	json_decref(ran);
 	json_decref(res);
 	mt_tensor_set_free(ref);
 	mt_tensor_set_free(cand);
@@ -181,8 +307,9 @@ int check_model(struct cli *cli, int argc, char **argv)
 	char *end;
 
 	optind = 1;
-	while ((opt = cli_getopt(cli, argc, argv, "hi:r:", opts)) >= 0) {
+	while ((opt = getopt_long(argc, argv, "hi:r:", opts, NULL)) != -1) {
 		switch (opt) {
+		case CLI_OPT_HELP: fputs(usage, stdout); return CLI_EXIT_OK;
 		case 'i': a.inputs = optarg; break;
 		case 'r': a.recipe = optarg; break;
 		case CHECK_OPT_REHEARSAL: a.rehearsal = 1; break;
@@ -193,17 +320,18 @@ int check_model(struct cli *cli, int argc, char **argv)
 				return cli_usage_error(cli, "--%s %s: expected a non-negative number",
 						       opt == 'R' ? "rtol" : "atol", optarg);
 			break;
-		default: return cli_usage_error(cli, "bad option");
+		default:
+			if (!cli_common_option(cli, opt))
+				return cli_usage_error(cli, "bad option");
 		}
 	}
-	if (opt == CLI_GETOPT_HELP)
-		return CLI_EXIT_OK;
 	if (optind + 1 != argc)
 		return cli_usage_error(cli, "expected one TorchScript model file");
 	a.model = argv[optind];
 	if (!a.inputs)
-		return cli_usage_error(cli, "--inputs FILE is required (safetensors or torch.save: "
-				       "the forward's arguments, named 0, 1, ... in order)");
+		return cli_usage_error(cli, "--inputs FILE is required: forward's arguments, a "
+				       "torch.save'd tensor, list, tuple or dict of tensors, or a "
+				       "safetensors file (see --help)");
 	if (!find_recipe(a.recipe))
 		return cli_usage_error(cli, "--recipe %s: expected fp32, bf16, fp16 or f64-as-f32",
 				       a.recipe);

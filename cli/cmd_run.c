@@ -24,10 +24,12 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t interrupted; /* how many interrupts arrived */
+static volatile sig_atomic_t first_signal; /* the first one: mtrial exits 128 + it */
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (!interrupted)
+		first_signal = sig;
 	interrupted++;
 }
 
@@ -287,5 +289,10 @@ int cmd_run(struct cli *cli, int argc, char **argv)
 	a.argv = argv + optind;
 	if ((error = run(cli, &a, &child)) < 0)
 		return cli_fail(cli, error);
+	/* as a shell reports a job a signal stopped (130 for Ctrl-C), whatever
+	 * the command made of it: a script that catches KeyboardInterrupt and
+	 * exits 0 was still cut short, and a caller's `&&` must not go on */
+	if (interrupted)
+		return 128 + first_signal;
 	return child == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }

@@ -87,7 +87,8 @@ const struct cli_command cli_commands[] = {
 	 "the smallest atol and rtol that would pass, and the cosine similarity.\n"
 	 "model: runs a TorchScript model on the CPU in fp32 and in another numeric\n"
 	 "recipe and compares the outputs: precision risk before renting hardware.\n"
-	 "curves: two loss curves (CSV, JSONL or MLPerf :::MLLOG lines) step by step.\n"
+	 "curves: two loss curves (CSV, JSONL or MLPerf :::MLLOG lines, or runs: run:N\n"
+	 "or a .mtrial/runs log) step by step.\n"
 	 "Every result is recorded in the trial ('check list' lists them). A check\n"
 	 "recorded with --rehearsal compared stand-ins (two CPU runs, a smaller\n"
 	 "config) to test the comparison: listed, but never evidence for decide or\n"
@@ -107,7 +108,10 @@ const struct cli_command cli_commands[] = {
 	 "candidate. --rehearsal records it as a rehearsal: a run that tests the\n"
 	 "pipeline, the launcher or the log format (a CPU, a smaller config), listed\n"
 	 "but never evidence ('runs mark ID --evidence' counts it after all).\n"
-	 "Exit status: 0 when the command succeeded, 1 otherwise.\n"},
+	 "Exit status: 0 when the command succeeded, 1 when it failed, 128+N when\n"
+	 "mtrial was stopped by signal N (130 for Ctrl-C, 143 for SIGTERM), as a\n"
+	 "shell reports it, even when the command caught the signal and exited 0:\n"
+	 "the attempt is recorded as aborted.\n"},
 	{"runs", cmd_runs, "the recorded run attempts with their clocks; import runs made elsewhere",
 	 "Usage: mtrial runs [--json]\n"
 	 "       mtrial runs show ID [--json]\n"

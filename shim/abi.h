@@ -41,7 +41,10 @@ int mtt_registry(char **json, char *err, size_t errsize);
  * floating-point inputs cast to `dtype` ("float32", "bfloat16", "float16",
  * "float64"); the outputs (a tensor, or tuples, lists and dicts of them)
  * as tensors of that dtype in *out. Nothing but forward runs, on one
- * intra-op thread (the same reduction order in every run). */
+ * intra-op thread (the same reduction order in every run). A failure of
+ * forward is one line in err: an interpreter traceback's last line, or a
+ * schema mismatch without the printed argument; cut at a sentence's end,
+ * saying so, to leave the caller 512 bytes of a long err. */
 int mtt_run_model(const char *path, const mtt_tensor *inputs, size_t nin, const char *dtype,
 		  mtt_tensor **out, size_t *n, char *err, size_t errsize);
 

@@ -495,6 +495,49 @@ int export_tensors(const std::vector<std::pair<std::string, at::Tensor>> &ts, mt
 	return 0;
 }
 
+// A line of the schema check's message that only repeats data: the
+// printed value of the argument ("Value: tensor([[...]])" and its
+// continuation lines) and pybind's cast details, which name no argument.
+bool noise_line(const std::string &l, bool &in_value)
+{
+	if (l.rfind("Value:", 0) == 0)
+		return in_value = true;
+	if (l.rfind("Declaration:", 0) == 0 || l.rfind("Position:", 0) == 0)
+		in_value = false;
+	return in_value || l.find("Python error details:") != std::string::npos ||
+	       l.find("Cast error details:") != std::string::npos;
+}
+
+// A forward's failure as one line that fits `size` bytes: an interpreter
+// traceback ("Traceback of TorchScript...") gives its last line, which says
+// what failed; a schema mismatch (wrong argument count or type) keeps every
+// line but the argument's printed value. What does not fit is cut at a
+// sentence's end, and the cut said.
+std::string run_error(const std::string &what, size_t size)
+{
+	std::istringstream in(what);
+	std::string line, out;
+	std::vector<std::string> lines;
+	bool in_value = false;
+
+	while (std::getline(in, line)) {
+		size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
+		if (b != std::string::npos)
+			lines.push_back(line.substr(b, e - b + 1));
+	}
+	if (what.find("Traceback of TorchScript") != std::string::npos && !lines.empty())
+		lines = {lines.back()};
+	for (const auto &l : lines)
+		if (!noise_line(l, in_value))
+			out += (out.empty() ? "" : " ") + l;
+	const std::string cut = " (the rest of libtorch's message is cut)";
+	if (size > cut.size() + 1 && out.size() >= size) {
+		size_t end = out.rfind(". ", size - cut.size() - 2);
+		out = out.substr(0, end == std::string::npos ? size - cut.size() - 1 : end + 1) + cut;
+	}
+	return out;
+}
+
 void free_tensors(mtt_tensor *arr, size_t n)
 {
 	for (size_t i = 0; arr && i < n; i++) {
@@ -528,7 +571,16 @@ extern "C" int mtt_run_model(const char *path, const mtt_tensor *inputs, size_t 
 			args.emplace_back(at::isFloatingType(in_type) ? t.to(type) : t);
 		}
 		c10::AutoGradMode no_grad(false);
-		c10::IValue result = m.forward(args);
+		c10::IValue result;
+		// the caller puts the model's path and the dtype in front of err
+		size_t room = errsize > 1024 ? errsize - 512 : errsize;
+		try {
+			result = m.forward(args);
+		} catch (const c10::Error &e) {
+			throw std::runtime_error(run_error(e.what_without_backtrace(), room));
+		} catch (const std::exception &e) {
+			throw std::runtime_error(run_error(e.what(), room));
+		}
 		std::vector<std::pair<std::string, at::Tensor>> ts;
 		flatten(result, "", ts);
 		if (ts.empty())

@@ -466,6 +466,27 @@ static json_t *warning_list(const mt_runlog *log)
 	return a;
 }
 
+int mt_runs_log_feed(mt_runlog *log, const char *path, enum mt_runs_log_format format,
+		     const char *metric)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int error;
+
+	if ((error = mt_file_read(&text, &len, path)) < 0)
+		return error;
+	if (format == MT_RUNS_LOG_TIMED)
+		error = feed_timed(log, text, len);
+	else if (format == MT_RUNS_LOG_CSV || format == MT_RUNS_LOG_JSONL)
+		error = feed_series(log, text, len, format, path, metric);
+	else if (format == MT_RUNS_LOG_RAW)
+		error = mt_runlog_feed_text(log, text, len, MT_RUNLOG_NO_TIME);
+	else
+		error = mt_error_set(MT_EINVALID, "%s: a system description, not a run's log", path);
+	free(text); /* the events hold copies */
+	return error;
+}
+
 int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char *path,
 			 enum mt_runs_log_format format, const mt_spec *spec, int64_t submit_ms,
 			 int exit_status)
@@ -476,24 +497,11 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
 	const char *metric = spec ? mt_spec_get(spec, "quality_target.metric") : NULL;
 	const char *threshold = spec ? mt_spec_get(spec, "quality_target.threshold") : NULL;
 	const char *direction = spec ? mt_spec_get(spec, "quality_target.direction") : NULL;
-	char *text = NULL;
-	size_t len = 0;
 	int error;
 
 	*out = NULL;
-	if ((error = mt_file_read(&text, &len, path)) < 0)
-		return error;
 	mt_runlog_init(&log, rules);
-	if (format == MT_RUNS_LOG_TIMED)
-		error = feed_timed(&log, text, len);
-	else if (format == MT_RUNS_LOG_CSV || format == MT_RUNS_LOG_JSONL)
-		error = feed_series(&log, text, len, format, path, metric);
-	else if (format == MT_RUNS_LOG_RAW)
-		error = mt_runlog_feed_text(&log, text, len, MT_RUNLOG_NO_TIME);
-	else
-		error = mt_error_set(MT_EINVALID, "%s: a system description, not a run's log", path);
-	free(text); /* the events hold copies: the log's text goes before its figures */
-	text = NULL;
+	error = mt_runs_log_feed(&log, path, format, metric);
 	mt_run_opts_init(&o);
 	o.submit_ms = submit_ms ? submit_ms : MT_RUNLOG_NO_TIME;
 	o.exit_status = exit_status;

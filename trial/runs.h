@@ -45,6 +45,14 @@ int mt_runs_system_read(json_t **out, const char *path);
 int mt_runs_metrics(json_t **out, const char *path, enum mt_runs_log_format format,
 		    const mt_spec *spec, int64_t submit_ms, int exit_status);
 
+/* Reads the log at `path` laid out as `format` into `log` (started with
+ * its rules by the caller), by the rules every run is read with: `metric`
+ * (trial.yaml's target metric, or NULL) is an eval column of a series too.
+ * MT_ENOTFOUND / MT_EIO for the file; a series without a step column is
+ * MT_EINVALID "PATH:LINE: ...", and what was read stays in log. */
+int mt_runs_log_feed(mt_runlog *log, const char *path, enum mt_runs_log_format format,
+		     const char *metric);
+
 /* mt_runs_metrics with rules read once by the caller (borrowed), for a
  * command that reads many logs. */
 int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char *path,

@@ -105,6 +105,28 @@ static size_t failed_tensors(json_t *check)
 	return n;
 }
 
+/* "pickle calls posix.system; " (torch.load would run it) for a torch.save file whose
+ * pickle calls a global beyond tensors (checks/compare.h): said first in
+ * the summary, where a narrow list keeps it, since the verdict leaves it
+ * out. */
+static void pickle_calls(mt_buf *b, json_t *c)
+{
+	json_t *g;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(c, "pickle_globals"), i, g)
+		if (json_is_true(json_object_get(g, "called")))
+			mt_buf_printf(b, "%s%s", n++ ? ", " : "pickle calls ",
+				      json_string_value(json_object_get(g, "name")));
+	if (!n && json_array_size(json_object_get(c, "pickle_globals")))
+		mt_buf_printf(b, "pickle names %s",
+			      json_string_value(json_object_get(
+				  json_array_get(json_object_get(c, "pickle_globals"), 0), "name"))),
+			n = 1;
+	if (n)
+		mt_buf_puts(b, "; ");
+}
+
 /* "1 of 3 tensors failed", "diverged from step 30" into b. */
 static void summary(mt_buf *b, json_t *c)
 {
@@ -124,6 +146,7 @@ static void summary(mt_buf *b, json_t *c)
 				      chart_num(num, sizeof(num), json_object_get(c, "first_divergent_step"), 6));
 		return;
 	}
+	pickle_calls(b, c);
 	if (json_object_get(c, "recipe"))
 		mt_buf_printf(b, "%s: ", jv_str(c, "recipe.name", num, sizeof(num)) ?: "?");
 	if (failed)
@@ -603,7 +626,7 @@ static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 	tui_action_keys(TUI_ACT_CURVES, keys[1], sizeof(keys[1]));
 	mt_buf_printf(&text, "`mtrial check` fills this: the candidate's tensors and loss curve "
 			     "compared with the baseline's, within the tolerances below. Press `%s` "
-			     "to compare tensors, `%s` to compare loss curves.",
+			     "to compare tensors, `%s` to compare loss curves (files, or runs as run:N).",
 		      keys[0], keys[1]);
 	page_para(p, TUI_LABEL_COL, STYLE_NORMAL, mt_buf_cstr(&text));
 	mt_buf_dispose(&text);

@@ -507,8 +507,8 @@ static const struct {
 	{MODE_CMP_RTOL, 2, "rtol (empty: trial.yaml's, else the dtype's default): ", NULL, NULL},
 	{MODE_CMP_ATOL, -1, "atol (empty: trial.yaml's, else the dtype's default): ", NULL,
 	 NULL},
-	{MODE_CURVES_REF, 0, "reference loss curve (CSV, JSONL or MLPerf log): ", "curves",
-	 "reference"},
+	{MODE_CURVES_REF, 0, "reference loss curve (a CSV, JSONL or MLPerf file, or run:N): ",
+	 "curves", "reference"},
 	{MODE_CURVES_CAND, -1, "candidate loss curve: ", "curves", "candidate"},
 };
 

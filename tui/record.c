@@ -819,20 +819,17 @@ int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64
 	int result = TUI_REDRAW;
 
 	*id = 0;
-	if (mt_curve_read(&a, ref, &read) == 0 && mt_curve_read(&b, cand, &read) == 0) {
+	/* a file, or a run of this trial (run:N): mt_curve_open */
+	if (mt_curve_open(&a, ref, w->trial->journal, &read) == 0 &&
+	    mt_curve_open(&b, cand, w->trial->journal, &read) == 0) {
 		o.higher_is_better = strcasestr(a->value_name, "acc") != NULL;
 		if (mt_curve_compare(&r, a, b, &o) == 0)
-			res = mt_curve_cmp_json(&r, &o, MT_CURVE_SERIES_MAX);
+			res = mt_curve_check_json(&r, &o, a, b);
 	}
-	if (!res) {
+	if (!res)
 		tui_message(w, 1, "curves not compared: %s", mt_error_last());
-	} else {
-		json_object_set_new(res, "reference", json_string(ref));
-		json_object_set_new(res, "candidate", json_string(cand));
-		json_object_set_new(res, "files", json_pack("{soso}", "reference", mt_curve_file_json(a),
-							    "candidate", mt_curve_file_json(b)));
+	else
 		result = check_add(w, "curves", res, "curve comparison", id);
-	}
 	json_decref(res);
 	mt_curve_cmp_dispose(&r);
 	mt_curve_free(a);

@@ -156,4 +156,37 @@ for f in $(python3 -c "import json; print(' '.join(sorted(json.load(open('$D/bad
 	has '"error"' "$OUT" "$f: JSON error"
 done
 
+# --- hostile torch.save files (tests/check/make_hostile.py): never loaded -------
+H=$T_TMP/hostile
+"$TORCH_PY" "$MT_SOURCE_DIR/tests/check/make_hostile.py" "$H" || bad "make_hostile.py failed"
+run_mt 0 check compare "$H/plain.pt" "$H/code.pt"
+has "warning: $H/code.pt: its pickle calls posix.system, which torch.load(weights_only=False) would run" \
+	"$OUT" "a REDUCE of os.system is named in the text"
+has "its pickle names posix.getcwd, which torch.load(weights_only=False) would import" "$OUT" \
+	"a global that is only named"
+hasnt "plain.pt: its pickle" "$OUT" "a plain state_dict names nothing"
+check "the pickle's os.system never ran" test ! -e "$H/ran"
+run_mt 0 check compare "$H/plain.pt" "$H/code.pt" --json
+eq "$(json '[(g["name"], g["called"]) for g in j["pickle_globals"]]')" \
+	"[('posix.system', True), ('posix.getcwd', False)]" "the globals in JSON"
+eq "$(json 'len(j["warnings"]), j["passed"]')" "2 True" "warned, the verdict unchanged"
+run_mt 0 check compare "$H/honest.pt" "$H/honest.pt" --json
+eq "$(json 'j["tensors"][0]["shape"], "warnings" in j')" "[1000, 3] False" \
+	"an expanded (stride 0) view torch.save wrote is read, without a warning"
+# a crafted memo index or view size must not cost memory: 300 MB of address
+# space is plenty for mtrial and far below what the file asks for
+(ulimit -v 300000; "$MTRIAL" check compare "$H/memo.pt" "$H/plain.pt") >"$T_TMP/out" 2>"$T_TMP/err"
+eq "$?" 2 "a memo index of 2**26 is an input error"
+has "$H/memo.pt: data.pkl: memo index 67108864 out of range" "$(cat "$T_TMP/err")" "the memo bomb named"
+(ulimit -v 300000; "$MTRIAL" check compare "$H/expand.pt" "$H/plain.pt") >"$T_TMP/out" 2>"$T_TMP/err"
+eq "$?" 2 "a 1 GiB view of 4 bytes is an input error"
+has "$H/expand.pt: a strided view of 1073741824 bytes (over a storage of 4)" "$(cat "$T_TMP/err")" \
+	"the view bomb named"
+R9=$T_TMP/repo9
+new_repo "$R9"
+(cd "$R9" && "$MTRIAL" init >/dev/null 2>&1 && "$MTRIAL" check compare "$H/plain.pt" "$H/code.pt" >/dev/null)
+OUT=$(cd "$R9" && "$MTRIAL" check list --json)
+eq "$(json '[g["name"] for g in j[0]["pickle_globals"]]')" \
+	"['posix.system', 'posix.getcwd']" "the recorded check keeps the globals"
+
 finish

@@ -218,4 +218,49 @@ run_mt 2 check mark 99 --evidence
 has "no check #99" "$ERR" "mark a check that does not exist"
 cd /
 
+# --- runs: mtrial's own logs and run ids, read by the runs' rules ------------
+RR=$T_TMP/runs-repo
+new_repo "$RR"
+cd "$RR" && "$MTRIAL" init >/dev/null 2>&1
+# steps with loss, and one eval; run 2 drifts out of the band from step 4
+"$MTRIAL" run --label a -- sh -c 'for i in 1 2 3 4 5; do echo "noise $i"; echo "mtrial:step=$i loss=$((10 - i)).0 tokens=8"; done; echo "mtrial:eval step=5 eval_loss=4.5"' >/dev/null 2>&1
+"$MTRIAL" run --label b -- sh -c 'for i in 1 2 3; do echo "mtrial:step=$i loss=$((10 - i)).2"; done; echo "mtrial:step=4 loss=7" >&2; echo "mtrial:step=5 loss=7.5"' >/dev/null 2>&1
+LOG1=$(sqlite3 .mtrial/journal.db "select log from runs where id = 1")
+run_mt 1 check curves run:1 run:2 --json
+eq "$(json 'j["files"]["reference"]["format"], j["files"]["reference"]["value"], j["files"]["reference"]["step"], j["files"]["reference"]["points"]')" \
+	"run log loss step 5" "run:1: the step lines' loss by step"
+eq "$(json 'j["first_divergent_step"], j["diverged_from_step"], j["outside_band"]')" "4 4 2" \
+	"the stderr step line counts too: outside from step 4"
+eq "$(json 'j["reference"]')" "run #1 (candidate, a): $LOG1" "the run named in the result"
+eq "$(sqlite3 .mtrial/journal.db "select kind, passed from checks order by id desc limit 1")" "curves|0" "recorded"
+run_mt 1 check curves 1 2
+has "reference run #1 (candidate, a): $LOG1: 5 points" "$OUT" "a bare id when no file has that name"
+run_mt 0 check curves "$LOG1" run:1 --rtol 0 --json
+eq "$(json 'j["passed"], j["points"], j["files"]["reference"]["format"]')" "True 5 run log" "a run's log file by path"
+run_mt 0 check curves run:1 run:1 --key eval_loss --json
+eq "$(json 'j["files"]["reference"]["value"], j["points"]')" "eval_loss 1" "--key reads an mtrial:eval field"
+# an MLPerf log run under mtrial run: the same points as the file itself
+"$MTRIAL" run --label mlperf -- cat "$R0" >/dev/null 2>&1
+run_mt 0 check curves "$R0" run:3 --rtol 0 --json
+eq "$(json 'j["points"], j["outside_band"], j["files"]["candidate"]["value"], j["files"]["candidate"]["step"], j["files"]["candidate"]["status"]')" \
+	"9 0 eval_accuracy epoch_num success" "MLLOG lines inside a run log: eval_accuracy by epoch, as in the file"
+# a log of protocol lines without times, and an imported CSV run
+printf 'start\nmtrial:step=1 loss=9\nmtrial:step=2 loss=8\n' >"$T_TMP/plain.log"
+run_mt 0 check curves "$T_TMP/plain.log" run:1 --json
+eq "$(json 'j["files"]["reference"]["format"], j["points"], j["only_in_candidate"]')" "log 2 3" "protocol lines in a plain log"
+printf 'step,loss\n1,9\n2,8\n3,7\n' >"$T_TMP/series.csv"
+"$MTRIAL" runs import "$T_TMP/series.csv" >/dev/null 2>&1
+run_mt 0 check curves run:4 run:1 --json
+eq "$(json 'j["points"], j["reference"].startswith("run #4")')" "3 True" "an imported CSV run by id"
+# a file named like an id is a file
+cp "$T_TMP/series.csv" 5 && run_mt 0 check curves 5 run:4 --rtol 0
+rm -f 5
+run_mt 2 check curves run:99 run:1; has "no run #99 in this trial" "$ERR" "an unknown run"
+run_mt 2 check curves run:x run:1; has "expected run:N" "$ERR" "a malformed run id"
+run_mt 2 check curves run:1 run:2 --key nope; has "run #1: " "$ERR" "the run named in a read error"
+has "no 'nope' values" "$ERR" "what is missing"
+cd "$T_TMP" && run_mt 2 check curves run:1 run:2; has "no trial found" "$ERR" "a run id needs a trial"
+run_mt 0 check curves --help; has "run:N (or N alone when no file has that name)" "$OUT" "--help names run ids"
+cd /
+
 finish

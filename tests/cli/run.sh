@@ -39,7 +39,7 @@ pid=$!
 for _ in $(seq 50); do grep -q started "$T_TMP/int.out" && break; sleep 0.1; done
 kill -INT "$pid"
 wait "$pid"
-eq "$?" 1 "an interrupted run exits 1"
+eq "$?" 130 "an interrupted run exits 130 (128 + SIGINT)"
 check "the command was stopped" sh -c "! grep -q never '$T_TMP/int.out'"
 has "run #4 aborted" "$(cat "$T_TMP/int.err")" "interrupted attempt kept"
 
@@ -312,4 +312,31 @@ run_mt 2 run --system gpu -- true; has "expected baseline or candidate" "$ERR" "
 run_mt 2 run --track fast -- true; has "expected portability or optimized" "$ERR" "bad track"
 run_mt 2 run --cache hot -- true; has "expected cold or warm" "$ERR" "bad cache"
 cd "$T_TMP" && run_mt 2 run -- true; has "no trial found" "$ERR" "a run needs a trial"
+
+# --- Ctrl-C and SIGTERM: mtrial exits 128 + the signal, as a shell reports a
+# job the signal stopped, even when the command catches it and exits 0 -------
+RI=$T_TMP/repo-int
+new_repo "$RI" && (cd "$RI" && "$MTRIAL" init >/dev/null 2>&1)
+# interrupted SIG: runs a command that traps every signal and exits 0
+interrupted() {
+	(cd "$RI" && exec "$MTRIAL" run --label "caught-$1" -- sh -c \
+		'trap "echo caught; exit 0" INT TERM; echo started; sleep 60 & wait') \
+		>"$T_TMP/sig.out" 2>"$T_TMP/sig.err" &
+	pid=$!
+	for _ in $(seq 100); do grep -q started "$T_TMP/sig.out" && break; sleep 0.1; done
+	kill -"$1" "$pid"
+	wait "$pid"
+	STATUS=$?
+}
+interrupted INT
+eq "$STATUS" 130 "Ctrl-C: exit 130 though the command exited 0"
+has "caught" "$(cat "$T_TMP/sig.out")" "the command got the signal"
+has "aborted (exit status 0" "$(cat "$T_TMP/sig.err")" "recorded as aborted"
+interrupted TERM
+eq "$STATUS" 143 "SIGTERM: exit 143"
+OUT=$(cd "$RI" && "$MTRIAL" runs --json)
+eq "$(json '[(r["label"], r["status"]) for r in (j["runs"] if isinstance(j, dict) else j)]')" \
+	"[('caught-INT', 'aborted'), ('caught-TERM', 'aborted')]" "both kept as aborted"
+run_mt 0 run --help
+has "130 for Ctrl-C, 143 for SIGTERM" "$OUT" "the help says so"
 finish

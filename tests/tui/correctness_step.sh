@@ -180,7 +180,7 @@ check "... as the CLI names them" test "$(source_of 4)" = "trial.yaml tolerances
 # --- curves from the wizard ----------------------------------------------------
 keys L
 check "L asks for the reference curve, starting from the last one" \
-	wait_for '^reference loss curve \(CSV, JSONL or MLPerf log\): .*ref\.csv$'
+	wait_for '^reference loss curve \(a CSV, JSONL or MLPerf file, or run:N\): .*ref\.csv$'
 keys Enter C-u
 text "$CURVES/cand.jsonl"
 keys Enter
@@ -205,6 +205,26 @@ keys g
 check "its preview says it is a rehearsal" wait_for '│ ── #6 curves, a rehearsal, '
 keys Enter
 check "its page says it is not evidence" wait_for '│ Check #6 curves pass  rehearsal: not evidence  '
+keys Escape
+
+# --- a torch.save file whose pickle calls os.system: said beside the verdict ----
+/usr/bin/python3 "$MT_SOURCE_DIR/tests/check/make_hostile.py" "$T/hostile" >/dev/null 2>&1
+mt check compare "$T/hostile/plain.pt" "$T/hostile/code.pt" >/dev/null
+check "the check is recorded" test "$(checks)" = 7
+keys g
+check "the list says the pickle calls os.system" wait_for '│   #7   compare pass pickle calls posix\.system;'
+
+# --- two runs' curves, named by their ids -----------------------------------------
+mt run -- sh -c 'echo "mtrial:step=1 loss=3"; echo "mtrial:step=2 loss=2"' >/dev/null 2>&1
+mt run -- sh -c 'echo "mtrial:step=1 loss=3.05"; echo "mtrial:step=2 loss=2.5"' >/dev/null 2>&1
+keys L C-u
+text run:1
+keys Enter C-u
+text run:2
+keys Enter
+check "two runs compared by id" wait_for '^Check #8 recorded: curves, FAIL'
+check "... the runs named in the record" test "$(sqlite3 "$REPO/.mtrial/journal.db" \
+	"select json_extract(result, '\$.reference') like 'run #1 (candidate): %' from checks where id = 8")" = 1
 keys Escape
 
 keys q
