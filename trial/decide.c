@@ -409,6 +409,28 @@ static const char *no_metric_note(struct ctx *x, const char *metric)
 	return note;
 }
 
+/* Finished candidate runs that evaluated the metric and never reached the
+ * target (outcome missed): a met quality criterion holds only if the
+ * candidate reaches it reliably. */
+static void missed_condition(struct ctx *x, json_t *c)
+{
+	json_t *done = runs_of(x->ev, "candidate", NULL, finished), *missed = json_array(), *r;
+	mt_buf b = MT_BUF_INIT;
+	size_t i;
+
+	json_array_foreach(done, i, r)
+		if (streq(str(r, "outcome"), "missed"))
+			json_array_append(missed, r);
+	if (json_array_size(missed)) {
+		put_ids(&b, missed);
+		condition(c, "%zu of %zu finished candidate runs did not reach the target (runs %s)",
+			  json_array_size(missed), json_array_size(done), mt_buf_cstr(&b));
+	}
+	mt_buf_dispose(&b);
+	json_decref(done);
+	json_decref(missed);
+}
+
 static void judge_quality(struct ctx *x, json_t *c, double threshold)
 {
 	const char *metric = mt_spec_get(x->spec, "quality_target.metric");
@@ -450,6 +472,7 @@ static void judge_quality(struct ctx *x, json_t *c, double threshold)
 		if (strcmp(track_order[met], "optimized") == 0)
 			condition(c, "the target is reached only on the optimized track: the move "
 				  "needs that track's changes, not only the port");
+		missed_condition(x, c);
 		attempts_condition(x, c);
 	} else if (q[0].finished || q[1].finished || q[2].finished) {
 		judge(c, "not_met", best_of_tracks(q, higher), "%s never %s %.4g in the candidate's finished runs; best "
@@ -513,7 +536,8 @@ static void other_clocks(mt_buf *b, json_t *c, json_t *cand, json_t *base, const
 			      tc / tb);
 	}
 	if (isfinite(dc) && isfinite(db))
-		mt_buf_printf(b, "; device-hours to the target %.3g vs %.3g (%.2fx)", dc, db, dc / db);
+		mt_buf_printf(b, "; device-hours to the target %.3g vs %.3g (%.2fx, from the attempt's start)", dc, db,
+			      dc / db);
 	if (isfinite(sc) && isfinite(sb))
 		mt_buf_printf(b, "; from submission, compilation included, %.3g vs %.3g min (%.2fx)",
 			      sc / 60, sb / 60, sc / sb);

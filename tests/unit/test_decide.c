@@ -566,6 +566,29 @@ static void test_custom_judgement(void **state)
 	json_decref(d);
 }
 
+/* Quality met by one candidate run while another finished short of the
+ * target: met, but only on the condition that the candidate reaches it
+ * reliably, with the run that missed named. */
+static void test_quality_met_some_missed(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *r;
+	size_t i;
+	int first = 1;
+
+	(void)state;
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (strcmp(get(r, "system"), "candidate") == 0) {
+			json_object_set_new(r, "outcome", json_string(first ? "missed" : "reached"));
+			first = 0;
+		}
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(crit(d, "quality-target"), "status"), "met");
+	assert_has(json_string_value(json_array_get(json_object_get(crit(d, "quality-target"),
+									 "conditions"), 0)),
+		   "1 of 3 finished candidate runs did not reach the target (runs #10)");
+	json_decref(d);
+}
+
 /* The target is read from trial.yaml when a run is read, never frozen when
  * it is recorded: the same stored figures of a real MLPerf log (eval_accuracy
  * 0.7597 at epoch 35) reach 0.759 and miss 0.77, and decide follows. */
@@ -639,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_effort),
 		cmocka_unit_test(test_custom_judgement),
 		cmocka_unit_test(test_target_follows_spec),
+		cmocka_unit_test(test_quality_met_some_missed),
 		cmocka_unit_test(test_default_table),
 	};
 
