@@ -61,6 +61,35 @@ static void print_warnings_of(json_t *runs)
 				       (long long)json_integer_value(json_object_get(r, "id")), str(r, keys[k]));
 }
 
+/* Per system, the attempts by outcome and the median time to the target
+ * (mt_runs_by_system), after the list. */
+static void print_systems(json_t *systems)
+{
+	const char *name;
+	json_t *s;
+	int first = 1;
+
+	json_object_foreach(systems, name, s) {
+		json_t *med = json_object_get(json_object_get(s, "time_to_target_s"), "median");
+		json_t *mins = json_object_get(json_object_get(s, "run_minutes"), "median");
+		if (!json_is_object(s))
+			continue;
+		printf("%s%s: %lld runs: %lld reached the target, %lld finished short of it, %lld "
+		       "without its metric in the log, %lld failed or aborted", first ? "\n" : "", name,
+		       (long long)json_integer_value(json_object_get(s, "runs")),
+		       (long long)json_integer_value(json_object_get(s, "reached")),
+		       (long long)json_integer_value(json_object_get(s, "missed")),
+		       (long long)json_integer_value(json_object_get(s, "no_metric")),
+		       (long long)json_integer_value(json_object_get(s, "failed")));
+		if (json_is_number(med))
+			printf("; median time to target %.4g s", json_number_value(med));
+		if (json_is_number(mins))
+			printf("; MLPerf minutes median %.4g", json_number_value(mins));
+		printf("\n");
+		first = 0;
+	}
+}
+
 static void print_list(json_t *runs)
 {
 	char c1[32], st[32], tt[32];
@@ -421,7 +450,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	int64_t id = 0;
 	mt_trial *t = NULL;
-	json_t *runs;
+	json_t *runs, *systems = NULL;
 	int status;
 	char *end;
 
@@ -468,6 +497,8 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 					mt_runs_by_system(runs, t->spec));
 		json_decref(runs);
 		runs = all;
+	} else if (!id) {
+		systems = mt_runs_by_system(runs, t->spec);
 	}
 	mt_trial_free(t);
 	if (id && !json_array_size(runs)) {
@@ -475,12 +506,15 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
 		return cli_fail(cli, MT_ENOTFOUND);
 	}
-	if (cli->json)
+	if (cli->json) {
 		cli_print_json(id ? json_incref(json_array_get(runs, 0)) : json_incref(runs));
-	else if (id)
+	} else if (id) {
 		print_one(json_array_get(runs, 0));
-	else
+	} else {
 		print_list(runs);
+		print_systems(systems);
+	}
+	json_decref(systems);
 	json_decref(runs);
 	return CLI_EXIT_OK;
 }

@@ -909,6 +909,27 @@ void mt_runs_set_end(json_t *metrics, int64_t end_ms)
 	json_object_set_new(a, "end_from", json_string("process_end"));
 }
 
+/* A system's devices as its runs count them (flattened: a system
+ * description imported with them wins over trial.yaml) when they agree,
+ * else trial.yaml's count x hosts. */
+static double system_devices(json_t *runs, const char *system, const mt_spec *spec)
+{
+	double d = NAN;
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(runs, i, r) {
+		double v = num(json_object_get(r, "devices"));
+		if (json_is_true(json_object_get(r, "rehearsal")) || !isfinite(v) ||
+		    strcmp(json_string_value(json_object_get(r, "system")) ?: "", system) != 0)
+			continue;
+		if (isfinite(d) && d != v)
+			return devices_of(spec, system);
+		d = v;
+	}
+	return isfinite(d) ? d : devices_of(spec, system);
+}
+
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec)
 {
 	static const char *const systems[] = {"baseline", "candidate"};
@@ -931,7 +952,7 @@ json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec)
 			json_decref(items[i]);
 		free(items);
 		if (json_is_object(sum)) {
-			json_object_set_new(sum, "devices", real_or_null(devices_of(spec, systems[s])));
+			json_object_set_new(sum, "devices", real_or_null(system_devices(runs, systems[s], spec)));
 			json_object_set_new(sum, "price_hourly",
 					    real_or_null(spec_num(spec, systems[s], "price.hourly")));
 		}

@@ -103,7 +103,8 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec);
  * trial/runlog.h's summary across the system's flattened runs (their
  * current target) (rehearsals left out:
  * they are not evidence; null for a system without other runs) plus
- * devices and the hourly price. New reference. */
+ * devices (as the runs count them when they agree, else trial.yaml's) and
+ * the hourly price. New reference. */
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec);
 
 #endif
