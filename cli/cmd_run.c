@@ -212,6 +212,7 @@ static int run(struct cli *cli, const struct run_args *a, int *child_status)
 				 : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "success"
 										 : "failed";
 		int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		int64_t ended = mt_now_ms(); /* the attempt's end, as it is accounted for */
 		json_t *metrics = NULL;
 		char *text = NULL;
 		fflush(log);
@@ -224,9 +225,10 @@ static int run(struct cli *cli, const struct run_args *a, int *child_status)
 			/* an MLPerf run_stop that says aborted: the run did not converge */
 			if (strcmp(st, "success") == 0 && mst && strcmp(mst, "aborted") == 0)
 				st = "aborted";
+			mt_runs_set_end(metrics, ended);
 			text = json_dumps(metrics, JSON_COMPACT);
 		}
-		error = mt_journal_run_end(t->journal, id, st, 1, code, mt_now_ms(), text);
+		error = mt_journal_run_end(t->journal, id, st, 1, code, ended, text);
 		free(text);
 		json_decref(metrics);
 		*child_status = code;

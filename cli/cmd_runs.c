@@ -32,6 +32,64 @@ static int rehearsal(json_t *r)
 	return json_is_true(json_object_get(r, "rehearsal"));
 }
 
+/* The time to the target, or what became of the attempt instead
+ * (mt_run_outcome, decided in trial/runs.c). */
+static const char *to_target(char *buf, size_t size, json_t *r)
+{
+	const char *outcome = str(r, "outcome") ?: "";
+
+	if (strcmp(outcome, "reached") == 0)
+		return secs(buf, size, json_object_get(r, "time_to_target_s"));
+	if (strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0)
+		return "not reached";
+	if (strcmp(outcome, "no_metric") == 0)
+		return "no metric";
+	return strcmp(outcome, "running") == 0 ? "not yet" : "-";
+}
+
+/* Each run's warnings against trial.yaml, after the list. */
+static void print_warnings_of(json_t *runs)
+{
+	static const char *const keys[] = {"metric_warning", "workload_warning", "cache_warning"};
+	json_t *r;
+	size_t i, n = 0;
+
+	json_array_foreach(runs, i, r)
+		for (size_t k = 0; k < 3; k++)
+			if (str(r, keys[k]))
+				printf("%s#%lld: warning: %s\n", n++ ? "" : "\n",
+				       (long long)json_integer_value(json_object_get(r, "id")), str(r, keys[k]));
+}
+
+/* Per system, the attempts by outcome and the median time to the target
+ * (mt_runs_by_system), after the list. */
+static void print_systems(json_t *systems)
+{
+	const char *name;
+	json_t *s;
+	int first = 1;
+
+	json_object_foreach(systems, name, s) {
+		json_t *med = json_object_get(json_object_get(s, "time_to_target_s"), "median");
+		json_t *mins = json_object_get(json_object_get(s, "run_minutes"), "median");
+		if (!json_is_object(s))
+			continue;
+		printf("%s%s: %lld runs: %lld reached the target, %lld finished short of it, %lld "
+		       "without its metric in the log, %lld failed or aborted", first ? "\n" : "", name,
+		       (long long)json_integer_value(json_object_get(s, "runs")),
+		       (long long)json_integer_value(json_object_get(s, "reached")),
+		       (long long)json_integer_value(json_object_get(s, "missed")),
+		       (long long)json_integer_value(json_object_get(s, "no_metric")),
+		       (long long)json_integer_value(json_object_get(s, "failed")));
+		if (json_is_number(med))
+			printf("; median time to target %.4g s", json_number_value(med));
+		if (json_is_number(mins))
+			printf("; MLPerf minutes median %.4g", json_number_value(mins));
+		printf("\n");
+		first = 0;
+	}
+}
+
 static void print_list(json_t *runs)
 {
 	char c1[32], st[32], tt[32];
@@ -48,7 +106,6 @@ static void print_list(json_t *runs)
 	       "command or source");
 	json_array_foreach(runs, i, r) {
 		char exit_s[16] = "-";
-		json_t *reached = json_object_get(r, "reached");
 		rehearsals += rehearsal(r);
 		if (json_is_integer(json_object_get(r, "exit_status")))
 			snprintf(exit_s, sizeof(exit_s), "%lld",
@@ -59,10 +116,10 @@ static void print_list(json_t *runs)
 		       str(r, "track") ? str(r, "track") : "-", str(r, "status"), str(r, "started"),
 		       exit_s, secs(c1, sizeof(c1), json_object_get(r, "clock1_s")),
 		       secs(st, sizeof(st), json_object_get(r, "steady_step_s")),
-		       json_is_false(reached) ? "not reached"
-					      : secs(tt, sizeof(tt), json_object_get(r, "time_to_target_s")),
+		       to_target(tt, sizeof(tt), r),
 		       str(r, "command") ? str(r, "command") : str(r, "source"));
 	}
+	print_warnings_of(runs);
 	if (rehearsals)
 		printf("\n%zu rehearsal run(s): made to test the pipeline, the launcher or the log "
 		       "format,\nnever evidence: mtrial decide, the per-system figures and the costs "
@@ -127,6 +184,21 @@ static void print_warnings(const char *path, json_t *m)
 			path, total - WARNINGS_SAID);
 }
 
+/* What an imported run's log holds against trial.yaml (a target metric
+ * it never evaluates, another benchmark), said as it comes in. */
+static void warn_against_trial(mt_trial *t, int64_t id, const char *path)
+{
+	json_t *runs = mt_journal_runs_json(t->journal, id), *r = json_array_get(runs, 0);
+
+	mt_runs_flatten(r, t->spec);
+	if (str(r, "metric_warning"))
+		fprintf(stderr, "mtrial runs import: warning: %s: %s\n", path, str(r, "metric_warning"));
+	if (str(r, "workload_warning"))
+		fprintf(stderr, "mtrial runs import: warning: %s: %s\n", path, str(r, "workload_warning"));
+	json_decref(runs);
+	mt_error_clear();
+}
+
 struct import_args {
 	struct cli_attempt at;
 	json_t *topology; /* borrowed; NULL without a system description */
@@ -175,8 +247,10 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 			       a->at.system, rec.status, a->at.rehearsal ? ", a rehearsal: not evidence" : "",
 			       (long long)json_integer_value(json_object_get(m, "warnings")));
 	}
-	if (error == 0)
+	if (error == 0) {
 		print_warnings(path, m);
+		warn_against_trial(t, *id, path);
+	}
 	json_decref(m);
 	free(text);
 	free(abs);
@@ -280,6 +354,46 @@ static void print_cost(json_t *r)
 	printf("\n");
 }
 
+/* The accounting boundary the cost counts: "submission to process end, 1.2 h". */
+static void print_accounting(json_t *r)
+{
+	json_t *a = json_object_get(r, "accounting");
+
+	if (!json_is_object(a))
+		return;
+	printf("  counted  %s to %s", str(a, "from"), str(a, "to"));
+	if (json_is_number(json_object_get(a, "hours")))
+		printf(", %.4g h", json_number_value(json_object_get(a, "hours")));
+	printf(" (the accounting boundary: submission to the end of the attempt)\n");
+}
+
+/* The target as trial.yaml sets it now, and what the run made of it. */
+static void print_target(json_t *r)
+{
+	json_t *t = json_object_get(json_object_get(r, "metrics"), "target");
+	const char *outcome = str(r, "outcome") ?: "";
+	char buf[32];
+
+	if (!json_is_object(t))
+		return;
+	printf("  target   %s %s %g: ", str(t, "metric"),
+	       strcmp(str(t, "direction") ?: "", "higher") == 0 ? ">=" : "<=",
+	       json_number_value(json_object_get(t, "value")));
+	if (strcmp(outcome, "reached") == 0)
+		printf("reached %s after run start\n",
+		       secs(buf, sizeof(buf), json_object_get(r, "time_to_target_s")));
+	else if (strcmp(outcome, "no_metric") == 0)
+		printf("never evaluated in the log\n");
+	else if (strcmp(outcome, "running") == 0)
+		printf("not reached yet\n");
+	else
+		printf("did not reach target\n");
+	if (str(r, "metric_warning"))
+		printf("  warning  %s\n", str(r, "metric_warning"));
+	if (str(r, "workload_warning"))
+		printf("  warning  %s\n", str(r, "workload_warning"));
+}
+
 static void print_one(json_t *r)
 {
 	char buf[32];
@@ -308,15 +422,13 @@ static void print_one(json_t *r)
 	if (str(r, "devices_from"))
 		printf("  devices  %g (from %s)\n", json_number_value(json_object_get(r, "devices")),
 		       str(r, "devices_from"));
+	print_accounting(r);
 	print_cost(r);
-	printf("  clock 2  %s per step in steady state",
-	       secs(buf, sizeof(buf), json_object_get(r, "steady_step_s")));
+	printf("  clock 2  %s per step in steady state (%s)",
+	       secs(buf, sizeof(buf), json_object_get(r, "steady_step_s")),
+	       str(r, "steady_statistic") ? "mean, as the throughput" : "-");
 	print_throughput(r);
-	if (json_is_false(json_object_get(r, "reached")))
-		printf("  target   did not reach target\n");
-	else if (json_is_true(json_object_get(r, "reached")))
-		printf("  target   reached %s after run start\n",
-		       secs(buf, sizeof(buf), json_object_get(r, "time_to_target_s")));
+	print_target(r);
 	if (json_is_number(json_object_get(r, "run_minutes")))
 		printf("  MLPerf   %.3f minutes (run_stop - run_start)\n",
 		       json_number_value(json_object_get(r, "run_minutes")));
@@ -338,7 +450,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	int64_t id = 0;
 	mt_trial *t = NULL;
-	json_t *runs;
+	json_t *runs, *systems = NULL;
 	int status;
 	char *end;
 
@@ -385,6 +497,8 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 					mt_runs_by_system(runs, t->spec));
 		json_decref(runs);
 		runs = all;
+	} else if (!id) {
+		systems = mt_runs_by_system(runs, t->spec);
 	}
 	mt_trial_free(t);
 	if (id && !json_array_size(runs)) {
@@ -392,12 +506,15 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
 		return cli_fail(cli, MT_ENOTFOUND);
 	}
-	if (cli->json)
+	if (cli->json) {
 		cli_print_json(id ? json_incref(json_array_get(runs, 0)) : json_incref(runs));
-	else if (id)
+	} else if (id) {
 		print_one(json_array_get(runs, 0));
-	else
+	} else {
 		print_list(runs);
+		print_systems(systems);
+	}
+	json_decref(systems);
 	json_decref(runs);
 	return CLI_EXIT_OK;
 }

@@ -259,13 +259,17 @@ static json_t *effort_chart(json_t *model)
 
 static json_t *cost_chart(json_t *model)
 {
-	static const char *const segments[] = {"up to the target (from submission)", "after the target",
-					       "failed, aborted or short"};
-	static const char *const colors[] = {"#1f77b4", "#aec7e8", "#d62728"};
-	static const char *const keys[] = {"to_target", "after_target", "short"};
+	/* the attempts' outcomes kept apart (report/model.c costs_model) */
+	static const char *const segments[] = {"up to the target (from the attempt's start)",
+					       "after the target", "failed or aborted",
+					       "finished short of the target",
+					       "finished without the target's metric"};
+	static const char *const colors[] = {"#1f77b4", "#aec7e8", "#d62728", "#ff9896", "#c7c7c7"};
+	static const char *const keys[] = {"to_target", "after_target", "failed", "short", "no_metric"};
+	enum { N_COST = 5 };
 	json_t *systems = at(model, "costs.systems"), *s;
 	const char *rows[MAX_ROWS];
-	double values[MAX_ROWS * 3];
+	double values[MAX_ROWS * N_COST];
 	char title[96];
 	size_t i, n = 0;
 	mt_buf b = MT_BUF_INIT;
@@ -274,14 +278,14 @@ static json_t *cost_chart(json_t *model)
 		if (n == MAX_ROWS)
 			break;
 		rows[n] = str(s, "system") ?: "?";
-		for (size_t k = 0; k < 3; k++)
-			values[n * 3 + k] = num(json_object_get(s, keys[k]));
+		for (size_t k = 0; k < N_COST; k++)
+			values[n * N_COST + k] = num(json_object_get(s, keys[k]));
 		n++;
 	}
 	snprintf(title, sizeof(title), "What the runs cost (%s)", str(model, "costs.currency") ?: "no currency");
 	mt_svg_bars c = {
 		.title = title, .value_label = str(model, "costs.currency") ?: "cost", .rows = rows,
-		.n_rows = n, .segments = segments, .colors = colors, .n_segments = 3, .values = values,
+		.n_rows = n, .segments = segments, .colors = colors, .n_segments = N_COST, .values = values,
 		.unit = str(model, "costs.currency"), .marker = NAN,
 		.empty = "no priced run yet: mtrial run, and systems.*.price.hourly in trial.yaml",
 	};

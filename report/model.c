@@ -496,12 +496,20 @@ static json_t *run_setup(json_t *r)
 /* The figures of one run, formatted for the templates. */
 static void run_figures(json_t *r, const mt_spec *spec)
 {
+	const char *outcome;
+
 	mt_runs_flatten(r, spec);
+	outcome = json_string_value(json_object_get(r, "outcome")) ?: "";
 	json_object_set_new(r, "clock1", fig(json_object_get(r, "clock1_s"), 1));
 	json_object_set_new(r, "step", fig(json_object_get(r, "steady_step_s"), 1));
-	json_object_set_new(r, "to_target", json_is_false(json_object_get(r, "reached"))
-						  ? json_string("not reached")
-						  : fig(json_object_get(r, "time_to_target_s"), 1.0 / 60));
+	/* what became of the attempt when it has no time to the target */
+	json_object_set_new(r, "to_target",
+			    strcmp(outcome, "reached") == 0 ? fig(json_object_get(r, "time_to_target_s"), 1.0 / 60)
+			    : strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0
+				? json_string("not reached")
+			    : strcmp(outcome, "no_metric") == 0 ? json_string("metric not in the log")
+							       : json_null());
+	json_object_set_new(r, "mlperf_min", fig(json_object_get(r, "run_minutes"), 1));
 	json_object_set_new(r, "to_target_submit",
 			    fig(json_object_get(r, "time_to_target_from_submission_s"), 1.0 / 60));
 	json_object_set_new(r, "cost_fmt", fig(json_object_get(r, "cost"), 1));
@@ -524,6 +532,11 @@ static json_t *systems_model(json_t *runs, const mt_spec *spec)
 		json_object_set_new(sys, "olympic_min", fig(json_object_get(tt, "olympic_mean"), 1.0 / 60));
 		json_object_set_new(sys, "fastest_min", fig(json_object_get(tt, "min"), 1.0 / 60));
 		json_object_set_new(sys, "slowest_min", fig(json_object_get(tt, "max"), 1.0 / 60));
+		/* MLPerf's own minutes (run_stop - run_start) of the successful runs */
+		json_object_set_new(sys, "mlperf_median_min",
+				    fig(json_object_get(json_object_get(sys, "run_minutes"), "median"), 1));
+		json_object_set_new(sys, "mlperf_olympic_min",
+				    fig(json_object_get(json_object_get(sys, "run_minutes"), "olympic_mean"), 1));
 		/* the spread of repeated runs, as a share of the median */
 		json_object_set_new(sys, "spread_pct",
 				    json_integer_value(json_object_get(sys, "reached")) > 1
@@ -536,14 +549,33 @@ static json_t *systems_model(json_t *runs, const mt_spec *spec)
 	return systems;
 }
 
+/* The boundary every attempt's cost is counted inside, whatever its
+ * source (trial/runs.h: accounting). */
+#define MT_REPORT_BOUNDARY                                                                         \
+	"submission to the end of the attempt: from the process's start (mtrial run) or "          \
+	"init_start (an imported log; else its first event) to the process's end or the log's "    \
+	"last event, compilation, start-up and failed attempts included"
+
+/* The run's warnings against trial.yaml, "#3: ...", appended to `out`. */
+static void run_warnings(json_t *out, json_t *r)
+{
+	static const char *const keys[] = {"metric_warning", "workload_warning"};
+
+	for (size_t k = 0; k < 2; k++)
+		if (json_string_value(json_object_get(r, keys[k])))
+			json_array_append_new(out, json_pack("{sI, ss}", "run",
+				json_integer_value(json_object_get(r, "id")), "text",
+				json_string_value(json_object_get(r, keys[k]))));
+}
+
 /* Every run attempt, oldest first, with its two clocks, time and cost to
  * the target, and per system the summary across its runs: "attempts" are
  * the evidence; "rehearsals" (runs that tested the pipeline) are listed
  * apart, never evidence, and not priced. */
 static json_t *runs_model(mt_journal *j, const mt_spec *spec)
 {
-	json_t *runs = mt_journal_runs_json(j, 0), *r, *evidence, *rehearsals, *out;
-	size_t i, failed = 0;
+	json_t *runs = mt_journal_runs_json(j, 0), *r, *evidence, *rehearsals, *out, *warnings;
+	size_t i, failed = 0, missed = 0, no_metric = 0;
 
 	if (!runs) {
 		mt_error_clear();
@@ -555,18 +587,25 @@ static json_t *runs_model(mt_journal *j, const mt_spec *spec)
 	}
 	evidence = json_array();
 	rehearsals = json_array();
+	warnings = json_array();
 	json_array_foreach(runs, i, r) {
-		const char *st = json_string_value(json_object_get(r, "status"));
+		const char *outcome;
 		run_figures(r, spec);
 		if (json_is_true(json_object_get(r, "rehearsal"))) {
 			json_array_append(rehearsals, r);
 			continue;
 		}
-		failed += st && strcmp(st, "success") != 0 && strcmp(st, "running") != 0;
+		outcome = json_string_value(json_object_get(r, "outcome")) ?: "";
+		failed += strcmp(outcome, "failed") == 0;
+		missed += strcmp(outcome, "missed") == 0;
+		no_metric += strcmp(outcome, "no_metric") == 0;
+		run_warnings(warnings, r);
 		json_array_append(evidence, r);
 	}
-	out = json_pack("{so, sI, sI, so, so, so, so}", "attempts", evidence, "count",
-		      (json_int_t)json_array_size(evidence), "failed", (json_int_t)failed,
+	out = json_pack("{so, sI, sI, sI, sI, so, so, so, so, so, so}", "attempts", evidence, "count",
+		      (json_int_t)json_array_size(evidence), "failed", (json_int_t)failed, "missed",
+		      (json_int_t)missed, "no_metric", (json_int_t)no_metric, "warnings", warnings,
+		      "boundary", json_string(MT_REPORT_BOUNDARY),
 		      "no_evidence", json_array_size(evidence) ? json_null() : json_true(),
 		      "rehearsals", rehearsals, "rehearsal_count",
 		      json_array_size(rehearsals) ? json_integer((json_int_t)json_array_size(rehearsals))
@@ -576,11 +615,14 @@ static json_t *runs_model(mt_journal *j, const mt_spec *spec)
 	return out;
 }
 
-/* What the runs cost per system: each attempt's hours at the system's price,
- * split into the part up to the target (from submission: start-up and
- * compilation are paid for too), the rest of the runs that reached it, and
- * the attempts that failed, were aborted or fell short. An attempt
- * without timed events has no cost and is counted under "unpriced". */
+/* What the runs cost per system: each attempt's hours (submission to its
+ * end) at the system's price, split into the part up to the target (from
+ * the attempt's start: start-up and compilation are paid for too), the
+ * rest of the runs that reached it, the attempts that failed or were
+ * aborted, those that finished short of the target, and those that
+ * finished without the target's metric in their log (not a failure: the
+ * record cannot tell). An attempt without times has no cost and is counted
+ * under "unpriced". */
 static json_t *costs_model(json_t *runs, const mt_spec *spec)
 {
 	static const char *const systems[] = {"baseline", "candidate"};
@@ -589,36 +631,38 @@ static json_t *costs_model(json_t *runs, const mt_spec *spec)
 	size_t i;
 
 	for (size_t s = 0; s < 2; s++) {
-		char path[64];
-		double to = 0, after = 0, short_of = 0, price;
+		double to = 0, after = 0, failed = 0, short_of = 0, no_metric = 0;
 		json_int_t attempts = 0, unpriced = 0;
-		snprintf(path, sizeof(path), "systems.%s.price.hourly", systems[s]);
-		price = spec && mt_spec_get(spec, path) ? strtod(mt_spec_get(spec, path), NULL) : NAN;
 		json_array_foreach(json_object_get(runs, "attempts"), i, r) {
 			double cost = num(json_object_get(r, "cost"));
+			const char *outcome = json_string_value(json_object_get(r, "outcome")) ?: "";
 			if (strcmp(json_string_value(json_object_get(r, "system")) ?: "", systems[s]) != 0)
 				continue;
 			attempts++;
-			if (!isfinite(cost))
+			if (!isfinite(cost)) {
 				unpriced++;
-			else if (json_is_true(json_object_get(r, "reached"))) {
-				/* spent up to the target: from submission, start-up included */
-				double t = price * num(json_object_get(r, "time_to_target_from_submission_s")) / 3600;
-				if (!isfinite(t))
-					t = num(json_object_get(r, "cost_to_target"));
+			} else if (strcmp(outcome, "reached") == 0) {
+				/* spent up to the target inside the same boundary */
+				double t = num(json_object_get(r, "cost_to_target"));
 				t = isfinite(t) ? fmin(t, cost) : 0;
 				to += t;
 				after += cost - t;
-			} else
+			} else if (strcmp(outcome, "no_metric") == 0 || strcmp(outcome, "no_target") == 0) {
+				no_metric += cost;
+			} else if (strcmp(outcome, "missed") == 0) {
 				short_of += cost;
+			} else {
+				failed += cost; /* failed, aborted, lost, or still running */
+			}
 		}
 		if (attempts)
-			json_array_append_new(out, json_pack("{ss, sI, sI, sf, sf, sf, so, so, so, so}",
+			json_array_append_new(out, json_pack("{ss, sI, sI, sf, sf, sf, sf, sf, so, so, so, so, so, so}",
 				"system", systems[s], "attempts", attempts, "unpriced", unpriced,
-				"to_target", to, "after_target", after, "short", short_of,
-				"to_target_fmt", fig_of(to, 1), "after_target_fmt", fig_of(after, 1),
-				"short_fmt", fig_of(short_of, 1), "total_fmt",
-				fig_of(to + after + short_of, 1)));
+				"to_target", to, "after_target", after, "failed", failed, "short", short_of,
+				"no_metric", no_metric, "to_target_fmt", fig_of(to, 1), "after_target_fmt",
+				fig_of(after, 1), "failed_fmt", fig_of(failed, 1), "short_fmt",
+				fig_of(short_of, 1), "no_metric_fmt", fig_of(no_metric, 1), "total_fmt",
+				fig_of(to + after + failed + short_of + no_metric, 1)));
 	}
 	if (!currency && spec)
 		currency = mt_spec_get(spec, "systems.candidate.price.currency");

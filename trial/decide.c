@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,46 @@ static double spec_num(const mt_spec *spec, const char *path)
 		return NAN;
 	d = strtod(v, &end);
 	return end != v && *end == '\0' ? d : NAN;
+}
+
+/* The name a table file declares on its top-level `name:` line (the
+ * compatibility tables' format, docs/compat-tables.md), into buf; NULL
+ * when the file cannot be read or has none. */
+static const char *table_file_name(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	const char *found = NULL;
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *v = line + 5, *end;
+		if (strncmp(line, "name:", 5) != 0)
+			continue;
+		v += strspn(v, " \t\"'");
+		end = v + strcspn(v, "\"'#\r\n");
+		while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		snprintf(buf, size, "%.*s", (int)(end - v), v);
+		found = *buf ? buf : NULL;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The table the trial judges ops against, as probes name it: trial.yaml's
+ * probe.table (a table's name, or a file: the name it declares), else the
+ * one `mtrial probe` uses by default. Borrowed from spec or a static buffer. */
+static const char *trial_table(const mt_spec *spec)
+{
+	static char buf[256];
+	const char *name = spec ? mt_spec_get(spec, "probe.table") : NULL;
+
+	if (!name || !*name)
+		return MT_DECIDE_DEFAULT_TABLE;
+	if (strchr(name, '/') || strstr(name, ".yaml") || strstr(name, ".yml"))
+		return table_file_name(name, buf, sizeof(buf)) ?: name;
+	return name;
 }
 
 static void set_text(json_t *c, const char *key, const char *fmt, va_list ap)
@@ -344,6 +385,52 @@ static void evaluated_source(struct ctx *x, json_t *c, const char *metric)
 	json_decref(with);
 }
 
+/* "; 10 finished candidate runs' logs evaluate eval_accuracy instead" when
+ * finished runs never evaluate `metric` (mt_run_outcome's no_metric): not
+ * a failure, and not a miss either. Static buffer: used at once. */
+static const char *no_metric_note(struct ctx *x, const char *metric)
+{
+	static char note[300];
+	json_t *runs = runs_of(x->ev, "candidate", NULL, finished), *r;
+	const char *in_log = NULL;
+	size_t i, n = 0;
+
+	json_array_foreach(runs, i, r)
+		if (streq(str(r, "outcome"), "no_metric")) {
+			n++;
+			in_log = in_log ?: str(json_object_get(json_object_get(r, "metrics"), "target"),
+					       "metrics_in_log");
+		}
+	note[0] = '\0';
+	if (n)
+		snprintf(note, sizeof(note), "; %zu finished candidate run(s) never evaluate %s: their "
+			 "logs evaluate %s", n, metric, in_log && *in_log ? in_log : "nothing");
+	json_decref(runs);
+	return note;
+}
+
+/* Finished candidate runs that evaluated the metric and never reached the
+ * target (outcome missed): a met quality criterion holds only if the
+ * candidate reaches it reliably. */
+static void missed_condition(struct ctx *x, json_t *c)
+{
+	json_t *done = runs_of(x->ev, "candidate", NULL, finished), *missed = json_array(), *r;
+	mt_buf b = MT_BUF_INIT;
+	size_t i;
+
+	json_array_foreach(done, i, r)
+		if (streq(str(r, "outcome"), "missed"))
+			json_array_append(missed, r);
+	if (json_array_size(missed)) {
+		put_ids(&b, missed);
+		condition(c, "%zu of %zu finished candidate runs did not reach the target (runs %s)",
+			  json_array_size(missed), json_array_size(done), mt_buf_cstr(&b));
+	}
+	mt_buf_dispose(&b);
+	json_decref(done);
+	json_decref(missed);
+}
+
 static void judge_quality(struct ctx *x, json_t *c, double threshold)
 {
 	const char *metric = mt_spec_get(x->spec, "quality_target.metric");
@@ -385,14 +472,15 @@ static void judge_quality(struct ctx *x, json_t *c, double threshold)
 		if (strcmp(track_order[met], "optimized") == 0)
 			condition(c, "the target is reached only on the optimized track: the move "
 				  "needs that track's changes, not only the port");
+		missed_condition(x, c);
 		attempts_condition(x, c);
 	} else if (q[0].finished || q[1].finished || q[2].finished) {
 		judge(c, "not_met", best_of_tracks(q, higher), "%s never %s %.4g in the candidate's finished runs; best "
 		      "per track: %s", metric, higher ? ">=" : "<=", threshold, mt_buf_cstr(&b));
 	} else {
-		judge(c, "unknown", NAN, "%s", seen ? "the candidate has not finished a run yet; its "
+		judge(c, "unknown", NAN, "%s%s", seen ? "the candidate has not finished a run yet; its "
 			   "evaluations so far do not reach the target" : "no candidate run evaluated "
-			   "the quality metric");
+			   "the quality metric", no_metric_note(x, metric));
 		need_run(x, c, "candidate", "a finished candidate run that evaluates the quality metric",
 			 "mtrial run --system candidate --track portability -- CMD (or mtrial runs import LOG)");
 	}
@@ -415,9 +503,13 @@ static double device_hours_to_target(json_t *runs)
 	json_t *tmp = json_array(), *r;
 	double m;
 	size_t i, n;
+	/* inside the accounting boundary (mt_runs_flatten), else from run start */
 	json_array_foreach(runs, i, r)
-		json_array_append_new(tmp, json_pack("{sf}", "dh", num(json_object_get(r, "devices")) *
-							   num(json_object_get(r, "time_to_target_s")) / 3600));
+		json_array_append_new(tmp, json_pack("{sf}", "dh",
+			json_is_number(json_object_get(r, "device_hours_to_target"))
+				? num(json_object_get(r, "device_hours_to_target"))
+				: num(json_object_get(r, "devices")) *
+					  num(json_object_get(r, "time_to_target_s")) / 3600));
 	m = median_of(tmp, "dh", &n);
 	json_decref(tmp);
 	return m;
@@ -444,7 +536,8 @@ static void other_clocks(mt_buf *b, json_t *c, json_t *cand, json_t *base, const
 			      tc / tb);
 	}
 	if (isfinite(dc) && isfinite(db))
-		mt_buf_printf(b, "; device-hours to the target %.3g vs %.3g (%.2fx)", dc, db, dc / db);
+		mt_buf_printf(b, "; device-hours to the target %.3g vs %.3g (%.2fx, from the attempt's start)", dc, db,
+			      dc / db);
 	if (isfinite(sc) && isfinite(sb))
 		mt_buf_printf(b, "; from submission, compilation included, %.3g vs %.3g min (%.2fx)",
 			      sc / 60, sb / 60, sc / sb);
@@ -815,20 +908,61 @@ static void ops_conditions(json_t *c, struct op_counts *k, double threshold)
 			  isfinite(threshold) ? " (within the threshold)" : "", mt_buf_cstr(&k->fallback));
 }
 
+/* Ends the evidence with the table the ops were judged against and why
+ * that one. */
+static void table_said(struct ctx *x, json_t *c)
+{
+	const char *set = mt_spec_get(x->spec, "probe.table");
+	mt_buf b = MT_BUF_INIT;
+
+	mt_buf_printf(&b, "%s; judged against table %s (%s)", str(c, "evidence") ?: "",
+		      trial_table(x->spec), set && *set ? "trial.yaml probe.table"
+						      : "mtrial probe's default: trial.yaml sets no probe.table");
+	json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&b)));
+	mt_buf_dispose(&b);
+}
+
+/* Says in the source that a later probe used another table and was left
+ * out: the decision judges against the trial's table only. */
+static void other_probe_note(json_t *c, json_t *other)
+{
+	mt_buf b = MT_BUF_INIT;
+
+	mt_buf_printf(&b, "%s; probe #%lld (table %s) left out: not the trial's table",
+		      str(c, "source") ?: "", (long long)json_integer_value(json_object_get(other, "id")),
+		      str(other, "table") ?: "?");
+	source(c, mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+}
+
 static void judge_ops(struct ctx *x, json_t *c, double threshold)
 {
 	json_t *probe = json_object_get(x->ev, "probe");
 	struct op_counts k;
 	size_t total = json_array_size(json_object_get(probe, "ops"));
 
-	if (!json_is_object(probe)) {
+	json_t *other = json_object_get(x->ev, "probe_other");
+	char what[160];
+
+	if (!json_is_object(probe) && !json_is_object(other)) {
 		source(c, "no probe recorded");
 		judge(c, "unknown", NAN, "the op inventory has not been probed against a "
 		      "compatibility table");
 		need(c, "a probe of the op inventory", "mtrial scan, then mtrial probe");
 		return;
 	}
+	if (!json_is_object(probe)) { /* only against other tables: none decides */
+		source(c, "no probe against the trial's table recorded");
+		other_probe_note(c, other);
+		judge(c, "unknown", NAN, "the op inventory has not been probed against the trial's "
+		      "table %s", trial_table(x->spec));
+		snprintf(what, sizeof(what), "a probe of the op inventory against %s", trial_table(x->spec));
+		need(c, what, "mtrial probe (its table: trial.yaml probe.table)");
+		return;
+	}
 	probe_source(c, probe);
+	if (json_is_object(other))
+		other_probe_note(c, other);
 	count_ops(&k, json_object_get(probe, "ops"));
 	if (k.unsupported) {
 		judge(c, "not_met", (double)k.unsupported, "%zu of %zu ops are unsupported on the "
@@ -851,6 +985,7 @@ static void judge_ops(struct ctx *x, json_t *c, double threshold)
 		      isfinite(threshold) ? " (threshold allows it)" : "", k.partial, k.overridden);
 		ops_conditions(c, &k, threshold);
 	}
+	table_said(x, c);
 	op_counts_dispose(&k);
 }
 
@@ -1133,14 +1268,26 @@ int mt_decide_from(json_t **out, const mt_spec *spec, json_t *evidence)
 
 /* ---- the evidence, from the journal ------------------------------------------- */
 
-/* The latest probe with its id and time; null when none is recorded. */
-static json_t *latest_probe(mt_journal *j)
+/* The latest probe against the trial's table (an exploratory probe against
+ * another table does not decide), with its id and time, and "latest_other"
+ * {id, table} when a later probe used another table; null when no probe
+ * used the trial's table, with "trial_table" and the other's name kept in
+ * the evidence for the criterion to say so. */
+static json_t *trial_probe(mt_journal *j, const mt_spec *spec, json_t **other)
 {
-	json_t *p = NULL;
-	int64_t id = 0, created = 0;
+	json_t *p = NULL, *last = NULL;
+	int64_t id = 0, created = 0, last_id = 0;
 	char when[32];
 
-	if (mt_journal_probe_latest(j, &p, &id, &created) < 0) {
+	*other = json_null();
+	if (mt_journal_probe_latest(j, &last, &last_id, NULL) == 0 &&
+	    !streq(str(json_object_get(last, "table"), "name"), trial_table(spec))) {
+		json_decref(*other);
+		*other = json_pack("{sI, ss?}", "id", (json_int_t)last_id, "table",
+				   str(json_object_get(last, "table"), "name"));
+	}
+	json_decref(last);
+	if (mt_journal_probe_latest_of(j, trial_table(spec), &p, &id, &created) < 0) {
 		mt_error_clear(); /* MT_ENOTFOUND or an unreadable row: no probe to judge */
 		return json_null();
 	}
@@ -1153,7 +1300,7 @@ static json_t *latest_probe(mt_journal *j)
 json_t *mt_decide_evidence(mt_trial *t, int64_t now_ms)
 {
 	json_t *runs = mt_journal_runs_json(t->journal, 0), *checks = NULL, *overrides = NULL;
-	json_t *effort = NULL, *r;
+	json_t *effort = NULL, *r, *other = NULL, *probe;
 	mt_effort cur;
 	int running;
 	size_t i;
@@ -1172,8 +1319,9 @@ json_t *mt_decide_evidence(mt_trial *t, int64_t now_ms)
 	if (running)
 		mt_effort_dispose(&cur);
 	mt_error_clear();
-	return json_pack("{so, so, so, so, so, sb}", "runs", runs, "checks", checks, "probe",
-			 latest_probe(t->journal), "overrides", overrides, "effort", effort,
+	probe = trial_probe(t->journal, t->spec, &other);
+	return json_pack("{so, so, so, so, so, so, sb}", "runs", runs, "checks", checks, "probe",
+			 probe, "probe_other", other, "overrides", overrides, "effort", effort,
 			 "effort_running", running);
 }
 

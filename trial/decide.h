@@ -17,7 +17,10 @@
  *                    system) alone is not enough; its failures are conditions.
  *                    A threshold is not applied (the checks' tolerances
  *                    decide), and the evidence says so.
- *   ops              the latest probe: not_met for an unsupported op, or more
+ *   ops              the latest probe against the trial's table (trial.yaml's
+ *                    probe.table, else MT_DECIDE_DEFAULT_TABLE; a probe
+ *                    against another table is left out, and the source says
+ *                    so): not_met for an unsupported op, or more
  *                    CPU-fallback ops than the threshold (when given);
  *                    unknown while ops are unknown; ops that rely on the
  *                    team's overrides, partial ops and CPU fallbacks the
@@ -63,6 +66,11 @@
 #include <jansson.h>
 #include "trial.h"
 
+/* The table ops are judged against when trial.yaml sets no probe.table:
+ * the one `mtrial probe` uses then (probes/probe_trial.h's
+ * MT_PROBE_DEFAULT_TABLE; tests/unit/test_decide.c checks they agree). */
+#define MT_DECIDE_DEFAULT_TABLE "torchneuron-2.14"
+
 #define MT_VERDICT_GO "GO"
 #define MT_VERDICT_GO_WITH_CONDITIONS "GO_WITH_CONDITIONS"
 #define MT_VERDICT_NO_GO "NO_GO"
@@ -106,7 +114,9 @@ int mt_decide(json_t **out, mt_trial *t, int64_t now_ms);
 /* The evidence mt_decide reads, gathered from the trial's journal (new
  * reference, NULL with the error set): runs (mt_journal_runs_json,
  * flattened by mt_runs_flatten), checks (mt_journal_checks_json), probe
- * (the latest, with "id" and "created_ms"; null when none), overrides
+ * (the latest against the trial's table, with "id" and "created"; null
+ * when none), probe_other ({id, table} of a later probe against another
+ * table, else null), overrides
  * (mt_journal_overrides_json), effort (mt_journal_effort_summary_json at
  * now_ms) and effort_running (boolean). */
 json_t *mt_decide_evidence(mt_trial *t, int64_t now_ms);

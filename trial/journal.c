@@ -759,14 +759,22 @@ cleanup:
 
 int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms)
 {
+	return mt_journal_probe_latest_of(j, NULL, out, id_out, created_ms);
+}
+
+int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, int64_t *id_out,
+			       int64_t *created_ms)
+{
 	sqlite3_stmt *st = NULL;
 	json_error_t jerr;
 	int error, rc;
 
 	*out = NULL;
-	if ((error = prepare(j, &st, "SELECT id, created_ms, result FROM probes"
+	if ((error = prepare(j, &st, "SELECT id, created_ms, result FROM probes WHERE ?1 IS NULL"
+				     " OR json_extract(result, '$.table.name') = ?1"
 				     " ORDER BY id DESC LIMIT 1")) < 0)
 		return error;
+	bind_text_or_null(st, 1, table);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		if (id_out)
@@ -777,7 +785,8 @@ int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_
 			error = mt_error_set(MT_EINVALID, "%s: stored probe is not JSON: %s",
 					     j->path, jerr.text);
 	} else if (rc == SQLITE_DONE) {
-		error = mt_error_set(MT_ENOTFOUND, "no probe recorded yet (run 'mtrial probe')");
+		error = mt_error_set(MT_ENOTFOUND, "no probe recorded yet%s%s (run 'mtrial probe')",
+				     table ? " against table " : "", table ? table : "");
 	} else {
 		error = db_error(j, "reading probes");
 	}

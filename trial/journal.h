@@ -113,6 +113,11 @@ int mt_journal_probe_add(mt_journal *j, json_t *result, int64_t scan_id, int64_t
 /* The latest probe result (new reference); MT_ENOTFOUND when none. */
 int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms);
 
+/* The latest probe made against compatibility table `table` (its
+ * table.name; NULL: any), as mt_journal_probe_latest. */
+int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, int64_t *id_out,
+			       int64_t *created_ms);
+
 /* Records an exact op inventory (probes/exact.h: source "torchscript" or
  * "trace", file). The same inventory as the latest of its source is not
  * stored again: *unchanged (may be NULL) is set and *id_out gets that id. */

@@ -147,6 +147,21 @@ static void fields_init(struct mllog_fields *f)
 	*f = (struct mllog_fields){.value = NAN, .t = NAN, .epoch = NAN, .samples = NAN};
 }
 
+/* An MLLOG training point (run_events.yaml maps train_loss to a step):
+ * its step from samples_count over the global batch when both are known,
+ * else the one after the previous point. samples_count counts the whole
+ * run, so the step's batch is the global batch (samples NAN: per step). */
+static void mllog_step(mt_runlog *log, mt_run_event *ev)
+{
+	double step = log->mllog_gbs > 0 && isfinite(ev->samples) ? round(ev->samples / log->mllog_gbs)
+	                                                          : NAN;
+
+	ev->step = isfinite(step) && step >= 0 && step < 1e15 ? (int64_t)step
+	                                                        : log->mllog_last_step + 1;
+	ev->samples = NAN;
+	log->mllog_last_step = ev->step;
+}
+
 static int mllog_event(mt_runlog *log, const struct mllog_fields *f, int64_t t_ms)
 {
 	enum mt_run_event_kind kind = MT_RUN_EV_OTHER;
@@ -174,6 +189,11 @@ static int mllog_event(mt_runlog *log, const struct mllog_fields *f, int64_t t_m
 	}
 	ev->epoch = f->epoch;
 	ev->samples = f->samples;
+	if (kind == MT_RUN_EV_PARAM && f->key_len == 17 && memcmp(f->key, "global_batch_size", 17) == 0 &&
+	    f->value > 0)
+		log->mllog_gbs = f->value;
+	if (kind == MT_RUN_EV_STEP)
+		mllog_step(log, ev);
 	return 0;
 }
 

@@ -8,7 +8,11 @@
  *
  *  - MLPerf logging: `:::MLLOG {json}` with "key", "time_ms", "value" and
  *    "metadata" (epoch_num, samples_count, status). The prefix may follow
- *    other text (a launcher's "[1,0]<stdout>:").
+ *    other text (a launcher's "[1,0]<stdout>:"). A key the rules map to a
+ *    step (train_loss: MLPerf's LLM logs print one per logged step) is a
+ *    step event with the loss; its step is samples_count over the
+ *    global_batch_size logged before it, else one after the previous one
+ *    (samples_count counts the whole run, so it is not the step's batch).
  *  - mtrial's line protocol, for a training script without mllog:
  *
  *        mtrial:step=120 loss=2.31 tokens=65536
@@ -136,6 +140,8 @@ typedef struct {
 	size_t warnings_total; /* including those not kept */
 	size_t lines;          /* lines fed so far */
 	struct mt_runlog_strings *strings; /* where events' key and text live */
+	double mllog_gbs;          /* the MLLOG global_batch_size so far, 0: none */
+	int64_t mllog_last_step;   /* the step of the latest MLLOG step event, 0: none */
 } mt_runlog;
 
 /* Starts an empty log reading with `rules` (borrowed). */
@@ -166,6 +172,8 @@ json_t *mt_run_event_json(const mt_run_event *ev);
 
 typedef struct {
 	int64_t submit_ms;         /* when the run was submitted; MT_RUNLOG_NO_TIME: init_start */
+	int64_t end_ms;            /* when the attempt ended (its process); MT_RUNLOG_NO_TIME:
+	                              the log's last event */
 	int exit_status;           /* the process's exit status, -1 when not known */
 	size_t warmup_steps;       /* steady state skips the first max(warmup_steps, */
 	double warmup_fraction;    /* ceil(warmup_fraction * intervals)) intervals */
@@ -179,7 +187,7 @@ typedef struct {
 	int higher_is_better; /* 1: value >= target meets it; 0: value <= target */
 } mt_run_opts;
 
-/* Defaults: no submit time, exit status unknown, warm-up 5 intervals or
+/* Defaults: no submit or end time, exit status unknown, warm-up 5 intervals or
  * 10%, stalls at 5x the median of the 10 before, unit samples, no target. */
 void mt_run_opts_init(mt_run_opts *o);
 
@@ -204,11 +212,23 @@ typedef struct {
 
 	double run_minutes; /* (run_stop - run_start) / 60000, NAN without both */
 
+	/* The attempt as it is accounted for, the same for every source:
+	 * submission (the process's start; else init_start; else the first
+	 * event) to its end (the process's end; else the last event).
+	 * MT_RUNLOG_NO_TIME when not known. */
+	int64_t attempt_start_ms, attempt_end_ms;
+	const char *attempt_start_from; /* "submission", "init_start", "first_event"; static */
+	const char *attempt_end_from;   /* "process_end", "run_stop", "last_event"; static */
+	int64_t run_start_ms;           /* run_start, else the first step */
+	const char *run_start_from;     /* "run_start" or "first_step"; static */
+
 	const char *interval; /* "step" or "epoch" (no step events), NULL: none */
 	size_t intervals;     /* measured intervals */
 	size_t warmup_skipped;
 	double step_median_s, step_mean_s; /* steady state, NAN when none is left */
-	double throughput;                 /* unit per second, NAN when units are not known */
+	double throughput;                 /* unit per second, NAN when units are not known:
+	                                      units / time over the steady state, the same
+	                                      mean as step_mean_s (clock 2) */
 	const char *unit;                  /* borrowed from the options */
 
 	mt_run_stall *stalls;
@@ -232,6 +252,7 @@ typedef struct {
 	const char *token_unit;  /* borrowed from the options */
 
 	size_t warnings;
+	const mt_runlog *log; /* borrowed: the log the figures come from */
 } mt_run_metrics;
 
 /* Works out one run's figures from its log into *m (dispose it after). m
@@ -244,8 +265,13 @@ void mt_run_metrics_dispose(mt_run_metrics *m);
  * status, status_from, first_ms, last_ms, steps, last_step {step, loss,
  * t_ms} | null, evaluations [{metric,
  * value, t_ms, step, epoch, samples}], clock1 {seconds, from, to} | null,
- * run_minutes, steady {interval, intervals, warmup_skipped, step_median_s,
- * step_mean_s, throughput, unit, token_unit, padding_fraction} | null,
+ * run_minutes, attempt {start_ms, start_from, end_ms, end_from} | null
+ * (the accounting boundary; end_ms and end_from null when no line was
+ * timed), run_start {t_ms, from} | null, params
+ * {KEY: value} (the log's run settings: submission_benchmark, ...), steady
+ * {interval, intervals, warmup_skipped, step_s (clock 2: the mean, as
+ * throughput), statistic ("mean"), step_median_s, step_mean_s, throughput,
+ * unit, token_unit, padding_fraction} | null,
  * stalls [{step, seconds, median_s}], target {metric, value, direction,
  * reached, from_run_start_s, from_submission_s, at_step, at_epoch, reason}
  * | null, compile_cache {inferred, hits, misses, hits_total, misses_total}
@@ -253,8 +279,17 @@ void mt_run_metrics_dispose(mt_run_metrics *m);
  * Unknown numbers are null. */
 json_t *mt_run_metrics_json(const mt_run_metrics *m);
 
-/* A summary over per-run JSON objects from mt_run_metrics_json: runs,
- * failed (status not success, or the target not reached), reached,
+/* What became of an attempt, from its status and its target block (both
+ * may be NULL): "running"; "failed" (failed, aborted, lost: the status);
+ * "no_target" (finished, no target asked); "no_metric" (finished, but its
+ * log never evaluates the target's metric); "missed" (evaluated, never
+ * reached); "reached". Static. */
+const char *mt_run_outcome(const char *status, json_t *target);
+
+/* A summary over per-run JSON objects from mt_run_metrics_json (each with
+ * the attempt's "status"): runs, failed (failed or aborted: the status),
+ * missed (finished, the target evaluated and not reached), no_metric
+ * (finished without the target's metric in the log), running, reached,
  * time_to_target_s {min, median, max, olympic_mean} over the runs that
  * reached it, and run_minutes {the same} over successful MLPerf runs. The
  * olympic mean (MLPerf's: drop the fastest and the slowest, average the

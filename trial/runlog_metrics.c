@@ -35,6 +35,7 @@ json_t *mt_run_event_json(const mt_run_event *ev)
 void mt_run_opts_init(mt_run_opts *o)
 {
 	*o = (mt_run_opts){.submit_ms = MT_RUNLOG_NO_TIME,
+	                   .end_ms = MT_RUNLOG_NO_TIME,
 	                   .exit_status = -1,
 	                   .warmup_steps = 5,
 	                   .warmup_fraction = 0.1,
@@ -292,6 +293,38 @@ static void clocks(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o
 	}
 	if (start && stop)
 		m->run_minutes = (double)(stop->t_ms - start->t_ms) / 60000;
+	if (start || step) {
+		m->run_start_ms = (start ? start : step)->t_ms;
+		m->run_start_from = start ? "run_start" : "first_step";
+	}
+}
+
+/* The accounting boundary, one for every source: submission (the process's
+ * start, else init_start, else the first event) to the attempt's end (the
+ * process's end, else the last event), so that start-up, compilation and
+ * an attempt that died before its first step are paid for too. */
+static void attempt(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o)
+{
+	const mt_run_event *init = first_of(log, MT_RUN_EV_INIT_START), *stop = NULL;
+
+	for (size_t i = 0; i < log->n_events; i++)
+		if (log->events[i].kind == MT_RUN_EV_RUN_STOP && log->events[i].t_ms != MT_RUNLOG_NO_TIME)
+			stop = &log->events[i];
+	m->attempt_start_ms = o->submit_ms != MT_RUNLOG_NO_TIME ? o->submit_ms
+	                      : init                           ? init->t_ms
+	                                                       : m->first_ms;
+	m->attempt_start_from = o->submit_ms != MT_RUNLOG_NO_TIME ? "submission"
+	                        : init                           ? "init_start"
+	                                                         : "first_event";
+	m->attempt_end_ms = o->end_ms != MT_RUNLOG_NO_TIME ? o->end_ms : m->last_ms;
+	m->attempt_end_from = o->end_ms != MT_RUNLOG_NO_TIME           ? "process_end"
+	                      : stop && stop->t_ms == m->last_ms ? "run_stop"
+	                                                         : "last_event";
+	/* a start without an end (no timed line): the caller may know the end */
+	if (m->attempt_start_ms == MT_RUNLOG_NO_TIME)
+		m->attempt_start_from = NULL;
+	if (m->attempt_end_ms == MT_RUNLOG_NO_TIME)
+		m->attempt_end_from = NULL;
 }
 
 static void to_target(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o, int64_t anchor)
@@ -328,6 +361,9 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 
 	*m = (mt_run_metrics){.first_ms = MT_RUNLOG_NO_TIME,
 	                      .last_ms = MT_RUNLOG_NO_TIME,
+	                      .attempt_start_ms = MT_RUNLOG_NO_TIME,
+	                      .attempt_end_ms = MT_RUNLOG_NO_TIME,
+	                      .run_start_ms = MT_RUNLOG_NO_TIME,
 	                      .clock1_s = NAN,
 	                      .run_minutes = NAN,
 	                      .step_median_s = NAN,
@@ -337,7 +373,8 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 	                      .to_target_s = NAN,
 	                      .to_target_submit_s = NAN,
 	                      .padding_fraction = NAN,
-	                      .warnings = log->warnings_total};
+	                      .warnings = log->warnings_total,
+	                      .log = log};
 	m->evals = calloc(log->n_events ? log->n_events : 1, sizeof(*m->evals));
 	if (!m->evals)
 		return mt_error_set(MT_EIO, "out of memory");
@@ -360,6 +397,7 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 	m->token_unit = o->token_unit;
 	m->padding_fraction = padding_fraction(log);
 	clocks(m, log, o, &anchor);
+	attempt(m, log, o);
 	to_target(m, log, o, anchor);
 	error = timing(m, log, o);
 	if (error)
@@ -387,20 +425,56 @@ static json_t *evals_json(const mt_run_metrics *m)
 static json_t *target_json(const mt_run_metrics *m)
 {
 	const mt_run_event *ev = m->target_eval;
+	int evaluated = 0;
 	json_t *t;
 
 	if (!m->target_metric)
 		return json_null();
-	t = json_pack("{s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o}", "metric", m->target_metric,
+	for (size_t i = 0; i < m->n_evals; i++)
+		evaluated |= strcmp(m->evals[i]->key, m->target_metric) == 0;
+	t = json_pack("{s:s, s:o, s:s, s:b, s:b, s:o, s:o, s:o, s:o}", "metric", m->target_metric,
 	              "value", jnum(m->target), "direction",
-	              m->higher_is_better ? "higher" : "lower", "reached", m->reached,
-	              "from_run_start_s", jnum(m->to_target_s), "from_submission_s",
+	              m->higher_is_better ? "higher" : "lower", "evaluated", evaluated, "reached",
+	              m->reached, "from_run_start_s", jnum(m->to_target_s), "from_submission_s",
 	              jnum(m->to_target_submit_s), "at_step",
 	              ev && ev->step >= 0 ? json_integer(ev->step) : json_null(), "at_epoch",
 	              jnum(ev ? ev->epoch : NAN));
 	if (t && !m->reached)
-		json_object_set_new(t, "reason", json_string("did not reach target"));
+		json_object_set_new(t, "reason", json_string(evaluated ? "did not reach target"
+		                                                       : "the log does not evaluate the metric"));
 	return t;
+}
+
+/* The accounting boundary and the run's start (time to target counts from it). */
+static void times_json(json_t *out, const mt_run_metrics *m)
+{
+	json_object_set_new(out, "attempt",
+	                    m->attempt_start_from
+	                        ? json_pack("{s:I, s:s, s:o, s:s?}", "start_ms",
+	                                    (json_int_t)m->attempt_start_ms, "start_from",
+	                                    m->attempt_start_from, "end_ms",
+	                                    jtime(m->attempt_end_ms), "end_from",
+	                                    m->attempt_end_from)
+	                        : json_null());
+	json_object_set_new(out, "run_start",
+	                    m->run_start_from ? json_pack("{s:I, s:s}", "t_ms", (json_int_t)m->run_start_ms,
+	                                                  "from", m->run_start_from)
+	                                      : json_null());
+}
+
+/* The run's settings as the log states them (the first of each key):
+ * submission_benchmark names the workload an MLPerf log ran. */
+static json_t *params_json(const mt_run_metrics *m)
+{
+	json_t *p = json_object();
+
+	for (size_t i = 0; p && m->log && i < m->log->n_events; i++) {
+		const mt_run_event *ev = &m->log->events[i];
+		if (ev->kind != MT_RUN_EV_PARAM || json_object_get(p, ev->key))
+			continue;
+		json_object_set_new(p, ev->key, ev->text ? json_string(ev->text) : jnum(ev->value));
+	}
+	return p;
 }
 
 /* What throughput counts, as a reader should see it: "samples/s",
@@ -423,9 +497,12 @@ static json_t *steady_json(const mt_run_metrics *m)
 	if (!m->interval)
 		return json_null();
 	unit_name(unit, sizeof(unit), m);
-	return json_pack("{s:s, s:I, s:I, s:o, s:o, s:o, s:s, s:s?, s:o}", "interval",
+	/* clock 2 is the mean, as throughput is: steady time over steps and
+	 * over units, so that the two agree; the median is kept beside it */
+	return json_pack("{s:s, s:I, s:I, s:o, s:s, s:o, s:o, s:o, s:s, s:s?, s:o}", "interval",
 	                 m->interval, "intervals", (json_int_t)m->intervals, "warmup_skipped",
-	                 (json_int_t)m->warmup_skipped, "step_median_s", jnum(m->step_median_s),
+	                 (json_int_t)m->warmup_skipped, "step_s", jnum(m->step_mean_s), "statistic",
+	                 "mean", "step_median_s", jnum(m->step_median_s),
 	                 "step_mean_s", jnum(m->step_mean_s), "throughput", jnum(m->throughput),
 	                 "unit", unit, "token_unit", m->token_unit, "padding_fraction",
 	                 jnum(m->padding_fraction));
@@ -456,13 +533,17 @@ json_t *mt_run_metrics_json(const mt_run_metrics *m)
 	                                        "loss", jnum(m->last_step->value), "t_ms",
 	                                        jtime(m->last_step->t_ms))
 	                            : json_null();
-	return json_pack("{s:s, s:s?, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
-	                 "status", m->status, "status_from", m->status_from, "first_ms",
-	                 jtime(m->first_ms), "last_ms", jtime(m->last_ms), "steps",
-	                 (json_int_t)m->steps, "last_step", last, "evaluations", evals_json(m),
-	                 "clock1", clock1, "run_minutes", jnum(m->run_minutes), "steady",
-	                 steady_json(m), "stalls", stalls, "target", target_json(m),
-	                 "compile_cache", cache_json(m), "warnings", (json_int_t)m->warnings);
+	json_t *out = json_pack(
+	    "{s:s, s:s?, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "status",
+	    m->status, "status_from", m->status_from, "first_ms", jtime(m->first_ms), "last_ms",
+	    jtime(m->last_ms), "steps", (json_int_t)m->steps, "last_step", last, "evaluations",
+	    evals_json(m), "clock1", clock1, "run_minutes", jnum(m->run_minutes), "steady",
+	    steady_json(m), "stalls", stalls, "target", target_json(m), "compile_cache",
+	    cache_json(m), "warnings", (json_int_t)m->warnings, "params", params_json(m));
+
+	if (out)
+		times_json(out, m);
+	return out;
 }
 
 /* --- across runs ----------------------------------------------------------------- */
@@ -484,10 +565,26 @@ static json_t *stats_json(double *v, size_t n)
 	                 "olympic_mean", jnum(olympic));
 }
 
+const char *mt_run_outcome(const char *status, json_t *target)
+{
+	if (status && strcmp(status, "running") == 0)
+		return "running";
+	if (!status || strcmp(status, "success") != 0)
+		return "failed";
+	if (!json_is_object(target))
+		return "no_target";
+	if (json_is_true(json_object_get(target, "reached")))
+		return "reached";
+	/* a target block from before "evaluated" was kept: its reason says */
+	if (json_is_false(json_object_get(target, "evaluated")))
+		return "no_metric";
+	return "missed";
+}
+
 json_t *mt_run_summary_json(json_t *const *runs, size_t n)
 {
 	double *ttt = calloc(n ? n : 1, sizeof(*ttt)), *mins = calloc(n ? n : 1, sizeof(*mins));
-	size_t nt = 0, nm = 0, failed = 0;
+	size_t nt = 0, nm = 0, failed = 0, missed = 0, no_metric = 0, running = 0, reached = 0;
 	json_t *out = NULL;
 
 	if (!ttt || !mins)
@@ -497,18 +594,22 @@ json_t *mt_run_summary_json(json_t *const *runs, size_t n)
 		json_t *target = json_object_get(runs[i], "target");
 		json_t *t = json_object_get(target, "from_run_start_s");
 		json_t *rm = json_object_get(runs[i], "run_minutes");
-		int success = status && strcmp(status, "success") == 0;
-		int reached = json_is_true(json_object_get(target, "reached"));
-		if (!success || (json_is_object(target) && !reached))
-			failed++;
-		if (reached && json_is_number(t))
+		const char *outcome = mt_run_outcome(status, target);
+		failed += strcmp(outcome, "failed") == 0;
+		missed += strcmp(outcome, "missed") == 0;
+		no_metric += strcmp(outcome, "no_metric") == 0;
+		running += strcmp(outcome, "running") == 0;
+		reached += strcmp(outcome, "reached") == 0;
+		if (strcmp(outcome, "reached") == 0 && json_is_number(t))
 			ttt[nt++] = json_number_value(t);
-		if (success && json_is_number(rm))
+		if (status && strcmp(status, "success") == 0 && json_is_number(rm))
 			mins[nm++] = json_number_value(rm);
 	}
-	out = json_pack("{s:I, s:I, s:I, s:o, s:o}", "runs", (json_int_t)n, "failed",
-	                (json_int_t)failed, "reached", (json_int_t)nt, "time_to_target_s",
-	                stats_json(ttt, nt), "run_minutes", stats_json(mins, nm));
+	out = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o}", "runs", (json_int_t)n, "failed",
+	                (json_int_t)failed, "missed", (json_int_t)missed, "no_metric",
+	                (json_int_t)no_metric, "running", (json_int_t)running, "reached",
+	                (json_int_t)reached, "time_to_target_s", stats_json(ttt, nt), "run_minutes",
+	                stats_json(mins, nm));
 	if (out && (nt < 3 || nm < 3))
 		json_object_set_new(out, "olympic_note",
 		                    json_string("the olympic mean drops the fastest and the "

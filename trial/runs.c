@@ -495,8 +495,6 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
 	mt_run_metrics m;
 	mt_run_opts o;
 	const char *metric = spec ? mt_spec_get(spec, "quality_target.metric") : NULL;
-	const char *threshold = spec ? mt_spec_get(spec, "quality_target.threshold") : NULL;
-	const char *direction = spec ? mt_spec_get(spec, "quality_target.direction") : NULL;
 	int error;
 
 	*out = NULL;
@@ -509,11 +507,8 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
 	 * MLPerf ResNet run) is measured in samples, and says so */
 	o.token_unit = spec ? mt_spec_get(spec, "workload.token_unit") : NULL;
 	o.unit = o.token_unit && has_tokens(&log) ? "tokens" : "samples";
-	if (metric && threshold) {
-		o.target_metric = metric;
-		o.target = strtod(threshold, NULL);
-		o.higher_is_better = direction && strcmp(direction, "higher") == 0;
-	}
+	/* no target: reaching it depends on trial.yaml as it is when read
+	 * (mt_runs_target), so the stored figures leave it out */
 	if (error == 0 && (error = mt_run_metrics_compute(&m, &log, &o)) == 0) {
 		*out = mt_run_metrics_json(&m);
 		mt_run_metrics_dispose(&m);
@@ -661,11 +656,188 @@ static void flatten_cache(json_t *run, json_t *cache)
 	json_object_set_new(run, "cache_warning", json_string(msg));
 }
 
-void mt_runs_flatten(json_t *run, const mt_spec *spec)
+/* --- what depends on trial.yaml: derived when a run is read, never stored -- */
+
+/* The time of the first evaluation of `metric` meeting `threshold`
+ * (higher: >=, else <=) among `evals`, with its event; NULL when none. */
+static json_t *first_meeting(json_t *evals, const char *metric, double threshold, int higher)
 {
-	json_t *m = json_object_get(run, "metrics"), *steady = json_object_get(m, "steady");
-	json_t *target = json_object_get(m, "target"), *topology = json_object_get(m, "topology");
-	const char *system = json_string_value(json_object_get(run, "system"));
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(evals, i, e) {
+		double v = num(json_object_get(e, "value"));
+		if (!json_is_integer(json_object_get(e, "t_ms")) ||
+		    strcmp(json_string_value(json_object_get(e, "metric")) ?: "", metric) != 0)
+			continue;
+		if (higher ? v >= threshold : v <= threshold)
+			return e;
+	}
+	return NULL;
+}
+
+/* A time (ms) the stored metrics do not hold, recovered from the target
+ * block an older mtrial froze into them: the evaluation that met it minus
+ * its recorded seconds (`key`: from_run_start_s or from_submission_s).
+ * MT_RUNLOG_NO_TIME when that target was not reached. */
+static int64_t legacy_anchor(json_t *m, const char *key)
+{
+	json_t *old = json_object_get(m, "target"), *e;
+	const char *metric = json_string_value(json_object_get(old, "metric"));
+	const char *dir = json_string_value(json_object_get(old, "direction"));
+	double s = num(json_object_get(old, key)), threshold = num(json_object_get(old, "value"));
+
+	if (!metric || !json_is_true(json_object_get(old, "reached")) || !isfinite(s) ||
+	    !isfinite(threshold))
+		return MT_RUNLOG_NO_TIME;
+	e = first_meeting(json_object_get(m, "evaluations"), metric, threshold,
+			  dir && strcmp(dir, "higher") == 0);
+	return e ? json_integer_value(json_object_get(e, "t_ms")) - llround(s * 1000) : MT_RUNLOG_NO_TIME;
+}
+
+/* ms of `key` in the stored block `obj` of m, MT_RUNLOG_NO_TIME when absent. */
+static int64_t stored_ms(json_t *m, const char *obj, const char *key)
+{
+	json_t *v = key ? json_object_get(json_object_get(m, obj), key) : json_object_get(m, obj);
+	return json_is_integer(v) ? json_integer_value(v) : MT_RUNLOG_NO_TIME;
+}
+
+/* The metrics the log evaluates, "eval_accuracy, eval_loss", into b. */
+static void metrics_in_log(mt_buf *b, json_t *evals)
+{
+	json_t *e, *seen = json_object();
+	size_t i;
+
+	json_array_foreach(evals, i, e) {
+		const char *k = json_string_value(json_object_get(e, "metric"));
+		if (k && !json_object_get(seen, k)) {
+			json_object_set_new(seen, k, json_true());
+			mt_buf_printf(b, "%s%s", b->len ? ", " : "", k);
+		}
+	}
+	json_decref(seen);
+}
+
+json_t *mt_runs_target(json_t *m, const mt_spec *spec)
+{
+	const char *metric = spec ? mt_spec_get(spec, "quality_target.metric") : NULL;
+	const char *threshold = spec ? mt_spec_get(spec, "quality_target.threshold") : NULL;
+	const char *dir = spec ? mt_spec_get(spec, "quality_target.direction") : NULL;
+	json_t *evals = json_object_get(m, "evaluations"), *e, *hit, *t;
+	int64_t start = stored_ms(m, "run_start", "t_ms"), sub = stored_ms(m, "attempt", "start_ms");
+	int64_t acc = sub; /* the accounting boundary's start */
+	int higher = dir && strcmp(dir, "higher") == 0, evaluated = 0, legacy = 0;
+	double value = threshold ? strtod(threshold, NULL) : NAN;
+	mt_buf b = MT_BUF_INIT;
+	size_t i;
+
+	if (!metric || !isfinite(value) || !json_is_object(m))
+		return json_null();
+	json_array_foreach(evals, i, e)
+		evaluated |= strcmp(json_string_value(json_object_get(e, "metric")) ?: "", metric) == 0;
+	if (!json_object_get(m, "run_start")) { /* recorded by an older mtrial */
+		legacy = 1;
+		start = legacy_anchor(m, "from_run_start_s");
+		sub = legacy_anchor(m, "from_submission_s");
+		acc = sub != MT_RUNLOG_NO_TIME ? sub : stored_ms(m, "first_ms", NULL);
+	} else if (strcmp(json_string_value(json_object_get(json_object_get(m, "attempt"),
+							     "start_from")) ?: "", "first_event") == 0) {
+		sub = MT_RUNLOG_NO_TIME; /* no submission, no init_start: clock 1 has no anchor */
+	}
+	hit = first_meeting(evals, metric, value, higher);
+	int64_t at = hit ? json_integer_value(json_object_get(hit, "t_ms")) : 0;
+	t = json_pack("{s:s, s:f, s:s, s:b, s:b, s:o, s:o, s:O?, s:O?}", "metric", metric, "value",
+		      value, "direction", higher ? "higher" : "lower", "evaluated", evaluated,
+		      "reached", hit != NULL, "from_run_start_s",
+		      real_or_null(hit && start != MT_RUNLOG_NO_TIME ? (double)(at - start) / 1000 : NAN),
+		      "from_submission_s",
+		      real_or_null(hit && sub != MT_RUNLOG_NO_TIME ? (double)(at - sub) / 1000 : NAN),
+		      "at_step", json_object_get(hit, "step"), "at_epoch", json_object_get(hit, "epoch"));
+	/* what the cost to the target counts: the attempt's start to the hit */
+	json_object_set_new(t, "from_attempt_start_s",
+			    real_or_null(hit && acc != MT_RUNLOG_NO_TIME ? (double)(at - acc) / 1000 : NAN));
+	metrics_in_log(&b, evals);
+	json_object_set_new(t, "metrics_in_log", json_string(mt_buf_cstr(&b)));
+	if (!hit)
+		json_object_set_new(t, "reason", json_string(evaluated ? "did not reach target"
+									: "the log does not evaluate the metric"));
+	if (legacy && hit && start == MT_RUNLOG_NO_TIME)
+		json_object_set_new(t, "note", json_string("recorded by an older mtrial without the "
+							   "run's start: import the log again for "
+							   "the time to target"));
+	mt_buf_dispose(&b);
+	return t;
+}
+
+/* Warnings about what a finished run's log holds against trial.yaml: a
+ * target metric it never evaluates, a benchmark that is not the workload. */
+static void flatten_warnings(json_t *run, json_t *m, json_t *target, const mt_spec *spec)
+{
+	const char *bench = json_string_value(json_object_get(json_object_get(m, "params"),
+							      "submission_benchmark"));
+	const char *model = spec ? mt_spec_get(spec, "workload.model.name") : NULL;
+	const char *in_log = json_string_value(json_object_get(target, "metrics_in_log"));
+	char msg[400];
+
+	if (strcmp(json_string_value(json_object_get(run, "outcome")), "no_metric") == 0) {
+		const char *metric = json_string_value(json_object_get(target, "metric"));
+		snprintf(msg, sizeof(msg), "the log never evaluates the target's metric %s (%s%s): "
+			 "neither reached nor missed; set quality_target.metric to what the log "
+			 "evaluates, or evaluate %s", metric,
+			 in_log && *in_log ? "it evaluates " : "it holds no evaluation",
+			 in_log && *in_log ? in_log : "", metric);
+		json_object_set_new(run, "metric_warning", json_string(msg));
+	}
+	if (bench && model && !mt_runs_same_workload(bench, model)) {
+		snprintf(msg, sizeof(msg), "the log's submission_benchmark is '%s', but trial.yaml's "
+			 "workload.model.name is '%s': another workload's run?", bench, model);
+		json_object_set_new(run, "workload_warning", json_string(msg));
+	}
+}
+
+/* Lowercase letters and digits of s into buf. */
+static void squeeze(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+	for (; *s && n + 1 < size; s++)
+		if (isalnum((unsigned char)*s))
+			buf[n++] = (char)tolower((unsigned char)*s);
+	buf[n] = '\0';
+}
+
+int mt_runs_same_workload(const char *benchmark, const char *model)
+{
+	char a[128], b[128];
+
+	squeeze(a, sizeof(a), benchmark);
+	squeeze(b, sizeof(b), model);
+	return !*a || !*b || strstr(a, b) || strstr(b, a);
+}
+
+/* The attempt's hours inside the accounting boundary (submission to the end
+ * of the attempt), from the stored metrics; for a record without them (an
+ * older mtrial, or no figures from its log) the journal's start and end. */
+static double attempt_hours(json_t *run, json_t *m, const char **from, const char **to)
+{
+	int64_t s = stored_ms(m, "attempt", "start_ms"), e = stored_ms(m, "attempt", "end_ms");
+	const char *js = json_string_value(json_object_get(run, "started"));
+	const char *je = json_string_value(json_object_get(run, "ended"));
+
+	*from = json_string_value(json_object_get(json_object_get(m, "attempt"), "start_from"));
+	*to = json_string_value(json_object_get(json_object_get(m, "attempt"), "end_from"));
+	if (s == MT_RUNLOG_NO_TIME || e == MT_RUNLOG_NO_TIME) {
+		*from = "recorded_start", *to = "recorded_end";
+		if (!js || !je || iso_ms(js, &s) < 0 || iso_ms(je, &e) < 0)
+			return *from = *to = NULL, NAN;
+	}
+	return e >= s ? (double)(e - s) / 3600000.0 : NAN;
+}
+
+/* Device-hours and prices: trial.yaml's, as it is now. */
+static void flatten_cost(json_t *run, json_t *m, json_t *target, const mt_spec *spec)
+{
+	json_t *topology = json_object_get(m, "topology");
+	const char *system = json_string_value(json_object_get(run, "system")), *from, *to;
 	/* a rehearsal ran elsewhere (a CPU, a smaller config): trial.yaml's
 	 * devices and prices are not its own, so it is not priced */
 	int rehearsal = json_is_true(json_object_get(run, "rehearsal"));
@@ -674,32 +846,14 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec)
 			 : system && !rehearsal ? devices_of(spec, system)
 						: NAN;
 	double price = system && !rehearsal ? spec_num(spec, system, "price.hourly") : NAN;
-	double first = num(json_object_get(m, "first_ms")), last = num(json_object_get(m, "last_ms"));
-	double hours = isfinite(first) && isfinite(last) && last >= first
-			       ? (last - first) / 3600000.0
-			       : NAN;
-	double to_target = json_is_true(json_object_get(target, "reached"))
-				   ? num(json_object_get(target, "from_run_start_s"))
-				   : NAN;
+	double hours = attempt_hours(run, m, &from, &to);
+	/* to the target inside the same boundary: from the attempt's start */
+	double to_target = num(json_object_get(target, "from_attempt_start_s"));
 
-	json_object_set_new(run, "clock1_s", real_or_null(num(json_object_get(json_object_get(m, "clock1"),
-									      "seconds"))));
-	json_object_set_new(run, "steady_step_s",
-			    real_or_null(num(json_object_get(steady, "step_median_s"))));
-	json_object_set_new(run, "throughput",
-			    json_pack("{so, sO?}", "value",
-				      real_or_null(num(json_object_get(steady, "throughput"))), "unit",
-				      json_object_get(steady, "unit")));
-	json_object_set_new(run, "reached",
-			    json_is_object(target)
-				    ? json_boolean(json_is_true(json_object_get(target, "reached")))
-				    : json_null());
-	json_object_set_new(run, "time_to_target_s", real_or_null(to_target));
-	json_object_set_new(run, "time_to_target_from_submission_s",
-			    real_or_null(json_is_true(json_object_get(target, "reached"))
-						 ? num(json_object_get(target, "from_submission_s"))
-						 : NAN));
-	json_object_set_new(run, "run_minutes", real_or_null(num(json_object_get(m, "run_minutes"))));
+	json_object_set_new(run, "accounting",
+			    from ? json_pack("{s:s, s:s, s:o}", "from", from, "to", to, "hours",
+					     real_or_null(hours))
+				 : json_null());
 	json_object_set_new(run, "devices", real_or_null(devices));
 	json_object_set_new(run, "devices_from",
 			    !isfinite(devices)	       ? json_null()
@@ -707,12 +861,81 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec)
 								 json_string_value(json_object_get(
 								     topology, "source")) ?: "")
 						       : json_string("trial.yaml"));
-	flatten_cache(run, json_object_get(m, "compile_cache"));
 	json_object_set_new(run, "device_hours", real_or_null(rehearsal ? NAN : devices * hours));
+	json_object_set_new(run, "device_hours_to_target",
+			    real_or_null(rehearsal ? NAN : devices * to_target / 3600.0));
 	if (rehearsal)
 		json_object_set_new(run, "not_priced", json_string("rehearsal"));
 	json_object_set_new(run, "cost", real_or_null(price * hours));
 	json_object_set_new(run, "cost_to_target", real_or_null(price * to_target / 3600.0));
+}
+
+void mt_runs_flatten(json_t *run, const mt_spec *spec)
+{
+	json_t *m = json_object_get(run, "metrics"), *steady = json_object_get(m, "steady");
+	json_t *target = mt_runs_target(m, spec);
+	int reached = json_is_true(json_object_get(target, "reached"));
+	json_t *step = json_object_get(steady, "step_s");
+
+	if (json_is_object(m)) /* the frozen target of an older record goes */
+		json_object_set(m, "target", target);
+	json_object_set_new(run, "clock1_s", real_or_null(num(json_object_get(json_object_get(m, "clock1"),
+									      "seconds"))));
+	/* clock 2: the steady-state mean, as throughput (an older record: its mean) */
+	json_object_set_new(run, "steady_step_s",
+			    real_or_null(num(step ? step : json_object_get(steady, "step_mean_s"))));
+	json_object_set_new(run, "steady_statistic", json_is_object(steady) ? json_string("mean")
+									     : json_null());
+	json_object_set_new(run, "throughput",
+			    json_pack("{so, sO?}", "value",
+				      real_or_null(num(json_object_get(steady, "throughput"))), "unit",
+				      json_object_get(steady, "unit")));
+	json_object_set_new(run, "outcome", json_string(mt_run_outcome(
+		json_string_value(json_object_get(run, "status")), target)));
+	json_object_set_new(run, "reached", !json_is_object(target) ? json_null()
+					    : reached ? json_true()
+					    : json_is_true(json_object_get(target, "evaluated")) ? json_false()
+					    : json_null());
+	json_object_set_new(run, "time_to_target_s",
+			    real_or_null(reached ? num(json_object_get(target, "from_run_start_s")) : NAN));
+	json_object_set_new(run, "time_to_target_from_submission_s",
+			    real_or_null(reached ? num(json_object_get(target, "from_submission_s")) : NAN));
+	json_object_set_new(run, "run_minutes", real_or_null(num(json_object_get(m, "run_minutes"))));
+	flatten_cache(run, json_object_get(m, "compile_cache"));
+	flatten_cost(run, m, target, spec);
+	flatten_warnings(run, m, target, spec);
+	json_decref(target);
+}
+
+void mt_runs_set_end(json_t *metrics, int64_t end_ms)
+{
+	json_t *a = json_object_get(metrics, "attempt");
+
+	if (!json_is_object(a))
+		return;
+	json_object_set_new(a, "end_ms", json_integer(end_ms));
+	json_object_set_new(a, "end_from", json_string("process_end"));
+}
+
+/* A system's devices as its runs count them (flattened: a system
+ * description imported with them wins over trial.yaml) when they agree,
+ * else trial.yaml's count x hosts. */
+static double system_devices(json_t *runs, const char *system, const mt_spec *spec)
+{
+	double d = NAN;
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(runs, i, r) {
+		double v = num(json_object_get(r, "devices"));
+		if (json_is_true(json_object_get(r, "rehearsal")) || !isfinite(v) ||
+		    strcmp(json_string_value(json_object_get(r, "system")) ?: "", system) != 0)
+			continue;
+		if (isfinite(d) && d != v)
+			return devices_of(spec, system);
+		d = v;
+	}
+	return isfinite(d) ? d : devices_of(spec, system);
 }
 
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec)
@@ -737,7 +960,7 @@ json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec)
 			json_decref(items[i]);
 		free(items);
 		if (json_is_object(sum)) {
-			json_object_set_new(sum, "devices", real_or_null(devices_of(spec, systems[s])));
+			json_object_set_new(sum, "devices", real_or_null(system_devices(runs, systems[s], spec)));
 			json_object_set_new(sum, "price_hourly",
 					    real_or_null(spec_num(spec, systems[s], "price.hourly")));
 		}

@@ -59,24 +59,60 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
 			 enum mt_runs_log_format format, const mt_spec *spec, int64_t submit_ms,
 			 int exit_status);
 
-/* One run of mt_journal_runs_json() flattened with its figures: clock1_s,
- * steady_step_s, throughput {value, unit}, time_to_target_s,
- * time_to_target_from_submission_s, reached, run_minutes, devices (the
- * system description imported with the run, metrics.topology, else count
- * x hosts of its system in trial.yaml) and devices_from, device_hours and
- * cost (hourly price x hours of the run) and cost_to_target (null without
- * a price or a target), cache_inferred (the compile cache the log shows:
+/* The quality target's part of a run's stored figures `metrics`, derived
+ * from trial.yaml as it is now (never stored: a changed threshold changes
+ * it): {metric, value, direction, evaluated (the log evaluates the metric),
+ * reached, from_run_start_s, from_submission_s, from_attempt_start_s (the
+ * accounting boundary's start to the evaluation), at_step, at_epoch,
+ * metrics_in_log ("eval_accuracy, ..."), reason (when not reached), note},
+ * or null without a target in `spec`. Figures recorded by an older mtrial
+ * (a target frozen into them, no run_start) are read too: the frozen
+ * verdict is ignored, only the times it implies are used. New reference. */
+json_t *mt_runs_target(json_t *metrics, const mt_spec *spec);
+
+/* 1 when an MLPerf submission_benchmark ("ssd", "llama2_70b_lora") may be
+ * the workload trial.yaml names (workload.model.name): one contains the
+ * other, letters and digits compared without case. */
+int mt_runs_same_workload(const char *benchmark, const char *model);
+
+/* Sets the end of the attempt in `metrics` (from mt_runs_metrics) to the
+ * process's end, end_ms: what `mtrial run` saw, not its last line. */
+void mt_runs_set_end(json_t *metrics, int64_t end_ms);
+
+/* One run of mt_journal_runs_json() flattened with its figures, all those
+ * that depend on trial.yaml derived from it as it is now (the stored
+ * figures hold none): metrics.target replaced by mt_runs_target, outcome
+ * (mt_run_outcome: running, failed, no_target, no_metric, missed,
+ * reached), reached (true, false, or null when not known: no target, or a
+ * log that never evaluates its metric), clock1_s, steady_step_s (clock 2,
+ * the steady-state mean) with steady_statistic "mean", throughput {value,
+ * unit} (the same mean), time_to_target_s (from run start),
+ * time_to_target_from_submission_s, run_minutes, accounting {from, to,
+ * hours}: the accounting boundary, the same for every source (from
+ * "submission", "init_start" or "first_event"; to "process_end",
+ * "run_stop" or "last_event"; an older record "recorded_start" to
+ * "recorded_end": the journal's), devices (the system description
+ * imported with the run, metrics.topology, else count x hosts of its
+ * system in trial.yaml) and devices_from, device_hours and cost (hourly
+ * price x the attempt's hours), device_hours_to_target and cost_to_target
+ * (from the attempt's start to the evaluation that reached it; null without a
+ * price or a target), cache_inferred (the compile cache the log shows:
  * cold, warm, mixed or null) and, when it disagrees with the declared
- * cache, cache_warning. A rehearsal (run.rehearsal true) is not priced:
+ * cache, cache_warning; metric_warning (a finished run whose log never
+ * evaluates the target's metric: which metrics it does evaluate) and
+ * workload_warning (an MLPerf submission_benchmark that is not
+ * workload.model.name). A rehearsal (run.rehearsal true) is not priced:
  * devices only from its system description, device_hours, cost and
  * cost_to_target null, and not_priced "rehearsal". Adds the keys to `run`
  * in place. */
 void mt_runs_flatten(json_t *run, const mt_spec *spec);
 
 /* Per system: {baseline: summary, candidate: summary} with
- * trial/runlog.h's summary across the system's runs (rehearsals left out:
+ * trial/runlog.h's summary across the system's flattened runs (their
+ * current target) (rehearsals left out:
  * they are not evidence; null for a system without other runs) plus
- * devices and the hourly price. New reference. */
+ * devices (as the runs count them when they agree, else trial.yaml's) and
+ * the hourly price. New reference. */
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec);
 
 #endif

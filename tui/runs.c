@@ -122,12 +122,20 @@ static int is_running(json_t *r)
 	return str(r, "status") && strcmp(str(r, "status"), "running") == 0;
 }
 
-/* "12.3s", "not reached" or "-" (no target asked or known). */
+/* "12.3s", or what became of the attempt instead (its outcome, decided in
+ * trial/runs.c from trial.yaml as it is now): "not reached", "no metric"
+ * (the log never evaluates the target's metric), "not yet" or "-". */
 static const char *to_target(char *buf, size_t size, json_t *r)
 {
-	if (json_is_false(json_object_get(r, "reached")))
-		return is_running(r) ? "not yet" : "not reached";
-	return secs(buf, size, num(r, "time_to_target_s"));
+	const char *outcome = str(r, "outcome") ?: "";
+
+	if (strcmp(outcome, "reached") == 0)
+		return secs(buf, size, num(r, "time_to_target_s"));
+	if (strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0)
+		return "not reached";
+	if (strcmp(outcome, "no_metric") == 0)
+		return "no metric";
+	return strcmp(outcome, "running") == 0 ? "not yet" : "-";
 }
 
 /* --- the list ------------------------------------------------------------ */
@@ -163,7 +171,10 @@ static void run_row(struct tui_page *p, json_t *r, int sel, int focused)
 		{secs(c1, sizeof(c1), num(r, "clock1_s")), SECS_W, 1, 0, STYLE_NORMAL},
 		{secs(step, sizeof(step), num(r, "steady_step_s")), SECS_W, 1, 0, STYLE_NORMAL},
 		{to_target(tt, sizeof(tt), r), 0, 0, 0,
-		 json_is_false(json_object_get(r, "reached")) ? STYLE_WARN : STYLE_NORMAL},
+		 strcmp(to_target(tt, sizeof(tt), r), "not reached") == 0 ||
+			 strcmp(str(r, "outcome") ?: "", "no_metric") == 0
+		     ? STYLE_WARN
+		     : STYLE_NORMAL},
 	};
 	tui_row(p, cells, fit_columns(p, cells), sel, focused);
 }
@@ -264,6 +275,10 @@ static void target_text(mt_buf *b, json_t *r)
 		mt_buf_printf(b, "reached at step %lld, %s after run start",
 		              (long long)jv_int(t, "at_step", -1),
 		              secs(s, sizeof(s), num(r, "time_to_target_s")));
+	} else if (strcmp(str(r, "outcome") ?: "", "no_metric") == 0) {
+		mt_buf_printf(b, "%s never evaluated: the log evaluates %s", str(t, "metric"),
+		              str(t, "metrics_in_log") && *str(t, "metrics_in_log")
+		                  ? str(t, "metrics_in_log") : "nothing");
 	} else {
 		mt_buf_printf(b, "%s", is_running(r) ? "not yet reached" : "not reached");
 		/* the reason, unless it only says the same ("did not reach target") */
@@ -399,6 +414,8 @@ static int64_t run_origin(json_t *r)
 	json_t *ev;
 	size_t i;
 
+	if (json_is_integer(jv_get(m, "run_start.t_ms")))
+		return jv_int(json_object_get(m, "run_start"), "t_ms", 0);
 	if (json_is_true(json_object_get(t, "reached")))
 		json_array_foreach(json_object_get(m, "evaluations"), i, ev)
 			if (jv_int(ev, "step", -2) == jv_int(t, "at_step", -1) &&
@@ -492,37 +509,22 @@ static void side_secs(struct tui_page *p, json_t *runs, const char *label, const
 	side_row(p, label, secs(bs, sizeof(bs), b), secs(cs, sizeof(cs), c), c / b);
 }
 
-/* Attempts of a system that failed or were aborted, by the journal's
- * status (the summary's "failed" also counts a run whose log has no end
- * status, as an imported one without run_stop); rehearsals left out. */
-static int failed_of(json_t *runs, const char *system)
+/* The summary's counts (trial/runlog.h): failed or aborted by status,
+ * finished short of the target, finished without its metric, reached. */
+static void side_counts(struct tui_page *p, json_t *b, json_t *c)
 {
-	json_t *r;
-	size_t i;
-	int n = 0;
-
-	json_array_foreach(runs, i, r) {
-		const char *s = str(r, "status");
-		n += !is_rehearsal(r) && str(r, "system") &&
-		     strcmp(str(r, "system"), system) == 0 && s &&
-		     strcmp(s, "success") != 0 && strcmp(s, "running") != 0;
-	}
-	return n;
-}
-
-static void side_counts(struct tui_page *p, json_t *runs, json_t *b, json_t *c)
-{
+	static const char *const rows[][2] = {{"runs", "  runs"},
+					      {"failed", "  failed"},
+					      {"missed", "  short"},
+					      {"no_metric", "  no metric"},
+					      {"reached", "  reached"}};
 	char bs[32], cs[32];
 
-	snprintf(bs, sizeof(bs), "%lld", (long long)jv_int(b, "runs", 0));
-	snprintf(cs, sizeof(cs), "%lld", (long long)jv_int(c, "runs", 0));
-	side_row(p, "  runs", bs, cs, -1);
-	snprintf(bs, sizeof(bs), "%d", failed_of(runs, "baseline"));
-	snprintf(cs, sizeof(cs), "%d", failed_of(runs, "candidate"));
-	side_row(p, "  failed", bs, cs, -1);
-	snprintf(bs, sizeof(bs), "%lld", (long long)jv_int(b, "reached", 0));
-	snprintf(cs, sizeof(cs), "%lld", (long long)jv_int(c, "reached", 0));
-	side_row(p, "  reached", bs, cs, -1);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		snprintf(bs, sizeof(bs), "%lld", (long long)jv_int(b, rows[i][0], 0));
+		snprintf(cs, sizeof(cs), "%lld", (long long)jv_int(c, rows[i][0], 0));
+		side_row(p, rows[i][1], bs, cs, -1);
+	}
 }
 
 static void systems_draw(struct tui_page *p, struct runs_state *st)
@@ -544,7 +546,7 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 		head[0].width = 13, head[1].width = head[2].width = 7, head[1].text = "base",
 		head[2].text = "cand", head[3].text = "c/b";
 	tui_row(p, head, 4, 0, 0);
-	side_counts(p, runs, b, c);
+	side_counts(p, b, c);
 	bc = json_is_number(jv_get(b, "time_to_target_s.median"))
 		     ? json_number_value(jv_get(b, "time_to_target_s.median")) : NAN;
 	cc = json_is_number(jv_get(c, "time_to_target_s.median"))

@@ -100,6 +100,7 @@ ops:
     status: device
 YAML
 run_mt 0 scan
+printf 'probe:\n  table: %s\n' "$T_TMP/mine.yaml" >>.mtrial/trial.yaml
 run_mt 0 probe --table "$T_TMP/mine.yaml"
 run_mt 0 decide --json
 eq "$(json 'j["verdict"]')" GO "complete: GO"
@@ -108,7 +109,7 @@ eq "$(json '(j["failed"], j["missing"], j["conditions"])')" "([], [], [])" "noth
 # candidate 20 x 50 s from its first step: 950 s; the baseline 20 x 60 s: 1140 s
 eq "$(json 'round(j["criteria"][3]["value"], 6)')" "$(python3 -c 'print(round(950/1140, 6))')" "time ratio"
 eq "$(json 'round(j["criteria"][4]["value"], 6)')" "$(python3 -c 'print(round(40*950/(32*1140), 6))')" "cost ratio"
-has "device-hours to the target 4.22 vs 2.53 (1.67x)" "$(json 'j["criteria"][3]["evidence"]')" \
+has "device-hours to the target 4.22 vs 2.53 (1.67x, from the attempt's start)" "$(json 'j["criteria"][3]["evidence"]')" \
 	"device-hours kept apart from turnaround"
 eq "$(json 'j["criteria"][3]["source"]')" "runs #2 (candidate) and #1 (baseline): time_to_target_s" "time source"
 eq "$(json 'j["criteria"][0]["track"], j["criteria"][0]["value"]')" "portability 2.04" "quality per track"
@@ -121,6 +122,16 @@ has "1 candidate and 1 baseline run(s)" "$(json '" | ".join(j["caveats"])')" "to
 run_mt 0 decide
 has "Verdict: GO (6 of 6 criteria met" "$OUT" "text: GO"
 has "[x] time-to-quality (time_to_quality): met" "$OUT" "text: a met criterion"
+# an exploratory probe against another table (an inference table) is
+# recorded later: the decision still judges ops against trial.yaml's table
+run_mt 0 probe --table torch-neuron-inf1
+run_mt 0 decide --json
+eq "$(json 'j["verdict"]')" GO "a later probe against another table does not decide"
+has "probe #1 (table mine 1" "$(json 'j["criteria"][2]["source"]')" "... the trial's table's probe is read"
+has "probe #2 (table torch-neuron-inf1) left out: not the trial's table" \
+	"$(json 'j["criteria"][2]["source"]')" "... the other one is named as left out"
+has "judged against table mine (trial.yaml probe.table)" "$(json 'j["criteria"][2]["evidence"]')" \
+	"... and the evidence says which table"
 
 # --- conditions: an op the table refuses, made to work by the team -------------
 python3 - "$T_TMP/mine.yaml" <<'PY'

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "decide.h"
+#include "probe_trial.h"
+#include "runs.h"
 #include "error.h"
 #include "spec.h"
 
@@ -564,6 +566,82 @@ static void test_custom_judgement(void **state)
 	json_decref(d);
 }
 
+/* Quality met by one candidate run while another finished short of the
+ * target: met, but only on the condition that the candidate reaches it
+ * reliably, with the run that missed named. */
+static void test_quality_met_some_missed(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *r;
+	size_t i;
+	int first = 1;
+
+	(void)state;
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (strcmp(get(r, "system"), "candidate") == 0) {
+			json_object_set_new(r, "outcome", json_string(first ? "missed" : "reached"));
+			first = 0;
+		}
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(crit(d, "quality-target"), "status"), "met");
+	assert_has(json_string_value(json_array_get(json_object_get(crit(d, "quality-target"),
+									 "conditions"), 0)),
+		   "1 of 3 finished candidate runs did not reach the target (runs #10)");
+	json_decref(d);
+}
+
+/* The target is read from trial.yaml when a run is read, never frozen when
+ * it is recorded: the same stored figures of a real MLPerf log (eval_accuracy
+ * 0.7597 at epoch 35) reach 0.759 and miss 0.77, and decide follows. */
+static void test_target_follows_spec(void **state)
+{
+	static const char head[] = "schema: 1\nname: t\n"
+				   "systems:\n  candidate: {count: 4, price: {hourly: 20}}\n"
+				   "  baseline: {count: 4, price: {hourly: 20}}\n"
+				   "criteria:\n  - {name: q, kind: quality}\n"
+				   "quality_target: {metric: eval_accuracy, direction: higher, threshold: ";
+	char text[512];
+	mt_spec *a, *b;
+	json_t *m = NULL, *r, *ev, *d = NULL;
+	(void)state;
+
+	snprintf(text, sizeof(text), "%s0.759}\n", head);
+	a = parse(text);
+	snprintf(text, sizeof(text), "%s0.77}\n", head);
+	b = parse(text);
+	assert_int_equal(mt_runs_metrics(&m, MT_SOURCE_DIR "/tests/data/curves/"
+					 "Dell_results_XE9640x4H100-SXM-80GB_resnet_result_0.txt",
+					 MT_RUNS_LOG_RAW, a, 0, -1), 0);
+	assert_true(json_is_null(json_object_get(m, "target"))); /* nothing frozen */
+	r = json_pack("{si, ss, ss, so}", "id", 1, "system", "candidate", "status", "success",
+		      "metrics", m);
+	mt_runs_flatten(r, a);
+	assert_true(json_is_true(json_object_get(r, "reached")));
+	assert_true(json_is_number(json_object_get(r, "cost_to_target")));
+	mt_runs_flatten(r, b);
+	assert_true(json_is_false(json_object_get(r, "reached")));
+	assert_string_equal(json_string_value(json_object_get(r, "outcome")), "missed");
+	assert_true(json_is_null(json_object_get(r, "time_to_target_s")));
+	assert_true(json_is_null(json_object_get(r, "cost_to_target")));
+	ev = json_pack("{s[O], s[], sn, s[], s{sI}, sb}", "runs", r, "checks", "probe", "overrides",
+		       "effort", "total_ms", (json_int_t)0, "effort_running", 0);
+	assert_int_equal(mt_decide_from(&d, b, ev), 0);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(d, "criteria"), 0), "status")),
+			    "not_met");
+	json_decref(d);
+	json_decref(ev);
+	json_decref(r);
+	mt_spec_free(a);
+	mt_spec_free(b);
+}
+
+/* decide names the same default table as `mtrial probe` uses. */
+static void test_default_table(void **state)
+{
+	(void)state;
+	assert_string_equal(MT_DECIDE_DEFAULT_TABLE, MT_PROBE_DEFAULT_TABLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +661,9 @@ int main(void)
 		cmocka_unit_test(test_cost_needs_prices),
 		cmocka_unit_test(test_effort),
 		cmocka_unit_test(test_custom_judgement),
+		cmocka_unit_test(test_target_follows_spec),
+		cmocka_unit_test(test_quality_met_some_missed),
+		cmocka_unit_test(test_default_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

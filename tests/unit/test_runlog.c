@@ -572,6 +572,74 @@ static void test_summary(void **state)
 		json_decref(runs[i]);
 }
 
+/* Outcomes kept apart: a successful run that never evaluated the target's
+ * metric is neither failed nor missed (ten such MLPerf runs once showed
+ * "failed: 10"). */
+static void test_summary_outcomes(void **state)
+{
+	json_t *runs[4], *s;
+	(void)state;
+
+	runs[0] = run("success", 10, 1, NAN);
+	runs[1] = run("success", NAN, 0, NAN); /* evaluated, never reached: missed */
+	runs[2] = run("success", NAN, 0, NAN);
+	json_object_set_new(json_object_get(runs[2], "target"), "evaluated", json_false());
+	runs[3] = run("aborted", NAN, 0, NAN);
+	s = mt_run_summary_json(runs, 4);
+	assert_int_equal(json_integer_value(json_object_get(s, "failed")), 1);
+	assert_int_equal(json_integer_value(json_object_get(s, "missed")), 1);
+	assert_int_equal(json_integer_value(json_object_get(s, "no_metric")), 1);
+	assert_int_equal(json_integer_value(json_object_get(s, "reached")), 1);
+	assert_string_equal(mt_run_outcome("success", json_object_get(runs[2], "target")), "no_metric");
+	assert_string_equal(mt_run_outcome("running", NULL), "running");
+	assert_string_equal(mt_run_outcome("success", NULL), "no_target");
+	json_decref(s);
+	for (size_t i = 0; i < 4; i++)
+		json_decref(runs[i]);
+}
+
+/* MLPerf's LLM logs carry train_loss points with samples_count: each is a
+ * step (samples over the global batch), so clock 2 exists; clock 2 and the
+ * throughput are the same mean. */
+static void test_mllog_train_loss_steps(void **state)
+{
+	mt_runlog log;
+	mt_run_opts o;
+	mt_run_metrics m;
+	mt_buf b = MT_BUF_INIT;
+	int64_t t = 1712000000000;
+	(void)state;
+
+	mt_buf_printf(&b, ":::MLLOG {\"key\": \"init_start\", \"time_ms\": %lld, \"value\": null}\n"
+	              ":::MLLOG {\"key\": \"global_batch_size\", \"time_ms\": %lld, \"value\": 8}\n"
+	              ":::MLLOG {\"key\": \"run_start\", \"time_ms\": %lld, \"value\": null}\n",
+	              (long long)t, (long long)t, (long long)(t + 60000));
+	/* steps 1..20 two seconds apart, step 15 half a second late */
+	for (int i = 1; i <= 20; i++)
+		mt_buf_printf(&b, ":::MLLOG {\"key\": \"train_loss\", \"time_ms\": %lld, \"value\": 2.5, "
+		              "\"metadata\": {\"samples_count\": %d}}\n",
+		              (long long)(t + 60000 + i * 2000 + (i >= 15 ? 500 : 0)), 8 * i);
+	feed_text(&log, mt_buf_cstr(&b));
+	mt_run_opts_init(&o);
+	assert_int_equal(mt_run_metrics_compute(&m, &log, &o), 0);
+	assert_int_equal(m.steps, 20);
+	assert_int_equal(m.last_step->step, 20);
+	assert_string_equal(m.interval, "step");
+	/* 19 intervals, 5 warm-up skipped: 14 intervals over 28.5 s */
+	assert_near(m.step_mean_s, 28.5 / 14);
+	assert_near(m.throughput, 8 * 14 / 28.5);
+	assert_near(m.step_mean_s * m.throughput, 8);
+	assert_int_equal(m.attempt_start_ms, t); /* init_start */
+	assert_string_equal(m.attempt_start_from, "init_start");
+	json_t *j = mt_run_metrics_json(&m);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "steady"), "statistic")),
+	                    "mean");
+	json_decref(j);
+	mt_run_metrics_dispose(&m);
+	mt_runlog_dispose(&log);
+	mt_buf_dispose(&b);
+}
+
 /* The two Dell runs as a trial would keep them: one success, one aborted. */
 static void test_summary_of_real_runs(void **state)
 {
@@ -614,6 +682,8 @@ int main(void)
 	    cmocka_unit_test(test_warnings_capped),
 	    cmocka_unit_test(test_summary),
 	    cmocka_unit_test(test_summary_of_real_runs),
+	    cmocka_unit_test(test_summary_outcomes),
+	    cmocka_unit_test(test_mllog_train_loss_steps),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
