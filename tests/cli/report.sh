@@ -110,7 +110,8 @@ eq "$order" "<dt>Quality target</dt>/<dt>Accounting boundary</dt>/<h2>Verdict: /
 # the budget, the aborted run's cost
 has ">target 2</text>" "$HTML" "the quality chart's target line"
 has "<title>CPU fallback: 1</title>" "$HTML" "the ops chart counts the override"
-has ">budget 4 h</text>" "$HTML" "the effort chart's budget"
+has ">optimized track&#39;s budget 4 h</text>" "$HTML" "the effort chart's budget, named for the optimized track"
+has ">porting-effort: 4 h for all tracks</text>" "$HTML" "... and the effort criterion, for all tracks"
 has "<title>candidate, failed, aborted or short: 6.933 USD</title>" "$HTML" "the cost chart's failed attempts"
 # the tracks: lines by mark, the marked file and its note, escaped
 has "harness 4, other 0 lines; marked reusable 4, model-specific 0, unmarked 0 lines" "$HTML" "HTML: the portability track's lines by mark"
@@ -185,7 +186,8 @@ run_mt 0 report --format html
 has '<polyline fill="none" stroke-width="2" stroke-dasharray="6 4" points=' "$OUT" "the rehearsal's line is dashed"
 has '>rehearsal: baseline</text>' "$OUT" "... and named a rehearsal in the legend"
 has '<title>run #8 (rehearsal): ' "$OUT" "... and in its points' tooltips"
-eq "$(printf '%s\n' "$OUT" | grep -c '<g class="series" stroke="#8c8c8c"')" 1 "... in grey, apart from the baseline's blue"
+eq "$(printf '%s\n' "$OUT" | grep -A1 '<g class="series" stroke="#1f77b4"' | grep -c 'stroke-dasharray')" 1 \
+	"... in the baseline's blue (a system keeps its colour), dashed"
 run_mt 0 report
 has "| 4 devices (system description Dell_systems_XE9640x4H100-SXM-80GB.json) |" "$OUT" \
 	"the devices of a run imported with a system description"
