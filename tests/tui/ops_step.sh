@@ -87,7 +87,7 @@ check "a scan from another terminal: the step no longer asks for one" \
 keys p
 check "p asks for the table in a menu" wait_for 'Probe the ops with which table\?'
 for t in team-trn1 torch-neuron-inf1 torch-neuronx-training torchneuron-2.14; do
-	check "... which lists $t with its date" wait_for "│ +[0-9] +${t//./\\.}  20[0-9-]+ +│"
+	check "... which lists $t with its date" wait_for "│ +>?[0-9] +${t//./\\.}  20[0-9-]+ +│"
 done
 check "... and a table that does not load, saying so" wait_for '[0-9] +broken \(does not load\)'
 item() { screen | grep -oE "│ +[0-9] +$1[ (]" | grep -oE '[0-9]' | head -1; }
