@@ -89,8 +89,16 @@ struct quality {
 	size_t n;
 };
 
-/* A rehearsal's line: grey and dashed, "rehearsal" in its legend entry. */
-#define REHEARSAL_COLOR "#8c8c8c"
+/* Each system's shape for its points, so that its lines read apart in
+ * grey or to a reader who cannot tell the colours. */
+static mt_svg_marker series_marker(const char *system)
+{
+	if (system && strcmp(system, "baseline") == 0)
+		return MT_SVG_CIRCLE;
+	if (system && strcmp(system, "candidate") == 0)
+		return MT_SVG_SQUARE;
+	return MT_SVG_TRIANGLE;
+}
 
 /* One series per attempt with evaluations of `metric`, x in seconds from
  * submission; `rehearsal`: the attempts are rehearsals, drawn apart. */
@@ -131,7 +139,9 @@ static void quality_series(struct quality *q, json_t *attempts, const char *metr
 			 rehearsal ? " (rehearsal)" : "");
 		s->name = q->names[q->n];
 		s->label = q->labels[q->n];
-		s->color = rehearsal ? REHEARSAL_COLOR : series_color(str(r, "system"), str(r, "track"));
+		/* a rehearsal keeps its system's colour and shape, dashed */
+		s->color = series_color(str(r, "system"), str(r, "track"));
+		s->marker = series_marker(str(r, "system"));
 		s->dashed = rehearsal;
 		s->x = q->xs[q->n];
 		s->y = q->ys[q->n];
@@ -194,7 +204,7 @@ static json_t *ops_chart(json_t *model)
 	snprintf(title, sizeof(title), "Ops by status on %s", str(model, "probe.table.name") ?: "the target");
 	mt_svg_bars c = {
 		.title = title, .value_label = "ops", .rows = rows, .n_rows = 5, .segments = segment,
-		.colors = colors, .n_segments = 1, .values = values, .marker = NAN,
+		.colors = colors, .n_segments = 1, .values = values,
 		.empty = "no probe yet: mtrial probe",
 	};
 	mt_svg_bar_chart(&b, &c);
@@ -217,14 +227,54 @@ static size_t category_index(const char *name)
 	return N_CATEGORIES - 1; /* a category this build does not know counts as other */
 }
 
+/* The effort criterion's limit on both tracks together (its threshold,
+ * else the optimized track's budget, as decide counts it) and its name;
+ * NAN when trial.yaml has no effort criterion. */
+static double effort_criterion(json_t *model, const char **name)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(at(model, "spec.criteria"), i, c) {
+		double t = num(json_object_get(c, "threshold"));
+		if (strcmp(str(c, "kind") ?: "", "effort") != 0)
+			continue;
+		*name = str(c, "name") ?: "effort";
+		return isfinite(t) ? t : num(at(model, "spec.tracks.optimized.budget_hours"));
+	}
+	return NAN;
+}
+
+/* Each limit over the row it applies to: the optimized track's budget over
+ * that track, the effort criterion over all tracks together (the only row
+ * when one track is timed, unless that is the optimized one). */
+static void effort_limits(json_t *model, const char *const *rows, size_t n, double *limits,
+			  char (*labels)[80])
+{
+	const char *name = NULL;
+	double budget = num(at(model, "spec.tracks.optimized.budget_hours"));
+	double all = effort_criterion(model, &name);
+
+	for (size_t i = 0; i < n; i++) {
+		limits[i] = NAN;
+		labels[i][0] = '\0';
+		if (strcmp(rows[i], "optimized") == 0 && isfinite(budget)) {
+			limits[i] = budget;
+			snprintf(labels[i], sizeof(labels[i]), "optimized track's budget %g h", budget);
+		} else if (i == n - 1 && isfinite(all)) {
+			limits[i] = all;
+			snprintf(labels[i], sizeof(labels[i]), "%s: %g h for all tracks", name, all);
+		}
+	}
+}
+
 static json_t *effort_chart(json_t *model)
 {
 	json_t *tracks = at(model, "effort.tracks"), *t, *cat;
-	const char *rows[MAX_ROWS + 1];
-	double values[(MAX_ROWS + 1) * N_CATEGORIES] = {0};
-	double budget = num(at(model, "spec.tracks.optimized.budget_hours"));
+	const char *rows[MAX_ROWS + 1], *label_of[MAX_ROWS + 1];
+	double values[(MAX_ROWS + 1) * N_CATEGORIES] = {0}, limits[MAX_ROWS + 1];
+	char labels[MAX_ROWS + 1][80];
 	size_t i, k, n = 0;
-	char budget_label[64];
 	mt_buf b = MT_BUF_INIT;
 
 	json_array_foreach(tracks, i, t) {
@@ -237,19 +287,21 @@ static json_t *effort_chart(json_t *model)
 		}
 		n++;
 	}
-	if (n > 1) { /* the budget criterion counts both tracks together */
+	if (n > 1) { /* the effort criterion counts both tracks together */
 		rows[n] = "all tracks";
 		for (i = 0; i < n; i++)
 			for (k = 0; k < N_CATEGORIES; k++)
 				values[n * N_CATEGORIES + k] += values[i * N_CATEGORIES + k];
 		n++;
 	}
-	snprintf(budget_label, sizeof(budget_label), "budget %g h", budget);
+	effort_limits(model, rows, n, limits, labels);
+	for (i = 0; i < n; i++)
+		label_of[i] = labels[i];
 	mt_svg_bars c = {
 		.title = "Effort by category per track", .value_label = "hours", .rows = rows,
 		.n_rows = n, .segments = effort_categories, .colors = effort_colors,
-		.n_segments = N_CATEGORIES, .values = values, .unit = "h", .marker = budget,
-		.marker_label = budget_label, .empty = "no effort recorded yet: mtrial effort start",
+		.n_segments = N_CATEGORIES, .values = values, .unit = "h", .limits = limits,
+		.limit_labels = label_of, .empty = "no effort recorded yet: mtrial effort start",
 	};
 	mt_svg_bar_chart(&b, &c);
 	return take(&b);
@@ -286,7 +338,7 @@ static json_t *cost_chart(json_t *model)
 	mt_svg_bars c = {
 		.title = title, .value_label = str(model, "costs.currency") ?: "cost", .rows = rows,
 		.n_rows = n, .segments = segments, .colors = colors, .n_segments = N_COST, .values = values,
-		.unit = str(model, "costs.currency"), .marker = NAN,
+		.unit = str(model, "costs.currency"),
 		.empty = "no priced run yet: mtrial run, and systems.*.price.hourly in trial.yaml",
 	};
 	mt_svg_bar_chart(&b, &c);

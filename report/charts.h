@@ -1,8 +1,10 @@
 /* The report's charts, drawn from the report model (model.h) as inline SVG
- * (svg.h): quality versus time for both systems with the target line (the
- * rehearsals grey and dashed, "rehearsal" in their legend entries), ops
- * by status, effort by category per track against the budget, and what the
- * runs cost per system. */
+ * (svg.h): quality versus time for both systems with the target line (each
+ * system its colour and the shape of its points; the rehearsals dashed,
+ * "rehearsal" in their legend entries), ops by status, effort by category
+ * per track with each limit over the row it applies to (the optimized
+ * track's budget, the effort criterion over all tracks), and what the runs
+ * cost per system. */
 #ifndef MT_REPORT_CHARTS_H
 #define MT_REPORT_CHARTS_H
 

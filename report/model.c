@@ -673,7 +673,7 @@ static json_t *costs_model(json_t *runs, const mt_spec *spec)
  * why there is none. */
 static json_t *decision_model(mt_trial *t, int64_t now_ms)
 {
-	json_t *d = NULL, *c;
+	json_t *d = NULL, *c, *item;
 	const char *v;
 	size_t i;
 
@@ -690,6 +690,12 @@ static json_t *decision_model(mt_trial *t, int64_t now_ms)
 				       : strcmp(v, MT_VERDICT_NO_GO) == 0 ? "no-go"
 				       : strcmp(v, MT_VERDICT_GO_WITH_CONDITIONS) == 0 ? "conditions"
 										       : "unknown"));
+	/* the main caveat is the first: the templates list the others apart,
+	 * or it would be printed twice */
+	json_object_set_new(d, "other_caveats", c = json_array());
+	json_array_foreach(json_object_get(d, "caveats"), i, item)
+		if (i > 0)
+			json_array_append(c, item);
 	json_array_foreach(json_object_get(d, "criteria"), i, c) {
 		const char *st = json_string_value(json_object_get(c, "status")) ?: "unknown";
 		json_object_set_new(c, "status_label", json_string(strcmp(st, "not_met") == 0 ? "NOT MET"

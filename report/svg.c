@@ -1,5 +1,6 @@
 #include "svg.h"
 #include "template.h"
+#include "share.h"
 
 #include <locale.h>
 #include <math.h>
@@ -87,11 +88,12 @@ static void empty_chart(mt_buf *b, const char *title, const char *why)
 struct legend {
 	const char *name[LEGEND_MAX], *color[LEGEND_MAX];
 	int dashed[LEGEND_MAX];
+	int marker[LEGEND_MAX]; /* -1: a swatch (a bar's), else a line with this marker */
 	size_t n;
 };
 
 /* Adds an entry unless one of that name is there already. */
-static void legend_add(struct legend *l, const char *name, const char *color, int dashed)
+static void legend_add(struct legend *l, const char *name, const char *color, int dashed, int marker)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (strcmp(l->name[i], name) == 0)
@@ -100,7 +102,48 @@ static void legend_add(struct legend *l, const char *name, const char *color, in
 		return;
 	l->name[l->n] = name;
 	l->color[l->n] = color;
+	l->marker[l->n] = marker;
 	l->dashed[l->n++] = dashed;
+}
+
+/* Opens a point's shape centred on (x, y), filled with `color`, for a
+ * <title> to follow; returns the tag to close it with. */
+static const char *marker_open(mt_buf *b, mt_svg_marker m, double x, double y, const char *color)
+{
+	switch (m) {
+	case MT_SVG_SQUARE:
+		mt_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" fill=\"%s\">",
+			      x - 3, y - 3, color);
+		return "rect";
+	case MT_SVG_TRIANGLE:
+		mt_buf_printf(b, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\">", x, y - 4,
+			      x + 4, y + 3, x - 4, y + 3, color);
+		return "path";
+	case MT_SVG_DIAMOND:
+		mt_buf_printf(b, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\">", x,
+			      y - 4, x + 4, y, x, y + 4, x - 4, y, color);
+		return "path";
+	default:
+		mt_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">", x, y, color);
+		return "circle";
+	}
+}
+
+/* A legend entry's sample: a swatch for a bar, a short line with its
+ * marker in the middle for a line. */
+static void legend_sample(mt_buf *b, const struct legend *l, size_t i, double x, double y)
+{
+	if (l->marker[i] < 0 && !l->dashed[i]) {
+		mt_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"%s\"/>\n",
+			      x, y - 9, l->color[i]);
+		return;
+	}
+	mt_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		      "stroke-width=\"2\"%s/>\n", x, y - 4, x + 18, y - 4, l->color[i],
+		      l->dashed[i] ? " stroke-dasharray=\"6 4\"" : "");
+	if (l->marker[i] >= 0)
+		mt_buf_printf(b, "</%s>\n", marker_open(b, (mt_svg_marker)l->marker[i], x + 9, y - 4,
+							 l->color[i]));
 }
 
 static double legend_width(const char *name)
@@ -121,15 +164,10 @@ static int legend_draw(mt_buf *b, const struct legend *l, double x0, double y)
 			y += LEGEND_LINE;
 			lines++;
 		}
-		if (b && l->dashed[i])
-			mt_buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-				      "stroke-width=\"2\" stroke-dasharray=\"6 4\"/>\n",
-				      x, y - 4, x + 18, y - 4, l->color[i]);
-		else if (b)
-			mt_buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"%s\"/>\n",
-				      x, y - 9, l->color[i]);
-		if (b)
+		if (b) {
+			legend_sample(b, l, i, x, y);
 			text(b, x + 24, y, "start", NULL, l->name[i]);
+		}
 		x += legend_width(l->name[i]);
 	}
 	return lines;
@@ -205,10 +243,11 @@ static void line_series(mt_buf *b, const mt_svg_series *s, struct range xr, stru
 			continue;
 		snprintf(tip, sizeof(tip), "%s%s%.4g at %.4g", s->label ? s->label : "",
 			 s->label ? ": " : "", s->y[i], s->x[i]);
-		mt_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"><title>",
-			      scale(s->x[i], xr, LINE_LEFT, LINE_RIGHT), scale(s->y[i], yr, LINE_BOTTOM, LINE_TOP));
+		const char *tag = marker_open(b, s->marker, scale(s->x[i], xr, LINE_LEFT, LINE_RIGHT),
+					      scale(s->y[i], yr, LINE_BOTTOM, LINE_TOP), s->color);
+		mt_buf_puts(b, "<title>");
 		mt_html_escape(b, tip, strlen(tip));
-		mt_buf_puts(b, "</title></circle>\n");
+		mt_buf_printf(b, "</title></%s>\n", tag);
 	}
 	mt_buf_puts(b, "</g>\n");
 }
@@ -216,9 +255,10 @@ static void line_series(mt_buf *b, const mt_svg_series *s, struct range xr, stru
 static void line_legend(const mt_svg_lines *c, struct legend *l)
 {
 	for (size_t i = 0; i < c->n_series; i++)
-		legend_add(l, c->series[i].name, c->series[i].color, c->series[i].dashed);
+		legend_add(l, c->series[i].name, c->series[i].color, c->series[i].dashed,
+			   (int)c->series[i].marker);
 	if (isfinite(c->target))
-		legend_add(l, c->target_label ? c->target_label : "target", "#000", 1);
+		legend_add(l, c->target_label ? c->target_label : "target", "#000", 1, -1);
 }
 
 static void finish(locale_t old, locale_t cl)
@@ -294,28 +334,68 @@ static void bar_axis(mt_buf *b, const mt_svg_bars *c, struct range *vr, double l
 	text(b, (left + BAR_RIGHT) / 2, bottom + 36, "middle", NULL, c->value_label ? c->value_label : "");
 }
 
+#define MAX_SEGMENTS 16
+
+/* Whole pixels for each segment of a row, with mt_share_cells as the
+ * wizard's bars: the bar's length its share of the axis, then each segment
+ * its share of the bar; a value above 0 is never drawn thinner than a
+ * pixel, nor thinner than its share through rounding. */
+static void bar_pixels(const mt_svg_bars *c, size_t row, struct range vr, double left, int *px)
+{
+	double v[MAX_SEGMENTS], total = 0, of_axis[2];
+	int length[2];
+	size_t n = c->n_segments < MAX_SEGMENTS ? c->n_segments : MAX_SEGMENTS;
+
+	for (size_t s = 0; s < n; s++)
+		total += v[s] = value_at(c, row, s);
+	of_axis[0] = total;
+	of_axis[1] = vr.hi - total;
+	mt_share_cells(of_axis, 2, (int)(BAR_RIGHT - left), 0, length);
+	mt_share_cells(v, n, length[0], -1, px);
+}
+
 static void bar_row(mt_buf *b, const mt_svg_bars *c, size_t row, struct range vr, double left)
 {
 	double y = BAR_TOP + (double)row * ROW_H + (ROW_H - BAR_H) / 2, x = left, total = 0;
+	int px[MAX_SEGMENTS];
 	char tip[200];
 
 	text(b, left - 8, y + BAR_H / 2 + 4, "end", NULL, c->rows[row]);
-	for (size_t s = 0; s < c->n_segments; s++) {
-		double v = value_at(c, row, s), w = scale(v, vr, left, BAR_RIGHT) - left;
+	bar_pixels(c, row, vr, left, px);
+	for (size_t s = 0; s < c->n_segments && s < MAX_SEGMENTS; s++) {
+		double v = value_at(c, row, s);
 		if (v <= 0)
 			continue;
 		snprintf(tip, sizeof(tip), "%s%s%s: %.4g%s%s", c->rows[row], c->n_segments > 1 ? ", " : "",
 			 c->n_segments > 1 ? c->segments[s] : "", v, c->unit ? " " : "", c->unit ? c->unit : "");
-		mt_buf_printf(b, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-			      "fill=\"%s\"><title>", x, y, w, BAR_H,
+		mt_buf_printf(b, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
+			      "fill=\"%s\"><title>", x, y, px[s], BAR_H,
 			      c->colors[c->n_segments > 1 ? s : row]);
 		mt_html_escape(b, tip, strlen(tip));
 		mt_buf_puts(b, "</title></rect>\n");
-		x += w;
+		x += px[s];
 		total += v;
 	}
 	snprintf(tip, sizeof(tip), "%.4g%s%s", total, c->unit ? " " : "", c->unit ? c->unit : "");
 	text(b, x + 6, y + BAR_H / 2 + 4, "start", "class=\"total\"", tip);
+}
+
+static double limit_at(const mt_svg_bars *c, size_t row)
+{
+	return c->limits && isfinite(c->limits[row]) && c->limits[row] > 0 ? c->limits[row] : NAN;
+}
+
+/* Row `row`'s limit: a dashed line across its bar's height only, its label
+ * above the bar at the line; the label's end is held inside the chart. */
+static void bar_limit(mt_buf *b, const mt_svg_bars *c, size_t row, struct range vr, double left)
+{
+	double y = BAR_TOP + (double)row * ROW_H, x = scale(limit_at(c, row), vr, left, BAR_RIGHT);
+	const char *label = c->limit_labels && c->limit_labels[row] ? c->limit_labels[row] : "";
+
+	mt_buf_printf(b, "<line class=\"marker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		      "stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>\n",
+		      x, y + 3, x, y + ROW_H - 3);
+	text(b, x - 3, y + (ROW_H - BAR_H) / 2 - 1, "end", "class=\"limit\" font-size=\"10\"", label);
 }
 
 void mt_svg_bar_chart(mt_buf *b, const mt_svg_bars *c)
@@ -336,22 +416,18 @@ void mt_svg_bar_chart(mt_buf *b, const mt_svg_bars *c)
 		finish(old, cl);
 		return;
 	}
-	widen(&vr, c->marker);
+	for (size_t r = 0; r < c->n_rows; r++)
+		widen(&vr, limit_at(c, r));
 	for (size_t s = 0; c->n_segments > 1 && s < c->n_segments; s++)
-		legend_add(&legend, c->segments[s], c->colors[s], 0);
-	if (isfinite(c->marker))
-		legend_add(&legend, c->marker_label ? c->marker_label : "", "#000", 1);
+		legend_add(&legend, c->segments[s], c->colors[s], 0, -1);
 	h = bottom + BAR_AXIS_H + LEGEND_LINE * legend_draw(NULL, &legend, 16, 0) + 8;
 	open_svg(b, h, c->title);
 	bar_axis(b, c, &vr, left, bottom);
 	for (size_t r = 0; r < c->n_rows; r++)
 		bar_row(b, c, r, vr, left);
-	if (isfinite(c->marker)) {
-		double x = scale(c->marker, vr, left, BAR_RIGHT);
-		mt_buf_printf(b, "<line class=\"marker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			      "stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n",
-			      x, BAR_TOP - 8, x, bottom + 2);
-	}
+	for (size_t r = 0; r < c->n_rows; r++)
+		if (isfinite(limit_at(c, r)))
+			bar_limit(b, c, r, vr, left);
 	legend_draw(b, &legend, 16, bottom + BAR_AXIS_H + 12);
 	mt_buf_puts(b, "</svg>\n");
 	finish(old, cl);

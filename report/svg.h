@@ -12,6 +12,11 @@
 #include <stddef.h>
 #include "util.h"
 
+/* The shape of a line's points, drawn in its legend entry too: with the
+ * colour and the dashes, a line reads apart from the others even when
+ * colours do not (printed in grey, or to a reader who cannot tell them). */
+typedef enum { MT_SVG_CIRCLE, MT_SVG_SQUARE, MT_SVG_TRIANGLE, MT_SVG_DIAMOND } mt_svg_marker;
+
 /* One line of a line chart. Series with the same name share one legend
  * entry (say, every baseline run). */
 typedef struct {
@@ -21,6 +26,7 @@ typedef struct {
 	const double *x, *y;
 	size_t n;
 	int dashed; /* a dashed line (and legend entry): runs that are not evidence */
+	mt_svg_marker marker;
 } mt_svg_series;
 
 typedef struct {
@@ -49,12 +55,16 @@ typedef struct {
 	size_t n_segments;
 	const double *values; /* n_rows x n_segments, row-major; not finite or < 0: 0 */
 	const char *unit;     /* after each bar's total ("h", "USD"), may be NULL */
-	double marker;        /* NAN: none; else a dashed vertical line (a budget) */
-	const char *marker_label;
+	/* NULL, or n_rows limits (a budget), each NAN for none or drawn as a
+	 * dashed vertical line across its own row only, named by its label
+	 * beside it: a limit of one row never looks like one of the others. */
+	const double *limits;
+	const char *const *limit_labels; /* n_rows, with limits */
 	const char *empty; /* said when every value is 0 */
 } mt_svg_bars;
 
-/* Appends a bar chart to `out`. */
+/* Appends a bar chart to `out`. A bar's segments beyond the 16th are not
+ * drawn. */
 void mt_svg_bar_chart(mt_buf *out, const mt_svg_bars *c);
 
 /* Round tick values covering [lo, hi] with about `want` intervals: a step

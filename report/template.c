@@ -128,6 +128,43 @@ static void markdown_escape(mt_buf *out, const char *s, size_t n)
 	}
 }
 
+/* 1 when the output's line so far is inside a <code> element (the
+ * templates open and close one on a line). */
+static int inside_code(const mt_buf *out)
+{
+	for (size_t i = out->len; i > 0 && out->ptr[i - 1] != '\n'; i--) {
+		if (out->len - (i - 1) >= 7 && strncmp(out->ptr + i - 1, "</code>", 7) == 0)
+			return 0;
+		if (out->len - (i - 1) >= 5 && strncmp(out->ptr + i - 1, "<code", 5) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The model's strings are written for Markdown as much as for reading: a
+ * `span` in backticks becomes <code>span</code> in HTML instead of showing
+ * its backticks; a lone backtick stays, as does every backtick of a value
+ * already inside a <code> element (a command keeps its text). */
+static void html_value_escape(mt_buf *out, const char *s, size_t n)
+{
+	int code = inside_code(out);
+	size_t i = 0;
+
+	while (i < n) {
+		const char *tick = code ? NULL : memchr(s + i, '`', n - i);
+		const char *end = tick ? memchr(tick + 1, '`', n - (size_t)(tick + 1 - s)) : NULL;
+		if (!end) {
+			mt_html_escape(out, s + i, n - i);
+			return;
+		}
+		mt_html_escape(out, s + i, (size_t)(tick - (s + i)));
+		mt_buf_puts(out, "<code>");
+		mt_html_escape(out, tick + 1, (size_t)(end - tick - 1));
+		mt_buf_puts(out, "</code>");
+		i = (size_t)(end + 1 - s);
+	}
+}
+
 static void emit_value(struct render *r, json_t *v, int raw)
 {
 	mt_buf text = MT_BUF_INIT;
@@ -138,7 +175,7 @@ static void emit_value(struct render *r, json_t *v, int raw)
 	}
 	value_text(&text, v);
 	if (r->escape == MT_TEMPLATE_HTML)
-		mt_html_escape(r->out, mt_buf_cstr(&text), text.len);
+		html_value_escape(r->out, mt_buf_cstr(&text), text.len);
 	else
 		markdown_escape(r->out, mt_buf_cstr(&text), text.len);
 	mt_buf_dispose(&text);

@@ -9,7 +9,8 @@
  * Names are looked up in the current context, then outwards.
  *
  * Values are escaped for the format the template's name ends with: ".html"
- * escapes & < > " ' as entities; ".md" escapes what would break the
+ * escapes & < > " ' as entities and marks a `span` in backticks up as
+ * <code> (outside a <code> element); ".md" escapes what would break the
  * document's structure (a '|' in a table row, a '<' that could open an HTML
  * tag outside a code span, line breaks); any other name, nothing. */
 #ifndef MT_REPORT_TEMPLATE_H

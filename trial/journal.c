@@ -1291,6 +1291,8 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 									 : json_string(ended),
 			      "metrics", metrics ? metrics : json_null(), "rehearsal",
 			      sqlite3_column_int(st, 16) != 0);
+		if (r) /* to the ms: a live view's clock 1 counts from it as the end's does */
+			json_object_set_new(r, "started_ms", json_integer(sqlite3_column_int64(st, 11)));
 		if (r && lost) { /* recorded as running by a process that is gone */
 			json_object_set_new(r, "status", json_string("lost"));
 			json_object_set_new(r, "note",

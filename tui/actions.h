@@ -28,12 +28,12 @@
 	  '\n', '\r', KEY_ENTER, KEY_RIGHT, 'l')                                        \
 	_(BACK, "back",                                                                 \
 	  "Back: closes help, an op's call sites or details, the ops' differences, an "  \
-	  "inventory view, the ops filter, a check's details, then to the step list",    \
+	  "inventory view, the ops filter, a check's details, then goes to the step list", \
 	  KEY_LEFT, 'h', TUI_KEY_ESC)                                                   \
 	_(NOTE, "add-note", "Add a friction note (a one-line prompt; Enter saves, Esc cancels)", \
 	  'n')                                                                          \
 	_(TIMER, "toggle-timer",                                                        \
-	  "Start the effort timer (choose category and track), or stop it", 't')       \
+	  "Start the effort timer (choose its category and track), or stop it", 't')   \
 	_(SCAN, "scan",                                                                 \
 	  "Scan the repository for its op inventory (asks for the path and the "         \
 	  "revision; the result is recorded in the trial)", 's')                        \
@@ -46,8 +46,8 @@
 	  "Repository: the findings, most effort first; again for the summary", 'e')    \
 	_(PROBE, "probe",                                                               \
 	  "Probe the ops against a compatibility table chosen in a menu: the ops of "    \
-	  "the source shown (the latest scan unless i chose another); the result is "    \
-	  "recorded in the trial", 'p')                                                 \
+	  "the source shown (the latest scan, unless another was chosen with i); the "  \
+	  "result is recorded in the trial", 'p')                                        \
 	_(OP_SOURCE, "op-source",                                                       \
 	  "Ops: where the ops come from, in a menu: the static scan, a TorchScript "     \
 	  "archive's graphs or a dispatch trace of a real run (recorded with `mtrial "   \

@@ -67,6 +67,8 @@ static void draw_side_step(struct tui_wizard *w, int i)
 	else if (status && strcmp(status, "partial") == 0)
 		g = GLYPH_PARTIAL, gs = STYLE_WARN;
 	draw_fill(r, row, s);
+	if (s == STYLE_SELECTED) /* focus shown by more than a colour */
+		draw_text(r, row, 0, s, ">");
 	draw_textf(&label, row, 1, s, "%d %s", i + 1, w->steps[i].ops->name);
 	draw_text(r, row, r->w - 2, s == STYLE_SELECTED ? s : gs, draw_glyph(g));
 }
@@ -77,6 +79,11 @@ static void draw_side(struct tui_wizard *w)
 	char legend[64];
 
 	draw_text(r, 0, 1, STYLE_HEADING, "Steps");
+	/* the content has focus: a mark pointing at its heading, beside the
+	 * line, so that focus reads without colours (NO_COLOR, or a reader who
+	 * cannot tell them); the list's mark is its selected step's '>' */
+	if (w->focus == FOCUS_CONTENT && !w->help_open)
+		draw_text(r, 0, r->w - 1, STYLE_HEADING, ">");
 	for (int i = 0; i < TUI_NSTEPS; i++)
 		draw_side_step(w, i);
 	snprintf(legend, sizeof(legend), "%s done %s partial %s empty", draw_glyph(GLYPH_DONE),

@@ -60,12 +60,17 @@ void menu_draw(const struct tui_menu *m, const struct draw_rect *area)
 	h = h < area->h ? h : area->h;
 	box = (struct draw_rect){area->y + (area->h - h) / 2, area->x + (area->w - w) / 2, h, w};
 	inner = (struct draw_rect){box.y + 1, box.x + 2, box.h - 2, box.w - 4};
+	/* the box's rows cleared across the area: no word of the page behind
+	 * is left cut by its edges, as if part of the menu */
+	draw_clear(&(struct draw_rect){box.y, area->x, box.h, area->w});
 	draw_box(&box, STYLE_BORDER);
 	draw_text(&box, 0, 2, STYLE_HEADING, m->title);
 	for (int i = 0; i < m->n; i++) {
 		enum draw_style s = i == m->sel ? STYLE_SELECTED : STYLE_NORMAL;
-		if (i == m->sel)
+		if (i == m->sel) { /* reverse video and a mark: not a colour alone */
 			draw_fill(&inner, i, s);
+			draw_text(&inner, i, 0, s, ">");
+		}
 		draw_textf(&inner, i, 1, s, "%d  %s", i + 1, m->items[i]);
 	}
 	draw_text(&inner, inner.h - 1, 0, STYLE_DIM, MENU_HINT);

@@ -9,6 +9,7 @@
 #include "probe_trial.h"
 #include "screen.h"
 #include "rows.h"
+#include "share.h"
 #include "source.h"
 #include "jview.h"
 #include "opsdiff.h"
@@ -286,60 +287,27 @@ static void identity(struct tui_page *p, const struct tui_ctx *ctx, json_t *prob
 		rules_field(p, json_object_get(probe, "rules"));
 }
 
-/* Shares of `width` columns proportional to n[]: whole shares first, the
- * columns left to the largest remainders, then at least one column for
- * every status present (taken from the widest). */
-static void bar_widths(const json_int_t *n, int width, int *w)
-{
-	json_int_t total = 0;
-	int used = 0, extra[NLOOKS] = {0};
-
-	for (size_t i = 0; i < NLOOKS; i++)
-		total += n[i] > 0 ? n[i] : 0;
-	for (size_t i = 0; i < NLOOKS; i++) {
-		w[i] = total && n[i] > 0 ? (int)(n[i] * width / total) : 0;
-		used += w[i];
-	}
-	while (total && used < width) {
-		size_t best = NLOOKS;
-		for (size_t i = 0; i < NLOOKS; i++)
-			if (n[i] > 0 && !extra[i] &&
-			    (best == NLOOKS || n[i] * width % total > n[best] * width % total))
-				best = i;
-		if (best == NLOOKS)
-			break;
-		extra[best] = 1;
-		w[best]++, used++;
-	}
-	for (size_t i = 0; i < NLOOKS; i++) {
-		size_t widest = 0;
-		for (size_t k = 0; k < NLOOKS; k++)
-			widest = w[k] > w[widest] ? k : widest;
-		if (n[i] > 0 && !w[i] && w[widest] > 1)
-			w[widest]--, w[i]++;
-	}
-}
-
-/* One line, each status a segment as wide as its share of the ops, in its
- * colour and starting with its letter, so that it reads without colour. */
+/* One line, each status a segment as wide as its share of the ops
+ * (mt_share_cells: unknown never loses a column to rounding), in its
+ * colour and filled with its letter, so that a segment reads as wide
+ * without colour and on any background. */
 static void status_bar(struct tui_page *p, json_t *summary)
 {
-	json_int_t n[NLOOKS];
+	double n[NLOOKS];
 	int w[NLOOKS];
 	mt_buf seg = MT_BUF_INIT;
 
 	for (size_t i = 0; i < NLOOKS; i++)
-		n[i] = jv_int(summary, looks[i].status, 0);
-	bar_widths(n, p->width, w);
+		n[i] = (double)jv_int(summary, looks[i].status, 0);
+	mt_share_cells(n, NLOOKS, p->width, NLOOKS - 1 /* unknown */, w);
 	page_line(p);
 	if (!jv_int(summary, "ops", 0))
 		page_add(p, STYLE_DIM, "(the scan has no ops)");
 	for (size_t i = 0; i < NLOOKS; i++) {
 		if (!w[i])
 			continue;
-		mt_buf_puts(&seg, looks[i].letter);
-		for (int k = 1; k < w[i]; k++)
-			mt_buf_put(&seg, " ", 1);
+		for (int k = 0; k < w[i]; k++)
+			mt_buf_puts(&seg, looks[i].letter);
 		page_add(p, looks[i].bar, mt_buf_cstr(&seg));
 		mt_buf_dispose(&seg);
 	}

@@ -199,7 +199,11 @@ static int64_t iso_ms(const char *iso)
 static void add_live(struct tui_wizard *w, json_t *run)
 {
 	const char *log = json_string_value(json_object_get(run, "source"));
-	int64_t started = iso_ms(json_string_value(json_object_get(run, "started")));
+	/* the journal's ms, as `mtrial run` anchors clock 1 when the run ends:
+	 * the ISO time's whole seconds made it change then */
+	json_t *ms = json_object_get(run, "started_ms");
+	int64_t started = json_is_integer(ms) ? json_integer_value(ms)
+					      : iso_ms(json_string_value(json_object_get(run, "started")));
 	json_t *m = NULL, *live = json_pack("{sI}", "started_ms", (json_int_t)started);
 
 	if (log && mt_runs_metrics(&m, log, MT_RUNS_LOG_TIMED, w->trial->spec, started, -1) == 0) {

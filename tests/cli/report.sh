@@ -114,7 +114,8 @@ eq "$order" "<dt>Quality target</dt>/<dt>Accounting boundary</dt>/<h2>Verdict: /
 # the budget, the aborted run's cost
 has ">target 2</text>" "$HTML" "the quality chart's target line"
 has "<title>CPU fallback: 1</title>" "$HTML" "the ops chart counts the override"
-has ">budget 4 h</text>" "$HTML" "the effort chart's budget"
+has ">optimized track&#39;s budget 4 h</text>" "$HTML" "the effort chart's budget, named for the optimized track"
+has ">porting-effort: 4 h for all tracks</text>" "$HTML" "... and the effort criterion, for all tracks"
 check "the cost chart's failed attempts (the aborted import, 6.933 USD, and the failed run)" \
 	grep -Eq '<title>candidate, failed or aborted: 6\.9[3-9][0-9]* USD</title>' <<<"$HTML"
 # the tracks: lines by mark, the marked file and its note, escaped
@@ -190,7 +191,8 @@ run_mt 0 report --format html
 has '<polyline fill="none" stroke-width="2" stroke-dasharray="6 4" points=' "$OUT" "the rehearsal's line is dashed"
 has '>rehearsal: baseline</text>' "$OUT" "... and named a rehearsal in the legend"
 has '<title>run #8 (rehearsal): ' "$OUT" "... and in its points' tooltips"
-eq "$(printf '%s\n' "$OUT" | grep -c '<g class="series" stroke="#8c8c8c"')" 1 "... in grey, apart from the baseline's blue"
+eq "$(printf '%s\n' "$OUT" | grep -A1 '<g class="series" stroke="#1f77b4"' | grep -c 'stroke-dasharray')" 1 \
+	"... in the baseline's blue (a system keeps its colour), dashed"
 run_mt 0 report
 has "| 4 devices (system description Dell_systems_XE9640x4H100-SXM-80GB.json) |" "$OUT" \
 	"the devices of a run imported with a system description"

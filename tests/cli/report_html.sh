@@ -97,4 +97,32 @@ hasnt 'class="no-data"' "$DOM" "no chart says it lacks data"
 hasnt '<script' "$DOM" "no script in the page"
 has "Quality versus time: eval_loss" "$DOM" "the quality chart's title"
 
+# The main caveat once (not again in the list of caveats under it).
+caveat=$(sed -n 's/.*<p class="caveat">Main caveat: \(.*\)<\/p>.*/\1/p' "$T_TMP/report.html")
+check "there is a main caveat" test -n "$caveat"
+eq "$(grep -cF -- "$caveat" "$T_TMP/report.html")" 1 "the main caveat is printed once"
+# The model's `code` spans are marked up, not shown with their backticks.
+"$PY" - "$T_TMP/report.html" >"$T_TMP/ticks" <<'PY'
+import re, sys
+body = open(sys.argv[1]).read().split("<body>", 1)[1]
+print(len(re.findall("`", re.sub(r"<code>.*?</code>", "", body, flags=re.S))))
+PY
+eq "$(cat "$T_TMP/ticks")" 0 "no backtick outside <code> in the page"
+
+# At 1280 px nothing is wider than the window, not even the runs table with
+# a run whose name cannot break (an MLPerf result file's, say): cells wrap,
+# and what cannot wrap scrolls inside its table. The browser measures the
+# page: a copy of the report with a script that writes the widths into it.
+"$MTRIAL" runs import "$L/base1.log" --system baseline --track portability \
+	--label "result_0.nvidia_dgxa100_ngc24.04_pytorch_gpt3_175b_eval_loss_$(printf 'x%.0s' {1..60})" >/dev/null
+run_mt 0 report --format html -o "$T_TMP/report.html"
+sed 's|</body>|<script>addEventListener("load", function () { var p = document.createElement("pre"); p.id = "widths"; p.textContent = "page " + document.documentElement.scrollWidth + " window " + document.documentElement.clientWidth; document.body.appendChild(p); });</script></body>|' \
+	"$T_TMP/report.html" >"$T_TMP/measured.html"
+widths=$(timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+	--user-data-dir="$T_TMP/profile" --window-size=1280,900 --virtual-time-budget=5000 --dump-dom \
+	"file://$T_TMP/measured.html" 2>>"$T_TMP/chromium.err" | sed -n 's/.*<pre id="widths">\(.*\)<\/pre>.*/\1/p')
+read -r _ page _ window <<<"$widths"
+check "the page measured at 1280 px ($widths)" test -n "$page"
+check "... no wider than the window (${page:-?} <= ${window:-?} px)" test "${page:-1}" -le "${window:-0}"
+
 finish

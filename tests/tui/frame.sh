@@ -12,7 +12,7 @@ check "the whole 80x24 frame matches expected/frame-80x24.txt" \
 	same_screen "$EXPECTED/frame-80x24.txt"
 for step in "1 Repository" "2 Ops & compatibility" "3 Correctness" "4 Runs & clocks" \
 	"5 Tracks & effort" "6 Summary"; do
-	check "the side list shows '$step'" wait_for "^ $step +. │"
+	check "the side list shows '$step'" wait_for "^[ >]$step +. │"
 done
 check "the status line shows the trial name and the timer" \
 	wait_for '^ frame-trial +timer off .*\? help  q quit$'

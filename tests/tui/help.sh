@@ -34,6 +34,11 @@ check "... Ctrl-L" grep -Eq '^   Ctrl-L +redraw$' "$all"
 check "... Tab and Enter" grep -Eq '^   Tab +switch-focus$' "$all" &&
 	check "... Enter" grep -Eq '^   Enter, Right, l +open-step$' "$all"
 check "help texts come along" grep -q 'Add a friction note' "$all"
+# proofread: a key is not a person ("unless i chose another")
+helptext=$(sed 's/^ *//' "$all" | tr '\n' ' ' | tr -s ' ')
+check "the probe's help says which source it takes" \
+	grep -q 'the latest scan, unless another was chosen with i' <<<"$helptext"
+check "... and no text says 'i chose'" eval '! grep -qi "unless i chose\|i chose" <<<"$helptext"'
 
 keys q
 check "q closes the help, not the wizard" wait_for '^ Steps '

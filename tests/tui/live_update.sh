@@ -11,7 +11,7 @@ start_wizard
 
 keys j j j j
 check "the note made before is there" wait_for '│      before the wizard$'
-check "the side list marks the step partial" wait_for '^ 5 Tracks & effort +◐ │'
+check "the side list marks the step partial" wait_for '^[ >]5 Tracks & effort +◐ │'
 
 mt note "added from another terminal" --track optimized --tag outside >/dev/null
 check "a note from another process appears within a few seconds" \

@@ -87,7 +87,7 @@ check "a scan from another terminal: the step no longer asks for one" \
 keys p
 check "p asks for the table in a menu" wait_for 'Probe the ops with which table\?'
 for t in team-trn1 torch-neuron-inf1 torch-neuronx-training torchneuron-2.14; do
-	check "... which lists $t with its date" wait_for "│ +[0-9] +${t//./\\.}  20[0-9-]+ +│"
+	check "... which lists $t with its date" wait_for "│ +>?[0-9] +${t//./\\.}  20[0-9-]+ +│"
 done
 check "... and a table that does not load, saying so" wait_for '[0-9] +broken \(does not load\)'
 item() { screen | grep -oE "│ +[0-9] +$1[ (]" | grep -oE '[0-9]' | head -1; }
@@ -117,8 +117,20 @@ for pair in "D device" "P partial" "C cpu_fallback" "U unsupported" "? unknown";
 	check "the legend counts $st as the report does ($n)" shows "${pair%% *} $st $n"
 done
 check "... with the share supported" wait_for " $(r .probe.summary.support_percentage)% supported"
-check "the bar: a segment per status present, each led by its letter" \
-	wait_for '│ D +P +U *$'
+check "the bar: a segment per status present, filled with its letter" \
+	wait_for '│ D+P+U+$'
+# seg_len LETTER: how many columns the bar's segment of that status takes
+seg_len() { screen | grep -E '│ [DPCU?]+$' | head -1 | tr -cd "$1" | wc -c; }
+# proportional A B NA NB: segments A and B as wide as their counts say (a
+# column apart at most, what rounding allows)
+proportional() {
+	local a b
+	a=$(seg_len "$1") b=$(seg_len "$2")
+	[ $((a * $4 - b * $3)) -le $(($3 > $4 ? $3 : $4)) ] &&
+		[ $((b * $3 - a * $4)) -le $(($3 > $4 ? $3 : $4)) ]
+}
+check "... each segment as wide as its share (1 of 3 each)" \
+	eval 'proportional D P 1 1 && proportional P U 1 1'
 
 # The list, blockers first, as the report orders it.
 mapfile -t want_rows < <(jq -r '.probe.ops[] |
@@ -237,13 +249,14 @@ sgr_params() {
 }
 no_colors() { ! sgr_params | grep -qE '^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$'; }
 reversed_bar() {
-	tm capture-pane -e -p -t "$SESSION" | grep -aqE $'\e\\[[0-9;]*7m(\e\\[[0-9;]*m)*D +'
+	tm capture-pane -e -p -t "$SESSION" | grep -aqE $'\e\\[[0-9;]*7m(\e\\[[0-9;]*m)*DD+'
 }
 tm kill-session -t "$SESSION"
 start_shell 80 24 "${PRIVATE[@]}" NO_COLOR=1
 start_wizard
 keys j
-check "NO_COLOR: the bar shows by its letters" wait_for '│ D +P *$'
+check "NO_COLOR: the bar shows by its letters" wait_for '│ D+P+$'
+check "NO_COLOR: 2 device ops twice as wide as 1 partial" proportional D P 2 1
 check "NO_COLOR: the legend too" wait_for '│ D device 2  P partial 1  C cpu_fallback 0$'
 check "NO_COLOR: without colours" no_colors
 check "NO_COLOR: the bar in reverse video" reversed_bar

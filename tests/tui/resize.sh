@@ -27,7 +27,7 @@ check "... and the screen is the same as at start" same_screen "$EXPECTED/frame-
 
 resize 60 16
 check "at 60x16 the narrow layout cuts long names with an ellipsis" \
-	wait_for '^ 2 Ops & compatibi… ○ │'
+	wait_for '^[ >]2 Ops & compatibi… ○ │'
 check "... and the whole screen matches expected/frame-60x16.txt" \
 	same_screen "$EXPECTED/frame-60x16.txt"
 
@@ -35,7 +35,7 @@ resize 50 12
 check "below 60x16: terminal too small" \
 	wait_for 'terminal too small \(need 60x16, have 50x12\)'
 resize 80 24
-check "growing again brings the frame back" wait_for '^ 6 Summary +. │'
+check "growing again brings the frame back" wait_for '^[ >]6 Summary +. │'
 check "... exactly as before" same_screen "$EXPECTED/frame-80x24.txt"
 
 keys j j j j Enter '?'
@@ -47,7 +47,7 @@ resize 80 24
 keys q
 check "q closes the help after the resizes" wait_for '^ Steps '
 keys C-l
-check "Ctrl-L redraws the same screen" wait_for '^ 5 Tracks & effort +. │'
+check "Ctrl-L redraws the same screen" wait_for '^[ >]5 Tracks & effort +. │'
 masked_screen | sed 's/^/  | /'
 
 keys q

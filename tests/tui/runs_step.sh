@@ -133,9 +133,15 @@ e1=$(screen | grep -oE 'running 0:00:0[0-9]' | head -1)
 sleep 2
 e2=$(screen | grep -oE 'running 0:00:0[0-9]' | head -1)
 check "... the elapsed time goes on" test "$e1" != "$e2"
+c1_running=$(screen | grep -oE '│   #5   candidate running +[0-9.]+m?s' | awk '{print $NF}')
 kill -INT "$live"
 wait "$live"
 check "stopped, it shows as aborted" wait_for '│   #5   candidate aborted' 6
+# clock 1 is the log's first step from the submission to the millisecond,
+# the same figure while the run goes on and once it ended
+c1_ended=$(screen | grep -oE '│   #5   candidate aborted +[0-9.]+m?s' | awk '{print $NF}')
+check "clock 1 ($c1_running while running) is unchanged at the end ($c1_ended)" \
+	test -n "$c1_running" -a "$c1_running" = "$c1_ended"
 masked_screen | sed 's/^/  | /'
 
 # --- a run started from the wizard ------------------------------------------------

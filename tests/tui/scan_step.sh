@@ -81,7 +81,7 @@ check "... findings by effort" \
 check "... (none of no effort)" test "$(w $e.none)" -eq 0
 check "... the CUDA-only dependency" wait_for '│   CUDA-only +flash-attn \(requirements\.txt:2\)$'
 check "... and the keys to browse it" wait_for '│   o by op  f by file  e by finding  s scans again$'
-check "the step is done" wait_for '^ 1 Repository +● │'
+check "the step is done" wait_for '^[ >]1 Repository +● │'
 check "the record has it: report --format json gives scan.id 1" \
 	wait_cmd bash -c "cd '$REPO' && '$MTRIAL' report --format json | jq -e '.scan.id == 1' >/dev/null"
 check "... with the CLI's totals" \

@@ -12,7 +12,7 @@ running() { mt effort status --json | jq -e "$1" >/dev/null; }
 
 keys t
 check "t asks for the category" wait_for 'Start the timer: what kind of work\?'
-check "... listing every category with its key" wait_for '│  6  other  +│'
+check "... listing every category with its key" wait_for '│ [ >]6  other  +│'
 keys 6
 check "then for the track" wait_for 'Start the timer: which track\?'
 keys 2

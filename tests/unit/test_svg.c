@@ -129,7 +129,7 @@ static void test_line_chart_places_points_on_its_axes(void **state)
 	assert_non_null(strstr(svg, "<title>run #1: 2 at 4</title>"));
 	/* a point that is not finite is left out, not drawn at NaN */
 	assert_null(strstr(svg, "nan"));
-	assert_int_equal(count(svg, "<circle"), 5);
+	assert_int_equal(count(svg, "</title></circle>"), 5);
 	mt_buf_dispose(&b);
 }
 
@@ -139,7 +139,7 @@ static void test_chart_without_data_says_so(void **state)
 	static const char *const rows[] = {"a"}, *const seg[] = {"s"}, *const colors[] = {"#000"};
 	static const double zero[] = {0};
 	mt_svg_bars bars = {.title = "Bars", .rows = rows, .n_rows = 1, .segments = seg, .colors = colors,
-			    .n_segments = 1, .values = zero, .marker = NAN, .empty = "nothing <timed>"};
+			    .n_segments = 1, .values = zero, .empty = "nothing <timed>"};
 	mt_buf b = MT_BUF_INIT;
 	(void)state;
 
@@ -160,10 +160,11 @@ static void test_stacked_bars_follow_the_value_axis(void **state)
 {
 	static const char *const rows[] = {"portability", "optimized"};
 	static const char *const seg[] = {"setup", "debugging"}, *const colors[] = {"#111", "#222"};
-	static const double v[] = {2, 6, 3, NAN};
+	static const double v[] = {2, 6, 3, NAN}, limits[] = {NAN, 4};
+	static const char *const labels[] = {NULL, "budget 4 h"};
 	mt_svg_bars c = {.title = "Effort", .value_label = "hours", .rows = rows, .n_rows = 2,
 			 .segments = seg, .colors = colors, .n_segments = 2, .values = v, .unit = "h",
-			 .marker = 4, .marker_label = "budget 4 h"};
+			 .limits = limits, .limit_labels = labels};
 	mt_buf b = MT_BUF_INIT;
 	const char *svg;
 	(void)state;
@@ -184,10 +185,39 @@ static void test_stacked_bars_follow_the_value_axis(void **state)
 	/* a value that is not a number counts as nothing: optimized totals 3 */
 	assert_null(strstr(svg, "optimized, debugging"));
 	assert_non_null(strstr(svg, ">3 h</text>"));
-	/* the budget line at the "4" tick, and in the legend */
+	/* the budget line at the "4" tick, across the optimized row only (the
+	 * second: below the first bar's bottom), named beside it */
 	assert_true(fabs(attr_of_tag_before(svg, "class=\"marker\"", "x1") - x4) < 0.11);
+	assert_int_equal(count(svg, "class=\"marker\""), 1);
+	assert_true(attr_of_tag_before(svg, "class=\"marker\"", "y1") >
+		    attr_of_tag_before(svg, "<title>portability, setup", "y") + 18);
 	assert_non_null(strstr(svg, ">budget 4 h</text>"));
 	assert_non_null(strstr(svg, ">debugging</text>"));
+	mt_buf_dispose(&b);
+}
+
+/* Ops by status: 1 op of 1000 on device still shows (a pixel at least), and
+ * the 999 unknown get no less than their share of the axis. */
+static void test_small_bars_show_and_large_keep_their_share(void **state)
+{
+	static const char *const rows[] = {"on device", "unknown"}, *const seg[] = {"ops"};
+	static const char *const colors[] = {"#0a0", "#999"};
+	static const double v[] = {1, 999};
+	mt_svg_bars c = {.title = "Ops", .value_label = "ops", .rows = rows, .n_rows = 2, .segments = seg,
+			 .colors = colors, .n_segments = 1, .values = v};
+	mt_buf b = MT_BUF_INIT;
+	const char *svg;
+	(void)state;
+
+	mt_svg_bar_chart(&b, &c);
+	svg = mt_buf_cstr(&b);
+	double x0 = attr_of_tag_before(svg, "class=\"xtick\">0<", "x");
+	double x1000 = attr_of_tag_before(svg, "class=\"xtick\">1000<", "x");
+	double one = attr_of_tag_before(svg, "<title>on device: 1<", "width");
+	double many = attr_of_tag_before(svg, "<title>unknown: 999<", "width");
+	assert_true(one >= 1);
+	assert_true(many >= floor((x1000 - x0) * 999 / 1000));
+	assert_true(many <= x1000 - x0);
 	mt_buf_dispose(&b);
 }
 
@@ -197,7 +227,7 @@ static void test_bar_labels_are_escaped(void **state)
 	static const char *const rows[] = {"a&b"}, *const seg[] = {"s"}, *const colors[] = {"#000"};
 	static const double v[] = {1};
 	mt_svg_bars c = {.title = "<t>", .value_label = "<v>", .rows = rows, .n_rows = 1, .segments = seg,
-			 .colors = colors, .n_segments = 1, .values = v, .unit = "<u>", .marker = NAN};
+			 .colors = colors, .n_segments = 1, .values = v, .unit = "<u>"};
 	mt_buf b = MT_BUF_INIT;
 	(void)state;
 
@@ -245,6 +275,61 @@ static void test_report_charts_from_a_model(void **state)
 	json_decref(model);
 }
 
+/* The stroke of the legend's line sample just before `name` in it. */
+static void legend_stroke(const char *svg, const char *name, char *out, size_t size)
+{
+	const char *hit = strstr(svg, name), *line;
+	assert_non_null(hit);
+	for (line = hit; line > svg && strncmp(line, "<line ", 6); line--)
+		;
+	line = strstr(line, "stroke=\"");
+	assert_non_null(line);
+	snprintf(out, size, "%.*s", (int)strcspn(line + 8, "\""), line + 8);
+}
+
+/* Rehearsals of both systems: each in its system's colour and shape,
+ * dashed, one legend entry each that tells them apart; the optimized
+ * track's budget over that track only, the effort criterion over all. */
+static void test_rehearsals_and_limits_read_apart(void **state)
+{
+	static const char *json =
+		"{\"spec\": {\"quality_target\": {\"metric\": \"loss\", \"threshold\": 2},"
+		" \"tracks\": {\"optimized\": {\"budget_hours\": 40}},"
+		" \"criteria\": [{\"name\": \"porting-effort\", \"kind\": \"effort\", \"threshold\": 30}]},"
+		" \"runs\": {\"attempts\": [], \"rehearsals\": ["
+		"  {\"id\": 1, \"system\": \"baseline\", \"origin\": \"import\", \"metrics\": {\"first_ms\": 0,"
+		"   \"evaluations\": [{\"metric\": \"loss\", \"value\": 3, \"t_ms\": 1000, \"step\": 1}]}},"
+		"  {\"id\": 2, \"system\": \"candidate\", \"track\": \"portability\", \"origin\": \"import\","
+		"   \"metrics\": {\"first_ms\": 0,"
+		"   \"evaluations\": [{\"metric\": \"loss\", \"value\": 2.5, \"t_ms\": 2000, \"step\": 1}]}}]},"
+		" \"effort\": {\"tracks\": ["
+		"  {\"track\": \"portability\", \"categories\": [{\"category\": \"setup\", \"ms\": 36000000}]},"
+		"  {\"track\": \"optimized\", \"categories\": [{\"category\": \"debugging\", \"ms\": 7200000}]}]}}";
+	json_t *model = json_loads(json, 0, NULL), *charts;
+	const char *q, *e;
+	char base[16], cand[16];
+	(void)state;
+
+	assert_non_null(model);
+	charts = mt_report_charts(model);
+	q = json_string_value(json_object_get(charts, "quality"));
+	assert_true(well_formed(q));
+	legend_stroke(q, ">rehearsal: baseline</text>", base, sizeof(base));
+	legend_stroke(q, ">rehearsal: candidate (portability)</text>", cand, sizeof(cand));
+	assert_string_not_equal(base, cand);
+	/* points: the baseline's circles, the candidate's squares, both dashed */
+	assert_non_null(strstr(q, "(rehearsal): 3 at 1</title></circle>"));
+	assert_non_null(strstr(q, "(rehearsal): 2.5 at 2</title></rect>"));
+	assert_int_equal(count(q, "stroke-dasharray"), 2 + 2 + 2); /* lines, legend, target */
+	e = json_string_value(json_object_get(charts, "effort"));
+	assert_true(well_formed(e));
+	assert_int_equal(count(e, "class=\"marker\""), 2);
+	assert_non_null(strstr(e, ">optimized track&#39;s budget 40 h</text>"));
+	assert_non_null(strstr(e, ">porting-effort: 30 h for all tracks</text>"));
+	json_decref(charts);
+	json_decref(model);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,8 +337,10 @@ int main(void)
 		cmocka_unit_test(test_line_chart_places_points_on_its_axes),
 		cmocka_unit_test(test_chart_without_data_says_so),
 		cmocka_unit_test(test_stacked_bars_follow_the_value_axis),
+		cmocka_unit_test(test_small_bars_show_and_large_keep_their_share),
 		cmocka_unit_test(test_bar_labels_are_escaped),
 		cmocka_unit_test(test_report_charts_from_a_model),
+		cmocka_unit_test(test_rehearsals_and_limits_read_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

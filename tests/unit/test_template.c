@@ -109,6 +109,21 @@ static void test_html_escapes_every_value_but_raw_ones(void **state)
 	assert_int_equal(mt_template_escape_for("md"), MT_TEMPLATE_TEXT);
 }
 
+/* The model's strings are written for Markdown: a span in backticks is
+ * code in HTML, not text with backticks; inside a <code> element (a
+ * command) the backticks are the command's own and stay. */
+static void test_html_marks_backtick_spans_up_as_code(void **state)
+{
+	const char *m = "{\"n\":\"worst `a<b>`: see `mtrial tracks`, it's 1` tick\",\"c\":\"echo `date`\"}";
+	(void)state;
+	expect_as("t.html", "<p>{{n}}</p>", m,
+		  "<p>worst <code>a&lt;b&gt;</code>: see <code>mtrial tracks</code>, it&#39;s 1` tick</p>");
+	expect_as("t.html", "<p><code>{{c}}</code> {{c}}</p>", m,
+		  "<p><code>echo `date`</code> echo <code>date</code></p>");
+	/* Markdown keeps them: they are its code spans */
+	expect("{{c}}", m, "echo `date`");
+}
+
 static void test_markdown_escapes_what_breaks_the_document(void **state)
 {
 	const char *m = "{\"t\":\"a | b <script>x</script> <= 2\\nnext\",\"c\":\"x|y<z>\"}";
@@ -211,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_standalone_lines_leave_no_blank_lines),
 		cmocka_unit_test(test_errors_name_the_line),
 		cmocka_unit_test(test_html_escapes_every_value_but_raw_ones),
+		cmocka_unit_test(test_html_marks_backtick_spans_up_as_code),
 		cmocka_unit_test(test_markdown_escapes_what_breaks_the_document),
 		cmocka_unit_test(test_shipped_summary_renders_empty_and_full),
 		cmocka_unit_test(test_shipped_html_summary),
