@@ -83,6 +83,17 @@ static void left_out(json_t *counts, const char *what)
 	printf(") left out\n");
 }
 
+static void print_strings(json_t *arr, const char *label)
+{
+	json_t *v;
+	size_t i;
+	if (!json_array_size(arr))
+		return;
+	printf(" %s", label);
+	json_array_foreach(arr, i, v)
+		printf("%s%s", i ? "," : " ", json_string_value(v));
+}
+
 /* One line saying what an inventory is. */
 static void describe(json_t *inv)
 {
@@ -96,6 +107,11 @@ static void describe(json_t *inv)
 		       json_string_value(json_object_get(ts, "torch")));
 		json_array_foreach(json_object_get(ts, "methods"), i, v)
 			printf("%s %s", i ? "," : "", json_string_value(v));
+		if (json_array_size(json_object_get(ts, "entry_points")) <
+		    json_array_size(json_object_get(ts, "methods"))) {
+			print_strings(json_object_get(ts, "entry_points"), "(entry points");
+			printf("; the others are counted inside them)");
+		}
 		printf("; %lld submodules inlined; %lld graph nodes, %lld loops and branches\n",
 		       (long long)json_integer_value(json_object_get(ts, "submodules")),
 		       (long long)json_integer_value(json_object_get(ts, "nodes")),
@@ -108,26 +124,33 @@ static void describe(json_t *inv)
 		       json_string_value(json_object_get(tr, "python")) ?: "?");
 		json_array_foreach(json_object_get(tr, "devices"), i, v)
 			printf("%s %s", i ? "," : "", json_string_value(v));
-		printf("; %lld optimizer steps, ended: %s\n",
+		printf("; %lld %s, ended: %s\n",
 		       (long long)json_integer_value(json_object_get(tr, "steps")),
+		       mt_str_in(json_string_value(json_object_get(tr, "step_counter")),
+				 (const char *const[]){"backward", NULL})
+			       ? "steps (backward passes: no torch.optim step)"
+			       : "optimizer steps",
 		       json_string_value(json_object_get(tr, "ended")) ?: "?");
-		if (json_string_value(json_object_get(tr, "error")))
+		if (json_string_value(json_object_get(tr, "incomplete")))
+			printf("  incomplete: %s\n", json_string_value(json_object_get(tr, "incomplete")));
+		else if (json_string_value(json_object_get(tr, "error")))
 			printf("  the run failed: %s\n", json_string_value(json_object_get(tr, "error")));
+		json_array_foreach(json_object_get(tr, "warnings"), i, v)
+			printf("  warning: %s\n", json_string_value(v));
 	} else {
 		printf("Scan of %s at %s\n", json_string_value(json_object_get(inv, "repo")),
 		       json_string_value(json_object_get(inv, "rev")));
 	}
 }
 
-static void print_strings(json_t *arr, const char *label)
+static int any_conditional(json_t *ops)
 {
-	json_t *v;
-	size_t i;
-	if (!json_array_size(arr))
-		return;
-	printf(" %s", label);
-	json_array_foreach(arr, i, v)
-		printf("%s%s", i ? "," : " ", json_string_value(v));
+	const char *op;
+	json_t *e;
+	json_object_foreach(ops, op, e)
+		if (json_integer_value(json_object_get(e, "conditional")))
+			return 1;
+	return 0;
 }
 
 static void print_inventory(json_t *inv)
@@ -143,14 +166,18 @@ static void print_inventory(json_t *inv)
 		if (json_is_true(json_object_get(e, "backward_only")))
 			printf("  backward only");
 		else if (phases)
-			printf("  fwd %lld bwd %lld opt %lld",
+			printf("  setup %lld fwd %lld bwd %lld opt %lld",
+			       (long long)json_integer_value(json_object_get(phases, "setup")),
 			       (long long)json_integer_value(json_object_get(phases, "forward")),
 			       (long long)json_integer_value(json_object_get(phases, "backward")),
 			       (long long)json_integer_value(json_object_get(phases, "optimizer")));
+		if (json_integer_value(json_object_get(e, "conditional")))
+			printf("  %lld conditional",
+			       (long long)json_integer_value(json_object_get(e, "conditional")));
 		print_strings(json_object_get(e, "dtypes"), "dtypes");
 		print_strings(json_object_get(e, "dtype_args"), "to");
-		if (json_object_get(e, "distinct_shapes"))
-			printf(" %lld input shapes",
+		if (json_integer_value(json_object_get(e, "distinct_shapes")))
+			printf(" %lld input shapes in training",
 			       (long long)json_integer_value(json_object_get(e, "distinct_shapes")));
 		json_array_foreach(json_object_get(inv, "calls"), i, call) {
 			const char *module = json_string_value(json_object_get(call, "module"));
@@ -165,6 +192,10 @@ static void print_inventory(json_t *inv)
 		printf("\n");
 	}
 	printf("%zu ops.\n", json_object_size(json_object_get(inv, "ops")));
+	if (json_object_get(inv, "torchscript") && any_conditional(json_object_get(inv, "ops")))
+		printf("%s\n", MT_TORCHSCRIPT_COUNTS);
+	if (json_object_get(inv, "trace"))
+		printf("%s\n", MT_TRACE_SHAPES);
 }
 
 static int show(struct cli *cli, int argc, char **argv)
@@ -218,6 +249,31 @@ static void print_list(json_t *d, const char *key, const char *title, int which)
 	}
 }
 
+static int is_trace(json_t *inv)
+{
+	return strcmp(source_of(inv), "trace") == 0;
+}
+
+/* "aten::log_softmax -> aten::_log_softmax": each composite with the trace
+ * ops it accounts for. */
+static void print_decomposed(json_t *d)
+{
+	json_t *into, *v;
+	size_t i, k;
+
+	if (!json_array_size(json_object_get(d, "decomposed")))
+		return;
+	printf("Run decomposed (the composite on one side, what it dispatched to on the other) (%zu):\n",
+	       json_array_size(json_object_get(d, "decomposed")));
+	json_array_foreach(json_object_get(d, "decomposed"), i, v) {
+		into = json_object_get(json_object_get(d, "decompositions"), json_string_value(v));
+		printf("  %-40s ->", json_string_value(v));
+		json_array_foreach(into, k, v)
+			printf("%s %s", k ? "," : "", json_string_value(v));
+		printf("\n");
+	}
+}
+
 static const char *side_name(json_t *side, char *buf, size_t size)
 {
 	const char *file = json_string_value(json_object_get(side, "file"));
@@ -249,20 +305,25 @@ static int diff(struct cli *cli, int argc, char **argv)
 			if (json_object_get(d, "missed_by_scan"))
 				print_list(d, "missed_by_scan", "Missed by the static scan (seen by the exact source)",
 					   -1);
+			print_decomposed(d);
 			snprintf(title, sizeof(title), "Only in A (%s)", an);
 			print_list(d, "only_a", title, 0);
 			snprintf(title, sizeof(title), "Only in B (%s)", bn);
 			print_list(d, "only_b", title, 1);
-			print_list(d, "backward_only", "Seen only in backward", -1);
-			if ((strcmp(source_of(a), "trace") == 0) != (strcmp(source_of(b), "trace") == 0))
+			print_list(d, "backward_only", "Seen only in backward (no scan or graph has a backward pass)", -1);
+			if (is_trace(a) != is_trace(b))
 				printf("Note: a scan or a TorchScript graph names the ops the code calls "
-				       "(aten::linear); a trace names what\nthe dispatcher ran after "
-				       "decomposition (aten::t, aten::addmm), so some ops are on one side "
-				       "by design.\n");
-			printf("%zu ops in both, %zu only in A, %zu only in B.\n",
+				       "(aten::log_softmax); a trace names\nwhat the dispatcher ran after "
+				       "decomposition (aten::_log_softmax): a composite and the ops it\n"
+				       "decomposes into (tables/decompositions.yaml) are matched, not "
+				       "listed as missing.\n");
+			printf("%zu ops in both, %zu matched through a decomposition, %zu only in A, "
+			       "%zu only in B%s.\n",
 			       json_array_size(json_object_get(d, "both")),
+			       json_array_size(json_object_get(d, "decomposed")),
 			       json_array_size(json_object_get(d, "only_a")),
-			       json_array_size(json_object_get(d, "only_b")));
+			       json_array_size(json_object_get(d, "only_b")),
+			       json_object_get(d, "missed_by_scan") ? ", the rest above" : "");
 		}
 	}
 	json_decref(a);

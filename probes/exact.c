@@ -1,12 +1,15 @@
 /* Exact op inventories from TorchScript archives and dispatch traces. */
 #include "exact.h"
+#include "embedded.h"
 #include "error.h"
 #include "jsonutil.h"
 #include "mt_torch.h"
 #include "util.h"
+#include "ytree.h"
 #include "zip.h"
 
 #include <inttypes.h>
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +21,134 @@ static int has_code(const mt_zip_entry *e, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (memmem(e[i].name, e[i].name_len, "/code/", 6))
 			return 1;
+	return 0;
+}
+
+/* An entry's bytes: stored ones borrowed from the map, deflated ones
+ * inflated into *heap (the caller frees it). NULL with *why on failure. */
+static const unsigned char *entry_bytes(const unsigned char *map, const mt_zip_entry *e,
+					unsigned char **heap, size_t *len, const char **why)
+{
+	struct libdeflate_decompressor *d;
+	size_t cap = e->size * 4 + 4096;
+	enum libdeflate_result r = LIBDEFLATE_INSUFFICIENT_SPACE;
+
+	*heap = NULL;
+	*len = (size_t)e->size;
+	if (e->method == 0)
+		return map + e->offset;
+	if (e->method != 8)
+		return *why = "compressed with a method other than deflate", NULL;
+	if (!(d = libdeflate_alloc_decompressor()))
+		return *why = "out of memory", NULL;
+	while (r == LIBDEFLATE_INSUFFICIENT_SPACE && cap <= MT_TORCHSCRIPT_MAX_CODE) {
+		free(*heap);
+		if (!(*heap = malloc(cap)))
+			break;
+		r = libdeflate_deflate_decompress(d, map + e->offset, (size_t)e->size, *heap, cap, len);
+		cap *= 2;
+	}
+	libdeflate_free_decompressor(d);
+	if (r == LIBDEFLATE_SUCCESS)
+		return *heap;
+	free(*heap);
+	*heap = NULL;
+	*why = r == LIBDEFLATE_INSUFFICIENT_SPACE ? "larger than the limit for code once inflated"
+						   : "corrupt deflate data";
+	return NULL;
+}
+
+struct nesting {
+	size_t line, depth;     /* where the deepest point is, and how deep */
+	size_t indent_line, indents;
+};
+
+/* The deepest bracket nesting and indentation of Python source, outside
+ * strings and comments: what libtorch's recursive-descent parser recurses
+ * on. Indentation levels are counted up to one over the limit. */
+static void measure_nesting(const unsigned char *p, size_t n, struct nesting *out)
+{
+	size_t line = 1, depth = 0, col = 0, levels = 0, widths[MT_TORCHSCRIPT_MAX_INDENT + 2];
+	int quote = 0, triple = 0, comment = 0, bol = 1;
+
+	memset(out, 0, sizeof(*out));
+	widths[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = p[i];
+		if (c == '\n') {
+			line++, comment = 0, bol = 1, col = 0;
+			quote = triple ? quote : 0; /* an unclosed quote ends with its line */
+			continue;
+		}
+		if (bol && (c == ' ' || c == '\t')) {
+			col += c == '\t' ? 8 - col % 8 : 1;
+			continue;
+		}
+		if (bol && !quote && depth == 0 && c != '#' && c != '\r') {
+			while (levels && col < widths[levels])
+				levels--;
+			if (col > widths[levels] && levels <= MT_TORCHSCRIPT_MAX_INDENT)
+				widths[++levels] = col;
+			if (levels > out->indents)
+				out->indents = levels, out->indent_line = line;
+		}
+		bol = 0;
+		if (comment)
+			continue;
+		if (quote) {
+			if (c == '\\')
+				i++;
+			else if (c == quote && (!triple || (i + 2 < n && p[i + 1] == c && p[i + 2] == c)))
+				i += triple ? 2 : 0, quote = 0;
+		} else if (c == '#') {
+			comment = 1;
+		} else if (c == '\'' || c == '"') {
+			quote = c;
+			triple = i + 2 < n && p[i + 1] == c && p[i + 2] == c;
+			i += triple ? 2 : 0;
+		} else if (c == '(' || c == '[' || c == '{') {
+			if (++depth > out->depth)
+				out->depth = depth, out->line = line;
+		} else if ((c == ')' || c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+}
+
+/* Refuses code nested deeper than Python itself accepts before libtorch's
+ * recursive parser sees it: 100,000 nested parentheses overflow its stack. */
+static int check_nesting(const char *path, const unsigned char *map, const mt_zip_entry *entries,
+			 size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const mt_zip_entry *e = &entries[i];
+		unsigned char *heap = NULL;
+		const unsigned char *text;
+		const char *why = NULL;
+		struct nesting nest;
+		size_t len;
+
+		if (!memmem(e->name, e->name_len, "/code/", 6) || e->name_len < 3 ||
+		    memcmp(e->name + e->name_len - 3, ".py", 3) != 0)
+			continue;
+		if (!(text = entry_bytes(map, e, &heap, &len, &why)))
+			return mt_error_set(MT_EINVALID, "%s: %.*s: %s", path, (int)e->name_len, e->name,
+					    why);
+		measure_nesting(text, len, &nest);
+		free(heap);
+		if (nest.depth > MT_TORCHSCRIPT_MAX_NESTING)
+			return mt_error_set(MT_EINVALID,
+					    "%s: %.*s:%zu: brackets nested %zu deep, over the limit of "
+					    "%d (Python's own); refused before libtorch parses it",
+					    path, (int)e->name_len, e->name, nest.line, nest.depth,
+					    MT_TORCHSCRIPT_MAX_NESTING);
+		if (nest.indents > MT_TORCHSCRIPT_MAX_INDENT)
+			return mt_error_set(MT_EINVALID,
+					    "%s: %.*s:%zu: blocks indented over %d levels deep (Python's "
+					    "own limit); refused before libtorch parses it",
+					    path, (int)e->name_len, e->name, nest.indent_line,
+					    MT_TORCHSCRIPT_MAX_INDENT);
+	}
 	return 0;
 }
 
@@ -62,6 +193,8 @@ int mt_torchscript_check(const char *path, int64_t *size)
 				  "not a TorchScript archive (it has no code/)"
 				: "a zip file without the code/ and constants.pkl entries of a "
 				  "TorchScript archive");
+	else
+		error = check_nesting(path, map, entries, n);
 	free(entries);
 	mt_file_unmap(map, len);
 	return error;
@@ -133,6 +266,9 @@ int mt_torchscript_inventory(json_t **out, const char *path)
 		json_t *overload = json_object_get(op, "overload");
 
 		add_count(e, json_integer_value(json_object_get(op, "count")));
+		json_object_set_new(e, "conditional",
+				    json_integer(json_integer_value(json_object_get(e, "conditional")) +
+						 json_integer_value(json_object_get(op, "conditional"))));
 		add_unique(json_object_get(e, "overloads"), overload);
 		json_array_foreach(json_object_get(op, "dtypes"), k, v)
 			add_unique(json_object_get(e, "dtypes"), v);
@@ -157,6 +293,7 @@ int mt_torchscript_inventory(json_t **out, const char *path)
 	}
 	json_object_del(graph, "ops");
 	json_object_set_new(graph, "torch", json_string(version));
+	json_object_set_new(graph, "note", json_string(MT_TORCHSCRIPT_COUNTS));
 	json_object_set(inv, "torchscript", graph);
 	*out = inv;
 	inv = NULL;
@@ -326,8 +463,9 @@ int mt_trace_parse(json_t **out, const char *text, size_t len, const char *name)
 			goto done;
 	meta = json_object();
 	for (const char *const *k = (const char *const[]){"torch", "python", "devices", "command",
-							  "steps", "max_steps", "ended",
-							  "exit_status", "error", NULL};
+							  "steps", "step_counter", "max_steps",
+							  "ended", "exit_status", "error",
+							  "incomplete", "warnings", NULL};
 	     *k; k++)
 		if (json_object_get(root, *k))
 			json_object_set(meta, *k, json_object_get(root, *k));
@@ -409,55 +547,154 @@ static json_t *counts_by_base(json_t *inv)
 	return counts;
 }
 
+/* {composite: [ops]} of a tables/decompositions.yaml tree. */
+static json_t *decompositions_json(const mt_ynode *map)
+{
+	json_t *table = json_object();
+	for (size_t i = 0; map && map->kind == MT_YNODE_MAP && i < map->n; i++) {
+		const mt_ynode *list = map->kids[i];
+		json_t *ops = json_array();
+		for (size_t k = 0; list->kind == MT_YNODE_LIST && k < list->n; k++)
+			if (list->kids[k]->kind == MT_YNODE_SCALAR)
+				json_array_append_new(ops, json_string(list->kids[k]->text));
+		json_object_set_new(table, list->key, ops);
+	}
+	return table;
+}
+
+/* tables/decompositions.yaml's {composite: [ops it dispatches to]}, loaded
+ * once (kept for the process); NULL with the error set when unreadable. */
+static json_t *decompositions(void)
+{
+	static json_t *table;
+	const mt_ynode *map;
+	mt_ytree *tree = NULL;
+	char *text = NULL;
+
+	if (table)
+		return table;
+	if (mt_embedded_load(&text, mt_embedded_tables, "MTRIAL_TABLES_DIR", "decompositions.yaml") < 0)
+		return NULL;
+	if (mt_ytree_parse(&tree, text, strlen(text), "decompositions.yaml", 0, NULL) == 0) {
+		map = mt_ytree_get(mt_ytree_root(tree), "decompositions");
+		if (map && map->kind == MT_YNODE_MAP)
+			table = decompositions_json(map);
+		else
+			mt_error_set(MT_EINVALID, "decompositions.yaml: no decompositions map");
+	}
+	mt_ytree_free(tree);
+	free(text);
+	return table;
+}
+
+static int is_trace(json_t *inv)
+{
+	const char *s = json_string_value(json_object_get(inv, "source"));
+	return s && strcmp(s, "trace") == 0;
+}
+
+static void append_string(json_t *arr, const char *s)
+{
+	json_array_append_new(arr, json_string(s));
+}
+
+/* Matches the composites one side names (a scan or a graph: aten::log_softmax)
+ * to the ops the dispatch trace ran instead (aten::_log_softmax): fills
+ * d.decompositions {composite: [trace ops]}, and *explained {op: 1} with
+ * the trace's ops a composite accounts for. */
+static int match_decompositions(json_t *d, json_t *comp, json_t *disp, json_t *disp_ops,
+				json_t *explained)
+{
+	json_t *table = decompositions(), *into;
+	const char *c;
+
+	if (!table)
+		return mt_error_last_code();
+	json_object_foreach(comp, c, into) {
+		json_t *seen = json_array(), *t;
+		size_t i;
+		if (json_object_get(disp, c)) /* the trace saw the composite itself */
+			continue;
+		json_array_foreach(json_object_get(table, c), i, t)
+			if (json_object_get(disp, json_string_value(t)) &&
+			    !json_object_get(comp, json_string_value(t)) &&
+			    /* a backward op is the composite's gradient, not its forward */
+			    !json_is_true(json_object_get(json_object_get(disp_ops, json_string_value(t)),
+							  "backward_only"))) {
+				json_array_append(seen, t);
+				json_object_set_new(explained, json_string_value(t), json_true());
+			}
+		if (json_array_size(seen))
+			json_object_set_new(json_object_get(d, "decompositions"), c, seen);
+		else
+			json_decref(seen);
+	}
+	return 0;
+}
+
+/* Which list an op only one side has goes to: every op is in exactly one. */
+static const char *bucket(json_t *d, json_t *inv, json_t *other, const char *op, json_t *explained,
+			  int side)
+{
+	json_t *e = json_object_get(json_object_get(inv, "ops"), op);
+	if (json_object_get(json_object_get(d, "decompositions"), op))
+		return "decomposed";
+	if (json_object_get(explained, op))
+		return "explained";
+	if (is_trace(inv) && !is_trace(other) && json_is_true(json_object_get(e, "backward_only")))
+		return "backward_only"; /* neither a scan nor a graph has a backward pass */
+	if (is_scan(other) && !is_scan(inv))
+		return "missed_by_scan";
+	return side ? "only_b" : "only_a";
+}
+
+static void sort_lists(json_t *d)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(d, k, v)
+		if (json_is_array(v))
+			mt_json_array_sort(v, mt_json_cmp_strings);
+}
+
 int mt_inventory_diff(json_t **out, json_t *a, json_t *b)
 {
-	json_t *ca = counts_by_base(a), *cb = counts_by_base(b), *v, *e;
-	json_t *d = json_pack("{so, so, s[], s[], s[], s[], s{}}", "a", side(a), "b", side(b),
-			      "only_a", "only_b", "both", "backward_only", "counts");
-	json_t *missed = NULL;
+	json_t *ca = counts_by_base(a), *cb = counts_by_base(b), *explained = json_object(), *v;
+	json_t *d = json_pack("{so, so, s[], s[], s[], s[], s[], s[], s{}, s{}}", "a", side(a), "b",
+			      side(b), "only_a", "only_b", "both", "backward_only", "decomposed",
+			      "explained", "decompositions", "counts");
 	const char *op;
+	int error = 0;
 
-	if (!d || !ca || !cb) {
-		json_decref(d);
-		json_decref(ca);
-		json_decref(cb);
-		return mt_error_set(MT_EIO, "comparing inventories: out of memory");
+	if (!d || !ca || !cb || !explained) {
+		error = mt_error_set(MT_EIO, "comparing inventories: out of memory");
+		goto done;
 	}
-	if (is_scan(a) != is_scan(b)) {
-		missed = json_array();
-		json_object_set_new(d, "missed_by_scan", missed);
-	}
-	json_object_foreach(ca, op, v) {
-		json_t *other = json_object_get(cb, op);
-		json_array_append_new(json_object_get(d, other ? "both" : "only_a"), json_string(op));
-		json_object_set_new(json_object_get(d, "counts"), op,
-				    json_pack("[O, I]", v, other ? json_integer_value(other) : 0));
-		if (!other && missed && is_scan(b))
-			json_array_append_new(missed, json_string(op));
-	}
-	json_object_foreach(cb, op, v) {
-		if (json_object_get(ca, op))
-			continue;
-		json_array_append_new(json_object_get(d, "only_b"), json_string(op));
-		json_object_set_new(json_object_get(d, "counts"), op, json_pack("[I, O]", (json_int_t)0, v));
-		if (missed && is_scan(a))
-			json_array_append_new(missed, json_string(op));
-	}
+	if (is_scan(a) != is_scan(b))
+		json_object_set_new(d, "missed_by_scan", json_array());
+	if (is_trace(a) != is_trace(b) &&
+	    (error = match_decompositions(d, is_trace(a) ? cb : ca, is_trace(a) ? ca : cb,
+					  json_object_get(is_trace(a) ? a : b, "ops"), explained)) < 0)
+		goto done;
 	for (int k = 0; k < 2; k++)
-		json_object_foreach(json_object_get(k ? b : a, "ops"), op, e)
-			if (json_is_true(json_object_get(e, "backward_only"))) {
-				json_t *name = json_string(op);
-				add_unique(json_object_get(d, "backward_only"), name);
-				json_decref(name);
-			}
-	mt_json_array_sort(json_object_get(d, "only_a"), mt_json_cmp_strings);
-	mt_json_array_sort(json_object_get(d, "only_b"), mt_json_cmp_strings);
-	mt_json_array_sort(json_object_get(d, "both"), mt_json_cmp_strings);
-	mt_json_array_sort(json_object_get(d, "backward_only"), mt_json_cmp_strings);
-	if (missed)
-		mt_json_array_sort(missed, mt_json_cmp_strings);
+		json_object_foreach(k ? cb : ca, op, v) {
+			json_t *other = json_object_get(k ? ca : cb, op);
+			if (other && k)
+				continue;
+			append_string(json_object_get(d, other ? "both" : bucket(d, k ? b : a, k ? a : b, op,
+										explained, k)),
+				      op);
+			json_object_set_new(json_object_get(d, "counts"), op,
+					    k ? json_pack("[I, O]", (json_int_t)0, v)
+					      : json_pack("[O, I]", v, other ? json_integer_value(other) : 0));
+		}
+	sort_lists(d);
+	*out = d;
+	d = NULL;
+done:
+	json_decref(d);
 	json_decref(ca);
 	json_decref(cb);
-	*out = d;
-	return 0;
+	json_decref(explained);
+	return error;
 }

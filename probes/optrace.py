@@ -4,8 +4,21 @@
     python3 optrace.py -o ops.json [--max-steps N] [--shape-cap K] -- train.py ARGS...
 
 Runs train.py as __main__ under a TorchDispatchMode that counts every aten op
-in forward, backward and optimizer step, then writes one JSON file (format
-"mtrial-optrace", version 1; read by mtrial). Nothing is sent anywhere.
+in set-up, forward, backward and optimizer step, then writes one JSON file
+(format "mtrial-optrace", version 1; read by mtrial). Nothing is sent anywhere.
+
+Phases: "setup" until the first op that records autograd history (data
+loading, torch.tensor per text line, weight init under no_grad), then
+"forward", "backward" inside backward() and autograd.grad, "optimizer" inside
+a torch.optim step. A training step is an optimizer step, or, when no
+optimizer steps (weights updated by hand: p.data.add_(p.grad, alpha=-lr)), a
+backward pass; "step_counter" says which, and a warning says when neither
+was seen. An op's "shapes" and "distinct_shapes" are its input signatures in
+training steps (forward and backward) only; "all_distinct_shapes" counts set-up
+and optimizer ones too.
+
+SIGTERM, SIGHUP (what `timeout` sends) and SIGINT stop the script and write
+what was seen, with "ended": "signal" and "incomplete" saying why.
 Needs only the standard library and torch, and works with torch 1.13 and 2.x.
 
 Each op is keyed by schema name and overload ("aten::add_", "Tensor"), any
@@ -18,8 +31,8 @@ script's own status when it calls sys.exit; 1 when it raises; 2 for bad usage
 or an output that cannot be written.
 
 Limits: ops run on threads the script starts itself are not seen (the mode
-stack is thread-local in both 1.13 and 2.x); only torch.optim.Optimizer
-subclasses count as steps; a script that ends with os._exit writes nothing;
+stack is thread-local in both 1.13 and 2.x); a script that ends with
+os._exit, or a SIGKILL, writes nothing;
 torch.compile under an active dispatch mode may fall back to eager in 2.x.
 """
 import contextlib
@@ -28,6 +41,7 @@ import json
 import os
 import platform
 import runpy
+import signal
 import sys
 import tempfile
 import threading
@@ -41,7 +55,8 @@ except ImportError as e:  # reported after the command line is checked
     TORCH_IMPORT_ERROR = e
 
 USAGE = "usage: optrace.py -o OUT.json [--max-steps N] [--shape-cap K] -- SCRIPT [ARGS...]"
-PHASES = ("forward", "backward", "optimizer")
+PHASES = ("setup", "forward", "backward", "optimizer")
+TRAINING = ("forward", "backward")  # the phases whose shapes the target compiles per step
 
 
 class UsageError(Exception):
@@ -51,6 +66,15 @@ class UsageError(Exception):
 class _MaxSteps(BaseException):
     """Raised from the Nth optimizer step to stop the script. A BaseException
     so that the script's own `except Exception` does not swallow it."""
+
+
+class _Signal(BaseException):
+    """Raised in the main thread by SIGTERM or SIGHUP (what `timeout` and a
+    closed terminal send), so that the trace is still written."""
+
+    def __init__(self, signum):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
 def _int_option(name, text, least):
@@ -112,7 +136,8 @@ class OpStats:
         self.phases = dict.fromkeys(PHASES, 0)
         self.dtypes = set()
         self.signatures = set()  # every distinct input signature, uncapped
-        self.shapes = []  # the first shape_cap of them, in first-seen order
+        self.training = set()  # those seen in a training step's forward or backward
+        self.shapes = []  # the first shape_cap of the training ones, in first-seen order
 
 
 class Recorder:
@@ -129,11 +154,39 @@ class Recorder:
         self.ops = {}
         self.devices = set()
         self.stack = []
-        self.steps = 0
+        self.steps = 0  # optimizer steps
+        self.backwards = 0  # completed outermost backward passes
+        self.optimizers = 0  # torch.optim optimizers created
         self.step_depth = 0
+        self.model_seen = False
 
     def phase(self):
-        return self.stack[-1] if self.stack else "forward"
+        return self.stack[-1] if self.stack else "forward" if self.model_seen else "setup"
+
+    def step_counter(self):
+        """What counts a training step: torch.optim steps, or, without one
+        (weights updated by hand, p.data.add_(p.grad, alpha=-lr), or an
+        optimizer that never steps), backward passes; None when neither
+        happened."""
+        if self.steps:
+            return "optimizer"
+        return "backward" if self.backwards else None
+
+    def training_steps(self):
+        return self.steps if self.steps else self.backwards
+
+    def backward_done(self):
+        """After an outermost backward: one step when no optimizer counts
+        them; --max-steps stops the script there (the last step's update by
+        hand is then not traced)."""
+        self.backwards += 1
+        self.model_seen = True
+        if self.max_steps is None or self.steps:
+            return
+        # an optimizer that exists steps after this backward: give it the
+        # chance, and stop one pass later only if it never steps
+        if self.backwards >= self.max_steps + (1 if self.optimizers else 0):
+            raise _MaxSteps()
 
     @contextlib.contextmanager
     def in_phase(self, name):
@@ -151,6 +204,12 @@ class Recorder:
                getattr(func, "_overloadname", "default"))  # "default" for the unnamed overload
         tensors = _tensors(args) + _tensors(kwargs.values())
         signature = tuple(_shape(t) for t in tensors)
+        # Ops before the model first computes with autograd on (data loading,
+        # torch.tensor per text line, weight init under no_grad) are set-up,
+        # never forward: the first op that records autograd history starts it.
+        if not self.model_seen and torch.is_grad_enabled() and \
+                any(t.requires_grad for t in tensors):
+            self.model_seen = True
         phase = self.phase()
         with self.lock:
             stats = self.ops.get(key)
@@ -159,8 +218,9 @@ class Recorder:
             stats.count += 1
             stats.phases[phase] += 1
             stats.dtypes.update(_dtype_name(t.dtype) for t in tensors)
-            if signature not in stats.signatures:
-                stats.signatures.add(signature)
+            stats.signatures.add(signature)
+            if phase in TRAINING and signature not in stats.training:
+                stats.training.add(signature)
                 if len(stats.shapes) < self.shape_cap:
                     stats.shapes.append(signature)
             self.devices.update(str(t.device) for t in tensors)
@@ -227,6 +287,18 @@ def _in_phase(rec, fn, name):
     return wrapper
 
 
+def _backward_wrapper(rec, fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        outermost = "backward" not in rec.stack
+        with rec.in_phase("backward"):
+            result = fn(*args, **kwargs)
+        if outermost:
+            rec.backward_done()
+        return result
+    return wrapper
+
+
 def _step_wrapper(rec, step_func):
     """A replacement for one optimizer's step: the optimizer phase, the step
     count, and the stop after --max-steps. Only the outermost step counts, so
@@ -263,10 +335,12 @@ def _patch(rec, patches):
         patches.append((owner, name, getattr(owner, name)))
         setattr(owner, name, new)
 
-    # Tensor.backward calls torch.autograd.backward; the stack nests.
-    replace(torch.autograd, "backward", _in_phase(rec, torch.autograd.backward, "backward"))
+    # Tensor.backward calls torch.autograd.backward; the stack nests, and
+    # only the outermost backward() counts as a pass (autograd.grad, as a
+    # gradient penalty uses inside a step, is backward but no step).
+    replace(torch.autograd, "backward", _backward_wrapper(rec, torch.autograd.backward))
     replace(torch.autograd, "grad", _in_phase(rec, torch.autograd.grad, "backward"))
-    replace(torch.Tensor, "backward", _in_phase(rec, torch.Tensor.backward, "backward"))
+    replace(torch.Tensor, "backward", _backward_wrapper(rec, torch.Tensor.backward))
 
     # Optimizer classes override step(), so wrapping Optimizer.step is not
     # enough. Each instance gets its own wrapped step at the end of
@@ -280,6 +354,7 @@ def _patch(rec, patches):
     @functools.wraps(init)
     def optimizer_init(self, *args, **kwargs):
         init(self, *args, **kwargs)
+        rec.optimizers += 1
         step_func = getattr(self.step, "__func__", None)
         if step_func is not None:
             self.step = types.MethodType(_step_wrapper(rec, step_func), self)
@@ -302,20 +377,45 @@ def run_script(rec, command):
     sys.path[0] = os.path.dirname(os.path.realpath(script))
     patches = []
     _patch(rec, patches)
+    previous = _catch_signals()
     try:
         with _recording_mode(rec):
             runpy.run_path(script, run_name="__main__")
         return "completed", None, None
     except _MaxSteps:
         return "max_steps", None, None
+    except _Signal as e:
+        return "signal", 128 + e.signum, "killed by %s" % e
+    except KeyboardInterrupt:
+        return "signal", 130, "killed by SIGINT (Ctrl-C)"
     except SystemExit as e:
         return "exit", _exit_status(e.code), None
-    except BaseException as e:  # KeyboardInterrupt too: the file is still written
+    except BaseException as e:  # the file is still written
         _print_script_traceback(e, script)
         text = str(e)
         return "exception", None, type(e).__name__ + (": " + text if text else "")
     finally:
         _unpatch(patches)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise_signal(signum, frame):
+    raise _Signal(signum)
+
+
+def _catch_signals():
+    """SIGTERM and SIGHUP stop the script with an exception, as Ctrl-C
+    does, so the ops seen until then are written, marked incomplete.
+    SIGKILL cannot be caught: a run that may get one (a hard timeout) should
+    use --max-steps. The script may install its own handlers over these."""
+    previous = {}
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            previous[signum] = signal.signal(signum, _raise_signal)
+        except (ValueError, OSError):  # not the main thread, or not settable
+            pass
+    return previous
 
 
 def _print_script_traceback(e, script):
@@ -350,17 +450,45 @@ def result_json(rec, opts, ended, exit_status, error):
             "backward_only": st.phases["backward"] == st.count,
             "dtypes": sorted(st.dtypes),
             "shapes": [_sig_json(s) for s in st.shapes],
-            "distinct_shapes": len(st.signatures),
-            "shapes_truncated": len(st.signatures) > len(st.shapes),
+            "distinct_shapes": len(st.training),
+            "shapes_truncated": len(st.training) > len(st.shapes),
+            "all_distinct_shapes": len(st.signatures),
         })
     return {
         "format": "mtrial-optrace", "version": 1,
         "torch": torch.__version__, "python": platform.python_version(),
         "command": opts["command"], "devices": sorted(rec.devices),
-        "steps": rec.steps, "max_steps": opts["max_steps"], "shape_cap": opts["shape_cap"],
+        "steps": rec.training_steps(), "step_counter": rec.step_counter(),
+        "optimizer_steps": rec.steps, "backward_passes": rec.backwards,
+        "max_steps": opts["max_steps"], "shape_cap": opts["shape_cap"],
         "ended": ended, "exit_status": exit_status, "error": error,
+        "incomplete": _incomplete(ended, error),
+        "warnings": _warnings(rec, opts),
         "ops": ops,
     }
+
+
+def _incomplete(ended, error):
+    """Why the trace holds less than the whole run, or None."""
+    if ended == "signal":
+        return "%s: the ops until then" % error
+    if ended == "exception":
+        return "the script raised %s: the ops until then" % error
+    return None
+
+
+def _warnings(rec, opts):
+    found = []
+    if rec.step_counter() is None:
+        found.append("no training step seen (no torch.optim step, no backward()): "
+                     "every op after set-up counts as forward%s"
+                     % ("; --max-steps could not stop the script" if opts["max_steps"] else ""))
+    elif rec.step_counter() == "backward":
+        found.append("no torch.optim optimizer stepped: steps counted as backward passes "
+                     "(weights updated by hand)%s"
+                     % ("; --max-steps stops after the last pass, so that step's update "
+                        "is not traced" if opts["max_steps"] else ""))
+    return found
 
 
 def open_output(path):
@@ -414,10 +542,15 @@ def main(argv):
     except UsageError as e:
         print("optrace: %s" % e, file=sys.stderr)
         return 2
+    for text in _warnings(rec, opts):
+        print("optrace: warning: %s" % text, file=sys.stderr)
     if ended == "exception":
         print("optrace: %s raised %s; the ops seen until then are in %s"
               % (opts["command"][0], error, opts["output"]), file=sys.stderr)
         return 1
+    if ended == "signal":
+        print("optrace: %s; the ops seen until then are in %s, marked incomplete"
+              % (error, opts["output"]), file=sys.stderr)
     return exit_status or 0
 
 

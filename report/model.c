@@ -285,8 +285,8 @@ static json_t *shapes_item(const char *name, json_t *v)
 	return json_pack("{ss, sO}", "op", name, "count", json_object_get(v, "distinct_shapes"));
 }
 
-/* Ops whose input shapes varied in the trace (each new shape is one more
- * compilation on the target), most shapes first. */
+/* Ops whose input shapes varied in the trace's training steps (a new step
+ * shape can mean a new graph to compile on the target), most shapes first. */
 static json_t *varying_shapes(json_t *ops, size_t max)
 {
 	return top_items(ops, max, shapes_item);

@@ -28,9 +28,12 @@ int mtt_abi(void);
 int mtt_version(char *buf, size_t size, char *err, size_t errsize);
 int mtt_operator_count(size_t *out, char *err, size_t errsize);
 /* A TorchScript archive's ops as JSON text in *json (malloc'd; the caller
- * frees it): {methods, submodules, nodes, control_flow, ops [{op, overload,
- * count, dtypes, dtype_args, sites [{file ("" when unknown), line, col,
- * module, count}]}], other {kind: count}, scalar {op.overload: count}, metadata {op: count}}.
+ * frees it): {methods (every method of the root), entry_points (those no
+ * other method of the root calls: the only ones walked, callees inlined),
+ * submodules, nodes, control_flow, ops [{op, overload, count, conditional
+ * (nodes inside an if-branch or a loop body), dtypes, dtype_args, sites
+ * [{file ("" when unknown), line, col, module, count}]}], other {kind:
+ * count}, scalar {op.overload: count}, metadata {op: count}}.
  * Loads the archive in-process (torch::jit::load on CPU) but runs nothing. */
 int mtt_torchscript_ops(const char *path, char **json, char *err, size_t errsize);
 /* Every registered operator schema as a JSON array (malloc'd):

@@ -94,6 +94,7 @@ struct Site {
 
 struct OpUse {
 	size_t count = 0;
+	size_t conditional = 0; // nodes inside an if-branch or a loop body
 	std::set<std::string> dtypes;     // of tensor inputs, where the graph knows
 	std::set<std::string> dtype_args; // constant `dtype` arguments (x.to(torch.float64))
 	std::map<Site, size_t> sites; // nodes per site; file "" when unknown
@@ -105,6 +106,7 @@ struct Walk {
 	std::map<std::string, size_t> scalar; // aten ops on Python scalars (aten::add.int)
 	std::map<std::string, size_t> metadata; // tensor metadata reads (aten::size, aten::dim)
 	size_t nodes = 0, control_flow = 0;
+	size_t depth = 0; // prim::If / prim::Loop blocks the walk is inside
 };
 
 // A range's file, line and 1-based column, the user's source when the
@@ -138,7 +140,9 @@ bool node_site(torch::jit::Node *n, Site &site)
 		auto frames = (*cs)->vec(); // outermost first
 		for (auto &entry : frames) {
 			auto &info = std::get<2>(entry);
-			if (info && !info->instance_name().empty())
+			// a call of one of the module's own methods (self._forward_impl)
+			// is framed as instance "SELF": no submodule
+			if (info && !info->instance_name().empty() && info->instance_name() != "SELF")
 				site.module += (site.module.empty() ? "" : ".") + info->instance_name();
 		}
 		for (auto it = frames.rbegin(); found && in_torch(site.file) && it != frames.rend();
@@ -210,6 +214,7 @@ void record_aten(torch::jit::Node *n, const c10::FunctionSchema *schema, Walk &w
 	OpUse &use = w.ops[{n->kind().toQualString(), overload}];
 	Site site;
 	use.count++;
+	use.conditional += w.depth > 0;
 	for (size_t i = 0; i < n->inputs().size(); i++) {
 		torch::jit::Value *v = n->inputs()[i];
 		auto tt = v->type()->cast<c10::TensorType>();
@@ -246,8 +251,26 @@ void walk_block(torch::jit::Block *b, Walk &w)
 		else if (kind != c10::prim::Constant) {
 			w.other[kind.toQualString()]++;
 		}
+		// a branch's ops may never run and a loop's may run many times: the
+		// graph holds each once, so they are counted apart as conditional
+		bool conditional = kind == c10::prim::If || kind == c10::prim::Loop;
+		w.depth += conditional;
 		for (torch::jit::Block *sub : n->blocks())
 			walk_block(sub, w);
+		w.depth -= conditional;
+	}
+}
+
+// The names of the root's methods that another of its methods calls
+// (forward calling self._forward_impl): they run through their caller.
+void called_methods(torch::jit::Block *b, const c10::TypePtr &self, std::set<std::string> &out)
+{
+	for (torch::jit::Node *n : b->nodes()) {
+		if (n->kind() == c10::prim::CallMethod && n->inputs().size() > 0 &&
+		    n->inputs()[0]->type() == self)
+			out.insert(n->s(c10::attr::name));
+		for (torch::jit::Block *sub : n->blocks())
+			called_methods(sub, self, out);
 	}
 }
 
@@ -264,14 +287,24 @@ void counts_json(std::string &out, const std::map<std::string, size_t> &counts)
 	out += "}";
 }
 
-std::string walk_json(const Walk &w, const std::vector<std::string> &methods, size_t submodules)
+void strings_json(std::string &out, const std::vector<std::string> &v)
 {
-	std::string out = "{\"methods\":[";
-	for (size_t i = 0; i < methods.size(); i++) {
+	out += "[";
+	for (size_t i = 0; i < v.size(); i++) {
 		out += i ? "," : "";
-		json_str(out, methods[i]);
+		json_str(out, v[i]);
 	}
-	out += "],\"submodules\":" + std::to_string(submodules);
+	out += "]";
+}
+
+std::string walk_json(const Walk &w, const std::vector<std::string> &methods,
+		      const std::vector<std::string> &entries, size_t submodules)
+{
+	std::string out = "{\"methods\":";
+	strings_json(out, methods);
+	out += ",\"entry_points\":";
+	strings_json(out, entries);
+	out += ",\"submodules\":" + std::to_string(submodules);
 	out += ",\"nodes\":" + std::to_string(w.nodes);
 	out += ",\"control_flow\":" + std::to_string(w.control_flow) + ",\"ops\":[";
 	bool first = true;
@@ -282,7 +315,8 @@ std::string walk_json(const Walk &w, const std::vector<std::string> &methods, si
 		json_str(out, kv.first.first);
 		out += ",\"overload\":";
 		json_str(out, kv.first.second);
-		out += ",\"count\":" + std::to_string(kv.second.count) + ",\"dtypes\":[";
+		out += ",\"count\":" + std::to_string(kv.second.count);
+		out += ",\"conditional\":" + std::to_string(kv.second.conditional) + ",\"dtypes\":[";
 		bool f2 = true;
 		for (const auto &d : kv.second.dtypes) {
 			out += f2 ? "" : ",";
@@ -347,7 +381,8 @@ extern "C" int mtt_torchscript_ops(const char *path, char **json, char *err, siz
 	*json = nullptr;
 	return guarded(err, errsize, [&] {
 		torch::jit::Module m = torch::jit::load(path, c10::Device(c10::kCPU));
-		std::vector<std::string> methods;
+		std::vector<std::string> methods, entries;
+		std::set<std::string> called;
 		size_t submodules = 0;
 		Walk w;
 
@@ -355,15 +390,23 @@ extern "C" int mtt_torchscript_ops(const char *path, char **json, char *err, siz
 			(void)sub;
 			submodules++;
 		}
-		// Every method of the root, with every call into a submodule (and
-		// into TorchScript functions) inlined: what running it dispatches.
 		for (const torch::jit::Method &method : m.get_methods()) {
+			methods.push_back(method.name());
+			called_methods(method.graph()->block(), m.type(), called);
+		}
+		// Every entry point of the root (a method no other method of it
+		// calls), with every call into its own methods, its submodules and
+		// TorchScript functions inlined: what running it dispatches, each
+		// op once, never again through a callee walked on its own.
+		for (const torch::jit::Method &method : m.get_methods()) {
+			if (called.count(method.name()))
+				continue;
 			auto graph = method.graph()->copy();
 			torch::jit::Inline(*graph);
-			methods.push_back(method.name());
+			entries.push_back(method.name());
 			walk_block(graph->block(), w);
 		}
-		std::string text = walk_json(w, methods, submodules ? submodules - 1 : 0);
+		std::string text = walk_json(w, methods, entries, submodules ? submodules - 1 : 0);
 		if (!(*json = detach(text)))
 			throw std::bad_alloc();
 	});

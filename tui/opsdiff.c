@@ -51,7 +51,8 @@ static void explanation(struct tui_page *p, json_t *exact)
 		snprintf(text, sizeof(text),
 			 "A trace names what the dispatcher ran after decomposition "
 			 "(aten::linear %s aten::t + aten::addmm) and every backward op; the scan "
-			 "names the calls in the code. Some ops are on one side by design.",
+			 "names the calls in the code. A composite and what it decomposes into "
+			 "are matched (Run decomposed), each op is listed once.",
 			 draw_glyph(GLYPH_ARROW));
 	else
 		snprintf(text, sizeof(text),
@@ -98,6 +99,33 @@ static void section(struct tui_page *p, json_t *diff, const char *key, const cha
 	}
 }
 
+/* "Run decomposed (3)": each composite the scan names, then the ops the
+ * trace ran for it. */
+static void decomposed(struct tui_page *p, json_t *diff)
+{
+	json_t *ops = json_object_get(diff, "decomposed"), *op, *into, *v;
+	char heading[96];
+	size_t i, k;
+
+	if (!json_array_size(ops))
+		return;
+	snprintf(heading, sizeof(heading), "Run decomposed (%zu)", json_array_size(ops));
+	tui_heading(p, heading);
+	json_array_foreach(ops, i, op) {
+		mt_buf b = MT_BUF_INIT;
+		into = json_object_get(json_object_get(diff, "decompositions"), json_string_value(op));
+		mt_buf_printf(&b, "%s %s", json_string_value(op), draw_glyph(GLYPH_ARROW));
+		json_array_foreach(into, k, v)
+			mt_buf_printf(&b, "%s %s", k ? "," : "", json_string_value(v));
+		struct tui_cell c[] = {
+			{"", 1, 0, 0, STYLE_NORMAL},
+			{mt_buf_cstr(&b), p->width - 2, 0, 0, STYLE_NORMAL},
+		};
+		tui_row(p, c, 2, 0, 0);
+		mt_buf_dispose(&b);
+	}
+}
+
 void opsdiff_draw(struct tui_page *p, json_t *diff, const char *why)
 {
 	json_t *exact = json_object_get(diff, "b");
@@ -114,6 +142,7 @@ void opsdiff_draw(struct tui_page *p, json_t *diff, const char *why)
 	side_field(p, "against", json_object_get(diff, "a"));
 	explanation(p, exact);
 	section(p, diff, "missed_by_scan", "Missed by the static scan", 1);
+	decomposed(p, diff);
 	section(p, diff, "backward_only", "Seen only in backward", -1);
 	section(p, diff, "only_a", "Only in the scan", 0);
 	snprintf(title, sizeof(title), "In both: %zu ops",

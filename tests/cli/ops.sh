@@ -27,6 +27,10 @@ eq "$(json 'j["torchscript"]["control_flow"]')" 2 "the loop and the branch"
 eq "$(json '{k: v["count"] for k, v in j["ops"].items()}')" \
 	"{'aten::gelu': 2, 'aten::layer_norm': 2, 'aten::linear': 3, 'aten::relu': 1, 'aten::softmax': 1, 'aten::to': 2}" \
 	"the ops of both methods with the two blocks inlined, and no scalar arithmetic"
+eq "$(json '{k: v["conditional"] for k, v in j["ops"].items()}')" \
+	"{'aten::gelu': 0, 'aten::layer_norm': 0, 'aten::linear': 0, 'aten::relu': 1, 'aten::softmax': 0, 'aten::to': 1}" \
+	"the op in the loop and the one in the branch are conditional"
+has "counted apart as conditional" "$(json 'j["torchscript"]["note"]')" "JSON says what the counts are"
 eq "$(json 'sorted(j["torchscript"]["scalar"])')" "['aten::add.int', 'aten::gt.int', 'aten::lt.int']" \
 	"loop counters are interpreter arithmetic, kept apart"
 eq "$(json 'j["ops"]["aten::to"]["dtype_args"]')" "['float32', 'float64']" "x.double() seen as a float64 conversion"
@@ -39,6 +43,22 @@ run_mt 0 ops show "$M/net.pt"
 has "methods forward, embed; 8 submodules inlined" "$OUT" "text header"
 has "model.py:41 (head)" "$OUT" "text site with its submodule"
 has "(not recorded: no trial)" "$OUT" "says nothing was recorded"
+
+
+# a root method called by another (ResNet's forward -> _forward_impl) runs
+# inside its caller: counted once, from the entry point
+run_mt 0 ops show "$M/res.pt" --json
+eq "$(json 'j["torchscript"]["methods"], j["torchscript"]["entry_points"]')" \
+	"['forward', '_forward_impl'] ['forward']" "the callee is no entry point"
+eq "$(json '{k: (v["count"], v["conditional"]) for k, v in j["ops"].items()}')" \
+	"{'aten::conv2d': (2, 0), 'aten::relu': (1, 1)}" "two convolutions, not four; the branch's op apart"
+eq "$(json 'sorted(c["module"] for c in j["calls"] if c["op"]=="aten::conv2d")')" "['conv1', 'conv2']" \
+	"a call of the module's own method adds no submodule to the path"
+run_mt 0 ops show "$M/res.pt"
+has "(entry points forward; the others are counted inside them)" "$OUT" "text names the entry point"
+has "aten::conv2d                                2" "$OUT" "text count"
+has "1 conditional" "$OUT" "text marks the branch's op"
+has "may never be taken" "$OUT" "text says what the counts are"
 
 run_mt 0 ops show "$M/traced.pt" --json
 eq "$(json 'j["ops"]["aten::_convolution"]["count"]')" 1 "a traced model's convolution"
@@ -60,6 +80,17 @@ run_mt 2 ops show "$M/truncated.pt"; has "truncated.pt: truncated or damaged zip
 run_mt 2 ops show "$M/impostor.pt"; has "impostor.pt: libtorch could not load it as TorchScript" "$ERR" \
 	"archive entries with garbage inside: libtorch's error, no crash"
 run_mt 2 ops show "$M/none.pt"; has "none.pt: no such file" "$ERR" "missing file"
+# 100,000 nested parentheses overflowed libtorch's parser in mtrial's process:
+# refused first, stored or deflated, naming the entry, line and depth
+for z in deep deepz; do
+	run_mt 2 ops show "$M/$z.pt"
+	has "$z.pt: meta/code/__torch__.py:" "$ERR" "$z: the code entry named"
+	has "brackets nested 100002 deep, over the limit of 200" "$ERR" "$z: the depth"
+done
+run_mt 2 ops show "$M/indented.pt"; has "indented.pt: meta/code/__torch__.py:" "$ERR" "deep blocks refused"
+has "indented over 100 levels" "$ERR" "deep blocks: the limit"
+run_mt 0 ops show "$M/nested150.pt" --json; eq "$(json 'sorted(j["ops"])')" \
+	"['aten::item', 'aten::reshape', 'aten::sigmoid', 'aten::sum']" "150 levels, within Python's limit, load"
 run_mt 2 ops show "$M" --as torchscript; has "not a regular file" "$ERR" "a directory"
 : >"$T_TMP/empty.pt"; run_mt 2 ops show "$T_TMP/empty.pt" --as torchscript; has "empty file" "$ERR" "empty file"
 run_mt 2 ops show "$R/model.py" --as torchscript; has "model.py: not a zip file" "$ERR" "source code as an archive"
@@ -114,14 +145,20 @@ eq "$(json 'j["a"]["source"], j["b"]["source"]')" "scan torchscript" "sides name
 eq "$(json '"aten::linear" in j["both"] and "aten::gelu" in j["both"]')" True "ops both see"
 eq "$(json 'j["missed_by_scan"]')" "[]" "the scan sees every op of the scripted model (x.double() is aten::to)"
 run_mt 0 ops diff scan trace --json
-eq "$(json 'all(o in j["missed_by_scan"] for o in ["aten::addmm", "aten::mse_loss_backward", "aten::threshold_backward"])')" \
-	True "decomposed and backward ops the scan cannot see"
-eq "$(json '"aten::mse_loss_backward" in j["backward_only"] and "aten::addmm" not in j["backward_only"]')" True \
-	"backward-only ops marked"
+eq "$(json '"aten::linear" in j["decomposed"] and j["decompositions"]["aten::linear"]')" "['aten::addmm', 'aten::t']" \
+	"nn.Linear found by the scan, run as aten::t and aten::addmm"
+eq "$(json '[o for o in ["aten::addmm", "aten::t"] if o in j["missed_by_scan"] + j["only_b"]]')" "[]" \
+	"its decomposition is neither missed nor only in the trace"
+eq "$(json 'all(o in j["backward_only"] for o in ["aten::mse_loss_backward", "aten::threshold_backward"])')" \
+	True "backward ops the scan cannot see, apart"
+eq "$(json '[o for o in j["backward_only"] if o in j["missed_by_scan"] + j["only_b"]]')" "[]" "and not a second time"
+eq "$(json 'sorted(o for l in ("both","only_a","only_b","decomposed","explained","backward_only","missed_by_scan") for o in j[l]) == sorted(j["counts"])')" \
+	True "each op in exactly one list"
 eq "$(json 'j["counts"]["aten::addmm"]')" "[0, 6]" "counts of each side"
 run_mt 0 ops diff scan trace
-has "Missed by the static scan" "$OUT" "text: what the scan missed"
+has "aten::linear                             -> aten::addmm, aten::t" "$OUT" "text: the composite and its decomposition"
 has "Seen only in backward" "$OUT" "text: backward-only ops"
+hasnt "Only in B" "$OUT" "text: the trace's ops are not listed a second time"
 run_mt 2 ops diff scan; has "missing argument" "$ERR" "diff needs two"
 
 run_mt 0 probe --from torchscript --table torch-neuronx-training --json

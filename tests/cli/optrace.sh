@@ -38,13 +38,19 @@ eq "$(grep -c loss "$T_TMP/plain.txt")" 5 "the loop printed 5 losses"
 eq "$(ls -A "$T_TMP/o")" ops.json "one file written, no temporary left"
 
 # the document
-eq "$(q "$J" 'keys_unsorted')" '["format","version","torch","python","command","devices","steps","max_steps","shape_cap","ended","exit_status","error","ops"]' "top-level keys"
+eq "$(q "$J" 'keys_unsorted')" '["format","version","torch","python","command","devices","steps","step_counter","optimizer_steps","backward_passes","max_steps","shape_cap","ended","exit_status","error","incomplete","warnings","ops"]' "top-level keys"
+eq "$(q "$J" '[.step_counter,.optimizer_steps,.backward_passes,.incomplete,.warnings]')" '["optimizer",5,5,null,[]]' "steps counted by the optimizer"
 eq "$(q "$J" '[.format,.version,.steps,.max_steps,.ended,.exit_status,.error,.devices]')" '["mtrial-optrace",1,5,null,"completed",null,null,["cpu"]]' "header"
 eq "$(q "$J" .torch)" "\"$("$PY" -c 'import torch; print(torch.__version__)')\"" "torch version"
 eq "$(q "$J" .command)" "[\"$LOOP\"]" "command"
 eq "$(q "$J" '.ops | map([.op,.overload]) == (map([.op,.overload]) | sort)')" true "ops sorted by op then overload"
 eq "$(q "$J" '[.ops[] | select(.count != (.phases | add))] | length')" 0 "phase counts add up to count"
-eq "$(q "$J" '.ops[0] | keys_unsorted')" '["op","overload","count","phases","backward_only","dtypes","shapes","distinct_shapes","shapes_truncated"]' "op keys"
+eq "$(q "$J" '.ops[0] | keys_unsorted')" '["op","overload","count","phases","backward_only","dtypes","shapes","distinct_shapes","shapes_truncated","all_distinct_shapes"]' "op keys"
+eq "$(q "$J" '.ops[0].phases | keys_unsorted')" '["setup","forward","backward","optimizer"]' "phases"
+# the model's weight init and the fixed batch (torch.randn) come before the
+# first op that records autograd history: set-up, never forward
+eq "$(op "$J" aten::randn default '[.phases.setup,.phases.forward,.distinct_shapes,.all_distinct_shapes]')" '[2,0,0,1]' \
+	"randn of the batch: set-up, no training shape"
 
 # forward. nn.Linear on a 2-D input with bias is CompositeImplicitAutograd:
 # it decomposes above the Python dispatch key into aten::t(weight) and
@@ -118,6 +124,53 @@ eq "$(op "$J" aten::addmm default .count)" 4 "ops until the error"
 trace "$J" -- "$LOOP" --exit-at 1 3
 eq "$RC" 3 "sys.exit(3) exits 3"
 eq "$(q "$J" '[.ended,.exit_status,.error,.steps]')" '["exit",3,null,1]' "exit recorded"
+
+# --- without torch.optim, as word_language_model trains by default --------------
+MANUAL=$MT_SOURCE_DIR/tests/trace/manual_loop.py
+(cd "$T_TMP" && "$PY" "$MANUAL") >"$T_TMP/plain.txt" 2>&1
+trace "$J" -- "$MANUAL"
+eq "$RC" 0 "manual updates: exit 0; stderr: $ERR"
+eq "$OUT" "$(cat "$T_TMP/plain.txt")" "manual updates: losses identical with and without the tracer"
+eq "$(q "$J" '[.steps,.step_counter,.optimizer_steps,.backward_passes]')" '[4,"backward",0,4]' \
+	"steps counted as backward passes"
+has "steps counted as backward passes" "$ERR" "and a warning says so"
+eq "$(q "$J" '.warnings | length')" 1 "the warning is in the file"
+# set-up: one torch.tensor per line of 7 lengths, never forward, and no
+# training shape; the model's ops are forward
+eq "$(op "$J" aten::lift_fresh default '[.count,.phases.setup,.phases.forward,.distinct_shapes,.all_distinct_shapes,.shapes]')" \
+	'[30,30,0,0,7,[]]' "data loading per line is set-up, its 7 shapes apart"
+eq "$(op "$J" aten::embedding default '[.count,.phases.forward,.phases.setup]')" '[4,4,0]' "the model is forward"
+eq "$(q "$J" '[.ops[] | select(.phases.setup > 0 and .phases.forward > 0) | .op]')" '["aten::slice"]' \
+	"only the batch slicing runs in both (the first batch is cut before the model runs)"
+
+trace "$J" --max-steps 2 -- "$MANUAL"
+eq "$RC" 0 "--max-steps without an optimizer exits 0; stderr: $ERR"
+eq "$(q "$J" '[.ended,.steps,.step_counter]')" '["max_steps",2,"backward"]' "--max-steps stops after 2 backward passes"
+eq "$(op "$J" aten::embedding default .count)" 2 "two forwards"
+has "that step's update is not traced" "$ERR" "the warning says what the stop leaves out"
+
+# no training step at all: --max-steps cannot stop it, and says so
+printf 'import torch\nprint(torch.ones(3).sum().item())\n' >"$T_TMP/infer.py"
+trace "$J" --max-steps 2 -- "$T_TMP/infer.py"
+eq "$(q "$J" '[.steps,.step_counter]')" '[0,null]' "no step"
+has "no training step seen" "$ERR" "warned"
+has "--max-steps could not stop the script" "$ERR" "--max-steps ignored, said"
+
+# a signal (what timeout sends, Ctrl-C) stops the script: what was seen is
+# written, marked incomplete
+for sig in TERM INT HUP; do
+	rm -f "$J"
+	(cd "$T_TMP" && exec "$PY" "$OPTRACE" -o "$J" -- "$MANUAL" --sleep-at 2) >"$T_TMP/out" 2>"$T_TMP/err" &
+	pid=$!
+	for _ in $(seq 300); do grep -q sleeping "$T_TMP/out" && break; sleep 0.1; done
+	kill -s $sig $pid; wait $pid; RC=$?; ERR=$(cat "$T_TMP/err")
+	want=$((128 + $(kill -l $sig)))
+	eq "$RC" "$want" "SIG$sig: exit $want"
+	eq "$(q "$J" '[.ended,.steps,.exit_status]')" "[\"signal\",2,$want]" "SIG$sig: the trace written with 2 steps"
+	has "killed by SIG$sig" "$(q "$J" .incomplete)" "SIG$sig: marked incomplete, with the reason"
+	has "marked incomplete" "$ERR" "SIG$sig: said on stderr"
+	eq "$(op "$J" aten::embedding default .count)" 2 "SIG$sig: the ops until then"
+done
 
 # bad usage: status 2, one line naming the problem, nothing written
 usage() {

@@ -86,18 +86,44 @@ static void test_trace_fields(void **state)
 		    "t.json: steps: expected a non-negative integer");
 }
 
+/* Every op of the diff in exactly one of its lists. */
+static void each_op_once(json_t *d)
+{
+	static const char *const lists[] = {"both", "only_a", "only_b", "decomposed", "explained",
+					    "backward_only", "missed_by_scan", NULL};
+	json_t *seen = json_object(), *v;
+	const char *op;
+	size_t i;
+
+	for (const char *const *l = lists; *l; l++)
+		json_array_foreach(json_object_get(d, *l), i, v) {
+			if (json_object_get(seen, json_string_value(v)))
+				fail_msg("%s in %s and %s", json_string_value(v), *l,
+					 json_string_value(json_object_get(seen, json_string_value(v))));
+			json_object_set_new(seen, json_string_value(v), json_string(*l));
+		}
+	json_object_foreach(json_object_get(d, "counts"), op, v)
+		if (!json_object_get(seen, op))
+			fail_msg("%s in no list", op);
+	json_decref(seen);
+}
+
 static void test_diff_against_a_recorded_scan(void **state)
 {
 	json_error_t jerr;
 	/* what the journal gives back for a scan: no "source" key */
 	json_t *scan = json_loads("{\"repo\": \"/r\", \"rev\": \"abc\", \"ops\": {"
-				  " \"aten::linear\": {\"count\": 2}, \"aten::dropout\": {\"count\": 1}},"
+				  " \"aten::linear\": {\"count\": 2}, \"aten::dropout\": {\"count\": 1},"
+				  " \"aten::log_softmax\": {\"count\": 1}, \"aten::nll_loss_nd\": {\"count\": 1}},"
 				  " \"methods\": [{\"name\": \"double\", \"op\": \"aten::to\"},"
 				  " {\"name\": \"tolist\", \"op\": null}]}",
 				  0, &jerr);
 	json_t *trace = parse_ok(TRACE(
 		"{\"op\": \"aten::to\", \"overload\": \"dtype\", \"count\": 3},"
 		"{\"op\": \"aten::addmm\", \"overload\": \"default\", \"count\": 6},"
+		"{\"op\": \"aten::_log_softmax\", \"overload\": \"default\", \"count\": 2},"
+		"{\"op\": \"aten::nll_loss_forward\", \"overload\": \"default\", \"count\": 2},"
+		"{\"op\": \"aten::lift_fresh\", \"overload\": \"default\", \"count\": 9},"
 		"{\"op\": \"aten::mm\", \"overload\": \"default\", \"count\": 2, \"backward_only\": true}"));
 	json_t *d = NULL;
 	char *text;
@@ -110,18 +136,34 @@ static void test_diff_against_a_recorded_scan(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "a"), "source")), "scan");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "a"), "rev")), "abc");
 	assert_non_null(strstr(text, "\"both\":[\"aten::to\"]"));        /* x.double() counts */
-	assert_non_null(strstr(text, "\"only_a\":[\"aten::dropout\",\"aten::linear\"]"));
-	assert_non_null(strstr(text, "\"missed_by_scan\":[\"aten::addmm\",\"aten::mm\"]"));
+	/* composites the scan found, run as what they decompose into */
+	assert_non_null(strstr(text, "\"decomposed\":[\"aten::linear\",\"aten::log_softmax\","
+				     "\"aten::nll_loss_nd\"]"));
+	assert_non_null(strstr(text, "\"explained\":[\"aten::_log_softmax\",\"aten::addmm\","
+				     "\"aten::nll_loss_forward\"]"));
+	assert_non_null(strstr(text, "\"aten::log_softmax\":[\"aten::_log_softmax\"]"));
+	assert_non_null(strstr(text, "\"only_a\":[\"aten::dropout\"]"));
+	assert_non_null(strstr(text, "\"only_b\":[]"));     /* never a second time */
+	assert_non_null(strstr(text, "\"missed_by_scan\":[\"aten::lift_fresh\"]"));
+	/* linear's backward runs mm: backward, not linear's forward decomposition */
 	assert_non_null(strstr(text, "\"backward_only\":[\"aten::mm\"]"));
 	assert_non_null(strstr(text, "\"aten::to\":[1,3]"));
 	assert_non_null(strstr(text, "\"aten::addmm\":[0,6]"));
+	each_op_once(d);
 	free(text);
 	json_decref(d);
 
-	/* two exact sources: no missed_by_scan */
+	/* the trace first: the same matching, sides swapped */
+	assert_int_equal(mt_inventory_diff(&d, trace, scan), 0);
+	assert_int_equal(json_array_size(json_object_get(d, "explained")), 3);
+	assert_int_equal(json_array_size(json_object_get(d, "only_b")), 1);
+	each_op_once(d);
+	json_decref(d);
+
+	/* two exact sources: no missed_by_scan, no decomposition */
 	assert_int_equal(mt_inventory_diff(&d, trace, trace), 0);
 	assert_null(json_object_get(d, "missed_by_scan"));
-	assert_int_equal(json_array_size(json_object_get(d, "both")), 3);
+	assert_int_equal(json_array_size(json_object_get(d, "both")), 6);
 	json_decref(d);
 	json_decref(scan);
 	json_decref(trace);

@@ -63,6 +63,25 @@ class Meta(nn.Module):
         return torch.sigmoid(x).sum().item()
 
 
+class Res(nn.Module):
+    """As torchvision's ResNet: forward calls self._forward_impl, whose ops
+    run once per forward, and a branch that may not be taken."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 4, 3)
+        self.conv2 = nn.Conv2d(4, 4, 3)
+
+    def _forward_impl(self, x):
+        x = self.conv1(x)
+        if x.size(0) > 1:
+            x = torch.relu(x)
+        return self.conv2(x)
+
+    def forward(self, x):
+        return self._forward_impl(x)
+
+
 def main(out):
     os.makedirs(out, exist_ok=True)
     torch.manual_seed(0)
@@ -70,6 +89,7 @@ def main(out):
     net.save(os.path.join(out, "net.pt"))
     torch.jit.trace(Conv(), torch.randn(1, 3, 8, 8)).save(os.path.join(out, "traced.pt"))
     torch.jit.script(Meta()).save(os.path.join(out, "meta.pt"))
+    torch.jit.script(Res()).save(os.path.join(out, "res.pt"))
     # torch.save: a zip without code/ (weights), and the legacy pickle format
     torch.save(Net().state_dict(), os.path.join(out, "checkpoint.pt"))
     torch.save(Net().state_dict(), os.path.join(out, "legacy.pt"),
@@ -84,6 +104,30 @@ def main(out):
         z.writestr("impostor/constants.pkl", b"\x80\x02garbage")
         z.writestr("impostor/data.pkl", b"\x80\x02garbage")
         z.writestr("impostor/version", "3\n")
+    # meta.pt with its code nested deep: brackets (stored and deflated), blocks
+    deep = "(" * 100000 + "x" + ")" * 100000
+    rewrite(out, "meta.pt", "nested150.pt", "(" * 150 + "x" + ")" * 150, zipfile.ZIP_STORED)
+    rewrite(out, "meta.pt", "deep.pt", deep, zipfile.ZIP_STORED)
+    rewrite(out, "meta.pt", "deepz.pt", deep, zipfile.ZIP_DEFLATED)
+    rewrite(out, "meta.pt", "indented.pt", None, zipfile.ZIP_STORED)
+
+
+def rewrite(out, src, dst, expr, compression):
+    """A copy of archive src whose code uses expr for its first `x` (None:
+    wraps the code's first statement in 120 nested ifs)."""
+    with zipfile.ZipFile(os.path.join(out, src)) as zin, \
+            zipfile.ZipFile(os.path.join(out, dst), "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename.endswith("code/__torch__.py"):
+                text = data.decode()
+                if expr is not None:
+                    text = text.replace("(x", "(" + expr, 1)
+                else:
+                    text = text.replace("\n", "\n" + "".join(
+                        "  " * i + "if True:\n" for i in range(120)) + "  " * 120 + "pass\n", 1)
+                data = text.encode()
+            zout.writestr(info, data, compress_type=compression)
 
 
 if __name__ == "__main__":
