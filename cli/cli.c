@@ -1,6 +1,7 @@
 /* Helpers shared by the commands (see cli.h). */
 #include "cli.h"
 #include "error.h"
+#include "sanitize.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -105,9 +106,17 @@ int cli_print_json(json_t *v)
 {
 	if (!v)
 		return mt_error_set(MT_EIO, "could not build JSON output");
-	json_dumpf(v, stdout, JSON_INDENT(2) | JSON_ENCODE_ANY);
-	fputc('\n', stdout);
+	char *text = json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY), *safe;
+
 	json_decref(v);
+	if (!text)
+		return mt_error_set(MT_EIO, "could not build JSON output");
+	/* jansson escapes C0 controls only; a terminal also obeys C1 and bidi */
+	safe = mt_term_safe_json(text, strlen(text));
+	fputs(safe, stdout);
+	fputc('\n', stdout);
+	free(safe);
+	free(text);
 	return 0;
 }
 

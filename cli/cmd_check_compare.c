@@ -109,10 +109,10 @@ static int lower_rules(struct cli *cli, struct args *a)
 static void progress(uint64_t done, uint64_t total, void *payload)
 {
 	(void)payload;
-	fprintf(stderr, "\rcomparing: %3.0f%% of %.1f MB", total ? 100.0 * done / total : 100,
-	        total / 1e6);
+	cli_status_line("comparing: %3.0f%% of %.1f MB", total ? 100.0 * done / total : 100,
+	                total / 1e6);
 	if (done >= total)
-		fputs("\r\033[K", stderr);
+		cli_status_line(NULL);
 }
 
 /* A number as Python prints it where that matters little: the shortest %g

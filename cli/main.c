@@ -264,6 +264,8 @@ int main(int argc, char **argv)
 	struct cli cli = {0};
 	int i = 1;
 
+	/* before anything is printed: argv, messages and every command's text */
+	cli_output_filter();
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--version") == 0) {
 			printf("mtrial %s\n", MT_VERSION);
@@ -283,6 +285,7 @@ int main(int argc, char **argv)
 	}
 	if (i == argc) {
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+			cli_output_raw(); /* curses needs the real stdout */
 			cli.cmd = find_command("tui");
 			return cli.cmd->run(&cli, 1, (char *[]){"tui", NULL});
 		}
@@ -294,6 +297,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mtrial: unknown command '%s'\nTry 'mtrial --help'.\n", argv[i]);
 		return CLI_EXIT_USAGE;
 	}
+	if (cli.cmd->run == cmd_tui)
+		cli_output_raw();
 	mt_error_clear();
 	return cli.cmd->run(&cli, argc - i, argv + i);
 }
