@@ -1,6 +1,7 @@
 /* mtrial effort: engineering effort timers. */
 #include "cli.h"
 #include "error.h"
+#include "parse.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -36,31 +37,6 @@ static int start(struct cli *cli, mt_trial *t, const char *track, const char *ca
 	return error;
 }
 
-/* Parses a duration such as "90m", "1h30m", "45s" or "2h" into ms. */
-static int parse_duration(const char *s, int64_t *out)
-{
-	int64_t total = 0;
-	const char *p = s;
-
-	while (*p) {
-		char *end;
-		long long v = strtoll(p, &end, 10);
-		int64_t unit;
-		if (end == p || v < 0)
-			break;
-		unit = *end == 'h' ? 3600000 : *end == 'm' ? 60000 : *end == 's' ? 1000 : 0;
-		if (!unit)
-			break;
-		total += v * unit;
-		p = end + 1;
-	}
-	if (*p || total <= 0 || total > 7LL * 24 * 3600000)
-		return mt_error_set(MT_EUSAGE, "bad duration '%s' (e.g. 45m, 1h30m, 2h; at "
-				    "most a week)", s);
-	*out = total;
-	return 0;
-}
-
 static int add(struct cli *cli, mt_trial *t, const char *track, const char *category,
 	       const char *duration, const char *text)
 {
@@ -68,7 +44,7 @@ static int add(struct cli *cli, mt_trial *t, const char *track, const char *cate
 	int64_t ms = 0, now = mt_now_ms();
 	int error;
 
-	if ((error = parse_duration(duration, &ms)) < 0)
+	if ((error = mt_parse_duration(duration, &ms)) < 0)
 		return error;
 	error = mt_journal_effort_add(t->journal, track, category, text, now - ms, now, &e);
 	if (error == 0)

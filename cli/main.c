@@ -211,8 +211,9 @@ const struct cli_command cli_commands[] = {
 	 "One timer runs at a time for the whole trial, shared by every terminal.\n"
 	 "Categories: setup, getting-a-correct-run, debugging, waiting-for-compile,\n"
 	 "optimization, other (default). 'add' records an interval that ends now, for\n"
-	 "time spent while the timer was off. 'log' lists every interval and the\n"
-	 "totals by track and category.\n"},
+	 "time spent while the timer was off (--duration: hours, minutes, seconds,\n"
+	 "decimals allowed: 45m, 1h30m, 1.5h; at most a week). 'log' lists every\n"
+	 "interval and the totals by track and category.\n"},
 	{"report", cmd_report, "render the summary of the trial record",
 	 "Usage: mtrial report [--format md|html|json] [-o FILE] [--trial DIR]\n\n"
 	 "Renders what the record holds, in the order a reader needs it: workload,\n"
