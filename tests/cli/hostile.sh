@@ -92,6 +92,10 @@ has "      #99  2026-01-01T00:00:00Z fake header" "$OUT" "a note's second line i
 hasnt $'\n#99 ' "$OUT" "no line of a note passes for a header"
 has "by other tool: ?]0;title? ?2j ?" "$OUT" "a note committed by another tool, made safe"
 mt_clean 0 notes --json
+# the note another tool wrote is not UTF-8: it stays in the JSON (U+FFFD)
+# instead of vanishing from it
+eq "$(json "[n['text'][:5] for n in j]")" "['title', 'first', 'by ot']" \
+	"every note in the JSON, the one that is not UTF-8 too"
 eq "$(json "j[0]['text']")" "$(printf 'title%s clear%s c1%s rlo%s end' "$TITLE" "$CLEAR" "$C1" "$RLO")" \
 	"JSON gives the note as it was written"
 
