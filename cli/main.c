@@ -100,7 +100,7 @@ const struct cli_command cli_commands[] = {
 	 "                  -- CMD ARGS...\n\n"
 	 "Runs CMD (the training command, or the launcher the team uses: torchrun,\n"
 	 "srun, sbatch --wait) as a child process in its own process group, passes\n"
-	 "its output through, and keeps every line with its time in the trial's\n"
+	 "its output through as it is, and keeps every line with its time in the trial's\n"
 	 "runs/ directory (\"EPOCH_MS o|e LINE\"). The attempt is recorded when it\n"
 	 "starts and again when it ends: success, failed (its exit status) or aborted.\n"
 	 "Ctrl-C stops the command and still saves the attempt. Default system:\n"

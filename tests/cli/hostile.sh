@@ -134,8 +134,13 @@ sqlite3 .mtrial/journal.db "INSERT INTO runs (created_ms, system, label, origin,
 mt_clean 0 runs
 mt_clean 0 runs show 1
 
-# the report: Markdown on stdout and in a file, HTML and JSON in files
+# the report: Markdown on stdout and in a file, HTML and JSON in files; a
+# note cannot make a link or an image in the Markdown, "[WIP]" stays as is
+printf '[WIP] see [here](https://evil.example) ![x](https://evil.example/x.png)' | "$MTRIAL" note - >/dev/null
+"$MTRIAL" note '[WIP] alone' >/dev/null
 mt_clean 0 report --format md
+has '\[WIP] see \[here](https://evil.example) !\[x](https://evil.example/x.png)' "$OUT" "no link in the Markdown"
+has '[WIP] alone' "$OUT" "brackets that make no link are left alone"
 has "title?]0;pwned? clear?[2J" "$OUT" "the note in the Markdown report"
 for f in md html json; do
 	mt_clean 0 report --format $f -o "$T_TMP/report.$f"
