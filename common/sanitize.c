@@ -85,9 +85,19 @@ size_t mt_term_safe_put(mt_buf *out, const char *s, size_t n, enum mt_term_mode 
 
 	while (i < n) {
 		uint32_t cp = 0;
-		int len = mt_utf8_decode(s + i, n - i, &cp);
+		int len;
 		char ws;
+		size_t run = i;
 
+		/* printable ASCII, most of any output, is copied in one piece */
+		while (run < n && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x7f)
+			run++;
+		if (run > i) {
+			put(out, s + i, run - i);
+			i = run;
+			continue;
+		}
+		len = mt_utf8_decode(s + i, n - i, &cp);
 		if (len < 0 && !last)
 			break; /* the rest of the character comes with the next call */
 		if (len <= 0) {
@@ -124,8 +134,18 @@ char *mt_term_safe_json(const char *json, size_t len)
 
 	while (i < len) {
 		uint32_t cp = 0;
-		int n = mt_utf8_decode(json + i, len - i, &cp);
+		int n;
 		char esc[8];
+		size_t run = i;
+
+		while (run < len && (unsigned char)json[run] >= 0x20 && (unsigned char)json[run] < 0x7f)
+			run++;
+		if (run > i) {
+			put(&b, json + i, run - i);
+			i = run;
+			continue;
+		}
+		n = mt_utf8_decode(json + i, len - i, &cp);
 
 		if (n > 0 && (!mt_term_cp_unsafe(cp) || cp == '\n' || cp == '\t' || cp == '\r')) {
 			/* outside strings only these whitespace controls can stand */
