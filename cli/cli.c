@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "error.h"
 #include "jsonw.h"
+#include "sanitize.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -106,12 +107,16 @@ int cli_print_json(json_t *v)
 {
 	if (!v)
 		return mt_error_set(MT_EIO, "could not build JSON output");
-	char *text = mt_json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY);
+	char *text = mt_json_dumps(v, JSON_INDENT(2) | JSON_ENCODE_ANY), *safe;
 
 	json_decref(v);
 	if (!text)
 		return mt_error_set(MT_EIO, "could not encode JSON output");
-	puts(text);
+	/* jansson escapes C0 controls only; a terminal also obeys C1 and bidi */
+	safe = mt_term_safe_json(text, strlen(text));
+	fputs(safe, stdout);
+	fputc('\n', stdout);
+	free(safe);
 	free(text);
 	return 0;
 }

@@ -66,8 +66,29 @@ int cli_fail(struct cli *cli, int code);
  * `load_spec`: also validate trial.yaml. Returns 0 or an MT_E* code. */
 int cli_open_trial(struct cli *cli, mt_trial **out, int load_spec);
 
-/* Prints a JSON value on stdout (indented, one trailing newline); steals it. */
+/* Prints a JSON value on stdout (indented, one trailing newline); steals it.
+ * Controls and bidi characters inside its strings are \u escaped. */
 int cli_print_json(json_t *v);
+
+/* Output safety (cli/output.c). cli_output_filter() replaces stdout and
+ * stderr, once, by streams that pass every byte through the sanitiser
+ * (common/sanitize.h): text from outside never reaches the terminal raw,
+ * whichever command prints it. cli_output_raw() puts the real streams back
+ * (the wizard draws through curses, which sanitises itself). */
+void cli_output_filter(void);
+void cli_output_raw(void);
+/* The real streams, for output that is not mtrial's to sanitise: `mtrial
+ * run` passes the training command's own output through as it is. Flushes
+ * the filtered stream first, so the order holds. */
+FILE *cli_raw_stdout(void);
+FILE *cli_raw_stderr(void);
+/* s for one line of a list: what the output filter replaces, and also \n,
+ * \r and \t as spaces, so a file name cannot start a line that passes for
+ * another entry. Borrowed until 8 more calls; NULL gives "". */
+const char *cli_line(const char *s);
+/* A progress line on stderr rewritten in place ("\r\033[K" + the text, made
+ * safe); NULL clears it. Nothing when stderr is not a terminal. */
+void cli_status_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* What `mtrial run` and `mtrial runs import` record about an attempt:
  * --system (default candidate), --track, --label, --cache, --rehearsal. */

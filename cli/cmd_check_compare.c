@@ -3,6 +3,7 @@
 #include "compare.h"
 #include "tolerances.h"
 #include "error.h"
+#include "parse.h"
 #include "tensorfile.h"
 #include "util.h"
 
@@ -58,37 +59,21 @@ struct args {
 	int rehearsal; /* --rehearsal: stand-ins compared, never evidence */
 };
 
-static int parse_number(const char *s, double *out)
-{
-	char *end;
-	*out = strtod(s, &end);
-	return end != s && !*end && *out >= 0 && isfinite(*out);
-}
-
 /* --tol GLOB=RTOL,ATOL */
 static int parse_tol(struct args *a, const char *arg)
 {
-	const char *eq = strrchr(arg, '=');
-	char *nums, *comma, glob[512], src[520];
+	char *glob = NULL, *src;
 	double rtol, atol;
-	int ok;
+	int error;
 
-	if (!eq || eq == arg)
-		return mt_error_set(MT_EUSAGE, "--tol %s: expected GLOB=RTOL,ATOL", arg);
-	nums = mt_strdup(eq + 1);
-	comma = strchr(nums, ',');
-	if (comma)
-		*comma = 0;
-	ok = comma && parse_number(nums, &rtol) && parse_number(comma + 1, &atol);
-	free(nums);
-	if (!ok)
-		return mt_error_set(MT_EUSAGE,
-		                    "--tol %s: expected GLOB=RTOL,ATOL with two "
-		                    "non-negative numbers",
-		                    arg);
-	snprintf(glob, sizeof(glob), "%.*s", (int)(eq - arg), arg);
-	snprintf(src, sizeof(src), "--tol %s", glob);
-	return mt_cmp_rules_add(&a->rules, glob, rtol, atol, src);
+	if ((error = mt_parse_tol(arg, &glob, &rtol, &atol)) < 0)
+		return error;
+	if (asprintf(&src, "--tol %s", glob) < 0)
+		abort();
+	error = mt_cmp_rules_add(&a->rules, glob, rtol, atol, src);
+	free(src);
+	free(glob);
+	return error;
 }
 
 /* Adds the rules below the command line's globs: --rtol/--atol, then the
@@ -115,10 +100,10 @@ static int lower_rules(struct cli *cli, struct args *a)
 static void progress(uint64_t done, uint64_t total, void *payload)
 {
 	(void)payload;
-	fprintf(stderr, "\rcomparing: %3.0f%% of %.1f MB", total ? 100.0 * done / total : 100,
-	        total / 1e6);
+	cli_status_line("comparing: %3.0f%% of %.1f MB", total ? 100.0 * done / total : 100,
+	                total / 1e6);
 	if (done >= total)
-		fputs("\r\033[K", stderr);
+		cli_status_line(NULL);
 }
 
 /* A number as Python prints it where that matters little: the shortest %g
@@ -357,7 +342,7 @@ static int parse(struct cli *cli, struct args *a, int argc, char **argv)
 			return 1;
 		case 'r':
 		case 'a':
-			if (!parse_number(optarg, opt == 'r' ? &a->rtol : &a->atol))
+			if (mt_parse_nonneg(optarg, opt == 'r' ? &a->rtol : &a->atol) < 0)
 				return mt_error_set(MT_EUSAGE,
 				                    "--%s %s: expected a non-negative "
 				                    "number",

@@ -4,6 +4,7 @@
 #include "curves.h"
 #include "error.h"
 #include "trial.h"
+#include "parse.h"
 #include "util.h"
 
 #include <math.h>
@@ -75,9 +76,7 @@ enum {
 
 static int number_arg(struct cli *cli, const char *name, const char *s, double *out)
 {
-	char *end;
-	*out = strtod(s, &end);
-	if (end == s || *end || !isfinite(*out) || *out < 0)
+	if (mt_parse_nonneg(s, out) < 0)
 		return cli_usage_error(cli, "--%s wants a number >= 0, not '%s'", name, s);
 	return 0;
 }

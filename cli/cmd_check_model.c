@@ -6,6 +6,7 @@
 #include "error.h"
 #include "exact.h"
 #include "mt_torch.h"
+#include "parse.h"
 #include "tensorfile.h"
 #include "util.h"
 
@@ -304,7 +305,6 @@ int check_model(struct cli *cli, int argc, char **argv)
 					     {0}};
 	struct model_args a = {.recipe = "bf16", .rtol = NAN, .atol = NAN};
 	int opt, error, passed = 0;
-	char *end;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "hi:r:", opts, NULL)) != -1) {
@@ -315,8 +315,7 @@ int check_model(struct cli *cli, int argc, char **argv)
 		case CHECK_OPT_REHEARSAL: a.rehearsal = 1; break;
 		case 'R':
 		case 'A':
-			*(opt == 'R' ? &a.rtol : &a.atol) = strtod(optarg, &end);
-			if (end == optarg || *end || *(opt == 'R' ? &a.rtol : &a.atol) < 0)
+			if (mt_parse_nonneg(optarg, opt == 'R' ? &a.rtol : &a.atol) < 0)
 				return cli_usage_error(cli, "--%s %s: expected a non-negative number",
 						       opt == 'R' ? "rtol" : "atol", optarg);
 			break;

@@ -1,6 +1,7 @@
 /* mtrial effort: engineering effort timers. */
 #include "cli.h"
 #include "error.h"
+#include "parse.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -36,18 +37,6 @@ static int start(struct cli *cli, mt_trial *t, const char *track, const char *ca
 	return error;
 }
 
-/* --duration for 'add': at most a week, since an interval is one sitting
- * of work that ends now; longer is surely a typo. */
-static int parse_duration(const char *s, int64_t *out)
-{
-	int error = mt_duration_parse(out, s, "--duration");
-
-	if (error == 0 && (*out <= 0 || *out > 7LL * 24 * 3600000))
-		error = mt_error_set(MT_EUSAGE, "--duration '%s': must be more than 0 and at most "
-				     "a week (7d = 168h)", s);
-	return error;
-}
-
 static int add(struct cli *cli, mt_trial *t, const char *track, const char *category,
 	       const char *duration, const char *text)
 {
@@ -55,7 +44,7 @@ static int add(struct cli *cli, mt_trial *t, const char *track, const char *cate
 	int64_t ms = 0, now = mt_now_ms();
 	int error;
 
-	if ((error = parse_duration(duration, &ms)) < 0)
+	if ((error = mt_parse_duration(duration, &ms)) < 0)
 		return error;
 	error = mt_journal_effort_add(t->journal, track, category, text, now - ms, now, &e);
 	if (error == 0)

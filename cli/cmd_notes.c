@@ -1,8 +1,10 @@
 /* mtrial notes: list friction notes. */
 #include "cli.h"
 #include "error.h"
+#include "sanitize.h"
 #include "util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct filter {
@@ -24,6 +26,28 @@ static int matches(const struct filter *f, const mt_note *n)
 	return 0;
 }
 
+/* One line of the header; a \n in a value written by another tool would
+ * start a line of its own (stdout's filter keeps \n). */
+static void print_field(const char *fmt, const char *value)
+{
+	char *safe = mt_term_safe(value, MT_TERM_LINE);
+	printf(fmt, safe);
+	free(safe);
+}
+
+/* The note's text, every line indented under its header, so that no line of
+ * a note can pass for another note's header. */
+static void print_text(const char *text)
+{
+	char *safe = mt_term_safe(text, MT_TERM_TEXT);
+	const char *line = safe, *nl;
+
+	for (; (nl = strchr(line, '\n')); line = nl + 1)
+		printf("      %.*s\n", (int)(nl - line), line);
+	printf("      %s\n", line);
+	free(safe);
+}
+
 static int print_note(const mt_note *n, void *payload)
 {
 	struct filter *f = payload;
@@ -35,12 +59,13 @@ static int print_note(const mt_note *n, void *payload)
 	mt_time_iso(when, sizeof(when), n->created_ms);
 	printf("#%-4lld %s", (long long)n->id, when);
 	if (n->track)
-		printf(" [%s]", n->track);
+		print_field(" [%s]", n->track);
 	for (size_t i = 0; i < n->ntags; i++)
-		printf(" #%s", n->tags[i]);
+		print_field(" #%s", n->tags[i]);
 	if (n->interval_id)
 		printf(" (effort #%lld)", (long long)n->interval_id);
-	printf("\n      %s\n", n->text);
+	putchar('\n');
+	print_text(n->text);
 	return 0;
 }
 

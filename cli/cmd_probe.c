@@ -63,7 +63,7 @@ static void print_ops(json_t *res, const char *status, const char *title, int si
 		json_array_foreach(json_object_get(op, "locations"), k, loc) {
 			if (!sites || k >= 5)
 				break;
-			printf("      %s:%lld\n", json_string_value(json_object_get(loc, "file")),
+			printf("      %s:%lld\n", cli_line(json_string_value(json_object_get(loc, "file"))),
 			       (long long)json_integer_value(json_object_get(loc, "line")));
 		}
 		if (sites && json_array_size(json_object_get(op, "locations")) > 5)

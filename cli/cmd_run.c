@@ -119,7 +119,10 @@ static int run(struct cli *cli, const struct run_args *a, int *child_status)
 	mt_trial *t = NULL;
 	char *cmd = command_line(a->argv), *dir = NULL, *path = NULL, name[64], host[256] = "";
 	int out[2] = {-1, -1}, err[2] = {-1, -1}, error, status = 0;
-	struct stream s[2] = {{-1, stdout, 'o', MT_BUF_INIT}, {-1, stderr, 'e', MT_BUF_INIT}};
+	/* the command's own output reaches its terminal as it wrote it (progress
+	 * bars, colours); what is stored in the log is sanitised when shown */
+	struct stream s[2] = {{-1, cli_raw_stdout(), 'o', MT_BUF_INIT},
+			      {-1, cli_raw_stderr(), 'e', MT_BUF_INIT}};
 	struct sigaction sa = {0}, old_int, old_term;
 	mt_journal_run rec = {0};
 	int64_t id = 0, started = mt_now_ms();

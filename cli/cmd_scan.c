@@ -23,10 +23,9 @@ static void on_progress(size_t done, size_t total, const char *path, void *paylo
 	if (!p->tty || (done != total && now - p->last_ms < 100))
 		return;
 	p->last_ms = now;
-	fprintf(stderr, "\r\033[Kscanning %zu/%zu %.60s", done, total, path);
+	cli_status_line("scanning %zu/%zu %.60s", done, total, path);
 	if (done == total)
-		fputs("\r\033[K", stderr);
-	fflush(stderr);
+		cli_status_line(NULL);
 }
 
 static void print_file_stats(json_t *r)
@@ -44,7 +43,7 @@ static void print_file_stats(json_t *r)
 		}
 		printf("[mtrial scan] file '%s': torch calls %lld, tensor methods %lld, findings "
 		       "%lld, lines %lld\n",
-		       json_string_value(json_object_get(f, "path")), (long long)calls,
+		       cli_line(json_string_value(json_object_get(f, "path"))), (long long)calls,
 		       (long long)methods, (long long)findings,
 		       (long long)json_integer_value(json_object_get(f, "lines")));
 	}
@@ -91,7 +90,7 @@ static void print_findings(json_t *r)
 		json_array_foreach(json_object_get(r, "findings"), i, f)
 			if (strcmp(json_string_value(json_object_get(f, "effort")), order[e]) == 0)
 				printf("  %-6s %s:%lld  %s: %s\n", order[e],
-				       json_string_value(json_object_get(f, "file")),
+				       cli_line(json_string_value(json_object_get(f, "file"))),
 				       (long long)json_integer_value(json_object_get(f, "line")),
 				       json_string_value(json_object_get(f, "kind")),
 				       json_string_value(json_object_get(f, "message")));
@@ -129,7 +128,7 @@ static void print_text(json_t *r, const char *recorded)
 		if (json_is_true(json_object_get(d, "cuda_only")))
 			printf("  CUDA-only dependency %s (%s:%lld)\n",
 			       json_string_value(json_object_get(d, "name")),
-			       json_string_value(json_object_get(d, "file")),
+			       cli_line(json_string_value(json_object_get(d, "file"))),
 			       (long long)json_integer_value(json_object_get(d, "line")));
 	json_array_foreach(json_object_get(r, "files_skipped"), i, d)
 		printf("  skipped %s: %s\n", json_string_value(json_object_get(d, "path")),

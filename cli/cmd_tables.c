@@ -4,6 +4,7 @@
 #include "compat_import.h"
 #include "error.h"
 #include "opmap.h"
+#include "parse.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -162,13 +163,6 @@ struct import_args {
 	int has_format;
 };
 
-static long parse_timeout(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-	return *end || v <= 0 || v > 3600 ? -1 : (long)(v * 1000);
-}
-
 /* Parses argv (argv[0] is the subcommand); *status set when done. */
 static int import_options(struct cli *cli, int argc, char **argv, struct import_args *a,
 			  int *status)
@@ -206,7 +200,7 @@ static int import_options(struct cli *cli, int argc, char **argv, struct import_
 			a->has_format = 1;
 			break;
 		case 't':
-			if ((a->o.timeout_ms = parse_timeout(optarg)) < 0) {
+			if (mt_parse_seconds_ms(optarg, 3600, &a->o.timeout_ms) < 0) {
 				*status = cli_usage_error(cli, "--timeout %s: seconds, more than 0 "
 							  "and at most 3600", optarg);
 				return 1;

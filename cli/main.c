@@ -106,7 +106,7 @@ const struct cli_command cli_commands[] = {
 	 "                  -- CMD ARGS...\n\n"
 	 "Runs CMD (the training command, or the launcher the team uses: torchrun,\n"
 	 "srun, sbatch --wait) as a child process in its own process group, passes\n"
-	 "its output through, and keeps every line with its time in the trial's\n"
+	 "its output through as it is, and keeps every line with its time in the trial's\n"
 	 "runs/ directory (\"EPOCH_MS o|e LINE\"). The attempt is recorded when it\n"
 	 "starts and again when it ends: success, failed (its exit status) or aborted.\n"
 	 "Ctrl-C stops the command and still saves the attempt. Default system:\n"
@@ -228,8 +228,9 @@ const struct cli_command cli_commands[] = {
 	 "One timer runs at a time for the whole trial, shared by every terminal.\n"
 	 "Categories: setup, getting-a-correct-run, debugging, waiting-for-compile,\n"
 	 "optimization, other (default). 'add' records an interval that ends now, for\n"
-	 "time spent while the timer was off. 'log' lists every interval and the\n"
-	 "totals by track and category.\n"},
+	 "time spent while the timer was off (--duration: hours, minutes, seconds,\n"
+	 "decimals allowed: 45m, 1h30m, 1.5h; at most a week). 'log' lists every\n"
+	 "interval and the totals by track and category.\n"},
 	{"rm", cmd_rm, "withdraw a mistaken run, check, override, effort interval or note",
 	 "Usage: mtrial rm run|check|override|effort|note ID --why TEXT [--json]\n"
 	 "       mtrial rm --list [--json]\n\n"
@@ -290,6 +291,8 @@ int main(int argc, char **argv)
 	struct cli cli = {0};
 	int i = 1;
 
+	/* before anything is printed: argv, messages and every command's text */
+	cli_output_filter();
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--version") == 0) {
 			printf("mtrial %s\n", MT_VERSION);
@@ -309,6 +312,7 @@ int main(int argc, char **argv)
 	}
 	if (i == argc) {
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+			cli_output_raw(); /* curses needs the real stdout */
 			cli.cmd = find_command("tui");
 			return cli.cmd->run(&cli, 1, (char *[]){"tui", NULL});
 		}
@@ -320,6 +324,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mtrial: unknown command '%s'\nTry 'mtrial --help'.\n", argv[i]);
 		return CLI_EXIT_USAGE;
 	}
+	if (cli.cmd->run == cmd_tui)
+		cli_output_raw();
 	mt_error_clear();
 	return cli.cmd->run(&cli, argc - i, argv + i);
 }

@@ -1,4 +1,6 @@
 #include "jsonutil.h"
+#include "sanitize.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,4 +24,29 @@ void mt_json_array_sort(json_t *arr, int (*cmp)(const void *, const void *))
 int mt_json_cmp_strings(const void *a, const void *b)
 {
 	return strcmp(json_string_value(*(json_t *const *)a), json_string_value(*(json_t *const *)b));
+}
+
+json_t *mt_json_text(const char *s)
+{
+	mt_buf b = MT_BUF_INIT;
+	json_t *v;
+	size_t n;
+
+	if (!s)
+		return json_null();
+	if ((v = json_string(s)))
+		return v;
+	n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		int len = mt_utf8_decode(s + i, n - i, &cp);
+		if (len > 0)
+			mt_buf_put(&b, s + i, (size_t)len);
+		else
+			mt_buf_puts(&b, "\xef\xbf\xbd"); /* U+FFFD */
+		i += len > 0 ? (size_t)len : 1;
+	}
+	v = json_string(mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+	return v;
 }

@@ -1,4 +1,5 @@
 #include "jsonw.h"
+#include "sanitize.h"
 
 #include <locale.h>
 #include <math.h>
@@ -116,8 +117,15 @@ void mt_json_quote(mt_buf *out, const char *s)
 	mt_buf_put(out, "\"", 1);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		char esc[8];
-		if (*p >= 0x20 && *p != '"' && *p != '\\')
+		uint32_t cp;
+		int n;
+		if (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
 			continue;
+		/* a NUL ends a sequence early: decoding never reads past it */
+		if (*p >= 0x80 && (n = mt_utf8_decode((const char *)p, 4, &cp)) > 0) {
+			p += n - 1;
+			continue;
+		}
 		mt_buf_put(out, run, (size_t)((const char *)p - run));
 		if (*p == '"' || *p == '\\')
 			snprintf(esc, sizeof(esc), "\\%c", *p);
@@ -125,6 +133,8 @@ void mt_json_quote(mt_buf *out, const char *s)
 			snprintf(esc, sizeof(esc), "\\n");
 		else if (*p == '\t')
 			snprintf(esc, sizeof(esc), "\\t");
+		else if (*p >= 0x80) /* not UTF-8 (a Latin-1 file name): JSON cannot hold it */
+			snprintf(esc, sizeof(esc), "\\ufffd");
 		else
 			snprintf(esc, sizeof(esc), "\\u%04x", *p);
 		mt_buf_puts(out, esc);

@@ -29,7 +29,8 @@ void mt_jw_null(mt_jw *w);
 /* Already-encoded JSON text as one value. */
 void mt_jw_raw(mt_jw *w, const char *json, size_t len);
 
-/* Appends s as a quoted, escaped JSON string. */
+/* Appends s as a quoted, escaped JSON string; a byte that is not part of
+ * valid UTF-8 becomes \ufffd, so the text always parses. */
 void mt_json_quote(mt_buf *out, const char *s);
 
 /* Appends v in the shortest decimal form that reads back as the same double

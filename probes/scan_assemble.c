@@ -390,9 +390,9 @@ static void quote_or_null(mt_buf *b, const char *s)
 		PUT_LIT(b, "null");
 		return;
 	}
-	while (*p >= 0x20 && *p != '"' && *p != '\\')
+	while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
 		p++;
-	if (*p) {
+	if (*p) { /* escapes, or UTF-8 to check */
 		mt_json_quote(b, s);
 		return;
 	}

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "jsonw.h"
 #include "model.h"
+#include "sanitize.h"
 #include "template.h"
 #include "util.h"
 
@@ -12,12 +13,16 @@
 static int render_json(char **out, json_t *model)
 {
 	mt_buf b = MT_BUF_INIT;
-	char *text = mt_json_dumps(model, JSON_INDENT(2));
+	char *text = mt_json_dumps(model, JSON_INDENT(2)), *safe;
 
 	if (!text)
 		return mt_error_set(MT_EIO, "could not encode the report as JSON");
-	mt_buf_puts(&b, text);
+	/* the same document, with C1 and bidi controls \u-escaped as jansson
+	 * escapes C0: the file can be shown in a terminal */
+	safe = mt_term_safe_json(text, strlen(text));
+	mt_buf_puts(&b, safe);
 	mt_buf_puts(&b, "\n");
+	free(safe);
 	free(text);
 	*out = mt_buf_detach(&b);
 	return 0;

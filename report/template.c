@@ -1,6 +1,7 @@
 #include "template.h"
 #include "embedded.h"
 #include "error.h"
+#include "sanitize.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -81,8 +82,16 @@ static void value_text(mt_buf *out, json_t *v)
 	}
 }
 
-void mt_html_escape(mt_buf *out, const char *s, size_t n)
+void mt_html_escape(mt_buf *out, const char *in, size_t len)
 {
+	mt_buf safe = MT_BUF_INIT;
+	const char *s;
+	size_t n;
+
+	/* no control, C1 or bidi override from a value reaches the page or an
+	 * SVG label (XML forbids C0 controls; an override reorders the text) */
+	mt_term_safe_put(&safe, in, len, MT_TERM_TEXT, 1);
+	s = mt_buf_cstr(&safe), n = safe.len;
 	for (size_t i = 0; i < n; i++) {
 		switch (s[i]) {
 		case '&': mt_buf_puts(out, "&amp;"); break;
@@ -93,6 +102,7 @@ void mt_html_escape(mt_buf *out, const char *s, size_t n)
 		default: mt_buf_put(out, s + i, 1);
 		}
 	}
+	mt_buf_dispose(&safe);
 }
 
 /* Markdown is read as plain text as often as rendered, so only what would
@@ -100,13 +110,15 @@ void mt_html_escape(mt_buf *out, const char *s, size_t n)
  * so far: a value in a table row (a line starting with '|') has its '|'
  * escaped, which GFM honours inside code spans too; outside a code span (an
  * even number of backticks before it on the line) a '<' that could open an
- * HTML tag becomes "&lt;"; a line break in a value becomes a space, so a
- * note cannot end its list item or table row. A backtick in a value inside
- * a code span is left alone: the span ends early but nothing is lost. */
+ * HTML tag becomes "&lt;" and, in a value that holds "](" or "][", a '['
+ * "\\[" (no link or image; "[WIP]" stays as it is); a line break in a
+ * value becomes a space (emit_value), so a note cannot end its list item or
+ * table row. A backtick in a value inside a code span is left alone: the
+ * span ends early but nothing is lost. */
 static void markdown_escape(mt_buf *out, const char *s, size_t n)
 {
 	size_t start = out->len, ticks = 0;
-	int table;
+	int table, link = memmem(s, n, "](", 2) || memmem(s, n, "][", 2);
 
 	while (start > 0 && out->ptr[start - 1] != '\n')
 		start--;
@@ -115,13 +127,13 @@ static void markdown_escape(mt_buf *out, const char *s, size_t n)
 		ticks += out->ptr[i] == '`';
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i], next = i + 1 < n ? s[i + 1] : '\0';
-		if (c == '\n' || c == '\r')
-			mt_buf_put(out, " ", 1);
-		else if (c == '|' && table)
+		if (c == '|' && table)
 			mt_buf_puts(out, "\\|");
 		else if (c == '<' && ticks % 2 == 0 &&
 			 (isalpha((unsigned char)next) || next == '/' || next == '!' || next == '?'))
 			mt_buf_puts(out, "&lt;");
+		else if (c == '[' && link && ticks % 2 == 0)
+			mt_buf_puts(out, "\\[");
 		else
 			mt_buf_put(out, &c, 1);
 		ticks += c == '`';
@@ -167,17 +179,23 @@ static void html_value_escape(mt_buf *out, const char *s, size_t n)
 
 static void emit_value(struct render *r, json_t *v, int raw)
 {
-	mt_buf text = MT_BUF_INIT;
+	mt_buf text = MT_BUF_INIT, safe = MT_BUF_INIT;
 
 	if (raw || r->escape == MT_TEMPLATE_TEXT) {
 		value_text(r->out, v);
 		return;
 	}
 	value_text(&text, v);
-	if (r->escape == MT_TEMPLATE_HTML)
+	if (r->escape == MT_TEMPLATE_HTML) {
 		html_value_escape(r->out, mt_buf_cstr(&text), text.len);
-	else
-		markdown_escape(r->out, mt_buf_cstr(&text), text.len);
+	} else {
+		/* a Markdown report is read in a terminal or an editor as often
+		 * as rendered: no control, C1 or bidi override from a value (a
+		 * note, a file name) reaches it, and a line break becomes a space */
+		mt_term_safe_put(&safe, mt_buf_cstr(&text), text.len, MT_TERM_LINE, 1);
+		markdown_escape(r->out, mt_buf_cstr(&safe), safe.len);
+	}
+	mt_buf_dispose(&safe);
 	mt_buf_dispose(&text);
 }
 

@@ -34,7 +34,8 @@ enum mt_template_escape mt_template_escape_for(const char *name);
  * mismatched section. *out: caller frees. */
 int mt_template_render(char **out, const char *tmpl, json_t *model, const char *name);
 
-/* Appends s[0..n) to `out` with & < > " ' as HTML entities. */
+/* Appends s[0..n) to `out` with & < > " ' as HTML entities, and controls,
+ * C1, bidi overrides and invalid UTF-8 as '?' (common/sanitize.h). */
 void mt_html_escape(mt_buf *out, const char *s, size_t n);
 
 /* The template text called `name` ("summary.md"): from $MTRIAL_TEMPLATE_DIR

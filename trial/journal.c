@@ -1,5 +1,6 @@
 #include "journal.h"
 #include "error.h"
+#include "jsonutil.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -1273,15 +1274,17 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 		    run_process_gone(sqlite3_column_int64(st, 14),
 				     (const char *)sqlite3_column_text(st, 15)))
 			lost = 1;
-		r = json_pack("{sI, ss, ss?, ss?, ss?, ss, ss?, ss, ss, so, ss, so, so, sb}", "id",
+		/* free text as mt_json_text: a label, command or log path that is
+		 * not UTF-8 must not make the run vanish from every view */
+		r = json_pack("{sI, ss, so, so, ss?, ss, so, so, ss, so, ss, so, so, sb}", "id",
 			      (json_int_t)sqlite3_column_int64(st, 0), "system",
 			      (const char *)sqlite3_column_text(st, 2), "track",
-			      (const char *)sqlite3_column_text(st, 3), "label",
-			      (const char *)sqlite3_column_text(st, 4), "cache",
+			      mt_json_text((const char *)sqlite3_column_text(st, 3)), "label",
+			      mt_json_text((const char *)sqlite3_column_text(st, 4)), "cache",
 			      (const char *)sqlite3_column_text(st, 5), "origin",
 			      (const char *)sqlite3_column_text(st, 6), "command",
-			      (const char *)sqlite3_column_text(st, 7), "source",
-			      (const char *)sqlite3_column_text(st, 8), "status",
+			      mt_json_text((const char *)sqlite3_column_text(st, 7)), "source",
+			      mt_json_text((const char *)sqlite3_column_text(st, 8)), "status",
 			      (const char *)sqlite3_column_text(st, 9), "exit_status",
 			      sqlite3_column_type(st, 10) == SQLITE_NULL
 				      ? json_null()
@@ -1366,13 +1369,13 @@ json_t *mt_journal_overrides_json(mt_journal *j)
 		mt_time_iso(when, sizeof(when), sqlite3_column_int64(st, 1));
 		snprintf(source, sizeof(source), "override:journal#%lld",
 			 (long long)sqlite3_column_int64(st, 0));
-		json_array_append_new(arr, json_pack("{sI, ss, ss, ss, ss, ss}", "id",
+		json_array_append_new(arr, json_pack("{sI, ss, so, ss, so, ss}", "id",
 						     (json_int_t)sqlite3_column_int64(st, 0),
 						     "created", when, "op",
-						     (const char *)sqlite3_column_text(st, 2),
+						     mt_json_text((const char *)sqlite3_column_text(st, 2)),
 						     "status",
 						     (const char *)sqlite3_column_text(st, 3),
-						     "note", (const char *)sqlite3_column_text(st, 4),
+						     "note", mt_json_text((const char *)sqlite3_column_text(st, 4)),
 						     "source", source));
 	}
 	sqlite3_finalize(st);
@@ -1447,11 +1450,11 @@ json_t *mt_journal_marks_json(mt_journal *j)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char when[32];
 		mt_time_iso(when, sizeof(when), sqlite3_column_int64(st, 0));
-		json_array_append_new(arr, json_pack("{ss, ss, ss, ss, ss?}", "created", when,
-						     "track", (const char *)sqlite3_column_text(st, 1),
-						     "path", (const char *)sqlite3_column_text(st, 2),
+		json_array_append_new(arr, json_pack("{ss, so, so, ss, so}", "created", when,
+						     "track", mt_json_text((const char *)sqlite3_column_text(st, 1)),
+						     "path", mt_json_text((const char *)sqlite3_column_text(st, 2)),
 						     "mark", (const char *)sqlite3_column_text(st, 3),
-						     "note", (const char *)sqlite3_column_text(st, 4)));
+						     "note", mt_json_text((const char *)sqlite3_column_text(st, 4))));
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

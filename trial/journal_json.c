@@ -2,11 +2,12 @@
  * wizard, so that each shows the same numbers. */
 #include "journal.h"
 #include "error.h"
+#include "jsonutil.h"
 #include "util.h"
 
 static json_t *str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return mt_json_text(s); /* a row another tool wrote may not be UTF-8 */
 }
 
 static json_t *time_json(int64_t ms)
@@ -22,11 +23,11 @@ static int note_to_json(const mt_note *n, void *payload)
 {
 	json_t *tags = json_array();
 	for (size_t i = 0; i < n->ntags; i++)
-		json_array_append_new(tags, json_string(n->tags[i]));
+		json_array_append_new(tags, mt_json_text(n->tags[i]));
 	json_array_append_new((json_t *)payload,
-			      json_pack("{sI, so, so, ss, so, so}", "id", (json_int_t)n->id,
+			      json_pack("{sI, so, so, so, so, so}", "id", (json_int_t)n->id,
 					"created", time_json(n->created_ms), "track",
-					str_or_null(n->track), "text", n->text, "interval",
+					str_or_null(n->track), "text", mt_json_text(n->text), "interval",
 					n->interval_id ? json_integer(n->interval_id) : json_null(),
 					"tags", tags));
 	return 0;
@@ -45,8 +46,8 @@ json_t *mt_journal_notes_json(mt_journal *j)
 json_t *mt_effort_json(const mt_effort *e)
 {
 	int64_t end = e->stopped_ms ? e->stopped_ms : mt_now_ms();
-	return json_pack("{sI, so, ss, so, so, so, sb, sI}", "id", (json_int_t)e->id, "track",
-			 str_or_null(e->track), "category", e->category, "text",
+	return json_pack("{sI, so, so, so, so, so, sb, sI}", "id", (json_int_t)e->id, "track",
+			 str_or_null(e->track), "category", mt_json_text(e->category), "text",
 			 str_or_null(e->text), "started", time_json(e->started_ms), "stopped",
 			 time_json(e->stopped_ms), "running", e->stopped_ms == 0, "duration_ms",
 			 (json_int_t)(end - e->started_ms));

@@ -2,6 +2,7 @@
  * refresh, input) the only file that calls curses to put things on screen. */
 #include "draw.h"
 #include "tui_curses.h"
+#include "sanitize.h"
 
 #include <langinfo.h>
 #include <stdarg.h>
@@ -114,8 +115,10 @@ static void set_style(enum draw_style s)
 }
 
 /* Decodes one character of text; never fails: a byte that is not valid in
- * the locale becomes '?', a control character a space or '?', so nothing
- * from the record can move the cursor or change the terminal's state. */
+ * the locale becomes '?', a control character a space or '?', and so does
+ * whatever else the CLI's output filter replaces (C1, bidi overrides: one
+ * rule, common/sanitize.c), so nothing from the record can move the cursor,
+ * change the terminal's state or reorder what is drawn. */
 static size_t decode(const char *s, wchar_t *wc, int *width)
 {
 	mbstate_t st;
@@ -129,7 +132,7 @@ static size_t decode(const char *s, wchar_t *wc, int *width)
 	}
 	if (*wc == L'\t' || *wc == L'\n' || *wc == L'\r')
 		*wc = L' ';
-	else if (*wc < 32 || (*wc >= 0x7f && *wc < 0xa0))
+	else if (*wc < 0 || mt_term_cp_unsafe((uint32_t)*wc))
 		*wc = L'?';
 	*width = wcwidth(*wc);
 	if (*width < 0) {

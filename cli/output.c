@@ -1,0 +1,157 @@
+/* The CLI's text output made safe once for every command: stdout and stderr
+ * are replaced by streams that pass what is printed through the sanitiser
+ * (common/sanitize.h) before it reaches the descriptors, so a repository
+ * file name, a note or an imported table printed by any command cannot
+ * drive the terminal. The CLI's own control sequences (progress lines) and
+ * a training command's output passed through by `mtrial run` go through the
+ * raw streams kept here. */
+#include "cli.h"
+#include "sanitize.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct filter {
+	int fd;
+	mt_buf pending; /* the start of a character cut between two writes */
+};
+
+static FILE *raw_out, *raw_err;
+static struct filter filters[2] = {{1, MT_BUF_INIT}, {2, MT_BUF_INIT}};
+
+/* All of s reaches fd, or -1 (EPIPE from a closed pager: the caller's
+ * stream records the error). */
+static int write_all(int fd, const char *s, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		s += w, n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Sanitises pending + s[0..n); keeps a cut character for the next call. */
+static int filter_put(struct filter *f, const char *s, size_t n, int last)
+{
+	mt_buf out = MT_BUF_INIT;
+	size_t took;
+	int error;
+
+	mt_buf_put(&f->pending, s, n);
+	took = mt_term_safe_put(&out, mt_buf_cstr(&f->pending), f->pending.len, MT_TERM_TEXT,
+				last);
+	memmove(f->pending.ptr, f->pending.ptr + took, f->pending.len - took);
+	f->pending.len -= took;
+	f->pending.ptr[f->pending.len] = '\0';
+	error = write_all(f->fd, mt_buf_cstr(&out), out.len);
+	mt_buf_dispose(&out);
+	return error;
+}
+
+static ssize_t filter_write(void *cookie, const char *s, size_t n)
+{
+	return filter_put(cookie, s, n, 0) < 0 ? -1 : (ssize_t)n;
+}
+
+static FILE *filtered(struct filter *f, int mode)
+{
+	cookie_io_functions_t io = {.write = filter_write};
+	FILE *fp = fopencookie(f, "w", io);
+
+	if (fp)
+		setvbuf(fp, NULL, mode, BUFSIZ);
+	return fp;
+}
+
+/* At exit, after stdio's last flush would be too late to see a cut
+ * character: say it as '?' rather than drop it. */
+static void flush_pending(void)
+{
+	for (int i = 0; i < 2; i++) {
+		fflush(i == 0 ? stdout : stderr);
+		if (filters[i].pending.len)
+			filter_put(&filters[i], "", 0, 1);
+	}
+}
+
+void cli_output_filter(void)
+{
+	FILE *out, *err;
+
+	if (raw_out)
+		return;
+	out = filtered(&filters[0], isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF);
+	err = filtered(&filters[1], _IONBF);
+	if (!out || !err) { /* no memory for two streams: print as before */
+		if (out)
+			fclose(out);
+		if (err)
+			fclose(err);
+		return;
+	}
+	raw_out = stdout, raw_err = stderr;
+	stdout = out, stderr = err;
+	atexit(flush_pending);
+}
+
+void cli_output_raw(void)
+{
+	if (!raw_out)
+		return;
+	flush_pending();
+	stdout = raw_out, stderr = raw_err;
+	raw_out = raw_err = NULL;
+}
+
+FILE *cli_raw_stdout(void)
+{
+	fflush(stdout);
+	return raw_out ? raw_out : stdout;
+}
+
+FILE *cli_raw_stderr(void)
+{
+	fflush(stderr);
+	return raw_err ? raw_err : stderr;
+}
+
+const char *cli_line(const char *s)
+{
+	static char *ring[8];
+	static unsigned next;
+	char **slot = &ring[next++ % 8];
+
+	free(*slot);
+	*slot = mt_term_safe(s, MT_TERM_LINE);
+	return *slot;
+}
+
+void cli_status_line(const char *fmt, ...)
+{
+	FILE *err = cli_raw_stderr();
+	char *text = NULL, *safe;
+	va_list ap;
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	fputs("\r\033[K", err);
+	if (fmt) {
+		va_start(ap, fmt);
+		if (vasprintf(&text, fmt, ap) < 0)
+			text = NULL;
+		va_end(ap);
+		safe = mt_term_safe(text, MT_TERM_LINE);
+		fputs(safe, err);
+		free(safe);
+		free(text);
+	}
+	fflush(err);
+}
