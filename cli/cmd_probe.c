@@ -54,17 +54,19 @@ static void print_ops(json_t *res, const char *status, const char *title, int si
 			continue;
 		if (!shown++)
 			printf("%s:\n", title);
-		printf("  %-40s %4lld call%s  [%s]\n", json_string_value(json_object_get(op, "op")),
+		printf("  %-40s %4lld call%s  [%s]%s\n", json_string_value(json_object_get(op, "op")),
 		       (long long)json_integer_value(json_object_get(op, "count")),
 		       json_integer_value(json_object_get(op, "count")) == 1 ? " " : "s",
-		       json_string_value(json_object_get(op, "source")));
+		       json_string_value(json_object_get(op, "source")),
+		       json_is_false(json_object_get(op, "certain")) ? "  (uncertain)" : "");
 		json_array_foreach(json_object_get(op, "conditions"), k, loc)
 			printf("      when: %s\n", json_string_value(loc));
 		json_array_foreach(json_object_get(op, "locations"), k, loc) {
 			if (!sites || k >= 5)
 				break;
-			printf("      %s:%lld\n", json_string_value(json_object_get(loc, "file")),
-			       (long long)json_integer_value(json_object_get(loc, "line")));
+			printf("      %s:%lld%s\n", json_string_value(json_object_get(loc, "file")),
+			       (long long)json_integer_value(json_object_get(loc, "line")),
+			       json_is_false(json_object_get(loc, "certain")) ? " (uncertain)" : "");
 		}
 		if (sites && json_array_size(json_object_get(op, "locations")) > 5)
 			printf("      ... %zu more\n",
@@ -105,6 +107,10 @@ static void print_text(json_t *res, const char *recorded)
 	       (long long)json_integer_value(json_object_get(s, "unsupported")),
 	       (long long)json_integer_value(json_object_get(s, "unknown")),
 	       json_real_value(json_object_get(s, "support_percentage")));
+	if (json_integer_value(json_object_get(s, "uncertain")))
+		printf("%lld of them uncertain: seen only at method calls whose receiver the scan "
+		       "cannot tell is a tensor.\n",
+		       (long long)json_integer_value(json_object_get(s, "uncertain")));
 	printf("%s\n", recorded);
 }
 

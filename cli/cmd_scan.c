@@ -111,12 +111,19 @@ static void print_text(json_t *r, const char *recorded)
 	       (long long)json_integer_value(json_object_get(r, "files_scanned")),
 	       (long long)json_integer_value(json_object_get(t, "lines")),
 	       json_array_size(json_object_get(r, "files_skipped")));
-	printf("  torch calls %lld (mapped to an aten op: %lld), tensor methods %lld, distinct "
-	       "ops %lld\n",
+	printf("  torch calls %lld (mapped to an aten op: %lld), tensor methods %lld (certain "
+	       "%lld, uncertain %lld), distinct ops %lld\n",
 	       (long long)json_integer_value(json_object_get(t, "calls")),
 	       (long long)json_integer_value(json_object_get(t, "calls_mapped")),
 	       (long long)json_integer_value(json_object_get(t, "methods")),
+	       (long long)json_integer_value(json_object_get(t, "methods_certain")),
+	       (long long)json_integer_value(json_object_get(t, "methods_uncertain")),
 	       (long long)json_integer_value(json_object_get(t, "ops")));
+	/* certain: the receiver comes from a torch call in the file; uncertain:
+	 * the file does not show what it is */
+	printf("  tensor-method names called on what is not a tensor (a str, a file, an object "
+	       "of a class), not counted: %lld\n",
+	       (long long)json_integer_value(json_object_get(t, "not_tensor")));
 	print_top_ops(r, 10);
 	printf("  findings %lld: high %lld, medium %lld, low %lld, none %lld\n",
 	       (long long)json_integer_value(json_object_get(t, "findings")),

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 /* Bump when the per-file result format or the extraction changes. */
-#define SCAN_FORMAT 1
+#define SCAN_FORMAT 2
 
 struct shared {
 	const mt_scan_options *opts;
@@ -74,6 +74,7 @@ static void result_dispose(struct fresult *r)
 {
 	free(r->calls);
 	free(r->methods);
+	free(r->nots);
 	free(r->findings);
 	free(r->deps);
 	mt_arena_free(r->arena);
@@ -184,7 +185,8 @@ static void python_result(const struct shared *s, struct wstate *ws, struct fres
 	/* every member of an entry is set below: no need to zero them */
 	r->calls = malloc((py.ncalls + 1) * sizeof(*r->calls));
 	r->methods = malloc((py.ncalls + 1) * sizeof(*r->methods));
-	if (!r->calls || !r->methods)
+	r->nots = malloc((py.ncalls + 1) * sizeof(*r->nots));
+	if (!r->calls || !r->methods || !r->nots)
 		abort();
 	for (size_t i = 0; i < py.ncalls; i++) {
 		const mt_call *c = &py.calls[i];
@@ -202,10 +204,15 @@ static void python_result(const struct shared *s, struct wstate *ws, struct fres
 			struct fmethod *o;
 			if (kind == MT_OP_UNKNOWN) /* not a tensor method */
 				continue;
-			o = &r->methods[r->nmethods++];
+			/* a tensor method's name on what is not a tensor (`line.split()`)
+			 * is kept apart, with what the receiver is */
+			o = c->recv == MT_RECV_NOT_TENSOR ? &r->nots[r->nnots++]
+							  : &r->methods[r->nmethods++];
 			o->name = mt_arena_strdup(&r->arena, c->method);
 			o->op = op;
 			o->line = c->line;
+			o->certain = c->recv == MT_RECV_TENSOR;
+			o->why = c->recv_why;
 		}
 	}
 	mt_rules_eval_python_memo(s->rules, path, &py, ws->rules, &acc);
@@ -277,6 +284,18 @@ static char *encode_result(const struct fresult *r)
 		mt_jw_str(&w, r->methods[i].name);
 		mt_jw_str(&w, r->methods[i].op);
 		mt_jw_int(&w, r->methods[i].line);
+		mt_jw_bool(&w, r->methods[i].certain);
+		mt_jw_end_array(&w);
+	}
+	mt_jw_end_array(&w);
+	mt_jw_key(&w, "x");
+	mt_jw_array(&w);
+	for (size_t i = 0; i < r->nnots; i++) {
+		mt_jw_array(&w);
+		mt_jw_str(&w, r->nots[i].name);
+		mt_jw_str(&w, r->nots[i].op);
+		mt_jw_int(&w, r->nots[i].line);
+		mt_jw_str(&w, r->nots[i].why);
 		mt_jw_end_array(&w);
 	}
 	mt_jw_end_array(&w);
@@ -342,8 +361,14 @@ static int decode_result(struct fresult *r, const char *text)
 	c = json_object_get(v, "m");
 	r->methods = calloc(json_array_size(c) + 1, sizeof(*r->methods));
 	json_array_foreach(c, i, x)
-		r->methods[r->nmethods++] = (struct fmethod){jstr(&r->arena, x, 0),
-							     jstr(&r->arena, x, 1), jint(x, 2)};
+		r->methods[r->nmethods++] = (struct fmethod){
+			jstr(&r->arena, x, 0), jstr(&r->arena, x, 1), jint(x, 2),
+			json_is_true(json_array_get(x, 3)), NULL};
+	c = json_object_get(v, "x");
+	r->nots = calloc(json_array_size(c) + 1, sizeof(*r->nots));
+	json_array_foreach(c, i, x)
+		r->nots[r->nnots++] = (struct fmethod){jstr(&r->arena, x, 0), jstr(&r->arena, x, 1),
+						       jint(x, 2), 0, jstr(&r->arena, x, 3)};
 	c = json_object_get(v, "f");
 	r->findings = calloc(json_array_size(c) + 1, sizeof(*r->findings));
 	json_array_foreach(c, i, x)
@@ -732,6 +757,7 @@ cleanup:
 		result_dispose(&s.jobs[i].r);
 		mt_buf_dispose(&s.jobs[i].sites[0]);
 		mt_buf_dispose(&s.jobs[i].sites[1]);
+		mt_buf_dispose(&s.jobs[i].sites[2]);
 	}
 	free(s.jobs);
 	mt_scan__asm_free(s.asm_);

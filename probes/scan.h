@@ -42,8 +42,12 @@ typedef struct {
 	const char *cache_hit; /* "tree", "blobs" or "none"; static */
 	size_t blobs_read;     /* files read and analysed in this run */
 	char *body;            /* JSON members, without braces: calls [{api, op,
-				  file, line, col}], methods [{name, op, file,
-				  line}], then the summary's members */
+				  file, line, col, certain}], methods [{name, op,
+				  file, line, certain}] (certain: the receiver is
+				  known to be a tensor), not_tensor [{name, op,
+				  file, line, receiver}] (a tensor method's name
+				  called on what the file shows is not a tensor:
+				  not counted), then the summary's members */
 	/* private: a fresh scan's body is these pieces (body NULL), most of
 	 * them the workers' rendered call sites, kept as they are instead of
 	 * copied into one 8 MB string for a large repository; a result from

@@ -28,6 +28,8 @@ struct fcall {
 struct fmethod {
 	const char *name, *op;
 	uint32_t line;
+	int certain;     /* the receiver is known to be a tensor */
+	const char *why; /* in fresult.nots: what the receiver is instead */
 };
 struct ffinding {
 	const char *rule, *kind, *effort, *message;
@@ -45,9 +47,10 @@ struct fresult {
 	const char *error; /* it could not be tokenized or parsed */
 	struct fcall *calls;
 	struct fmethod *methods;
+	struct fmethod *nots; /* method calls on receivers that are not tensors */
 	struct ffinding *findings;
 	struct fdep *deps;
-	size_t ncalls, nmethods, nfindings, ndeps;
+	size_t ncalls, nmethods, nnots, nfindings, ndeps;
 	mt_arena *arena;
 };
 
@@ -60,16 +63,16 @@ struct job {
 	int done;
 	int settled; /* done, and seen so by the main thread (set under the lock) */
 	struct fresult r;
-	/* the members of the result's calls and methods arrays for this file,
-	 * written by the worker (mt_scan__render_sites) so that assembling
-	 * only copies them; empty when not rendered */
-	mt_buf sites[2];
+	/* the members of the result's calls, methods and not_tensor arrays
+	 * for this file, written by the worker (mt_scan__render_sites) so that
+	 * assembling only copies them; empty when not rendered */
+	mt_buf sites[3];
 	int rendered;
 };
 
-/* Writes the members of the calls and methods arrays for job's result into
- * sites[0] and sites[1] (appending). Thread-safe for distinct jobs. */
-void mt_scan__render_sites(mt_buf sites[2], const struct job *job);
+/* Writes the members of the calls, methods and not_tensor arrays for job's
+ * result into sites[0..2] (appending). Thread-safe for distinct jobs. */
+void mt_scan__render_sites(mt_buf sites[3], const struct job *job);
 
 /* Assembling a result: the summary is built job by job, in job order, as
  * the jobs settle (the main thread does it while the workers run), then the

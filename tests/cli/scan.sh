@@ -45,6 +45,25 @@ eq "$(json 'sorted({c["op"] for c in j["calls"] if c["api"] in ("torch.nn.Linear
 eq "$(json 'j["ops"]["aten::linear"]["count"] >= 2')" True "ops aggregate"
 eq "$(json 'any(m["name"]=="view" and m["file"]=="pkg/aliasing.py" for m in j["methods"])')" True "tensor method recorded"
 
+# receivers (receivers.py says on each line what is expected)
+site() { json "sorted((m['name'], m.get('certain')) for m in j['$1'] if m['file']=='pkg/receivers.py' and m['line']==$2)"; }
+eq "$(site methods 12)" "[('size', False)]" "a parameter hides 'import data': data.size is a method, uncertain"
+eq "$(site methods 13)" "[('narrow', False)]" "the shadowed name's narrow is kept"
+eq "$(site methods 14)" "[('contiguous', False), ('t', False), ('view', False)]" "what an unknown receiver's view gives stays uncertain"
+for l in 21 22 24 25 26 31 41; do
+	eq "$(site methods $l)" "[]" "line $l: not counted as a tensor method"
+done
+eq "$(site not_tensor 21)" "[('split', None)]" "a line of a file: listed as not a tensor"
+eq "$(site not_tensor 26)" "[('split', None), ('split', None)]" "a word of a str in a comprehension, and the str's split"
+eq "$(json "[m['receiver'] for m in j['not_tensor'] if m['file']=='pkg/receivers.py' and m['line']==41]")" "['an object of a class (a module, a tracer, an image)']" "a tracer's trace says what the receiver is"
+eq "$(site methods 47)" "[('split', True), ('view', True)]" "methods on a torch call's result are certain"
+eq "$(site methods 49)" "[('index_select', True)]" "an index into a tensor is a tensor"
+eq "$(site methods 50)" "[('float', False)]" "a lambda's parameter hides 'import data'"
+eq "$(site methods 51)" "[('half', True)]" "a comprehension over a tensor's parts"
+eq "$(site methods 54)" "[('item', False)]" "a number plus a tensor: not judged a number"
+eq "$(json 'j["totals"]["methods_certain"] + j["totals"]["methods_uncertain"] == j["totals"]["methods"] == len(j["methods"])')" True "certain and uncertain methods add up"
+eq "$(json 'j["totals"]["not_tensor"] == len(j["not_tensor"]) > 0')" True "not_tensor counted apart"
+
 # skipped files and their reasons
 reason() { json "[s['reason'] for s in j['files_skipped'] if s['path']=='$1'][0]"; }
 has "binary" "$(reason pkg/blob.py)" "binary file skipped"
@@ -67,6 +86,8 @@ eq "$(json 'any(f["file"]=="pkg/kernel.cu" for f in j["findings"])')" True ".cu 
 run_mt 0 scan --repo "$R" --no-cache
 has "[mtrial scan] file 'pkg/aliasing.py'" "$OUT" "per-file statistics"
 has "[mtrial scan] TOTAL statistics" "$OUT" "total statistics"
+has "certain" "$OUT" "text output counts certain and uncertain methods"
+has "called on what is not a tensor" "$OUT" "text output counts the calls not on a tensor"
 has "(not recorded: no trial found" "$OUT" "scan works without a trial"
 
 # revisions
@@ -111,4 +132,14 @@ eq "$(json 'j["scan_id"]')" 1 "recorded as scan 1"
 run_mt 0 report
 has "## Op inventory" "$OUT" "report has the inventory section"
 has "aten::linear" "$OUT" "report lists top ops"
+
+# the probe judges the scan's ops and says which are uncertain
+run_mt 0 probe --json
+opk() { json "[o['$2'] for o in j['ops'] if o['op']=='$1'][0]"; }
+eq "$(opk aten::narrow certain)" False "an op seen only on an unknown receiver is uncertain"
+eq "$(opk aten::index_select certain)" True "an op on a torch call's result is certain"
+eq "$(json "[l['certain'] for o in j['ops'] if o['op']=='aten::narrow' for l in o['locations']]")" "[False]" "its site is labelled uncertain"
+eq "$(json 'j["summary"]["uncertain"] == sum(1 for o in j["ops"] if not o["certain"]) > 0')" True "the probe's summary counts the uncertain ops"
+run_mt 0 probe
+has "(uncertain)" "$OUT" "probe text marks uncertain ops"
 finish
