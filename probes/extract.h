@@ -41,8 +41,12 @@ enum mt_recv {
 				the result of a call to the repository's own code) */
 	MT_RECV_TENSOR,      /* a tensor: the result of a torch call, a tensor
 				method or an index into a tensor */
-	MT_RECV_NOT_TENSOR,  /* a str, a file, a number, a container, a class
-				instance, a module: not a tensor op */
+	MT_RECV_NOT_TENSOR,  /* a str, a file, a number, a container, a
+				module: not a tensor op */
+	MT_RECV_OBJECT,      /* an object of a class (`Net()`, `Image.open(p)`,
+				a Tracer): not a tensor, though a
+				torch.nn.Module's to/cuda/double dispatch the
+				op on its parameters */
 };
 
 typedef struct {

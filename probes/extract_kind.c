@@ -59,12 +59,11 @@ static const char *const plain_modules[] = {
 	"socket", "threading", "queue", "tempfile", "platform", "inspect", "traceback",
 	"contextlib", "dataclasses", "enum", "heapq", "bisect", "statistics", "numpy", "PIL",
 	"pandas", "yaml", NULL};
-/* torch namespaces whose calls give no tensor: modules, optimizers, data
- * loaders, graph tools, devices. */
-static const char *const torch_plain[] = {
-	"torch.fx.", "torch.optim.", "torch.utils.data.", "torch.distributed.", "torch.jit.",
-	"torch.cuda.", "torch.backends.", "torch.onnx.", "torch.hub.", "torch.profiler.",
-	"torch.multiprocessing.", NULL};
+/* torch namespaces whose calls give objects, not tensors: graph modules and
+ * tracers, optimizers, data loaders, profilers. (torch.distributed,
+ * torch.jit, torch.hub and torch.onnx calls may give tensors or modules.) */
+static const char *const torch_plain[] = {"torch.fx.", "torch.optim.", "torch.utils.data.",
+					  "torch.backends.", "torch.profiler.", NULL};
 /* torch namespaces whose lower-case functions are ops on tensors. */
 static const char *const torch_ops[] = {"torch", "torch.nn.functional", "torch.linalg",
 					"torch.fft", "torch.special", "torch.nn.init", NULL};
@@ -99,7 +98,7 @@ static enum kind torch_api_kind(const char *api, size_t n, const char *last, siz
 			       : K_INSTANCE; /* a module, an optimizer, a tracer... */
 	for (const char *const *p = torch_plain; *p; p++)
 		if (strncmp(api, *p, strlen(*p)) == 0)
-			return K_OTHER;
+			return K_INSTANCE;
 	if (str_in(last, nlast, torch_not_tensor) || strncmp(last, "is_", 3) == 0 ||
 	    strncmp(last, "get_", 4) == 0 || strncmp(last, "set_", 4) == 0)
 		return K_OTHER;
@@ -348,8 +347,10 @@ void mt_extract__receiver(const struct walker *w, mt_call *c, size_t last)
 	size_t s;
 	enum kind k = before(w, last, &s, 0);
 
-	c->recv = k == K_TENSOR ? MT_RECV_TENSOR : k == K_UNKNOWN ? MT_RECV_UNKNOWN
-								    : MT_RECV_NOT_TENSOR;
+	c->recv = k == K_TENSOR	    ? MT_RECV_TENSOR
+		  : k == K_UNKNOWN  ? MT_RECV_UNKNOWN
+		  : k == K_INSTANCE ? MT_RECV_OBJECT
+				    : MT_RECV_NOT_TENSOR;
 	switch (k) {
 	case K_STR: c->recv_why = "a str, a file or a list of str"; break;
 	case K_NUMBERS: c->recv_why = "a number"; break;

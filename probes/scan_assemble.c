@@ -61,6 +61,7 @@ struct summary {
 	size_t nslots;
 	size_t python_files, lines, calls, mapped, methods, certain, nots, effort[4];
 	mt_buf entry; /* scratch for one entry */
+	char *extra;  /* raw members at the end (mt_scan__asm_extra) */
 };
 
 static const char *const efforts[] = {"high", "medium", "low", "none"};
@@ -370,6 +371,10 @@ static char *summary_text(struct summary *sm)
 	put_array(&w, "dependencies", &sm->deps);
 	put_array(&w, "files", &sm->files);
 	put_totals(&w, sm);
+	if (sm->extra) {
+		mt_buf_puts(&b, ",");
+		mt_buf_puts(&b, sm->extra);
+	}
 	mt_jw_end_object(&w);
 	return mt_buf_detach(&b);
 }
@@ -381,6 +386,7 @@ static void summary_dispose(struct summary *sm)
 	mt_buf_dispose(&sm->deps.buf);
 	mt_buf_dispose(&sm->files.buf);
 	mt_buf_dispose(&sm->entry);
+	free(sm->extra);
 	for (size_t i = 0; i < sm->nops; i++)
 		free(sm->ops[i].files);
 	free(sm->ops);
@@ -538,6 +544,12 @@ mt_scan_asm *mt_scan__asm_begin(const mt_gitlisting *l, const mt_rules *rules)
 	}
 	mt_findings_dispose(&paths);
 	return a;
+}
+
+void mt_scan__asm_extra(mt_scan_asm *a, const char *members)
+{
+	free(a->sm.extra);
+	a->sm.extra = mt_strdup(members);
 }
 
 void mt_scan__asm_job(mt_scan_asm *a, const struct job *job)

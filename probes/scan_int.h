@@ -87,4 +87,21 @@ void mt_scan__asm_job(mt_scan_asm *a, const struct job *job);
 int mt_scan__asm_end(mt_scan_asm *a, mt_scan_result *out, struct job *jobs, size_t njobs);
 void mt_scan__asm_free(mt_scan_asm *a);
 
+/* The limit of mt_scan_options.paths (scan_paths.c). _norm: the paths as
+ * the listing writes them (*out NULL, *n 0 when there is no limit: none
+ * given, or "."); MT_EUSAGE for one that leaves the repository at root.
+ * _filter: drops the listing's files outside them, *missing (caller frees)
+ * the paths with nothing under them. _members: `"paths":[..],
+ * "paths_missing":[..]` for the summary (caller frees). _hash: for the
+ * whole-result cache key. */
+int mt_scan__paths_norm(char ***out, size_t *n, const char *const *in, size_t nin,
+			const char *root);
+int mt_scan__paths_filter(mt_gitlisting *l, char **paths, size_t n, char ***missing,
+			  size_t *nmissing);
+char *mt_scan__paths_members(char **paths, size_t n, char **missing, size_t nmissing);
+uint64_t mt_scan__paths_hash(char **paths, size_t n);
+
+/* Raw members appended to the summary (a copy is kept). */
+void mt_scan__asm_extra(mt_scan_asm *a, const char *members);
+
 #endif

@@ -124,6 +124,27 @@ eq "$(json 'j["cache"]["hit"]')" blobs "changed tree uses the blob cache"
 eq "$(json 'j["cache"]["blobs_read"]')" 1 "only the changed file is read"
 eq "$(json 'any(c["api"]=="torch.tanh" for c in j["calls"])')" True "the change is seen"
 
+# --path: the scan holds to folders or files; the whole-result cache keeps
+# each limit apart
+run_mt 0 scan --repo "$R" --json --path pkg/receivers.py --path "$R/pkg/scopes.py/"
+eq "$(json 'sorted(f["path"] for f in j["files"])')" "['pkg/receivers.py', 'pkg/scopes.py']" "--path limits the files (relative, absolute, trailing slash)"
+eq "$(json 'j["paths"]')" "['pkg/receivers.py', 'pkg/scopes.py']" "the result keeps the limit"
+eq "$(json 'any(f["file"]=="requirements.txt" for f in j["findings"])')" False "findings outside the limit are left out"
+run_mt 0 scan --repo "$R" --json --path pkg/receivers.py --path pkg/scopes.py
+eq "$(json 'j["cache"]["hit"]')" tree "the same limit again: served from the tree cache"
+run_mt 0 scan --repo "$R" --json --path pkg/aliasing.py
+eq "$(json 'sorted(f["path"] for f in j["files"])')" "['pkg/aliasing.py']" "another limit is not served the first one's result"
+run_mt 0 scan --repo "$R" --json
+eq "$(json '"paths" in j')" False "no limit: the whole repository, not a limited result from the cache"
+eq "$(json 'j["files_scanned"] > 3')" True "no limit scans every file"
+run_mt 0 scan --repo "$R" --json --path pkg --path no/such/dir
+has "warning: --path 'no/such/dir': nothing there at" "$ERR" "a path with nothing at the revision is named"
+eq "$(json 'j["paths_missing"]')" "['no/such/dir']" "and listed in the result"
+run_mt 0 scan --repo "$R" --path pkg
+has "limited to: pkg" "$OUT" "text output says the scan was limited"
+run_mt 2 scan --repo "$R" --path ../elsewhere
+has "leaves the repository" "$ERR" "a path outside the repository is a usage error"
+
 # recorded in the trial, shown in the report
 cd "$R"
 run_mt 0 init --name scan-test
@@ -142,4 +163,20 @@ eq "$(json "[l['certain'] for o in j['ops'] if o['op']=='aten::narrow' for l in 
 eq "$(json 'j["summary"]["uncertain"] == sum(1 for o in j["ops"] if not o["certain"]) > 0')" True "the probe's summary counts the uncertain ops"
 run_mt 0 probe
 has "(uncertain)" "$OUT" "probe text marks uncertain ops"
+
+# trial.yaml scan.paths: the scan and so the probe hold to it
+sed -i 's|^  paths:$|  paths: [pkg/receivers.py, gone]|' "$R/.mtrial/trial.yaml"
+run_mt 0 scan --json
+eq "$(json 'sorted(f["path"] for f in j["files"])')" "['pkg/receivers.py']" "scan.paths limits the scan"
+has "warning: trial.yaml scan.paths 'gone': nothing there" "$ERR" "a scan.paths entry with nothing there is named"
+run_mt 0 probe --json
+eq "$(json 'j["from"]["paths"]')" "['pkg/receivers.py', 'gone']" "the probe says which paths its scan held to"
+eq "$(json 'sorted({l["file"] for o in j["ops"] for l in o["locations"]})')" "['pkg/receivers.py']" "the probe judges only their ops"
+run_mt 0 probe
+has "Ops from a scan limited to: pkg/receivers.py, gone" "$OUT" "probe text says so"
+run_mt 0 scan --json --path .
+eq "$(json '"paths" in j')" False "--path . scans the whole repository despite scan.paths"
+printf 'scan: [\n' >>"$R/.mtrial/trial.yaml"
+run_mt 2 scan
+has "trial.yaml:" "$ERR" "a trial.yaml that does not load stops the scan, named (its limit is unknown)"
 finish
