@@ -12,12 +12,21 @@ baseline). It applies the resolution rules documented in probes/extract.h:
   as c` binds c -> a.b; relative and star imports bind nothing;
 - a call whose callee is a Name or an Attribute chain rooted at a bound Name
   resolves to the binding plus the rest of the chain;
+- local names hide imports, in the order mtrial's token walk binds them:
+  inside a function, its parameters, the targets of assignments (after the
+  statement; a single name for an augmented one), of for loops, with and except clauses (from the statement
+  on), and the names of nested defs and classes; a lambda's parameters and
+  a comprehension's targets inside them. Module-level and class-level
+  assignments hide no import;
 - a method call is a call whose callee is an Attribute that does not resolve
   and is not called directly on `self` (`self.norm(x)` is a submodule); it is
-  reported by name at the line of the name.
+  reported by name at the line of the name. One whose receiver is a literal
+  (a str, a number, a list, dict or set display) is also listed under
+  literal_receivers: mtrial must never count those as tensor methods.
 
 Usage: ast_scan.py DIR  (prints JSON: files, calls [[file, api, line, col]],
-methods [[file, name, line]], errors [[file, message]])
+methods [[file, name, line]], literal_receivers [[file, name, line]],
+errors [[file, message]])
 """
 import ast
 import json
@@ -71,40 +80,128 @@ def module_bindings(tree):
     return found
 
 
+LITERALS = (ast.JoinedStr, ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set,
+            ast.SetComp, ast.Tuple)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def target_names(node):
+    """The Names an assignment target binds (not attributes, subscripts)."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [n for e in node.elts for n in target_names(e)]
+    return []
+
+
 class Scanner(ast.NodeVisitor):
     def __init__(self, path, module):
         self.path = path
-        self.scopes = [module]
+        # (kind, names): kind "module", "function" or "class"; names maps a
+        # name to its import target, or None for a local
+        self.scopes = [("module", module)]
         self.calls = []
         self.methods = []
+        self.literal = []
 
     def lookup(self, name):
-        for scope in reversed(self.scopes):
+        for _, scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
         return None
 
-    def visit_scope(self, node):
-        # decorators, defaults, bases and annotations belong to the outer scope
-        for d in node.decorator_list:
-            self.visit(d)
-        for field in ("args", "bases", "keywords", "returns"):
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                for v in value:
-                    self.visit(v)
-            elif value is not None:
-                self.visit(value)
-        self.scopes.append({})
-        for stmt in node.body:
-            self.visit(stmt)
+    def bind_local(self, names):
+        kind, scope = self.scopes[-1]
+        if kind == "function":
+            for n in names:
+                scope[n] = None
+
+    def visit_body(self, nodes):
+        for n in nodes:
+            self.visit(n)
+
+    def visit_FunctionDef(self, node):
+        # decorators, defaults and annotations belong to the outer scope
+        self.visit_body(node.decorator_list)
+        self.bind_local([node.name])
+        self.visit(node.args)
+        if node.returns:
+            self.visit(node.returns)
+        a = node.args
+        params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+        params += [p.arg for p in (a.vararg, a.kwarg) if p]
+        self.scopes.append(("function", {p: None for p in params}))
+        self.visit_body(node.body)
         self.scopes.pop()
 
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_scope
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        self.visit_body(node.decorator_list)
+        self.bind_local([node.name])
+        self.visit_body(node.bases)
+        self.visit_body(node.keywords)
+        self.scopes.append(("class", {}))
+        self.visit_body(node.body)
+        self.scopes.pop()
+
+    def visit_Lambda(self, node):
+        a = node.args
+        params = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs]
+        params += [p.arg for p in (a.vararg, a.kwarg) if p]
+        self.scopes.append(("function", {p: None for p in params}))
+        self.visit(node.args)
+        self.visit(node.body)
+        self.scopes.pop()
+
+    def visit_comprehension_scope(self, node):
+        names = [n for g in node.generators for n in target_names(g.target)]
+        self.scopes.append(("function", {n: None for n in names}))
+        self.generic_visit(node)
+        self.scopes.pop()
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = \
+        visit_comprehension_scope
+
+    def visit_Assign(self, node):
+        self.visit(node.value)
+        self.visit_body(node.targets)
+        self.bind_local([n for t in node.targets for n in target_names(t)])
+
+    def visit_AnnAssign(self, node):
+        self.visit(node.annotation)
+        if node.value:
+            self.visit(node.value)
+        self.visit(node.target)
+        if isinstance(node.target, ast.Name):
+            self.bind_local([node.target.id])
+
+    def visit_AugAssign(self, node):
+        self.visit(node.value)
+        self.visit(node.target)
+        self.bind_local(target_names(node.target))
+
+    def visit_For(self, node):
+        self.bind_local(target_names(node.target))
+        self.generic_visit(node)
+
+    visit_AsyncFor = visit_For
+
+    def visit_With(self, node):
+        self.bind_local([item.optional_vars.id for item in node.items
+                         if isinstance(item.optional_vars, ast.Name)])
+        self.generic_visit(node)
+
+    visit_AsyncWith = visit_With
+
+    def visit_ExceptHandler(self, node):
+        if node.name:
+            self.bind_local([node.name])
+        self.generic_visit(node)
 
     def visit_Import(self, node):
         if len(self.scopes) > 1:
-            self.scopes[-1].update(import_bindings(node))
+            self.scopes[-1][1].update(import_bindings(node))
 
     visit_ImportFrom = visit_Import
 
@@ -116,7 +213,11 @@ class Scanner(ast.NodeVisitor):
             self.calls.append([self.path, api, node.lineno, node.col_offset])
         elif isinstance(node.func, ast.Attribute) and not (
                 isinstance(node.func.value, ast.Name) and node.func.value.id == "self"):
-            self.methods.append([self.path, node.func.attr, node.func.end_lineno])
+            site = [self.path, node.func.attr, node.func.end_lineno]
+            self.methods.append(site)
+            value = node.func.value
+            if isinstance(value, LITERALS) or isinstance(value, ast.Constant):
+                self.literal.append(site)
         self.generic_visit(node)
 
 
@@ -132,13 +233,15 @@ def scan_file(path, rel, result):
     s.visit(tree)
     result["calls"].extend(s.calls)
     result["methods"].extend(s.methods)
+    result["literal_receivers"].extend(s.literal)
     result["files"] += 1
     result["paths"].append(rel)
 
 
 def main():
     root = sys.argv[1]
-    result = {"files": 0, "paths": [], "calls": [], "methods": [], "errors": []}
+    result = {"files": 0, "paths": [], "calls": [], "methods": [], "literal_receivers": [],
+              "errors": []}
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != ".git")
         for name in sorted(filenames):

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "exact.h"
 #include "probe_trial.h"
+#include "scan_trial.h"
 #include "scan.h"
 #include "util.h"
 
@@ -22,7 +23,8 @@ static int inventory(mt_trial *t, const struct probe_args *a, json_t **out,
 	mt_scan_options o = {.repo = a->repo, .rev = a->rev, .use_cache = 1};
 	mt_scan_result r;
 	json_error_t jerr;
-	char *text;
+	char *text, **paths = NULL;
+	size_t npaths = 0;
 	int error;
 
 	*scan_id = 0;
@@ -35,7 +37,14 @@ static int inventory(mt_trial *t, const struct probe_args *a, json_t **out,
 	    mt_journal_scan_latest(t->journal, 1, out, scan_id, NULL) == 0)
 		return 0;
 	mt_error_clear();
-	if ((error = mt_scan_run(&r, &o)) < 0)
+	/* the same limit as the trial's scans */
+	if ((error = mt_scan_trial_paths(&paths, &npaths, t)) < 0)
+		return error;
+	o.paths = (const char *const *)paths;
+	o.npaths = npaths;
+	error = mt_scan_run(&r, &o);
+	mt_scan_paths_free(paths, npaths);
+	if (error < 0)
 		return error;
 	text = mt_scan_result_json(&r, NULL);
 	mt_scan_result_dispose(&r);
@@ -54,17 +63,19 @@ static void print_ops(json_t *res, const char *status, const char *title, int si
 			continue;
 		if (!shown++)
 			printf("%s:\n", title);
-		printf("  %-40s %4lld call%s  [%s]\n", json_string_value(json_object_get(op, "op")),
+		printf("  %-40s %4lld call%s  [%s]%s\n", json_string_value(json_object_get(op, "op")),
 		       (long long)json_integer_value(json_object_get(op, "count")),
 		       json_integer_value(json_object_get(op, "count")) == 1 ? " " : "s",
-		       json_string_value(json_object_get(op, "source")));
+		       json_string_value(json_object_get(op, "source")),
+		       json_is_false(json_object_get(op, "certain")) ? "  (uncertain)" : "");
 		json_array_foreach(json_object_get(op, "conditions"), k, loc)
 			printf("      when: %s\n", json_string_value(loc));
 		json_array_foreach(json_object_get(op, "locations"), k, loc) {
 			if (!sites || k >= 5)
 				break;
-			printf("      %s:%lld\n", cli_line(json_string_value(json_object_get(loc, "file"))),
-			       (long long)json_integer_value(json_object_get(loc, "line")));
+			printf("      %s:%lld%s\n", cli_line(json_string_value(json_object_get(loc, "file"))),
+			       (long long)json_integer_value(json_object_get(loc, "line")),
+			       json_is_false(json_object_get(loc, "certain")) ? " (uncertain)" : "");
 		}
 		if (sites && json_array_size(json_object_get(op, "locations")) > 5)
 			printf("      ... %zu more\n",
@@ -81,6 +92,10 @@ static void print_text(json_t *res, const char *recorded)
 	if (json_string_value(json_object_get(from, "file")))
 		printf("Ops from %s %s\n", json_string_value(json_object_get(from, "source")),
 		       json_string_value(json_object_get(from, "file")));
+	json_array_foreach(json_object_get(from, "paths"), i, r)
+		printf("%s%s", i ? ", " : "Ops from a scan limited to: ", json_string_value(r));
+	if (json_array_size(json_object_get(from, "paths")))
+		printf("\n");
 
 	printf("Table %s: %s %s (%s, retrieved %s)\n  source: %s\n",
 	       json_string_value(json_object_get(t, "name")),
@@ -105,6 +120,10 @@ static void print_text(json_t *res, const char *recorded)
 	       (long long)json_integer_value(json_object_get(s, "unsupported")),
 	       (long long)json_integer_value(json_object_get(s, "unknown")),
 	       json_real_value(json_object_get(s, "support_percentage")));
+	if (json_integer_value(json_object_get(s, "uncertain")))
+		printf("%lld of them uncertain: seen only at method calls whose receiver the scan "
+		       "cannot tell is a tensor.\n",
+		       (long long)json_integer_value(json_object_get(s, "uncertain")));
 	printf("%s\n", recorded);
 }
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "error.h"
 #include "scan.h"
+#include "scan_trial.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -106,16 +107,27 @@ static void print_text(json_t *r, const char *recorded)
 	       json_string_value(json_object_get(r, "repo")),
 	       json_string_value(json_object_get(r, "rev")),
 	       json_is_true(json_object_get(r, "worktree")) ? " + work tree" : "");
+	json_array_foreach(json_object_get(r, "paths"), i, d)
+		printf("%s%s", i ? ", " : "  limited to: ", json_string_value(d));
+	if (json_array_size(json_object_get(r, "paths")))
+		printf(" (every other file is left out)\n");
 	printf("  Python files scanned %lld (%lld lines), skipped %zu\n",
 	       (long long)json_integer_value(json_object_get(r, "files_scanned")),
 	       (long long)json_integer_value(json_object_get(t, "lines")),
 	       json_array_size(json_object_get(r, "files_skipped")));
-	printf("  torch calls %lld (mapped to an aten op: %lld), tensor methods %lld, distinct "
-	       "ops %lld\n",
+	printf("  torch calls %lld (mapped to an aten op: %lld), tensor methods %lld (certain "
+	       "%lld, uncertain %lld), distinct ops %lld\n",
 	       (long long)json_integer_value(json_object_get(t, "calls")),
 	       (long long)json_integer_value(json_object_get(t, "calls_mapped")),
 	       (long long)json_integer_value(json_object_get(t, "methods")),
+	       (long long)json_integer_value(json_object_get(t, "methods_certain")),
+	       (long long)json_integer_value(json_object_get(t, "methods_uncertain")),
 	       (long long)json_integer_value(json_object_get(t, "ops")));
+	/* certain: the receiver comes from a torch call in the file; uncertain:
+	 * the file does not show what it is */
+	printf("  tensor-method names called on what is not a tensor (a str, a file, an object "
+	       "of a class), not counted: %lld\n",
+	       (long long)json_integer_value(json_object_get(t, "not_tensor")));
 	print_top_ops(r, 10);
 	printf("  findings %lld: high %lld, medium %lld, low %lld, none %lld\n",
 	       (long long)json_integer_value(json_object_get(t, "findings")),
@@ -181,6 +193,38 @@ static int output(struct cli *cli, const mt_scan_result *r, int64_t id, const ch
 	return 0;
 }
 
+/* The paths with nothing at the scanned revision, on stderr. */
+static void warn_missing(const mt_scan_result *r, const char *from)
+{
+	json_t *summary = mt_scan_result_summary(r), *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(summary, "paths_missing"), i, p)
+		fprintf(stderr, "warning: %s '%s': nothing there at %.12s%s\n", from,
+			json_string_value(p), r->commit, r->worktree ? " + work tree" : "");
+	json_decref(summary);
+	mt_error_clear();
+}
+
+/* --path, else the trial's scan.paths (when there is a trial). */
+static int trial_paths(struct cli *cli, char ***out, size_t *n)
+{
+	mt_trial *t = NULL;
+	int error;
+
+	*out = NULL;
+	*n = 0;
+	if ((error = cli_open_trial(cli, &t, 1)) < 0) {
+		if (mt_error_last_code() != MT_ENOTFOUND)
+			return error; /* a trial.yaml that does not load: its limit is unknown */
+		mt_error_clear(); /* no trial: record() says so */
+		return 0;
+	}
+	error = mt_scan_trial_paths(out, n, t);
+	mt_trial_free(t);
+	return error;
+}
+
 int cmd_scan(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
@@ -188,33 +232,49 @@ int cmd_scan(struct cli *cli, int argc, char **argv)
 					     {"rev", required_argument, NULL, 'R'},
 					     {"worktree", no_argument, NULL, 'w'},
 					     {"no-cache", no_argument, NULL, 'n'},
+					     {"path", required_argument, NULL, 'p'},
 					     {0}};
 	mt_scan_options o = {.use_cache = 1};
 	struct progress p = {isatty(STDERR_FILENO), 0};
-	char recorded[1024] = "";
+	char recorded[1024] = "", **spec_paths = NULL;
+	const char **paths = calloc((size_t)argc + 1, sizeof(*paths));
+	size_t npaths = 0, nspec = 0;
 	mt_scan_result r;
 	int64_t id;
 	int opt, error;
 
-	while ((opt = cli_getopt(cli, argc, argv, "hr:R:wn", opts)) >= 0) {
+	if (!paths)
+		return cli_fail(cli, mt_error_set(MT_EIO, "out of memory"));
+	while ((opt = cli_getopt(cli, argc, argv, "hr:R:wnp:", opts)) >= 0) {
 		switch (opt) {
 		case 'r': o.repo = optarg; break;
 		case 'R': o.rev = optarg; break;
 		case 'w': o.worktree = 1; break;
 		case 'n': o.use_cache = 0; break;
-		default: return cli_usage_error(cli, "bad option");
+		case 'p': paths[npaths++] = optarg; break;
+		default: free(paths); return cli_usage_error(cli, "bad option");
 		}
 	}
-	if (opt == CLI_GETOPT_HELP)
-		return CLI_EXIT_OK;
-	if (optind < argc)
-		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
+	if (opt == CLI_GETOPT_HELP || optind < argc) {
+		free(paths);
+		return opt == CLI_GETOPT_HELP ? CLI_EXIT_OK
+					      : cli_usage_error(cli, "unexpected argument '%s'",
+								argv[optind]);
+	}
+	if (!npaths && (error = trial_paths(cli, &spec_paths, &nspec)) < 0)
+		goto cleanup;
+	o.paths = npaths ? paths : (const char *const *)spec_paths;
+	o.npaths = npaths ? npaths : nspec;
 	o.progress = on_progress;
 	o.payload = &p;
 	if ((error = mt_scan_run(&r, &o)) < 0)
-		return cli_fail(cli, error);
+		goto cleanup;
+	warn_missing(&r, npaths ? "--path" : "trial.yaml scan.paths");
 	id = record(cli, &r, recorded, sizeof(recorded));
 	error = output(cli, &r, id, recorded);
 	mt_scan_result_dispose(&r);
+cleanup:
+	free(paths);
+	mt_scan_paths_free(spec_paths, nspec);
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }

@@ -18,7 +18,8 @@ const struct cli_command cli_commands[] = {
 	 "Validates trial.yaml against the schema. Errors name file:line:column and\n"
 	 "exit 2. With --json prints the spec as typed JSON.\n"},
 	{"scan", cmd_scan, "list the PyTorch calls and migration risks in a repository",
-	 "Usage: mtrial scan [--repo PATH] [--rev REV] [--worktree] [--no-cache] [--json]\n\n"
+	 "Usage: mtrial scan [--repo PATH] [--rev REV] [--worktree] [--no-cache]\n"
+	 "                   [--path DIR]... [--json]\n\n"
 	 "Reads the repository at REV (default HEAD: a branch, tag or commit) through\n"
 	 "libgit2, without a checkout and without running its code, and lists every\n"
 	 "call into the torch namespace (resolved through the imports) with its aten\n"
@@ -28,7 +29,15 @@ const struct cli_command cli_commands[] = {
 	 "Results are cached by blob id in ~/.cache/mtrial (--no-cache: a cold scan\n"
 	 "that neither reads nor writes it). The result is recorded in the trial when\n"
 	 "one is found. Static scanning is fast but approximate: calls made through\n"
-	 "variables, getattr or modules the scan cannot see are missed.\n"},
+	 "variables, getattr or modules the scan cannot see are missed.\n\n"
+	 "--path DIR (repeatable; a folder or file relative to the repository root)\n"
+	 "limits the scan; without it, trial.yaml's scan.paths does ('--path .' scans\n"
+	 "everything). A path with nothing at REV gets a warning.\n\n"
+	 "A method call counts as a tensor op when its receiver can be a tensor:\n"
+	 "'certain' when the file shows it comes from a torch call, 'uncertain' when it\n"
+	 "does not say; on a str, a file, an object of a class or a container\n"
+	 "('line.split()', 'img.split()', 'tracer.trace(m)') it is listed under\n"
+	 "not_tensor and not counted. A corrupt object or tree is skipped and named.\n"},
 	{"probe", cmd_probe, "check each op of the repository against a compatibility table",
 	 "Usage: mtrial probe [--repo PATH] [--rev REV] [--table NAME|FILE]\n"
 	 "                    [--from scan|torchscript|trace [FILE]]\n"
@@ -44,6 +53,9 @@ const struct cli_command cli_commands[] = {
 	 "unknown, never assumed supported. --observed takes what ran on real hardware\n"
 	 "(torch_neuronx.analyze() or neuron_parallel_compile analyze JSON, or an\n"
 	 "imported observed table); it outranks everything else.\n"
+	 "An op seen only at method calls whose receiver the scan cannot tell is a\n"
+	 "tensor is marked uncertain, and so are such call sites. A scan limited by\n"
+	 "--path or trial.yaml's scan.paths says so, and a fresh scan uses scan.paths.\n"
 	 "Exit status 1 when an op is unsupported.\n"},
 	{"ops", cmd_ops, "exact op lists: TorchScript graphs, dispatch traces, differences",
 	 "Usage: mtrial ops show SOURCE [--as torchscript|trace] [--json]\n"

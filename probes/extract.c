@@ -9,6 +9,7 @@
  *      visible from their line to the end of the block, and records calls,
  *      references and string literals. */
 #include "extract.h"
+#include "extract_int.h"
 #include "arena.h"
 #include "pylex.h"
 #include "error.h"
@@ -20,143 +21,6 @@
 static char *arena_strndup(void **arena, const char *s, size_t n)
 {
 	return mt_arena_strndup((mt_arena **)arena, s, n);
-}
-
-#define GROW(arr, n, cap)                                                                          \
-	do {                                                                                       \
-		if ((n) == (cap)) {                                                                \
-			(cap) = (cap) ? (cap) * 2 : 16;                                            \
-			(arr) = realloc((arr), (cap) * sizeof(*(arr)));                            \
-			if (!(arr))                                                                \
-				abort();                                                           \
-		}                                                                                  \
-	} while (0)
-
-/* --- the walk's state ------------------------------------------------------ */
-
-struct binding {
-	const char *name; /* local name, in the arena */
-	size_t name_len;
-	const char *target; /* fully qualified, in the arena */
-	size_t target_len;
-};
-
-struct level {
-	int scope;        /* 1 if this indented block is a def/class body */
-	size_t nbindings; /* bindings visible when the block was entered */
-};
-
-struct walker {
-	const char *src;
-	mt_token *toks; /* significant tokens */
-	size_t n;
-	size_t *match; /* index of the matching bracket, for ( [ { */
-	const size_t *marks; /* the tokens pass 1 reads (mt_pylex_code_buf) */
-	size_t nmarks;
-	mt_pyfile *out;
-	size_t ncalls_cap, nrefs_cap, nstrings_cap, nimports_cap;
-	struct binding *bindings;
-	size_t nbindings, bindings_cap;
-	size_t nmodule; /* bindings [0, nmodule) are the module's */
-	uint64_t bloom[16]; /* name_bit() of every name ever bound: most lookups miss */
-	struct level *levels;
-	size_t nlevels, levels_cap;
-	int def_line;   /* the current logical line is a def/class header */
-	size_t def_nl;  /* the NEWLINE that ended the last such line: an INDENT
-			   right after it opens a scope (SIZE_MAX: none yet) */
-	int fdepth;     /* f-string nesting */
-	mt_buf chain;           /* scratch for a chain written with spaces */
-	mt_buf mod, full;       /* scratch for imports */
-	mt_kwarg *kw;           /* scratch for one call's keywords */
-	size_t kwcap;
-};
-
-/* The comparisons below run for every token of every file: string
- * literals' lengths come from sizeof, never strlen. */
-static inline int tok_text_eq(const struct walker *w, size_t i, const char *s, size_t n)
-{
-	const char *t = w->src + w->toks[i].off;
-
-	/* the first byte inline: most comparisons are one-byte operators, and
-	 * a memcmp() call for each cost 2.8% of a scan */
-	return w->toks[i].len == n && (n == 0 || (t[0] == s[0] && memcmp(t + 1, s + 1, n - 1) == 0));
-}
-
-static inline int is_op_n(const struct walker *w, size_t i, const char *op, size_t n)
-{
-	return i < w->n && w->toks[i].kind == MT_TOK_OP && tok_text_eq(w, i, op, n);
-}
-
-static inline int is_name(const struct walker *w, size_t i)
-{
-	return i < w->n && w->toks[i].kind == MT_TOK_NAME;
-}
-
-static inline int is_kw_n(const struct walker *w, size_t i, const char *kw, size_t n)
-{
-	return is_name(w, i) && tok_text_eq(w, i, kw, n);
-}
-
-#define is_op(w, i, op) is_op_n((w), (i), (op), sizeof(op) - 1)
-#define is_kw(w, i, kw) is_kw_n((w), (i), (kw), sizeof(kw) - 1)
-
-/* What a name token is to the walk, by first letter: every name token is
- * looked up once. */
-enum { KW_NONE = 0, KW_OTHER, KW_IMPORT, KW_FROM, KW_DEF, KW_CLASS };
-
-/* By first byte, bit n set when a keyword of n bytes starts with it: most
- * names are told apart from every keyword by one look-up. */
-static const uint16_t kw_lengths[256] = {
-	['F'] = 1 << 5, ['N'] = 1 << 4, ['T'] = 1 << 4,
-	['a'] = 1 << 2 | 1 << 3 | 1 << 5 | 1 << 6, ['b'] = 1 << 5, ['c'] = 1 << 5 | 1 << 8,
-	['d'] = 1 << 3, ['e'] = 1 << 4 | 1 << 6, ['f'] = 1 << 3 | 1 << 4 | 1 << 7,
-	['g'] = 1 << 6, ['i'] = 1 << 2 | 1 << 6, ['l'] = 1 << 6, ['n'] = 1 << 3 | 1 << 8,
-	['o'] = 1 << 2, ['p'] = 1 << 4, ['r'] = 1 << 5 | 1 << 6, ['t'] = 1 << 3,
-	['w'] = 1 << 4 | 1 << 5, ['y'] = 1 << 5,
-};
-
-static int keyword_slow(const char *t, size_t n);
-
-/* The KW_ of Python's keyword at token i (a NAME), KW_NONE for a name. */
-static inline int keyword(const struct walker *w, size_t i)
-{
-	const char *t = w->src + w->toks[i].off;
-	size_t n = w->toks[i].len;
-
-	if (n > 8 || !(kw_lengths[(unsigned char)t[0]] & (1u << n)))
-		return KW_NONE;
-	return keyword_slow(t, n);
-}
-
-static int keyword_slow(const char *t, size_t n)
-{
-#define KW(k) (n == sizeof(k) - 1 && memcmp(t, k, sizeof(k) - 1) == 0)
-#define IS(cond) ((cond) ? KW_OTHER : KW_NONE)
-
-	switch (t[0]) {
-	case 'F': return IS(KW("False"));
-	case 'N': return IS(KW("None"));
-	case 'T': return IS(KW("True"));
-	case 'a': return IS(KW("and") || KW("as") || KW("assert") || KW("async") || KW("await"));
-	case 'b': return IS(KW("break"));
-	case 'c': return KW("class") ? KW_CLASS : IS(KW("continue"));
-	case 'd': return KW("def") ? KW_DEF : IS(KW("del"));
-	case 'e': return IS(KW("elif") || KW("else") || KW("except"));
-	case 'f': return KW("from") ? KW_FROM : IS(KW("finally") || KW("for"));
-	case 'g': return IS(KW("global"));
-	case 'i': return KW("import") ? KW_IMPORT : IS(KW("if") || KW("in") || KW("is"));
-	case 'l': return IS(KW("lambda"));
-	case 'n': return IS(KW("nonlocal") || KW("not"));
-	case 'o': return IS(KW("or"));
-	case 'p': return IS(KW("pass"));
-	case 'r': return IS(KW("raise") || KW("return"));
-	case 't': return IS(KW("try"));
-	case 'w': return IS(KW("while") || KW("with"));
-	case 'y': return IS(KW("yield"));
-	default: return KW_NONE;
-	}
-#undef IS
-#undef KW
 }
 
 /* 1 if token i starts a statement (for `import` and `from`). */
@@ -187,24 +51,80 @@ static size_t read_dotted(const struct walker *w, size_t i, mt_buf *buf)
 	return j;
 }
 
-/* A bit of the 1024-bit filter, from the first and last bytes and length. */
-static inline unsigned name_bit(const char *name, size_t n)
+static inline uint32_t name_hash(const char *name, size_t n)
 {
-	return ((unsigned char)name[0] * 31u + (unsigned char)name[n - 1] * 7u + (unsigned)n) & 1023;
+	uint32_t h = 2166136261u;
+	for (size_t k = 0; k < n; k++)
+		h = (h ^ (unsigned char)name[k]) * 16777619u;
+	return h;
+}
+
+/* The slot of name[0..n): its own, else the free one where it would go. */
+static struct nameslot *slot_of(const struct walker *w, const char *name, size_t n)
+{
+	size_t mask = w->nslots - 1, k = name_hash(name, n) & mask;
+
+	while (w->slots[k].name &&
+	       (w->slots[k].len != n || memcmp(w->slots[k].name, name, n) != 0))
+		k = (k + 1) & mask;
+	return &w->slots[k];
+}
+
+/* Room for one more name: the table is kept at most half full. */
+static void slots_reserve(struct walker *w)
+{
+	struct nameslot *old = w->slots;
+	size_t nold = w->nslots;
+
+	if (w->nslots && (w->nnames + 1) * 2 <= w->nslots)
+		return;
+	w->nslots = w->nslots ? w->nslots * 2 : 256;
+	if (!(w->slots = calloc(w->nslots, sizeof(*w->slots))))
+		abort();
+	for (size_t k = 0; k < nold; k++)
+		if (old[k].name)
+			*slot_of(w, old[k].name, old[k].len) = old[k];
+	free(old);
+}
+
+/* Binds name to target (an import), or to a local of `kind` when target is
+ * NULL; the binding hides the name's earlier one until it is popped. */
+static void bind_kind(struct walker *w, const char *name, size_t name_len, const char *target,
+		      enum kind kind)
+{
+	struct binding *b;
+	struct nameslot *s;
+
+	slots_reserve(w);
+	GROW(w->bindings, w->nbindings, w->bindings_cap);
+	b = &w->bindings[w->nbindings];
+	b->name = arena_strndup(&w->out->arena, name, name_len);
+	b->name_len = name_len;
+	b->target_len = target ? strlen(target) : 0;
+	b->target = target ? arena_strndup(&w->out->arena, target, b->target_len) : NULL;
+	b->kind = (uint8_t)kind;
+	s = slot_of(w, name, name_len);
+	if (!s->name) {
+		s->name = b->name;
+		s->len = (uint32_t)name_len;
+		w->nnames++;
+	}
+	b->prev = s->top;
+	s->top = (uint32_t)++w->nbindings;
 }
 
 static void bind(struct walker *w, const char *name, size_t name_len, const char *target)
 {
-	unsigned bit = name_bit(name, name_len);
+	bind_kind(w, name, name_len, target, K_UNKNOWN);
+}
 
-	w->bloom[bit / 64] |= 1ull << (bit % 64);
-	GROW(w->bindings, w->nbindings, w->bindings_cap);
-	w->bindings[w->nbindings].name = arena_strndup(&w->out->arena, name, name_len);
-	w->bindings[w->nbindings].name_len = name_len;
-	w->bindings[w->nbindings].target_len = strlen(target);
-	w->bindings[w->nbindings].target = arena_strndup(&w->out->arena, target,
-							 w->bindings[w->nbindings].target_len);
-	w->nbindings++;
+/* Unbinds down to `mark` bindings, showing what they hid again. */
+static void pop_bindings(struct walker *w, size_t mark)
+{
+	while (w->nbindings > mark) {
+		const struct binding *b = &w->bindings[--w->nbindings];
+		slot_of(w, b->name, b->name_len)->top = b->prev;
+	}
 }
 
 static void record_import(struct walker *w, const char *module, uint32_t line)
@@ -216,17 +136,14 @@ static void record_import(struct walker *w, const char *module, uint32_t line)
 	f->nimports++;
 }
 
-/* The innermost, latest binding of name[0..n), or NULL. */
-static const struct binding *lookup(const struct walker *w, const char *name, size_t n)
+const struct binding *mt_extract__lookup(const struct walker *w, const char *name, size_t n)
 {
-	unsigned bit = name_bit(name, n);
+	const struct nameslot *s;
 
-	if (!(w->bloom[bit / 64] & (1ull << (bit % 64))))
+	if (!w->nslots)
 		return NULL;
-	for (size_t k = w->nbindings; k-- > 0;)
-		if (w->bindings[k].name_len == n && memcmp(w->bindings[k].name, name, n) == 0)
-			return &w->bindings[k];
-	return NULL;
+	s = slot_of(w, name, n);
+	return s->top ? &w->bindings[s->top - 1] : NULL;
 }
 
 /* The end of the logical line starting at i (index of its NEWLINE or n). */
@@ -388,13 +305,6 @@ static size_t skip_group(const struct walker *w, size_t j)
 	return j;
 }
 
-/* The byte of a one-byte OP token, else 0. */
-static inline int op_char(const struct walker *w, size_t i)
-{
-	const mt_token *t = &w->toks[i];
-	return t->kind == MT_TOK_OP && t->len == 1 ? (unsigned char)w->src[t->off] : 0;
-}
-
 /* Fills arg0 and the keyword arguments of the call whose '(' is at `open`.
  * The keywords are gathered in the walker's scratch, then copied into the
  * arena at once. */
@@ -459,6 +369,7 @@ static void record_chain_call(struct walker *w, size_t first, size_t end, const 
 	if (method) { /* the chain ends with it */
 		c->method_len = w->toks[end - 1].len;
 		c->method = c->callee + chain_len - c->method_len;
+		mt_extract__receiver(w, c, end - 3);
 	}
 	read_arguments(w, c, end);
 }
@@ -494,6 +405,9 @@ static size_t visit_chain(struct walker *w, size_t i)
 	size_t end = i + 1, nparts, n0 = t[i].len, len, sum = t[i].len;
 	const struct binding *target = lookup(w, w->src + t[i].off, n0);
 	const char *chain;
+
+	if (target && !target->target)
+		target = NULL; /* a local name: hides any import of that name */
 	char *resolved = NULL;
 	int call, ch;
 
@@ -540,6 +454,7 @@ static void visit_expr_method(struct walker *w, size_t dot)
 	c->callee = arena_strndup(&w->out->arena, w->src + w->toks[dot].off, c->callee_len);
 	c->method_len = w->toks[name].len;
 	c->method = c->callee + c->callee_len - c->method_len; /* the callee ends with it */
+	mt_extract__receiver(w, c, name - 2);
 	read_arguments(w, c, name + 1);
 }
 
@@ -569,13 +484,13 @@ static void visit_fstring(struct walker *w, size_t i)
 	}
 }
 
-/* --- pass 2 ---------------------------------------------------------------- */
+/* --- pass 2: blocks and local names ----------------------------------------- */
 
-static void enter_block(struct walker *w, int scope)
+static void enter_block(struct walker *w, int scope, size_t mark)
 {
 	GROW(w->levels, w->nlevels, w->levels_cap);
 	w->levels[w->nlevels].scope = scope;
-	w->levels[w->nlevels].nbindings = w->nbindings;
+	w->levels[w->nlevels].nbindings = mark;
 	w->nlevels++;
 }
 
@@ -585,7 +500,7 @@ static void leave_block(struct walker *w)
 		return;
 	w->nlevels--;
 	if (w->levels[w->nlevels].scope)
-		w->nbindings = w->levels[w->nlevels].nbindings;
+		pop_bindings(w, w->levels[w->nlevels].nbindings);
 }
 
 static int in_function(const struct walker *w)
@@ -594,6 +509,233 @@ static int in_function(const struct walker *w)
 		if (w->levels[k].scope)
 			return 1;
 	return 0;
+}
+
+/* Where a local name bound now lives: 1 in a function, a lambda or a
+ * comprehension (it hides imports there), 0 at module level (an import of
+ * the same name is the module's for the whole file: the local is not
+ * bound), -1 in a class body (its names are not visible in its methods). */
+static int local_scope(const struct walker *w)
+{
+	if (w->ntemps)
+		return 1;
+	for (size_t k = w->nlevels; k-- > 0;)
+		if (w->levels[k].scope)
+			return w->levels[k].scope == 1 ? 1 : -1;
+	return 0;
+}
+
+static void bind_local(struct walker *w, size_t tok, enum kind kind)
+{
+	const char *name = w->src + w->toks[tok].off;
+	size_t n = w->toks[tok].len;
+	const struct binding *b;
+	int where = local_scope(w);
+
+	if (where < 0 || (where == 0 && (b = lookup(w, name, n)) && b->target))
+		return;
+	bind_kind(w, name, n, NULL, kind);
+}
+
+/* A name that starts a parameter in (open, close): after the opening
+ * token, a comma, `*` or `**`. */
+static int param_start(const struct walker *w, size_t j, size_t open)
+{
+	if (!is_name(w, j) || keyword(w, j) != KW_NONE)
+		return 0;
+	return j - 1 == open || op_char(w, j - 1) == ',' || op_char(w, j - 1) == '*' ||
+	       is_op(w, j - 1, "**");
+}
+
+/* Binds the parameters in (open, close) as locals; a def's are typed by
+ * their annotations. */
+static void bind_params(struct walker *w, size_t open, size_t close)
+{
+	for (size_t j = open + 1; j < close; j++) {
+		int ch = op_char(w, j);
+		enum kind kind = K_UNKNOWN;
+		if (ch == '(' || ch == '[' || ch == '{') {
+			j = w->match[j];
+			continue;
+		}
+		if (!param_start(w, j, open))
+			continue;
+		if (is_op(w, j + 1, ":") && is_op(w, open, "(")) { /* annotated */
+			size_t comma = find_at_depth0(w, j + 2, close, ',', 0);
+			kind = mt_extract__annotation_kind(w, j + 2,
+							   find_at_depth0(w, j + 2, comma, '=', 0));
+		}
+		bind_kind(w, w->src + w->toks[j].off, w->toks[j].len, NULL, kind);
+	}
+}
+
+static void pend(struct walker *w, size_t tok, enum kind kind)
+{
+	GROW(w->pending, w->npending, w->pending_cap);
+	w->pending[w->npending++] = (struct pending){tok, (uint8_t)kind};
+}
+
+static void bind_pending(struct walker *w)
+{
+	for (size_t k = 0; k < w->npending; k++)
+		bind_local(w, w->pending[k].tok, (enum kind)w->pending[k].kind);
+	w->npending = 0;
+}
+
+/* The names of a target list [a, b) of an assignment (`x`, `x, y`), bound
+ * when the statement ends; nothing when it holds more than names. */
+static void pend_targets(struct walker *w, size_t a, size_t b, enum kind kind)
+{
+	size_t n = 0;
+
+	for (size_t j = a; j < b; j += 2) {
+		if (!is_name(w, j) || keyword(w, j) != KW_NONE || (j + 1 < b && !is_op(w, j + 1, ",")))
+			return;
+		n++;
+	}
+	if (n > 1) /* unpacked: a str's parts are str, a tensor's tensors */
+		kind = kind == K_STR || kind == K_TENSOR ? kind : K_UNKNOWN;
+	for (size_t j = a; j < b; j += 2)
+		pend(w, j, kind);
+}
+
+/* `a = b = value`, `a, b = ...`, `a: T = ...` at statement start i: the
+ * targets are bound when the statement ends. */
+static void visit_assignment(struct walker *w, size_t i)
+{
+	size_t j = i, ntargets = 0, end, value;
+	enum kind kind;
+
+	while (is_name(w, j) && keyword(w, j) == KW_NONE && ++ntargets && is_op(w, j + 1, ","))
+		j += 2;
+	if (!ntargets || !is_name(w, j))
+		return;
+	end = line_end(w, j + 1);
+	if (ntargets == 1 && is_op(w, j + 1, ":")) { /* annotated */
+		pend(w, i, mt_extract__annotation_kind(w, j + 2,
+						       find_at_depth0(w, j + 2, end, '=', 0)));
+		return;
+	}
+	if (ntargets == 1 && w->toks[j + 1].kind == MT_TOK_OP && w->toks[j + 1].len >= 2 &&
+	    w->src[w->toks[j + 1].off + w->toks[j + 1].len - 1] == '=' &&
+	    !is_op(w, j + 1, "==") && !is_op(w, j + 1, "!=") && !is_op(w, j + 1, "<=") &&
+	    !is_op(w, j + 1, ">=")) { /* `x += t`: a number plus a tensor is a tensor */
+		pend(w, i, K_UNKNOWN);
+		return;
+	}
+	if (!is_op(w, j + 1, "="))
+		return;
+	/* `a = b = value`: the value follows the last `=` */
+	for (value = j + 2; find_at_depth0(w, value, end, '=', 0) < end;)
+		value = find_at_depth0(w, value, end, '=', 0) + 1;
+	kind = mt_extract__expr_kind(w, value, end);
+	for (size_t t = i; t < value; t = find_at_depth0(w, t, end, '=', 0) + 1)
+		pend_targets(w, t, find_at_depth0(w, t, end, '=', 0), kind);
+}
+
+/* Binds the names of a target list [a, b) (`x`, `i, x`, `(i, x)`) to kind,
+ * or to K_UNKNOWN when there is more than one. */
+static void bind_targets(struct walker *w, size_t a, size_t b, enum kind kind, int temp)
+{
+	size_t names = 0;
+
+	for (size_t j = a; j < b; j++)
+		names += is_name(w, j);
+	for (size_t j = a; j < b; j++) {
+		if (!is_name(w, j) || keyword(w, j) != KW_NONE || (j > a && op_char(w, j - 1) == '.'))
+			continue;
+		if (temp)
+			bind_kind(w, w->src + w->toks[j].off, w->toks[j].len, NULL,
+				  names == 1 || kind == K_STR ? kind : K_UNKNOWN);
+		else
+			bind_local(w, j, names == 1 || kind == K_STR ? kind : K_UNKNOWN);
+	}
+}
+
+/* `for TARGETS in ITER:` */
+static void visit_for(struct walker *w, size_t i)
+{
+	size_t end = line_end(w, i), in = find_at_depth0(w, i + 1, end, 0, KW_IN), colon;
+
+	if (in == end)
+		return;
+	colon = find_at_depth0(w, in + 1, end, ':', 0);
+	bind_targets(w, i + 1, in,
+		     mt_extract__elem_kind(mt_extract__expr_kind(w, in + 1, colon)), 0);
+}
+
+/* `with A as a, B as b:` and `except E as e:` */
+static void visit_as(struct walker *w, size_t i, int except)
+{
+	size_t end = line_end(w, i), item = i + 1;
+
+	end = find_at_depth0(w, i + 1, end, ':', 0);
+	while (item < end) {
+		size_t comma = find_at_depth0(w, item, end, ',', 0);
+		size_t as = find_at_depth0(w, item, comma, 0, KW_AS);
+		if (as < comma && is_name(w, as + 1))
+			bind_local(w, as + 1,
+				   except ? K_OTHER : mt_extract__expr_kind(w, item, as));
+		item = comma + 1;
+	}
+}
+
+static void push_temp(struct walker *w, size_t end)
+{
+	GROW(w->temps, w->ntemps, w->temps_cap);
+	w->temps[w->ntemps++] = (struct temp){end, w->nbindings};
+}
+
+/* `lambda a, b=1: body`: a and b are the body's, up to the end of the
+ * lambda (a comma, a closing bracket or the end of the line). */
+static void visit_lambda(struct walker *w, size_t i)
+{
+	size_t end = line_end(w, i), colon = find_at_depth0(w, i + 1, end, ':', 0), j;
+
+	for (j = colon + 1; j < end; j++) {
+		int ch = op_char(w, j);
+		if (ch == '(' || ch == '[' || ch == '{')
+			j = w->match[j];
+		else if (ch == ',' || ch == ')' || ch == ']' || ch == '}' ||
+			 (is_name(w, j) && keyword(w, j) == KW_FOR))
+			break;
+	}
+	push_temp(w, j);
+	bind_params(w, i, colon);
+}
+
+/* A comprehension `[x.f() for x in xs if ...]` at the bracket `open`: its
+ * targets are local to the brackets. */
+static void visit_comprehension(struct walker *w, size_t open)
+{
+	size_t close = w->match[open], f = find_at_depth0(w, open + 1, close, 0, KW_FOR);
+
+	if (f == close)
+		return;
+	push_temp(w, close);
+	while (f < close) {
+		size_t in = find_at_depth0(w, f + 1, close, 0, KW_IN), stop = close;
+		size_t next_for = find_at_depth0(w, in + 1, close, 0, KW_FOR);
+		size_t next_if = find_at_depth0(w, in + 1, close, 0, KW_IF);
+		stop = next_for < next_if ? next_for : next_if;
+		if (in < close)
+			bind_targets(w, f + 1, in,
+				     mt_extract__elem_kind(mt_extract__expr_kind(w, in + 1, stop)), 1);
+		f = next_for;
+	}
+}
+
+/* `def f(a, b: str):` at i: its parameters are bound at the `)`, after the
+ * defaults (the enclosing scope's) are read. */
+static void visit_def(struct walker *w, size_t i, int cls)
+{
+	if (is_name(w, i + 1)) /* the name is the enclosing scope's */
+		bind_local(w, i + 1, cls ? K_CLASS : K_UNKNOWN);
+	w->def_line = 1;
+	w->def_class = cls;
+	w->def_mark = w->nbindings;
+	if (!cls && is_name(w, i + 1) && is_op(w, i + 2, "("))
+		w->params_end = w->match[i + 2];
 }
 
 static int ends_expression(const struct walker *w, size_t i)
@@ -606,11 +748,14 @@ static int ends_expression(const struct walker *w, size_t i)
 static size_t visit_statement_token(struct walker *w, size_t i)
 {
 	size_t end;
+	int kw = keyword(w, i);
 
-	switch (keyword(w, i)) {
+	switch (kw) {
 	case KW_NONE:
 		if (i > 0 && op_char(w, i - 1) == '.')
 			return i + 1;
+		if (at_statement_start(w, i))
+			visit_assignment(w, i);
 		return visit_chain(w, i);
 	case KW_IMPORT:
 		if (!at_statement_start(w, i))
@@ -628,11 +773,57 @@ static size_t visit_statement_token(struct walker *w, size_t i)
 		return end;
 	case KW_DEF:
 	case KW_CLASS:
-		w->def_line |= at_statement_start(w, i) || is_kw(w, i - 1, "async");
+		if (at_statement_start(w, i) || is_kw(w, i - 1, "async"))
+			visit_def(w, i, kw == KW_CLASS);
 		return is_name(w, i + 1) ? i + 2 : i + 1; /* the defined name is no call */
+	case KW_FOR:
+		if (at_statement_start(w, i) || is_kw(w, i - 1, "async"))
+			visit_for(w, i);
+		return i + 1;
+	case KW_WITH:
+	case KW_EXCEPT:
+		if (at_statement_start(w, i) || is_kw(w, i - 1, "async"))
+			visit_as(w, i, kw == KW_EXCEPT);
+		return i + 1;
+	case KW_LAMBDA:
+		visit_lambda(w, i);
+		return i + 1;
 	default:
 		return i + 1;
 	}
+}
+
+/* An operator token: brackets are remembered from their closing side,
+ * comprehensions and a def's parameters bound, methods on expressions
+ * visited. */
+static void visit_op(struct walker *w, size_t i)
+{
+	int ch = op_char(w, i);
+
+	if (ch == '(' || ch == '[' || ch == '{') {
+		if (w->match[i] - i > 4) /* room for `x for x in y` */
+			visit_comprehension(w, i);
+	} else if (ch == ')' && i == w->params_end) {
+		bind_params(w, w->open_of[i], i);
+		w->params_end = 0;
+	} else if (ch == '.' && i > 0 && ends_expression(w, i - 1) && is_name(w, i + 1)) {
+		visit_expr_method(w, i);
+	} else if (ch == ';') {
+		bind_pending(w);
+	}
+}
+
+/* The end of a logical line: an assignment's targets are bound; a one-line
+ * def (no INDENT follows) has no body left for its parameters. */
+static void visit_newline(struct walker *w, size_t i)
+{
+	bind_pending(w);
+	if (w->def_line) {
+		w->def_nl = i;
+		if (!w->def_class && (i + 1 >= w->n || w->toks[i + 1].kind != MT_TOK_INDENT))
+			pop_bindings(w, w->def_mark);
+	}
+	w->def_line = 0;
 }
 
 static void walk(struct walker *w)
@@ -640,10 +831,10 @@ static void walk(struct walker *w)
 	w->def_nl = SIZE_MAX;
 	for (size_t i = 0; i < w->n;) {
 		/* nine tokens in ten are operators and names */
+		while (w->ntemps && i >= w->temps[w->ntemps - 1].end)
+			pop_bindings(w, w->temps[--w->ntemps].nbindings);
 		if (w->toks[i].kind == MT_TOK_OP) {
-			if (op_char(w, i) == '.' && i > 0 && ends_expression(w, i - 1) &&
-			    is_name(w, i + 1))
-				visit_expr_method(w, i);
+			visit_op(w, i);
 			i++;
 			continue;
 		}
@@ -654,7 +845,11 @@ static void walk(struct walker *w)
 		switch (w->toks[i].kind) {
 		case MT_TOK_INDENT:
 			/* a def/class header ends with NEWLINE before its body's INDENT */
-			enter_block(w, i > 0 && w->def_nl == i - 1);
+			if (i > 0 && w->def_nl == i - 1) /* the parameters are the body's */
+				enter_block(w, w->def_class ? 2 : 1,
+					    w->def_class ? w->nbindings : w->def_mark);
+			else
+				enter_block(w, 0, w->nbindings);
 			i++;
 			break;
 		case MT_TOK_DEDENT:
@@ -662,9 +857,7 @@ static void walk(struct walker *w)
 			i++;
 			break;
 		case MT_TOK_NEWLINE:
-			if (w->def_line)
-				w->def_nl = i;
-			w->def_line = 0;
+			visit_newline(w, i);
 			i++;
 			break;
 		case MT_TOK_STRING:
@@ -719,9 +912,22 @@ int mt_extract_buf(mt_pyfile *out, const char *src, size_t len, mt_lexbuf *lb)
 	w.ncalls_cap = n / 16 + 16;
 	if (!(out->calls = malloc(w.ncalls_cap * sizeof(*out->calls))))
 		abort();
+	/* the receivers of methods are read backwards, from their closing
+	 * brackets */
+	if (!(w.open_of = malloc((n + 1) * sizeof(*w.open_of))))
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		int ch = op_char(&w, i);
+		if (ch == '(' || ch == '[' || ch == '{')
+			w.open_of[w.match[i]] = i;
+	}
 	collect_module_imports(&w);
 	walk(&w);
 	free(w.bindings);
+	free(w.slots);
+	free(w.temps);
+	free(w.pending);
+	free(w.open_of);
 	free(w.levels);
 	free(w.kw);
 	mt_buf_dispose(&w.chain);

@@ -7,7 +7,19 @@
  * visible from their line to the end of that block. Relative imports (`from
  * . import x`) and star imports bind nothing. A call's callee written as a
  * dotted chain whose first name is bound resolves to the binding plus the
- * rest of the chain (`F.gelu` -> `torch.nn.functional.gelu`). */
+ * rest of the chain (`F.gelu` -> `torch.nn.functional.gelu`).
+ *
+ * Local names hide imports: a function's parameters, the targets of its
+ * assignments, for loops, with and except clauses (from that statement on),
+ * a lambda's parameters and a comprehension's targets (in it). `def f(data):
+ * data.size(0)` is a method call even with `import data` at the top. At
+ * module level an import of a name holds in the whole file.
+ *
+ * A method call's receiver is judged from what the file shows (enum
+ * mt_recv): a str literal, what open() or a str method returns, a name
+ * bound to one of those, a class instance (`Tracer()`, `Image.open(p)`), a
+ * container display or a module is not a tensor; what a torch function or
+ * a tensor method returns is a tensor; anything else is unknown. */
 #ifndef MT_EXTRACT_H
 #define MT_EXTRACT_H
 
@@ -22,6 +34,20 @@ typedef struct {
 			(`True`, `'cuda'` with quotes, `3`, `torch.float64`),
 			NULL otherwise */
 } mt_kwarg;
+
+/* What a method call's receiver is, as far as the file shows. */
+enum mt_recv {
+	MT_RECV_UNKNOWN = 0, /* nothing in the file says (a parameter, an attribute,
+				the result of a call to the repository's own code) */
+	MT_RECV_TENSOR,      /* a tensor: the result of a torch call, a tensor
+				method or an index into a tensor */
+	MT_RECV_NOT_TENSOR,  /* a str, a file, a number, a container, a
+				module: not a tensor op */
+	MT_RECV_OBJECT,      /* an object of a class (`Net()`, `Image.open(p)`,
+				a Tracer): not a tensor, though a
+				torch.nn.Module's to/cuda/double dispatch the
+				op on its parameters */
+};
 
 typedef struct {
 	char *callee;  /* the callee as written, dotted (`F.gelu`, `x.view`,
@@ -40,6 +66,9 @@ typedef struct {
 			  simple literal or dotted name, else NULL */
 	mt_kwarg *kwargs;
 	size_t nkwargs;
+	enum mt_recv recv;    /* for a method call (method != NULL) */
+	const char *recv_why; /* with MT_RECV_NOT_TENSOR, what it is instead
+				 ("a str", "a class instance"); static */
 	/* strlen of callee, api and method (0 when NULL): matching rules
 	 * against every call of a large repository should not measure them
 	 * again for each rule */

@@ -50,6 +50,15 @@ static int git_fail(int code, const char *what)
 	return mt_error_set(code, "%s: %s", what, e && e->message ? e->message : "libgit2 error");
 }
 
+/* The skip reason for an object libgit2 could not read (a corrupt loose
+ * object, a damaged pack): its id and libgit2's words. */
+static void unreadable(char *why, size_t size, const char *what, const char *hex)
+{
+	const git_error *e = git_error_last();
+	snprintf(why, size, "unreadable %s %s: %s", what, hex,
+		 e && e->message ? e->message : "libgit2 error");
+}
+
 static char *strip_slash(const char *s)
 {
 	char *copy = mt_strdup(s);
@@ -283,16 +292,64 @@ static int add_blob(walk_ctx *c, char *path, const git_oid *id)
 		snprintf(why, sizeof(why), "blob %s missing from the object database (partial clone?)", hex);
 		return items_add(c->it, path, why) ? 0 : MT_EIO;
 	}
-	if (gerr < 0) {
-		int error = git_fail(MT_EIO, path);
-		free(path);
-		return error;
+	if (gerr < 0) { /* a corrupt object or pack: this file only */
+		unreadable(why, sizeof(why), "blob", hex);
+		return items_add(c->it, path, why) ? 0 : MT_EIO;
 	}
 	if (!(x = items_add(c->it, path, NULL)))
 		return MT_EIO;
 	memcpy(x->oid, hex, sizeof(hex));
 	x->size = c->no_sizes ? MT_SIZE_UNKNOWN : len;
 	x->source = MT_ENTRY_BLOB;
+	return 0;
+}
+
+static int walk_tree(walk_ctx *c, mt_gitrepo *r, const git_tree *tree, const char *root,
+		     int depth);
+static int walk_cb(const char *root, const git_tree_entry *te, void *payload);
+
+/* A subtree at root/name/: walked, or listed as skipped when it cannot be
+ * read (a corrupt tree object names its directory, not the whole scan). */
+static int walk_subtree(walk_ctx *c, mt_gitrepo *r, const git_tree_entry *te, const char *root,
+			int depth)
+{
+	char *dir = mt_path_join(root, git_tree_entry_name(te)), hex[GIT_OID_HEXSZ + 1], why[512];
+	git_tree *sub = NULL;
+	size_t n = strlen(dir);
+	int error;
+
+	git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(te));
+	if (depth >= 4096) {
+		snprintf(why, sizeof(why), "tree %s nested over 4096 levels (not entered)", hex);
+		return items_add(c->it, dir, why) ? 0 : MT_EIO;
+	}
+	if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(te)) < 0) {
+		unreadable(why, sizeof(why), "tree", hex);
+		return items_add(c->it, dir, why) ? 0 : MT_EIO;
+	}
+	dir = realloc(dir, n + 2);
+	if (!dir)
+		abort();
+	memcpy(dir + n, "/", 2);
+	error = walk_tree(c, r, sub, dir, depth + 1);
+	free(dir);
+	git_tree_free(sub);
+	return error;
+}
+
+/* Every entry of tree, whose path is root ("" or "dir/"), and its
+ * subtrees, in git's order. */
+static int walk_tree(walk_ctx *c, mt_gitrepo *r, const git_tree *tree, const char *root,
+		     int depth)
+{
+	for (size_t i = 0; i < git_tree_entrycount(tree); i++) {
+		const git_tree_entry *te = git_tree_entry_byindex(tree, i);
+		int error = git_tree_entry_filemode(te) == GIT_FILEMODE_TREE
+				    ? walk_subtree(c, r, te, root, depth)
+				    : (walk_cb(root, te, c) < 0 ? c->error : 0);
+		if (error < 0)
+			return error;
+	}
 	return 0;
 }
 
@@ -303,8 +360,6 @@ static int walk_cb(const char *root, const git_tree_entry *te, void *payload)
 	char why[128], hex[GIT_OID_HEXSZ + 1];
 	char *path;
 
-	if (mode == GIT_FILEMODE_TREE)
-		return 0;
 	path = mt_path_join(root, git_tree_entry_name(te)); /* root is "" or "dir/" */
 	if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE)
 		c->error = add_blob(c, path, git_tree_entry_id(te));
@@ -426,9 +481,29 @@ static int list_tree(items *it, mt_gitrepo *r, git_tree *tree, int no_sizes)
 		}
 	}
 
-	if (git_tree_walk(tree, GIT_TREEWALK_PRE, walk_cb, &c) < 0)
-		return c.error < 0 ? c.error : git_fail(MT_EIO, "reading tree");
-	return 0;
+	return walk_tree(&c, r, tree, "", 0);
+}
+
+/* 1 (the error set) when spec is a reference whose commit cannot be read:
+ * the object database is damaged (a truncated pack index, a lost pack),
+ * which "unknown revision" would hide. */
+static int named_but_unreadable(mt_gitrepo *r, const char *spec, const char *msg)
+{
+	git_reference *ref = NULL, *res = NULL;
+	char hex[GIT_OID_HEXSZ + 1], *copy = mt_strdup(msg);
+	int found = git_reference_dwim(&ref, r->repo, spec) == 0 &&
+		    git_reference_resolve(&res, ref) == 0 && git_reference_target(res);
+
+	if (found) {
+		git_oid_tostr(hex, sizeof(hex), git_reference_target(res));
+		mt_error_set(MT_EINVALID, "revision '%s' is commit %s, which cannot be read: %s "
+			     "(a damaged object database: a lost or truncated pack or pack index?)",
+			     spec, hex, copy);
+	}
+	free(copy);
+	git_reference_free(res);
+	git_reference_free(ref);
+	return found;
 }
 
 /* The commit `rev` names, or NULL for --worktree in a repository whose HEAD
@@ -449,6 +524,8 @@ static int resolve(git_commit **out, mt_gitrepo *r, const char *rev, int worktre
 	if (gerr < 0) {
 		const git_error *e = git_error_last();
 		const char *msg = e && e->message ? e->message : "libgit2 error";
+		if (gerr == GIT_ENOTFOUND && named_but_unreadable(r, spec, msg))
+			return MT_EINVALID;
 		if (gerr == GIT_ENOTFOUND)
 			return mt_error_set(MT_ENOTFOUND, "unknown revision '%s': %s", spec, msg);
 		return mt_error_set(MT_EINVALID, "bad revision '%s': %s", spec, msg);
@@ -556,6 +633,51 @@ static int apply_delta(items *it, size_t base, mt_gitrepo *r, const git_diff_del
 	return add_worktree_file(it, r, rel);
 }
 
+/* libgit2 walks a work tree 100 levels deep at most */
+#define WORKTREE_DEPTH 96
+
+static void free_strs(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The comparison with the work tree failed: when it holds directories
+ * nested deeper than libgit2 walks, compares everything else and lists
+ * those as skipped (their committed files stay as committed). Otherwise
+ * the failure, in libgit2's words. */
+static int compare_around_deep(git_diff **diff, items *it, mt_gitrepo *r, git_tree *tree,
+			       git_diff_options *opts)
+{
+	char **specs = NULL, **deep = NULL, why[160];
+	size_t nspecs = 0, ndeep = 0;
+	int error = git_fail(MT_EIO, "comparing with the work tree"), found;
+
+	found = mt_gitread__deep_dirs(&specs, &nspecs, &deep, &ndeep, r->path, WORKTREE_DEPTH);
+	if (found <= 0)
+		return error;
+	mt_error_clear();
+	error = 0;
+	opts->pathspec.strings = specs;
+	opts->pathspec.count = nspecs;
+	opts->flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH; /* paths, not patterns */
+	if (nspecs && git_diff_tree_to_workdir_with_index(diff, r->repo, tree, opts) < 0)
+		error = git_fail(MT_EIO, "comparing with the work tree");
+	else if (!nspecs && git_diff_tree_to_tree(diff, r->repo, tree, tree, NULL) < 0)
+		error = git_fail(MT_EIO, "comparing with the work tree");
+	snprintf(why, sizeof(why), "directory nested over %d levels: not compared with the work "
+		 "tree (libgit2 walks 100 at most); committed files in it are scanned as committed",
+		 WORKTREE_DEPTH);
+	for (size_t i = 0; i < ndeep && error == 0; i++) {
+		error = items_add(it, deep[i], why) ? 0 : MT_EIO;
+		deep[i] = NULL; /* the item owns it */
+	}
+	free_strs(specs, nspecs);
+	free_strs(deep, ndeep);
+	return error;
+}
+
 static int apply_worktree(items *it, mt_gitrepo *r, git_tree *tree)
 {
 	git_diff_options opts;
@@ -569,8 +691,9 @@ static int apply_worktree(items *it, mt_gitrepo *r, git_tree *tree)
 	opts.flags = GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS |
 		     GIT_DIFF_IGNORE_SUBMODULES | GIT_DIFF_INCLUDE_TYPECHANGE;
 	items_sort(it);
-	if (git_diff_tree_to_workdir_with_index(&diff, r->repo, tree, &opts) < 0)
-		return git_fail(MT_EIO, "comparing with the work tree");
+	if (git_diff_tree_to_workdir_with_index(&diff, r->repo, tree, &opts) < 0 &&
+	    (error = compare_around_deep(&diff, it, r, tree, &opts)) < 0)
+		return error;
 	n = git_diff_num_deltas(diff);
 	for (size_t i = 0; i < n && error == 0; i++)
 		error = apply_delta(it, base, r, git_diff_get_delta(diff, i));
@@ -861,8 +984,10 @@ static int read_blob(char **data, size_t *size, git_odb_object **keep, char **pa
 		snprintf(reason, rs, "blob %s missing from the object database (partial clone?)", e->oid);
 		return 0;
 	}
-	if (gerr < 0)
-		return git_fail(MT_EIO, e->path);
+	if (gerr < 0) { /* a corrupt object or pack: skip this file, name it */
+		unreadable(reason, rs, "blob", e->oid);
+		return 0;
+	}
 	len = git_odb_object_size(obj);
 	if (git_odb_object_type(obj) != GIT_OBJECT_BLOB) {
 		error = mt_error_set(MT_EINVALID, "%s: object %s is not a blob", e->path, e->oid);

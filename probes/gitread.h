@@ -54,7 +54,10 @@ typedef struct {
 	char *path;
 	char *reason; /* "symlink (not followed)", "submodule at <commit id>",
 			 "deleted in work tree", "blob <id> missing from the
-			 object database (partial clone?)", ... */
+			 object database (partial clone?)", "unreadable blob
+			 <id>: <libgit2's words>" (a corrupt object or pack),
+			 "unreadable tree <id>: ..." (a directory), "directory
+			 nested over 96 levels: ..." (--worktree), ... */
 } mt_gitskip;
 
 typedef struct {
@@ -83,7 +86,8 @@ typedef struct {
  * compared nor entered.
  *
  * Errors: an unknown revision names it ("unknown revision 'nope': <libgit2
- * message>", MT_ENOTFOUND); a repository with no commits is MT_ESTATE unless
+ * message>", MT_ENOTFOUND); a revision whose commit cannot be read (a
+ * damaged object database) names the commit (MT_EINVALID); a repository with no commits is MT_ESTATE unless
  * `worktree`; `worktree` in a bare repository is MT_ESTATE. `out` is
  * caller-owned, zeroed on error, released with mt_gitlisting_dispose(). */
 int mt_gitrepo_list(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int worktree);
@@ -133,10 +137,11 @@ void mt_gitview_dispose(mt_gitview *v);
  *   "binary (NUL byte)"                a NUL in the first 8000 bytes, as git
  *   "not UTF-8 (invalid byte 0xff at line 3)"
  *   "symlink (not followed)", "deleted in work tree", "blob <id> missing..."
+ *   "unreadable blob <id>: <libgit2's words>"  a corrupt object or pack
  * Otherwise *data (caller frees) holds *size bytes plus a terminating NUL not
  * counted in *size, and reason is "". `reason` may be NULL (size 0) when the
- * words are not wanted. Negative MT_E* on real failures (I/O, a corrupt
- * object, an entry path with "..": MT_EINVALID). */
+ * words are not wanted. Negative MT_E* on real failures (I/O, an entry path
+ * with "..": MT_EINVALID). */
 int mt_gitrepo_read(char **data, size_t *size, char *reason, size_t reason_size,
 		    mt_gitrepo *r, const mt_gitentry *e, uint64_t max_bytes);
 
@@ -163,5 +168,13 @@ int mt_gitread_check_text(char *reason, size_t reason_size, const char *data, si
 /* 1 if s[0..n) is valid UTF-8 (no overlongs, surrogates or code points past
  * U+10FFFF: what mt_gitread_check_text and jansson's json_string accept). */
 int mt_gitread_utf8_valid(const char *s, size_t n);
+
+/* Private to gitread.c (gitread_deep.c): when the work tree under root
+ * holds directories `limit` levels deep, returns 1 with those (deep,
+ * repository-relative) and pathspecs covering every other file and
+ * directory (specs); 0 when there is none. The caller frees both arrays
+ * and their strings. */
+int mt_gitread__deep_dirs(char ***specs, size_t *nspecs, char ***deep, size_t *ndeep,
+			  const char *root, int limit);
 
 #endif

@@ -24,7 +24,10 @@ static json_t *strv_json(const char *const *v)
 	return arr;
 }
 
-/* Groups call sites by op: {op: {count, apis {}, locations []}}. */
+/* Groups call sites by op: {op: {count, uncertain, apis {}, locations
+ * []}}. A scan's method site with certain false (its receiver may not be a
+ * tensor) counts in `uncertain` too, and its location says so; a site
+ * without the member (a trace, a TorchScript archive) is certain. */
 static void add_sites(json_t *by_op, json_t *sites, const char *name_key)
 {
 	json_t *site;
@@ -35,10 +38,14 @@ static void add_sites(json_t *by_op, json_t *sites, const char *name_key)
 		json_t *e, *col = json_object_get(site, "col");
 		if (!op)
 			continue;
+		int uncertain = json_is_false(json_object_get(site, "certain"));
 		if (!(e = json_object_get(by_op, op))) {
-			e = json_pack("{sI, s{}, s[]}", "count", (json_int_t)0, "apis", "locations");
+			e = json_pack("{sI, sI, s{}, s[]}", "count", (json_int_t)0, "uncertain",
+				      (json_int_t)0, "apis", "locations");
 			json_object_set_new(by_op, op, e);
 		}
+		json_integer_set(json_object_get(e, "uncertain"),
+				 json_integer_value(json_object_get(e, "uncertain")) + uncertain);
 		/* a trace's site stands for `count` dispatches and has no file */
 		json_integer_set(json_object_get(e, "count"),
 				 json_integer_value(json_object_get(e, "count")) +
@@ -50,8 +57,9 @@ static void add_sites(json_t *by_op, json_t *sites, const char *name_key)
 		if (json_is_string(json_object_get(site, "file")))
 			json_array_append_new(
 				json_object_get(e, "locations"),
-				json_pack("{sO, sO, sO}", "file", json_object_get(site, "file"), "line",
-					  json_object_get(site, "line"), "col", col ? col : json_null()));
+				json_pack("{sO, sO, sO, sb}", "file", json_object_get(site, "file"),
+					  "line", json_object_get(site, "line"), "col",
+					  col ? col : json_null(), "certain", !uncertain));
 	}
 }
 
@@ -171,21 +179,27 @@ static json_t *rules_json(const mt_compat_table *t)
 
 static json_t *summary_json(json_t **items, size_t n)
 {
-	size_t counts[5] = {0};
+	size_t counts[5] = {0}, uncertain = 0;
 	double pct;
+	json_t *s;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		counts[mt_compat_status_parse(
 			json_string_value(json_object_get(items[i], "status")))]++;
+		uncertain += json_is_false(json_object_get(items[i], "certain"));
+	}
 	pct = n ? 100.0 * (double)(counts[MT_COMPAT_DEVICE] + counts[MT_COMPAT_PARTIAL]) / (double)n
 		: 0.0;
-	return json_pack("{sI, sI, sI, sI, sI, sI, sf}", "ops", (json_int_t)n, "device",
+	s = json_pack("{sI, sI, sI, sI, sI, sI, sf}", "ops", (json_int_t)n, "device",
 			 (json_int_t)counts[MT_COMPAT_DEVICE], "cpu_fallback",
 			 (json_int_t)counts[MT_COMPAT_CPU_FALLBACK], "unsupported",
 			 (json_int_t)counts[MT_COMPAT_UNSUPPORTED], "partial",
 			 (json_int_t)counts[MT_COMPAT_PARTIAL], "unknown",
 			 (json_int_t)counts[MT_COMPAT_UNKNOWN], "support_percentage",
 			 (double)((long)(pct * 10 + 0.5)) / 10);
+	/* ops seen only at method calls whose receiver may not be a tensor */
+	json_object_set_new(s, "uncertain", json_integer((json_int_t)uncertain));
+	return s;
 }
 
 int mt_probe_run(json_t **out, const mt_probe_inputs *in, json_t *calls, json_t *methods)
@@ -200,9 +214,14 @@ int mt_probe_run(json_t **out, const mt_probe_inputs *in, json_t *calls, json_t 
 	add_sites(by_op, methods, "name");
 	items = calloc(json_object_size(by_op) + 1, sizeof(*items));
 	json_object_foreach(by_op, op, e) {
-		json_t *item = json_pack("{ss, sO, so, sO}", "op", op, "count",
-					 json_object_get(e, "count"), "apis",
-					 apis_list(json_object_get(e, "apis")), "locations",
+		json_int_t count = json_integer_value(json_object_get(e, "count"));
+		json_int_t uncertain = json_integer_value(json_object_get(e, "uncertain"));
+		/* certain when one site at least is: every site of an uncertain op
+		 * is a method call whose receiver may not be a tensor */
+		json_t *item = json_pack("{ss, sO, sO, sb, so, sO}", "op", op, "count",
+					 json_object_get(e, "count"), "uncertain",
+					 json_object_get(e, "uncertain"), "certain", uncertain < count,
+					 "apis", apis_list(json_object_get(e, "apis")), "locations",
 					 json_object_get(e, "locations"));
 		if ((error = decide(item, in, op)) < 0) {
 			json_decref(item);

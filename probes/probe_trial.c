@@ -89,7 +89,9 @@ int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *tab
 	json_object_set_new(res, "from", json_pack("{ss}", "source",
 						   json_string_value(json_object_get(inventory,
 										     "source")) ?: "scan"));
-	for (const char *const *k = (const char *const[]){"file", "inventory_id", NULL}; *k; k++)
+	/* a scan limited by --path or scan.paths says so */
+	for (const char *const *k = (const char *const[]){"file", "inventory_id", "paths", NULL}; *k;
+	     k++)
 		if (json_object_get(inventory, *k))
 			json_object_set(json_object_get(res, "from"), *k, json_object_get(inventory, *k));
 	if (json_object_get(json_object_get(inventory, "trace"), "steps"))

@@ -25,10 +25,12 @@
 #include <unistd.h>
 
 /* Bump when the per-file result format or the extraction changes. */
-#define SCAN_FORMAT 1
+#define SCAN_FORMAT 2
 
 struct shared {
 	const mt_scan_options *opts;
+	char **paths, **missing; /* the limit, normalised; those with nothing */
+	size_t npaths, nmissing;
 	const mt_opmap *opmap;
 	const mt_rules *rules;
 	mt_gitrepo *repo; /* the caller's handle; workers dup it */
@@ -74,6 +76,7 @@ static void result_dispose(struct fresult *r)
 {
 	free(r->calls);
 	free(r->methods);
+	free(r->nots);
 	free(r->findings);
 	free(r->deps);
 	mt_arena_free(r->arena);
@@ -139,6 +142,21 @@ static int module_attribute(const mt_call *c)
 	return strncmp(c->callee, "self.", 5) == 0 && !strchr(c->callee + 5, '.');
 }
 
+/* A method call whose receiver is not a tensor: on an object of a class,
+ * unless torch.nn.Module has the method too and dispatches the op on its
+ * parameters (`model.to(dev)`, `net.double()`: those stay, uncertain). */
+static int not_tensor(const mt_opmap *opmap, const mt_call *c)
+{
+	const mt_opmap_entry *e;
+
+	if (c->recv == MT_RECV_NOT_TENSOR)
+		return 1;
+	if (c->recv != MT_RECV_OBJECT)
+		return 0;
+	e = mt_opmap_method_entry(opmap, c->method);
+	return !(e && e->also && strncmp(e->also, "torch.nn.Module.", 16) == 0 && e->op);
+}
+
 static int is_torch_api(const char *api)
 {
 	return api && (strcmp(api, "torch") == 0 || strncmp(api, "torch.", 6) == 0);
@@ -184,7 +202,8 @@ static void python_result(const struct shared *s, struct wstate *ws, struct fres
 	/* every member of an entry is set below: no need to zero them */
 	r->calls = malloc((py.ncalls + 1) * sizeof(*r->calls));
 	r->methods = malloc((py.ncalls + 1) * sizeof(*r->methods));
-	if (!r->calls || !r->methods)
+	r->nots = malloc((py.ncalls + 1) * sizeof(*r->nots));
+	if (!r->calls || !r->methods || !r->nots)
 		abort();
 	for (size_t i = 0; i < py.ncalls; i++) {
 		const mt_call *c = &py.calls[i];
@@ -202,10 +221,15 @@ static void python_result(const struct shared *s, struct wstate *ws, struct fres
 			struct fmethod *o;
 			if (kind == MT_OP_UNKNOWN) /* not a tensor method */
 				continue;
-			o = &r->methods[r->nmethods++];
+			/* a tensor method's name on what is not a tensor (`line.split()`)
+			 * is kept apart, with what the receiver is */
+			o = not_tensor(s->opmap, c) ? &r->nots[r->nnots++]
+						    : &r->methods[r->nmethods++];
 			o->name = mt_arena_strdup(&r->arena, c->method);
 			o->op = op;
 			o->line = c->line;
+			o->certain = c->recv == MT_RECV_TENSOR;
+			o->why = c->recv_why;
 		}
 	}
 	mt_rules_eval_python_memo(s->rules, path, &py, ws->rules, &acc);
@@ -277,6 +301,18 @@ static char *encode_result(const struct fresult *r)
 		mt_jw_str(&w, r->methods[i].name);
 		mt_jw_str(&w, r->methods[i].op);
 		mt_jw_int(&w, r->methods[i].line);
+		mt_jw_bool(&w, r->methods[i].certain);
+		mt_jw_end_array(&w);
+	}
+	mt_jw_end_array(&w);
+	mt_jw_key(&w, "x");
+	mt_jw_array(&w);
+	for (size_t i = 0; i < r->nnots; i++) {
+		mt_jw_array(&w);
+		mt_jw_str(&w, r->nots[i].name);
+		mt_jw_str(&w, r->nots[i].op);
+		mt_jw_int(&w, r->nots[i].line);
+		mt_jw_str(&w, r->nots[i].why);
 		mt_jw_end_array(&w);
 	}
 	mt_jw_end_array(&w);
@@ -342,8 +378,14 @@ static int decode_result(struct fresult *r, const char *text)
 	c = json_object_get(v, "m");
 	r->methods = calloc(json_array_size(c) + 1, sizeof(*r->methods));
 	json_array_foreach(c, i, x)
-		r->methods[r->nmethods++] = (struct fmethod){jstr(&r->arena, x, 0),
-							     jstr(&r->arena, x, 1), jint(x, 2)};
+		r->methods[r->nmethods++] = (struct fmethod){
+			jstr(&r->arena, x, 0), jstr(&r->arena, x, 1), jint(x, 2),
+			json_is_true(json_array_get(x, 3)), NULL};
+	c = json_object_get(v, "x");
+	r->nots = calloc(json_array_size(c) + 1, sizeof(*r->nots));
+	json_array_foreach(c, i, x)
+		r->nots[r->nnots++] = (struct fmethod){jstr(&r->arena, x, 0), jstr(&r->arena, x, 1),
+						       jint(x, 2), 0, jstr(&r->arena, x, 3)};
 	c = json_object_get(v, "f");
 	r->findings = calloc(json_array_size(c) + 1, sizeof(*r->findings));
 	json_array_foreach(c, i, x)
@@ -557,17 +599,24 @@ static void cache_store_jobs(mt_scancache *cache, const struct shared *s)
 
 /* --- the entry point ------------------------------------------------------------ */
 
+/* The whole-result key: the tree, the size limit and the paths the scan is
+ * limited to (none: the key it always had). */
 static void tree_key(char *key, size_t size, const char *what, const mt_gitlisting *l,
-		     const mt_scan_options *o)
+		     const struct shared *s)
 {
-	snprintf(key, size, "%s:%s:%llu", what, l->tree,
-		 (unsigned long long)(o->max_file_bytes ? o->max_file_bytes
-							: MT_SCAN_MAX_FILE_BYTES));
+	const mt_scan_options *o = s->opts;
+	int n = snprintf(key, size, "%s:%s:%llu", what, l->tree,
+			 (unsigned long long)(o->max_file_bytes ? o->max_file_bytes
+								: MT_SCAN_MAX_FILE_BYTES));
+
+	if (s->npaths && n > 0 && (size_t)n < size)
+		snprintf(key + n, size - (size_t)n, ":paths=%016llx",
+			 (unsigned long long)mt_scan__paths_hash(s->paths, s->npaths));
 }
 
 /* The result for this tree from the cache; 1 on a hit. */
 static int cached_tree(mt_scan_result *out, mt_scancache *cache, const mt_gitlisting *l,
-		       const mt_scan_options *o)
+		       const struct shared *o)
 {
 	char key[160];
 
@@ -603,7 +652,7 @@ static char *body_join(const mt_scan_result *r)
 	return body;
 }
 
-static void store_tree(mt_scancache *cache, const mt_gitlisting *l, const mt_scan_options *o,
+static void store_tree(mt_scancache *cache, const mt_gitlisting *l, const struct shared *o,
 		       const mt_scan_result *r)
 {
 	char key[160];
@@ -664,6 +713,12 @@ static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisti
 	phase("cache lookup");
 	if (!(s->asm_ = mt_scan__asm_begin(l, s->rules)))
 		return mt_error_set(MT_EIO, "out of memory");
+	if (s->npaths) {
+		char *members = mt_scan__paths_members(s->paths, s->npaths, s->missing,
+						       s->nmissing);
+		mt_scan__asm_extra(s->asm_, members);
+		free(members);
+	}
 	if ((error = run_workers(s, s->opts->threads)) < 0)
 		return error;
 	phase("files");
@@ -676,7 +731,7 @@ static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisti
 	if (error < 0)
 		return error;
 	phase("assemble");
-	store_tree(cache, l, s->opts, out);
+	store_tree(cache, l, s, out);
 	phase("tree store");
 	for (size_t i = 0; i < s->njobs; i++)
 		from_cache += s->jobs[i].from_cache;
@@ -693,6 +748,17 @@ static void fill_header(mt_scan_result *out, const mt_gitrepo *repo, const mt_gi
 	memcpy(out->tree, l->tree, sizeof(out->tree));
 	out->worktree = o->worktree;
 	out->requested_rev = o->rev ? mt_strdup(o->rev) : NULL;
+}
+
+/* Holds the listing to opts->paths. */
+static int limit_paths(struct shared *s, mt_gitlisting *l)
+{
+	int error = mt_scan__paths_norm(&s->paths, &s->npaths, s->opts->paths, s->opts->npaths,
+					mt_gitrepo_path(s->repo));
+
+	if (error < 0 || !s->npaths)
+		return error;
+	return mt_scan__paths_filter(l, s->paths, s->npaths, &s->missing, &s->nmissing);
 }
 
 int mt_scan_run(mt_scan_result *out, const mt_scan_options *o)
@@ -712,11 +778,19 @@ int mt_scan_run(mt_scan_result *out, const mt_scan_options *o)
 	    (error = mt_gitrepo_list_ext(&l, s.repo, o->rev, o->worktree,
 					MT_LIST_NO_SIZES)) < 0)
 		goto cleanup;
+	if ((error = limit_paths(&s, &l)) < 0)
+		goto cleanup;
 	fill_header(out, s.repo, &l, o);
+	if (s.npaths && !(out->paths = calloc(s.npaths, sizeof(*out->paths)))) {
+		error = mt_error_set(MT_EIO, "out of memory");
+		goto cleanup;
+	}
+	for (; out->npaths < s.npaths; out->npaths++)
+		out->paths[out->npaths] = mt_strdup(s.paths[out->npaths]);
 	phase("list");
 	if (o->use_cache && mt_scancache_open(&cache, o->cache_path, mt_scan_cache_version()) < 0)
 		cache = NULL; /* a cache that cannot be opened only costs time */
-	if (cached_tree(out, cache, &l, o)) {
+	if (cached_tree(out, cache, &l, &s)) {
 		out->cache_hit = "tree";
 		goto cleanup;
 	}
@@ -732,8 +806,15 @@ cleanup:
 		result_dispose(&s.jobs[i].r);
 		mt_buf_dispose(&s.jobs[i].sites[0]);
 		mt_buf_dispose(&s.jobs[i].sites[1]);
+		mt_buf_dispose(&s.jobs[i].sites[2]);
 	}
 	free(s.jobs);
+	for (size_t i = 0; i < s.npaths; i++)
+		free(s.paths[i]);
+	free(s.paths);
+	for (size_t i = 0; i < s.nmissing; i++)
+		free(s.missing[i]);
+	free(s.missing);
 	mt_scan__asm_free(s.asm_);
 	mt_rules_free(rules);
 	mt_opmap_free(opmap);
@@ -749,6 +830,9 @@ cleanup:
 
 void mt_scan_result_dispose(mt_scan_result *r)
 {
+	for (size_t i = 0; i < r->npaths; i++)
+		free(r->paths[i]);
+	free(r->paths);
 	free(r->repo);
 	free(r->requested_rev);
 	free(r->body);

@@ -24,6 +24,11 @@ typedef struct {
 	const char *cache_path;  /* NULL = the default location */
 	uint64_t max_file_bytes; /* 0 = MT_SCAN_MAX_FILE_BYTES */
 	int threads;             /* 0 = one per core */
+	const char *const *paths; /* limit the scan to these folders or files
+				     (relative to the repository root, or
+				     absolute inside its work tree); npaths 0 =
+				     the whole repository */
+	size_t npaths;
 	mt_scan_progress_cb progress;
 	void *payload;
 } mt_scan_options;
@@ -41,9 +46,18 @@ typedef struct {
 	char *requested_rev;   /* as given; NULL for HEAD */
 	const char *cache_hit; /* "tree", "blobs" or "none"; static */
 	size_t blobs_read;     /* files read and analysed in this run */
+	char **paths;          /* the limit, normalised ("pkg/sub"); NULL when
+				  none. Also in the summary: "paths" [..] and
+				  "paths_missing" [..] (those with nothing at the
+				  revision) */
+	size_t npaths;
 	char *body;            /* JSON members, without braces: calls [{api, op,
-				  file, line, col}], methods [{name, op, file,
-				  line}], then the summary's members */
+				  file, line, col, certain}], methods [{name, op,
+				  file, line, certain}] (certain: the receiver is
+				  known to be a tensor), not_tensor [{name, op,
+				  file, line, receiver}] (a tensor method's name
+				  called on what the file shows is not a tensor:
+				  not counted), then the summary's members */
 	/* private: a fresh scan's body is these pieces (body NULL), most of
 	 * them the workers' rendered call sites, kept as they are instead of
 	 * copied into one 8 MB string for a large repository; a result from
@@ -63,7 +77,10 @@ typedef struct {
 				  methods, findings}], totals {...} */
 } mt_scan_result;
 
-/* Runs a scan into *out (caller disposes; zeroed on error). */
+/* Runs a scan into *out (caller disposes; zeroed on error). A path in
+ * opts->paths that leaves the repository ("..", absolute outside it) is a
+ * usage error; one with nothing under it at the revision is listed in the
+ * summary's paths_missing, for the caller to warn about. */
 int mt_scan_run(mt_scan_result *out, const mt_scan_options *opts);
 
 void mt_scan_result_dispose(mt_scan_result *r);

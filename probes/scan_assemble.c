@@ -59,8 +59,9 @@ struct summary {
 	size_t nops, opscap;
 	size_t *slots; /* open addressing over ops: index + 1, 0 = free */
 	size_t nslots;
-	size_t python_files, lines, calls, mapped, methods, effort[4];
+	size_t python_files, lines, calls, mapped, methods, certain, nots, effort[4];
 	mt_buf entry; /* scratch for one entry */
+	char *extra;  /* raw members at the end (mt_scan__asm_extra) */
 };
 
 static const char *const efforts[] = {"high", "medium", "low", "none"};
@@ -301,6 +302,9 @@ static void summarise_job(struct summary *sm, const struct job *job)
 	sm->lines += r->lines;
 	sm->calls += r->ncalls;
 	sm->methods += r->nmethods;
+	sm->nots += r->nnots;
+	for (size_t i = 0; i < r->nmethods; i++)
+		sm->certain += r->methods[i].certain;
 	if (path_ok)
 		add_file(sm, r, path);
 }
@@ -339,6 +343,9 @@ static void put_totals(mt_jw *w, const struct summary *sm)
 	put_member_int(w, "calls", (int64_t)sm->calls);
 	put_member_int(w, "calls_mapped", (int64_t)sm->mapped);
 	put_member_int(w, "methods", (int64_t)sm->methods);
+	put_member_int(w, "methods_certain", (int64_t)sm->certain);
+	put_member_int(w, "methods_uncertain", (int64_t)(sm->methods - sm->certain));
+	put_member_int(w, "not_tensor", (int64_t)sm->nots);
 	put_member_int(w, "ops", (int64_t)sm->nops);
 	put_member_int(w, "findings", (int64_t)sm->findings.n);
 	mt_jw_key(w, "findings_by_effort");
@@ -364,6 +371,10 @@ static char *summary_text(struct summary *sm)
 	put_array(&w, "dependencies", &sm->deps);
 	put_array(&w, "files", &sm->files);
 	put_totals(&w, sm);
+	if (sm->extra) {
+		mt_buf_puts(&b, ",");
+		mt_buf_puts(&b, sm->extra);
+	}
 	mt_jw_end_object(&w);
 	return mt_buf_detach(&b);
 }
@@ -375,6 +386,7 @@ static void summary_dispose(struct summary *sm)
 	mt_buf_dispose(&sm->deps.buf);
 	mt_buf_dispose(&sm->files.buf);
 	mt_buf_dispose(&sm->entry);
+	free(sm->extra);
 	for (size_t i = 0; i < sm->nops; i++)
 		free(sm->ops[i].files);
 	free(sm->ops);
@@ -413,13 +425,15 @@ static void put_site_rest(mt_buf *b, const char *op, const mt_buf *qpath, uint32
 }
 
 /* Each entry as mt_jw writes it: {"api":..,"op":..,"file":..,"line":..,
- * "col":..}, the path quoted once for all of them. */
-void mt_scan__render_sites(mt_buf sites[2], const struct job *job)
+ * "col":..,"certain":true}, the path quoted once for all of them. A call
+ * resolved through an import is certain; a method call is when its
+ * receiver is known to be a tensor. */
+void mt_scan__render_sites(mt_buf sites[3], const struct job *job)
 {
 	const struct fresult *r = &job->r;
 	mt_buf path = MT_BUF_INIT;
 
-	if (!r->ncalls && !r->nmethods)
+	if (!r->ncalls && !r->nmethods && !r->nnots)
 		return;
 	mt_json_quote(&path, job->entry->path);
 	for (size_t k = 0; k < r->ncalls; k++) {
@@ -431,7 +445,7 @@ void mt_scan__render_sites(mt_buf sites[2], const struct job *job)
 		put_site_rest(&sites[0], c->op, &path, c->line);
 		PUT_LIT(&sites[0], ",\"col\":");
 		put_uint(&sites[0], c->col);
-		PUT_LIT(&sites[0], "}");
+		PUT_LIT(&sites[0], ",\"certain\":true}");
 	}
 	for (size_t k = 0; k < r->nmethods; k++) {
 		const struct fmethod *m = &r->methods[k];
@@ -440,7 +454,21 @@ void mt_scan__render_sites(mt_buf sites[2], const struct job *job)
 		PUT_LIT(&sites[1], "{\"name\":");
 		quote_or_null(&sites[1], m->name);
 		put_site_rest(&sites[1], m->op, &path, m->line);
-		PUT_LIT(&sites[1], "}");
+		if (m->certain)
+			PUT_LIT(&sites[1], ",\"certain\":true}");
+		else
+			PUT_LIT(&sites[1], ",\"certain\":false}");
+	}
+	for (size_t k = 0; k < r->nnots; k++) {
+		const struct fmethod *m = &r->nots[k];
+		if (sites[2].len)
+			PUT_LIT(&sites[2], ",");
+		PUT_LIT(&sites[2], "{\"name\":");
+		quote_or_null(&sites[2], m->name);
+		put_site_rest(&sites[2], m->op, &path, m->line);
+		PUT_LIT(&sites[2], ",\"receiver\":");
+		quote_or_null(&sites[2], m->why);
+		PUT_LIT(&sites[2], "}");
 	}
 	mt_buf_dispose(&path);
 }
@@ -450,23 +478,26 @@ static void piece(mt_scan_result *out, const char *p, size_t n)
 	out->pieces[out->npieces++] = (struct mt_scan_piece){p, n};
 }
 
-/* "calls":[...],"methods":[...] from the rendered sites (rendering here what
- * the workers did not: results read from the cache), as pieces of the
- * result's body: the sites' buffers move to the result instead of being
- * copied into one string (8 MB of calls for a large repository). */
+/* "calls":[...],"methods":[...],"not_tensor":[...] from the rendered sites
+ * (rendering here what the workers did not: results read from the cache),
+ * as pieces of the result's body: the sites' buffers move to the result
+ * instead of being copied into one string (8 MB of calls for a large
+ * repository). */
 static int write_sites(mt_scan_result *out, struct job *jobs, size_t njobs)
 {
+	static const char *const open[] = {"\"calls\":[", ",\"methods\":[", ",\"not_tensor\":["};
+
 	/* per array: its opening and closing, then per job a comma and its
-	 * sites; the summary's comma and members; buffers: two per job */
-	out->pieces = malloc((4 * njobs + 8) * sizeof(*out->pieces));
-	out->keep = malloc((2 * njobs + 1) * sizeof(*out->keep));
+	 * sites; the summary's comma and members; buffers: three per job */
+	out->pieces = malloc((6 * njobs + 10) * sizeof(*out->pieces));
+	out->keep = malloc((3 * njobs + 1) * sizeof(*out->keep));
 	if (!out->pieces || !out->keep)
 		return mt_error_set(MT_EIO, "out of memory");
-	for (int which = 0; which < 2; which++) {
+	for (int which = 0; which < 3; which++) {
 		int first = 1;
-		piece(out, which ? ",\"methods\":[" : "\"calls\":[", which ? 12 : 9);
+		piece(out, open[which], strlen(open[which]));
 		for (size_t i = 0; i < njobs; i++) {
-			mt_buf own[2] = {MT_BUF_INIT, MT_BUF_INIT};
+			mt_buf own[3] = {MT_BUF_INIT, MT_BUF_INIT, MT_BUF_INIT};
 			mt_buf *b = &jobs[i].sites[which];
 			if (!jobs[i].rendered) {
 				mt_scan__render_sites(own, &jobs[i]);
@@ -479,8 +510,8 @@ static int write_sites(mt_scan_result *out, struct job *jobs, size_t njobs)
 				out->keep[out->nkeep++] = mt_buf_detach(b);
 				first = 0;
 			}
-			mt_buf_dispose(&own[0]);
-			mt_buf_dispose(&own[1]);
+			for (int k = 0; k < 3; k++)
+				mt_buf_dispose(&own[k]);
 		}
 		piece(out, "]", 1);
 	}
@@ -513,6 +544,12 @@ mt_scan_asm *mt_scan__asm_begin(const mt_gitlisting *l, const mt_rules *rules)
 	}
 	mt_findings_dispose(&paths);
 	return a;
+}
+
+void mt_scan__asm_extra(mt_scan_asm *a, const char *members)
+{
+	free(a->sm.extra);
+	a->sm.extra = mt_strdup(members);
 }
 
 void mt_scan__asm_job(mt_scan_asm *a, const struct job *job)

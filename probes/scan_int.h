@@ -28,6 +28,8 @@ struct fcall {
 struct fmethod {
 	const char *name, *op;
 	uint32_t line;
+	int certain;     /* the receiver is known to be a tensor */
+	const char *why; /* in fresult.nots: what the receiver is instead */
 };
 struct ffinding {
 	const char *rule, *kind, *effort, *message;
@@ -45,9 +47,10 @@ struct fresult {
 	const char *error; /* it could not be tokenized or parsed */
 	struct fcall *calls;
 	struct fmethod *methods;
+	struct fmethod *nots; /* method calls on receivers that are not tensors */
 	struct ffinding *findings;
 	struct fdep *deps;
-	size_t ncalls, nmethods, nfindings, ndeps;
+	size_t ncalls, nmethods, nnots, nfindings, ndeps;
 	mt_arena *arena;
 };
 
@@ -60,16 +63,16 @@ struct job {
 	int done;
 	int settled; /* done, and seen so by the main thread (set under the lock) */
 	struct fresult r;
-	/* the members of the result's calls and methods arrays for this file,
-	 * written by the worker (mt_scan__render_sites) so that assembling
-	 * only copies them; empty when not rendered */
-	mt_buf sites[2];
+	/* the members of the result's calls, methods and not_tensor arrays
+	 * for this file, written by the worker (mt_scan__render_sites) so that
+	 * assembling only copies them; empty when not rendered */
+	mt_buf sites[3];
 	int rendered;
 };
 
-/* Writes the members of the calls and methods arrays for job's result into
- * sites[0] and sites[1] (appending). Thread-safe for distinct jobs. */
-void mt_scan__render_sites(mt_buf sites[2], const struct job *job);
+/* Writes the members of the calls, methods and not_tensor arrays for job's
+ * result into sites[0..2] (appending). Thread-safe for distinct jobs. */
+void mt_scan__render_sites(mt_buf sites[3], const struct job *job);
 
 /* Assembling a result: the summary is built job by job, in job order, as
  * the jobs settle (the main thread does it while the workers run), then the
@@ -83,5 +86,22 @@ mt_scan_asm *mt_scan__asm_begin(const mt_gitlisting *l, const mt_rules *rules);
 void mt_scan__asm_job(mt_scan_asm *a, const struct job *job);
 int mt_scan__asm_end(mt_scan_asm *a, mt_scan_result *out, struct job *jobs, size_t njobs);
 void mt_scan__asm_free(mt_scan_asm *a);
+
+/* The limit of mt_scan_options.paths (scan_paths.c). _norm: the paths as
+ * the listing writes them (*out NULL, *n 0 when there is no limit: none
+ * given, or "."); MT_EUSAGE for one that leaves the repository at root.
+ * _filter: drops the listing's files outside them, *missing (caller frees)
+ * the paths with nothing under them. _members: `"paths":[..],
+ * "paths_missing":[..]` for the summary (caller frees). _hash: for the
+ * whole-result cache key. */
+int mt_scan__paths_norm(char ***out, size_t *n, const char *const *in, size_t nin,
+			const char *root);
+int mt_scan__paths_filter(mt_gitlisting *l, char **paths, size_t n, char ***missing,
+			  size_t *nmissing);
+char *mt_scan__paths_members(char **paths, size_t n, char **missing, size_t nmissing);
+uint64_t mt_scan__paths_hash(char **paths, size_t n);
+
+/* Raw members appended to the summary (a copy is kept). */
+void mt_scan__asm_extra(mt_scan_asm *a, const char *members);
 
 #endif

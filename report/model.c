@@ -226,6 +226,8 @@ static json_t *scan_model(mt_journal *j)
 			      : json_null(),
 		      "cuda_only_dependencies",
 		      deps, "files_skipped", (int)json_array_size(json_object_get(r, "files_skipped")));
+	if (json_array_size(json_object_get(r, "paths"))) /* scan --path, scan.paths */
+		json_object_set(m, "paths", json_object_get(r, "paths"));
 	json_decref(r);
 	return m;
 }

@@ -202,6 +202,12 @@ static const struct field schema_fields[] = {
 	STR("criteria.*.evidence", "For a custom criterion: what the judgement rests on, in a "
 				   "sentence."),
 
+	MAP("scan", "What `mtrial scan` (and the wizard's scan) reads."),
+	LIST("scan.paths", "Folders or files to limit the scan to, relative to the repository "
+			   "root, e.g. [word_language_model]; the probe then judges only their "
+			   "ops. A path with nothing at the scanned revision gets a warning."),
+	STR("scan.paths.*", "A folder or file, relative to the repository root."),
+
 	MAP("probe", "How `mtrial probe` judges the repository's ops."),
 	STR("probe.table", "The compatibility table `mtrial probe` uses by default (a name from "
 			   "`mtrial tables list`, or a file)."),

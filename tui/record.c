@@ -10,6 +10,7 @@
 #include "probe_trial.h"
 #include "exact.h"
 #include "scan.h"
+#include "scan_trial.h"
 #include "compat.h"
 #include "probe.h"
 #include "compare.h"
@@ -378,6 +379,10 @@ static int record_result(struct tui_wizard *w, const mt_scan_result *r)
 		tui_message(w, 1, "scan not recorded: %s", mt_error_last());
 	else if (unchanged)
 		tui_message(w, 0, "Unchanged since scan #%lld: nothing new recorded", (long long)id);
+	else if (json_array_size(json_object_get(summary, "paths_missing")))
+		tui_message(w, 1, "Scan #%lld recorded; trial.yaml scan.paths '%s': nothing there",
+			    (long long)id, json_string_value(json_array_get(
+						   json_object_get(summary, "paths_missing"), 0)));
 	else
 		tui_message(w, 0, "Scan #%lld recorded: %lld files, %lld torch calls, %lld findings",
 			    (long long)id, (long long)jv_int(summary, "files_scanned", 0),
@@ -392,11 +397,23 @@ int record_scan(struct tui_wizard *w, const char *repo, const char *rev)
 	mt_scan_options o = {.repo = repo, .use_cache = 1, .progress = on_scan_progress,
 			     .payload = &p};
 	mt_scan_result r;
+	char **paths = NULL;
+	size_t npaths = 0;
+	int error;
 
 	if (rev && *rev && strcmp(rev, "HEAD") != 0)
 		o.rev = rev; /* NULL for HEAD: "no commits yet" rather than "unknown HEAD" */
+	/* trial.yaml's scan.paths, as `mtrial scan` and the probe use it */
+	if (mt_scan_trial_paths(&paths, &npaths, w->trial) < 0) {
+		tui_message(w, 1, "scan failed: %s", mt_error_last());
+		return TUI_REDRAW;
+	}
+	o.paths = (const char *const *)paths;
+	o.npaths = npaths;
 	frame_progress(w, repo, p.rev, 0, 0, NULL);
-	if (mt_scan_run(&r, &o) < 0) {
+	error = mt_scan_run(&r, &o);
+	mt_scan_paths_free(paths, npaths);
+	if (error < 0) {
 		tui_message(w, 1, "scan failed: %s", mt_error_last());
 		return TUI_REDRAW;
 	}

@@ -89,6 +89,19 @@ static void key_hints(struct tui_page *p, int scanned)
 	}
 }
 
+/* The folders a scan was limited to (scan --path, trial.yaml scan.paths). */
+static void paths_field(struct tui_page *p, json_t *paths)
+{
+	mt_buf b = MT_BUF_INIT;
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(paths, i, v)
+		mt_buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(v));
+	tui_field(p, "limited to", mt_buf_cstr(&b));
+	mt_buf_dispose(&b);
+}
+
 static void findings_field(struct tui_page *p, json_t *totals)
 {
 	static const char *const levels[] = {"high", "medium", "low", "none"};
@@ -166,6 +179,8 @@ static void scan_summary(struct tui_page *p, const struct tui_ctx *ctx, json_t *
 		page_addf(p, STYLE_DIM, " (%s)", asked);
 	if (json_is_true(json_object_get(scan, "worktree")))
 		page_add(p, STYLE_WARN, " + work tree");
+	if (json_array_size(json_object_get(scan, "paths")))
+		paths_field(p, json_object_get(scan, "paths"));
 	snprintf(buf, sizeof(buf), "%lld Python, %lld skipped, %lld lines",
 		 (long long)jv_int(scan, "files_scanned", 0),
 		 (long long)jv_int(scan, "files_skipped", 0), (long long)jv_int(t, "lines", 0));
@@ -175,7 +190,8 @@ static void scan_summary(struct tui_page *p, const struct tui_ctx *ctx, json_t *
 	snprintf(buf, sizeof(buf), "%lld of them to an aten op",
 		 (long long)jv_int(t, "calls_mapped", 0));
 	tui_field(p, "mapped", buf);
-	snprintf(buf, sizeof(buf), "%lld tensor methods", (long long)jv_int(t, "methods", 0));
+	snprintf(buf, sizeof(buf), "%lld tensor methods (%lld certain)",
+		 (long long)jv_int(t, "methods", 0), (long long)jv_int(t, "methods_certain", 0));
 	tui_field(p, "methods", buf);
 	snprintf(buf, sizeof(buf), "%lld distinct", (long long)jv_int(t, "ops", 0));
 	tui_field(p, "ops", buf);

@@ -45,6 +45,25 @@ eq "$(json 'sorted({c["op"] for c in j["calls"] if c["api"] in ("torch.nn.Linear
 eq "$(json 'j["ops"]["aten::linear"]["count"] >= 2')" True "ops aggregate"
 eq "$(json 'any(m["name"]=="view" and m["file"]=="pkg/aliasing.py" for m in j["methods"])')" True "tensor method recorded"
 
+# receivers (receivers.py says on each line what is expected)
+site() { json "sorted((m['name'], m.get('certain')) for m in j['$1'] if m['file']=='pkg/receivers.py' and m['line']==$2)"; }
+eq "$(site methods 12)" "[('size', False)]" "a parameter hides 'import data': data.size is a method, uncertain"
+eq "$(site methods 13)" "[('narrow', False)]" "the shadowed name's narrow is kept"
+eq "$(site methods 14)" "[('contiguous', False), ('t', False), ('view', False)]" "what an unknown receiver's view gives stays uncertain"
+for l in 21 22 24 25 26 31 41; do
+	eq "$(site methods $l)" "[]" "line $l: not counted as a tensor method"
+done
+eq "$(site not_tensor 21)" "[('split', None)]" "a line of a file: listed as not a tensor"
+eq "$(site not_tensor 26)" "[('split', None), ('split', None)]" "a word of a str in a comprehension, and the str's split"
+eq "$(json "[m['receiver'] for m in j['not_tensor'] if m['file']=='pkg/receivers.py' and m['line']==41]")" "['an object of a class (a module, a tracer, an image)']" "a tracer's trace says what the receiver is"
+eq "$(site methods 47)" "[('split', True), ('view', True)]" "methods on a torch call's result are certain"
+eq "$(site methods 49)" "[('index_select', True)]" "an index into a tensor is a tensor"
+eq "$(site methods 50)" "[('float', False)]" "a lambda's parameter hides 'import data'"
+eq "$(site methods 51)" "[('half', True)]" "a comprehension over a tensor's parts"
+eq "$(site methods 54)" "[('item', False)]" "a number plus a tensor: not judged a number"
+eq "$(json 'j["totals"]["methods_certain"] + j["totals"]["methods_uncertain"] == j["totals"]["methods"] == len(j["methods"])')" True "certain and uncertain methods add up"
+eq "$(json 'j["totals"]["not_tensor"] == len(j["not_tensor"]) > 0')" True "not_tensor counted apart"
+
 # skipped files and their reasons
 reason() { json "[s['reason'] for s in j['files_skipped'] if s['path']=='$1'][0]"; }
 has "binary" "$(reason pkg/blob.py)" "binary file skipped"
@@ -67,6 +86,8 @@ eq "$(json 'any(f["file"]=="pkg/kernel.cu" for f in j["findings"])')" True ".cu 
 run_mt 0 scan --repo "$R" --no-cache
 has "[mtrial scan] file 'pkg/aliasing.py'" "$OUT" "per-file statistics"
 has "[mtrial scan] TOTAL statistics" "$OUT" "total statistics"
+has "certain" "$OUT" "text output counts certain and uncertain methods"
+has "called on what is not a tensor" "$OUT" "text output counts the calls not on a tensor"
 has "(not recorded: no trial found" "$OUT" "scan works without a trial"
 
 # revisions
@@ -103,6 +124,27 @@ eq "$(json 'j["cache"]["hit"]')" blobs "changed tree uses the blob cache"
 eq "$(json 'j["cache"]["blobs_read"]')" 1 "only the changed file is read"
 eq "$(json 'any(c["api"]=="torch.tanh" for c in j["calls"])')" True "the change is seen"
 
+# --path: the scan holds to folders or files; the whole-result cache keeps
+# each limit apart
+run_mt 0 scan --repo "$R" --json --path pkg/receivers.py --path "$R/pkg/scopes.py/"
+eq "$(json 'sorted(f["path"] for f in j["files"])')" "['pkg/receivers.py', 'pkg/scopes.py']" "--path limits the files (relative, absolute, trailing slash)"
+eq "$(json 'j["paths"]')" "['pkg/receivers.py', 'pkg/scopes.py']" "the result keeps the limit"
+eq "$(json 'any(f["file"]=="requirements.txt" for f in j["findings"])')" False "findings outside the limit are left out"
+run_mt 0 scan --repo "$R" --json --path pkg/receivers.py --path pkg/scopes.py
+eq "$(json 'j["cache"]["hit"]')" tree "the same limit again: served from the tree cache"
+run_mt 0 scan --repo "$R" --json --path pkg/aliasing.py
+eq "$(json 'sorted(f["path"] for f in j["files"])')" "['pkg/aliasing.py']" "another limit is not served the first one's result"
+run_mt 0 scan --repo "$R" --json
+eq "$(json '"paths" in j')" False "no limit: the whole repository, not a limited result from the cache"
+eq "$(json 'j["files_scanned"] > 3')" True "no limit scans every file"
+run_mt 0 scan --repo "$R" --json --path pkg --path no/such/dir
+has "warning: --path 'no/such/dir': nothing there at" "$ERR" "a path with nothing at the revision is named"
+eq "$(json 'j["paths_missing"]')" "['no/such/dir']" "and listed in the result"
+run_mt 0 scan --repo "$R" --path pkg
+has "limited to: pkg" "$OUT" "text output says the scan was limited"
+run_mt 2 scan --repo "$R" --path ../elsewhere
+has "leaves the repository" "$ERR" "a path outside the repository is a usage error"
+
 # recorded in the trial, shown in the report
 cd "$R"
 run_mt 0 init --name scan-test
@@ -111,4 +153,30 @@ eq "$(json 'j["scan_id"]')" 1 "recorded as scan 1"
 run_mt 0 report
 has "## Op inventory" "$OUT" "report has the inventory section"
 has "aten::linear" "$OUT" "report lists top ops"
+
+# the probe judges the scan's ops and says which are uncertain
+run_mt 0 probe --json
+opk() { json "[o['$2'] for o in j['ops'] if o['op']=='$1'][0]"; }
+eq "$(opk aten::narrow certain)" False "an op seen only on an unknown receiver is uncertain"
+eq "$(opk aten::index_select certain)" True "an op on a torch call's result is certain"
+eq "$(json "[l['certain'] for o in j['ops'] if o['op']=='aten::narrow' for l in o['locations']]")" "[False]" "its site is labelled uncertain"
+eq "$(json 'j["summary"]["uncertain"] == sum(1 for o in j["ops"] if not o["certain"]) > 0')" True "the probe's summary counts the uncertain ops"
+run_mt 0 probe
+has "(uncertain)" "$OUT" "probe text marks uncertain ops"
+
+# trial.yaml scan.paths: the scan and so the probe hold to it
+sed -i 's|^  paths:$|  paths: [pkg/receivers.py, gone]|' "$R/.mtrial/trial.yaml"
+run_mt 0 scan --json
+eq "$(json 'sorted(f["path"] for f in j["files"])')" "['pkg/receivers.py']" "scan.paths limits the scan"
+has "warning: trial.yaml scan.paths 'gone': nothing there" "$ERR" "a scan.paths entry with nothing there is named"
+run_mt 0 probe --json
+eq "$(json 'j["from"]["paths"]')" "['pkg/receivers.py', 'gone']" "the probe says which paths its scan held to"
+eq "$(json 'sorted({l["file"] for o in j["ops"] for l in o["locations"]})')" "['pkg/receivers.py']" "the probe judges only their ops"
+run_mt 0 probe
+has "Ops from a scan limited to: pkg/receivers.py, gone" "$OUT" "probe text says so"
+run_mt 0 scan --json --path .
+eq "$(json '"paths" in j')" False "--path . scans the whole repository despite scan.paths"
+printf 'scan: [\n' >>"$R/.mtrial/trial.yaml"
+run_mt 2 scan
+has "trial.yaml:" "$ERR" "a trial.yaml that does not load stops the scan, named (its limit is unknown)"
 finish

@@ -73,7 +73,7 @@ check "... files as the CLI counts them" \
 	wait_for "│   files +$(w .files_scanned) Python, $(w '.files_skipped | length') skipped, $(w .totals.lines) lines\$"
 check "... calls" wait_for "│   calls +$(w .totals.calls) torch calls\$"
 check "... mapped calls" wait_for "│   mapped +$(w .totals.calls_mapped) of them to an aten op\$"
-check "... tensor methods" wait_for "│   methods +$(w .totals.methods) tensor methods\$"
+check "... tensor methods, how many certain" wait_for "│   methods +$(w .totals.methods) tensor methods \\($(w .totals.methods_certain) certain\\)\$"
 check "... distinct ops" wait_for "│   ops +$(w .totals.ops) distinct\$"
 e=.totals.findings_by_effort
 check "... findings by effort" \
