@@ -555,7 +555,7 @@ static void bind_params(struct walker *w, size_t open, size_t close)
 		int ch = op_char(w, j);
 		enum kind kind = K_UNKNOWN;
 		if (ch == '(' || ch == '[' || ch == '{') {
-			j = w->match[j];
+			j = w->match[j] < close ? w->match[j] : j;
 			continue;
 		}
 		if (!param_start(w, j, open))
@@ -608,8 +608,12 @@ static void visit_assignment(struct walker *w, size_t i)
 
 	while (is_name(w, j) && keyword(w, j) == KW_NONE && ++ntargets && is_op(w, j + 1, ","))
 		j += 2;
-	if (!ntargets || !is_name(w, j))
-		return;
+	if (!ntargets || !is_name(w, j) || j + 1 >= w->n || w->toks[j + 1].kind != MT_TOK_OP ||
+	    w->src[w->toks[j + 1].off + w->toks[j + 1].len - 1] != (w->toks[j + 1].len == 1 &&
+								   w->src[w->toks[j + 1].off] == ':'
+							       ? ':'
+							       : '='))
+		return; /* most statements are calls, not `x =`, `x: T` or `x += ` */
 	end = line_end(w, j + 1);
 	if (ntargets == 1 && is_op(w, j + 1, ":")) { /* annotated */
 		pend(w, i, mt_extract__annotation_kind(w, j + 2,
@@ -695,7 +699,7 @@ static void visit_lambda(struct walker *w, size_t i)
 	for (j = colon + 1; j < end; j++) {
 		int ch = op_char(w, j);
 		if (ch == '(' || ch == '[' || ch == '{')
-			j = w->match[j];
+			j = w->match[j] < end ? w->match[j] : j;
 		else if (ch == ',' || ch == ')' || ch == ']' || ch == '}' ||
 			 (is_name(w, j) && keyword(w, j) == KW_FOR))
 			break;
@@ -734,7 +738,7 @@ static void visit_def(struct walker *w, size_t i, int cls)
 	w->def_line = 1;
 	w->def_class = cls;
 	w->def_mark = w->nbindings;
-	if (!cls && is_name(w, i + 1) && is_op(w, i + 2, "("))
+	if (!cls && is_name(w, i + 1) && is_op(w, i + 2, "(") && w->match[i + 2] < w->n)
 		w->params_end = w->match[i + 2];
 }
 
@@ -801,7 +805,7 @@ static void visit_op(struct walker *w, size_t i)
 	int ch = op_char(w, i);
 
 	if (ch == '(' || ch == '[' || ch == '{') {
-		if (w->match[i] - i > 4) /* room for `x for x in y` */
+		if (w->match[i] < w->n && w->match[i] - i > 4) /* room for `x for x in y` */
 			visit_comprehension(w, i);
 	} else if (ch == ')' && i == w->params_end) {
 		bind_params(w, w->open_of[i], i);
@@ -916,9 +920,11 @@ int mt_extract_buf(mt_pyfile *out, const char *src, size_t len, mt_lexbuf *lb)
 	 * brackets */
 	if (!(w.open_of = malloc((n + 1) * sizeof(*w.open_of))))
 		abort();
+	/* every closing bracket gets its opening one: a file that lexes has
+	 * no unmatched bracket */
 	for (size_t i = 0; i < n; i++) {
 		int ch = op_char(&w, i);
-		if (ch == '(' || ch == '[' || ch == '{')
+		if ((ch == '(' || ch == '[' || ch == '{') && w.match[i] < n)
 			w.open_of[w.match[i]] = i;
 	}
 	collect_module_imports(&w);

@@ -218,7 +218,7 @@ static inline size_t find_at_depth0(const struct walker *w, size_t i, size_t end
 {
 	for (; i < end; i++) {
 		int ch = op_char(w, i);
-		if (ch == '(' || ch == '[' || ch == '{')
+		if ((ch == '(' || ch == '[' || ch == '{') && w->match[i] < end)
 			i = w->match[i];
 		else if ((op && ch == op) || (kw && is_name(w, i) && keyword(w, i) == kw))
 			return i;

@@ -254,6 +254,8 @@ static enum kind bracket_kind(const struct walker *w, size_t e, size_t *start, i
 	enum kind k;
 	int ch = op_char(w, e);
 
+	if (o >= e)
+		return K_UNKNOWN; /* not a bracket the lexer matched */
 	*start = o;
 	if (ch == '}')
 		return K_OTHER; /* a dict or a set */
