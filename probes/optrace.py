@@ -30,10 +30,10 @@ Exit status: 0 when the script completes or stops at --max-steps; the
 script's own status when it calls sys.exit; 1 when it raises; 2 for bad usage
 or an output that cannot be written.
 
-Limits: ops run on threads the script starts itself are not seen (the mode
-stack is thread-local in both 1.13 and 2.x); a script that ends with
-os._exit, or a SIGKILL, writes nothing;
-torch.compile under an active dispatch mode may fall back to eager in 2.x.
+Limits: weights updated by hand run outside any optimizer step, so their
+ops count as forward; ops run on threads the script starts itself are not
+seen (the mode stack is thread-local in both 1.13 and 2.x); a script that
+ends with os._exit, or a SIGKILL, writes nothing; torch.compile under an active dispatch mode may fall back to eager in 2.x.
 """
 import contextlib
 import functools
