@@ -43,6 +43,10 @@ static int select_step(struct tui_wizard *w, int i)
 	s = &w->steps[w->selected];
 	if (s->ops->leave)
 		s->ops->leave(s->state, &ctx);
+	/* what the message line said was about the step left; the step entered
+	 * may say something of its own, and a caller sets its message after */
+	w->message[0] = '\0';
+	w->message_error = 0;
 	w->selected = i;
 	s = &w->steps[i];
 	if (s->ops->enter)

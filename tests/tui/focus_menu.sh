@@ -48,6 +48,11 @@ done
 check "no stray characters beside the menu at widths 60, 80..200 (${stray:-none})" test -z "$stray"
 keys Escape
 tm resize-window -t "$SESSION" -x 80 -y 24
+check "Esc: the message line says no timer started" wait_for '^Timer not started'
+keys j
+check "... a message that goes with the step: the next step clears it" \
+	wait_for '^Tab switches focus, Enter opens a step, \? lists every key$'
+keys k
 keys q
 wait_for '^wizard-exit=0$'
 
