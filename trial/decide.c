@@ -466,9 +466,12 @@ static void judge_quality(struct ctx *x, json_t *c, double threshold)
 	}
 	if (met >= 0) {
 		json_object_set_new(c, "track", json_string(track_label(track_order[met])));
-		judge(c, "met", q[met].best, "%s %s %.4g reached on the %s track; best per track: %s",
-		      metric, higher ? ">=" : "<=", threshold, track_label(track_order[met]),
-		      mt_buf_cstr(&b));
+		/* runs that name no track: "reached by runs of no track", never
+		 * "on the no track track" */
+		judge(c, "met", q[met].best, "%s %s %.4g reached %s%s%s; best per track: %s",
+		      metric, higher ? ">=" : "<=", threshold,
+		      *track_order[met] ? "on the " : "by runs of ", track_label(track_order[met]),
+		      *track_order[met] ? " track" : "", mt_buf_cstr(&b));
 		if (strcmp(track_order[met], "optimized") == 0)
 			condition(c, "the target is reached only on the optimized track: the move "
 				  "needs that track's changes, not only the port");

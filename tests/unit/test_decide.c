@@ -177,6 +177,21 @@ static void test_complete_is_go(void **state)
 	json_decref(d);
 }
 
+/* Candidate runs that name no track: the evidence says so in words, never
+ * "reached on the no track track". */
+static void test_no_track_wording(void **state)
+{
+	json_t *ev = complete_evidence(), *d;
+
+	(void)state;
+	set_candidates(ev, "track", json_null());
+	d = decide(all_criteria, ev);
+	assert_has(get(crit(d, "quality-target"), "evidence"), "reached by runs of no track;");
+	if (strstr(get(crit(d, "quality-target"), "evidence"), "no track track"))
+		fail_msg("%s", get(crit(d, "quality-target"), "evidence"));
+	json_decref(d);
+}
+
 static void test_failure_outranks_missing(void **state)
 {
 	json_t *ev = complete_evidence(), *d;
@@ -646,6 +661,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_complete_is_go),
+		cmocka_unit_test(test_no_track_wording),
 		cmocka_unit_test(test_failure_outranks_missing),
 		cmocka_unit_test(test_no_runs_is_not_enough_evidence),
 		cmocka_unit_test(test_no_criteria),
