@@ -72,7 +72,7 @@ static void print_top_ops(json_t *r, size_t max)
 		items[n++] = v;
 	}
 	qsort(items, n, sizeof(*items), by_count_desc);
-	printf("  top ops:");
+	printf("  top ops at torch calls:");
 	for (size_t i = 0; i < n && i < max; i++)
 		printf("%s %s %lld", i ? "," : "",
 		       json_string_value(json_object_get(items[i], "name")),
@@ -115,13 +115,15 @@ static void print_text(json_t *r, const char *recorded)
 	       (long long)json_integer_value(json_object_get(r, "files_scanned")),
 	       (long long)json_integer_value(json_object_get(t, "lines")),
 	       json_array_size(json_object_get(r, "files_skipped")));
+	/* two counts, named: the probe judges the ops of both kinds of site */
 	printf("  torch calls %lld (mapped to an aten op: %lld), tensor methods %lld (certain "
-	       "%lld, uncertain %lld), distinct ops %lld\n",
+	       "%lld, uncertain %lld), distinct ops %lld (%lld at torch calls)\n",
 	       (long long)json_integer_value(json_object_get(t, "calls")),
 	       (long long)json_integer_value(json_object_get(t, "calls_mapped")),
 	       (long long)json_integer_value(json_object_get(t, "methods")),
 	       (long long)json_integer_value(json_object_get(t, "methods_certain")),
 	       (long long)json_integer_value(json_object_get(t, "methods_uncertain")),
+	       (long long)json_integer_value(json_object_get(t, "ops_with_methods")),
 	       (long long)json_integer_value(json_object_get(t, "ops")));
 	/* certain: the receiver comes from a torch call in the file; uncertain:
 	 * the file does not show what it is */

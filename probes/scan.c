@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 /* Bump when the per-file result format or the extraction changes. */
-#define SCAN_FORMAT 2
+#define SCAN_FORMAT 3
 
 struct shared {
 	const mt_scan_options *opts;

@@ -48,7 +48,8 @@ struct sumarr {
 
 struct opstat {
 	const char *name;
-	size_t count;
+	size_t count;         /* at torch.* calls: the `ops` of the result */
+	size_t method_count;  /* at tensor-method sites (certain or not) */
 	const char **files; /* borrowed paths, each once in a row */
 	size_t nfiles, cap;
 };
@@ -303,8 +304,13 @@ static void summarise_job(struct summary *sm, const struct job *job)
 	sm->calls += r->ncalls;
 	sm->methods += r->nmethods;
 	sm->nots += r->nnots;
-	for (size_t i = 0; i < r->nmethods; i++)
+	for (size_t i = 0; i < r->nmethods; i++) {
 		sm->certain += r->methods[i].certain;
+		/* counted apart: `ops` stays the torch calls' ops, while the
+		 * distinct count a reader compares with the probe's takes both */
+		if (r->methods[i].op && utf8_ok(r->methods[i].op))
+			op_get(sm, r->methods[i].op)->method_count++;
+	}
 	if (path_ok)
 		add_file(sm, r, path);
 }
@@ -321,6 +327,8 @@ static void put_ops(mt_jw *w, const struct summary *sm)
 	mt_jw_key(w, "ops");
 	mt_jw_object(w);
 	for (size_t i = 0; i < sm->nops; i++) {
+		if (!sm->ops[i].count)
+			continue; /* seen at method sites only */
 		mt_jw_key(w, sm->ops[i].name);
 		mt_jw_object(w);
 		put_member_int(w, "count", (int64_t)sm->ops[i].count);
@@ -332,6 +340,16 @@ static void put_ops(mt_jw *w, const struct summary *sm)
 		mt_jw_end_object(w);
 	}
 	mt_jw_end_object(w);
+}
+
+/* Distinct ops at torch.* calls (the table also holds those seen only at
+ * tensor-method sites). */
+static size_t calls_ops(const struct summary *sm)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sm->nops; i++)
+		n += sm->ops[i].count > 0;
+	return n;
 }
 
 static void put_totals(mt_jw *w, const struct summary *sm)
@@ -346,7 +364,8 @@ static void put_totals(mt_jw *w, const struct summary *sm)
 	put_member_int(w, "methods_certain", (int64_t)sm->certain);
 	put_member_int(w, "methods_uncertain", (int64_t)(sm->methods - sm->certain));
 	put_member_int(w, "not_tensor", (int64_t)sm->nots);
-	put_member_int(w, "ops", (int64_t)sm->nops);
+	put_member_int(w, "ops", (int64_t)calls_ops(sm));
+	put_member_int(w, "ops_with_methods", (int64_t)sm->nops);
 	put_member_int(w, "findings", (int64_t)sm->findings.n);
 	mt_jw_key(w, "findings_by_effort");
 	mt_jw_object(w);

@@ -193,7 +193,13 @@ static void scan_summary(struct tui_page *p, const struct tui_ctx *ctx, json_t *
 	snprintf(buf, sizeof(buf), "%lld tensor methods (%lld certain)",
 		 (long long)jv_int(t, "methods", 0), (long long)jv_int(t, "methods_certain", 0));
 	tui_field(p, "methods", buf);
-	snprintf(buf, sizeof(buf), "%lld distinct", (long long)jv_int(t, "ops", 0));
+	/* both kinds of site, as the probe judges them; an older scan record
+	 * has only the torch calls' count, and says so */
+	if (json_object_get(t, "ops_with_methods"))
+		snprintf(buf, sizeof(buf), "%lld distinct (%lld at torch calls)",
+			 (long long)jv_int(t, "ops_with_methods", 0), (long long)jv_int(t, "ops", 0));
+	else
+		snprintf(buf, sizeof(buf), "%lld distinct at torch calls", (long long)jv_int(t, "ops", 0));
 	tui_field(p, "ops", buf);
 	findings_field(p, t);
 	top_ops_field(p, scan);

@@ -61,8 +61,14 @@ eq "$(site methods 49)" "[('index_select', True)]" "an index into a tensor is a 
 eq "$(site methods 50)" "[('float', False)]" "a lambda's parameter hides 'import data'"
 eq "$(site methods 51)" "[('half', True)]" "a comprehension over a tensor's parts"
 eq "$(site methods 54)" "[('item', False)]" "a number plus a tensor: not judged a number"
+eq "$(site not_tensor 58)" "[('split', None)]" "split by a str separator: a str's split, whatever returned the receiver"
+eq "$(site not_tensor 59)" "[('split', None)]" "... by an f-string"
+eq "$(site methods 60)" "[('split', False)]" "split by a size stays a tensor method, uncertain"
 eq "$(json 'j["totals"]["methods_certain"] + j["totals"]["methods_uncertain"] == j["totals"]["methods"] == len(j["methods"])')" True "certain and uncertain methods add up"
 eq "$(json 'j["totals"]["not_tensor"] == len(j["not_tensor"]) > 0')" True "not_tensor counted apart"
+# distinct ops: those of torch calls (the `ops` object) and, counted with
+# them, those only tensor methods name: what the probe judges
+eq "$(json 'j["totals"]["ops"] == len(j["ops"]) < j["totals"]["ops_with_methods"] == len(set(j["ops"]) | {m["op"] for m in j["methods"] if m.get("op")})')" True "distinct ops of calls, and of calls and methods"
 
 # skipped files and their reasons
 reason() { json "[s['reason'] for s in j['files_skipped'] if s['path']=='$1'][0]"; }

@@ -74,7 +74,8 @@ check "... files as the CLI counts them" \
 check "... calls" wait_for "│   calls +$(w .totals.calls) torch calls\$"
 check "... mapped calls" wait_for "│   mapped +$(w .totals.calls_mapped) of them to an aten op\$"
 check "... tensor methods, how many certain" wait_for "│   methods +$(w .totals.methods) tensor methods \\($(w .totals.methods_certain) certain\\)\$"
-check "... distinct ops" wait_for "│   ops +$(w .totals.ops) distinct\$"
+check "... distinct ops, of both kinds of site as the probe judges them" \
+	wait_for "│   ops +$(w .totals.ops_with_methods) distinct \\($(w .totals.ops) at torch calls\\)\$"
 e=.totals.findings_by_effort
 check "... findings by effort" \
 	wait_for "│   findings +$(w .totals.findings): $(w $e.high) high, $(w $e.medium) medium, $(w $e.low) low\$"
