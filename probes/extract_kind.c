@@ -344,10 +344,29 @@ enum kind mt_extract__annotation_kind(const struct walker *w, size_t a, size_t b
 	return bd && bd->target && strncmp(bd->target, "torch", 5) == 0 ? K_TENSOR : K_UNKNOWN;
 }
 
+/* str methods that a tensor has too, whose first argument is a str only
+ * for the str's: a tensor splits by sizes (`x.split(2)`), a str by a
+ * separator (`line.split(' ')`). */
+static const char *const str_arg_methods[] = {"split", NULL};
+
+/* 1 when the call after `last` (`last . name ( arg`) is one of those with
+ * a str literal or an f-string as its first argument. */
+static int str_argument(const struct walker *w, const mt_call *c, size_t last)
+{
+	size_t arg = last + 4;
+
+	if (arg >= w->n || !str_in(c->method, c->method_len, str_arg_methods))
+		return 0;
+	return w->toks[arg].kind == MT_TOK_STRING || w->toks[arg].kind == MT_TOK_FSTRING_START;
+}
+
 void mt_extract__receiver(const struct walker *w, mt_call *c, size_t last)
 {
 	size_t s;
 	enum kind k = before(w, last, &s, 0);
+
+	if ((k == K_UNKNOWN || k == K_INSTANCE) && str_argument(w, c, last))
+		k = K_STR; /* what returned it is unknown, but a separator is a str */
 
 	c->recv = k == K_TENSOR	    ? MT_RECV_TENSOR
 		  : k == K_UNKNOWN  ? MT_RECV_UNKNOWN

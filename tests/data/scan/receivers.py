@@ -52,3 +52,10 @@ def tensors():
     loss = 0.0
     loss += z.mean()
     return loss.item(), w, lam, sq  # item uncertain: loss was added a tensor
+
+
+def tokens(self, text, parts):
+    merged = self.bpe(text).split(' ')  # not a tensor: split by a str separator
+    fields = parts.split(f"{text}", 1)  # not a tensor: an f-string separator
+    halves = parts.split(2)  # uncertain: a tensor splits by sizes
+    return merged, fields, halves
