@@ -382,6 +382,10 @@ static void print_target(json_t *r)
 	if (strcmp(outcome, "reached") == 0)
 		printf("reached %s after run start\n",
 		       secs(buf, sizeof(buf), json_object_get(r, "time_to_target_s")));
+	else if (json_is_true(json_object_get(r, "reached"))) /* then the attempt failed */
+		printf("reached %s after run start, but the attempt ended %s: counted as failed\n",
+		       secs(buf, sizeof(buf), json_object_get(r, "time_to_target_s")),
+		       str(r, "status") ?: "?");
 	else if (strcmp(outcome, "no_metric") == 0)
 		printf("never evaluated in the log\n");
 	else if (strcmp(outcome, "running") == 0)

@@ -123,7 +123,8 @@ static int is_running(json_t *r)
 }
 
 /* "12.3s", or what became of the attempt instead (its outcome, decided in
- * trial/runs.c from trial.yaml as it is now): "not reached", "no metric"
+ * trial/runs.c from trial.yaml as it is now): "not reached", "failed after"
+ * (it reached the target, then failed), "no metric"
  * (the log never evaluates the target's metric), "not yet" or "-". */
 static const char *to_target(char *buf, size_t size, json_t *r)
 {
@@ -131,6 +132,8 @@ static const char *to_target(char *buf, size_t size, json_t *r)
 
 	if (strcmp(outcome, "reached") == 0)
 		return secs(buf, size, num(r, "time_to_target_s"));
+	if (strcmp(outcome, "failed") == 0 && json_is_true(json_object_get(r, "reached")))
+		return "failed after"; /* reached, then the attempt failed: no time counted */
 	if (strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0)
 		return "not reached";
 	if (strcmp(outcome, "no_metric") == 0)

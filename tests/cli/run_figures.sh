@@ -160,4 +160,15 @@ eq "$(json 'abs(j["steady_step_s"] * j["throughput"]["value"] - 8) < 1e-9')" Tru
 run_mt 0 report --format md
 has "| 1.37 |" "$OUT" "report: MLPerf minutes of the run"
 has "MLPerf minutes (run_stop - run_start) median" "$OUT" "report: per system"
+# --- an attempt that reached the target and then was aborted ---------------------
+# (MLPerf's resnet result_2: eval_accuracy passes 0.3 early, run_stop aborted)
+trial_yaml 0.3
+run_mt 0 runs import --system baseline "$D/Dell_results_XE9640x4H100-SXM-80GB_resnet_result_2.txt"
+run_mt 0 runs --json
+eq "$(json '[(r["outcome"], r["reached"]) for r in j["runs"] if r["status"] == "aborted"]')" "[('failed', True)]" \
+	"aborted after reaching the target: failed, and the log's reaching kept"
+ab=$(json '[r["id"] for r in j["runs"] if r["status"] == "aborted"][0]')
+run_mt 0 runs show "$ab"
+has "but the attempt ended aborted: counted as failed" "$OUT" "runs show: reached, then aborted, never 'did not reach'"
+check "runs show never says it did not reach the target" bash -c '! grep -q "did not reach" <<<"$1"' _ "$OUT"
 finish
