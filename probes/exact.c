@@ -611,10 +611,11 @@ static int match_decompositions(json_t *d, json_t *comp, json_t *disp, json_t *d
 	if (!table)
 		return mt_error_last_code();
 	json_object_foreach(comp, c, into) {
-		json_t *seen = json_array(), *t;
+		json_t *seen, *t;
 		size_t i;
 		if (json_object_get(disp, c)) /* the trace saw the composite itself */
 			continue;
+		seen = json_array();
 		json_array_foreach(json_object_get(table, c), i, t)
 			if (json_object_get(disp, json_string_value(t)) &&
 			    !json_object_get(comp, json_string_value(t)) &&

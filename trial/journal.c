@@ -981,14 +981,16 @@ static int withdraw_check(mt_journal *j, const struct withdrawable *w, int64_t i
 							 (long long)id)
 					  : db_error(j, "reading the record");
 	sqlite3_finalize(st);
-	if (error == 0 && !json_is_null(before = withdrawal_json(j, w->kind, id)))
+	if (error < 0)
+		return error;
+	before = withdrawal_json(j, w->kind, id);
+	if (!json_is_null(before))
 		error = mt_error_set(MT_EEXISTS, "%s #%lld was already withdrawn by %s on %s: %s",
 				     w->kind, (long long)id,
 				     json_string_value(json_object_get(before, "who")),
 				     json_string_value(json_object_get(before, "when")),
 				     json_string_value(json_object_get(before, "why")));
-	else if (error == 0)
-		json_decref(before);
+	json_decref(before);
 	return error;
 }
 
