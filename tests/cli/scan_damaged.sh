@@ -65,7 +65,10 @@ git -C "$R" gc -q
 idx=$(ls "$R"/.git/objects/pack/*.idx)
 head=$(git -C "$R" rev-parse HEAD)
 chmod u+w "$idx" && truncate -s 600 "$idx"
-run_mt 2 scan --repo "$R" --no-cache
+# libgit2 1.5 itself leaks its reference database here (a five-line program
+# that opens such a repository, reads HEAD and frees everything leaks the
+# same 772 bytes): under AddressSanitizer this one command skips the leak check
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" run_mt 2 scan --repo "$R" --no-cache
 has "revision 'HEAD' is commit $head, which cannot be read" "$ERR" "a truncated index: the commit named, exit 2"
 run_mt 2 scan --repo "$T_TMP/nowhere" --no-cache
 run_mt 2 scan --repo "$T_TMP/loose" --rev nope --no-cache
