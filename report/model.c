@@ -864,6 +864,19 @@ static json_t *with_withdrawn(mt_journal *j, json_t *model)
 	return model;
 }
 
+/* workload.repository as the path it names, when trial.yaml gives it
+ * relative (".." from .mtrial/), so that the report names the folder, not
+ * ".."; null when it is absolute, a URL, or not given. */
+static json_t *resolved_repository(const mt_trial *t)
+{
+	const char *r = t->spec ? mt_spec_get(t->spec, "workload.repository") : NULL;
+	char *abs = r && r[0] != '/' ? mt_trial_repository(t) : NULL;
+	json_t *v = abs ? json_string(abs) : json_null();
+
+	free(abs);
+	return v ? v : json_null();
+}
+
 json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 {
 	char iso[32];
@@ -885,12 +898,12 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	decision = decision_model(t, now_ms);
 	mt_time_iso(iso, sizeof(iso), now_ms);
 	return with_withdrawn(t->journal,
-			      json_pack("{s{ss, si}, ss, s{ss, ss?}, so, so, so, so, so, so, so, so, so, so, so, so, "
+			      json_pack("{s{ss, si}, ss, s{ss, ss?, so}, so, so, so, so, so, so, so, so, so, so, so, so, "
 			 "so, so, so}",
 			 "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
-			 t->dir, "name", name, "spec", spec, "decision", decision,
+			 t->dir, "name", name, "repository", resolved_repository(t), "spec", spec, "decision", decision,
 			 "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),

@@ -199,6 +199,17 @@ has "| 4 devices (system description Dell_systems_XE9640x4H100-SXM-80GB.json) |"
 has "the rehearsals (2) are listed apart" "$OUT" "two rehearsals now"
 has "- baseline: 3 runs," "$OUT" "the baseline's summary: its three real runs, not the rehearsal"
 
+# --- a new trial: what trial.yaml leaves empty says so ------------------------------
+# `mtrial init` inside the repository writes it as "..": the report names
+# the folder too; tolerances left empty read "not set", never a blank
+new_repo "$T_TMP/fresh" && (cd "$T_TMP/fresh" && "$MTRIAL" init --name fresh >/dev/null)
+run_mt 0 --trial "$T_TMP/fresh/.mtrial" report
+has "- **Workload:** .. (\`$T_TMP/fresh\`) at" "$OUT" "a relative repository is named with the folder it is"
+has "default atol not set, rtol not set." "$OUT" "empty tolerances say they are not set"
+hasnt "atol ," "$OUT" "no blank tolerance"
+run_mt 0 --trial "$T_TMP/fresh/.mtrial" report --format html
+has "default atol not set, rtol not set." "$OUT" "... in HTML too"
+
 # --- bad usage ---------------------------------------------------------------------
 run_mt 2 report --format pdf
 has "unknown format 'pdf' (md, html or json)" "$ERR" "an unknown format is named"
