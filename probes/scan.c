@@ -24,8 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Bump when the per-file result format or the extraction changes. */
-#define SCAN_FORMAT 3
+/* Bump when the per-file result format, the extraction or the summary
+ * (cached whole per tree) changes. 4: the summary's method_ops. */
+#define SCAN_FORMAT 4
 
 struct shared {
 	const mt_scan_options *opts;

@@ -50,8 +50,11 @@ struct opstat {
 	const char *name;
 	size_t count;         /* at torch.* calls: the `ops` of the result */
 	size_t method_count;  /* at tensor-method sites (certain or not) */
-	const char **files; /* borrowed paths, each once in a row */
-	size_t nfiles, cap;
+	size_t method_uncertain; /* of them, where the receiver may not be a tensor */
+	struct paths {
+		const char **v; /* borrowed paths, each once in a row */
+		size_t n, cap;
+	} files, method_files; /* of the torch calls; of the method sites */
 };
 
 struct summary {
@@ -186,20 +189,38 @@ static struct opstat *op_get(struct summary *sm, const char *op)
 	return &sm->ops[sm->nops - 1];
 }
 
+/* Adds path unless it is the last one added (files come one at a time). */
+static void add_path(struct paths *p, const char *path)
+{
+	if (p->n && strcmp(p->v[p->n - 1], path) == 0)
+		return;
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 8;
+		p->v = realloc(p->v, p->cap * sizeof(*p->v));
+		if (!p->v)
+			abort();
+	}
+	p->v[p->n++] = path;
+}
+
 static void add_op(struct summary *sm, const char *op, const char *path, int path_ok)
 {
 	struct opstat *o = op_get(sm, op);
 
 	o->count++;
-	if (!path_ok || (o->nfiles && strcmp(o->files[o->nfiles - 1], path) == 0))
-		return;
-	if (o->nfiles == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 8;
-		o->files = realloc(o->files, o->cap * sizeof(*o->files));
-		if (!o->files)
-			abort();
-	}
-	o->files[o->nfiles++] = path;
+	if (path_ok)
+		add_path(&o->files, path);
+}
+
+static void add_method_op(struct summary *sm, const char *op, int certain, const char *path,
+			  int path_ok)
+{
+	struct opstat *o = op_get(sm, op);
+
+	o->method_count++;
+	o->method_uncertain += !certain;
+	if (path_ok)
+		add_path(&o->method_files, path);
 }
 
 static void add_finding(struct summary *sm, const struct ffinding *f, const char *path)
@@ -309,7 +330,7 @@ static void summarise_job(struct summary *sm, const struct job *job)
 		/* counted apart: `ops` stays the torch calls' ops, while the
 		 * distinct count a reader compares with the probe's takes both */
 		if (r->methods[i].op && utf8_ok(r->methods[i].op))
-			op_get(sm, r->methods[i].op)->method_count++;
+			add_method_op(sm, r->methods[i].op, r->methods[i].certain, path, path_ok);
 	}
 	if (path_ok)
 		add_file(sm, r, path);
@@ -322,6 +343,18 @@ static void put_array(mt_jw *w, const char *key, struct sumarr *a)
 	mt_jw_raw(w, a->buf.ptr, a->buf.len);
 }
 
+static void put_files(mt_jw *w, const struct paths *p)
+{
+	mt_jw_key(w, "files");
+	mt_jw_array(w);
+	for (size_t k = 0; k < p->n; k++)
+		put_str(w, p->v[k]);
+	mt_jw_end_array(w);
+}
+
+/* `ops`: the torch calls' ops; `method_ops`: the ops of tensor-method
+ * sites, with how many of them are uncertain, so that a reader can list
+ * every op with the count the probe judges. */
 static void put_ops(mt_jw *w, const struct summary *sm)
 {
 	mt_jw_key(w, "ops");
@@ -332,11 +365,20 @@ static void put_ops(mt_jw *w, const struct summary *sm)
 		mt_jw_key(w, sm->ops[i].name);
 		mt_jw_object(w);
 		put_member_int(w, "count", (int64_t)sm->ops[i].count);
-		mt_jw_key(w, "files");
-		mt_jw_array(w);
-		for (size_t k = 0; k < sm->ops[i].nfiles; k++)
-			put_str(w, sm->ops[i].files[k]);
-		mt_jw_end_array(w);
+		put_files(w, &sm->ops[i].files);
+		mt_jw_end_object(w);
+	}
+	mt_jw_end_object(w);
+	mt_jw_key(w, "method_ops");
+	mt_jw_object(w);
+	for (size_t i = 0; i < sm->nops; i++) {
+		if (!sm->ops[i].method_count)
+			continue;
+		mt_jw_key(w, sm->ops[i].name);
+		mt_jw_object(w);
+		put_member_int(w, "count", (int64_t)sm->ops[i].method_count);
+		put_member_int(w, "uncertain", (int64_t)sm->ops[i].method_uncertain);
+		put_files(w, &sm->ops[i].method_files);
 		mt_jw_end_object(w);
 	}
 	mt_jw_end_object(w);
@@ -406,8 +448,10 @@ static void summary_dispose(struct summary *sm)
 	mt_buf_dispose(&sm->files.buf);
 	mt_buf_dispose(&sm->entry);
 	free(sm->extra);
-	for (size_t i = 0; i < sm->nops; i++)
-		free(sm->ops[i].files);
+	for (size_t i = 0; i < sm->nops; i++) {
+		free(sm->ops[i].files.v);
+		free(sm->ops[i].method_files.v);
+	}
 	free(sm->ops);
 	free(sm->slots);
 }

@@ -139,7 +139,11 @@ static int op_count_desc(const void *a, const void *b)
 {
 	json_int_t ca = json_integer_value(json_object_get(*(json_t *const *)a, "count"));
 	json_int_t cb = json_integer_value(json_object_get(*(json_t *const *)b, "count"));
-	return (cb > ca) - (cb < ca);
+	const char *na = json_string_value(json_object_get(*(json_t *const *)a, "op"));
+	const char *nb = json_string_value(json_object_get(*(json_t *const *)b, "op"));
+	if (ca != cb || !na || !nb)
+		return (cb > ca) - (cb < ca);
+	return strcmp(na, nb); /* ties by name: the same order on every machine */
 }
 
 /* Items made from the ops of an inventory by `item` (NULL: left out), most
@@ -164,19 +168,73 @@ static json_t *top_items(json_t *ops, size_t max, json_t *(*item)(const char *, 
 	return arr;
 }
 
-static json_t *op_item(const char *name, json_t *v)
+/* An op of scan_inventory: its sites of both kinds as `count`, as the probe
+ * counts them, and each kind apart. */
+static json_t *site_item(const char *name, json_t *v)
 {
-	return json_pack("{ss, sO, si}", "op", name, "count", json_object_get(v, "count"), "files",
-			 (int)json_array_size(json_object_get(v, "files")));
+	return json_pack("{ss, sO, sO, sO, sO, si}", "op", name, "count", json_object_get(v, "count"),
+			 "calls", json_object_get(v, "calls"), "methods", json_object_get(v, "methods"),
+			 "uncertain", json_object_get(v, "uncertain"), "files",
+			 (int)json_object_size(json_object_get(v, "files")));
 }
 
-/* The ops of a scan as an array, most used first, at most `max`. */
-static json_t *top_ops(json_t *ops, size_t max)
+/* The entry of op in inv, made when absent: {count, calls, methods,
+ * uncertain, files {name: true}}. */
+static json_t *inventory_entry(json_t *inv, const char *op)
 {
-	return top_items(ops, max, op_item);
+	json_t *e = json_object_get(inv, op);
+
+	if (!e) {
+		e = json_pack("{si, si, si, si, s{}}", "count", 0, "calls", 0, "methods", 0,
+			      "uncertain", 0, "files");
+		json_object_set_new(inv, op, e);
+	}
+	return e;
+}
+
+static void add_to(json_t *e, const char *key, json_int_t n)
+{
+	json_object_set_new(e, key, json_integer(json_integer_value(json_object_get(e, key)) + n));
+}
+
+/* Adds the ops of one kind of site (the summary's `ops` or `method_ops`)
+ * to inv under `key`, with their files. */
+static void add_sites(json_t *inv, json_t *ops, const char *key)
+{
+	json_t *v, *f, *e;
+	const char *op;
+	size_t k;
+
+	json_object_foreach(ops, op, v) {
+		json_int_t n = json_integer_value(json_object_get(v, "count"));
+		e = inventory_entry(inv, op);
+		add_to(e, key, n);
+		add_to(e, "count", n);
+		add_to(e, "uncertain", json_integer_value(json_object_get(v, "uncertain")));
+		json_array_foreach(json_object_get(v, "files"), k, f)
+			if (json_is_string(f))
+				json_object_set_new(json_object_get(e, "files"), json_string_value(f), json_true());
+	}
+}
+
+/* A scan's ops at torch calls and at tensor method calls together, as the
+ * probe judges them: the ops section must not list one count and the
+ * compatibility section another for the same op. (A scan recorded before
+ * method_ops has the torch calls only; the template says so.) */
+static json_t *scan_inventory(json_t *r)
+{
+	json_t *inv = json_object();
+
+	add_sites(inv, json_object_get(r, "ops"), "calls");
+	add_sites(inv, json_object_get(r, "method_ops"), "methods");
+	return inv;
 }
 
 static const char *const effort_order[] = {"high", "medium", "low", "none", NULL};
+
+/* The report lists this many of a scan's ops, most used first; the rest
+ * are counted (the scan's JSON has them all). */
+#define REPORT_SCAN_OPS 30
 
 /* The report lists this many findings, most effort first; the rest are
  * counted (the scan's JSON has them all). */
@@ -198,7 +256,7 @@ static json_t *sorted_findings(json_t *findings, size_t max)
 /* The latest scan, summarised: what the report and the wizard show. */
 static json_t *scan_model(mt_journal *j)
 {
-	json_t *r = NULL, *deps = json_array(), *d, *m;
+	json_t *r = NULL, *deps = json_array(), *d, *m, *inv;
 	int64_t id = 0, created = 0;
 	char when[32];
 	size_t i;
@@ -212,12 +270,17 @@ static json_t *scan_model(mt_journal *j)
 		if (json_is_true(json_object_get(d, "cuda_only")))
 			json_array_append(deps, d);
 	mt_time_iso(when, sizeof(when), created);
-	m = json_pack("{sI, ss, sO, sO, sO, sO, sO, so, so, so, so, si}", "id", (json_int_t)id,
+	inv = scan_inventory(r);
+	m = json_pack("{sI, ss, sO, sO, sO, sO, sO, so, so, so, so, so, si}", "id", (json_int_t)id,
 		      "created", when, "repo", json_object_get(r, "repo"), "rev",
 		      json_object_get(r, "rev"), "worktree", json_object_get(r, "worktree"),
 		      "files_scanned", json_object_get(r, "files_scanned"), "totals",
 		      json_object_get(r, "totals"), "top_ops",
-		      top_ops(json_object_get(r, "ops"), 15), "findings",
+		      top_items(inv, REPORT_SCAN_OPS, site_item), "top_ops_more",
+		      json_object_size(inv) > REPORT_SCAN_OPS
+			      ? json_integer((json_int_t)(json_object_size(inv) - REPORT_SCAN_OPS))
+			      : json_null(),
+		      "findings",
 		      sorted_findings(json_object_get(r, "findings"), REPORT_FINDINGS),
 		      "findings_more", /* null, not 0: a section shows for any number */
 		      json_array_size(json_object_get(r, "findings")) > REPORT_FINDINGS
@@ -226,6 +289,9 @@ static json_t *scan_model(mt_journal *j)
 			      : json_null(),
 		      "cuda_only_dependencies",
 		      deps, "files_skipped", (int)json_array_size(json_object_get(r, "files_skipped")));
+	json_decref(inv);
+	if (!json_object_get(r, "method_ops"))
+		json_object_set_new(m, "top_ops_calls_only", json_true());
 	if (json_array_size(json_object_get(r, "paths"))) /* scan --path, scan.paths */
 		json_object_set(m, "paths", json_object_get(r, "paths"));
 	json_decref(r);

@@ -36,6 +36,11 @@ if [ "${MTRIAL_UPDATE_EXPECTED:-}" = 1 ]; then
 fi
 if diff -u "$EXPECTED" "$T_TMP/report.md" >"$T_TMP/md.diff"; then ok; else
 	bad "the Markdown report differs from $EXPECTED:"; cat "$T_TMP/md.diff" >&2; fi
+# the op inventory lists every distinct op it counts (both kinds of site),
+# each with the count the compatibility section gives it
+inv_rows=$(printf '%s\n' "$OUT" | sed -n '/^### Op inventory/,/^Findings/p' | grep -c '^| `aten::')
+has "$inv_rows distinct ops (" "$OUT" "the inventory's rows are its distinct ops"
+has '| `aten::to` | 2 | 0 | 2 (1) | 1 |' "$OUT" "an op seen only at method calls is listed, with its uncertain sites"
 # the mask hides only what varies: the fixed runs keep their own dates
 has "| 2026-01-01T00:00:00Z |" "$OUT" "fixed run dates are not masked"
 # a note with markup and a pipe: the tag cannot become HTML in Markdown
