@@ -224,13 +224,17 @@ class Recorder:
                 if len(stats.shapes) < self.shape_cap:
                     stats.shapes.append(signature)
             self.devices.update(str(t.device) for t in tensors)
+        return key
 
-    def saw_outputs(self, out):
-        # factory ops (ones, randn) have no tensor inputs: their device shows
-        # only on the output
-        devices = {str(t.device) for t in _tensors([out])}
+    def saw_outputs(self, key, out):
+        # factory ops (ones, randn, randint) have no tensor inputs: their
+        # device and dtype show only on the output; an op's dtypes are those
+        # of its inputs and outputs (a dtype-limited CPU fallback may name
+        # either: cumsum of int32 gives int64)
+        outs = _tensors([out])
         with self.lock:
-            self.devices |= devices
+            self.devices.update(str(t.device) for t in outs)
+            self.ops[key].dtypes.update(_dtype_name(t.dtype) for t in outs)
 
 
 def _tensors(values):
@@ -271,9 +275,9 @@ def _recording_mode(rec):
     class RecordingMode(TorchDispatchMode):
         def __torch_dispatch__(self, func, types_, args=(), kwargs=None):
             kwargs = kwargs or {}
-            rec.record(func, args, kwargs)  # before the call: in-place ops may resize inputs
+            key = rec.record(func, args, kwargs)  # before the call: in-place ops may resize inputs
             out = func(*args, **kwargs)
-            rec.saw_outputs(out)
+            rec.saw_outputs(key, out)
             return out
 
     return RecordingMode()

@@ -51,6 +51,8 @@ eq "$(q "$J" '.ops[0].phases | keys_unsorted')" '["setup","forward","backward","
 # first op that records autograd history: set-up, never forward
 eq "$(op "$J" aten::randn default '[.phases.setup,.phases.forward,.distinct_shapes,.all_distinct_shapes]')" '[2,0,0,1]' \
 	"randn of the batch: set-up, no training shape"
+# a factory op has no tensor input: its dtype is its output's
+eq "$(op "$J" aten::randn default .dtypes)" '["float32"]' "randn's dtype, from its output"
 
 # forward. nn.Linear on a 2-D input with bias is CompositeImplicitAutograd:
 # it decomposes above the Python dispatch key into aten::t(weight) and
