@@ -598,37 +598,94 @@ static void append_string(json_t *arr, const char *s)
 	json_array_append_new(arr, json_string(s));
 }
 
+/* An op that this many composites or more dispatch to (aten::clone,
+ * aten::view, aten::mul) is generic: seen in a trace, it shows that some
+ * composite ran, not which. A composite is matched through an op of its own
+ * (aten::native_batch_norm for aten::batch_norm), never through a generic
+ * one alone: an SGD's momentum aten::clone is no aten::batch_norm. */
+#define GENERIC_DECOMPOSED 4
+
+/* How many composites of the table dispatch to op. */
+static size_t composites_naming(json_t *table, const char *op)
+{
+	static json_t *freq; /* {op: n}, for the process, like the table */
+	json_t *list, *t;
+	const char *c;
+	size_t i;
+
+	if (!freq) {
+		freq = json_object();
+		json_object_foreach(table, c, list)
+			json_array_foreach(list, i, t)
+				json_object_set_new(freq, json_string_value(t),
+						    json_integer(json_integer_value(json_object_get(
+							    freq, json_string_value(t))) + 1));
+	}
+	return (size_t)json_integer_value(json_object_get(freq, op));
+}
+
+/* 1 when the trace ran op in a way a forward call of the code can explain:
+ * not only in backward (a composite's gradient, not its forward), and not
+ * only inside the optimizer's step (torch.optim's own ops). */
+static int forward_like(json_t *disp_ops, const char *op)
+{
+	json_t *e = json_object_get(disp_ops, op), *ph = json_object_get(e, "phases");
+	json_int_t n = json_integer_value(json_object_get(e, "count"));
+
+	if (json_is_true(json_object_get(e, "backward_only")))
+		return 0;
+	return !ph || json_integer_value(json_object_get(ph, "optimizer")) < n;
+}
+
+/* The trace's ops (not named by the other side itself) that composite c's
+ * entry lists, into seen; *specific set when one of them is not generic. */
+static void decomposed_seen(json_t *seen, int *specific, json_t *table, const char *c, json_t *comp,
+			    json_t *disp, json_t *disp_ops)
+{
+	json_t *t;
+	size_t i;
+
+	*specific = 0;
+	json_array_foreach(json_object_get(table, c), i, t) {
+		const char *op = json_string_value(t);
+		if (!json_object_get(disp, op) || json_object_get(comp, op) || !forward_like(disp_ops, op))
+			continue;
+		json_array_append(seen, t);
+		*specific |= composites_naming(table, op) < GENERIC_DECOMPOSED;
+	}
+}
+
 /* Matches the composites one side names (a scan or a graph: aten::log_softmax)
  * to the ops the dispatch trace ran instead (aten::_log_softmax): fills
  * d.decompositions {composite: [trace ops]}, and *explained {op: 1} with
- * the trace's ops a composite accounts for. */
+ * the trace's ops a composite accounts for. A composite whose entry has an
+ * op of its own needs that op in the trace; one that dispatches only to
+ * generic ops (aten::reshape to aten::clone) is matched by them. */
 static int match_decompositions(json_t *d, json_t *comp, json_t *disp, json_t *disp_ops,
 				json_t *explained)
 {
-	json_t *table = decompositions(), *into;
+	json_t *table = decompositions(), *into, *t;
 	const char *c;
 
 	if (!table)
 		return mt_error_last_code();
 	json_object_foreach(comp, c, into) {
-		json_t *seen, *t;
+		json_t *seen;
+		int specific, has_specific = 0;
 		size_t i;
 		if (json_object_get(disp, c)) /* the trace saw the composite itself */
 			continue;
-		seen = json_array();
 		json_array_foreach(json_object_get(table, c), i, t)
-			if (json_object_get(disp, json_string_value(t)) &&
-			    !json_object_get(comp, json_string_value(t)) &&
-			    /* a backward op is the composite's gradient, not its forward */
-			    !json_is_true(json_object_get(json_object_get(disp_ops, json_string_value(t)),
-							  "backward_only"))) {
-				json_array_append(seen, t);
+			has_specific |= composites_naming(table, json_string_value(t)) < GENERIC_DECOMPOSED;
+		seen = json_array();
+		decomposed_seen(seen, &specific, table, c, comp, disp, disp_ops);
+		if (json_array_size(seen) && (specific || !has_specific)) {
+			json_array_foreach(seen, i, t)
 				json_object_set_new(explained, json_string_value(t), json_true());
-			}
-		if (json_array_size(seen))
 			json_object_set_new(json_object_get(d, "decompositions"), c, seen);
-		else
+		} else {
 			json_decref(seen);
+		}
 	}
 	return 0;
 }

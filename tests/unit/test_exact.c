@@ -169,6 +169,47 @@ static void test_diff_against_a_recorded_scan(void **state)
 	json_decref(trace);
 }
 
+/* A composite is matched through an op of its own, never through a
+ * generic op alone, nor through what only the optimizer's step ran: an
+ * SGD's momentum aten::clone is no aten::batch_norm (a held-out trial's
+ * trace of LeNet said batch_norm "ran as" clone). */
+static void test_decomposition_needs_its_own_op(void **state)
+{
+	json_error_t jerr;
+	json_t *scan = json_loads("{\"repo\": \"/r\", \"rev\": \"abc\", \"ops\": {"
+				  " \"aten::batch_norm\": {\"count\": 3}, \"aten::reshape\": {\"count\": 1},"
+				  " \"aten::conv2d\": {\"count\": 2}}}", 0, &jerr);
+	json_t *opt_clone = parse_ok(TRACE(
+		"{\"op\": \"aten::clone\", \"count\": 4, \"phases\": {\"setup\": 0, \"forward\": 0,"
+		" \"backward\": 0, \"optimizer\": 4}},"
+		"{\"op\": \"aten::empty\", \"count\": 2, \"phases\": {\"setup\": 2}},"
+		"{\"op\": \"aten::convolution\", \"count\": 2, \"phases\": {\"forward\": 2}}"));
+	json_t *bn = parse_ok(TRACE(
+		"{\"op\": \"aten::clone\", \"count\": 4, \"phases\": {\"forward\": 4}},"
+		"{\"op\": \"aten::native_batch_norm\", \"count\": 3, \"phases\": {\"forward\": 3}}"));
+	json_t *d = NULL, *dec;
+	(void)state;
+
+	assert_non_null(scan);
+	assert_int_equal(mt_inventory_diff(&d, scan, opt_clone), 0);
+	dec = json_object_get(d, "decompositions");
+	assert_null(json_object_get(dec, "aten::batch_norm")); /* clone, empty: generic */
+	assert_null(json_object_get(dec, "aten::reshape"));    /* clone only in the optimizer */
+	assert_non_null(json_object_get(dec, "aten::conv2d"));  /* convolution: its own */
+	each_op_once(d);
+	json_decref(d);
+
+	assert_int_equal(mt_inventory_diff(&d, scan, bn), 0);
+	dec = json_object_get(d, "decompositions");
+	assert_int_equal(json_array_size(json_object_get(dec, "aten::batch_norm")), 2); /* with its clone */
+	assert_non_null(json_object_get(dec, "aten::reshape")); /* generic only: matched by clone */
+	each_op_once(d);
+	json_decref(d);
+	json_decref(scan);
+	json_decref(opt_clone);
+	json_decref(bn);
+}
+
 static char *write_tmp(const char *name, const void *data, size_t len)
 {
 	char *path = malloc(256);
@@ -221,6 +262,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_fields),
 		cmocka_unit_test(test_diff_against_a_recorded_scan),
+		cmocka_unit_test(test_decomposition_needs_its_own_op),
 		cmocka_unit_test(test_archive_checks),
 	};
 
