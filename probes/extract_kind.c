@@ -350,13 +350,19 @@ enum kind mt_extract__annotation_kind(const struct walker *w, size_t a, size_t b
 static const char *const str_arg_methods[] = {"split", NULL};
 
 /* 1 when the call after `last` (`last . name ( arg`) is one of those with
- * a str literal or an f-string as its first argument. */
+ * a str literal or an f-string as its first argument, with none at all
+ * (`line.split()`: a tensor's split needs its sizes), or with a str's own
+ * keyword (`sep=`). */
 static int str_argument(const struct walker *w, const mt_call *c, size_t last)
 {
 	size_t arg = last + 4;
 
 	if (arg >= w->n || !str_in(c->method, c->method_len, str_arg_methods))
 		return 0;
+	if (is_op(w, arg, ")"))
+		return 1;
+	if (tok_text_eq(w, arg, "sep", 3) && arg + 1 < w->n && is_op(w, arg + 1, "="))
+		return 1;
 	return w->toks[arg].kind == MT_TOK_STRING || w->toks[arg].kind == MT_TOK_FSTRING_START;
 }
 

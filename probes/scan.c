@@ -25,7 +25,8 @@
 #include <unistd.h>
 
 /* Bump when the per-file result format, the extraction or the summary
- * (cached whole per tree) changes. 4: the summary's method_ops. */
+ * (cached whole per tree) changes. 4: the summary's method_ops, and
+ * split() with no argument or sep= is a str's. */
 #define SCAN_FORMAT 4
 
 struct shared {

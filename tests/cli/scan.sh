@@ -64,6 +64,9 @@ eq "$(site methods 54)" "[('item', False)]" "a number plus a tensor: not judged 
 eq "$(site not_tensor 58)" "[('split', None)]" "split by a str separator: a str's split, whatever returned the receiver"
 eq "$(site not_tensor 59)" "[('split', None)]" "... by an f-string"
 eq "$(site methods 60)" "[('split', False)]" "split by a size stays a tensor method, uncertain"
+eq "$(site not_tensor 61)" "[('split', None)]" "split with no argument: a str's (a tensor's needs its sizes)"
+eq "$(site not_tensor 62)" "[('split', None)]" "split(sep=...): a str's"
+eq "$(site methods 61)$(site methods 62)" "[][]" "... neither counted as a tensor method"
 eq "$(json 'j["totals"]["methods_certain"] + j["totals"]["methods_uncertain"] == j["totals"]["methods"] == len(j["methods"])')" True "certain and uncertain methods add up"
 eq "$(json 'j["totals"]["not_tensor"] == len(j["not_tensor"]) > 0')" True "not_tensor counted apart"
 # distinct ops: those of torch calls (the `ops` object) and, counted with

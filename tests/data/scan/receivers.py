@@ -58,4 +58,6 @@ def tokens(self, text, parts):
     merged = self.bpe(text).split(' ')  # not a tensor: split by a str separator
     fields = parts.split(f"{text}", 1)  # not a tensor: an f-string separator
     halves = parts.split(2)  # uncertain: a tensor splits by sizes
-    return merged, fields, halves
+    cols = self.pipe().read().split()  # not a tensor: no sizes, a str's split
+    pairs = parts.split(sep=",")  # not a tensor: a str's keyword
+    return merged, fields, halves, cols, pairs
