@@ -136,6 +136,10 @@ static void summary(mt_buf *b, json_t *c)
 	char num[32];
 
 	if (is_kind(c, "curves")) {
+		const char *metric = json_string_value(
+			json_object_get(json_object_get(json_object_get(c, "files"), "reference"), "value"));
+		if (metric) /* two checks of the same runs differ by what they compare */
+			mt_buf_printf(b, "%s: ", metric);
 		if (json_is_true(json_object_get(c, "passed")))
 			mt_buf_printf(b, "%lld points in the band", (long long)jv_int(c, "points", 0));
 		else if (json_is_number(json_object_get(c, "diverged_from_step")))
@@ -161,6 +165,26 @@ static const char *base_name(const char *path)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;
 	return slash && slash[1] ? slash + 1 : path ? path : "?";
+}
+
+/* The length of a run's label at the start of a curve's side, "run #3
+ * (candidate): " as check curves writes it for run:N, else 0. */
+static size_t run_label_len(const char *side)
+{
+	const char *end = side && strncmp(side, "run #", 5) == 0 ? strstr(side, "): ") : NULL;
+	return end ? (size_t)(end + 3 - side) : 0;
+}
+
+/* A side as the list names it: "run #3" for a run, else the file's name. */
+static void side_name(mt_buf *b, const char *side)
+{
+	size_t n = run_label_len(side);
+	const char *space = n ? strchr(side + 5, ' ') : NULL;
+
+	if (space)
+		mt_buf_put(b, side, (size_t)(space - side));
+	else
+		mt_buf_puts(b, base_name(side));
 }
 
 static enum draw_style verdict_style(json_t *c)
@@ -189,8 +213,9 @@ static void check_row(struct tui_page *p, json_t *c, int selected_row, int focus
 	int cw = compared_width(p->width);
 
 	snprintf(id, sizeof(id), "#%lld", (long long)jv_int(c, "id", 0));
-	mt_buf_printf(&what, "%s vs %s", base_name(str(c, "reference")),
-		      base_name(str(c, "candidate")));
+	side_name(&what, str(c, "reference"));
+	mt_buf_puts(&what, " vs ");
+	side_name(&what, str(c, "candidate"));
 	summary(&sum, c);
 	struct tui_cell cells[] = {
 		{id, ID_W, 1, 0, STYLE_DIM},
@@ -255,13 +280,24 @@ static void title_row(struct tui_page *p, size_t n, size_t rehearsed)
 	}
 }
 
+/* label and value; a cut value keeps its end (a path's file name) when
+ * keep_end, and a run's label in front of it whole ("run #3 (candidate): "). */
 static void field(struct tui_page *p, const char *label, const char *value, int keep_end)
 {
-	char *fit = draw_fit(value ? value : "?", p->width - FIELD_COL, keep_end);
+	size_t head = keep_end ? run_label_len(value) : 0;
+	int room = p->width - FIELD_COL - (int)head;
+	char *fit = draw_fit(value ? value + (room > 12 ? head : 0) : "?",
+			     room > 12 ? room : p->width - FIELD_COL, keep_end);
 
 	page_line(p);
 	page_add_at(p, 2, STYLE_DIM, label);
-	page_add_at(p, FIELD_COL, STYLE_NORMAL, fit);
+	if (room > 12 && head) {
+		page_add_at(p, FIELD_COL, STYLE_NORMAL, "");
+		page_addf(p, STYLE_NORMAL, "%.*s", (int)head, value);
+		page_add(p, STYLE_NORMAL, fit);
+	} else {
+		page_add_at(p, FIELD_COL, STYLE_NORMAL, fit);
+	}
 	free(fit);
 }
 

@@ -65,7 +65,7 @@ check "two checks recorded by the CLI" test "$(checks)" = 2
 
 # --- the list ----------------------------------------------------------------
 check "the checks recorded in another terminal show, newest first" \
-	wait_for '│   #2   curves  FAIL diverged from step 30$'
+	wait_for '│   #2   curves  FAIL loss: diverged from step 30$'
 check "... the tensor comparison after it, with its verdict and summary" \
 	wait_for '│   #1   compare FAIL 1 of 3 tensors failed$'
 order=$(screen | grep -nE '#[12] +(curves|compare) ' | cut -d: -f1 | tr '\n' ' ')
@@ -199,7 +199,7 @@ keys Escape
 mt check curves --rehearsal "$CURVES/ref.csv" "$CURVES/ref.csv" >/dev/null
 check "a rehearsal check is recorded by the CLI" test "$(checks)" = 6
 check "the title counts the rehearsals" wait_for '│ 6 checks, 1 rehearsal \(R\)'
-check "... the rehearsal is marked R in the list" wait_for '│   #6 R curves  pass [0-9]+ points in the band$'
+check "... the rehearsal is marked R in the list" wait_for '│   #6 R curves  pass loss: [0-9]+ points in the band$'
 check "... and the others are not" wait_for '│   #5   curves  '
 keys g
 check "its preview says it is a rehearsal" wait_for '│ ── #6 curves, a rehearsal, '
@@ -226,6 +226,11 @@ check "two runs compared by id" wait_for '^Check #8 recorded: curves, FAIL'
 check "... the runs named in the record" test "$(sqlite3 "$REPO/.mtrial/journal.db" \
 	"select json_extract(result, '\$.reference') like 'run #1 (candidate): %' from checks where id = 8")" = 1
 keys Escape
+tm resize-window -t "$SESSION" -x 120 -y 24
+check "... the list names the runs, not their log files" wait_for '│   #8   curves  FAIL run #1 vs run #2 +loss: '
+check "... the preview keeps the run's label whole, and the log's name" \
+	wait_for '│   reference  run #1 \(candidate\): .*\.log$'
+tm resize-window -t "$SESSION" -x 80 -y 24
 
 keys q
 check "q quits with status 0" wait_for '^wizard-exit=0$'
