@@ -410,7 +410,7 @@ static int tracer(struct cli *cli, int argc, char **argv)
 		fputs(text, stdout);
 	else if ((error = mt_file_write_atomic(path, text, strlen(text), 0)) == 0 && !cli->json)
 		printf("Wrote %s. Run it where the training code works:\n"
-		       "  python3 %s -o ops.json [--max-steps N] -- train.py ARGS...\n"
+		       "  python3 %s -o ops.json [--max-steps N] [--every S] -- train.py ARGS...\n"
 		       "then: mtrial ops show ops.json\n", path, path);
 	else if (error == 0)
 		cli_print_json(json_pack("{ss}", "written", path));

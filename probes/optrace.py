@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record the aten ops a PyTorch training script dispatches.
 
-    python3 optrace.py -o ops.json [--max-steps N] [--shape-cap K] -- train.py ARGS...
+    python3 optrace.py -o ops.json [--max-steps N] [--shape-cap K] [--every S] -- train.py ARGS...
 
 Runs train.py as __main__ under a TorchDispatchMode that counts every aten op
 in set-up, forward, backward and optimizer step, then writes one JSON file
@@ -18,7 +18,11 @@ training steps (forward and backward) only; "all_distinct_shapes" counts set-up
 and optimizer ones too.
 
 SIGTERM, SIGHUP (what `timeout` sends) and SIGINT stop the script and write
-what was seen, with "ended": "signal" and "incomplete" saying why.
+what was seen, with "ended": "signal" and "incomplete" saying why. What
+cannot be caught (SIGKILL, the OOM killer, os._exit) leaves the last
+snapshot: every --every seconds (default 30; 0: after every step) the trace so
+far is written after a training step, with "ended": "running" and
+"incomplete" saying so, and the final write replaces it.
 Needs only the standard library and torch, and works with torch 1.13 and 2.x.
 
 Each op is keyed by schema name and overload ("aten::add_", "Tensor"), any
@@ -33,7 +37,7 @@ or an output that cannot be written.
 Limits: weights updated by hand run outside any optimizer step, so their
 ops count as forward; ops run on threads the script starts itself are not
 seen (the mode stack is thread-local in both 1.13 and 2.x); a script that
-ends with os._exit, or a SIGKILL, writes nothing; torch.compile under an active dispatch mode may fall back to eager in 2.x.
+ends with os._exit, or a SIGKILL, leaves only the last snapshot; torch.compile under an active dispatch mode may fall back to eager in 2.x.
 """
 import contextlib
 import functools
@@ -45,6 +49,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 import traceback
 import types
 
@@ -54,7 +59,7 @@ except ImportError as e:  # reported after the command line is checked
     torch = None
     TORCH_IMPORT_ERROR = e
 
-USAGE = "usage: optrace.py -o OUT.json [--max-steps N] [--shape-cap K] -- SCRIPT [ARGS...]"
+USAGE = "usage: optrace.py -o OUT.json [--max-steps N] [--shape-cap K] [--every S] -- SCRIPT [ARGS...]"
 PHASES = ("setup", "forward", "backward", "optimizer")
 TRAINING = ("forward", "backward")  # the phases whose shapes the target compiles per step
 
@@ -87,11 +92,21 @@ def _int_option(name, text, least):
     return value
 
 
+def _seconds_option(name, text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):  # NaN fails >= too
+        raise UsageError("%s: expected seconds, 0 or more, got '%s'" % (name, text))
+    return value
+
+
 def parse_args(argv):
     """Options up to `--` (or the first non-option), then the script and its
     arguments. Hand-rolled because argparse's handling of `--` with a
     REMAINDER positional differs between Python versions."""
-    opts = {"output": None, "max_steps": None, "shape_cap": 32}
+    opts = {"output": None, "max_steps": None, "shape_cap": 32, "every": 30.0}
     i = 0
     while i < len(argv):
         arg = argv[i]
@@ -104,7 +119,7 @@ def parse_args(argv):
         if not arg.startswith("-"):
             break
         name, eq, value = arg.partition("=")
-        if name not in ("-o", "--output", "--max-steps", "--shape-cap"):
+        if name not in ("-o", "--output", "--max-steps", "--shape-cap", "--every"):
             raise UsageError("unknown option '%s'" % arg)
         if not eq:
             if i + 1 >= len(argv):
@@ -115,6 +130,8 @@ def parse_args(argv):
             opts["output"] = value
         elif name == "--max-steps":
             opts["max_steps"] = _int_option(name, value, 1)
+        elif name == "--every":
+            opts["every"] = _seconds_option(name, value)
         else:
             opts["shape_cap"] = _int_option(name, value, 0)
         i += 1
@@ -159,6 +176,7 @@ class Recorder:
         self.optimizers = 0  # torch.optim optimizers created
         self.step_depth = 0
         self.model_seen = False
+        self.snapshot = None  # called after a training step: writes the trace so far
 
     def phase(self):
         return self.stack[-1] if self.stack else "forward" if self.model_seen else "setup"
@@ -181,6 +199,8 @@ class Recorder:
         hand is then not traced)."""
         self.backwards += 1
         self.model_seen = True
+        if self.snapshot and not self.optimizers:
+            self.snapshot()
         if self.max_steps is None or self.steps:
             return
         # an optimizer that exists steps after this backward: give it the
@@ -326,6 +346,8 @@ def _step_wrapper(rec, step_func):
             rec.steps += 1
             if rec.max_steps is not None and rec.steps >= rec.max_steps:
                 raise _MaxSteps()
+            if rec.snapshot:
+                rec.snapshot()
         return result
 
     return step
@@ -496,8 +518,8 @@ def _warnings(rec, opts):
 
 
 def open_output(path):
-    """Creates the temporary file beside path now, so an unwritable output is
-    a usage error before the training runs rather than a loss after it."""
+    """A temporary file beside path, to be renamed over it: (fd, its name);
+    UsageError when it cannot be made."""
     if os.path.isdir(path):
         raise UsageError("%s: is a directory" % path)
     directory = os.path.dirname(path) or "."
@@ -526,22 +548,52 @@ def write_output(fd, tmp, path, doc):
         raise UsageError("cannot write %s: %s" % (path, e.strerror))
 
 
+def _snapshots(rec, opts):
+    """The function that writes the trace so far after a step, at most every
+    opts["every"] seconds, through a file of its own renamed over the output:
+    a reader never sees half a file, and the final write replaces it."""
+    last = [time.monotonic()]
+
+    def snapshot():
+        now = time.monotonic()
+        if now - last[0] < opts["every"]:
+            return
+        last[0] = now
+        with rec.lock:
+            doc = result_json(rec, opts, "running", None, None)
+        doc["incomplete"] = ("still running when last written (after step %d; written every "
+                             "%g s): the process ended without writing, as after SIGKILL, the "
+                             "OOM killer or os._exit" % (rec.training_steps(), opts["every"]))
+        try:
+            fd, tmp = open_output(opts["output"])
+            write_output(fd, tmp, opts["output"], doc)
+        except UsageError as e:  # the final write reports it; training goes on
+            print("optrace: snapshot: %s" % e, file=sys.stderr)
+    return snapshot
+
+
 def main(argv):
     try:
         opts = parse_args(argv)
         if torch is None:
             raise UsageError("cannot import torch (%s): run optrace with the Python "
                              "your training uses" % TORCH_IMPORT_ERROR)
+        # an unwritable output is a usage error now, not a loss after the
+        # training; no file is held open meanwhile (a SIGKILL would leave it)
         fd, tmp = open_output(opts["output"])
+        os.close(fd)
+        os.unlink(tmp)
     except UsageError as e:
         print("optrace: %s" % e, file=sys.stderr)
         return 2
     pid = os.getpid()
     rec = Recorder(opts["shape_cap"], opts["max_steps"])
+    rec.snapshot = _snapshots(rec, opts)
     ended, exit_status, error = run_script(rec, opts["command"])
     if os.getpid() != pid:  # a forked child that got out this way: not ours to write
         os._exit(1 if ended == "exception" else exit_status or 0)
     try:
+        fd, tmp = open_output(opts["output"])
         write_output(fd, tmp, opts["output"], result_json(rec, opts, ended, exit_status, error))
     except UsageError as e:
         print("optrace: %s" % e, file=sys.stderr)

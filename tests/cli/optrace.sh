@@ -174,6 +174,27 @@ for sig in TERM INT HUP; do
 	eq "$(op "$J" aten::embedding default .count)" 2 "SIG$sig: the ops until then"
 done
 
+# what cannot be caught (SIGKILL, the OOM killer) leaves the last snapshot,
+# written after a step (--every 0: after each), marked as still running;
+# no temporary file is left beside it
+printf '%s\n' 'import os, signal, torch' 'm = torch.nn.Linear(4, 2)' \
+	'opt = torch.optim.SGD(m.parameters(), lr=0.1)' 'for s in range(5):' \
+	'    opt.zero_grad(); m(torch.randn(3, 4)).sum().backward(); opt.step()' \
+	'    if s == 2: os.kill(os.getpid(), signal.SIGKILL)' >"$T_TMP/killed.py"
+rm -rf "$T_TMP/k" && mkdir "$T_TMP/k"
+(cd "$T_TMP/k" && exec "$PY" "$OPTRACE" -o ops.json --every 0 -- "$T_TMP/killed.py") >/dev/null 2>&1
+eq "$?" 137 "SIGKILL: the process is killed"
+eq "$(q "$T_TMP/k/ops.json" '[.ended,.steps,.exit_status]')" '["running",3,null]' "SIGKILL: the snapshot after the third step"
+has "still running when last written (after step 3" "$(q "$T_TMP/k/ops.json" .incomplete)" "SIGKILL: marked incomplete, saying why"
+eq "$(op "$T_TMP/k/ops.json" aten::addmm default .count)" 3 "SIGKILL: the ops until then"
+eq "$(ls -A "$T_TMP/k")" "ops.json" "SIGKILL: no temporary file left"
+run_mt 0 ops show "$T_TMP/k/ops.json"
+has "ended: running" "$OUT" "mtrial ops show: the snapshot says it was running"
+has "incomplete: still running when last written" "$OUT" "... and that it is incomplete"
+# the default (every 30 s) still ends with one final write, not a snapshot
+trace "$J" --max-steps 2 -- "$LOOP"
+eq "$(q "$J" '[.ended,.incomplete]')" '["max_steps",null]' "a finished trace replaces any snapshot"
+
 # bad usage: status 2, one line naming the problem, nothing written
 usage() {
 	local want=$1; shift
@@ -193,5 +214,7 @@ usage "cannot write $T_TMP/u/missing/ops.json" -o "$T_TMP/u/missing/ops.json" --
 usage "is a directory" -o . -- "$LOOP"
 usage "--max-steps" -o ops.json --max-steps 0 -- "$LOOP"
 usage "--shape-cap" -o ops.json --shape-cap x -- "$LOOP"
+usage "--every: expected seconds, 0 or more, got '-1'" -o ops.json --every -1 -- "$LOOP"
+usage "--every: expected seconds, 0 or more, got 'nan'" -o ops.json --every nan -- "$LOOP"
 usage "unknown option '--bogus'" -o ops.json --bogus -- "$LOOP"
 finish
