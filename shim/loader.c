@@ -4,11 +4,16 @@
 #include "util.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MODULE_NAME "libmtrial_torch.so"
@@ -26,6 +31,10 @@ static struct {
 } shim;
 
 static pthread_mutex_t shim_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* libtorch's version as the child that loaded an archive reported it, for
+ * mt_torch_version without loading libtorch here too. */
+static char child_version[64];
 
 /* Candidate paths, in order, as heap strings; returns how many. */
 static int candidates(char **out, int max)
@@ -142,7 +151,13 @@ const char *mt_torch_module_path(void)
 int mt_torch_version(char *buf, size_t size)
 {
 	char err[1024] = "";
-	int error = mt_torch_load();
+	int error;
+
+	if (!mt_torch_loaded() && child_version[0]) { /* a child loaded it for an archive */
+		snprintf(buf, size, "%s", child_version);
+		return 0;
+	}
+	error = mt_torch_load();
 	if (error < 0)
 		return error;
 	if (shim.version(buf, size, err, sizeof(err)) != 0)
@@ -161,16 +176,137 @@ int mt_torch_operator_count(size_t *out)
 	return 0;
 }
 
+/* How long a child may take to load an archive. */
+#define SCRIPT_CHILD_SECONDS 600
+
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w, n -= (size_t)w;
+	}
+}
+
+/* The child: loads the shim and the archive, writes "O" VERSION "\n" JSON or
+ * "E" MESSAGE to fd, and exits without running the parent's atexit work. */
+static void script_ops_child(const char *path, int fd)
+{
+	char err[2048] = "", version[64] = "";
+	char *json = NULL;
+
+	if (mt_torch_load() < 0) {
+		write_all(fd, "E", 1);
+		write_all(fd, mt_error_last(), strlen(mt_error_last()));
+		_exit(0);
+	}
+	if (shim.version(version, sizeof(version), err, sizeof(err)) != 0 ||
+	    shim.torchscript_ops(path, &json, err, sizeof(err)) != 0) {
+		write_all(fd, "E", 1);
+		write_all(fd, err, strlen(err));
+		_exit(0);
+	}
+	write_all(fd, "O", 1);
+	write_all(fd, version, strlen(version));
+	write_all(fd, "\n", 1);
+	write_all(fd, json, strlen(json));
+	_exit(0);
+}
+
+/* Everything the child writes, until it closes the pipe or the deadline;
+ * -1 (with the child killed) past the deadline. */
+static int read_child(int fd, pid_t pid, mt_buf *out)
+{
+	time_t deadline = time(NULL) + SCRIPT_CHILD_SECONDS;
+	char chunk[65536];
+
+	for (;;) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		int left = (int)(deadline - time(NULL)), r;
+		ssize_t n;
+		if (left <= 0) {
+			kill(pid, SIGKILL);
+			return -1;
+		}
+		r = poll(&p, 1, left * 1000);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue; /* the deadline is checked above */
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 0;
+		mt_buf_put(out, chunk, (size_t)n);
+	}
+}
+
+/* The child's answer: *json and the version, or the error it names. */
+static int child_answer(const char *path, mt_buf *b, int status, int late, char **json)
+{
+	char *text = b->ptr ? b->ptr : "", *nl;
+
+	if (late)
+		return mt_error_set(MT_EINVALID, "%s: libtorch took longer than %d s to load it as "
+				    "TorchScript and was stopped", path, SCRIPT_CHILD_SECONDS);
+	if (WIFSIGNALED(status))
+		return mt_error_set(MT_EINVALID, "%s: libtorch crashed loading it as TorchScript "
+				    "(%s): the archive is malformed or was made to crash a reader; "
+				    "nothing was recorded", path, strsignal(WTERMSIG(status)));
+	if (text[0] == 'E')
+		return mt_error_set(MT_EINVALID, "%s: libtorch could not load it as TorchScript: %s",
+				    path, text + 1);
+	if (text[0] != 'O' || !(nl = strchr(text, '\n')))
+		return mt_error_set(MT_EIO, "%s: the process loading it ended without an answer "
+				    "(exit status %d)", path, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	*nl = '\0';
+	snprintf(child_version, sizeof(child_version), "%s", text + 1);
+	*json = mt_strdup(nl + 1);
+	return 0;
+}
+
+/* Loading an archive runs libtorch's parser and unpickler on a file from
+ * outside: a crash there must not take mtrial down with it (a journal
+ * write, a terminal in curses mode). So it runs in a child process, unless
+ * libtorch is already loaded here (its thread pools do not survive fork):
+ * then in-process, as before. */
 int mt_torch_script_ops(const char *path, char **json)
 {
 	char err[2048] = "";
-	int error = mt_torch_load();
-	if (error < 0)
-		return error;
-	if (shim.torchscript_ops(path, json, err, sizeof(err)) != 0)
-		return mt_error_set(MT_EINVALID, "%s: libtorch could not load it as TorchScript: %s",
-				    path, err);
-	return 0;
+	mt_buf b = MT_BUF_INIT;
+	int fds[2], status = 0, late, error;
+	pid_t pid;
+
+	*json = NULL;
+	if (mt_torch_loaded()) {
+		if (shim.torchscript_ops(path, json, err, sizeof(err)) != 0)
+			return mt_error_set(MT_EINVALID,
+					    "%s: libtorch could not load it as TorchScript: %s", path, err);
+		return 0;
+	}
+	if (pipe(fds) != 0)
+		return mt_error_set(MT_EIO, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	if ((pid = fork()) < 0) {
+		close(fds[0]), close(fds[1]);
+		return mt_error_set(MT_EIO, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		script_ops_child(path, fds[1]);
+	}
+	close(fds[1]);
+	late = read_child(fds[0], pid, &b) < 0;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	error = child_answer(path, &b, status, late, json);
+	mt_buf_dispose(&b);
+	return error;
 }
 
 int mt_torch_registry(char **json)

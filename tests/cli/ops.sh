@@ -87,6 +87,12 @@ for z in deep deepz; do
 	has "$z.pt: meta/code/__torch__.py:" "$ERR" "$z: the code entry named"
 	has "brackets nested 100002 deep, over the limit of 200" "$ERR" "$z: the depth"
 done
+# constants nested 2,000,000 deep crash libtorch itself: the archive is
+# loaded in a child process, so mtrial says so and exits 2, recording nothing
+run_mt 2 ops show "$M/crash.pt"
+has "crash.pt: libtorch crashed loading it as TorchScript (" "$ERR" "a crash in libtorch is contained (a segmentation fault; under AddressSanitizer, its abort)"
+run_mt 2 ops show "$M/impostor.pt" --json
+has "impostor.pt: libtorch could not load it as TorchScript" "$ERR" "libtorch's own refusal still comes through the child"
 run_mt 2 ops show "$M/indented.pt"; has "indented.pt: meta/code/__torch__.py:" "$ERR" "deep blocks refused"
 has "indented over 100 levels" "$ERR" "deep blocks: the limit"
 run_mt 0 ops show "$M/nested150.pt" --json; eq "$(json 'sorted(j["ops"])')" \
