@@ -395,17 +395,21 @@ static void cost_fields(struct tui_page *p, json_t *r, const char *currency)
 	tui_wrap_field(p, 2, "target", FIELD_COL, mt_buf_cstr(&b), 2,
 		       json_is_true(json_object_get(r, "reached")) ? STYLE_OK : STYLE_WARN);
 	mt_buf_dispose(&b);
-	if (json_is_number(json_object_get(r, "run_minutes")))
-		mt_buf_printf(&b, "%.4g min (run_stop - run_start); ", num(r, "run_minutes"));
+	if (json_is_number(json_object_get(r, "run_minutes"))) { /* an MLPerf log's own clock */
+		mt_buf_printf(&b, "%.4g min (run_stop - run_start)", num(r, "run_minutes"));
+		tui_wrap_field(p, 2, "MLPerf", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
+		mt_buf_dispose(&b);
+	}
+	/* the attempt inside the accounting boundary, whatever its source */
 	if (str(r, "not_priced"))
 		mt_buf_printf(&b, "not priced: %s", str(r, "not_priced"));
 	else
-		mt_buf_printf(&b, "%g devices", num(r, "devices"));
+		mt_buf_printf(&b, "%g device%s", num(r, "devices"), num(r, "devices") == 1 ? "" : "s");
 	if (json_is_number(json_object_get(r, "device_hours")))
 		mt_buf_printf(&b, ", %.4g device-hours", num(r, "device_hours"));
 	if (json_is_number(json_object_get(r, "cost")))
 		mt_buf_printf(&b, ", cost %.4g %s", num(r, "cost"), currency);
-	tui_wrap_field(p, 2, "MLPerf", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
+	tui_wrap_field(p, 2, "cost", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
 }
 

@@ -64,7 +64,9 @@ check "clock 2: the steady step" wait_for '│   clock 2  [0-9.]+ms per step in 
 check "the stall at step 9" wait_for '│   stalls   step 9 [0-9.]+ms \(median [0-9.]+ms\)$'
 check "the target reached at step 8" wait_for '│   target   reached at step 8, [0-9.]+ms after run$'
 check "... and its cost" wait_for '│            start, cost [0-9.e-]+ USD$'
-check "devices and device-hours" wait_for '│   MLPerf   16 devices, [0-9.e-]+ device-hours, cost$'
+check "devices and device-hours, under cost: no MLPerf minutes in this log" \
+	wait_for '│   cost     16 devices, [0-9.e-]+ device-hours, cost$'
+check "... and no MLPerf line for a run that is not one" wait_gone '│   MLPerf  '
 check "the log" wait_for '│   log      .*-baseline\.log$'
 check "the plot: evaluations as points" wait_for '│     2\.3 │ +\*$'
 check "... the target line" wait_for '│         │-{30,}$'
@@ -107,7 +109,7 @@ keys Enter
 check "... its page says it is never evidence" \
 	wait_for '│   kind     rehearsal: it tests the pipeline and is$'
 check "... (the line wrapped)" wait_for '│            never evidence$'
-check "... and that it is not priced" wait_for '│   MLPerf   not priced: rehearsal$'
+check "... and that it is not priced" wait_for '│   cost     not priced: rehearsal$'
 keys Escape S
 check "... the side-by-side leaves it out" wait_for '│   runs +1 +2$'
 check "... and says so" wait_for '│   1 rehearsal left out: not evidence\.$'
