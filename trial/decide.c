@@ -618,6 +618,32 @@ static void no_pair(struct ctx *x, json_t *c, const struct ratio *r, size_t nb)
 	json_decref(cn);
 }
 
+/* What a system's attempts with no cost to the target (failed, aborted,
+ * short of the target, without its metric) cost in all, inside the same
+ * boundary: "; outside the medians, the attempts that did not reach the
+ * target cost 0.0012 USD more on the candidate (2) and 0 on the baseline
+ * (0)". The medians judge; this keeps the rest of the spend in sight. */
+static void spend_outside(mt_buf *b, struct ctx *x, const char *unit)
+{
+	static const char *const systems[] = {"candidate", "baseline"};
+	double sum[2] = {0, 0};
+	size_t n[2] = {0, 0};
+
+	for (int s = 0; s < 2; s++) {
+		json_t *runs = runs_of(x->ev, systems[s], NULL, NULL), *r;
+		size_t i;
+		json_array_foreach(runs, i, r)
+			if (!json_is_number(json_object_get(r, "cost_to_target")) &&
+			    json_is_number(json_object_get(r, "cost")))
+				sum[s] += num(json_object_get(r, "cost")), n[s]++;
+		json_decref(runs);
+	}
+	if (n[0] || n[1])
+		mt_buf_printf(b, "; outside the medians, the attempts that did not reach the target "
+			      "cost %.3g %s more on the candidate (%zu) and %.3g on the baseline (%zu)",
+			      sum[0], unit, n[0], sum[1], n[1]);
+}
+
 static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const struct ratio *r)
 {
 	json_t *base = runs_of(x->ev, "baseline", NULL, NULL), *bn = with_number(base, r->key);
@@ -638,6 +664,8 @@ static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const s
 		      "over %zu: %.2fx, threshold %.2fx", track_label(track_order[t]), r->what,
 		      mc * r->scale, r->unit, nc, mb * r->scale, r->unit, nb, ratio, threshold);
 	other_clocks(&b, c, cn, bn, r);
+	if (strcmp(r->key, "cost_to_target") == 0)
+		spend_outside(&b, x, r->unit);
 	mt_buf_puts(&src, "runs ");
 	put_ids(&src, cn);
 	mt_buf_puts(&src, " (candidate) and ");

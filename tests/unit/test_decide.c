@@ -540,6 +540,30 @@ static void test_cost_needs_prices(void **state)
 	json_decref(d);
 }
 
+/* The cost criterion judges the medians of the runs that reached the
+ * target, and says what the other attempts cost inside the same boundary:
+ * a failed candidate attempt is never out of sight. */
+static void test_cost_says_what_failures_cost(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *failed = run(20, "candidate", "portability", "failed", 9, -1);
+	static const char text[] = SPEC_HEAD "criteria:\n  - {name: cost, kind: cost_to_quality, threshold: 1}\n";
+
+	(void)state;
+	json_object_set_new(failed, "cost", json_real(0.5));
+	json_array_append_new(json_object_get(ev, "runs"), failed);
+	d = decide(text, json_incref(ev));
+	assert_has(get(crit(d, "cost"), "evidence"), "over 3 run(s) vs baseline");
+	assert_has(get(crit(d, "cost"), "evidence"),
+		   "the attempts that did not reach the target cost 0.5 USD more on the candidate (1) "
+		   "and 0 on the baseline (0)");
+	json_decref(d);
+	/* none: nothing said */
+	json_array_remove(json_object_get(ev, "runs"), json_array_size(json_object_get(ev, "runs")) - 1);
+	d = decide(text, ev);
+	assert_null(strstr(get(crit(d, "cost"), "evidence"), "outside the medians"));
+	json_decref(d);
+}
+
 static void test_effort(void **state)
 {
 	static const char budget_only[] = SPEC_HEAD "criteria:\n  - {name: e, kind: effort}\n";
@@ -675,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_correctness_latest_of_each_pair),
 		cmocka_unit_test(test_rehearsal_checks_are_not_evidence),
 		cmocka_unit_test(test_cost_needs_prices),
+		cmocka_unit_test(test_cost_says_what_failures_cost),
 		cmocka_unit_test(test_effort),
 		cmocka_unit_test(test_custom_judgement),
 		cmocka_unit_test(test_target_follows_spec),
