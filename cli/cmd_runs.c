@@ -398,6 +398,15 @@ static void print_target(json_t *r)
 		printf("  warning  %s\n", str(r, "workload_warning"));
 }
 
+/* 1 for an imported series whose times count from its own start: its
+ * "started" is the import's time, not the run's (cmd_import dates it so). */
+static int undated(json_t *r)
+{
+	json_t *first = json_object_get(json_object_get(r, "metrics"), "first_ms");
+	return mt_str_in(str(r, "origin"), (const char *const[]){"import", NULL}) &&
+	       json_is_integer(first) && json_integer_value(first) <= 946684800000LL;
+}
+
 static void print_one(json_t *r)
 {
 	char buf[32];
@@ -412,7 +421,11 @@ static void print_one(json_t *r)
 		       "--evidence counts it)\n", (long long)json_integer_value(json_object_get(r, "id")));
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		if (str(r, keys[k]))
-			printf("  %-8s %s\n", keys[k], str(r, keys[k]));
+			printf("  %-8s %s%s\n", keys[k], str(r, keys[k]),
+			       strcmp(keys[k], "started") == 0 && undated(r)
+				       ? " (when it was imported: the log's times count from its own "
+					 "start and carry no date)"
+				       : "");
 	if (json_is_integer(json_object_get(r, "exit_status")))
 		printf("  %-8s %lld\n", "exit",
 		       (long long)json_integer_value(json_object_get(r, "exit_status")));

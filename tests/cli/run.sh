@@ -188,6 +188,8 @@ eq "$(json 'abs(j["device_hours"] - 16 * (j["metrics"]["last_ms"] - j["metrics"]
 	"device-hours: the description's devices x the run's hours"
 run_mt 0 runs show 1
 has "target tokens/s, 26.8% of the positions not counted (padding)" "$OUT" "text: the unit and the padding"
+has "(when it was imported: the log's times count from its own start and carry no date)" "$OUT" \
+	"text: a series in seconds since its start is dated by its import, and says so"
 
 run_mt 0 runs import --json --system baseline "$RD/series.jsonl"
 eq "$(json 'j["imported"], j["topology"]')" "[2] None" "a JSON Lines series"
@@ -198,6 +200,8 @@ eq "$(json 'j["started"], j["metrics"]["steps"]')" "2026-11-20T14:00:00Z 31" \
 	"ISO 8601 times with an offset (16:00+02:00) and Z"
 eq "$(json 'j["metrics"]["target"]["at_step"], j["time_to_target_s"], j["devices_from"]')" \
 	"30 51.0 trial.yaml" "time to target from ISO times; devices from trial.yaml"
+run_mt 0 runs show 2
+hasnt "when it was imported" "$OUT" "a series with dates keeps its own start, without the remark"
 
 # offsets written +HH:MM, -HHMM and +HH all give the same instant
 printf '%s\n' '{"step": 1, "time": "2026-11-20T08:30:00-0530"}' '{"step": 2, "time": "2026-11-20T16:00:01+02"}' \
