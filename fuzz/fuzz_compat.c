@@ -5,8 +5,8 @@
  * byte picks the reader; the rest is the file.
  *
  * An importer's YAML is validated by mt_compat_parse() before it is
- * returned; the harness parses it again and checks that every op can be
- * looked up by its own name. */
+ * returned; the harness parses it again and checks that every op and API
+ * can be looked up by its own name. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,6 +30,16 @@ static void walk(const mt_compat_table *t)
 		for (const char *const *c = op->conditions; c && *c; c++)
 			(void)strlen(*c);
 		(void)mt_compat_status_str(op->status);
+	}
+	for (size_t i = 0; i < mt_compat_napis(t); i++) {
+		const mt_compat_api *a = mt_compat_api_at(t, i);
+		if (!a || mt_compat_lookup_api(t, a->api) != a)
+			abort();
+		for (const char *const *o = a->ops; *o; o++)
+			if (mt_compat_apis_naming(t, *o, NULL, 0) == 0)
+				abort();
+		for (const char *const *d = a->fallback_dtypes; *d; d++)
+			(void)strlen(*d);
 	}
 	for (size_t i = 0; i < mt_compat_nrules(t); i++)
 		if (!mt_compat_rule_at(t, i) || !mt_compat_rule_at(t, i)->id)
