@@ -498,40 +498,72 @@ char *mt_compat_user_dir(void)
 	return mt_buf_detach(&b);
 }
 
-static int load_file(mt_compat_table **out, const char *path)
+/* Where mt_compat_load finds a table: a file (*path, caller frees) or a
+ * bundled text (*text, static); *file is "compat-NAME.yaml". */
+static int locate(const char *name_or_path, char **path, const char **text, char file[512])
 {
-	char *text = NULL;
-	size_t len = 0;
-	int error = mt_file_read(&text, &len, path);
-	if (error == 0)
-		error = mt_compat_parse(out, text, len, path);
-	free(text);
-	return error;
+	char *dir;
+
+	*path = NULL;
+	*text = NULL;
+	if (strchr(name_or_path, '/') || mt_path_exists(name_or_path)) {
+		*path = mt_strdup(name_or_path);
+		return 0;
+	}
+	snprintf(file, 512, "compat-%s.yaml", name_or_path);
+	dir = mt_compat_user_dir();
+	*path = mt_path_join(dir, file);
+	free(dir);
+	if (mt_path_exists(*path)) /* imported or updated: newer than the bundle */
+		return 0;
+	free(*path);
+	*path = NULL;
+	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
+		if (strcmp(e->name, file) == 0) {
+			*text = e->text;
+			return 0;
+		}
+	return mt_error_set(MT_ENOTFOUND, "no compatibility table named '%s' (mtrial tables "
+			    "list shows them)", name_or_path);
 }
 
 int mt_compat_load(mt_compat_table **out, const char *name_or_path)
 {
-	char file[512], *dir, *path;
+	char file[512], *path, *text = NULL;
+	const char *bundled;
+	size_t len = 0;
 	int error;
 
 	*out = NULL;
-	if (strchr(name_or_path, '/') || mt_path_exists(name_or_path))
-		return load_file(out, name_or_path);
-	snprintf(file, sizeof(file), "compat-%s.yaml", name_or_path);
-	dir = mt_compat_user_dir();
-	path = mt_path_join(dir, file);
-	free(dir);
-	if (mt_path_exists(path)) { /* imported or updated: newer than the bundle */
-		error = load_file(out, path);
-		free(path);
+	if ((error = locate(name_or_path, &path, &bundled, file)) < 0)
 		return error;
-	}
+	if (bundled)
+		return mt_compat_parse(out, bundled, strlen(bundled), file);
+	if ((error = mt_file_read(&text, &len, path)) == 0)
+		error = mt_compat_parse(out, text, len, path);
+	free(text);
 	free(path);
-	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
-		if (strcmp(e->name, file) == 0)
-			return mt_compat_parse(out, e->text, strlen(e->text), file);
-	return mt_error_set(MT_ENOTFOUND, "no compatibility table named '%s' (mtrial tables "
-			    "list shows them)", name_or_path);
+	return error;
+}
+
+int mt_compat_read_text(char **out, size_t *len, const char *name_or_path)
+{
+	char file[512], *path;
+	const char *bundled;
+	int error;
+
+	*out = NULL;
+	if ((error = locate(name_or_path, &path, &bundled, file)) < 0)
+		return error;
+	if (bundled) {
+		*out = mt_strdup(bundled);
+		if (len)
+			*len = strlen(bundled);
+		return 0;
+	}
+	error = mt_file_read(out, len, path);
+	free(path);
+	return error;
 }
 
 void mt_compat_free(mt_compat_table *t)

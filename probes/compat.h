@@ -79,6 +79,11 @@ int mt_compat_parse(mt_compat_table **out, const char *text, size_t len, const c
 /* Loads a table by name (bundled, or cached by import/update) or by path. */
 int mt_compat_load(mt_compat_table **out, const char *name_or_path);
 
+/* The YAML text of the table mt_compat_load would load (*out, caller frees),
+ * as it is written: what `tables show NAME --format yaml` prints, which
+ * imports again as the same table. Not validated here. */
+int mt_compat_read_text(char **out, size_t *len, const char *name_or_path);
+
 void mt_compat_free(mt_compat_table *t);
 
 /* Where imported and updated tables are kept ($XDG_DATA_HOME/mtrial/tables,

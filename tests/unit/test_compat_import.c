@@ -168,8 +168,9 @@ static void test_markdown_map(void **state)
 
 	(void)state;
 	convert_fails("mapped.md", NULL, MT_IMPORT_MARKDOWN,
-		      "mapped.md: no Markdown table with an op column and a status column "
-		      "(line 5: 'Kernel | Trn2 state | Remarks' (no op column))");
+		      "mapped.md: no Markdown table with an API or op column and a status column "
+		      "(line 5: 'Kernel | Trn2 state | Remarks' (no status column; words seen: "
+		      "'GA', 'Beta', 'only 2-D inputs', 'Planned', 'n/a', 'not evaluated'))");
 	t = import_ok("mapped.md", "mapped.map.yaml", MT_IMPORT_MARKDOWN, NULL);
 	assert_int_equal(mt_compat_nops(t), 3);
 	expect(t, "aten::add", MT_COMPAT_DEVICE);
@@ -189,8 +190,9 @@ static void test_markdown_several_tables(void **state)
 	(void)state;
 	assert_int_equal(info.tables, 2);
 	assert_string_equal(info.skipped,
-			    "line 5: 'Symbol | Meaning' (no op column)\n"
-			    "line 34: 'Name | Dtypes' (no status column)");
+			    "line 5: 'Symbol | Meaning' (no name column; words seen: '\u2705', "
+			    "'supported')\n"
+			    "line 34: 'Name | Dtypes' (no status column; words seen: 'fp32')");
 	mt_import_info_dispose(&info);
 	assert_int_equal(mt_compat_nops(t), 5);
 	expect(t, "aten::add", MT_COMPAT_DEVICE);
@@ -208,19 +210,20 @@ static void test_markdown_errors(void **state)
 {
 	(void)state;
 	convert_fails("badword.md", NULL, MT_IMPORT_AUTO,
-		      "badword.md:6: status 'beta' of aten::mm is not a known word");
+		      "badword.md:6:14: status 'beta' of aten::mm is not a known word");
 	assert_non_null(strstr(mt_error_last(), "--map"));
 	convert_fails("ambiguous.md", NULL, MT_IMPORT_AUTO,
 		      "ambiguous.md:3: columns 'Eager support' and 'Compiled support' both look "
 		      "like the status column");
 	text_fails("| op | status |\n|--|--|\n| add | yes |\n| add | no |\n", MT_IMPORT_MARKDOWN,
-		   "inline.md:4: aten::add is unsupported here but device at line 3");
-	text_fails("| op | status |\n|--|--|\n| torch.add | yes |\n", MT_IMPORT_MARKDOWN,
-		   "inline.md:3: 'torch.add' is not an aten op name");
+		   "inline.md:4:3: aten::add is unsupported here but device at line 3");
+	text_fails("| op | status |\n|--|--|\n| torch add | yes |\n", MT_IMPORT_MARKDOWN,
+		   "inline.md:3:3: 'torch add' is neither an aten op name (aten::add) nor a "
+		   "PyTorch API name");
 	text_fails("| op | status |\n|--|--|\n| `aten::add` | |\n", MT_IMPORT_MARKDOWN,
-		   "inline.md:3: aten::add has no status");
+		   "inline.md:3:17: aten::add has no status");
 	text_fails("| op | status | fallback |\n|--|--|--|\n| add | yes | maybe |\n",
-		   MT_IMPORT_MARKDOWN, "inline.md:3: fallback 'maybe' of aten::add is neither");
+		   MT_IMPORT_MARKDOWN, "inline.md:3:15: fallback 'maybe' of aten::add is neither");
 	text_fails("| op | status |\n|--|--|\n| add | yes \xff |\n", MT_IMPORT_MARKDOWN,
 		   "inline.md:3: not UTF-8 text (byte 0xff)");
 	text_fails("no table here\n", MT_IMPORT_MARKDOWN, "inline.md: no Markdown table");
