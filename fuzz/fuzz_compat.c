@@ -1,6 +1,7 @@
 /* libFuzzer harness for compatibility tables: the mtrial-compat/1 YAML
  * reader, the column mapping reader, and the importers of vendors' Markdown
- * tables, RST operator lists and analyze JSON (probes/compat*.c). Any bytes
+ * tables (op- or API-keyed), RST operator lists, analyze JSON and mtrial's
+ * own YAML (probes/compat*.c). Any bytes
  * must either read or fail with a message, never crash or leak. The first
  * byte picks the reader; the rest is the file.
  *
@@ -64,7 +65,8 @@ static void table(const char *text, size_t len)
 
 static void convert(const char *text, size_t len, mt_import_format format)
 {
-	static const char *const origins[] = {"ops.md", "ops.md", "ops.rst", "result.json"};
+	static const char *const origins[] = {"ops.md", "ops.md", "ops.rst", "result.json",
+					      "shared.yaml"};
 	mt_import_convert_options o = {.name = "fuzz", .format = format,
 				       .origin = origins[format], .source = "fuzz",
 				       .retrieved = "2026-01-01"};
@@ -102,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	mt_error_clear();
-	switch (data[0] % 6) {
+	switch (data[0] % 7) {
 	case 0:
 		table(text, size - 1);
 		break;
@@ -110,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		map(text, size - 1);
 		break;
 	default:
-		convert(text, size - 1, (mt_import_format)(data[0] % 6 - 2));
+		convert(text, size - 1, (mt_import_format)(data[0] % 7 - 2));
 		break;
 	}
 	return 0;

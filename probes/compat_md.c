@@ -435,6 +435,7 @@ struct md {
 	mt_buf columns;     /* the first table's columns, for the note */
 	mt_buf skipped;     /* tables that are not op tables, one a line */
 	char heads[7][128]; /* the namespace each heading level names, or "" */
+	char table_ns[128]; /* the namespace the name column's header names */
 	char row_ns[128];   /* the namespace a heading row of this table names */
 	int api_column;     /* the name column's header says API, not op */
 };
@@ -520,11 +521,14 @@ static int namespace_of(char *out, size_t size, const char *heading)
 	return -1;
 }
 
-/* The namespace in effect: the deepest heading that names one, or NULL. */
+/* The namespace in effect: a heading row's, the name column header's, else
+ * the deepest heading's that names one, or NULL. */
 static const char *md_namespace(const struct md *m)
 {
 	if (m->row_ns[0])
 		return m->row_ns;
+	if (m->table_ns[0])
+		return m->table_ns;
 	for (int level = 6; level > 0; level--)
 		if (m->heads[level][0])
 			return m->heads[level];
@@ -935,13 +939,37 @@ static void md_describe(mt_buf *b, char **cells, size_t n, const int *col)
 				      (size_t)col[r] < n ? cells[col[r]] : "");
 }
 
+/* A name column whose header names a namespace ("| torch.Tensor | Supported
+ * |") qualifies the short names below it; where no header says which column
+ * holds the names, that one does. */
+static void md_name_column(struct md *m, char **hcells, size_t hn, int *col)
+{
+	char norm[256];
+
+	m->row_ns[0] = m->table_ns[0] = '\0';
+	for (size_t i = 0; i < hn && col[R_OP] < 0; i++) {
+		int used = 0;
+		for (int r = 0; r < R_N; r++)
+			used |= col[r] == (int)i;
+		if (!used && namespace_of(m->table_ns, sizeof(m->table_ns), hcells[i]) == 0)
+			col[R_OP] = (int)i;
+	}
+	if (col[R_OP] >= 0 && !m->table_ns[0])
+		namespace_of(m->table_ns, sizeof(m->table_ns), hcells[col[R_OP]]);
+	m->api_column = 0;
+	if (col[R_OP] >= 0) {
+		mt_compat__norm(norm, sizeof(norm), hcells[col[R_OP]]);
+		m->api_column = api_header(norm) || m->table_ns[0];
+	}
+}
+
 /* One table: its header at l->v[h], the delimiter below it. *next: the
  * first line after the table. A table without both a name column and a
  * status (or fallback) column, by its headers or its cells, is not an op
  * table: it is listed in m->skipped with the words it holds. */
 static int md_table(struct md *m, struct lines *l, size_t h, size_t *next)
 {
-	char *hcells[64], *cells[64], norm[256];
+	char *hcells[64], *cells[64];
 	unsigned hcols[64], cols[64];
 	size_t hn = md_cells(l->v[h], hcells, hcols, 64);
 	int col[R_N], error;
@@ -951,10 +979,7 @@ static int md_table(struct md *m, struct lines *l, size_t h, size_t *next)
 		(*next)++;
 	if ((error = md_columns(m, hcells, hn, col, (unsigned)h + 1)) < 0)
 		return error;
-	m->row_ns[0] = '\0';
-	m->api_column = 0;
-	if (col[R_OP] >= 0)
-		mt_compat__norm(norm, sizeof(norm), hcells[col[R_OP]]), m->api_column = api_header(norm);
+	md_name_column(m, hcells, hn, col);
 	if (col[R_OP] < 0 || (col[R_STATUS] < 0 && col[R_FALLBACK] < 0))
 		md_sniff(m, l, h + 2, *next, hn, col);
 	if (col[R_OP] < 0 || (col[R_STATUS] < 0 && col[R_FALLBACK] < 0)) {

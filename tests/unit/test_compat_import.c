@@ -356,6 +356,25 @@ static void test_api_table_by_cells(void **state)
 	mt_compat_free(t);
 }
 
+static void test_api_table_header_namespace(void **state)
+{
+	mt_compat_table *t = import_ok("tn-header-namespace.md", NULL, MT_IMPORT_AUTO, NULL);
+	const mt_compat_api *a;
+
+	(void)state;
+	assert_int_equal(mt_compat_napis(t), 4);
+	expect_api(t, "torch.Tensor.add_", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	a = expect_api(t, "torch.Tensor.index_put_", MT_COMPAT_CPU_FALLBACK,
+		       MT_COMPAT_API_UNSPECIFIED);
+	strv_is(a->ops, "aten::index_put_");
+	strv_is(a->fallback_dtypes, "bool");
+	/* the next table's header names another namespace; a qualified name stays */
+	expect_api(t, "torch.linalg.svd", MT_COMPAT_UNSUPPORTED, MT_COMPAT_API_UNSPECIFIED);
+	expect_api(t, "torch.det", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	assert_null(mt_compat_lookup_api(t, "torch.Tensor.svd"));
+	mt_compat_free(t);
+}
+
 static void test_api_table_errors(void **state)
 {
 	(void)state;
@@ -708,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_api_table_qualified),
 		cmocka_unit_test(test_api_table_headings),
 		cmocka_unit_test(test_api_table_by_cells),
+		cmocka_unit_test(test_api_table_header_namespace),
 		cmocka_unit_test(test_api_table_errors),
 		cmocka_unit_test(test_own_yaml),
 		cmocka_unit_test(test_own_yaml_errors),
