@@ -12,11 +12,39 @@
 
 static json_t *identity(const mt_compat_table *t, const char *where)
 {
-	return json_pack("{ss, ss, ss, ss, ss, ss, ss, sI, sI}", "name", mt_compat_name(t),
+	return json_pack("{ss, ss, ss, ss, ss, ss, ss, sI, sI, sI}", "name", mt_compat_name(t),
 			 "backend", mt_compat_backend(t), "version", mt_compat_version(t), "kind",
 			 mt_compat_kind(t), "retrieved", mt_compat_retrieved(t), "source",
 			 mt_compat_source(t), "where", where, "ops", (json_int_t)mt_compat_nops(t),
-			 "rules", (json_int_t)mt_compat_nrules(t));
+			 "apis", (json_int_t)mt_compat_napis(t), "rules",
+			 (json_int_t)mt_compat_nrules(t));
+}
+
+/* A NULL-terminated list as a JSON array. */
+static json_t *strv_json(const char *const *v)
+{
+	json_t *a = json_array();
+	for (; v && *v; v++)
+		json_array_append_new(a, json_string(*v));
+	return a;
+}
+
+static json_t *op_json(const mt_compat_op *o)
+{
+	return json_pack("{ss, ss, so, so, so, ss?, sI}", "op", o->op, "status",
+			 mt_compat_status_str(o->status), "conditions", strv_json(o->conditions),
+			 "dtypes", strv_json(o->dtypes_supported), "fallback_dtypes",
+			 strv_json(o->dtypes_fallback), "notes", o->notes, "line",
+			 (json_int_t)o->line);
+}
+
+static json_t *api_json(const mt_compat_api *a)
+{
+	const char *kind = mt_compat_api_kind_str(a->kind);
+	return json_pack("{ss, ss, ss?, so, so, so, ss?, sI}", "api", a->api, "status",
+			 mt_compat_status_str(a->status), "kind", kind, "ops", strv_json(a->ops),
+			 "fallback_dtypes", strv_json(a->fallback_dtypes), "conditions",
+			 strv_json(a->conditions), "notes", a->notes, "line", (json_int_t)a->line);
 }
 
 /* Adds the table `name`; `imported` says whether it came from the user's
@@ -51,42 +79,95 @@ static json_t *list_tables(void)
 	return list;
 }
 
-static int show(struct cli *cli, const char *name)
+/* "  a, b" after a label, nothing for an empty list. */
+static void print_list(const char *label, const char *const *v)
 {
-	mt_compat_table *t = NULL;
-	json_t *ops = json_array(), *out;
-	int error = mt_compat_load(&t, name);
+	for (size_t i = 0; v && v[i]; i++)
+		printf("%s%s", i ? ", " : label, v[i]);
+}
 
-	if (error < 0) {
-		json_decref(ops);
-		return error;
+static void show_text(const mt_compat_table *t)
+{
+	printf("%s: %s %s (%s, retrieved %s)\n  source: %s\n", mt_compat_name(t),
+	       mt_compat_backend(t), mt_compat_version(t), mt_compat_kind(t),
+	       mt_compat_retrieved(t), mt_compat_source(t));
+	for (size_t k = 0; k < mt_compat_nrules(t); k++)
+		printf("  rule %s: %s\n", mt_compat_rule_at(t, k)->id, mt_compat_rule_at(t, k)->text);
+	for (size_t i = 0; i < mt_compat_napis(t); i++) {
+		const mt_compat_api *a = mt_compat_api_at(t, i);
+		const char *kind = mt_compat_api_kind_str(a->kind);
+		printf("  %-40s %s%s%s", a->api, mt_compat_status_str(a->status), kind ? " " : "",
+		       kind ? kind : "");
+		print_list("  ops: ", a->ops);
+		print_list("  fallback dtypes: ", a->fallback_dtypes);
+		printf("\n");
 	}
 	for (size_t i = 0; i < mt_compat_nops(t); i++) {
 		const mt_compat_op *o = mt_compat_op_at(t, i);
-		json_array_append_new(ops, json_pack("{ss, ss, sI}", "op", o->op, "status",
-						     mt_compat_status_str(o->status), "line",
-						     (json_int_t)o->line));
+		printf("  %-40s %s", o->op, mt_compat_status_str(o->status));
+		print_list("  fallback dtypes: ", o->dtypes_fallback);
+		printf("\n");
 	}
-	out = identity(t, name);
-	json_object_set_new(out, "entries", ops);
-	if (cli->json) {
+}
+
+/* show NAME [--format text|json|yaml]: yaml writes the table as it is
+ * written, which imports again as the same table. */
+static int show(struct cli *cli, const char *name, const char *format)
+{
+	mt_compat_table *t = NULL;
+	json_t *ops, *apis, *out;
+	char *text = NULL;
+	size_t len = 0;
+	int error = mt_compat_load(&t, name);
+
+	if (error < 0)
+		return error;
+	if (!strcmp(format, "yaml")) {
+		if ((error = mt_compat_read_text(&text, &len, name)) == 0)
+			fwrite(text, 1, len, stdout);
+		free(text);
+	} else if (cli->json || !strcmp(format, "json")) {
+		ops = json_array();
+		apis = json_array();
+		for (size_t i = 0; i < mt_compat_nops(t); i++)
+			json_array_append_new(ops, op_json(mt_compat_op_at(t, i)));
+		for (size_t i = 0; i < mt_compat_napis(t); i++)
+			json_array_append_new(apis, api_json(mt_compat_api_at(t, i)));
+		out = identity(t, name);
+		json_object_set_new(out, "entries", ops);
+		json_object_set_new(out, "api_entries", apis);
 		cli_print_json(out);
 	} else {
-		json_t *o;
-		size_t i;
-		printf("%s: %s %s (%s, retrieved %s)\n  source: %s\n", mt_compat_name(t),
-		       mt_compat_backend(t), mt_compat_version(t), mt_compat_kind(t),
-		       mt_compat_retrieved(t), mt_compat_source(t));
-		for (size_t k = 0; k < mt_compat_nrules(t); k++)
-			printf("  rule %s: %s\n", mt_compat_rule_at(t, k)->id,
-			       mt_compat_rule_at(t, k)->text);
-		json_array_foreach(ops, i, o)
-			printf("  %-40s %s\n", json_string_value(json_object_get(o, "op")),
-			       json_string_value(json_object_get(o, "status")));
-		json_decref(out);
+		show_text(t);
 	}
 	mt_compat_free(t);
-	return 0;
+	return error;
+}
+
+/* Parses show's options (argv[0] is "show"): NAME and --format. */
+static int show_cmd(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"format", required_argument, NULL, 'f'}, {0}};
+	const char *format = "text";
+	int opt;
+
+	while ((opt = cli_getopt(cli, argc, argv, "h", opts)) >= 0) {
+		if (opt != 'f')
+			return cli_usage_error(cli, "bad option");
+		format = optarg;
+	}
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "yaml"))
+		return cli_usage_error(cli, "--format %s: text, json or yaml", format);
+	if (optind + 1 != argc)
+		return cli_usage_error(cli, "tables show: one NAME or FILE");
+	if (cli->json && !strcmp(format, "yaml"))
+		return cli_usage_error(cli, "tables show: --json or --format yaml, not both");
+	if (show(cli, argv[optind], format) < 0)
+		return cli_fail(cli, mt_error_last_code());
+	return CLI_EXIT_OK;
 }
 
 /* --- import and update ------------------------------------------------------- */
@@ -103,18 +184,26 @@ static json_t *lines_array(const char *text)
 	return arr;
 }
 
+/* {"device": N, ...} of counts by mt_compat_status. */
+static json_t *counts_json(const size_t *counts)
+{
+	json_t *o = json_object();
+	for (int s = 1; s < 5; s++)
+		json_object_set_new(o, mt_compat_status_str((mt_compat_status)s),
+				    json_integer((json_int_t)counts[s]));
+	return o;
+}
+
 static json_t *result_json(const mt_import_result *r)
 {
-	json_t *counts = json_object();
-	for (int s = 1; s < 5; s++)
-		json_object_set_new(counts, mt_compat_status_str((mt_compat_status)s),
-				    json_integer((json_int_t)r->counts[s]));
-	return json_pack("{ss, ss, ss, ss, ss, sI, so, sb, sb, so, so}", "name", r->name, "outcome",
-			 r->outcome, "path", r->path, "source", r->source, "format",
+	return json_pack("{ss, ss, ss, ss, ss, sI, so, sI, so, sb, sb, so, so}", "name", r->name,
+			 "outcome", r->outcome, "path", r->path, "source", r->source, "format",
 			 mt_import_format_str(r->format), "ops", (json_int_t)r->nops, "counts",
-			 counts, "replaced", r->replaced, "shadows_bundled", r->shadows_bundled,
-			 "skipped", r->skipped ? json_string(r->skipped) : json_null(),
-			 "unregistered", lines_array(r->unregistered));
+			 counts_json(r->counts), "apis", (json_int_t)r->napis, "api_counts",
+			 counts_json(r->api_counts), "replaced", r->replaced, "shadows_bundled",
+			 r->shadows_bundled, "skipped",
+			 r->skipped ? json_string(r->skipped) : json_null(), "unregistered",
+			 lines_array(r->unregistered));
 }
 
 /* Prints each line of text indented. */
@@ -132,13 +221,24 @@ static void print_lines(const char *text, size_t max)
 	}
 }
 
+/* "N ops: N device, N partial, N cpu_fallback, N unsupported". */
+static void print_counts(size_t n, const char *what, const size_t *counts)
+{
+	printf("%zu %s: %zu device, %zu partial, %zu cpu_fallback, %zu unsupported", n, what,
+	       counts[MT_COMPAT_DEVICE], counts[MT_COMPAT_PARTIAL],
+	       counts[MT_COMPAT_CPU_FALLBACK], counts[MT_COMPAT_UNSUPPORTED]);
+}
+
 static void print_result(const mt_import_result *r)
 {
-	printf("%s: %s from %s (%s): %zu ops: %zu device, %zu partial, %zu cpu_fallback, "
-	       "%zu unsupported\n  %s\n", r->name, r->outcome, r->source,
-	       mt_import_format_str(r->format), r->nops, r->counts[MT_COMPAT_DEVICE],
-	       r->counts[MT_COMPAT_PARTIAL], r->counts[MT_COMPAT_CPU_FALLBACK],
-	       r->counts[MT_COMPAT_UNSUPPORTED], r->path);
+	printf("%s: %s from %s (%s): ", r->name, r->outcome, r->source,
+	       mt_import_format_str(r->format));
+	if (r->napis) {
+		print_counts(r->napis, "APIs", r->api_counts);
+		printf("; ");
+	}
+	print_counts(r->nops, "ops", r->counts);
+	printf("\n  %s\n", r->path);
 	if (r->replaced && strcmp(r->outcome, "unchanged") != 0)
 		printf("  replaces the earlier import of %s\n", r->name);
 	if (r->shadows_bundled)
@@ -192,8 +292,8 @@ static int import_options(struct cli *cli, int argc, char **argv, struct import_
 		case 'u': a->url = optarg; break;
 		case 'f':
 			if ((fmt = mt_import_format_parse(optarg)) < 0) {
-				*status = cli_usage_error(cli, "--format %s: markdown, rst, analyze "
-							  "or auto", optarg);
+				*status = cli_usage_error(cli, "--format %s: markdown, rst, analyze, "
+							  "yaml or auto", optarg);
 				return 1;
 			}
 			a->o.format = (mt_import_format)fmt;
@@ -310,8 +410,9 @@ int cmd_tables(struct cli *cli, int argc, char **argv)
 		return import_cmd(cli, argc - 1, argv + 1);
 	if (strcmp(sub, "update") == 0)
 		return update_cmd(cli, argc - 1, argv + 1);
-	if (cli_parse_plain(cli, argc - 1 - (strcmp(sub, "show") == 0 && argc > 2),
-			    argv + 1 + (strcmp(sub, "show") == 0 && argc > 2), &status))
+	if (strcmp(sub, "show") == 0)
+		return show_cmd(cli, argc - 1, argv + 1);
+	if (cli_parse_plain(cli, argc - 1, argv + 1, &status))
 		return status;
 	if (strcmp(sub, "list") == 0) {
 		json_t *list = list_tables(), *e;
@@ -319,12 +420,13 @@ int cmd_tables(struct cli *cli, int argc, char **argv)
 		if (cli->json)
 			return cli_print_json(list), CLI_EXIT_OK;
 		json_array_foreach(list, i, e)
-			printf("%-26s %s %s, %lld ops, %lld rules (%s, retrieved %s)%s%s\n",
+			printf("%-26s %s %s, %lld ops, %lld APIs, %lld rules (%s, retrieved %s)%s%s\n",
 			       json_string_value(json_object_get(e, "name")),
 			       json_string_value(json_object_get(e, "backend")) ?: "ERROR",
 			       json_string_value(json_object_get(e, "version")) ?:
 				       json_string_value(json_object_get(e, "error")),
 			       (long long)json_integer_value(json_object_get(e, "ops")),
+			       (long long)json_integer_value(json_object_get(e, "apis")),
 			       (long long)json_integer_value(json_object_get(e, "rules")),
 			       json_string_value(json_object_get(e, "kind")) ?: "-",
 			       json_string_value(json_object_get(e, "retrieved")) ?: "-",
@@ -335,8 +437,6 @@ int cmd_tables(struct cli *cli, int argc, char **argv)
 			       json_is_true(json_object_get(e, "shadows_bundled"))
 				       ? " [shadows the bundled table]" : "");
 		json_decref(list);
-	} else if (strcmp(sub, "show") == 0 && argc > 2) {
-		error = show(cli, argv[2]);
 	} else {
 		return cli_usage_error(cli, "unknown subcommand '%s'", sub);
 	}

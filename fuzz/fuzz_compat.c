@@ -1,12 +1,13 @@
 /* libFuzzer harness for compatibility tables: the mtrial-compat/1 YAML
  * reader, the column mapping reader, and the importers of vendors' Markdown
- * tables, RST operator lists and analyze JSON (probes/compat*.c). Any bytes
+ * tables (op- or API-keyed), RST operator lists, analyze JSON and mtrial's
+ * own YAML (probes/compat*.c). Any bytes
  * must either read or fail with a message, never crash or leak. The first
  * byte picks the reader; the rest is the file.
  *
  * An importer's YAML is validated by mt_compat_parse() before it is
- * returned; the harness parses it again and checks that every op can be
- * looked up by its own name. */
+ * returned; the harness parses it again and checks that every op and API
+ * can be looked up by its own name. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,6 +32,16 @@ static void walk(const mt_compat_table *t)
 			(void)strlen(*c);
 		(void)mt_compat_status_str(op->status);
 	}
+	for (size_t i = 0; i < mt_compat_napis(t); i++) {
+		const mt_compat_api *a = mt_compat_api_at(t, i);
+		if (!a || mt_compat_lookup_api(t, a->api) != a)
+			abort();
+		for (const char *const *o = a->ops; *o; o++)
+			if (mt_compat_apis_naming(t, *o, NULL, 0) == 0)
+				abort();
+		for (const char *const *d = a->fallback_dtypes; *d; d++)
+			(void)strlen(*d);
+	}
 	for (size_t i = 0; i < mt_compat_nrules(t); i++)
 		if (!mt_compat_rule_at(t, i) || !mt_compat_rule_at(t, i)->id)
 			abort();
@@ -54,7 +65,8 @@ static void table(const char *text, size_t len)
 
 static void convert(const char *text, size_t len, mt_import_format format)
 {
-	static const char *const origins[] = {"ops.md", "ops.md", "ops.rst", "result.json"};
+	static const char *const origins[] = {"ops.md", "ops.md", "ops.rst", "result.json",
+					      "shared.yaml"};
 	mt_import_convert_options o = {.name = "fuzz", .format = format,
 				       .origin = origins[format], .source = "fuzz",
 				       .retrieved = "2026-01-01"};
@@ -92,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	mt_error_clear();
-	switch (data[0] % 6) {
+	switch (data[0] % 7) {
 	case 0:
 		table(text, size - 1);
 		break;
@@ -100,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		map(text, size - 1);
 		break;
 	default:
-		convert(text, size - 1, (mt_import_format)(data[0] % 6 - 2));
+		convert(text, size - 1, (mt_import_format)(data[0] % 7 - 2));
 		break;
 	}
 	return 0;

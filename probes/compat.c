@@ -6,6 +6,7 @@
 #include "util.h"
 #include "ytree.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,9 @@ struct mt_compat_table {
 	const char *name, *backend, *version, *device, *kind, *retrieved, *source;
 	mt_compat_op *ops; /* sorted by op */
 	size_t nops;
+	mt_compat_api *apis; /* in file order */
+	const mt_compat_api **api_index; /* the same, sorted by api */
+	size_t napis;
 	mt_compat_rule *rules;
 	size_t nrules;
 };
@@ -35,6 +39,21 @@ int mt_compat_status_parse(const char *s)
 {
 	for (int i = 0; s && i < 5; i++)
 		if (strcmp(s, status_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static const char *const kind_names[] = {NULL, "native", "host-only", "process-group"};
+
+const char *mt_compat_api_kind_str(mt_compat_api_kind k)
+{
+	return (unsigned)k < 4 ? kind_names[k] : NULL;
+}
+
+int mt_compat_api_kind_parse(const char *s)
+{
+	for (int i = 1; s && i < 4; i++)
+		if (strcmp(s, kind_names[i]) == 0)
 			return i;
 	return -1;
 }
@@ -111,19 +130,41 @@ static int strv(const struct reader *rd, const mt_ynode *map, const char *key,
 	return 0;
 }
 
+static const char *const no_strings[] = {NULL};
+
+/* dtypes.fallback: dtype names as torch spells them without "torch."
+ * (int64, bfloat16), as a dispatch trace records them. */
+static int read_fallback(const struct reader *rd, const mt_ynode *d, const char *const **out)
+{
+	const mt_ynode *f = mt_ytree_get(d, "fallback");
+	int error = strv(rd, d, "fallback", out);
+
+	for (size_t i = 0; error == 0 && (*out)[i]; i++) {
+		const char *s = (*out)[i];
+		if (!islower((unsigned char)*s) ||
+		    strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
+			error = bad(rd, f->kids[i], "'%s' is not a dtype name (float32, int64, "
+				    "bfloat16, ...)", s);
+	}
+	return error;
+}
+
 static int read_dtypes(const struct reader *rd, const mt_ynode *op, mt_compat_op *o)
 {
-	static const char *const keys[] = {"supported", "demoted", NULL};
+	static const char *const keys[] = {"supported", "demoted", "fallback", NULL};
 	const mt_ynode *d = mt_ytree_get(op, "dtypes");
 	const mt_ynode *demoted;
 	int error;
 
+	o->dtypes_fallback = no_strings;
 	if (!d || mt_ytree_is_null(d))
 		return strv(rd, op, "dtypes", &o->dtypes_supported);
 	if (d->kind != MT_YNODE_MAP)
-		return bad(rd, d, "'%s' must be a map with supported and demoted", "dtypes");
+		return bad(rd, d, "'%s' must be a map with supported, demoted and fallback",
+			   "dtypes");
 	if ((error = only_keys(rd, d, "dtypes", keys)) < 0 ||
-	    (error = strv(rd, d, "supported", &o->dtypes_supported)) < 0)
+	    (error = strv(rd, d, "supported", &o->dtypes_supported)) < 0 ||
+	    (error = read_fallback(rd, d, &o->dtypes_fallback)) < 0)
 		return error;
 	demoted = mt_ytree_get(d, "demoted");
 	if (demoted && !mt_ytree_is_null(demoted) && demoted->kind != MT_YNODE_MAP)
@@ -131,38 +172,68 @@ static int read_dtypes(const struct reader *rd, const mt_ynode *op, mt_compat_op
 	return 0;
 }
 
+/* A fallback limited to some dtypes says when an op runs on the CPU; on any
+ * other status it would claim something the status contradicts. */
+static int fallback_fits(const struct reader *rd, const mt_ynode *m, mt_compat_status st,
+			 const char *const *fallback)
+{
+	if (!fallback[0] || st == MT_COMPAT_CPU_FALLBACK)
+		return 0;
+	return mt_error_set(MT_EINVALID, "%s:%u:%u: '%s' is %s but names dtypes.fallback (only a "
+			    "cpu_fallback is limited to dtypes)", rd->name, m->key_line,
+			    m->key_col, m->key, mt_compat_status_str(st));
+}
+
+/* The required status of an op or API entry (map m), never unknown. */
+static int read_status(const struct reader *rd, const mt_ynode *m, mt_compat_status *out)
+{
+	const char *status;
+	int st, error;
+
+	if ((error = scalar(rd, m, "status", 1, &status)) < 0)
+		return error;
+	if ((st = mt_compat_status_parse(status)) <= 0)
+		return bad(rd, mt_ytree_get(m, "status"), "unknown status '%s' (expected device, "
+			   "cpu_fallback, unsupported or partial)", status);
+	*out = (mt_compat_status)st;
+	return 0;
+}
+
+static int partial_needs_conditions(const struct reader *rd, const mt_ynode *m,
+				    const char *what, mt_compat_status st,
+				    const char *const *conditions)
+{
+	if (st != MT_COMPAT_PARTIAL || conditions[0])
+		return 0;
+	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s '%s' is partial but says no conditions",
+			    rd->name, m->key_line, m->key_col, what, m->key);
+}
+
 static int read_op(const struct reader *rd, const mt_ynode *m, mt_compat_op *o)
 {
 	static const char *const keys[] = {"status", "conditions", "dtypes", "modes", "since",
 					   "removed", "notes", NULL};
-	const char *status;
-	int st, error;
+	int error;
 
 	if (m->kind != MT_YNODE_MAP)
 		return bad(rd, m, "op '%s' must be a map with at least a status", m->key);
 	if (strncmp(m->key, "aten::", 6) != 0 && !strstr(m->key, "::"))
 		return mt_error_set(MT_EINVALID, "%s:%u:%u: '%s' is not an operator name "
-				    "(namespace::name, e.g. aten::add)", rd->name, m->key_line,
-				    m->key_col, m->key);
+				    "(namespace::name, e.g. aten::add; a Python API goes under "
+				    "apis)", rd->name, m->key_line, m->key_col, m->key);
 	if ((error = only_keys(rd, m, m->key, keys)) < 0 ||
-	    (error = scalar(rd, m, "status", 1, &status)) < 0)
+	    (error = read_status(rd, m, &o->status)) < 0)
 		return error;
-	if ((st = mt_compat_status_parse(status)) <= 0)
-		return bad(rd, mt_ytree_get(m, "status"), "unknown status '%s' (expected device, "
-			   "cpu_fallback, unsupported or partial)", status);
 	o->op = mt_arena_strdup(&rd->t->arena, m->key);
-	o->status = (mt_compat_status)st;
 	o->line = m->key_line;
 	if ((error = strv(rd, m, "conditions", &o->conditions)) < 0 ||
 	    (error = strv(rd, m, "modes", &o->modes)) < 0 || (error = read_dtypes(rd, m, o)) < 0 ||
 	    (error = scalar(rd, m, "since", 0, &o->since)) < 0 ||
 	    (error = scalar(rd, m, "removed", 0, &o->removed)) < 0 ||
-	    (error = scalar(rd, m, "notes", 0, &o->notes)) < 0)
+	    (error = scalar(rd, m, "notes", 0, &o->notes)) < 0 ||
+	    (error = partial_needs_conditions(rd, m, "op", o->status, o->conditions)) < 0)
 		return error;
-	if (o->status == MT_COMPAT_PARTIAL && !o->conditions[0])
-		return mt_error_set(MT_EINVALID, "%s:%u:%u: op '%s' is partial but says no "
-				    "conditions", rd->name, m->key_line, m->key_col, m->key);
-	return 0;
+	return fallback_fits(rd, m, o->status, o->dtypes_fallback);
 }
 
 static int cmp_op(const void *a, const void *b)
@@ -185,6 +256,115 @@ static int read_ops(const struct reader *rd, const mt_ynode *ops)
 		if ((error = read_op(rd, ops->kids[i], &t->ops[t->nops++])) < 0)
 			return error;
 	qsort(t->ops, t->nops, sizeof(*t->ops), cmp_op);
+	return 0;
+}
+
+/* --- API entries ---------------------------------------------------------------- */
+
+/* "torch.Tensor.abs": Python identifiers joined by dots, at least two. */
+static int is_api_name(const char *s)
+{
+	int parts = 0;
+
+	for (;;) {
+		size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789_");
+		if (!n || isdigit((unsigned char)*s))
+			return 0;
+		parts++;
+		s += n;
+		if (!*s)
+			return parts >= 2;
+		if (*s++ != '.')
+			return 0;
+	}
+}
+
+/* dtypes of an API entry: only {fallback: [...]}. */
+static int read_api_dtypes(const struct reader *rd, const mt_ynode *m, mt_compat_api *a)
+{
+	static const char *const keys[] = {"fallback", NULL};
+	const mt_ynode *d = mt_ytree_get(m, "dtypes");
+	int error;
+
+	a->fallback_dtypes = no_strings;
+	if (!d || mt_ytree_is_null(d))
+		return 0;
+	if (d->kind != MT_YNODE_MAP)
+		return bad(rd, d, "'%s' of an API must be a map: {fallback: [dtype, ...]}",
+			   "dtypes");
+	if ((error = only_keys(rd, d, "dtypes of an API", keys)) < 0)
+		return error;
+	return read_fallback(rd, d, &a->fallback_dtypes);
+}
+
+/* ops of an API entry: each an operator name. */
+static int read_api_ops(const struct reader *rd, const mt_ynode *m, mt_compat_api *a)
+{
+	int error = strv(rd, m, "ops", &a->ops);
+
+	for (size_t i = 0; error == 0 && a->ops[i]; i++)
+		if (!strstr(a->ops[i], "::"))
+			error = bad(rd, mt_ytree_get(m, "ops")->kids[i], "'%s' is not an operator "
+				    "name (namespace::name, e.g. aten::cumsum)", a->ops[i]);
+	return error;
+}
+
+static int read_api(const struct reader *rd, const mt_ynode *m, mt_compat_api *a)
+{
+	static const char *const keys[] = {"status", "kind", "ops", "dtypes", "conditions",
+					   "notes", NULL};
+	const char *kind;
+	int k = 0, error;
+
+	if (m->kind != MT_YNODE_MAP)
+		return bad(rd, m, "API '%s' must be a map with at least a status", m->key);
+	if (!is_api_name(m->key))
+		return mt_error_set(MT_EINVALID, "%s:%u:%u: '%s' is not a fully qualified API "
+				    "name (torch.Tensor.abs; an aten op goes under ops)", rd->name,
+				    m->key_line, m->key_col, m->key);
+	if ((error = only_keys(rd, m, m->key, keys)) < 0 ||
+	    (error = read_status(rd, m, &a->status)) < 0 ||
+	    (error = scalar(rd, m, "kind", 0, &kind)) < 0)
+		return error;
+	if (kind && (k = mt_compat_api_kind_parse(kind)) < 0)
+		return bad(rd, mt_ytree_get(m, "kind"), "unknown kind '%s' (expected native, "
+			   "host-only or process-group)", kind);
+	a->api = mt_arena_strdup(&rd->t->arena, m->key);
+	a->kind = kind ? (mt_compat_api_kind)k : MT_COMPAT_API_UNSPECIFIED;
+	a->line = m->key_line;
+	if ((error = read_api_ops(rd, m, a)) < 0 || (error = read_api_dtypes(rd, m, a)) < 0 ||
+	    (error = strv(rd, m, "conditions", &a->conditions)) < 0 ||
+	    (error = scalar(rd, m, "notes", 0, &a->notes)) < 0 ||
+	    (error = partial_needs_conditions(rd, m, "API", a->status, a->conditions)) < 0)
+		return error;
+	return fallback_fits(rd, m, a->status, a->fallback_dtypes);
+}
+
+static int cmp_api(const void *a, const void *b)
+{
+	return strcmp((*(const mt_compat_api *const *)a)->api,
+		      (*(const mt_compat_api *const *)b)->api);
+}
+
+static int read_apis(const struct reader *rd, const mt_ynode *apis)
+{
+	mt_compat_table *t = rd->t;
+	int error;
+
+	if (!apis || mt_ytree_is_null(apis))
+		return 0;
+	if (apis->kind != MT_YNODE_MAP)
+		return bad(rd, apis, "'%s' must map API names to their status", "apis");
+	t->apis = mt_arena_alloc(&t->arena, (apis->n + 1) * sizeof(*t->apis));
+	t->api_index = mt_arena_alloc(&t->arena, (apis->n + 1) * sizeof(*t->api_index));
+	memset(t->apis, 0, (apis->n + 1) * sizeof(*t->apis));
+	for (size_t i = 0; i < apis->n; i++) {
+		if ((error = read_api(rd, apis->kids[i], &t->apis[i])) < 0)
+			return error;
+		t->api_index[t->napis++] = &t->apis[i];
+	}
+	qsort(t->api_index, t->napis, sizeof(*t->api_index), cmp_api);
 	return 0;
 }
 
@@ -246,7 +426,7 @@ static int read_table(const struct reader *rd, const mt_ynode *root)
 {
 	static const char *const keys[] = {"schema", "name", "backend", "version", "device",
 					   "kind", "source", "retrieved", "default", "note",
-					   "rules", "ops", NULL};
+					   "rules", "ops", "apis", NULL};
 	mt_compat_table *t = rd->t;
 	const char *schema, *def, *note;
 	int error;
@@ -278,7 +458,9 @@ static int read_table(const struct reader *rd, const mt_ynode *root)
 	if ((error = read_source(rd, mt_ytree_get(root, "source"))) < 0 ||
 	    (error = read_rules(rd, mt_ytree_get(root, "rules"))) < 0)
 		return error;
-	return read_ops(rd, mt_ytree_get(root, "ops"));
+	if ((error = read_ops(rd, mt_ytree_get(root, "ops"))) < 0)
+		return error;
+	return read_apis(rd, mt_ytree_get(root, "apis"));
 }
 
 /* --- loading -------------------------------------------------------------------- */
@@ -316,40 +498,72 @@ char *mt_compat_user_dir(void)
 	return mt_buf_detach(&b);
 }
 
-static int load_file(mt_compat_table **out, const char *path)
+/* Where mt_compat_load finds a table: a file (*path, caller frees) or a
+ * bundled text (*text, static); *file is "compat-NAME.yaml". */
+static int locate(const char *name_or_path, char **path, const char **text, char file[512])
 {
-	char *text = NULL;
-	size_t len = 0;
-	int error = mt_file_read(&text, &len, path);
-	if (error == 0)
-		error = mt_compat_parse(out, text, len, path);
-	free(text);
-	return error;
+	char *dir;
+
+	*path = NULL;
+	*text = NULL;
+	if (strchr(name_or_path, '/') || mt_path_exists(name_or_path)) {
+		*path = mt_strdup(name_or_path);
+		return 0;
+	}
+	snprintf(file, 512, "compat-%s.yaml", name_or_path);
+	dir = mt_compat_user_dir();
+	*path = mt_path_join(dir, file);
+	free(dir);
+	if (mt_path_exists(*path)) /* imported or updated: newer than the bundle */
+		return 0;
+	free(*path);
+	*path = NULL;
+	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
+		if (strcmp(e->name, file) == 0) {
+			*text = e->text;
+			return 0;
+		}
+	return mt_error_set(MT_ENOTFOUND, "no compatibility table named '%s' (mtrial tables "
+			    "list shows them)", name_or_path);
 }
 
 int mt_compat_load(mt_compat_table **out, const char *name_or_path)
 {
-	char file[512], *dir, *path;
+	char file[512], *path, *text = NULL;
+	const char *bundled;
+	size_t len = 0;
 	int error;
 
 	*out = NULL;
-	if (strchr(name_or_path, '/') || mt_path_exists(name_or_path))
-		return load_file(out, name_or_path);
-	snprintf(file, sizeof(file), "compat-%s.yaml", name_or_path);
-	dir = mt_compat_user_dir();
-	path = mt_path_join(dir, file);
-	free(dir);
-	if (mt_path_exists(path)) { /* imported or updated: newer than the bundle */
-		error = load_file(out, path);
-		free(path);
+	if ((error = locate(name_or_path, &path, &bundled, file)) < 0)
 		return error;
-	}
+	if (bundled)
+		return mt_compat_parse(out, bundled, strlen(bundled), file);
+	if ((error = mt_file_read(&text, &len, path)) == 0)
+		error = mt_compat_parse(out, text, len, path);
+	free(text);
 	free(path);
-	for (const struct mt_embedded *e = mt_embedded_tables; e->name; e++)
-		if (strcmp(e->name, file) == 0)
-			return mt_compat_parse(out, e->text, strlen(e->text), file);
-	return mt_error_set(MT_ENOTFOUND, "no compatibility table named '%s' (mtrial tables "
-			    "list shows them)", name_or_path);
+	return error;
+}
+
+int mt_compat_read_text(char **out, size_t *len, const char *name_or_path)
+{
+	char file[512], *path;
+	const char *bundled;
+	int error;
+
+	*out = NULL;
+	if ((error = locate(name_or_path, &path, &bundled, file)) < 0)
+		return error;
+	if (bundled) {
+		*out = mt_strdup(bundled);
+		if (len)
+			*len = strlen(bundled);
+		return 0;
+	}
+	error = mt_file_read(out, len, path);
+	free(path);
+	return error;
 }
 
 void mt_compat_free(mt_compat_table *t)
@@ -394,6 +608,51 @@ const mt_compat_op *mt_compat_lookup(const mt_compat_table *t, const char *op)
 	base[dot - op] = '\0';
 	key.op = base;
 	return t->nops ? bsearch(&key, t->ops, t->nops, sizeof(*t->ops), cmp_op) : NULL;
+}
+
+size_t mt_compat_napis(const mt_compat_table *t) { return t->napis; }
+
+const mt_compat_api *mt_compat_api_at(const mt_compat_table *t, size_t i)
+{
+	return i < t->napis ? &t->apis[i] : NULL;
+}
+
+const mt_compat_api *mt_compat_lookup_api(const mt_compat_table *t, const char *api)
+{
+	mt_compat_api key = {.api = api};
+	const mt_compat_api *k = &key, *const *hit;
+
+	if (!t->napis || !api)
+		return NULL;
+	hit = bsearch(&k, t->api_index, t->napis, sizeof(*t->api_index), cmp_api);
+	return hit ? *hit : NULL;
+}
+
+/* 1 when name is op, or op's base name ("aten::add" for "aten::add.Tensor"). */
+static int names_op(const char *name, const char *op, size_t base_len)
+{
+	return strcmp(name, op) == 0 || (strlen(name) == base_len && !strncmp(name, op, base_len));
+}
+
+size_t mt_compat_apis_naming(const mt_compat_table *t, const char *op, const mt_compat_api **out,
+			     size_t max)
+{
+	const char *colons = op ? strstr(op, "::") : NULL;
+	const char *dot = strchr(colons ? colons + 2 : op ? op : "", '.');
+	size_t base_len = dot ? (size_t)(dot - op) : op ? strlen(op) : 0, n = 0;
+
+	for (size_t i = 0; op && i < t->napis; i++) {
+		const mt_compat_api *a = &t->apis[i];
+		size_t k = 0;
+		while (a->ops[k] && !names_op(a->ops[k], op, base_len))
+			k++;
+		if (!a->ops[k])
+			continue;
+		if (n < max)
+			out[n] = a;
+		n++;
+	}
+	return n;
 }
 
 /* "compat-NAME.yaml" -> "NAME" (caller frees), NULL for other files. */

@@ -10,6 +10,7 @@
 #include "opmap.h"
 #include "fetch.h"
 #include "util.h"
+#include "ytree.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -21,16 +22,16 @@
 
 #define IMPORT_MAX_BYTES (8u << 20) /* the same cap as a download */
 
-static const char *const format_names[] = {"auto", "markdown", "rst", "analyze"};
+static const char *const format_names[] = {"auto", "markdown", "rst", "analyze", "yaml"};
 
 const char *mt_import_format_str(mt_import_format f)
 {
-	return (unsigned)f < 4 ? format_names[f] : "auto";
+	return (unsigned)f < 5 ? format_names[f] : "auto";
 }
 
 int mt_import_format_parse(const char *s)
 {
-	for (int i = 0; s && i < 4; i++)
+	for (int i = 0; s && i < 5; i++)
 		if (strcmp(s, format_names[i]) == 0)
 			return i;
 	return -1;
@@ -179,6 +180,8 @@ static void entries_dispose(struct entries *e)
 		mt_compat__strv_dispose(&e->v[i].conds);
 		mt_compat__strv_dispose(&e->v[i].dtypes);
 		mt_compat__strv_dispose(&e->v[i].hlo);
+		mt_compat__strv_dispose(&e->v[i].names);
+		mt_compat__strv_dispose(&e->v[i].fallback);
 		mt_buf_dispose(&e->v[i].notes);
 	}
 	free(e->v);
@@ -190,9 +193,29 @@ void mt_compat__note_add(struct entry *x, const char *text)
 		mt_buf_printf(&x->notes, "%s%s", x->notes.len ? "; " : "", text);
 }
 
+/* Ops sorted by name, then the API entries in the order of the source. */
 static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(((const struct entry *)a)->op, ((const struct entry *)b)->op);
+	const struct entry *x = a, *y = b;
+
+	if (x->api != y->api)
+		return x->api - y->api;
+	if (x->api && x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->op, y->op);
+}
+
+/* "    key: [a, b]\n" (indent given), nothing for an empty list. */
+static void emit_list(mt_buf *b, const char *indent, const char *key, const strv *v)
+{
+	if (!v->n)
+		return;
+	mt_buf_printf(b, "%s%s: [", indent, key);
+	for (size_t k = 0; k < v->n; k++) {
+		mt_buf_puts(b, k ? ", " : "");
+		yq(b, v->v[k]);
+	}
+	mt_buf_puts(b, "]\n");
 }
 
 static void emit_entry(mt_buf *b, const struct entry *x)
@@ -203,6 +226,9 @@ static void emit_entry(mt_buf *b, const struct entry *x)
 	if (x->line)
 		mt_buf_printf(b, "  # source line %u", x->line);
 	mt_buf_printf(b, "\n    status: %s\n", mt_compat_status_str((mt_compat_status)x->status));
+	if (x->api && x->kind)
+		mt_buf_printf(b, "    kind: %s\n", mt_compat_api_kind_str((mt_compat_api_kind)x->kind));
+	emit_list(b, "    ", "ops", &x->names);
 	if (x->conds.n)
 		mt_buf_puts(b, "    conditions:\n");
 	for (size_t k = 0; k < x->conds.n; k++) {
@@ -210,12 +236,10 @@ static void emit_entry(mt_buf *b, const struct entry *x)
 		yq(b, x->conds.v[k]);
 		mt_buf_puts(b, "\n");
 	}
-	if (x->dtypes.n) {
-		mt_buf_puts(b, "    dtypes:\n      supported: [");
-		for (size_t k = 0; k < x->dtypes.n; k++)
-			mt_buf_printf(b, "%s%s", k ? ", " : "", x->dtypes.v[k]);
-		mt_buf_puts(b, "]\n");
-	}
+	if (x->dtypes.n || x->fallback.n)
+		mt_buf_puts(b, "    dtypes:\n");
+	emit_list(b, "      ", "supported", &x->dtypes);
+	emit_list(b, "      ", "fallback", &x->fallback);
 	if (x->notes.len) {
 		mt_buf_puts(b, "    notes: ");
 		yq(b, mt_buf_cstr(&x->notes));
@@ -247,8 +271,11 @@ static char *emit(struct entries *e, const struct identity *id,
 	mt_buf_puts(&b, "\ndefault: unknown\nnote: ");
 	yq(&b, mt_buf_cstr(&id->note));
 	mt_buf_puts(&b, "\nrules: []\nops:\n");
-	for (size_t i = 0; i < e->n; i++)
+	for (size_t i = 0; i < e->n; i++) {
+		if (e->v[i].api && (!i || !e->v[i - 1].api))
+			mt_buf_puts(&b, "apis:\n");
 		emit_entry(&b, &e->v[i]);
+	}
 	return mt_buf_detach(&b);
 }
 
@@ -305,32 +332,129 @@ static int check_text(const char *text, size_t len, const char *origin)
 
 /* --- conversion --------------------------------------------------------------- */
 
+/* A line `schema: mtrial-compat/1` at the top level: mtrial's own format,
+ * whatever the file is called. */
+static int own_schema(const struct lines *l)
+{
+	for (size_t k = 0; k < l->n; k++) {
+		char *v;
+		if (strncmp(l->v[k], "schema:", 7) != 0)
+			continue;
+		v = mt_compat__trim(l->v[k] + 7);
+		v += *v == '"' || *v == '\'';
+		return !strncmp(v, "mtrial-compat/1", 15);
+	}
+	return 0;
+}
+
 static mt_import_format detect(const char *origin, const char *text, size_t len)
 {
 	const char *ext = origin ? strrchr(origin, '.') : NULL;
+	mt_import_format f = MT_IMPORT_AUTO;
 	size_t i = 0;
 	struct lines l;
 	int md = 0;
 
 	if (ext && strcspn(ext, "?#") < strlen(ext))
 		ext = NULL; /* a URL's query: decide by the text */
-	if (ext && (!strcasecmp(ext, ".md") || !strcasecmp(ext, ".markdown")))
-		return MT_IMPORT_MARKDOWN;
-	if (ext && !strcasecmp(ext, ".rst"))
-		return MT_IMPORT_RST;
-	if (ext && !strcasecmp(ext, ".json"))
-		return MT_IMPORT_ANALYZE;
-	if (ext && (!strcasecmp(ext, ".yaml") || !strcasecmp(ext, ".yml")))
-		return (mt_import_format)-1;
-	while (i < len && isspace((unsigned char)text[i]))
-		i++;
-	if (i < len && text[i] == '{')
-		return MT_IMPORT_ANALYZE;
 	mt_compat__lines_split(&l, text, len);
 	for (size_t k = 0; k + 1 < l.n && !md; k++)
 		md = strchr(l.v[k], '|') && mt_compat__md_is_delimiter(l.v[k + 1]);
+	while (i < len && isspace((unsigned char)text[i]))
+		i++;
+	if (own_schema(&l) || (ext && (!strcasecmp(ext, ".yaml") || !strcasecmp(ext, ".yml"))))
+		f = MT_IMPORT_YAML;
+	else if (ext && (!strcasecmp(ext, ".md") || !strcasecmp(ext, ".markdown")))
+		f = MT_IMPORT_MARKDOWN;
+	else if (ext && !strcasecmp(ext, ".rst"))
+		f = MT_IMPORT_RST;
+	else if ((ext && !strcasecmp(ext, ".json")) || (i < len && text[i] == '{'))
+		f = MT_IMPORT_ANALYZE;
+	else
+		f = md ? MT_IMPORT_MARKDOWN : MT_IMPORT_RST;
 	mt_compat__lines_dispose(&l);
-	return md ? MT_IMPORT_MARKDOWN : MT_IMPORT_RST;
+	return f;
+}
+
+/* text with the value of its top-level `name:` replaced by name (*out,
+ * caller frees); the rest of the file, comments and lines, as it was. */
+static int rename_table(char **out, const char *text, size_t len, const char *name,
+			const char *origin)
+{
+	mt_ytree *tree = NULL;
+	const mt_ynode *n;
+	mt_buf b = MT_BUF_INIT;
+	const char *p = text, *end = text + len, *eol;
+	int error = mt_ytree_parse(&tree, text, len, origin, MT_YTREE_NULL_EMPTY, NULL);
+
+	n = error ? NULL : mt_ytree_get(mt_ytree_root(tree), "name");
+	for (uint32_t line = 1; n && line < n->line && p < end; line++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	for (uint32_t col = 1; n && col < n->col && p < end && *p != '\n'; col++)
+		do /* libyaml counts characters, not bytes */
+			p++;
+		while (p < end && ((unsigned char)*p & 0xc0) == 0x80);
+	if (n && !error) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		mt_buf_put(&b, text, (size_t)(p - text));
+		yq(&b, name);
+		mt_buf_put(&b, eol ? eol : end, eol ? (size_t)(end - eol) : 0);
+	}
+	mt_ytree_free(tree);
+	if (error == 0)
+		*out = mt_buf_detach(&b);
+	mt_buf_dispose(&b);
+	return error;
+}
+
+/* A table in mtrial's own format: validated as any table, kept as it is
+ * written (its comments say where its data came from), named o->name. */
+static int from_yaml(char **yaml, const char *text, size_t len,
+		     const mt_import_convert_options *o)
+{
+	mt_compat_table *t = NULL;
+	int error;
+
+	if (o->backend || o->version || o->map)
+		return mt_error_set(MT_EINVALID, "%s: a table in mtrial-compat/1 YAML names its "
+				    "own backend and version and has no columns to map: --backend, "
+				    "--version and --map are for the other formats", o->origin);
+	if ((error = mt_compat_parse(&t, text, len, o->origin)) < 0)
+		return error;
+	if (strcmp(mt_compat_name(t), o->name) == 0) {
+		*yaml = mt_compat__xrealloc(NULL, len + 1);
+		memcpy(*yaml, text, len);
+		(*yaml)[len] = '\0';
+	} else if ((error = rename_table(yaml, text, len, o->name, o->origin)) == 0) {
+		mt_compat_free(t);
+		t = NULL;
+		if (mt_compat_parse(&t, *yaml, strlen(*yaml), o->origin) < 0 ||
+		    strcmp(mt_compat_name(t), o->name) != 0)
+			error = mt_error_set(MT_EINVALID, "%s: cannot rename the table to '%s': "
+					     "write its name: on a line of its own, or import it "
+					     "under its own name", o->origin, o->name);
+	}
+	mt_compat_free(t);
+	if (error < 0) {
+		free(*yaml);
+		*yaml = NULL;
+	}
+	return error;
+}
+
+/* The name a YAML table gives itself (*out, caller frees), or NULL. */
+static void own_name(char **out, const char *text, size_t len)
+{
+	mt_compat_table *t = NULL;
+
+	*out = NULL;
+	if (detect(NULL, text, len) == MT_IMPORT_YAML &&
+	    mt_compat_parse(&t, text, len, "input") == 0)
+		*out = mt_strdup(mt_compat_name(t));
+	mt_compat_free(t);
+	mt_error_clear();
 }
 
 int mt_compat_convert(char **yaml, mt_import_info *info, const char *text, size_t len,
@@ -353,10 +477,10 @@ int mt_compat_convert(char **yaml, mt_import_info *info, const char *text, size_
 		return mt_error_set(MT_EINVALID, "%s: %zu bytes, more than the %u MiB a table may "
 				    "come from", opt.origin, len, IMPORT_MAX_BYTES >> 20);
 	in->format = opt.format = opt.format ? opt.format : detect(opt.origin, text, len);
-	if ((int)opt.format < 0)
-		return mt_error_set(MT_EINVALID, "%s: YAML is not a format import reads (markdown, "
-				    "rst, analyze); a table in mtrial-compat/1 YAML is used as it "
-				    "is (mtrial probe --table FILE)", opt.origin);
+	if (opt.format == MT_IMPORT_YAML)
+		return (error = check_text(text, len, opt.origin)) < 0
+			       ? error
+			       : from_yaml(yaml, text, len, &opt);
 	if (opt.format == MT_IMPORT_ANALYZE)
 		error = mt_compat__from_analyze(&e, &id, text, len, &opt, &version);
 	else if ((error = check_text(text, len, opt.origin)) == 0)
@@ -364,7 +488,7 @@ int mt_compat_convert(char **yaml, mt_import_info *info, const char *text, size_
 				? mt_compat__from_markdown(&e, &id, in, text, len, &opt)
 				: mt_compat__from_rst(&e, &id, text, len, &opt);
 	if (error == 0 && !e.n)
-		error = mt_error_set(MT_EINVALID, "%s: no operators found", opt.origin);
+		error = mt_error_set(MT_EINVALID, "%s: no APIs or operators found", opt.origin);
 	id.version = version;
 	if (error == 0) {
 		*yaml = emit(&e, &id, &opt);
@@ -452,8 +576,24 @@ static int origin_save(const char *name, json_t *origin)
 	return error;
 }
 
+/* Adds op to *unknown unless libtorch's registry (the one mtrial was built
+ * with) has its base name. */
+static void check_registered(mt_import_result *r, mt_buf *unknown, const char *op,
+			     unsigned line)
+{
+	const char *colons = strstr(op, "::");
+	const char *dot = strchr(colons ? colons + 2 : op, '.');
+	char base[256];
+
+	snprintf(base, sizeof(base), "%.*s", (int)(dot ? (size_t)(dot - op) : strlen(op)), op);
+	if (mt_aten_registered(base))
+		return;
+	mt_buf_printf(unknown, "%s (line %u)\n", op, line);
+	r->nunregistered++;
+}
+
 /* Counts the table at r->path by status, and lists the ops that libtorch's
- * registry (the one mtrial was built with) does not have. */
+ * registry does not have. */
 static int result_counts(mt_import_result *r)
 {
 	mt_compat_table *t = NULL;
@@ -463,20 +603,20 @@ static int result_counts(mt_import_result *r)
 	if (error < 0)
 		return error;
 	r->nops = mt_compat_nops(t);
+	r->napis = mt_compat_napis(t);
 	memset(r->counts, 0, sizeof(r->counts));
+	memset(r->api_counts, 0, sizeof(r->api_counts));
 	r->nunregistered = 0;
 	for (size_t i = 0; i < r->nops; i++) {
 		const mt_compat_op *op = mt_compat_op_at(t, i);
-		const char *colons = strstr(op->op, "::");
-		const char *dot = strchr(colons ? colons + 2 : op->op, '.');
-		char base[256];
 		r->counts[op->status]++;
-		snprintf(base, sizeof(base), "%.*s", (int)(dot ? (size_t)(dot - op->op) : strlen(op->op)),
-			 op->op);
-		if (!mt_aten_registered(base)) {
-			mt_buf_printf(&unknown, "%s (line %u)\n", op->op, (unsigned)op->line);
-			r->nunregistered++;
-		}
+		check_registered(r, &unknown, op->op, op->line);
+	}
+	for (size_t i = 0; i < r->napis; i++) {
+		const mt_compat_api *a = mt_compat_api_at(t, i);
+		r->api_counts[a->status]++;
+		for (const char *const *o = a->ops; *o; o++)
+			check_registered(r, &unknown, *o, a->line);
 	}
 	free(r->unregistered);
 	r->unregistered = unknown.len ? mt_buf_detach(&unknown) : NULL;
@@ -567,6 +707,23 @@ static void set_timeouts(mt_fetch_request *req, long timeout_ms)
 	req->connect_timeout_ms = timeout_ms > 0 && timeout_ms < 10000 ? timeout_ms : 0;
 }
 
+/* The import's name: --as, else a YAML table's own name, else one made
+ * from the file name or URL. */
+static int import_name(char **name, const char *src, const mt_import_options *o,
+		       const char *body, size_t len)
+{
+	int error = 0;
+
+	*name = NULL;
+	if (o->as)
+		*name = mt_strdup(o->as);
+	else if (o->format == MT_IMPORT_AUTO || o->format == MT_IMPORT_YAML)
+		own_name(name, body ? body : "", len);
+	if (!*name && (error = mt_import_name_from(name, src)) < 0)
+		return error;
+	return valid_name(*name) ? 0 : name_error(*name);
+}
+
 int mt_compat_import(mt_import_result *out, const char *src, const mt_import_options *o)
 {
 	struct origin g = {.format = o->format, .backend = o->backend, .version = o->version,
@@ -578,36 +735,33 @@ int mt_compat_import(mt_import_result *out, const char *src, const mt_import_opt
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if (o->as)
-		name = mt_strdup(o->as);
-	else if ((error = mt_import_name_from(&name, src)) < 0)
-		return error;
-	if (!valid_name(name)) {
-		error = name_error(name);
-		goto cleanup;
-	}
+	if (o->as && !valid_name(o->as))
+		return name_error(o->as);
 	if (o->map_path && !(map = mt_path_abs(o->map_path))) {
 		error = mt_error_set(MT_ENOTFOUND, "%s: no such mapping file", o->map_path);
 		goto cleanup;
 	}
-	g.name = name;
 	g.map = map;
 	if (is_url(src)) {
 		set_timeouts(&req, o->timeout_ms);
-		if ((error = mt_fetch(&resp, &req)) < 0)
+		if ((error = mt_fetch(&resp, &req)) < 0 ||
+		    (error = import_name(&name, src, o, resp.body, resp.len)) < 0)
 			goto cleanup;
 		g.url = src;
 		g.etag = resp.etag;
 		g.last_modified = resp.last_modified;
+		g.name = name;
 		error = import_body(out, &g, resp.body, resp.len);
 	} else {
 		if (!(file = mt_path_abs(src))) {
 			error = mt_error_set(MT_ENOTFOUND, "%s: no such file", src);
 			goto cleanup;
 		}
-		if ((error = mt_file_read(&body, &len, file)) < 0)
+		if ((error = mt_file_read(&body, &len, file)) < 0 ||
+		    (error = import_name(&name, src, o, body, len)) < 0)
 			goto cleanup;
 		g.file = file;
+		g.name = name;
 		error = import_body(out, &g, body, len);
 	}
 	if (error == 0)

@@ -10,6 +10,8 @@
  *  - The JSON of torch_neuronx.analyze() and of `neuron_parallel_compile
  *    --command analyze` (result.json, nested by aten / xla): an `observed`
  *    table.
+ *  - mtrial-compat/1 YAML (a table a team shares, `tables show NAME --format
+ *    yaml`): validated and kept as it is written, its name set to the import's.
  *
  * Every importer produces the table as mtrial-compat/1 YAML text, which is
  * validated with mt_compat_parse() before anything is written. Imported
@@ -27,9 +29,10 @@ typedef enum {
 	MT_IMPORT_MARKDOWN,
 	MT_IMPORT_RST,
 	MT_IMPORT_ANALYZE,
+	MT_IMPORT_YAML, /* mtrial's own format: a team's curated table */
 } mt_import_format;
 
-/* "auto", "markdown", "rst", "analyze". Static. */
+/* "auto", "markdown", "rst", "analyze", "yaml". Static. */
 const char *mt_import_format_str(mt_import_format f);
 /* The format named s, or -1. */
 int mt_import_format_parse(const char *s);
@@ -48,7 +51,8 @@ void mt_import_map_free(mt_import_map *m);
 /* What a conversion needs besides the text. Borrowed for the call. */
 typedef struct {
 	const char *name;         /* the table's name: [a-z0-9][a-z0-9._-]* */
-	mt_import_format format;  /* AUTO: by the origin's extension, then the text */
+	mt_import_format format;  /* AUTO: a `schema: mtrial-compat/1` line, then
+				     the origin's extension, then the text */
 	const mt_import_map *map; /* Markdown only; NULL: headers are detected */
 	const char *origin;       /* file path or URL, for messages and AUTO */
 	const char *source;       /* source.url of the table: the URL, or
@@ -83,7 +87,8 @@ int mt_import_name_from(char **out, const char *file_or_url);
 
 /* Options of an import (mtrial tables import). Borrowed for the call. */
 typedef struct {
-	const char *as;       /* the table's name; NULL: mt_import_name_from() */
+	const char *as;       /* the table's name; NULL: a YAML table's own name,
+				 else mt_import_name_from() */
 	mt_import_format format;
 	const char *map_path; /* --map FILE, or NULL */
 	const char *backend, *version; /* NULL: defaults (see above) */
@@ -102,8 +107,10 @@ typedef struct {
 	int shadows_bundled;    /* a bundled table of that name is now hidden */
 	char *skipped;          /* Markdown tables left out (mt_import_info), or NULL */
 	size_t nops, counts[5]; /* ops, and ops by mt_compat_status */
+	size_t napis, api_counts[5]; /* API entries, and those by mt_compat_status */
 	char *unregistered;     /* ops libtorch's registry lacks, "aten::x (line N)"
-				   one a line (a newer PyTorch's op, or a typo), or NULL */
+				   one a line (a newer PyTorch's op, or a typo), or NULL;
+				   aten entries and the ops API entries name */
 	size_t nunregistered;
 } mt_import_result;
 

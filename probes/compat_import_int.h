@@ -30,11 +30,16 @@ void mt_compat__strv_dispose(strv *s);
 /* s without leading blanks and trailing blanks or CR; cuts s in place. */
 char *mt_compat__trim(char *s);
 
-/* One op of the table being built. */
+/* One entry of the table being built: an aten op, or (api set) a public
+ * API written under apis:. */
 struct entry {
-	char *op;
+	char *op;         /* "aten::add", or the API "torch.Tensor.abs" */
 	int status;       /* mt_compat_status */
+	int api;          /* 1: an API entry */
+	int kind;         /* API entries: mt_compat_api_kind */
 	strv conds, dtypes, hlo;
+	strv names;       /* API entries: the aten ops they name */
+	strv fallback;    /* a cpu_fallback's dtypes (dtypes.fallback) */
 	mt_buf notes;
 	unsigned line;    /* in the source; 0 for JSON */
 	long count, nfail; /* analyze: compiled and failed occurrences */
@@ -75,6 +80,9 @@ void mt_compat__norm(char *dst, size_t size, const char *s);
 /* Copies an op name out of a cell (aten:: added when there is no
  * namespace); 0, or -1 when it is not namespace::name[.overload]. */
 int mt_compat__op_name(char *out, size_t size, const char *cell);
+/* A name out of a cell: no backticks, emphasis, link target, escapes or
+ * call signature ("`abs(input)`" -> "abs"). */
+void mt_compat__clean_name(char *out, size_t size, const char *cell);
 /* "|---|:--:|": the line under a Markdown table's header. */
 int mt_compat__md_is_delimiter(const char *line);
 

@@ -70,7 +70,7 @@ eq "$(json '[u.split(" ")[0] for u in j["unregistered"]]')" "['aten::gelu_typo',
 	"unregistered ops in the JSON"
 before=$(cat "$TABLES/compat-team.yaml")
 run_mt 2 tables import "$D/badword.md" --as team
-has "badword.md:6: status 'beta' of aten::mm is not a known word" "$ERR" "bad word named with its line"
+has "badword.md:6:14: status 'beta' of aten::mm is not a known word" "$ERR" "bad word named with its line and column"
 eq "$(cat "$TABLES/compat-team.yaml")" "$before" "a bad import keeps the old table"
 run_mt 0 tables import "$D/mapped.md" --as mapped --map "$D/mapped.map.yaml" --json
 eq "$(json 'j["counts"]')" "{'device': 1, 'cpu_fallback': 0, 'unsupported': 1, 'partial': 1}" "mapped import"

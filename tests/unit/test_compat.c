@@ -1,5 +1,6 @@
 /* Compatibility tables and the probe: parsing with positions, overload
- * fallback, the bundled tables, and precedence (observed > override >
+ * fallback, API entries (kinds, the aten ops they name, dtype-limited
+ * fallbacks), the bundled tables, and precedence (observed > override >
  * table > unknown) with the source that decided each op. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,6 +169,182 @@ static void test_precedence_and_sources(void **state)
 	mt_compat_free(obs);
 }
 
+static size_t count(const char *const *v)
+{
+	size_t n = 0;
+	while (v && v[n])
+		n++;
+	return n;
+}
+
+static const char apis_table[] =
+	HEAD "ops:\n"
+	"  aten::cumsum:\n    status: cpu_fallback\n    dtypes: {fallback: [int64, int32]}\n"
+	"  aten::add:\n    status: device\n    dtypes: {supported: [float32]}\n"
+	"apis:\n"
+	"  torch.zeta:\n    status: unsupported\n"
+	"  torch.cumsum:\n    status: cpu_fallback\n    kind: native\n"
+	"    ops: [aten::cumsum]\n    dtypes: {fallback: [int64]}\n    notes: \"on the host\"\n"
+	"  torch.Tensor.cumsum:\n    status: cpu_fallback\n    ops: [aten::cumsum.dim_IntList]\n"
+	"  torch.distributed.all_reduce:\n    status: device\n    kind: process-group\n"
+	"    ops: [c10d::allreduce_]\n"
+	"  torch.Tensor.register_hook:\n    status: device\n    kind: host-only\n"
+	"  torch.nn.functional.gelu:\n    status: partial\n    ops: [aten::gelu]\n"
+	"    conditions: [\"approximate='none' only\"]\n";
+
+static void test_api_entries(void **state)
+{
+	mt_compat_table *t = parse_ok(apis_table);
+	const mt_compat_api *a;
+	(void)state;
+
+	assert_int_equal(mt_compat_napis(t), 6);
+	assert_int_equal(mt_compat_nops(t), 2);
+	/* file order, not sorted */
+	assert_string_equal(mt_compat_api_at(t, 0)->api, "torch.zeta");
+	assert_string_equal(mt_compat_api_at(t, 1)->api, "torch.cumsum");
+	assert_null(mt_compat_api_at(t, 6));
+	a = mt_compat_lookup_api(t, "torch.cumsum");
+	assert_non_null(a);
+	assert_int_equal(a->status, MT_COMPAT_CPU_FALLBACK);
+	assert_int_equal(a->kind, MT_COMPAT_API_NATIVE);
+	assert_string_equal(a->ops[0], "aten::cumsum");
+	assert_null(a->ops[1]);
+	assert_int_equal(count(a->fallback_dtypes), 1);
+	assert_string_equal(a->fallback_dtypes[0], "int64");
+	assert_string_equal(a->notes, "on the host");
+	assert_int_equal(a->line, 18);
+	a = mt_compat_lookup_api(t, "torch.zeta"); /* absent fields are empty, not NULL */
+	assert_int_equal(a->kind, MT_COMPAT_API_UNSPECIFIED);
+	assert_non_null(a->ops);
+	assert_null(a->ops[0]);
+	assert_non_null(a->fallback_dtypes);
+	assert_null(a->fallback_dtypes[0]);
+	assert_non_null(a->conditions);
+	assert_null(a->notes);
+	assert_int_equal(mt_compat_lookup_api(t, "torch.distributed.all_reduce")->kind,
+			 MT_COMPAT_API_PROCESS_GROUP);
+	assert_int_equal(mt_compat_lookup_api(t, "torch.Tensor.register_hook")->kind,
+			 MT_COMPAT_API_HOST_ONLY);
+	assert_string_equal(mt_compat_lookup_api(t, "torch.nn.functional.gelu")->conditions[0],
+			    "approximate='none' only");
+	/* exact names only: no prefix, no short name */
+	assert_null(mt_compat_lookup_api(t, "cumsum"));
+	assert_null(mt_compat_lookup_api(t, "torch.Tensor"));
+	assert_null(mt_compat_lookup_api(t, "torch.cumsum_"));
+	mt_compat_free(t);
+}
+
+static void test_op_fallback_dtypes(void **state)
+{
+	mt_compat_table *t = parse_ok(apis_table);
+	const mt_compat_op *o;
+	(void)state;
+
+	o = mt_compat_lookup(t, "aten::cumsum");
+	assert_int_equal(count(o->dtypes_fallback), 2);
+	assert_string_equal(o->dtypes_fallback[1], "int32");
+	o = mt_compat_lookup(t, "aten::add");
+	assert_non_null(o->dtypes_fallback);
+	assert_null(o->dtypes_fallback[0]);
+	assert_string_equal(o->dtypes_supported[0], "float32");
+	mt_compat_free(t);
+	/* a table without apis: none, and lookups answer NULL */
+	t = parse_ok(HEAD "ops:\n  aten::add:\n    status: device\n");
+	assert_int_equal(mt_compat_napis(t), 0);
+	assert_null(mt_compat_lookup_api(t, "torch.add"));
+	assert_non_null(mt_compat_lookup(t, "aten::add")->dtypes_fallback);
+	mt_compat_free(t);
+}
+
+static void test_apis_naming(void **state)
+{
+	mt_compat_table *t = parse_ok(apis_table);
+	const mt_compat_api *out[4];
+	(void)state;
+
+	/* torch.cumsum names aten::cumsum; torch.Tensor.cumsum names only an overload */
+	assert_int_equal(mt_compat_apis_naming(t, "aten::cumsum", out, 4), 1);
+	assert_string_equal(out[0]->api, "torch.cumsum");
+	/* an overload matches APIs naming it and APIs naming its base name, in table order */
+	assert_int_equal(mt_compat_apis_naming(t, "aten::cumsum.dim_IntList", out, 4), 2);
+	assert_string_equal(out[0]->api, "torch.cumsum");
+	assert_string_equal(out[1]->api, "torch.Tensor.cumsum");
+	/* the total even when max is smaller; out holds the first max */
+	out[1] = NULL;
+	assert_int_equal(mt_compat_apis_naming(t, "aten::cumsum.out", out, 1), 1);
+	assert_int_equal(mt_compat_apis_naming(t, "aten::cumsum.dim_IntList", out, 1), 2);
+	assert_string_equal(out[0]->api, "torch.cumsum");
+	assert_null(out[1]);
+	assert_int_equal(mt_compat_apis_naming(t, "aten::cumsum.dim_IntList", NULL, 0), 2);
+	/* another namespace, and a prefix that is not a base name */
+	assert_int_equal(mt_compat_apis_naming(t, "c10d::allreduce_", out, 4), 1);
+	assert_int_equal(mt_compat_apis_naming(t, "aten::cum", out, 4), 0);
+	assert_int_equal(mt_compat_apis_naming(t, "aten::cumsum_", out, 4), 0);
+	assert_int_equal(mt_compat_apis_naming(t, "aten::zeta", out, 4), 0);
+	mt_compat_free(t);
+}
+
+static void test_kind_names(void **state)
+{
+	(void)state;
+	assert_null(mt_compat_api_kind_str(MT_COMPAT_API_UNSPECIFIED));
+	assert_string_equal(mt_compat_api_kind_str(MT_COMPAT_API_NATIVE), "native");
+	assert_string_equal(mt_compat_api_kind_str(MT_COMPAT_API_HOST_ONLY), "host-only");
+	assert_string_equal(mt_compat_api_kind_str(MT_COMPAT_API_PROCESS_GROUP), "process-group");
+	for (int k = 1; k < 4; k++)
+		assert_int_equal(mt_compat_api_kind_parse(
+					 mt_compat_api_kind_str((mt_compat_api_kind)k)), k);
+	assert_int_equal(mt_compat_api_kind_parse("Native"), -1);
+	assert_int_equal(mt_compat_api_kind_parse(NULL), -1);
+}
+
+static void test_api_errors(void **state)
+{
+	(void)state;
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: yes\n",
+		     "t.yaml:10:13: unknown status 'yes'");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: device\n    kind: cloud\n",
+		     "t.yaml:11:11: unknown kind 'cloud'");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: device\n    colour: red\n",
+		     "t.yaml:11:5: unknown key 'colour' in torch.abs");
+	expect_error(HEAD "apis:\n  abs:\n    status: device\n",
+		     "t.yaml:9:3: 'abs' is not a fully qualified API name");
+	expect_error(HEAD "apis:\n  aten::abs:\n    status: device\n",
+		     "t.yaml:9:3: 'aten::abs' is not a fully qualified API name");
+	expect_error(HEAD "apis:\n  torch..abs:\n    status: device\n", "t.yaml:9:3:");
+	expect_error(HEAD "apis:\n  torch.abs: device\n",
+		     "t.yaml:9:14: API 'torch.abs' must be a map");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: device\n    ops: [abs]\n",
+		     "t.yaml:11:11: 'abs' is not an operator name");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: device\n    ops: aten::abs\n",
+		     "t.yaml:11:10: 'ops' must be a list");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: cpu_fallback\n    dtypes: [int64]\n",
+		     "t.yaml:11:13: 'dtypes' of an API must be a map");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: cpu_fallback\n"
+		     "    dtypes: {supported: [int64]}\n",
+		     "t.yaml:11:14: unknown key 'supported' in dtypes of an API");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: cpu_fallback\n"
+		     "    dtypes: {fallback: [torch.int64]}\n",
+		     "t.yaml:11:25: 'torch.int64' is not a dtype name");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: device\n"
+		     "    dtypes: {fallback: [int64]}\n",
+		     "t.yaml:9:3: 'torch.abs' is device but names dtypes.fallback");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: partial\n",
+		     "t.yaml:9:3: API 'torch.abs' is partial but says no conditions");
+	expect_error(HEAD "apis:\n  torch.abs:\n    status: device\n  torch.abs:\n    status: device\n",
+		     "duplicate key 'torch.abs'");
+	expect_error(HEAD "apis: [torch.abs]\n", "t.yaml:8:7: 'apis' must map API names");
+	/* aten entries: dtypes.fallback validated the same way */
+	expect_error(HEAD "ops:\n  aten::cumsum:\n    status: unsupported\n"
+		     "    dtypes: {fallback: [int64]}\n",
+		     "t.yaml:9:3: 'aten::cumsum' is unsupported but names dtypes.fallback");
+	expect_error(HEAD "ops:\n  aten::cumsum:\n    status: cpu_fallback\n"
+		     "    dtypes: {fallback: int64}\n", "t.yaml:11:24: 'fallback' must be a list");
+	expect_error(HEAD "ops:\n  torch.cumsum:\n    status: device\n",
+		     "a Python API goes under apis");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +352,11 @@ int main(void)
 		cmocka_unit_test(test_errors_name_line_and_column),
 		cmocka_unit_test(test_bundled_tables_load),
 		cmocka_unit_test(test_precedence_and_sources),
+		cmocka_unit_test(test_api_entries),
+		cmocka_unit_test(test_op_fallback_dtypes),
+		cmocka_unit_test(test_apis_naming),
+		cmocka_unit_test(test_kind_names),
+		cmocka_unit_test(test_api_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,10 @@
 /* Importing compatibility tables: Markdown tables (shuffled and renamed
- * columns, a mapping file, several tables in a file, errors with their line),
- * RST operator lists and analyze JSON, all from the fixtures in
- * tests/data/compat/; the output always parses with mt_compat_parse and its
- * lookups give the statuses the source says. Then import to files (a scratch
+ * columns, a mapping file, several tables in a file, errors with their line
+ * and column), the target's API tables in several layouts (qualified names,
+ * short names under headings, other headers, columns found by their cells),
+ * RST operator lists, analyze JSON and mtrial's own YAML, all from the
+ * fixtures in tests/data/compat/; the output always parses with
+ * mt_compat_parse and its lookups give the statuses the source says. Then import to files (a scratch
  * $XDG_DATA_HOME): the sidecar, replacing only after validation, shadowing a
  * bundled table. No network: URLs are covered by tests/cli/tables.sh. */
 #include <setjmp.h>
@@ -119,6 +121,32 @@ static int text_fails(const char *text, mt_import_format fmt, const char *want)
 	return 0;
 }
 
+/* v joined with ",", compared with want ("" for an empty list). */
+static void strv_is(const char *const *v, const char *want)
+{
+	char got[1024] = "";
+	size_t n = 0;
+
+	for (; v && *v; v++)
+		n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%s", n ? "," : "", *v);
+	if (strcmp(got, want) != 0)
+		fail_msg("got [%s], want [%s]", got, want);
+}
+
+static const mt_compat_api *expect_api(const mt_compat_table *t, const char *api,
+				       mt_compat_status want, mt_compat_api_kind kind)
+{
+	const mt_compat_api *a = mt_compat_lookup_api(t, api);
+
+	if (!a)
+		fail_msg("%s: not listed, want %s", api, mt_compat_status_str(want));
+	if (a->status != want || a->kind != kind)
+		fail_msg("%s: %s %s, want %s %s", api, mt_compat_status_str(a->status),
+			 mt_compat_api_kind_str(a->kind), mt_compat_status_str(want),
+			 mt_compat_api_kind_str(kind));
+	return a;
+}
+
 /* ---- Markdown ------------------------------------------------------------- */
 
 static void test_markdown_shuffled(void **state)
@@ -168,8 +196,9 @@ static void test_markdown_map(void **state)
 
 	(void)state;
 	convert_fails("mapped.md", NULL, MT_IMPORT_MARKDOWN,
-		      "mapped.md: no Markdown table with an op column and a status column "
-		      "(line 5: 'Kernel | Trn2 state | Remarks' (no op column))");
+		      "mapped.md: no Markdown table with an API or op column and a status column "
+		      "(line 5: 'Kernel | Trn2 state | Remarks' (no status column; words seen: "
+		      "'GA', 'Beta', 'only 2-D inputs', 'Planned', 'n/a', 'not evaluated'))");
 	t = import_ok("mapped.md", "mapped.map.yaml", MT_IMPORT_MARKDOWN, NULL);
 	assert_int_equal(mt_compat_nops(t), 3);
 	expect(t, "aten::add", MT_COMPAT_DEVICE);
@@ -189,8 +218,9 @@ static void test_markdown_several_tables(void **state)
 	(void)state;
 	assert_int_equal(info.tables, 2);
 	assert_string_equal(info.skipped,
-			    "line 5: 'Symbol | Meaning' (no op column)\n"
-			    "line 34: 'Name | Dtypes' (no status column)");
+			    "line 5: 'Symbol | Meaning' (no name column; words seen: '\u2705', "
+			    "'supported')\n"
+			    "line 34: 'Name | Dtypes' (no status column; words seen: 'fp32')");
 	mt_import_info_dispose(&info);
 	assert_int_equal(mt_compat_nops(t), 5);
 	expect(t, "aten::add", MT_COMPAT_DEVICE);
@@ -208,22 +238,233 @@ static void test_markdown_errors(void **state)
 {
 	(void)state;
 	convert_fails("badword.md", NULL, MT_IMPORT_AUTO,
-		      "badword.md:6: status 'beta' of aten::mm is not a known word");
+		      "badword.md:6:14: status 'beta' of aten::mm is not a known word");
 	assert_non_null(strstr(mt_error_last(), "--map"));
 	convert_fails("ambiguous.md", NULL, MT_IMPORT_AUTO,
 		      "ambiguous.md:3: columns 'Eager support' and 'Compiled support' both look "
 		      "like the status column");
 	text_fails("| op | status |\n|--|--|\n| add | yes |\n| add | no |\n", MT_IMPORT_MARKDOWN,
-		   "inline.md:4: aten::add is unsupported here but device at line 3");
-	text_fails("| op | status |\n|--|--|\n| torch.add | yes |\n", MT_IMPORT_MARKDOWN,
-		   "inline.md:3: 'torch.add' is not an aten op name");
+		   "inline.md:4:3: aten::add is unsupported here but device at line 3");
+	text_fails("| op | status |\n|--|--|\n| torch add | yes |\n", MT_IMPORT_MARKDOWN,
+		   "inline.md:3:3: 'torch add' is neither an aten op name (aten::add) nor a "
+		   "PyTorch API name");
 	text_fails("| op | status |\n|--|--|\n| `aten::add` | |\n", MT_IMPORT_MARKDOWN,
-		   "inline.md:3: aten::add has no status");
+		   "inline.md:3:17: aten::add has no status");
 	text_fails("| op | status | fallback |\n|--|--|--|\n| add | yes | maybe |\n",
-		   MT_IMPORT_MARKDOWN, "inline.md:3: fallback 'maybe' of aten::add is neither");
+		   MT_IMPORT_MARKDOWN, "inline.md:3:15: fallback 'maybe' of aten::add is neither");
 	text_fails("| op | status |\n|--|--|\n| add | yes \xff |\n", MT_IMPORT_MARKDOWN,
 		   "inline.md:3: not UTF-8 text (byte 0xff)");
 	text_fails("no table here\n", MT_IMPORT_MARKDOWN, "inline.md: no Markdown table");
+}
+
+/* ---- the target's API table: layouts mtrial must read without --map ---------- */
+
+static void test_api_table_qualified(void **state)
+{
+	mt_import_info info;
+	mt_compat_table *t = import_ok("tn-qualified.md", NULL, MT_IMPORT_AUTO, &info);
+	const mt_compat_api *a;
+	const mt_compat_op *o;
+
+	(void)state;
+	assert_int_equal(info.tables, 1);
+	assert_int_equal(mt_compat_napis(t), 9);
+	assert_int_equal(mt_compat_nops(t), 1);
+	/* CPU_FALLBACK: the aten op and the dtypes the limitations name */
+	a = expect_api(t, "torch.cumsum", MT_COMPAT_CPU_FALLBACK, MT_COMPAT_API_UNSPECIFIED);
+	strv_is(a->ops, "aten::cumsum");
+	strv_is(a->fallback_dtypes, "int64,bool");
+	assert_int_equal(a->line, 20); /* of the imported YAML: the API section after the op */
+	/* Y and its kind; a limitations cell that only names the kind is no note */
+	a = expect_api(t, "torch.Tensor.abs", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	assert_null(a->notes);
+	strv_is(a->ops, "");
+	expect_api(t, "torch.Tensor.register_hook", MT_COMPAT_DEVICE, MT_COMPAT_API_HOST_ONLY);
+	expect_api(t, "torch.distributed.all_reduce", MT_COMPAT_DEVICE,
+		   MT_COMPAT_API_PROCESS_GROUP);
+	a = expect_api(t, "torch.nn.functional.gelu", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	assert_string_equal(a->notes, "Native; tanh approximation included");
+	/* dtypes named by exception limit nothing: the fallback holds for every dtype */
+	a = expect_api(t, "torch.sort", MT_COMPAT_CPU_FALLBACK, MT_COMPAT_API_UNSPECIFIED);
+	strv_is(a->ops, "aten::sort.stable");
+	strv_is(a->fallback_dtypes, "");
+	/* an escaped pipe stays in its cell */
+	a = expect_api(t, "torch.bitwise_or", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	assert_string_equal(a->notes, "Native, operator form `a | b` too");
+	expect_api(t, "torch.quantize_per_tensor", MT_COMPAT_UNSUPPORTED,
+		   MT_COMPAT_API_UNSPECIFIED);
+	a = expect_api(t, "torch.nonzero", MT_COMPAT_CPU_FALLBACK, MT_COMPAT_API_UNSPECIFIED);
+	strv_is(a->ops, "aten::nonzero");
+	/* a row named by an aten op stays an aten entry, its fallback dtypes too */
+	o = expect(t, "aten::_unique2", MT_COMPAT_CPU_FALLBACK);
+	strv_is(o->dtypes_fallback, "int64");
+	assert_null(mt_compat_lookup_api(t, "aten::_unique2"));
+	/* the API entries naming an op, for a trace that saw only the op */
+	{
+		const mt_compat_api *out[2];
+		assert_int_equal(mt_compat_apis_naming(t, "aten::cumsum.out", out, 2), 1);
+		assert_string_equal(out[0]->api, "torch.cumsum");
+	}
+	mt_compat_free(t);
+}
+
+static void test_api_table_headings(void **state)
+{
+	mt_import_info info;
+	mt_compat_table *t = import_ok("tn-headings.md", NULL, MT_IMPORT_MARKDOWN, &info);
+	const mt_compat_api *a;
+
+	(void)state;
+	assert_int_equal(info.tables, 4);
+	assert_int_equal(mt_compat_napis(t), 10);
+	assert_int_equal(mt_compat_nops(t), 0);
+	/* ## torch: short names, and Tensor.flip under it */
+	expect_api(t, "torch.zeros", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	a = expect_api(t, "torch.cumprod", MT_COMPAT_CPU_FALLBACK, MT_COMPAT_API_UNSPECIFIED);
+	strv_is(a->ops, "aten::cumprod");
+	strv_is(a->fallback_dtypes, "complex64");
+	expect_api(t, "torch.Tensor.flip", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	/* ### a subheading naming no namespace keeps torch; a qualified name stays */
+	expect_api(t, "torch.arange", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	expect_api(t, "torch.linspace", MT_COMPAT_DEVICE, MT_COMPAT_API_UNSPECIFIED);
+	/* ## Namespace `torch.nn.functional`, then a heading row inside the table */
+	expect_api(t, "torch.nn.functional.softmax", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	a = expect_api(t, "torch.nn.functional.embedding_bag", MT_COMPAT_CPU_FALLBACK,
+		       MT_COMPAT_API_UNSPECIFIED);
+	strv_is(a->ops, "aten::_embedding_bag");
+	strv_is(a->fallback_dtypes, "bfloat16");
+	expect_api(t, "torch.distributed.barrier", MT_COMPAT_DEVICE, MT_COMPAT_API_PROCESS_GROUP);
+	assert_null(mt_compat_lookup_api(t, "torch.nn.functional.barrier"));
+	/* a ## heading naming none ends torch.nn.functional: the usual prefixes */
+	expect_api(t, "torch.nn.functional.silu", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	expect_api(t, "torch.nn.Linear", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	mt_compat_free(t);
+}
+
+static void test_api_table_by_cells(void **state)
+{
+	mt_compat_table *t = import_ok("tn-sniffed.md", NULL, MT_IMPORT_AUTO, NULL);
+	const mt_compat_api *a;
+
+	(void)state;
+	assert_int_equal(mt_compat_napis(t), 3);
+	expect_api(t, "torch.addmm", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	a = expect_api(t, "torch.Tensor.masked_scatter", MT_COMPAT_CPU_FALLBACK,
+		       MT_COMPAT_API_UNSPECIFIED);
+	strv_is(a->ops, "aten::masked_scatter");
+	expect_api(t, "torch.histc", MT_COMPAT_UNSUPPORTED, MT_COMPAT_API_UNSPECIFIED);
+	mt_compat_free(t);
+}
+
+static void test_api_table_header_namespace(void **state)
+{
+	mt_compat_table *t = import_ok("tn-header-namespace.md", NULL, MT_IMPORT_AUTO, NULL);
+	const mt_compat_api *a;
+
+	(void)state;
+	assert_int_equal(mt_compat_napis(t), 4);
+	expect_api(t, "torch.Tensor.add_", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	a = expect_api(t, "torch.Tensor.index_put_", MT_COMPAT_CPU_FALLBACK,
+		       MT_COMPAT_API_UNSPECIFIED);
+	strv_is(a->ops, "aten::index_put_");
+	strv_is(a->fallback_dtypes, "bool");
+	/* the next table's header names another namespace; a qualified name stays */
+	expect_api(t, "torch.linalg.svd", MT_COMPAT_UNSUPPORTED, MT_COMPAT_API_UNSPECIFIED);
+	expect_api(t, "torch.det", MT_COMPAT_DEVICE, MT_COMPAT_API_NATIVE);
+	assert_null(mt_compat_lookup_api(t, "torch.Tensor.svd"));
+	mt_compat_free(t);
+}
+
+static void test_api_table_errors(void **state)
+{
+	(void)state;
+	/* neither a name column nor a status vocabulary: what was seen */
+	convert_fails("tn-unrecognised.md", NULL, MT_IMPORT_AUTO,
+		      "tn-unrecognised.md: no Markdown table with an API or op column and a status "
+		      "column (line 3: 'Release | Date | Highlights' (no name column; words seen: "
+		      "'2.14', '2026-10-19', 'first native release', '2.13', '2026-07-01', "
+		      "'preview')); name the columns and words in a mapping file (--map)");
+	convert_fails("tn-short.md", NULL, MT_IMPORT_AUTO,
+		      "tn-short.md:6:3: 'cumsum' is a short name and no heading above it names its "
+		      "namespace");
+	text_fails("## torch\n\n| API | Supported | Limitations |\n|---|---|---|\n"
+		   "| abs | Y | Native |\n| sin | MAYBE | |\n", MT_IMPORT_MARKDOWN,
+		   "inline.md:6:9: status 'MAYBE' of torch.sin is not a known word");
+	text_fails("| API | Supported |\n|---|---|\n| `torch.abs` | Y |\n| `torch.abs` | N |\n",
+		   MT_IMPORT_MARKDOWN, "inline.md:4:3: torch.abs is unsupported here but device "
+		   "at line 3");
+	text_fails("| API | Supported |\n|---|---|\n| torch abs | Y |\n", MT_IMPORT_MARKDOWN,
+		   "inline.md:3:3: 'torch abs' is neither an aten op name");
+}
+
+/* ---- mtrial's own YAML ------------------------------------------------------ */
+
+static char *convert_text(const char *text, const char *origin, const char *name,
+			  mt_import_format fmt, mt_import_info *info)
+{
+	mt_import_convert_options o = {.name = name, .format = fmt, .origin = origin};
+	char *yaml = NULL;
+
+	if (mt_compat_convert(&yaml, info, text, strlen(text), &o) < 0)
+		fail_msg("%s: %s", origin, mt_error_last());
+	return yaml;
+}
+
+static void test_own_yaml(void **state)
+{
+	char *md, *again, *renamed;
+	mt_import_info info;
+	mt_compat_table *a = NULL, *b = NULL;
+	size_t len;
+	char *text = fixture("tn-qualified.md", &len);
+
+	(void)state;
+	md = convert_text(text, "tn.md", "tn", MT_IMPORT_AUTO, NULL);
+	free(text);
+	/* detected by its schema line whatever the file is called; kept as written */
+	again = convert_text(md, "shared.md", "tn", MT_IMPORT_AUTO, &info);
+	assert_int_equal(info.format, MT_IMPORT_YAML);
+	assert_string_equal(again, md);
+	/* another name: only the name changes, so every line stays where it was */
+	renamed = convert_text(md, "shared.yaml", "team", MT_IMPORT_YAML, NULL);
+	assert_int_equal(mt_compat_parse(&a, md, strlen(md), "a"), 0);
+	assert_int_equal(mt_compat_parse(&b, renamed, strlen(renamed), "b"), 0);
+	assert_string_equal(mt_compat_name(b), "team");
+	assert_int_equal(mt_compat_napis(a), mt_compat_napis(b));
+	for (size_t i = 0; i < mt_compat_napis(a); i++) {
+		assert_string_equal(mt_compat_api_at(a, i)->api, mt_compat_api_at(b, i)->api);
+		assert_int_equal(mt_compat_api_at(a, i)->line, mt_compat_api_at(b, i)->line);
+	}
+	assert_string_equal(mt_compat_source(a), mt_compat_source(b));
+	mt_compat_free(a);
+	mt_compat_free(b);
+	free(renamed);
+	free(again);
+	free(md);
+}
+
+static void test_own_yaml_errors(void **state)
+{
+	mt_import_convert_options o = {.name = "t", .origin = "team.yaml", .backend = "x"};
+	const char *good = "schema: mtrial-compat/1\nname: t\nbackend: b\nversion: v\n"
+			   "kind: documented\nsource: {url: https://example.com}\n"
+			   "retrieved: 2026-11-01\napis:\n  torch.abs: {status: device}\n";
+	char *yaml = NULL;
+
+	(void)state;
+	text_fails("schema: mtrial-compat/1\nname: t\nbackend: b\nversion: v\nkind: documented\n"
+		   "source: {url: https://example.com}\nretrieved: 2026-11-01\napis:\n"
+		   "  torch.abs:\n    status: device\n    kind: cloud\n", MT_IMPORT_AUTO,
+		   "inline.md:11:11: unknown kind 'cloud'");
+	text_fails("schema: mtrial-compat/1\nname: t\ncolour: red\n", MT_IMPORT_YAML,
+		   "inline.md:3:1: unknown key 'colour'");
+	assert_int_equal(mt_compat_convert(&yaml, NULL, good, strlen(good), &o), MT_EINVALID);
+	assert_null(yaml);
+	assert_non_null(strstr(mt_error_last(), "--backend, --version and --map are for the "
+						"other formats"));
+	o.backend = NULL;
+	assert_int_equal(mt_compat_convert(&yaml, NULL, good, strlen(good), &o), 0);
+	free(yaml);
 }
 
 /* ---- RST and analyze ------------------------------------------------------ */
@@ -483,6 +724,13 @@ int main(void)
 		cmocka_unit_test(test_markdown_map),
 		cmocka_unit_test(test_markdown_several_tables),
 		cmocka_unit_test(test_markdown_errors),
+		cmocka_unit_test(test_api_table_qualified),
+		cmocka_unit_test(test_api_table_headings),
+		cmocka_unit_test(test_api_table_by_cells),
+		cmocka_unit_test(test_api_table_header_namespace),
+		cmocka_unit_test(test_api_table_errors),
+		cmocka_unit_test(test_own_yaml),
+		cmocka_unit_test(test_own_yaml_errors),
 		cmocka_unit_test(test_rst),
 		cmocka_unit_test(test_analyze_inference),
 		cmocka_unit_test(test_analyze_training),
