@@ -324,15 +324,15 @@ static void list_draw(struct tui_page *p, struct runs_state *st, const struct tu
 		      int height)
 {
 	int n = count(st), below = height >= 14 ? PREVIEW_ROWS : 0;
-	int rows = height - 2 - below;
+	int rows = tui_list_fit(height - 2 - below, n);
 
-	rows = rows < 1 ? 1 : rows > n ? n : rows;
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
 	title_row(p, n, rehearsals(attempts(st)));
 	header_row(p);
 	for (int r = st->top; r < st->top + rows; r++)
 		run_row(p, run_at(st, r), r == st->cursor, ctx->focused);
+	tui_list_more(p, st->top, rows, n);
 	if (below)
 		preview(p, selected(st), ctx);
 }
