@@ -223,7 +223,7 @@ static void add_live(struct tui_wizard *w, json_t *run)
 static void read_runs(struct tui_wizard *w)
 {
 	json_t *runs = mt_journal_runs_json(w->trial->journal, 0), *r;
-	size_t i;
+	size_t i, gone = 0;
 
 	if (!runs) {
 		tui_message(w, 1, "cannot read the runs: %s", mt_error_last());
@@ -236,8 +236,12 @@ static void read_runs(struct tui_wizard *w)
 		mt_runs_flatten(r, w->trial->spec);
 	}
 	json_decref(w->runs);
-	w->runs = json_pack("{soso}", "systems", mt_runs_by_system(runs, w->trial->spec), "runs",
-			    runs);
+	if (mt_journal_withdrawn_count(w->trial->journal, "run", &gone) < 0) {
+		tui_message(w, 1, "cannot read the withdrawals: %s", mt_error_last());
+		mt_error_clear();
+	}
+	w->runs = json_pack("{sososI}", "systems", mt_runs_by_system(runs, w->trial->spec), "runs",
+			    runs, "withdrawn", (json_int_t)gone);
 }
 
 void record_reload(struct tui_wizard *w)
@@ -756,6 +760,21 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 	tui_message(w, 0, "Finding #%lld recorded: %s is %s; probe #%lld shows it", (long long)id,
 		    op, status, (long long)probe_id);
 	json_decref(res);
+	return TUI_REDRAW | TUI_RELOAD;
+}
+
+int record_withdraw_run(struct tui_wizard *w, int64_t id, const char *why)
+{
+	char *who = NULL;
+
+	if (mt_journal_withdraw_by_user(w->trial->journal, "run", id, why, NULL, &who) < 0) {
+		tui_message(w, 1, "run #%lld not withdrawn: %s", (long long)id, mt_error_last());
+		mt_error_clear();
+		return TUI_REDRAW;
+	}
+	tui_message(w, 0, "Withdrew run #%lld as %s: kept in the journal, left out of every "
+		    "figure (mtrial rm --list)", (long long)id, who);
+	free(who);
 	return TUI_REDRAW | TUI_RELOAD;
 }
 

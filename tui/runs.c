@@ -51,6 +51,12 @@ static int count(const struct runs_state *st)
 	return (int)json_array_size(attempts(st));
 }
 
+/* How many runs are withdrawn, left out of the list. */
+static int withdrawn(const struct runs_state *st)
+{
+	return (int)jv_int(st->runs, "withdrawn", 0);
+}
+
 /* Row r of the list, newest first. */
 static json_t *run_at(const struct runs_state *st, int r)
 {
@@ -209,17 +215,22 @@ static int rehearsals(json_t *runs)
 	return n;
 }
 
-static void title_row(struct tui_page *p, int n, int rehearsed)
+static void title_row(struct tui_page *p, int n, int rehearsed, int withdrawn)
 {
-	char keys[32], title[96];
+	char keys[32], title[128];
+	int len;
 
 	/* with rehearsals, what the R column means in place of the order,
-	 * which the ids show, so that the keys still fit on 80 columns */
+	 * which the ids show, so that the keys still fit on 80 columns; the
+	 * withdrawn runs, left out, are counted, never silently gone */
+	len = snprintf(title, sizeof(title), "%d attempt%s", n, n == 1 ? "" : "s");
 	if (rehearsed)
-		snprintf(title, sizeof(title), "%d attempt%s, %d rehearsal%s (R)", n, n == 1 ? "" : "s",
-			 rehearsed, rehearsed == 1 ? "" : "s");
-	else
-		snprintf(title, sizeof(title), "%d attempt%s, newest first", n, n == 1 ? "" : "s");
+		len += snprintf(title + len, sizeof(title) - (size_t)len, ", %d rehearsal%s (R)",
+				rehearsed, rehearsed == 1 ? "" : "s");
+	if (withdrawn)
+		snprintf(title + len, sizeof(title) - (size_t)len, ", %d withdrawn", withdrawn);
+	else if (!rehearsed)
+		snprintf(title + len, sizeof(title) - (size_t)len, ", newest first");
 	page_line(p);
 	page_add(p, STYLE_HEADING, title);
 	tui_action_keys(TUI_ACT_SYSTEMS, keys, sizeof(keys));
@@ -294,7 +305,7 @@ static void target_text(mt_buf *b, json_t *r)
 static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
 {
 	mt_buf title = MT_BUF_INIT, t = MT_BUF_INIT;
-	char a[16], b[16], when[32];
+	char a[16], b[16], when[32], keys[32];
 
 	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(r, "id", 0), str(r, "system"),
 		      is_rehearsal(r) ? ", a rehearsal" : "",
@@ -314,8 +325,10 @@ static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
 	target_text(&t, r);
 	field(p, "target", STYLE_NORMAL, mt_buf_cstr(&t), 0);
 	field(p, "log", STYLE_NORMAL, str(r, "source") ?: str(r, "command"), 1);
+	tui_action_keys(TUI_ACT_WITHDRAW, keys, sizeof(keys));
 	page_line(p);
 	page_add_at(p, 2, STYLE_DIM, "Enter shows it");
+	page_addf(p, STYLE_DIM, ", %s withdraws it", keys);
 	mt_buf_dispose(&title);
 	mt_buf_dispose(&t);
 }
@@ -328,7 +341,7 @@ static void list_draw(struct tui_page *p, struct runs_state *st, const struct tu
 
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
-	title_row(p, n, rehearsals(attempts(st)));
+	title_row(p, n, rehearsals(attempts(st)), withdrawn(st));
 	header_row(p);
 	for (int r = st->top; r < st->top + rows; r++)
 		run_row(p, run_at(st, r), r == st->cursor, ctx->focused);
@@ -616,12 +629,16 @@ static void start_hint(struct tui_page *p)
 
 static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 {
+	long long gone = (long long)jv_int(ctx->runs, "withdrawn", 0);
+	char text[96];
+
 	tui_heading(p, "Systems (trial.yaml)");
 	system_lines(p, jv_get(ctx->model, "spec.systems.baseline"), "baseline");
 	system_lines(p, jv_get(ctx->model, "spec.systems.candidate"), "candidate");
 	tui_heading(p, "Runs");
-	page_line(p);
-	page_add_at(p, TUI_LABEL_COL, STYLE_WARN, "No runs recorded yet.");
+	snprintf(text, sizeof(text), "No runs left: %lld withdrawn (`mtrial runs --all` lists them).",
+		 gone);
+	page_para(p, TUI_LABEL_COL, STYLE_WARN, gone > 0 ? text : "No runs recorded yet.");
 	page_para(p, TUI_LABEL_COL, STYLE_NORMAL,
 		  "`mtrial run -- CMD` records runs (`--system baseline|candidate`): each "
 		  "attempt with its two clocks (clock 1: submission to the first step; clock "
@@ -675,6 +692,13 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	return TUI_UNHANDLED;
+}
+
+int64_t tui_runs_selected(void *state)
+{
+	struct runs_state *st = state;
+
+	return st->systems ? 0 : jv_int(selected(st), "id", 0);
 }
 
 static void runs_done(void *state)
