@@ -12,6 +12,7 @@
 #include "scan.h"
 #include "scan_trial.h"
 #include "compat.h"
+#include "opmap.h"
 #include "probe.h"
 #include "compare.h"
 #include "tolerances.h"
@@ -742,6 +743,7 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 	const char *table = json_string_value(jv_get(w->probe, "table.name"));
 	json_t *res = NULL;
 	int64_t id = 0, probe_id = 0;
+	char *warning;
 
 	if (!note || !*note) {
 		tui_message(w, 0, "A finding needs a note (who, where, which version): nothing "
@@ -752,14 +754,18 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 		tui_message(w, 1, "finding not recorded: %s", mt_error_last());
 		return TUI_REDRAW;
 	}
-	if (probe_run(w, record_shown_source(w), table, &res, &probe_id) < 0) {
+	warning = mt_aten_unregistered_warning(op); /* as `mtrial override` warns */
+	if (probe_run(w, record_shown_source(w), table, &res, &probe_id) < 0)
 		tui_message(w, 1, "finding #%lld recorded, but the probe did not run again: %s",
 			    (long long)id, mt_error_last());
-		return TUI_REDRAW | TUI_RELOAD;
-	}
-	tui_message(w, 0, "Finding #%lld recorded: %s is %s; probe #%lld shows it", (long long)id,
-		    op, status, (long long)probe_id);
+	else if (warning) /* first: the message line is cut at the terminal's width */
+		tui_message(w, 1, "warning: %s: finding #%lld recorded all the same, probe #%lld",
+			    warning, (long long)id, (long long)probe_id);
+	else
+		tui_message(w, 0, "Finding #%lld recorded: %s is %s; probe #%lld shows it",
+			    (long long)id, op, status, (long long)probe_id);
 	json_decref(res);
+	free(warning);
 	return TUI_REDRAW | TUI_RELOAD;
 }
 
