@@ -175,12 +175,14 @@ int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_ex
 int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal);
 
 /* The runs not withdrawn, oldest first (only_id > 0: that one, withdrawn or
- * not, with "withdrawn": {who, why, when} or null): [{id, system, track,
- * label, cache, origin, command, source, status, exit_status, started,
- * ended, metrics, rehearsal (boolean)}]. A run recorded as running by a process of this host
+ * not; MT_JOURNAL_RUNS_ALL: every run, withdrawn ones too): [{id, system,
+ * track, label, cache, origin, command, source, status, exit_status,
+ * started, ended, metrics, rehearsal (boolean), withdrawn ({who, why, when}
+ * or null)}]. A run recorded as running by a process of this host
  * that no longer exists reads as status "lost" with a "note". New
  * reference, NULL with the error set. */
 json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id);
+#define MT_JOURNAL_RUNS_ALL (-1)
 
 /* Records what the team found out about an op on the candidate: status is
  * device, cpu_fallback, unsupported or partial; the note (required) says
