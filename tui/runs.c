@@ -231,6 +231,9 @@ static void title_row(struct tui_page *p, int n, int rehearsed, int withdrawn)
 		snprintf(title + len, sizeof(title) - (size_t)len, ", %d withdrawn", withdrawn);
 	else if (!rehearsed)
 		snprintf(title + len, sizeof(title) - (size_t)len, ", newest first");
+	if (rehearsed && withdrawn && draw_width(title) > p->width) /* no count cut off */
+		snprintf(title, sizeof(title), "%d attempt%s, %d R, %d withdrawn", n,
+			 n == 1 ? "" : "s", rehearsed, withdrawn);
 	page_line(p);
 	page_add(p, STYLE_HEADING, title);
 	tui_action_keys(TUI_ACT_SYSTEMS, keys, sizeof(keys));
@@ -412,8 +415,10 @@ static void cost_fields(struct tui_page *p, json_t *r, const char *currency)
 		mt_buf_printf(&b, "%.4g min (run_stop - run_start); ", num(r, "run_minutes"));
 	if (str(r, "not_priced"))
 		mt_buf_printf(&b, "not priced: %s", str(r, "not_priced"));
-	else
+	else if (isfinite(num(r, "devices")))
 		mt_buf_printf(&b, "%g devices", num(r, "devices"));
+	else /* never a figure made up: trial.yaml does not say */
+		mt_buf_puts(&b, "devices unknown (count and hosts in trial.yaml)");
 	if (json_is_number(json_object_get(r, "device_hours")))
 		mt_buf_printf(&b, ", %.4g device-hours", num(r, "device_hours"));
 	if (json_is_number(json_object_get(r, "cost")))
@@ -583,6 +588,12 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 		char text[96];
 		snprintf(text, sizeof(text), "%d rehearsal%s left out: not evidence.", rehearsals(runs),
 			 rehearsals(runs) == 1 ? "" : "s");
+		page_para(p, 2, STYLE_WARN, text);
+	}
+	if (withdrawn(st)) {
+		char text[96];
+		snprintf(text, sizeof(text), "%d withdrawn run%s left out (`mtrial rm --list`).",
+			 withdrawn(st), withdrawn(st) == 1 ? "" : "s");
 		page_para(p, 2, STYLE_WARN, text);
 	}
 }

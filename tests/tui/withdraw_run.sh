@@ -35,6 +35,13 @@ keys Enter
 check "withdrawn: said, with who" wait_for 'Withdrew run #2 as Ada Tester: kept in the journal'
 check "... the run leaves the list" wait_gone '│   #2   candidate'
 check "... which counts it" wait_for '│ 2 attempts, 1 withdrawn'
+keys S
+check "the side-by-side leaves it out, and says so" wait_for '│   1 withdrawn run left out \(mtrial rm --list\)\.$'
+check "... counting the 2 left" wait_for '│   runs +0 +2$'
+keys S Enter
+check "a run's page: no made-up device count (trial.yaml has none)" \
+	wait_for '│   MLPerf   devices unknown \(count and hosts in'
+keys Escape
 rec=$(sqlite3 "$REPO/.mtrial/journal.db" "select kind || ' ' || item_id || ' ' || who || ' ' || why from withdrawals")
 check "recorded as mtrial rm records it: $rec" test "$rec" = "run 2 Ada Tester wrong config"
 check "the CLI leaves it out too" sh -c "cd '$REPO' && '$MTRIAL' runs --json | python3 -c 'import json,sys; assert [r[\"id\"] for r in json.load(sys.stdin)[\"runs\"]] == [1, 3]'"
