@@ -29,32 +29,14 @@ static int list(struct cli *cli, mt_trial *t)
 	return 0;
 }
 
-/* A warning when op (an overload matches its base name) is not in the
- * registry of the libtorch mtrial was built with, as `tables import` warns:
- * a typo, or an op of a newer PyTorch. The override is recorded either
- * way. NULL when registered; caller frees. */
-static char *unregistered(const char *op)
-{
-	const char *dot = strchr(op + strlen("aten::"), '.');
-	char base[256];
-	mt_buf b = MT_BUF_INIT;
-
-	snprintf(base, sizeof(base), "%.*s", (int)(dot ? (size_t)(dot - op) : strlen(op)), op);
-	if (mt_aten_registered(base))
-		return NULL;
-	mt_buf_printf(&b, "%s is not in the operator registry of libtorch %s (a typo, or an op "
-		      "of a newer PyTorch: recorded all the same; 'mtrial ops registry %s' lists "
-		      "what there is)", base, mt_aten_version(), "aten::");
-	return mt_buf_detach(&b);
-}
-
 static void print_added(struct cli *cli, int64_t id, const char *op, const char *status,
 			const char *note)
 {
-	char *warning = unregistered(op);
+	char *warning = mt_aten_unregistered_warning(op);
 
 	if (warning)
-		fprintf(stderr, "warning: %s\n", warning);
+		fprintf(stderr, "warning: %s: recorded all the same ('mtrial ops registry' lists "
+			"what there is)\n", warning);
 	if (cli->json)
 		cli_print_json(json_pack("{sI, ss?}", "id", (json_int_t)id, "warning", warning));
 	else

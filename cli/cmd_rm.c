@@ -6,28 +6,8 @@
 #include "util.h"
 
 #include <errno.h>
-#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Who withdraws: git's user.name, as the team's commits name them, else the
- * login name. Caller frees. */
-static char *current_user(void)
-{
-	git_config *cfg = NULL;
-	git_buf name = {0};
-	const char *env = getenv("USER");
-	char *out = NULL;
-
-	git_libgit2_init();
-	if (git_config_open_default(&cfg) == 0 &&
-	    git_config_get_string_buf(&name, cfg, "user.name") == 0 && name.ptr && *name.ptr)
-		out = mt_strdup(name.ptr);
-	git_buf_dispose(&name);
-	git_config_free(cfg);
-	git_libgit2_shutdown();
-	return out ? out : mt_strdup(env && *env ? env : "unknown");
-}
 
 static int list(struct cli *cli, mt_trial *t)
 {
@@ -54,9 +34,9 @@ static int list(struct cli *cli, mt_trial *t)
 
 static int withdraw(struct cli *cli, mt_trial *t, const char *kind, int64_t id, const char *why)
 {
-	char *who = current_user();
+	char *who = NULL;
 	int64_t wid = 0;
-	int error = mt_journal_withdraw(t->journal, kind, id, who, why, &wid);
+	int error = mt_journal_withdraw_by_user(t->journal, kind, id, why, &wid, &who);
 
 	if (error == 0 && cli->json)
 		cli_print_json(json_pack("{sI, ss, sI, ss, ss}", "id", (json_int_t)wid, "kind", kind,

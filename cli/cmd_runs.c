@@ -1,7 +1,7 @@
-/* mtrial runs [show ID | import FILE... | mark ID --rehearsal|--evidence]:
+/* mtrial runs [--all | show ID | import FILE... | mark ID --rehearsal|--evidence]:
  * every recorded run attempt, failed ones too, with its two clocks, time
  * and cost to the target; rehearsals (runs that test the pipeline, never
- * evidence) marked as such. */
+ * evidence) marked as such; withdrawn runs counted, and listed with --all. */
 #include "cli.h"
 #include "error.h"
 #include "runs.h"
@@ -30,6 +30,20 @@ static const char *secs(char *buf, size_t size, json_t *v)
 static int rehearsal(json_t *r)
 {
 	return json_is_true(json_object_get(r, "rehearsal"));
+}
+
+/* {who, why, when} of a withdrawn run, NULL for a standing one. */
+static json_t *withdrawn(json_t *r)
+{
+	json_t *w = json_object_get(r, "withdrawn");
+	return json_is_object(w) ? w : NULL;
+}
+
+/* What the run counts as: withdrawn (left out of everything), rehearsal
+ * (never evidence) or evidence. */
+static const char *kind(json_t *r)
+{
+	return withdrawn(r) ? "withdrawn" : rehearsal(r) ? "rehearsal" : "evidence";
 }
 
 /* The time to the target, or what became of the attempt instead
@@ -90,12 +104,33 @@ static void print_systems(json_t *systems)
 	}
 }
 
-static void print_list(json_t *runs)
+/* The withdrawn runs listed (--all): when, by whom and why; then how many
+ * the listing hid (without --all). */
+static void print_withdrawn(json_t *runs, size_t hidden)
+{
+	json_t *r, *w;
+	size_t i, n = 0;
+
+	json_array_foreach(runs, i, r)
+		if ((w = withdrawn(r)))
+			printf("%s#%lld: withdrawn %s by %s: %s (left out of every figure)\n",
+			       n++ ? "" : "\n", (long long)json_integer_value(json_object_get(r, "id")),
+			       str(w, "when"), str(w, "who"), str(w, "why"));
+	if (hidden)
+		printf("\n%zu withdrawn run%s hidden: mtrial runs --all lists %s (mtrial rm --list "
+		       "says why).\n", hidden, hidden == 1 ? "" : "s", hidden == 1 ? "it" : "them");
+}
+
+static void print_list(json_t *runs, size_t hidden)
 {
 	char c1[32], st[32], tt[32];
 	json_t *r;
 	size_t i, rehearsals = 0;
 
+	if (!json_array_size(runs) && hidden) {
+		printf("No runs listed: %zu withdrawn (mtrial runs --all lists them).\n", hidden);
+		return;
+	}
 	if (!json_array_size(runs)) {
 		printf("No runs recorded yet: mtrial run [--system S] [--track T] -- CMD ARGS..., or\n"
 		       "mtrial runs import LOG...\n");
@@ -106,13 +141,13 @@ static void print_list(json_t *runs)
 	       "command or source");
 	json_array_foreach(runs, i, r) {
 		char exit_s[16] = "-";
-		rehearsals += rehearsal(r);
+		rehearsals += rehearsal(r) && !withdrawn(r);
 		if (json_is_integer(json_object_get(r, "exit_status")))
 			snprintf(exit_s, sizeof(exit_s), "%lld",
 				 (long long)json_integer_value(json_object_get(r, "exit_status")));
 		printf("#%-4lld %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n",
 		       (long long)json_integer_value(json_object_get(r, "id")), str(r, "system"),
-		       rehearsal(r) ? "rehearsal" : "evidence",
+		       kind(r),
 		       str(r, "track") ? str(r, "track") : "-", str(r, "status"), str(r, "started"),
 		       exit_s, secs(c1, sizeof(c1), json_object_get(r, "clock1_s")),
 		       secs(st, sizeof(st), json_object_get(r, "steady_step_s")),
@@ -120,6 +155,7 @@ static void print_list(json_t *runs)
 		       str(r, "command") ? str(r, "command") : str(r, "source"));
 	}
 	print_warnings_of(runs);
+	print_withdrawn(runs, hidden);
 	if (rehearsals)
 		printf("\n%zu rehearsal run(s): made to test the pipeline, the launcher or the log "
 		       "format,\nnever evidence: mtrial decide, the per-system figures and the costs "
@@ -416,6 +452,9 @@ static void print_one(json_t *r)
 	const char *keys[] = {"system", "track", "label", "cache", "origin", "command",
 			      "source", "status", "started", "ended"};
 	printf("Run #%lld\n", (long long)json_integer_value(json_object_get(r, "id")));
+	if (withdrawn(r))
+		printf("  withdrawn %s by %s: %s (left out of every figure)\n",
+		       str(withdrawn(r), "when"), str(withdrawn(r), "who"), str(withdrawn(r), "why"));
 	if (rehearsal(r))
 		printf("  kind     rehearsal: tests the pipeline, never evidence (mtrial runs mark %lld "
 		       "--evidence counts it)\n", (long long)json_integer_value(json_object_get(r, "id")));
@@ -462,13 +501,95 @@ static int mark(struct cli *cli, int argc, char **argv)
 	return cli_mark_rehearsal(cli, argc, argv, "runs", "run", mt_journal_run_mark);
 }
 
+/* The list's options: the common ones and --all (not with show ID). 1 when
+ * the command must return *status at once. */
+static int parse_list(struct cli *cli, int argc, char **argv, int64_t id, int *all, int *status)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, {"all", no_argument, NULL, 'a'},
+					     {0}};
+	int opt;
+
+	optind = 1;
+	while ((opt = cli_getopt(cli, argc, argv, "ha", opts)) == 'a')
+		*all = 1;
+	if (opt == CLI_GETOPT_HELP)
+		return *status = CLI_EXIT_OK, 1;
+	if (opt != CLI_GETOPT_END)
+		return *status = cli_usage_error(cli, "bad option"), 1;
+	if (optind < argc)
+		return *status = cli_usage_error(cli, "unexpected argument '%s'", argv[optind]), 1;
+	if (id && *all)
+		return *status = cli_usage_error(cli, "--all lists the runs; show ID shows one, "
+						       "withdrawn or not"), 1;
+	return 0;
+}
+
+/* The runs with their figures: `which` as mt_journal_runs_json takes it.
+ * For a listing (systems not NULL) the per-system summary, from the
+ * standing runs alone (a withdrawn run is listed with --all, never
+ * counted), and how many withdrawn runs the listing hid. */
+static int read_runs(mt_trial *t, int64_t which, json_t **runs, json_t **systems, size_t *hidden)
+{
+	json_t *standing, *r;
+	size_t i;
+
+	*hidden = 0;
+	if (!(*runs = mt_journal_runs_json(t->journal, which)))
+		return mt_error_last_code();
+	json_array_foreach(*runs, i, r)
+		mt_runs_flatten(r, t->spec);
+	if (!systems)
+		return 0;
+	if (which == 0) {
+		*systems = mt_runs_by_system(*runs, t->spec);
+		return mt_journal_withdrawn_count(t->journal, "run", hidden);
+	}
+	if (!(standing = mt_journal_runs_json(t->journal, 0)))
+		return mt_error_last_code();
+	json_array_foreach(standing, i, r)
+		mt_runs_flatten(r, t->spec);
+	*systems = mt_runs_by_system(standing, t->spec);
+	json_decref(standing);
+	return 0;
+}
+
+/* The trial, or one whose trial.yaml is broken (the runs are still
+ * listed, without the target and prices). */
+static int open_for_runs(struct cli *cli, mt_trial **t)
+{
+	if (cli_open_trial(cli, t, 1) == 0)
+		return 0;
+	if (mt_error_last_code() == MT_ENOTFOUND)
+		return MT_ENOTFOUND;
+	fprintf(stderr, "mtrial runs: warning: %s; listing without the target and prices\n",
+		mt_error_last());
+	mt_error_clear();
+	return cli_open_trial(cli, t, 0) < 0 ? mt_error_last_code() : 0;
+}
+
+static void print_runs(struct cli *cli, int64_t id, json_t *runs, json_t *systems, size_t hidden)
+{
+	if (cli->json && id)
+		cli_print_json(json_incref(json_array_get(runs, 0)));
+	else if (cli->json)
+		cli_print_json(json_pack("{sO, sO, sI}", "runs", runs, "systems", systems,
+					 "withdrawn_hidden", (json_int_t)hidden));
+	else if (id)
+		print_one(json_array_get(runs, 0));
+	else {
+		print_list(runs, hidden);
+		print_systems(systems);
+	}
+}
+
 int cmd_runs(struct cli *cli, int argc, char **argv)
 {
 	const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
 	int64_t id = 0;
 	mt_trial *t = NULL;
-	json_t *runs, *systems = NULL;
-	int status;
+	json_t *runs = NULL, *systems = NULL;
+	size_t hidden = 0;
+	int status, all = 0, error;
 	char *end;
 
 	if (sub && strcmp(sub, "import") == 0)
@@ -486,52 +607,18 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	} else if (sub) {
 		return cli_usage_error(cli, "unknown subcommand '%s'", sub);
 	}
-	if (cli_parse_plain(cli, argc, argv, &status))
+	if (parse_list(cli, argc, argv, id, &all, &status))
 		return status;
-	if (cli_open_trial(cli, &t, 1) < 0) {
-		if (mt_error_last_code() == MT_ENOTFOUND)
-			return cli_fail(cli, MT_ENOTFOUND);
-		/* a broken trial.yaml: the runs are still listed, without prices */
-		fprintf(stderr, "mtrial runs: warning: %s; listing without the target and prices\n",
-			mt_error_last());
-		mt_error_clear();
-		if (cli_open_trial(cli, &t, 0) < 0)
-			return cli_fail(cli, mt_error_last_code());
-	}
-	runs = mt_journal_runs_json(t->journal, id);
-	if (!runs) {
-		mt_trial_free(t);
-		return cli_fail(cli, mt_error_last_code());
-	}
-	{
-		json_t *r;
-		size_t i;
-		json_array_foreach(runs, i, r)
-			mt_runs_flatten(r, t->spec);
-	}
-	if (!id && cli->json) {
-		json_t *all = json_pack("{sO, so}", "runs", runs, "systems",
-					mt_runs_by_system(runs, t->spec));
-		json_decref(runs);
-		runs = all;
-	} else if (!id) {
-		systems = mt_runs_by_system(runs, t->spec);
-	}
+	if ((error = open_for_runs(cli, &t)) < 0)
+		return cli_fail(cli, error);
+	error = read_runs(t, id ? id : all ? MT_JOURNAL_RUNS_ALL : 0, &runs, id ? NULL : &systems,
+			  &hidden);
 	mt_trial_free(t);
-	if (id && !json_array_size(runs)) {
-		json_decref(runs);
-		mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
-		return cli_fail(cli, MT_ENOTFOUND);
-	}
-	if (cli->json) {
-		cli_print_json(id ? json_incref(json_array_get(runs, 0)) : json_incref(runs));
-	} else if (id) {
-		print_one(json_array_get(runs, 0));
-	} else {
-		print_list(runs);
-		print_systems(systems);
-	}
+	if (error == 0 && id && !json_array_size(runs))
+		error = mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
+	if (error == 0)
+		print_runs(cli, id, runs, systems, hidden);
 	json_decref(systems);
 	json_decref(runs);
-	return CLI_EXIT_OK;
+	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }

@@ -130,7 +130,7 @@ const struct cli_command cli_commands[] = {
 	 "shell reports it, even when the command caught the signal and exited 0:\n"
 	 "the attempt is recorded as aborted.\n"},
 	{"runs", cmd_runs, "the recorded run attempts with their clocks; import runs made elsewhere",
-	 "Usage: mtrial runs [--json]\n"
+	 "Usage: mtrial runs [--all] [--json]\n"
 	 "       mtrial runs show ID [--json]\n"
 	 "       mtrial runs import FILE... [--system S] [--track T] [--label L]\n"
 	 "                          [--cache cold|warm] [--rehearsal] [--json]\n"
@@ -157,7 +157,12 @@ const struct cli_command cli_commands[] = {
 	 "per node count the imported runs' devices. A rehearsal (run or import with\n"
 	 "--rehearsal, or mark ID --rehearsal) tested the pipeline: it is listed with\n"
 	 "its kind, but decide, the per-system figures and the costs leave it out and\n"
-	 "it is not priced; mark ID --evidence counts it again.\n"},
+	 "it is not priced; mark ID --evidence counts it again. A withdrawn run\n"
+	 "(mtrial rm run ID --why TEXT) is hidden from the list, which says how many\n"
+	 "it hid (--json: withdrawn_hidden); --all lists them too, kind withdrawn,\n"
+	 "with when, by whom and why, and the per-system figures still leave them\n"
+	 "out; show ID says so, and --json carries withdrawn {who, why, when} or\n"
+	 "null on every run.\n"},
 	{"tracks", cmd_tracks, "what each track changed and what it cost in engineering time",
 	 "Usage: mtrial tracks [--json]\n"
 	 "       mtrial tracks mark [--track T] PATH --reusable|--model-specific [--note TEXT] [--json]\n"

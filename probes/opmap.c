@@ -59,6 +59,24 @@ const char *mt_aten_version(void)
 	return mt_aten_torch_version;
 }
 
+char *mt_aten_unregistered_warning(const char *op)
+{
+	const char *colons = op ? strstr(op, "::") : NULL;
+	const char *dot = colons ? strchr(colons + 2, '.') : NULL;
+	mt_buf b = MT_BUF_INIT;
+
+	if (!op)
+		return NULL;
+	mt_buf_put(&b, op, dot ? (size_t)(dot - op) : strlen(op)); /* the base name */
+	if (mt_aten_registered(mt_buf_cstr(&b))) {
+		mt_buf_dispose(&b);
+		return NULL;
+	}
+	mt_buf_printf(&b, " is not in the operator registry of libtorch %s (a typo, or an op of "
+		      "a newer PyTorch)", mt_aten_version());
+	return mt_buf_detach(&b);
+}
+
 /* "aten::" + prefix + name when registered, else NULL. No aten name comes
  * near 128 bytes, so a longer one is simply not registered. */
 static const mt_aten_op *aten_by_name(const char *prefix, const char *name)

@@ -73,6 +73,12 @@ const mt_aten_op *mt_aten_lookup(const char *name, size_t *n);
 /* The version of libtorch the registry was generated from. */
 const char *mt_aten_version(void);
 
+/* What to say about an op the team records a finding about (`mtrial
+ * override`, the wizard's finding): NULL when "aten::NAME[.OVERLOAD]" has
+ * its base name in the registry, else a warning that it is not (a typo, or
+ * an op of a newer PyTorch). Caller frees. */
+char *mt_aten_unregistered_warning(const char *op);
+
 /* --- the API and method tables ------------------------------------------- */
 
 typedef struct mt_opmap mt_opmap;

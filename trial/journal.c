@@ -1258,7 +1258,8 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 	if (prepare(j, &st, "SELECT id, created_ms, system, track, label, cache, origin, command,"
 			    " log, status, exit_status, started_ms, ended_ms, metrics, pid, host,"
 			    " rehearsal FROM runs"
-			    " WHERE (?1 = 0 AND" NOT_WITHDRAWN("run") ") OR id = ?1 ORDER BY id") < 0) {
+			    " WHERE (?1 = 0 AND" NOT_WITHDRAWN("run") ") OR ?1 < 0 OR id = ?1"
+			    " ORDER BY id") < 0) {
 		json_decref(arr);
 		return NULL;
 	}
@@ -1305,9 +1306,10 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 							"recording the end (killed, crashed or rebooted); "
 							"its log holds what was printed"));
 		}
-		if (r && only_id)
+		if (r) /* the listing of standing runs (only_id 0) holds none withdrawn */
 			json_object_set_new(r, "withdrawn",
-					    withdrawal_json(j, "run", sqlite3_column_int64(st, 0)));
+					    only_id ? withdrawal_json(j, "run", sqlite3_column_int64(st, 0))
+						    : json_null());
 		if (r)
 			json_array_append_new(arr, r);
 	}

@@ -175,12 +175,14 @@ int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_ex
 int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal);
 
 /* The runs not withdrawn, oldest first (only_id > 0: that one, withdrawn or
- * not, with "withdrawn": {who, why, when} or null): [{id, system, track,
- * label, cache, origin, command, source, status, exit_status, started,
- * ended, metrics, rehearsal (boolean)}]. A run recorded as running by a process of this host
+ * not; MT_JOURNAL_RUNS_ALL: every run, withdrawn ones too): [{id, system,
+ * track, label, cache, origin, command, source, status, exit_status,
+ * started, ended, metrics, rehearsal (boolean), withdrawn ({who, why, when}
+ * or null)}]. A run recorded as running by a process of this host
  * that no longer exists reads as status "lost" with a "note". New
  * reference, NULL with the error set. */
 json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id);
+#define MT_JOURNAL_RUNS_ALL (-1)
 
 /* Records what the team found out about an op on the candidate: status is
  * device, cpu_fallback, unsupported or partial; the note (required) says
@@ -221,6 +223,20 @@ int mt_journal_withdraw(mt_journal *j, const char *kind, int64_t id, const char 
 /* The withdrawals, oldest first: [{id, when, kind, item_id, what (the
  * record in one line), who, why}]. New reference, NULL with the error set. */
 json_t *mt_journal_withdrawals_json(mt_journal *j);
+
+/* Who is at the keyboard: git's user.name, else $USER, else "unknown".
+ * Caller frees. */
+char *mt_journal_user(void);
+
+/* mt_journal_withdraw in the name of mt_journal_user(): what `mtrial rm`
+ * and the wizard's withdraw key do. *who_out (may be NULL) gets who, the
+ * caller frees it; untouched on an error. */
+int mt_journal_withdraw_by_user(mt_journal *j, const char *kind, int64_t id, const char *why,
+				int64_t *id_out, char **who_out);
+
+/* How many records of `kind` ("run", ...) are withdrawn, into *out: what a
+ * listing that leaves them out says it hid. */
+int mt_journal_withdrawn_count(mt_journal *j, const char *kind, size_t *out);
 
 /* One interval as JSON: id, track, category, text, started, stopped (ISO
  * UTC or null), running, duration_ms (up to now while running). */

@@ -85,6 +85,10 @@
 	  "Runs: start a training run (choose its system and track, type the command; " \
 	  "`mtrial run` runs it in the background and records it, and the list shows "  \
 	  "its progress: elapsed time, step, loss and evaluation)", 'x')                \
+	_(WITHDRAW, "withdraw-run",                                                     \
+	  "Runs: withdraw the selected run, made by mistake (asks why; the journal "    \
+	  "keeps it with who, when and why, and every figure leaves it out, as `mtrial " \
+	  "rm run ID --why TEXT`)", 'W')                                                \
 	_(MARK, "mark-change",                                                          \
 	  "Tracks: mark the selected file's change reusable, then model-specific, then "  \
 	  "not at all (Enter in Tracks & effort lists the changed files)", 'm')          \

@@ -327,15 +327,15 @@ static void list_draw(struct tui_page *p, struct corr_state *st, const struct tu
 		      int height)
 {
 	int n = (int)json_array_size(st->checks), below = height >= 14 ? PREVIEW_ROWS : 0;
-	int rows = height - 2 - below;
+	int rows = tui_list_fit(height - 2 - below, n);
 
-	rows = rows < 1 ? 1 : rows > n ? n : rows;
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
 	title_row(p, (size_t)n, rehearsals(st->checks));
 	header_row(p);
 	for (int r = st->top; r < st->top + rows; r++)
 		check_row(p, json_array_get(st->checks, (size_t)r), r == st->cursor, ctx->focused);
+	tui_list_more(p, st->top, rows, n);
 	if (below)
 		preview(p, selected(st));
 }
@@ -586,14 +586,14 @@ static void tensors_draw(struct tui_page *p, struct corr_state *st, json_t *c, i
 		page_addf(p, STYLE_DIM, "  %s the tensor table", keys);
 		return;
 	}
-	rows = height - fixed - (both ? hist : 0);
-	rows = rows < 1 ? 1 : rows > n ? n : rows;
+	rows = tui_list_fit(height - fixed - (both ? hist : 0), n);
 	st->tensor_rows = rows;
 	tui_list_scroll(&st->tensor, &st->tensor_top, rows, n);
 	table_title(p, c, !both);
 	tensor_row(p, NULL, 0, 0);
 	for (int r = st->tensor_top; r < st->tensor_top + rows && r < n; r++)
 		tensor_row(p, json_array_get(tensors, (size_t)r), r == st->tensor, focused);
+	tui_list_more(p, st->tensor_top, rows, n);
 	if (!n) {
 		page_line(p);
 		page_add_at(p, 2, STYLE_DIM, "(no tensor in common)");

@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,7 +133,10 @@ static int on_timer_menu(struct tui_wizard *w, const struct tui_key *k)
 				  i == 0 ? NULL : mt_tracks[i - 1]);
 }
 
-static int on_note_prompt(struct tui_wizard *w, const struct tui_key *k)
+/* A key for a prompt that asks one thing: Esc says `cancelled`, Enter
+ * hands the text to `done` (text borrowed for the call). */
+static int one_prompt(struct tui_wizard *w, const struct tui_key *k, const char *cancelled,
+		      int (*done)(struct tui_wizard *w, const char *text))
 {
 	char *text;
 	int result;
@@ -140,17 +144,22 @@ static int on_note_prompt(struct tui_wizard *w, const struct tui_key *k)
 	switch (prompt_input(&w->prompt, k)) {
 	case PROMPT_CANCEL:
 		w->mode = MODE_NORMAL;
-		tui_message(w, 0, "Note cancelled: nothing saved");
+		tui_message(w, 0, "%s", cancelled);
 		return TUI_REDRAW;
 	case PROMPT_DONE:
 		w->mode = MODE_NORMAL;
 		text = prompt_text(&w->prompt);
-		result = record_add_note(w, text);
+		result = done(w, text);
 		free(text);
 		return result;
 	default:
 		return TUI_REDRAW;
 	}
+}
+
+static int on_note_prompt(struct tui_wizard *w, const struct tui_key *k)
+{
+	return one_prompt(w, k, "Note cancelled: nothing saved", record_add_note);
 }
 
 /* `s` from any step: the Repository step shows the scan, so it is selected
@@ -372,26 +381,14 @@ static int on_finding_menu(struct tui_wizard *w, const struct tui_key *k)
 	return TUI_REDRAW;
 }
 
+static int finding_done(struct tui_wizard *w, const char *note)
+{
+	return record_finding(w, w->finding_op, finding_statuses[w->finding_status], note);
+}
+
 static int on_finding_prompt(struct tui_wizard *w, const struct tui_key *k)
 {
-	char *text;
-	int result;
-
-	switch (prompt_input(&w->prompt, k)) {
-	case PROMPT_CANCEL:
-		w->mode = MODE_NORMAL;
-		tui_message(w, 0, "Finding cancelled: nothing recorded");
-		return TUI_REDRAW;
-	case PROMPT_DONE:
-		w->mode = MODE_NORMAL;
-		text = prompt_text(&w->prompt);
-		result = record_finding(w, w->finding_op, finding_statuses[w->finding_status],
-					text);
-		free(text);
-		return result;
-	default:
-		return TUI_REDRAW;
-	}
+	return one_prompt(w, k, "Finding cancelled: nothing recorded", finding_done);
 }
 
 /* `/`: the list follows the text as it is typed; Esc puts back the filter
@@ -607,6 +604,38 @@ static int on_check_prompt(struct tui_wizard *w, const struct tui_key *k)
 	return result;
 }
 
+/* --- withdrawing a run ---------------------------------------------------------- */
+
+/* `W`: why the run under the Runs step's cursor is withdrawn. */
+static int withdraw_start(struct tui_wizard *w)
+{
+	struct tui_screen *s = &w->steps[w->selected];
+	int64_t id = !w->help_open && s->ops == &tui_runs_ops ? tui_runs_selected(s->state) : 0;
+
+	if (!id) {
+		tui_message(w, 0, "W withdraws the run selected in Runs & clocks (mtrial rm "
+			    "withdraws any record)");
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	w->withdraw_id = id;
+	snprintf(w->menu_title, sizeof(w->menu_title), "withdraw run #%lld, why: ",
+		 (long long)id);
+	prompt_start(&w->prompt, w->menu_title);
+	w->focus = FOCUS_CONTENT;
+	w->mode = MODE_WITHDRAW_WHY;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int withdraw_done(struct tui_wizard *w, const char *why)
+{
+	return record_withdraw_run(w, w->withdraw_id, why);
+}
+
+static int on_withdraw_prompt(struct tui_wizard *w, const struct tui_key *k)
+{
+	return one_prompt(w, k, "Nothing withdrawn", withdraw_done);
+}
+
 /* Moving and scrolling: in the step list or in the content with focus. */
 static int generic_move(struct tui_wizard *w, enum tui_action a, int in_list)
 {
@@ -675,6 +704,8 @@ static int generic_action(struct tui_wizard *w, enum tui_action a)
 		result = select_step(w, step_index(&tui_runs_ops));
 		w->focus = FOCUS_CONTENT;
 		return result | runstart_begin(w);
+	case TUI_ACT_WITHDRAW:
+		return withdraw_start(w);
 	case TUI_ACT_HELP:
 		return set_help(w, !w->help_open);
 	case TUI_ACT_RELOAD:
@@ -743,6 +774,8 @@ int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
 		return on_check_prompt(w, k);
 	if ((result = runstart_input(w, k)) != TUI_UNHANDLED)
 		return result;
+	if (w->mode == MODE_WITHDRAW_WHY)
+		return on_withdraw_prompt(w, k);
 	a = tui_action_for_key(tui_key_code(k));
 	if (w->layout.too_small) /* nothing is shown to act on */
 		return a == TUI_ACT_QUIT ? TUI_QUIT : TUI_HANDLED;

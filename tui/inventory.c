@@ -515,7 +515,7 @@ void inventory_draw(struct inventory *inv, enum inv_view v, const struct tui_ctx
 
 	title_line(p, v, inv);
 	header_line(p, v, inv);
-	list = list < 1 ? 1 : list;
+	list = list < 1 ? 1 : n > list ? tui_list_fit(list, n) : list; /* short: padded */
 	inv->list_rows = list;
 	cur = cur < 0 ? 0 : cur;
 	inv->cursor[v] = cur;
@@ -539,6 +539,7 @@ void inventory_draw(struct inventory *inv, enum inv_view v, const struct tui_ctx
 		else
 			finding_line(inv, p, r, r == cur, ctx->focused);
 	}
+	tui_list_more(p, *top, list, n);
 	if (n)
 		detail(p, inv, v, rows);
 }

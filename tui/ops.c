@@ -468,6 +468,7 @@ static void list_rows(struct tui_page *p, struct ops_state *st, int rows, int fo
 	}
 	for (int r = st->top; r < st->top + rows && r < n; r++)
 		op_row(p, st->shown[r], src_w, r == st->cursor, focused);
+	tui_list_more(p, st->top, rows, n);
 }
 
 /* --- the selected op, under the list --------------------------------------- */
@@ -588,6 +589,7 @@ static void site_rows(struct tui_page *p, struct ops_state *st, json_t *locs, in
 					0, 1, STYLE_NORMAL}};
 		tui_row(p, c, 2, r == st->site, focused);
 	}
+	tui_list_more(p, st->site_top, rows, n);
 }
 
 /* How many rows the conditions and the notes get in the op's page, out of
@@ -670,9 +672,8 @@ static void details_draw(struct tui_page *p, struct ops_state *st, const struct 
 		page_add_at(p, 2, STYLE_DIM, no_sites(st->probe));
 		return;
 	}
-	rows = height - p->nlines - src; /* the source takes what the sites leave */
-	rows = rows > n ? n : rows < 1 ? 1 : rows;
-	src = height - p->nlines - rows;
+	rows = tui_list_fit(height - p->nlines - src, n); /* the source takes the rest */
+	src = height - p->nlines - rows - (rows < n); /* less the "more" line */
 	site_rows(p, st, locs, rows, ctx->focused);
 	if (src < 2)
 		return;
@@ -730,7 +731,7 @@ static void list_draw(struct tui_page *p, struct ops_state *st, const struct tui
 	rows = height - p->nlines - 1 - below; /* 1: the header */
 	rows = rows < 1 ? 1 : rows;
 	shown = st->nshown ? (int)st->nshown : 1; /* "(none...)" takes a row */
-	list_rows(p, st, shown < rows ? shown : rows, ctx->focused);
+	list_rows(p, st, tui_list_fit(rows, shown), ctx->focused);
 	if (selected_op(st) && below)
 		summary_rows(p, st->probe, selected_op(st), below);
 }

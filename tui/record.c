@@ -12,6 +12,7 @@
 #include "scan.h"
 #include "scan_trial.h"
 #include "compat.h"
+#include "opmap.h"
 #include "probe.h"
 #include "compare.h"
 #include "tolerances.h"
@@ -223,7 +224,7 @@ static void add_live(struct tui_wizard *w, json_t *run)
 static void read_runs(struct tui_wizard *w)
 {
 	json_t *runs = mt_journal_runs_json(w->trial->journal, 0), *r;
-	size_t i;
+	size_t i, gone = 0;
 
 	if (!runs) {
 		tui_message(w, 1, "cannot read the runs: %s", mt_error_last());
@@ -236,8 +237,12 @@ static void read_runs(struct tui_wizard *w)
 		mt_runs_flatten(r, w->trial->spec);
 	}
 	json_decref(w->runs);
-	w->runs = json_pack("{soso}", "systems", mt_runs_by_system(runs, w->trial->spec), "runs",
-			    runs);
+	if (mt_journal_withdrawn_count(w->trial->journal, "run", &gone) < 0) {
+		tui_message(w, 1, "cannot read the withdrawals: %s", mt_error_last());
+		mt_error_clear();
+	}
+	w->runs = json_pack("{sososI}", "systems", mt_runs_by_system(runs, w->trial->spec), "runs",
+			    runs, "withdrawn", (json_int_t)gone);
 }
 
 void record_reload(struct tui_wizard *w)
@@ -738,6 +743,7 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 	const char *table = json_string_value(jv_get(w->probe, "table.name"));
 	json_t *res = NULL;
 	int64_t id = 0, probe_id = 0;
+	char *warning;
 
 	if (!note || !*note) {
 		tui_message(w, 0, "A finding needs a note (who, where, which version): nothing "
@@ -748,14 +754,33 @@ int record_finding(struct tui_wizard *w, const char *op, const char *status, con
 		tui_message(w, 1, "finding not recorded: %s", mt_error_last());
 		return TUI_REDRAW;
 	}
-	if (probe_run(w, record_shown_source(w), table, &res, &probe_id) < 0) {
+	warning = mt_aten_unregistered_warning(op); /* as `mtrial override` warns */
+	if (probe_run(w, record_shown_source(w), table, &res, &probe_id) < 0)
 		tui_message(w, 1, "finding #%lld recorded, but the probe did not run again: %s",
 			    (long long)id, mt_error_last());
-		return TUI_REDRAW | TUI_RELOAD;
-	}
-	tui_message(w, 0, "Finding #%lld recorded: %s is %s; probe #%lld shows it", (long long)id,
-		    op, status, (long long)probe_id);
+	else if (warning) /* first: the message line is cut at the terminal's width */
+		tui_message(w, 1, "warning: %s: finding #%lld recorded all the same, probe #%lld",
+			    warning, (long long)id, (long long)probe_id);
+	else
+		tui_message(w, 0, "Finding #%lld recorded: %s is %s; probe #%lld shows it",
+			    (long long)id, op, status, (long long)probe_id);
 	json_decref(res);
+	free(warning);
+	return TUI_REDRAW | TUI_RELOAD;
+}
+
+int record_withdraw_run(struct tui_wizard *w, int64_t id, const char *why)
+{
+	char *who = NULL;
+
+	if (mt_journal_withdraw_by_user(w->trial->journal, "run", id, why, NULL, &who) < 0) {
+		tui_message(w, 1, "run #%lld not withdrawn: %s", (long long)id, mt_error_last());
+		mt_error_clear();
+		return TUI_REDRAW;
+	}
+	tui_message(w, 0, "Withdrew run #%lld as %s: kept in the journal, left out of every "
+		    "figure (mtrial rm --list)", (long long)id, who);
+	free(who);
 	return TUI_REDRAW | TUI_RELOAD;
 }
 

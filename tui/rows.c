@@ -170,3 +170,24 @@ void tui_list_scroll(int *cursor, int *top, int rows, int n)
 	if (*top > n - rows)
 		*top = n - rows > 0 ? n - rows : 0;
 }
+
+int tui_list_fit(int room, int n)
+{
+	if (n <= room)
+		return n;
+	return room > 1 ? room - 1 : 1;
+}
+
+int tui_list_more(struct tui_page *p, int top, int shown, int n)
+{
+	int below = n - top - shown;
+
+	if (top <= 0 && below <= 0)
+		return 0;
+	page_line(p);
+	if (top > 0)
+		page_addf(p, STYLE_NORMAL, "  %s %d above", draw_glyph(GLYPH_MORE_UP), top);
+	if (below > 0)
+		page_addf(p, STYLE_NORMAL, "  %s %d more", draw_glyph(GLYPH_MORE_DOWN), below);
+	return 1;
+}

@@ -51,4 +51,14 @@ int tui_list_target(enum tui_action a, int cur, int rows, long *to);
  * shows in the `rows` rows from it (the Correctness and Runs steps). */
 void tui_list_scroll(int *cursor, int *top, int rows, int n);
 
+/* The rows of a list of n that show in `room` lines: all n when they fit,
+ * else room - 1 (at least 1), the last line kept for tui_list_more, so that
+ * a cut list never looks complete. */
+int tui_list_fit(int room, int n);
+
+/* Under a list of n rows of which `shown` show from row `top`: "↑ 3 above
+ * ↓ 12 more" on a new line, what does not show counted; nothing when the
+ * whole list shows. Returns the lines added (0 or 1). */
+int tui_list_more(struct tui_page *p, int top, int shown, int n);
+
 #endif

@@ -51,6 +51,12 @@ static int count(const struct runs_state *st)
 	return (int)json_array_size(attempts(st));
 }
 
+/* How many runs are withdrawn, left out of the list. */
+static int withdrawn(const struct runs_state *st)
+{
+	return (int)jv_int(st->runs, "withdrawn", 0);
+}
+
 /* Row r of the list, newest first. */
 static json_t *run_at(const struct runs_state *st, int r)
 {
@@ -209,17 +215,25 @@ static int rehearsals(json_t *runs)
 	return n;
 }
 
-static void title_row(struct tui_page *p, int n, int rehearsed)
+static void title_row(struct tui_page *p, int n, int rehearsed, int withdrawn)
 {
-	char keys[32], title[96];
+	char keys[32], title[128];
+	int len;
 
 	/* with rehearsals, what the R column means in place of the order,
-	 * which the ids show, so that the keys still fit on 80 columns */
+	 * which the ids show, so that the keys still fit on 80 columns; the
+	 * withdrawn runs, left out, are counted, never silently gone */
+	len = snprintf(title, sizeof(title), "%d attempt%s", n, n == 1 ? "" : "s");
 	if (rehearsed)
-		snprintf(title, sizeof(title), "%d attempt%s, %d rehearsal%s (R)", n, n == 1 ? "" : "s",
-			 rehearsed, rehearsed == 1 ? "" : "s");
-	else
-		snprintf(title, sizeof(title), "%d attempt%s, newest first", n, n == 1 ? "" : "s");
+		len += snprintf(title + len, sizeof(title) - (size_t)len, ", %d rehearsal%s (R)",
+				rehearsed, rehearsed == 1 ? "" : "s");
+	if (withdrawn)
+		snprintf(title + len, sizeof(title) - (size_t)len, ", %d withdrawn", withdrawn);
+	else if (!rehearsed)
+		snprintf(title + len, sizeof(title) - (size_t)len, ", newest first");
+	if (rehearsed && withdrawn && draw_width(title) > p->width) /* no count cut off */
+		snprintf(title, sizeof(title), "%d attempt%s, %d R, %d withdrawn", n,
+			 n == 1 ? "" : "s", rehearsed, withdrawn);
 	page_line(p);
 	page_add(p, STYLE_HEADING, title);
 	tui_action_keys(TUI_ACT_SYSTEMS, keys, sizeof(keys));
@@ -294,7 +308,7 @@ static void target_text(mt_buf *b, json_t *r)
 static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
 {
 	mt_buf title = MT_BUF_INIT, t = MT_BUF_INIT;
-	char a[16], b[16], when[32];
+	char a[16], b[16], when[32], keys[32];
 
 	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(r, "id", 0), str(r, "system"),
 		      is_rehearsal(r) ? ", a rehearsal" : "",
@@ -314,8 +328,10 @@ static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
 	target_text(&t, r);
 	field(p, "target", STYLE_NORMAL, mt_buf_cstr(&t), 0);
 	field(p, "log", STYLE_NORMAL, str(r, "source") ?: str(r, "command"), 1);
+	tui_action_keys(TUI_ACT_WITHDRAW, keys, sizeof(keys));
 	page_line(p);
 	page_add_at(p, 2, STYLE_DIM, "Enter shows it");
+	page_addf(p, STYLE_DIM, ", %s withdraws it", keys);
 	mt_buf_dispose(&title);
 	mt_buf_dispose(&t);
 }
@@ -324,15 +340,15 @@ static void list_draw(struct tui_page *p, struct runs_state *st, const struct tu
 		      int height)
 {
 	int n = count(st), below = height >= 14 ? PREVIEW_ROWS : 0;
-	int rows = height - 2 - below;
+	int rows = tui_list_fit(height - 2 - below, n);
 
-	rows = rows < 1 ? 1 : rows > n ? n : rows;
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
-	title_row(p, n, rehearsals(attempts(st)));
+	title_row(p, n, rehearsals(attempts(st)), withdrawn(st));
 	header_row(p);
 	for (int r = st->top; r < st->top + rows; r++)
 		run_row(p, run_at(st, r), r == st->cursor, ctx->focused);
+	tui_list_more(p, st->top, rows, n);
 	if (below)
 		preview(p, selected(st), ctx);
 }
@@ -403,8 +419,10 @@ static void cost_fields(struct tui_page *p, json_t *r, const char *currency)
 	/* the attempt inside the accounting boundary, whatever its source */
 	if (str(r, "not_priced"))
 		mt_buf_printf(&b, "not priced: %s", str(r, "not_priced"));
-	else
+	else if (isfinite(num(r, "devices")))
 		mt_buf_printf(&b, "%g device%s", num(r, "devices"), num(r, "devices") == 1 ? "" : "s");
+	else /* never a figure made up: trial.yaml does not say */
+		mt_buf_puts(&b, "devices unknown (count and hosts in trial.yaml)");
 	if (json_is_number(json_object_get(r, "device_hours")))
 		mt_buf_printf(&b, ", %.4g device-hours", num(r, "device_hours"));
 	if (json_is_number(json_object_get(r, "cost")))
@@ -576,6 +594,12 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 			 rehearsals(runs) == 1 ? "" : "s");
 		page_para(p, 2, STYLE_WARN, text);
 	}
+	if (withdrawn(st)) {
+		char text[96];
+		snprintf(text, sizeof(text), "%d withdrawn run%s left out (`mtrial rm --list`).",
+			 withdrawn(st), withdrawn(st) == 1 ? "" : "s");
+		page_para(p, 2, STYLE_WARN, text);
+	}
 }
 
 /* --- the screen ------------------------------------------------------------ */
@@ -620,12 +644,16 @@ static void start_hint(struct tui_page *p)
 
 static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 {
+	long long gone = (long long)jv_int(ctx->runs, "withdrawn", 0);
+	char text[96];
+
 	tui_heading(p, "Systems (trial.yaml)");
 	system_lines(p, jv_get(ctx->model, "spec.systems.baseline"), "baseline");
 	system_lines(p, jv_get(ctx->model, "spec.systems.candidate"), "candidate");
 	tui_heading(p, "Runs");
-	page_line(p);
-	page_add_at(p, TUI_LABEL_COL, STYLE_WARN, "No runs recorded yet.");
+	snprintf(text, sizeof(text), "No runs left: %lld withdrawn (`mtrial runs --all` lists them).",
+		 gone);
+	page_para(p, TUI_LABEL_COL, STYLE_WARN, gone > 0 ? text : "No runs recorded yet.");
 	page_para(p, TUI_LABEL_COL, STYLE_NORMAL,
 		  "`mtrial run -- CMD` records runs (`--system baseline|candidate`): each "
 		  "attempt with its two clocks (clock 1: submission to the first step; clock "
@@ -679,6 +707,13 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	return TUI_UNHANDLED;
+}
+
+int64_t tui_runs_selected(void *state)
+{
+	struct runs_state *st = state;
+
+	return st->systems ? 0 : jv_int(selected(st), "id", 0);
 }
 
 static void runs_done(void *state)

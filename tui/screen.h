@@ -134,6 +134,10 @@ void tui_correctness_show(void *state, int64_t id);
  * a running one's progress (runs.c). */
 extern const struct tui_screen_ops tui_runs_ops;
 
+/* The id of the run under the Runs step's cursor (or shown in full), 0
+ * with none or in the side-by-side view. */
+int64_t tui_runs_selected(void *state);
+
 /* The Tracks & effort step: the tracks from trial.yaml, each one's code
  * changes, effort against the budget, the timer, notes and intervals; Enter
  * lists the changed files with the selected one's platform-specific lines,

@@ -589,7 +589,7 @@ static void files_draw(struct tui_page *p, struct tracks_state *st, const struct
 		if (avail - list <= FIXED_ROWS)
 			list = avail; /* no room for the file */
 	}
-	list = list > n ? n : list < 1 ? 1 : list;
+	list = tui_list_fit(list, n); /* with the detail's room kept as it was */
 	st->list_rows = list;
 	tui_list_scroll(&st->cursor, &st->top, list, n);
 	page_line(p);
@@ -603,6 +603,7 @@ static void files_draw(struct tui_page *p, struct tracks_state *st, const struct
 		else
 			track_row(p, rows[i].track, i > 0 && rows[i - 1].track == rows[i].track);
 	}
+	list += tui_list_more(p, st->top, list, n);
 	if (st->cursor >= 0 && avail - list > FIXED_ROWS)
 		detail(p, st, &rows[st->cursor], ctx, avail - list);
 	free(rows);

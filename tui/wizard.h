@@ -42,6 +42,7 @@ enum tui_mode {
 	MODE_RUN_SYSTEM,     /* a run's system (a menu) */
 	MODE_RUN_TRACK,      /* then its track (a menu) */
 	MODE_RUN_COMMAND,    /* then its command */
+	MODE_WITHDRAW_WHY,   /* why a record is withdrawn */
 };
 
 /* The modes that edit a line in the message line, and those that show a
@@ -50,7 +51,8 @@ static inline int tui_mode_prompts(enum tui_mode m)
 {
 	return m == MODE_NOTE || m == MODE_SCAN_REPO || m == MODE_SCAN_REV ||
 	       m == MODE_FINDING_NOTE || m == MODE_FILTER ||
-	       (m >= MODE_CMP_REF && m <= MODE_CURVES_CAND) || m == MODE_RUN_COMMAND;
+	       (m >= MODE_CMP_REF && m <= MODE_CURVES_CAND) || m == MODE_RUN_COMMAND ||
+	       m == MODE_WITHDRAW_WHY;
 }
 
 static inline int tui_mode_menu(enum tui_mode m)
@@ -104,7 +106,9 @@ struct tui_wizard {
 					 started from, for Esc to restore */
 	int run_system, run_track;    /* chosen in MODE_RUN_SYSTEM and _TRACK
 					 (0: no track, else mt_tracks[i - 1]) */
-	char menu_title[160];         /* a menu's title made for the occasion */
+	int64_t withdraw_id;          /* the run MODE_WITHDRAW_WHY asks about */
+	char menu_title[160];         /* a menu's (or a prompt's) title made for
+					 the occasion */
 	char message[512];
 	int message_error;
 	struct tui_layout layout;
@@ -181,6 +185,9 @@ int record_compare(struct tui_wizard *w, const char *ref, const char *cand, doub
 /* Compares two loss curves as `mtrial check curves` does with its
  * defaults, records the result and says so; as record_compare. */
 int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64_t *id);
+/* Withdraws run #id (why: required) as `mtrial rm run ID --why` does, in
+ * the name of the same user, and says so. Returns result bits. */
+int record_withdraw_run(struct tui_wizard *w, int64_t id, const char *why);
 /* Releases what record.c keeps in w. */
 void record_dispose(struct tui_wizard *w);
 /* Sets the message line (printf-style); is_error styles it as an error. */
