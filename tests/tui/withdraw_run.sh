@@ -40,7 +40,7 @@ check "the side-by-side leaves it out, and says so" wait_for '│   1 withdrawn 
 check "... counting the 2 left" wait_for '│   runs +0 +2$'
 keys S Enter
 check "a run's page: no made-up device count (trial.yaml has none)" \
-	wait_for '│   MLPerf   devices unknown \(count and hosts in'
+	wait_for '│   cost     devices unknown \(count and hosts in'
 keys Escape
 rec=$(sqlite3 "$REPO/.mtrial/journal.db" "select kind || ' ' || item_id || ' ' || who || ' ' || why from withdrawals")
 check "recorded as mtrial rm records it: $rec" test "$rec" = "run 2 Ada Tester wrong config"
