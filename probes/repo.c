@@ -62,3 +62,34 @@ const char *mt_repo_libgit2_version(void)
 	snprintf(v, sizeof(v), "%d.%d.%d", major, minor, rev);
 	return v;
 }
+
+char *mt_repo_user_name(void)
+{
+	git_config *cfg = NULL;
+	git_buf name = {0};
+	const char *env = getenv("USER");
+	char *out = NULL;
+
+	git_libgit2_init();
+	if (git_config_open_default(&cfg) == 0 &&
+	    git_config_get_string_buf(&name, cfg, "user.name") == 0 && name.ptr && *name.ptr)
+		out = mt_strdup(name.ptr);
+	git_buf_dispose(&name);
+	git_config_free(cfg);
+	git_libgit2_shutdown();
+	git_error_clear();
+	return out ? out : mt_strdup(env && *env ? env : "unknown");
+}
+
+int mt_repo_withdraw_as_user(mt_journal *j, const char *kind, int64_t id, const char *why,
+			     int64_t *id_out, char **who_out)
+{
+	char *who = mt_repo_user_name();
+	int error = mt_journal_withdraw(j, kind, id, who, why, id_out);
+
+	if (error == 0 && who_out)
+		*who_out = who;
+	else
+		free(who);
+	return error;
+}

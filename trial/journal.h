@@ -224,16 +224,6 @@ int mt_journal_withdraw(mt_journal *j, const char *kind, int64_t id, const char 
  * record in one line), who, why}]. New reference, NULL with the error set. */
 json_t *mt_journal_withdrawals_json(mt_journal *j);
 
-/* Who is at the keyboard: git's user.name, else $USER, else "unknown".
- * Caller frees. */
-char *mt_journal_user(void);
-
-/* mt_journal_withdraw in the name of mt_journal_user(): what `mtrial rm`
- * and the wizard's withdraw key do. *who_out (may be NULL) gets who, the
- * caller frees it; untouched on an error. */
-int mt_journal_withdraw_by_user(mt_journal *j, const char *kind, int64_t id, const char *why,
-				int64_t *id_out, char **who_out);
-
 /* How many records of `kind` ("run", ...) are withdrawn, into *out: what a
  * listing that leaves them out says it hid. */
 int mt_journal_withdrawn_count(mt_journal *j, const char *kind, size_t *out);

@@ -7,6 +7,7 @@
 #include "model.h"
 #include "error.h"
 #include "jview.h"
+#include "repo.h"
 #include "probe_trial.h"
 #include "exact.h"
 #include "scan.h"
@@ -773,7 +774,7 @@ int record_withdraw_run(struct tui_wizard *w, int64_t id, const char *why)
 {
 	char *who = NULL;
 
-	if (mt_journal_withdraw_by_user(w->trial->journal, "run", id, why, NULL, &who) < 0) {
+	if (mt_repo_withdraw_as_user(w->trial->journal, "run", id, why, NULL, &who) < 0) {
 		tui_message(w, 1, "run #%lld not withdrawn: %s", (long long)id, mt_error_last());
 		mt_error_clear();
 		return TUI_REDRAW;
