@@ -53,8 +53,9 @@ static int inventory(mt_trial *t, const struct probe_args *a, json_t **out,
 	return *out ? 0 : mt_error_set(MT_EIO, "scan result: %s", jerr.text);
 }
 
-/* One entry's line: "torch.cumsum   3 calls  [table:t:4]  aten::cumsum". */
-static void print_item(json_t *it, const char *key)
+/* One entry's line: "torch.cumsum   3 calls  [table:t:4]  aten::cumsum";
+ * with `sites`, a method's assumed receiver said under it. */
+static void print_item(json_t *it, const char *key, int sites)
 {
 	json_int_t count = json_integer_value(json_object_get(it, "count"));
 	const char *op = json_string_value(json_object_get(it, "op"));
@@ -69,7 +70,7 @@ static void print_item(json_t *it, const char *key)
 	printf("%s\n", json_is_false(json_object_get(it, "certain")) ? "  (uncertain)" : "");
 	if (json_string_value(json_object_get(it, "via")))
 		printf("      by the entry for %s\n", json_string_value(json_object_get(it, "via")));
-	if (json_string_value(json_object_get(it, "receiver")))
+	if (sites && json_string_value(json_object_get(it, "receiver")))
 		printf("      a tensor method: the receiver is assumed to be a tensor\n");
 }
 
@@ -87,7 +88,7 @@ static void print_status(json_t *res, const char *key, const char *status, const
 			continue;
 		if (!shown++)
 			printf("%s:\n", title);
-		print_item(it, key);
+		print_item(it, key, sites);
 		json_array_foreach(json_object_get(it, "conditions"), k, loc)
 			printf("      when: %s\n", json_string_value(loc));
 		locs = json_object_get(it, "locations");
@@ -137,6 +138,19 @@ static void print_counts(json_t *s, const char *what, const char *label, int say
 	       say_of ? label : "", say_of ? " " : "");
 }
 
+/* Listing APIs: how many are tensor methods, matched by name alone. */
+static void print_methods(json_t *res)
+{
+	json_t *it;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(res, "apis"), i, it)
+		n += json_string_value(json_object_get(it, "receiver")) != NULL;
+	if (n)
+		printf("%zu of the APIs are tensor methods (x.NAME(...) as torch.Tensor.NAME): "
+		       "their receivers are assumed to be tensors.\n", n);
+}
+
 static void print_text(json_t *res, const char *recorded)
 {
 	json_t *t = json_object_get(res, "table"), *s = json_object_get(res, "summary"), *r;
@@ -166,10 +180,13 @@ static void print_text(json_t *res, const char *recorded)
 	if (by_api)
 		print_counts(json_object_get(s, "apis"), "apis", "APIs", 1);
 	print_counts(s, "ops", "ops", by_api);
+	if (by_api)
+		print_methods(res);
 	if (json_integer_value(json_object_get(s, "uncertain")))
-		printf("%lld of them uncertain: seen only at method calls whose receiver the scan "
+		printf("%lld of %s uncertain: seen only at method calls whose receiver the scan "
 		       "cannot tell is a tensor.\n",
-		       (long long)json_integer_value(json_object_get(s, "uncertain")));
+		       (long long)json_integer_value(json_object_get(s, "uncertain")),
+		       by_api ? "the ops are" : "them");
 	printf("%s\n", recorded);
 }
 

@@ -104,6 +104,8 @@ has "Unsupported APIs (every one, with its call sites):" "$OUT" "text lists APIs
 has "torch.Tensor.masked_scatter" "$OUT" "text names the method's API"
 has "the receiver is assumed to be a tensor" "$OUT" "text says the receiver is assumed"
 has "train.py:12 (uncertain)" "$OUT" "text marks the uncertain site"
+has "$(OUT=$JSON_OUT json 'sum(1 for a in j["apis"] if a.get("receiver"))') of the APIs are tensor methods (x.NAME(...) as torch.Tensor.NAME): their receivers are assumed to be tensors." \
+	"$OUT" "text counts the tensor methods whose receivers are assumed"
 has "when: CPU fallback only for int64" "$OUT" "text gives the dtype condition"
 has "Supported, with a condition:" "$OUT" "text lists supported APIs with a condition"
 has "by the entry for torch.Tensor.sub" "$OUT" "text says which entry decided"
