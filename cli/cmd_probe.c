@@ -69,7 +69,8 @@ static void print_item(json_t *it, const char *key, int sites)
 		printf("  %s", json_string_value(json_object_get(it, "kind")));
 	printf("%s\n", json_is_false(json_object_get(it, "certain")) ? "  (uncertain)" : "");
 	if (json_string_value(json_object_get(it, "via")))
-		printf("      by the entry for %s\n", json_string_value(json_object_get(it, "via")));
+		printf("      by the entry for %s\n",
+		       json_string_value(json_object_get(it, "via")));
 	if (sites && json_string_value(json_object_get(it, "receiver")))
 		printf("      a tensor method: the receiver is assumed to be a tensor\n");
 }
@@ -83,8 +84,9 @@ static void print_status(json_t *res, const char *key, const char *status, const
 	size_t i, k, shown = 0;
 
 	json_array_foreach(json_object_get(res, strcmp(key, "api") == 0 ? "apis" : "ops"), i, it) {
+		int conditional = json_array_size(json_object_get(it, "conditions")) > 0;
 		if (strcmp(json_string_value(json_object_get(it, "status")), status) != 0 ||
-		    (!strcmp(status, "device") && !json_array_size(json_object_get(it, "conditions"))))
+		    (!strcmp(status, "device") && !conditional))
 			continue;
 		if (!shown++)
 			printf("%s:\n", title);

@@ -170,7 +170,8 @@ static int from_override(json_t *entry, const mt_probe_inputs *in, const char *o
 
 	if (!ov)
 		return 0;
-	if ((st = mt_compat_status_parse(json_string_value(json_object_get(ov, "status")) ?: "")) < 0)
+	st = mt_compat_status_parse(json_string_value(json_object_get(ov, "status")) ?: "");
+	if (st < 0)
 		return mt_error_set(MT_EINVALID, "trial.yaml: override for %s: unknown status '%s'",
 				    op, json_string_value(json_object_get(ov, "status")) ?: "");
 	if (json_is_string(json_object_get(ov, "source")))
@@ -182,8 +183,9 @@ static int from_override(json_t *entry, const mt_probe_inputs *in, const char *o
 		   json_is_array(json_object_get(ov, "conditions"))
 			   ? json_incref(json_object_get(ov, "conditions"))
 			   : json_array(),
-		   json_is_string(json_object_get(ov, "note")) ? json_incref(json_object_get(ov, "note"))
-							       : NULL);
+		   json_is_string(json_object_get(ov, "note"))
+			   ? json_incref(json_object_get(ov, "note"))
+			   : NULL);
 	return 1;
 }
 
@@ -308,7 +310,8 @@ static const mt_compat_api *worst_naming(const mt_compat_table *t, const char *o
 	if (worst)
 		return worst;
 	json_object_foreach(callers, api, v)
-		if ((a = mt_compat_lookup_api(t, api)) && (!worst || rank(a->status) < rank(worst->status)))
+		if ((a = mt_compat_lookup_api(t, api)) &&
+		    (!worst || rank(a->status) < rank(worst->status)))
 			worst = a;
 	return worst;
 }
@@ -475,7 +478,8 @@ static json_t *decide_all(const mt_probe_inputs *in, json_t *groups, int apis)
 			json_object_set_new(item, "op", op ? json_string(op) : json_null());
 			json_object_set_new(item, "kind", json_null());
 			if (json_is_true(json_object_get(e, "method")))
-				json_object_set_new(item, "receiver", json_string("assumed a tensor"));
+				json_object_set_new(item, "receiver",
+						    json_string("assumed a tensor"));
 		} else {
 			json_object_set_new(item, "apis", apis_list(json_object_get(e, "apis")));
 		}
