@@ -53,40 +53,111 @@ static int inventory(mt_trial *t, const struct probe_args *a, json_t **out,
 	return *out ? 0 : mt_error_set(MT_EIO, "scan result: %s", jerr.text);
 }
 
-static void print_ops(json_t *res, const char *status, const char *title, int sites)
+/* One entry's line: "torch.cumsum   3 calls  [table:t:4]  aten::cumsum";
+ * with `sites`, a method's assumed receiver said under it. */
+static void print_item(json_t *it, const char *key, int sites)
 {
-	json_t *op, *loc;
+	json_int_t count = json_integer_value(json_object_get(it, "count"));
+	const char *op = json_string_value(json_object_get(it, "op"));
+
+	printf("  %-40s %4lld call%s  [%s]", json_string_value(json_object_get(it, key)),
+	       (long long)count, count == 1 ? " " : "s",
+	       json_string_value(json_object_get(it, "source")));
+	if (strcmp(key, "api") == 0)
+		printf("  %s", op ? op : "(no aten op)");
+	if (json_string_value(json_object_get(it, "kind")))
+		printf("  %s", json_string_value(json_object_get(it, "kind")));
+	printf("%s\n", json_is_false(json_object_get(it, "certain")) ? "  (uncertain)" : "");
+	if (json_string_value(json_object_get(it, "via")))
+		printf("      by the entry for %s\n",
+		       json_string_value(json_object_get(it, "via")));
+	if (sites && json_string_value(json_object_get(it, "receiver")))
+		printf("      a tensor method: the receiver is assumed to be a tensor\n");
+}
+
+/* The entries of one status (device: those with a condition), under a
+ * title; with `sites`, where each is called. */
+static void print_status(json_t *res, const char *key, const char *status, const char *title,
+			 int sites)
+{
+	json_t *it, *loc, *locs;
 	size_t i, k, shown = 0;
 
-	json_array_foreach(json_object_get(res, "ops"), i, op) {
-		if (strcmp(json_string_value(json_object_get(op, "status")), status) != 0)
+	json_array_foreach(json_object_get(res, strcmp(key, "api") == 0 ? "apis" : "ops"), i, it) {
+		int conditional = json_array_size(json_object_get(it, "conditions")) > 0;
+		if (strcmp(json_string_value(json_object_get(it, "status")), status) != 0 ||
+		    (!strcmp(status, "device") && !conditional))
 			continue;
 		if (!shown++)
 			printf("%s:\n", title);
-		printf("  %-40s %4lld call%s  [%s]%s\n", json_string_value(json_object_get(op, "op")),
-		       (long long)json_integer_value(json_object_get(op, "count")),
-		       json_integer_value(json_object_get(op, "count")) == 1 ? " " : "s",
-		       json_string_value(json_object_get(op, "source")),
-		       json_is_false(json_object_get(op, "certain")) ? "  (uncertain)" : "");
-		json_array_foreach(json_object_get(op, "conditions"), k, loc)
+		print_item(it, key, sites);
+		json_array_foreach(json_object_get(it, "conditions"), k, loc)
 			printf("      when: %s\n", json_string_value(loc));
-		json_array_foreach(json_object_get(op, "locations"), k, loc) {
+		locs = json_object_get(it, "locations");
+		json_array_foreach(locs, k, loc) {
 			if (!sites || k >= 5)
 				break;
 			printf("      %s:%lld%s\n", cli_line(json_string_value(json_object_get(loc, "file"))),
 			       (long long)json_integer_value(json_object_get(loc, "line")),
 			       json_is_false(json_object_get(loc, "certain")) ? " (uncertain)" : "");
 		}
-		if (sites && json_array_size(json_object_get(op, "locations")) > 5)
-			printf("      ... %zu more\n",
-			       json_array_size(json_object_get(op, "locations")) - 5);
+		if (sites && json_array_size(locs) > 5)
+			printf("      ... %zu more\n", json_array_size(locs) - 5);
 	}
+}
+
+/* Every status's entries, blockers first, by API or by op. */
+static void print_entries(json_t *res)
+{
+	int by_api = !strcmp(json_string_value(json_object_get(res, "listed_by")) ?: "op", "api");
+	const char *key = by_api ? "api" : "op";
+
+	print_status(res, key, "unsupported",
+		     by_api ? "Unsupported APIs (every one, with its call sites)"
+			    : "Unsupported (every one, with its call sites)", 1);
+	print_status(res, key, "partial",
+		     by_api ? "Partial APIs (supported when the condition holds)"
+			    : "Partial (supported when the condition holds)", 1);
+	print_status(res, key, "cpu_fallback", by_api ? "CPU fallback APIs" : "CPU fallback", 0);
+	print_status(res, key, "unknown",
+		     by_api ? "Unknown APIs (no table says; open questions for the trial)"
+			    : "Unknown (no table says; open questions for the trial)", 0);
+	print_status(res, key, "device", "Supported, with a condition", 0);
+}
+
+/* "12 ops: 3 on device, ... (25.0% of ops supported)." */
+static void print_counts(json_t *s, const char *what, const char *label, int say_of)
+{
+	printf("%lld %s: %lld on device, %lld partial, %lld CPU fallback, %lld unsupported, "
+	       "%lld unknown (%.1f%% %s%s%ssupported).\n",
+	       (long long)json_integer_value(json_object_get(s, what)), label,
+	       (long long)json_integer_value(json_object_get(s, "device")),
+	       (long long)json_integer_value(json_object_get(s, "partial")),
+	       (long long)json_integer_value(json_object_get(s, "cpu_fallback")),
+	       (long long)json_integer_value(json_object_get(s, "unsupported")),
+	       (long long)json_integer_value(json_object_get(s, "unknown")),
+	       json_real_value(json_object_get(s, "support_percentage")), say_of ? "of " : "",
+	       say_of ? label : "", say_of ? " " : "");
+}
+
+/* Listing APIs: how many are tensor methods, matched by name alone. */
+static void print_methods(json_t *res)
+{
+	json_t *it;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(res, "apis"), i, it)
+		n += json_string_value(json_object_get(it, "receiver")) != NULL;
+	if (n)
+		printf("%zu of the APIs are tensor methods (x.NAME(...) as torch.Tensor.NAME): "
+		       "their receivers are assumed to be tensors.\n", n);
 }
 
 static void print_text(json_t *res, const char *recorded)
 {
 	json_t *t = json_object_get(res, "table"), *s = json_object_get(res, "summary"), *r;
 	json_t *from = json_object_get(res, "from");
+	int by_api = !strcmp(json_string_value(json_object_get(res, "listed_by")) ?: "op", "api");
 	size_t i;
 
 	if (json_string_value(json_object_get(from, "file")))
@@ -104,26 +175,20 @@ static void print_text(json_t *res, const char *recorded)
 	       json_string_value(json_object_get(t, "kind")),
 	       json_string_value(json_object_get(t, "retrieved")),
 	       json_string_value(json_object_get(t, "source")));
-	print_ops(res, "unsupported", "Unsupported (every one, with its call sites)", 1);
-	print_ops(res, "partial", "Partial (supported when the condition holds)", 1);
-	print_ops(res, "cpu_fallback", "CPU fallback", 0);
-	print_ops(res, "unknown", "Unknown (no table says; open questions for the trial)", 0);
+	print_entries(res);
 	json_array_foreach(json_object_get(res, "rules"), i, r)
 		printf("%s  rule: %s\n", i ? "" : "Backend-wide rules:\n",
 		       json_string_value(json_object_get(r, "text")));
-	printf("%lld ops: %lld on device, %lld partial, %lld CPU fallback, %lld unsupported, "
-	       "%lld unknown (%.1f%% supported).\n",
-	       (long long)json_integer_value(json_object_get(s, "ops")),
-	       (long long)json_integer_value(json_object_get(s, "device")),
-	       (long long)json_integer_value(json_object_get(s, "partial")),
-	       (long long)json_integer_value(json_object_get(s, "cpu_fallback")),
-	       (long long)json_integer_value(json_object_get(s, "unsupported")),
-	       (long long)json_integer_value(json_object_get(s, "unknown")),
-	       json_real_value(json_object_get(s, "support_percentage")));
+	if (by_api)
+		print_counts(json_object_get(s, "apis"), "apis", "APIs", 1);
+	print_counts(s, "ops", "ops", by_api);
+	if (by_api)
+		print_methods(res);
 	if (json_integer_value(json_object_get(s, "uncertain")))
-		printf("%lld of them uncertain: seen only at method calls whose receiver the scan "
+		printf("%lld of %s uncertain: seen only at method calls whose receiver the scan "
 		       "cannot tell is a tensor.\n",
-		       (long long)json_integer_value(json_object_get(s, "uncertain")));
+		       (long long)json_integer_value(json_object_get(s, "uncertain")),
+		       by_api ? "the ops are" : "them");
 	printf("%s\n", recorded);
 }
 
@@ -146,8 +211,12 @@ static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 	if (id)
 		snprintf(recorded, sizeof(recorded), "Recorded as probe #%lld in %s.",
 			 (long long)id, t->dir);
-	*unsupported = json_integer_value(
-		json_object_get(json_object_get(res, "summary"), "unsupported")) > 0;
+	/* an unsupported API blocks as an unsupported op does */
+	*unsupported = json_integer_value(json_object_get(
+			       json_object_get(res, "summary"), "unsupported")) > 0 ||
+		       json_integer_value(json_object_get(
+			       json_object_get(json_object_get(res, "summary"), "apis"),
+			       "unsupported")) > 0;
 	if (cli->json)
 		cli_print_json(json_incref(res));
 	else

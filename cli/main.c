@@ -56,7 +56,13 @@ const struct cli_command cli_commands[] = {
 	 "An op seen only at method calls whose receiver the scan cannot tell is a\n"
 	 "tensor is marked uncertain, and so are such call sites. A scan limited by\n"
 	 "--path or trial.yaml's scan.paths says so, and a fresh scan uses scan.paths.\n"
-	 "Exit status 1 when an op is unsupported.\n"},
+	 "A table that lists public APIs (torch.cumsum, torch.Tensor.abs) judges each\n"
+	 "call the scan resolved by its API's entry first (a method call x.abs() as\n"
+	 "torch.Tensor.abs, its receiver assumed a tensor), then by its aten op; the\n"
+	 "output then lists APIs (--json: apis beside ops) and counts both. A CPU\n"
+	 "fallback limited to some dtypes holds only when a trace or a graph saw the\n"
+	 "op with one of them; a scan knows no dtypes and keeps it, with the condition.\n"
+	 "Exit status 1 when an op or an API is unsupported.\n"},
 	{"ops", cmd_ops, "exact op lists: TorchScript graphs, dispatch traces, differences",
 	 "Usage: mtrial ops show SOURCE [--as torchscript|trace] [--json]\n"
 	 "       mtrial ops diff A B [--json]\n"

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Tables say how many APIs name one op in a handful at most; past this the
+ * first ones decide (table order). */
+#define MAX_NAMING 16
+
 /* Position in mt_compat_status_order: what blocks a migration first. */
 static int rank(mt_compat_status s)
 {
@@ -24,57 +28,121 @@ static json_t *strv_json(const char *const *v)
 	return arr;
 }
 
-/* Groups call sites by op: {op: {count, uncertain, apis {}, locations
- * []}}. A scan's method site with certain false (its receiver may not be a
- * tensor) counts in `uncertain` too, and its location says so; a site
- * without the member (a trace, a TorchScript archive) is certain. */
-static void add_sites(json_t *by_op, json_t *sites, const char *name_key)
+/* "int64, bfloat16" */
+static void strv_join(mt_buf *b, const char *const *v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		mt_buf_printf(b, "%s%s", i ? ", " : "", v[i]);
+}
+
+static int in_strv(const char *const *v, const char *s)
+{
+	for (; v && *v; v++)
+		if (strcmp(*v, s) == 0)
+			return 1;
+	return 0;
+}
+
+/* A group of call sites: {count, uncertain, apis {}, callers {}, locations
+ * []}. */
+static json_t *group_of(json_t *groups, const char *key)
+{
+	json_t *e = json_object_get(groups, key);
+	if (!e) {
+		e = json_pack("{sI, sI, s{}, s{}, s[]}", "count", (json_int_t)0, "uncertain",
+			      (json_int_t)0, "apis", "callers", "locations");
+		json_object_set_new(groups, key, e);
+	}
+	return e;
+}
+
+/* Counts one site in its group. A scan's method site with certain false
+ * (its receiver may not be a tensor) counts in `uncertain` too, and its
+ * location says so; a site without the member (a trace, a TorchScript
+ * archive) is certain. */
+static void add_site(json_t *e, json_t *site)
+{
+	int uncertain = json_is_false(json_object_get(site, "certain"));
+	json_t *col = json_object_get(site, "col");
+
+	json_integer_set(json_object_get(e, "uncertain"),
+			 json_integer_value(json_object_get(e, "uncertain")) + uncertain);
+	/* a trace's site stands for `count` dispatches and has no file */
+	json_integer_set(json_object_get(e, "count"),
+			 json_integer_value(json_object_get(e, "count")) +
+				 (json_is_integer(json_object_get(site, "count"))
+					  ? json_integer_value(json_object_get(site, "count"))
+					  : 1));
+	if (json_is_string(json_object_get(site, "file")))
+		json_array_append_new(json_object_get(e, "locations"),
+				      json_pack("{sO, sO, sO, sb}", "file",
+						json_object_get(site, "file"), "line",
+						json_object_get(site, "line"), "col",
+						col ? col : json_null(), "certain", !uncertain));
+}
+
+/* Groups call sites by op: {op: {count, uncertain, apis {}, callers {},
+ * locations []}}: apis as the sites name them (a method by its name),
+ * callers the public APIs they resolved to (a method under `prefix`). */
+static void add_sites(json_t *by_op, json_t *sites, const char *name_key, const char *prefix)
 {
 	json_t *site;
 	size_t i;
+	char api[512];
 
 	json_array_foreach(sites, i, site) {
 		const char *op = json_string_value(json_object_get(site, "op"));
-		json_t *e, *col = json_object_get(site, "col");
+		const char *name = json_string_value(json_object_get(site, name_key));
+		json_t *e;
 		if (!op)
 			continue;
-		int uncertain = json_is_false(json_object_get(site, "certain"));
-		if (!(e = json_object_get(by_op, op))) {
-			e = json_pack("{sI, sI, s{}, s[]}", "count", (json_int_t)0, "uncertain",
-				      (json_int_t)0, "apis", "locations");
-			json_object_set_new(by_op, op, e);
-		}
-		json_integer_set(json_object_get(e, "uncertain"),
-				 json_integer_value(json_object_get(e, "uncertain")) + uncertain);
-		/* a trace's site stands for `count` dispatches and has no file */
-		json_integer_set(json_object_get(e, "count"),
-				 json_integer_value(json_object_get(e, "count")) +
-					 (json_is_integer(json_object_get(site, "count"))
-						  ? json_integer_value(json_object_get(site, "count"))
-						  : 1));
-		json_object_set_new(json_object_get(e, "apis"),
-				    json_string_value(json_object_get(site, name_key)), json_true());
-		if (json_is_string(json_object_get(site, "file")))
-			json_array_append_new(
-				json_object_get(e, "locations"),
-				json_pack("{sO, sO, sO, sb}", "file", json_object_get(site, "file"),
-					  "line", json_object_get(site, "line"), "col",
-					  col ? col : json_null(), "certain", !uncertain));
+		add_site(e = group_of(by_op, op), site);
+		if (!name)
+			continue;
+		json_object_set_new(json_object_get(e, "apis"), name, json_true());
+		snprintf(api, sizeof(api), "%s%s", prefix, name);
+		if (!strstr(name, "::"))
+			json_object_set_new(json_object_get(e, "callers"), api, json_true());
+	}
+}
+
+/* Groups call sites by the public API they resolved to, a method call
+ * under `prefix` (torch.Tensor.): {api: {count, uncertain, op, method,
+ * locations}}. Sites named by an op (a trace's, a graph's "aten::x") name
+ * no API, and calls the scan resolved to no op still do (all_reduce). */
+static void add_api_sites(json_t *by_api, json_t *sites, const char *name_key,
+			  const char *prefix)
+{
+	json_t *site;
+	size_t i;
+	char api[512];
+
+	json_array_foreach(sites, i, site) {
+		const char *name = json_string_value(json_object_get(site, name_key));
+		json_t *op = json_object_get(site, "op"), *e;
+		if (!name || strstr(name, "::"))
+			continue;
+		snprintf(api, sizeof(api), "%s%s", prefix, name);
+		add_site(e = group_of(by_api, api), site);
+		if (json_is_string(op) && !json_object_get(e, "op"))
+			json_object_set(e, "op", op);
+		if (*prefix)
+			json_object_set_new(e, "method", json_true());
 	}
 }
 
 /* The first override for op, or for its base name (aten::add for
  * aten::add.Tensor). */
-static json_t *override_for(json_t *overrides, const char *op, size_t *index)
+static json_t *override_for(json_t *overrides, const char *name, size_t *index)
 {
-	const char *dot = strchr(op, '.');
-	size_t base = dot ? (size_t)(dot - op) : strlen(op);
+	const char *dot = strchr(name, '.');
+	size_t base = dot ? (size_t)(dot - name) : strlen(name);
 	json_t *o;
 	size_t i;
 
 	json_array_foreach(overrides, i, o) {
-		const char *name = json_string_value(json_object_get(o, "op")) ?: "";
-		if (strcmp(name, op) == 0 || (strlen(name) == base && strncmp(name, op, base) == 0)) {
+		const char *n = json_string_value(json_object_get(o, "op")) ?: "";
+		if (strcmp(n, name) == 0 || (strlen(n) == base && strncmp(n, name, base) == 0)) {
 			*index = i;
 			return o;
 		}
@@ -82,60 +150,226 @@ static json_t *override_for(json_t *overrides, const char *op, size_t *index)
 	return NULL;
 }
 
-/* Decides one op: status, source, conditions, notes. */
-static int decide(json_t *entry, const mt_probe_inputs *in, const char *op)
+static void set_result(json_t *entry, const char *status, const char *source, json_t *conditions,
+		       json_t *notes)
 {
-	const mt_compat_op *hit = in->observed ? mt_compat_lookup(in->observed, op) : NULL;
-	const mt_compat_table *from = in->observed;
-	const char *kind = "observed";
-	json_t *ov;
-	size_t oi = 0;
-	char source[512];
-
-	if (!hit && (ov = override_for(in->overrides, op, &oi))) {
-		int st = mt_compat_status_parse(json_string_value(json_object_get(ov, "status")) ?: "");
-		if (st < 0)
-			return mt_error_set(MT_EINVALID, "trial.yaml: override for %s: unknown status "
-					    "'%s'", op, json_string_value(json_object_get(ov, "status")) ?: "");
-		if (json_is_string(json_object_get(ov, "source")))
-			snprintf(source, sizeof(source), "%s",
-				 json_string_value(json_object_get(ov, "source")));
-		else
-			snprintf(source, sizeof(source), "override:trial.yaml#%zu", oi + 1);
-		json_object_set_new(entry, "status", json_string(mt_compat_status_str(st)));
-		json_object_set_new(entry, "source", json_string(source));
-		json_object_set_new(entry, "conditions",
-				    json_is_array(json_object_get(ov, "conditions"))
-					    ? json_incref(json_object_get(ov, "conditions"))
-					    : json_array());
-		json_object_set_new(entry, "notes", json_is_string(json_object_get(ov, "note"))
-							    ? json_incref(json_object_get(ov, "note"))
-							    : json_null());
-		return 0;
-	}
-	if (!hit) {
-		hit = mt_compat_lookup(in->table, op);
-		from = in->table;
-		kind = "table";
-	}
-	if (!hit) {
-		json_object_set_new(entry, "status", json_string("unknown"));
-		json_object_set_new(entry, "source", json_string("none"));
-		json_object_set_new(entry, "conditions", json_array());
-		json_object_set_new(entry, "notes", json_null());
-		return 0;
-	}
-	snprintf(source, sizeof(source), "%s:%s:%u", kind, mt_compat_name(from), hit->line);
-	json_object_set_new(entry, "status", json_string(mt_compat_status_str(hit->status)));
+	json_object_set_new(entry, "status", json_string(status));
 	json_object_set_new(entry, "source", json_string(source));
-	json_object_set_new(entry, "conditions", strv_json(hit->conditions));
-	json_object_set_new(entry, "notes", hit->notes ? json_string(hit->notes) : json_null());
-	return 0;
+	json_object_set_new(entry, "conditions", conditions);
+	json_object_set_new(entry, "notes", notes ? notes : json_null());
 }
 
-static int by_rank_then_count(const void *a, const void *b)
+/* The team's override for the op (an API's too: overrides name ops, as
+ * `mtrial override OP` records them): 1 when one decides. */
+static int from_override(json_t *entry, const mt_probe_inputs *in, const char *op)
 {
-	json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+	size_t oi = 0;
+	json_t *ov = op ? override_for(in->overrides, op, &oi) : NULL;
+	char source[512];
+	int st;
+
+	if (!ov)
+		return 0;
+	st = mt_compat_status_parse(json_string_value(json_object_get(ov, "status")) ?: "");
+	if (st < 0)
+		return mt_error_set(MT_EINVALID, "trial.yaml: override for %s: unknown status '%s'",
+				    op, json_string_value(json_object_get(ov, "status")) ?: "");
+	if (json_is_string(json_object_get(ov, "source")))
+		snprintf(source, sizeof(source), "%s",
+			 json_string_value(json_object_get(ov, "source")));
+	else
+		snprintf(source, sizeof(source), "override:trial.yaml#%zu", oi + 1);
+	set_result(entry, mt_compat_status_str(st), source,
+		   json_is_array(json_object_get(ov, "conditions"))
+			   ? json_incref(json_object_get(ov, "conditions"))
+			   : json_array(),
+		   json_is_string(json_object_get(ov, "note"))
+			   ? json_incref(json_object_get(ov, "note"))
+			   : NULL);
+	return 1;
+}
+
+/* The dtypes the inventory saw op with (its tensors' and its constant
+ * dtype arguments), keyed by base name as inventories are; NULL when it
+ * knows none (a static scan). New reference. */
+static json_t *dtypes_seen(const mt_probe_inputs *in, const char *op)
+{
+	char base[256];
+	json_t *e, *all = json_array(), *v;
+	size_t i;
+
+	snprintf(base, sizeof(base), "%.*s", (int)strcspn(op, "."), op);
+	e = json_object_get(in->inventory_ops, op) ?: json_object_get(in->inventory_ops, base);
+	json_array_foreach(json_object_get(e, "dtypes"), i, v)
+		json_array_append(all, v);
+	json_array_foreach(json_object_get(e, "dtype_args"), i, v)
+		json_array_append(all, v);
+	if (!json_array_size(all)) {
+		json_decref(all);
+		return NULL;
+	}
+	return all;
+}
+
+/* A CPU fallback the table limits to some dtypes holds only when the op
+ * was seen with one of them; seen only with others it runs on the device.
+ * Without dtypes (a static scan) the fallback stays, under its condition,
+ * which is appended to conds. Returns the status that holds. */
+static mt_compat_status limit_by_dtypes(mt_compat_status st, const char *const *limited,
+					json_t *seen, json_t *conds)
+{
+	mt_buf b = MT_BUF_INIT, saw = MT_BUF_INIT;
+	int hit = 0;
+	json_t *v;
+	size_t i;
+
+	if (st != MT_COMPAT_CPU_FALLBACK || !limited || !*limited)
+		return st;
+	json_array_foreach(seen, i, v) {
+		hit |= in_strv(limited, json_string_value(v));
+		mt_buf_printf(&saw, "%s%s", i ? ", " : "", json_string_value(v));
+	}
+	mt_buf_puts(&b, "CPU fallback only for ");
+	strv_join(&b, limited);
+	if (!seen)
+		mt_buf_puts(&b, "; the dtypes it runs with are not known here");
+	else if (hit)
+		mt_buf_printf(&b, "; seen with %s", mt_buf_cstr(&saw));
+	else
+		mt_buf_printf(&b, "; seen only with %s, which run on the device",
+			      mt_buf_cstr(&saw));
+	json_array_append_new(conds, json_string(mt_buf_cstr(&b)));
+	mt_buf_dispose(&b);
+	mt_buf_dispose(&saw);
+	return seen && !hit ? MT_COMPAT_DEVICE : st;
+}
+
+/* What a supported API's kind asks of the code, as a condition. */
+static const char *kind_condition(mt_compat_api_kind k)
+{
+	switch (k) {
+	case MT_COMPAT_API_HOST_ONLY:
+		return "host-only: runs in Python on the host and does no device work";
+	case MT_COMPAT_API_PROCESS_GROUP:
+		return "needs a process group: torch.distributed.init_process_group first";
+	default:
+		return NULL;
+	}
+}
+
+/* Sets entry from a table's API entry: its kind, its dtype limit, then its
+ * own conditions. */
+static void from_api_entry(json_t *entry, const mt_compat_table *t, const char *kind,
+			   const mt_compat_api *a, json_t *seen)
+{
+	json_t *conds = json_array(), *own = strv_json(a->conditions);
+	mt_compat_status st = a->status;
+	char source[512];
+
+	if (kind_condition(a->kind))
+		json_array_append_new(conds, json_string(kind_condition(a->kind)));
+	st = limit_by_dtypes(st, a->fallback_dtypes, seen, conds);
+	json_array_extend(conds, own);
+	json_decref(own);
+	snprintf(source, sizeof(source), "%s:%s:%u", kind, mt_compat_name(t), a->line);
+	set_result(entry, mt_compat_status_str(st), source, conds,
+		   a->notes ? json_string(a->notes) : NULL);
+	json_object_set_new(entry, "kind", mt_compat_api_kind_str(a->kind)
+						   ? json_string(mt_compat_api_kind_str(a->kind))
+						   : json_null());
+}
+
+static void from_op_entry(json_t *entry, const mt_compat_table *t, const char *kind,
+			  const mt_compat_op *o, json_t *seen)
+{
+	json_t *conds = json_array(), *own = strv_json(o->conditions);
+	mt_compat_status st = limit_by_dtypes(o->status, o->dtypes_fallback, seen, conds);
+	char source[512];
+
+	json_array_extend(conds, own);
+	json_decref(own);
+	snprintf(source, sizeof(source), "%s:%s:%u", kind, mt_compat_name(t), o->line);
+	set_result(entry, mt_compat_status_str(st), source, conds,
+		   o->notes ? json_string(o->notes) : NULL);
+}
+
+/* Of the API entries naming op, else of the entries of the APIs whose
+ * calls reached it (`callers`), the one that blocks most (table order
+ * among equals): an op two APIs reach is only as good as the worse. */
+static const mt_compat_api *worst_naming(const mt_compat_table *t, const char *op,
+					 json_t *callers)
+{
+	const mt_compat_api *naming[MAX_NAMING], *worst = NULL, *a;
+	size_t n = mt_compat_apis_naming(t, op, naming, MAX_NAMING);
+	const char *api;
+	json_t *v;
+
+	for (size_t i = 0; i < n && i < MAX_NAMING; i++)
+		if (!worst || rank(naming[i]->status) < rank(worst->status))
+			worst = naming[i];
+	if (worst)
+		return worst;
+	json_object_foreach(callers, api, v)
+		if ((a = mt_compat_lookup_api(t, api)) &&
+		    (!worst || rank(a->status) < rank(worst->status)))
+			worst = a;
+	return worst;
+}
+
+/* The table's word on a site: the API's entry, else the op's, else an API
+ * entry naming the op. 1 when the table has one. */
+static int from_table(json_t *entry, const mt_compat_table *t, const char *kind,
+		      const char *api, const char *op, json_t *seen, json_t *callers)
+{
+	const mt_compat_api *a = api ? mt_compat_lookup_api(t, api) : NULL;
+	const mt_compat_op *o = !a && op ? mt_compat_lookup(t, op) : NULL;
+
+	if (a) {
+		from_api_entry(entry, t, kind, a, seen);
+		return 1;
+	}
+	if (o) {
+		from_op_entry(entry, t, kind, o, seen);
+		return 1;
+	}
+	if (!op || !(a = worst_naming(t, op, callers)))
+		return 0;
+	from_api_entry(entry, t, kind, a, seen);
+	/* the kind is that other API's: this one's is not known */
+	if (api)
+		json_object_set_new(entry, "kind", json_null());
+	else
+		json_object_del(entry, "kind");
+	json_object_set_new(entry, "via", json_string(a->api));
+	return 1;
+}
+
+/* Decides one op (api NULL; callers the APIs whose calls reached it) or
+ * one API (op may be NULL): status, source, conditions, notes. Observed >
+ * override > table > unknown. */
+static int decide(json_t *entry, const mt_probe_inputs *in, const char *api, const char *op,
+		  json_t *callers)
+{
+	json_t *seen = op ? dtypes_seen(in, op) : NULL;
+	int r = 0;
+
+	if (seen && !api)
+		json_object_set(entry, "dtypes", seen);
+	if (in->observed && from_table(entry, in->observed, "observed", api, op, seen, callers))
+		goto done;
+	if ((r = from_override(entry, in, op)) != 0)
+		goto done;
+	if (from_table(entry, in->table, "table", api, op, seen, callers))
+		goto done;
+	set_result(entry, "unknown", "none", json_array(), NULL);
+done:
+	json_decref(seen);
+	return r < 0 ? r : 0;
+}
+
+/* Blockers first, then by count, then by name (the member `key`). */
+static int compare_items(json_t *x, json_t *y, const char *key)
+{
 	int rx = rank(mt_compat_status_parse(json_string_value(json_object_get(x, "status"))));
 	int ry = rank(mt_compat_status_parse(json_string_value(json_object_get(y, "status"))));
 	json_int_t cx = json_integer_value(json_object_get(x, "count"));
@@ -145,8 +379,18 @@ static int by_rank_then_count(const void *a, const void *b)
 		return rx - ry;
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
-	return strcmp(json_string_value(json_object_get(x, "op")),
-		      json_string_value(json_object_get(y, "op")));
+	return strcmp(json_string_value(json_object_get(x, key)),
+		      json_string_value(json_object_get(y, key)));
+}
+
+static int ops_order(const void *a, const void *b)
+{
+	return compare_items(*(json_t *const *)a, *(json_t *const *)b, "op");
+}
+
+static int apis_order(const void *a, const void *b)
+{
+	return compare_items(*(json_t *const *)a, *(json_t *const *)b, "api");
 }
 
 static json_t *apis_list(json_t *set)
@@ -177,69 +421,110 @@ static json_t *rules_json(const mt_compat_table *t)
 	return arr;
 }
 
-static json_t *summary_json(json_t **items, size_t n)
+/* Counts by status of a sorted list: `what` ("ops", "apis") names the
+ * count and what support_percentage is a share of: device and partial
+ * entries among them. */
+static json_t *summary_json(json_t *list, const char *what)
 {
-	size_t counts[5] = {0}, uncertain = 0;
+	size_t counts[5] = {0}, uncertain = 0, n = json_array_size(list), i;
+	json_t *item, *s;
 	double pct;
-	json_t *s;
 
-	for (size_t i = 0; i < n; i++) {
+	json_array_foreach(list, i, item) {
 		counts[mt_compat_status_parse(
-			json_string_value(json_object_get(items[i], "status")))]++;
-		uncertain += json_is_false(json_object_get(items[i], "certain"));
+			json_string_value(json_object_get(item, "status")))]++;
+		uncertain += json_is_false(json_object_get(item, "certain"));
 	}
 	pct = n ? 100.0 * (double)(counts[MT_COMPAT_DEVICE] + counts[MT_COMPAT_PARTIAL]) / (double)n
 		: 0.0;
-	s = json_pack("{sI, sI, sI, sI, sI, sI, sf}", "ops", (json_int_t)n, "device",
-			 (json_int_t)counts[MT_COMPAT_DEVICE], "cpu_fallback",
-			 (json_int_t)counts[MT_COMPAT_CPU_FALLBACK], "unsupported",
-			 (json_int_t)counts[MT_COMPAT_UNSUPPORTED], "partial",
-			 (json_int_t)counts[MT_COMPAT_PARTIAL], "unknown",
-			 (json_int_t)counts[MT_COMPAT_UNKNOWN], "support_percentage",
-			 (double)((long)(pct * 10 + 0.5)) / 10);
-	/* ops seen only at method calls whose receiver may not be a tensor */
+	s = json_pack("{sI, sI, sI, sI, sI, sI, sf, ss}", what, (json_int_t)n, "device",
+		      (json_int_t)counts[MT_COMPAT_DEVICE], "cpu_fallback",
+		      (json_int_t)counts[MT_COMPAT_CPU_FALLBACK], "unsupported",
+		      (json_int_t)counts[MT_COMPAT_UNSUPPORTED], "partial",
+		      (json_int_t)counts[MT_COMPAT_PARTIAL], "unknown",
+		      (json_int_t)counts[MT_COMPAT_UNKNOWN], "support_percentage",
+		      (double)((long)(pct * 10 + 0.5)) / 10, "support_of", what);
+	/* seen only at method calls whose receiver may not be a tensor */
 	json_object_set_new(s, "uncertain", json_integer((json_int_t)uncertain));
 	return s;
 }
 
-int mt_probe_run(json_t **out, const mt_probe_inputs *in, json_t *calls, json_t *methods)
+/* The probe's entry for one group of sites: its counts, certainty and
+ * locations; `key` names it ("op" or "api"). New reference. */
+static json_t *item_json(const char *key, const char *name, json_t *e)
 {
-	json_t *by_op = json_object(), *e, **items, *ops = json_array();
-	const char *op;
-	size_t n = 0;
-	int error = 0;
+	json_int_t count = json_integer_value(json_object_get(e, "count"));
+	json_int_t uncertain = json_integer_value(json_object_get(e, "uncertain"));
 
-	*out = NULL;
-	add_sites(by_op, calls, "api");
-	add_sites(by_op, methods, "name");
-	items = calloc(json_object_size(by_op) + 1, sizeof(*items));
-	json_object_foreach(by_op, op, e) {
-		json_int_t count = json_integer_value(json_object_get(e, "count"));
-		json_int_t uncertain = json_integer_value(json_object_get(e, "uncertain"));
-		/* certain when one site at least is: every site of an uncertain op
-		 * is a method call whose receiver may not be a tensor */
-		json_t *item = json_pack("{ss, sO, sO, sb, so, sO}", "op", op, "count",
-					 json_object_get(e, "count"), "uncertain",
-					 json_object_get(e, "uncertain"), "certain", uncertain < count,
-					 "apis", apis_list(json_object_get(e, "apis")), "locations",
-					 json_object_get(e, "locations"));
-		if ((error = decide(item, in, op)) < 0) {
-			json_decref(item);
-			break;
+	/* certain when one site at least is: every site of an uncertain entry
+	 * is a method call whose receiver may not be a tensor */
+	return json_pack("{ss, sO, sO, sb, sO}", key, name, "count", json_object_get(e, "count"),
+			 "uncertain", json_object_get(e, "uncertain"), "certain",
+			 uncertain < count, "locations", json_object_get(e, "locations"));
+}
+
+/* Decides each group, then sorts: a JSON array, NULL with the error set. */
+static json_t *decide_all(const mt_probe_inputs *in, json_t *groups, int apis)
+{
+	json_t *list = json_array(), *e, *item, **items;
+	const char *name;
+	size_t n = 0;
+
+	items = calloc(json_object_size(groups) + 1, sizeof(*items));
+	json_object_foreach(groups, name, e) {
+		const char *op = json_string_value(json_object_get(e, "op"));
+		item = item_json(apis ? "api" : "op", name, e);
+		if (apis) {
+			json_object_set_new(item, "op", op ? json_string(op) : json_null());
+			json_object_set_new(item, "kind", json_null());
+			if (json_is_true(json_object_get(e, "method")))
+				json_object_set_new(item, "receiver",
+						    json_string("assumed a tensor"));
+		} else {
+			json_object_set_new(item, "apis", apis_list(json_object_get(e, "apis")));
 		}
 		items[n++] = item;
+		if (decide(item, in, apis ? name : NULL, apis ? op : name,
+			   json_object_get(e, "callers")) < 0) {
+			json_decref(list);
+			list = NULL;
+			break;
+		}
 	}
-	qsort(items, n, sizeof(*items), by_rank_then_count);
+	qsort(items, n, sizeof(*items), apis ? apis_order : ops_order);
 	for (size_t i = 0; i < n; i++)
-		json_array_append(ops, items[i]);
-	if (error == 0)
-		*out = json_pack("{so, so, so, so}", "table", table_json(in->table), "ops", ops,
-				 "rules", rules_json(in->table), "summary", summary_json(items, n));
-	else
-		json_decref(ops);
+		if (list)
+			json_array_append(list, items[i]);
 	for (size_t i = 0; i < n; i++)
 		json_decref(items[i]);
 	free(items);
+	return list;
+}
+
+int mt_probe_run(json_t **out, const mt_probe_inputs *in, json_t *calls, json_t *methods)
+{
+	json_t *by_op = json_object(), *by_api = json_object(), *ops = NULL, *apis = NULL, *s;
+	int error = 0;
+
+	*out = NULL;
+	add_sites(by_op, calls, "api", "");
+	add_sites(by_op, methods, "name", "torch.Tensor.");
+	add_api_sites(by_api, calls, "api", "");
+	add_api_sites(by_api, methods, "name", "torch.Tensor.");
+	if (!(ops = decide_all(in, by_op, 0)) || !(apis = decide_all(in, by_api, 1))) {
+		error = mt_error_last_code();
+		goto cleanup;
+	}
+	s = summary_json(ops, "ops");
+	json_object_set_new(s, "apis", summary_json(apis, "apis"));
+	*out = json_pack("{so, sO, sO, ss, so, so}", "table", table_json(in->table), "ops", ops,
+			 "apis", apis, "listed_by",
+			 mt_compat_napis(in->table) && json_array_size(apis) ? "api" : "op",
+			 "rules", rules_json(in->table), "summary", s);
+cleanup:
+	json_decref(ops);
+	json_decref(apis);
 	json_decref(by_op);
+	json_decref(by_api);
 	return error;
 }

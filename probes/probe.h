@@ -7,7 +7,15 @@
  *   the table                                                   "table:NAME:LINE"
  *   nothing                                                     "none" (status unknown)
  * An op with an overload (aten::add.Tensor) matches its base name's entry
- * when a table has none for the overload. */
+ * when a table has none for the overload.
+ *
+ * A call site the scan resolved to a public API (torch.cumsum, and a tensor
+ * method x.cumsum as torch.Tensor.cumsum, its receiver assumed a tensor) is
+ * judged by the table's entry for that API first, then by its aten op: the
+ * op's entry, else the API entries that name the op. A CPU fallback limited
+ * to some dtypes applies only when the inventory saw the op with one of
+ * them; an inventory without dtypes (a static scan) keeps the fallback and
+ * says under which condition. */
 #ifndef MT_PROBE_H
 #define MT_PROBE_H
 
@@ -21,17 +29,27 @@ typedef struct {
 			      borrowed; the first for an op wins; source names
 			      it ("override:journal#3"), else
 			      "override:trial.yaml#N" (N = 1-based position) */
+	json_t *inventory_ops; /* optional, borrowed: an inventory's ops {op:
+				  {dtypes [], dtype_args []}} (a trace, a
+				  TorchScript graph); an op without dtypes has
+				  none known */
 } mt_probe_inputs;
 
 /* Probes the call sites in `sites` (a scan's calls [{api, op, file, line,
  * col}] and methods [{name, op, file, line}]; sites without an op are not
  * ops). *out (new reference): table {name, backend, version, kind, source,
  * retrieved}, ops [{op, status, source, count, conditions, notes, apis,
- * locations [{file, line, col}]}] (unsupported first, then partial,
- * cpu_fallback, unknown, device; by count within), rules [{id, text}],
- * summary {ops, device, cpu_fallback, unsupported, partial, unknown,
- * support_percentage} where support_percentage counts device and partial
- * ops among the distinct ops. A bad override is MT_EINVALID naming it. */
+ * dtypes?, locations [{file, line, col}]}] (unsupported first, then
+ * partial, cpu_fallback, unknown, device; by count within), apis [{api,
+ * status, kind, source, count, op, conditions, notes, receiver?, certain,
+ * locations}] (the sites resolved to a public API name; a trace's and a
+ * graph's sites name ops only), listed_by ("api" when the table lists APIs
+ * and the inventory has API sites, else "op": what a reader is shown
+ * first), rules [{id, text}], summary {ops, device, cpu_fallback,
+ * unsupported, partial, unknown, uncertain, support_percentage, support_of
+ * "ops", apis {apis, device, ..., support_percentage, support_of "apis"}}
+ * where support_percentage counts device and partial entries among the
+ * distinct ops (APIs). A bad override is MT_EINVALID naming it. */
 int mt_probe_run(json_t **out, const mt_probe_inputs *in, json_t *calls, json_t *methods);
 
 #endif

@@ -79,6 +79,7 @@ int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *tab
 		goto cleanup;
 	in.table = table;
 	in.observed = seen;
+	in.inventory_ops = json_object_get(inventory, "ops"); /* a trace's dtypes */
 	if ((error = mt_probe_run(&res, &in, json_object_get(inventory, "calls"),
 				  json_object_get(inventory, "methods"))) < 0)
 		goto cleanup;

@@ -835,32 +835,47 @@ static json_t *tracks_model(mt_trial *t, int64_t now_ms)
 }
 
 /* The latest probe: the table it used, blockers first, unknowns as open
- * questions. Call sites are cut to a few per op. */
+ * questions, by API when the table listed APIs (listed_by), else by op;
+ * each entry's `name` is what it is listed by, `api_op` an API's aten op.
+ * Entries on the device under a condition (a process group, a dtype) are
+ * also in device_conditional. Call sites are cut to a few per
+ * entry. */
 static json_t *probe_model(mt_journal *j)
 {
-	json_t *r = NULL, *by = json_object(), *o;
+	json_t *r = NULL, *by = json_object(), *o, *list;
 	int64_t id = 0, created = 0;
 	char when[32];
 	size_t i;
+	int by_api;
 
 	if (mt_journal_probe_latest(j, &r, &id, &created) < 0) {
 		mt_error_clear();
 		json_decref(by);
 		return json_null();
 	}
-	json_array_foreach(json_object_get(r, "ops"), i, o) {
+	by_api = !strcmp(json_string_value(json_object_get(r, "listed_by")) ?: "op", "api");
+	json_array_foreach(json_object_get(r, by_api ? "apis" : "ops"), i, o) {
 		const char *st = json_string_value(json_object_get(o, "status"));
-		json_t *list = json_object_get(by, st), *locs = json_object_get(o, "locations");
-		if (!list)
+		json_t *locs = json_object_get(o, "locations");
+		if (!(list = json_object_get(by, st)))
 			json_object_set_new(by, st, list = json_array());
+		json_array_append(list, o);
+		if (!strcmp(st, "device") && json_array_size(json_object_get(o, "conditions"))) {
+			if (!(list = json_object_get(by, "device_conditional")))
+				json_object_set_new(by, "device_conditional", list = json_array());
+			json_array_append(list, o);
+		}
 		while (json_array_size(locs) > 3)
 			json_array_remove(locs, json_array_size(locs) - 1);
-		json_array_append(list, o);
+		json_object_set(o, "name", json_object_get(o, by_api ? "api" : "op"));
+		if (by_api && json_is_string(json_object_get(o, "op")))
+			json_object_set(o, "api_op", json_object_get(o, "op"));
 	}
 	mt_time_iso(when, sizeof(when), created);
 	json_object_set_new(r, "id", json_integer(id));
 	json_object_set_new(r, "created", json_string(when));
 	json_object_set_new(r, "by_status", by);
+	json_object_set_new(r, "by_api", json_boolean(by_api));
 	return r;
 }
 

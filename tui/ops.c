@@ -4,7 +4,9 @@
  * blockers first, filtered by text and by status; under them the selected
  * op's status, source, conditions, notes and call sites. Enter gives the op
  * the whole pane, its call sites as a list with the selected one's source
- * underneath. Like the Repository step's lists, the page is laid out to the
+ * underneath. A probe against a table that lists public APIs lists the
+ * APIs (torch.cumsum) instead, each with its aten op, as `mtrial probe`
+ * does. Like the Repository step's lists, the page is laid out to the
  * pane's height, so the list scrolls itself to keep the cursor in view. */
 #include "probe_trial.h"
 #include "screen.h"
@@ -67,6 +69,31 @@ static int same_str(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0;
 }
 
+/* 1 when the probe lists APIs (its table lists them), not ops. */
+static int by_api(json_t *probe)
+{
+	return same_str(str(probe, "listed_by"), "api");
+}
+
+/* The entries listed: the APIs or the ops. */
+static json_t *entries(json_t *probe)
+{
+	return json_object_get(probe, by_api(probe) ? "apis" : "ops");
+}
+
+/* What an entry is listed by: its API, or its op. */
+static const char *name_of(json_t *e)
+{
+	return str(e, "api") ? str(e, "api") : str(e, "op");
+}
+
+/* The counts by status of what is listed. */
+static json_t *listed_summary(json_t *probe)
+{
+	json_t *s = json_object_get(probe, "summary");
+	return by_api(probe) ? json_object_get(s, "apis") : s;
+}
+
 static const struct look *look_of(const char *status)
 {
 	for (size_t i = 0; i < NLOOKS; i++)
@@ -89,7 +116,7 @@ static int passes(const struct ops_state *st, json_t *op)
 
 	if (st->status && !same_str(st->status, str(op, "status")))
 		return 0;
-	if (!*st->text || contains(str(op, "op"), st->text))
+	if (!*st->text || contains(name_of(op), st->text) || contains(str(op, "op"), st->text))
 		return 1;
 	json_array_foreach(json_object_get(op, "apis"), i, api)
 		if (contains(json_string_value(api), st->text))
@@ -108,14 +135,14 @@ static void follow_cursor(struct ops_state *st)
 	json_t *op = selected_op(st);
 
 	free(st->follow);
-	st->follow = op && str(op, "op") ? mt_strdup(str(op, "op")) : NULL;
+	st->follow = op && name_of(op) ? mt_strdup(name_of(op)) : NULL;
 }
 
 /* The ops that pass the filter, the cursor on the followed op when it is
  * among them. */
 static void refilter(struct ops_state *st)
 {
-	json_t *ops = json_object_get(st->probe, "ops"), *op;
+	json_t *ops = entries(st->probe), *op;
 	size_t i;
 
 	free(st->shown);
@@ -126,13 +153,13 @@ static void refilter(struct ops_state *st)
 	json_array_foreach(ops, i, op) {
 		if (!passes(st, op))
 			continue;
-		if (same_str(st->follow, str(op, "op")))
+		if (same_str(st->follow, name_of(op)))
 			st->cursor = (int)st->nshown;
 		st->shown[st->nshown++] = op;
 	}
 	if (st->cursor >= (int)st->nshown)
 		st->cursor = st->nshown ? (int)st->nshown - 1 : 0;
-	if (!same_str(st->follow, str(selected_op(st), "op")))
+	if (!same_str(st->follow, name_of(selected_op(st))))
 		st->details = 0; /* the op shown in full is gone */
 	follow_cursor(st);
 }
@@ -144,8 +171,8 @@ static int hidden_by_status(const struct ops_state *st, const char *name)
 	json_t *op;
 	size_t i;
 
-	json_array_foreach(json_object_get(st->probe, "ops"), i, op)
-		if (same_str(str(op, "op"), name))
+	json_array_foreach(entries(st->probe), i, op)
+		if (same_str(name_of(op), name))
 			return st->status && !same_str(st->status, str(op, "status"));
 	return 0;
 }
@@ -167,6 +194,7 @@ static void sync(struct ops_state *st, const struct tui_ctx *ctx)
 	refilter(st);
 }
 
+/* The selected entry's op (an API's aten op): findings are about ops. */
 const char *tui_ops_selected(void *state)
 {
 	return str(selected_op(state), "op");
@@ -291,8 +319,9 @@ static void identity(struct tui_page *p, const struct tui_ctx *ctx, json_t *prob
  * (mt_share_cells: unknown never loses a column to rounding), in its
  * colour and filled with its letter, so that a segment reads as wide
  * without colour and on any background. */
-static void status_bar(struct tui_page *p, json_t *summary)
+static void status_bar(struct tui_page *p, json_t *probe)
 {
+	json_t *summary = listed_summary(probe);
 	double n[NLOOKS];
 	int w[NLOOKS];
 	mt_buf seg = MT_BUF_INIT;
@@ -301,7 +330,7 @@ static void status_bar(struct tui_page *p, json_t *summary)
 		n[i] = (double)jv_int(summary, looks[i].status, 0);
 	mt_share_cells(n, NLOOKS, p->width, NLOOKS - 1 /* unknown */, w);
 	page_line(p);
-	if (!jv_int(summary, "ops", 0))
+	if (!jv_int(summary, by_api(probe) ? "apis" : "ops", 0))
 		page_add(p, STYLE_DIM, "(the scan has no ops)");
 	for (size_t i = 0; i < NLOOKS; i++) {
 		if (!w[i])
@@ -315,10 +344,12 @@ static void status_bar(struct tui_page *p, json_t *summary)
 
 /* "D device 1  P partial 1  C cpu_fallback 0 ..." flowing onto as many lines
  * as the width needs, then the share of ops supported (device or partial, as
- * `mtrial probe` counts them). */
-static void legend(struct tui_page *p, json_t *summary)
+ * `mtrial probe` counts them); listing APIs, the share of APIs and then the
+ * ops' count and share. */
+static void legend(struct tui_page *p, json_t *probe)
 {
-	char count[32], share[64];
+	json_t *summary = listed_summary(probe), *ops = json_object_get(probe, "summary");
+	char count[32], share[128], pct[32];
 	int col = 0;
 
 	page_line(p);
@@ -329,8 +360,14 @@ static void legend(struct tui_page *p, json_t *summary)
 				 (long long)jv_int(summary, looks[i].status, 0));
 			w = 2 + draw_width(looks[i].status) + draw_width(count);
 		} else {
-			snprintf(share, sizeof(share), "%s%% supported",
-				 jv_str(summary, "support_percentage", count, sizeof(count)));
+			if (by_api(probe))
+				snprintf(share, sizeof(share), "%s%% of APIs supported; %lld ops, %s%%",
+					 jv_str(summary, "support_percentage", count, sizeof(count)),
+					 (long long)jv_int(ops, "ops", 0),
+					 jv_str(ops, "support_percentage", pct, sizeof(pct)));
+			else
+				snprintf(share, sizeof(share), "%s%% supported",
+					 jv_str(summary, "support_percentage", count, sizeof(count)));
 			w = draw_width(share);
 		}
 		if (col && col + 2 + w > p->width) {
@@ -387,7 +424,7 @@ static void op_row(struct tui_page *p, json_t *op, int src_w, int selected, int 
 	int unsupported = l->text == STYLE_OP_UNSUPPORTED;
 	struct tui_cell c[] = {
 		{l->letter, 1, 0, 0, l->text},
-		{str(op, "op"), p->width - 2 - (CALLS_W + 1) - (src_w ? src_w + 1 : 0), 0, 0,
+		{name_of(op), p->width - 2 - (CALLS_W + 1) - (src_w ? src_w + 1 : 0), 0, 0,
 		 unsupported ? STYLE_OP_UNSUPPORTED : STYLE_NORMAL},
 		{calls, CALLS_W, 1, 0, STYLE_NORMAL},
 		{short_source(str(op, "source"), buf, sizeof(buf)), src_w, 0, 0, STYLE_DIM},
@@ -397,11 +434,11 @@ static void op_row(struct tui_page *p, json_t *op, int src_w, int selected, int 
 	tui_row(p, c, src_w ? 4 : 3, selected, focused);
 }
 
-static void header_row(struct tui_page *p, int src_w)
+static void header_row(struct tui_page *p, int src_w, int apis)
 {
 	struct tui_cell c[] = {
 		{"", 1, 0, 0, STYLE_DIM},
-		{"op", p->width - 2 - (CALLS_W + 1) - (src_w ? src_w + 1 : 0), 0, 0, STYLE_DIM},
+		{apis ? "API" : "op", p->width - 2 - (CALLS_W + 1) - (src_w ? src_w + 1 : 0), 0, 0, STYLE_DIM},
 		{"calls", CALLS_W, 1, 0, STYLE_DIM},
 		{"source", src_w, 0, 0, STYLE_DIM},
 	};
@@ -418,13 +455,14 @@ static void title_row(struct tui_page *p, const struct ops_state *st)
 	} hints[] = {{TUI_ACT_FILTER, "filter"},
 		     {TUI_ACT_SHOW_STATUS, "status"},
 		     {TUI_ACT_FINDING, "finding"}};
-	size_t total = json_array_size(json_object_get(st->probe, "ops"));
+	size_t total = json_array_size(entries(st->probe));
+	const char *what = by_api(st->probe) ? "APIs" : "ops";
 	char keys[32], title[64], hint[3][48];
 	int width = 0;
 
 	page_line(p);
 	if (st->status || *st->text) {
-		page_addf(p, STYLE_HEADING, "%zu of %zu ops:", st->nshown, total);
+		page_addf(p, STYLE_HEADING, "%zu of %zu %s:", st->nshown, total, what);
 		if (st->status)
 			page_addf(p, STYLE_WARN, " %s", st->status);
 		if (*st->text)
@@ -432,14 +470,14 @@ static void title_row(struct tui_page *p, const struct ops_state *st)
 		page_add(p, STYLE_DIM, "  Esc shows all");
 		return;
 	}
-	snprintf(title, sizeof(title), "%zu ops, blockers first", total);
+	snprintf(title, sizeof(title), "%zu %s, blockers first", total, what);
 	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
 		tui_action_keys(hints[i].a, keys, sizeof(keys));
 		snprintf(hint[i], sizeof(hint[i]), "  %s %s", keys, hints[i].what);
 		width += draw_width(hint[i]);
 	}
 	if (draw_width(title) + width > p->width) /* the hints matter more */
-		snprintf(title, sizeof(title), "%zu ops", total);
+		snprintf(title, sizeof(title), "%zu %s", total, what);
 	page_add(p, STYLE_HEADING, title);
 	width = draw_width(title);
 	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
@@ -461,7 +499,7 @@ static void list_rows(struct tui_page *p, struct ops_state *st, int rows, int fo
 		st->top = st->cursor - rows + 1;
 	if (st->top > n - rows)
 		st->top = n - rows > 0 ? n - rows : 0;
-	header_row(p, src_w);
+	header_row(p, src_w, by_api(st->probe));
 	if (!n) {
 		page_line(p);
 		page_add_at(p, 2, STYLE_DIM, "(none: Esc shows all)");
@@ -481,7 +519,8 @@ static const char *where(char *buf, size_t size, json_t *loc)
 	return buf;
 }
 
-/* An op's conditions as one text; caller frees. */
+/* An entry's conditions as one text, with what its status assumes (a
+ * method call's receiver) or borrows (another API's entry); caller frees. */
 static char *conditions(json_t *op)
 {
 	mt_buf b = MT_BUF_INIT;
@@ -490,6 +529,11 @@ static char *conditions(json_t *op)
 
 	json_array_foreach(json_object_get(op, "conditions"), i, c)
 		mt_buf_printf(&b, "%s%s", i ? "; " : "", json_string_value(c));
+	if (str(op, "receiver"))
+		mt_buf_printf(&b, "%sa tensor method: the receiver is assumed to be a tensor",
+			      b.len ? "; " : "");
+	if (str(op, "via"))
+		mt_buf_printf(&b, "%sby the entry for %s", b.len ? "; " : "", str(op, "via"));
 	return mt_buf_detach(&b);
 }
 
@@ -544,11 +588,13 @@ static void summary_rows(struct tui_page *p, json_t *probe, json_t *op, int rows
 
 	if (notes && *notes && when_rows == left && left > 1)
 		when_rows = left / 2; /* the notes get a share */
-	tui_rule(p, str(op, "op"));
+	tui_rule(p, name_of(op));
 	page_line(p);
 	page_add_at(p, 2, l->text, l->letter);
 	page_addf(p, l->text, " %s", str(op, "status"));
 	page_addf(p, STYLE_DIM, "  %s", str(op, "source"));
+	if (str(op, "api")) /* an API: the op it runs */
+		page_addf(p, STYLE_NORMAL, "  %s", str(op, "op") ? str(op, "op") : "(no aten op)");
 	sites_line(p, probe, op);
 	tui_wrap_field(p, 2, "when", 8, when, when_rows, STYLE_NORMAL);
 	tui_wrap_field(p, 2, "notes", 8, notes, left - when_rows, STYLE_NORMAL);
@@ -623,7 +669,7 @@ static void details_fields(struct tui_page *p, json_t *probe, json_t *op, const 
 	size_t i;
 
 	page_line(p);
-	page_add(p, STYLE_HEADING, str(op, "op"));
+	page_add(p, STYLE_HEADING, name_of(op));
 	page_line(p);
 	page_add_at(p, TUI_LABEL_COL, STYLE_DIM, "status");
 	page_add_at(p, VALUE_COL, l->text, l->letter);
@@ -635,6 +681,9 @@ static void details_fields(struct tui_page *p, json_t *probe, json_t *op, const 
 	mt_buf_printf(&apis, "%lld:", (long long)jv_int(op, "count", 0));
 	json_array_foreach(json_object_get(op, "apis"), i, api)
 		mt_buf_printf(&apis, "%s %s", i ? "," : "", json_string_value(api));
+	if (str(op, "api")) /* an API: the op it runs, and how */
+		mt_buf_printf(&apis, " %s%s%s", str(op, "op") ? str(op, "op") : "(no aten op)",
+			      str(op, "kind") ? ", " : "", str(op, "kind") ? str(op, "kind") : "");
 	field(p, "calls", STYLE_NORMAL, mt_buf_cstr(&apis));
 	tui_wrap_field(p, TUI_LABEL_COL, "when", VALUE_COL, when, when_rows, STYLE_NORMAL);
 	tui_wrap_field(p, TUI_LABEL_COL, "notes", VALUE_COL, str(op, "notes"), notes_rows,
@@ -721,12 +770,11 @@ static int summary_height(int height)
 static void list_draw(struct tui_page *p, struct ops_state *st, const struct tui_ctx *ctx,
 		      int height)
 {
-	json_t *summary = json_object_get(st->probe, "summary");
 	int below = summary_height(height), rows, shown;
 
 	identity(p, ctx, st->probe, height >= 18);
-	status_bar(p, summary);
-	legend(p, summary);
+	status_bar(p, st->probe);
+	legend(p, st->probe);
 	title_row(p, st);
 	rows = height - p->nlines - 1 - below; /* 1: the header */
 	rows = rows < 1 ? 1 : rows;

@@ -131,7 +131,7 @@ static void test_precedence_and_sources(void **state)
 	json_t *ov = json_pack("[{ss, ss, ss}, {ss, ss, ss}]", "op", "aten::pow", "status",
 			       "device", "note", "ok on 2.14", "op", "aten::add", "status",
 			       "unsupported", "note", "loses to the observation");
-	mt_probe_inputs in = {doc, obs, ov};
+	mt_probe_inputs in = {doc, obs, ov, NULL};
 	(void)state;
 
 	assert_int_equal(mt_probe_run(&res, &in, calls, NULL), 0);
