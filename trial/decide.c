@@ -966,6 +966,26 @@ static void other_probe_note(json_t *c, json_t *other)
 	mt_buf_dispose(&b);
 }
 
+/* The APIs a probe against an API-keyed table found unsupported that
+ * dispatch no aten op of their own (torch.onnx.export): the op counts never
+ * see them. Their names into b (at most OPS_NAMED); how many. */
+static size_t unsupported_apis(json_t *probe, mt_buf *b)
+{
+	json_t *a;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(probe, "apis"), i, a)
+		if (streq(str(a, "status"), "unsupported") && !str(a, "op")) {
+			if (n < OPS_NAMED)
+				mt_buf_printf(b, "%s%s (%s)", n ? ", " : "", str(a, "api") ?: "?",
+					      str(a, "source") ?: "?");
+			n++;
+		}
+	if (n > OPS_NAMED)
+		mt_buf_printf(b, " and %zu more", n - OPS_NAMED);
+	return n;
+}
+
 static void judge_ops(struct ctx *x, json_t *c, double threshold)
 {
 	json_t *probe = json_object_get(x->ev, "probe");
@@ -973,6 +993,8 @@ static void judge_ops(struct ctx *x, json_t *c, double threshold)
 	size_t total = json_array_size(json_object_get(probe, "ops"));
 
 	json_t *other = json_object_get(x->ev, "probe_other");
+	mt_buf apis = MT_BUF_INIT;
+	size_t napis;
 	char what[160];
 
 	if (!json_is_object(probe) && !json_is_object(other)) {
@@ -995,10 +1017,17 @@ static void judge_ops(struct ctx *x, json_t *c, double threshold)
 	if (json_is_object(other))
 		other_probe_note(c, other);
 	count_ops(&k, json_object_get(probe, "ops"));
-	if (k.unsupported) {
-		judge(c, "not_met", (double)k.unsupported, "%zu of %zu ops are unsupported on the "
-		      "candidate with no workaround recorded: %s", k.unsupported, total,
-		      mt_buf_cstr(&k.unsup));
+	napis = unsupported_apis(probe, &apis);
+	if (k.unsupported || napis) {
+		mt_buf b = MT_BUF_INIT;
+		if (k.unsupported)
+			mt_buf_printf(&b, "%zu of %zu ops are unsupported on the candidate with no "
+				      "workaround recorded: %s", k.unsupported, total, mt_buf_cstr(&k.unsup));
+		if (napis)
+			mt_buf_printf(&b, "%s%zu API(s) that run no aten op of their own are unsupported: %s",
+				      k.unsupported ? "; and " : "", napis, mt_buf_cstr(&apis));
+		judge(c, "not_met", (double)(k.unsupported + napis), "%s", mt_buf_cstr(&b));
+		mt_buf_dispose(&b);
 	} else if (isfinite(threshold) && (double)k.cpu_fallback > threshold) {
 		judge(c, "not_met", (double)k.cpu_fallback, "%zu of %zu ops fall back to the CPU "
 		      "(threshold %g): %s", k.cpu_fallback, total, threshold, mt_buf_cstr(&k.fallback));
@@ -1018,6 +1047,7 @@ static void judge_ops(struct ctx *x, json_t *c, double threshold)
 	}
 	table_said(x, c);
 	op_counts_dispose(&k);
+	mt_buf_dispose(&apis);
 }
 
 /* ---- effort ------------------------------------------------------------------- */

@@ -564,6 +564,33 @@ static void test_cost_says_what_failures_cost(void **state)
 	json_decref(d);
 }
 
+/* An API-keyed probe: an unsupported API that runs no aten op of its own
+ * (torch.onnx.export) is a blocker the op counts cannot see. */
+static void test_ops_unsupported_api_without_op(void **state)
+{
+	json_t *ev = complete_evidence(), *d;
+	static const char text[] = SPEC_HEAD "criteria:\n  - {name: ops, kind: ops}\n";
+
+	(void)state;
+	json_object_set_new(json_object_get(ev, "probe"), "apis",
+			    json_pack("[{ss, ss, sn, ss}, {ss, ss, ss, ss}]", "api", "torch.onnx.export",
+				      "status", "unsupported", "op", "source", "table:mine:9", "api",
+				      "torch.add", "status", "device", "op", "aten::add", "source",
+				      "table:mine:3"));
+	d = decide(text, json_incref(ev));
+	assert_string_equal(get(crit(d, "ops"), "status"), "not_met");
+	assert_has(get(crit(d, "ops"), "evidence"),
+		   "1 API(s) that run no aten op of their own are unsupported: torch.onnx.export "
+		   "(table:mine:9)");
+	json_decref(d);
+	/* the same API with its op: the op's own status decides, as before */
+	json_object_set_new(json_array_get(json_object_get(json_object_get(ev, "probe"), "apis"), 0),
+			    "op", json_string("aten::add"));
+	d = decide(text, ev);
+	assert_string_equal(get(crit(d, "ops"), "status"), "met");
+	json_decref(d);
+}
+
 static void test_effort(void **state)
 {
 	static const char budget_only[] = SPEC_HEAD "criteria:\n  - {name: e, kind: effort}\n";
@@ -700,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_rehearsal_checks_are_not_evidence),
 		cmocka_unit_test(test_cost_needs_prices),
 		cmocka_unit_test(test_cost_says_what_failures_cost),
+		cmocka_unit_test(test_ops_unsupported_api_without_op),
 		cmocka_unit_test(test_effort),
 		cmocka_unit_test(test_custom_judgement),
 		cmocka_unit_test(test_target_follows_spec),
