@@ -346,6 +346,11 @@ static int finding_start(struct tui_wizard *w)
 			    "compatibility");
 		return TUI_HANDLED | TUI_REDRAW;
 	}
+	if (!op && tui_ops_selected_name(st)) { /* an API listed, with no aten op of its own */
+		tui_message(w, 0, "%s runs no aten op of its own: a finding is about an op (its "
+			    "status here comes from the table)", tui_ops_selected_name(st));
+		return TUI_HANDLED | TUI_REDRAW;
+	}
 	if (!op) {
 		tui_message(w, 0, "No op selected: %s",
 			    w->probe ? "the filter shows none" : "press p to probe the ops first");

@@ -200,6 +200,11 @@ const char *tui_ops_selected(void *state)
 	return str(selected_op(state), "op");
 }
 
+const char *tui_ops_selected_name(void *state)
+{
+	return name_of(selected_op(state));
+}
+
 const char *tui_ops_filter_text(void *state)
 {
 	return ((struct ops_state *)state)->text;

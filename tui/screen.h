@@ -106,6 +106,9 @@ extern const struct tui_screen_ops tui_ops_ops;
  * op under the cursor (borrowed until the next draw or reload), or NULL;
  * the filter's text ("" for none; borrowed) and status (NULL for all). */
 const char *tui_ops_selected(void *state);
+/* The entry under the cursor by name: its API when listed by API, else its
+ * op; NULL when none. */
+const char *tui_ops_selected_name(void *state);
 const char *tui_ops_filter_text(void *state);
 const char *tui_ops_filter_status(void *state);
 

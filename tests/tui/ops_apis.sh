@@ -85,6 +85,9 @@ text all_reduce
 keys Enter
 check "a supported API with a process group" wait_for '│ D torch\.distributed\.all_reduce +1 table line [0-9]+$'
 check "... its kind is its condition" wait_for '│   when  needs a process group:'
+keys r
+check "r on an API that runs no aten op says so, not that nothing is selected" \
+	wait_for '^torch\.distributed\.all_reduce runs no aten op of its own: a finding is about'
 keys Escape
 
 # a probe by op: the list is of ops again
