@@ -242,7 +242,7 @@ static void eval_example(const mt_rules *r, const struct example *e, mt_findings
 		return;
 	case 'd':
 		d = (mt_dependency){(char *)e->a, (char *)e->b, "requirements.txt", 3, e->c != NULL,
-				    (char *)e->c, (char *)e->d, 0};
+				    (char *)e->c, (char *)e->d, 0, MT_DEP_PEP508};
 		assert_int_equal(mt_rules_eval_deps(r, &d, 1, acc), 0);
 		return;
 	case 'c':
@@ -526,9 +526,9 @@ static void test_dependency_findings(void **state)
 	const mt_rules *r = *state;
 	mt_dependency d[3] = {
 		{"deepspeed", "deepspeed>=0.12", "requirements.txt", 4, 1, "fused ops need CUDA",
-		 "medium", 0},
-		{"base.txt", "-r base.txt", "requirements.txt", 5, 0, NULL, NULL, 1},
-		{"torch", "torch==2.3.0+cu121", "requirements.txt", 6, 0, NULL, NULL, 0},
+		 "medium", 0, MT_DEP_PEP508},
+		{"base.txt", "-r base.txt", "requirements.txt", 5, 0, NULL, NULL, 1, MT_DEP_PEP508},
+		{"torch", "torch==2.3.0+cu121", "requirements.txt", 6, 0, NULL, NULL, 0, MT_DEP_PEP508},
 	};
 	mt_findings acc = {0};
 
