@@ -489,6 +489,9 @@ mt_vmatch mt_deps_version_match(const mt_dependency *d, const mt_vset *affected,
 	m = mt_vset_is_empty(both)                   ? MT_VMATCH_NONE
 	    : mt_vset_is_subset(allowed, affected) ? MT_VMATCH_PINNED
 						   : MT_VMATCH_POSSIBLE;
+	if (m == MT_VMATCH_POSSIBLE)
+		*why = mt_vset_is_any(allowed) ? "no version is pinned"
+					       : "it admits other versions too";
 	mt_vset_free(both);
 	mt_vset_free(allowed);
 	return m;

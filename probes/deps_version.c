@@ -562,6 +562,14 @@ static void push_above(mt_vset *s, const mt_version *v, const struct vkey *k)
 		push_range(s, &next, NULL, 0);
 		return;
 	}
+	if (v->pre >= 0) { /* > 1.15a1.dev2: 1.15a1.dev3 to 1.15a1, none of 1.15a1.postN */
+		struct vkey pre = *k, pre_posts = *k;
+		pre.dev = DEV_NONE, pre.dev_n = 0;
+		pre_posts.post = POST_SUP, pre_posts.dev = DEV_NONE;
+		if (v->has_dev)
+			push_range(s, &next, &pre, 1);
+		next = pre_posts;
+	}
 	push_range(s, &next, &posts, 0);
 	push_range(s, &sup, NULL, 0);
 }

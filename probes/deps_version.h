@@ -10,9 +10,11 @@
  * move a version out of a set, as PEP 440 says for every operator but
  * `===` and `==V+local`, both read here as `==V`. The exclusions PEP 440
  * adds to `<V` and `>V` are kept: `<1.16` admits no 1.16 pre-release and
- * `>1.15` no 1.15 post-release. One approximation: `<V` for a post-release
- * V admits the development releases of earlier post-releases of its base
- * (`1.15.post0.dev1` under `<1.15.post1`), which PEP 440 excludes. */
+ * `>1.15` no 1.15 post-release. Two approximations, both about versions
+ * that hardly exist: `<V` for a post-release V admits the development
+ * releases of earlier post-releases of its base (`1.15.post0.dev1` under
+ * `<1.15.post1`), and `>V` for a pre-release V the post-releases of later
+ * pre-releases (`1.15a2.post1` under `>1.15a1`), which PEP 440 excludes. */
 #ifndef MT_DEPS_VERSION_H
 #define MT_DEPS_VERSION_H
 
@@ -90,7 +92,7 @@ typedef enum {
 } mt_vmatch;
 
 /* Classifies d against `affected`; *why (static text) says why when
- * MT_VMATCH_UNKNOWN. A spec that cannot be read counts as unknown. */
+ * possible or unknown. A spec that cannot be read counts as unknown. */
 mt_vmatch mt_deps_version_match(const mt_dependency *d, const mt_vset *affected,
 				const char **why);
 
