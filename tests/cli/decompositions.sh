@@ -4,7 +4,9 @@
 # scan's F.cross_entropy with the aten::_log_softmax and
 # aten::nll_loss_forward a dispatch trace records (the table lacked
 # aten::cross_entropy_loss: every OpInfo sample of it failed under
-# Python 3.11, and the generator dropped them in silence).
+# Python 3.11, and the generator dropped them in silence). The report names
+# the trace ops decomposed from the scan's composites, and the paths a scan
+# was held to.
 . "$MT_SOURCE_DIR/tests/lib.sh"
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
 
@@ -63,4 +65,18 @@ eq "$(json 'j["decompositions"].get("aten::cross_entropy_loss")')" \
 	"['aten::_log_softmax', 'aten::nll_loss_forward']" "cross_entropy_loss matched with what the trace ran"
 eq "$(json '[o for o in ["aten::_log_softmax", "aten::nll_loss_forward"] if o in j["missed_by_scan"] + j["only_b"]]')" \
 	"[]" "its decomposition is neither missed by the scan nor only in the trace"
+
+# the report says which trace ops came from which composite, and which
+# paths the scan held to
+run_mt 0 report --format md
+has '- decomposed from composites the scan names: `aten::cross_entropy_loss` -> `aten::_log_softmax` `aten::nll_loss_forward`;' \
+	"$OUT" "the report: composite and its decomposition"
+hasnt "held to" "$OUT" "a whole-repository scan names no paths"
+run_mt 0 scan --path train.py --path nowhere
+run_mt 0 report --format md
+has 'held to `train.py` `nowhere` (scan --path or trial.yaml scan.paths: nothing else was scanned), of which `nowhere` held nothing;' \
+	"$OUT" "the report names the scan's paths"
+run_mt 0 report --format html
+has '<code>aten::cross_entropy_loss</code> → <code>aten::_log_softmax</code> <code>aten::nll_loss_forward</code>;' "$OUT" "html: decomposed"
+has 'held to <code>train.py</code> <code>nowhere</code>' "$OUT" "html: paths"
 finish
