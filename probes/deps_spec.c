@@ -335,8 +335,11 @@ static int pep508_versions(mt_vset **out, const char **why, const char *s)
 	size_t n = strlen(s), i = 0, end;
 
 	trim(&s, &n);
-	if (n && s[0] == '-') /* -e URL */
-		return url_versions(out, why, s, n);
+	if (n && s[0] == '-') { /* -e URL, --editable=URL */
+		i = strcspn(s, " \t=");
+		i = i < n ? i + 1 : n;
+		return url_versions(out, why, s + i, n - i);
+	}
 	while (i < n && (isalnum((unsigned char)s[i]) || strchr("-_.", s[i])))
 		i++;
 	while (i < n && isspace((unsigned char)s[i]))

@@ -289,6 +289,8 @@ static void test_dependency_match(void **state)
 		{MT_DEP_PEP508, "trl @ git+https://github.com/huggingface/trl@main", MT_VMATCH_UNKNOWN},
 		{MT_DEP_PEP508, "git+https://github.com/huggingface/trl@v1.15.2#egg=trl", MT_VMATCH_PINNED},
 		{MT_DEP_PEP508, "-e git+https://github.com/huggingface/trl#egg=trl", MT_VMATCH_UNKNOWN},
+		{MT_DEP_PEP508, "-e git+https://github.com/huggingface/trl@v1.15.0#egg=trl", MT_VMATCH_PINNED},
+		{MT_DEP_PEP508, "--editable=git+https://github.com/huggingface/trl@v1.16.0", MT_VMATCH_NONE},
 		{MT_DEP_PEP508, "trl>=1.15.*", MT_VMATCH_UNKNOWN},
 		{MT_DEP_POETRY, "\"^1.15\"", MT_VMATCH_POSSIBLE},
 		{MT_DEP_POETRY, "\"~1.15.2\"", MT_VMATCH_PINNED},
