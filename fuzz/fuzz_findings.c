@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "deps.h"
+#include "deps_version.h"
 #include "error.h"
 #include "findings.h"
 
@@ -32,6 +33,8 @@ static void fuzz_rules(const char *text, size_t len)
 	mt_rules_free(rules);
 }
 
+static mt_vset *affected;
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *name;
@@ -45,14 +48,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_rules((const char *)data + 1, size - 1);
 		return 0;
 	}
+	if (!affected && mt_vset_parse(&affected, "==1.15.*", 8) < 0)
+		abort(); /* kept for the whole run */
 	if (mt_deps_parse(&deps, &n, name, (const char *)data + 1, size - 1) < 0) {
 		if (!mt_error_last()[0])
 			abort();
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		const char *why = NULL;
 		if (!deps[i].name || !deps[i].file)
 			abort();
+		/* every spec a manifest yields reads as versions, or says why not */
+		if (!deps[i].include && mt_deps_version_match(&deps[i], affected, &why) ==
+						MT_VMATCH_UNKNOWN && !why)
+			abort();
+	}
 	mt_deps_free(deps, n);
 	return 0;
 }

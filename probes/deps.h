@@ -54,7 +54,15 @@ typedef struct {
 	char *effort;  /* the table's effort when cuda_only, else NULL */
 	int include;   /* 1: `-r file`, `-c file` or `file:` naming another
 			  manifest, not followed; name is that file */
+	int syntax;    /* how spec states versions: an mt_dep_syntax */
 } mt_dependency;
+
+/* The version syntax of a spec (deps_version.h reads it). */
+enum mt_dep_syntax {
+	MT_DEP_PEP508, /* a PEP 508 requirement: requirements, pyproject, setup */
+	MT_DEP_POETRY, /* a poetry value: `"^1.2"`, `{version = "~1.2"}` */
+	MT_DEP_CONDA,  /* a conda match spec: `channel::name=1.2=build` */
+};
 
 /* 1 if `path` (a repository-relative path) names a manifest that
  * mt_deps_parse reads, by its file name alone; 0 otherwise. Note that

@@ -21,8 +21,10 @@ static void add_conda(struct mt_deplist *l, const char *s, uint32_t line)
 		name++;
 	while (mt_deps__is_name_char(name[n]))
 		n++;
-	if (n)
+	if (n) {
 		mt_deps__add(l, name, n, s, strlen(s), line, 0);
+		l->v[l->n - 1].syntax = MT_DEP_CONDA;
+	}
 }
 
 static int env_pip(struct mt_deplist *l, const mt_ynode *pip)

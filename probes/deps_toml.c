@@ -197,8 +197,10 @@ static void poetry_dep(struct toml *t, const char *name, size_t start, uint32_t 
 		if (c != ' ' || (spec.len && spec.ptr[spec.len - 1] != ' '))
 			mt_buf_put(&spec, &c, 1);
 	}
-	if (strcmp(name, "python") != 0)
+	if (strcmp(name, "python") != 0) {
 		mt_deps__add(t->out, name, strlen(name), mt_buf_cstr(&spec), spec.len, line, 0);
+		t->out->v[t->out->n - 1].syntax = MT_DEP_POETRY;
+	}
 	mt_buf_dispose(&spec);
 }
 
@@ -341,9 +343,11 @@ static int toml_header(struct toml *t)
 		char parent[sizeof(t->table)];
 		snprintf(parent, sizeof(parent), "%s", t->table);
 		*strrchr(parent, '.') = '\0';
-		if (toml_role(parent) == ROLE_POETRY)
+		if (toml_role(parent) == ROLE_POETRY) {
 			mt_deps__add(t->out, last_segment(t->table), strlen(last_segment(t->table)),
 				     "", 0, line, 0);
+			t->out->v[t->out->n - 1].syntax = MT_DEP_POETRY;
+		}
 	}
 cleanup:
 	mt_buf_dispose(&path);

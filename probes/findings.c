@@ -3,6 +3,7 @@
  * Evaluation only reads the rules, so threads may share them. */
 #define MT_DEPS_INTERNAL
 #include "findings.h"
+#include "deps_version.h"
 #include "embedded.h"
 #include "error.h"
 #include "util.h"
@@ -34,9 +35,9 @@ static const char *const subject_names[] = {"call",   "method", "callee", "ref",
 
 /* Which condition keys each subject accepts (bit i: cond_names[i]). */
 static const char *const cond_names[] = {"arg0", "kwarg", "value", "literal", "except",
-					 "spec", "table", NULL};
+					 "spec", "table", "versions", NULL};
 enum { C_ARG0 = 1, C_KWARG = 2, C_VALUE = 4, C_LITERAL = 8, C_EXCEPT = 16, C_SPEC = 32,
-       C_TABLE = 64 };
+       C_TABLE = 64, C_VERSIONS = 128 };
 static const unsigned subject_conds[SUBJ_COUNT] = {
 	[SUBJ_CALL] = C_ARG0 | C_KWARG | C_VALUE | C_LITERAL | C_EXCEPT,
 	[SUBJ_METHOD] = C_ARG0 | C_KWARG | C_VALUE | C_LITERAL,
@@ -45,7 +46,7 @@ static const unsigned subject_conds[SUBJ_COUNT] = {
 	[SUBJ_STRING] = 0,
 	[SUBJ_IMPORT] = C_EXCEPT,
 	[SUBJ_PATH] = C_EXCEPT,
-	[SUBJ_DEPENDENCY] = C_SPEC | C_TABLE,
+	[SUBJ_DEPENDENCY] = C_SPEC | C_TABLE | C_VERSIONS,
 	[SUBJ_KWARG] = C_VALUE | C_LITERAL,
 };
 
@@ -81,6 +82,10 @@ struct rule {
 	struct globs subj, except, arg0, kwarg, value, spec;
 	int strings_only; /* literal: string */
 	int table;        /* table: cuda_packages.yaml */
+	mt_vset *versions; /* versions: the affected versions, NULL for any */
+	char *versions_text; /* as written */
+	char *date;        /* date: when the source said so (YYYY-MM-DD) */
+	char *cite;        /* the source's url, repository/path or reference */
 };
 
 struct mt_rules {
@@ -140,6 +145,10 @@ static void rule_dispose(struct rule *r)
 	globs_dispose(&r->kwarg);
 	globs_dispose(&r->value);
 	globs_dispose(&r->spec);
+	mt_vset_free(r->versions);
+	free(r->versions_text);
+	free(r->date);
+	free(r->cite);
 }
 
 void mt_rules_free(mt_rules *r)
@@ -277,6 +286,25 @@ static int read_flags(const struct loader *ld, const mt_ynode *m, struct rule *r
 	return 0;
 }
 
+/* versions: a PEP 440 specifier set (`==1.15.*`, `>=1.15,<1.16.2`). */
+static int read_versions(const struct loader *ld, const mt_ynode *n, struct rule *r)
+{
+	char what[256];
+
+	if (!n)
+		return 0;
+	if (n->kind != MT_YNODE_SCALAR || !n->text[0])
+		return fail_node(ld, n, 0, "versions must be a PEP 440 specifier set ('==1.15.*')");
+	if (mt_vset_parse(&r->versions, n->text, strlen(n->text)) < 0) {
+		snprintf(what, sizeof(what), "%s", mt_error_last());
+		return fail_node(ld, n, 0, "versions: %s", what);
+	}
+	if (mt_vset_is_empty(r->versions))
+		return fail_node(ld, n, 0, "versions '%s' admits no version", n->text);
+	r->versions_text = mt_strdup(n->text);
+	return 0;
+}
+
 static int read_match(const struct loader *ld, const mt_ynode *m, struct rule *r)
 {
 	int error;
@@ -292,7 +320,8 @@ static int read_match(const struct loader *ld, const mt_ynode *m, struct rule *r
 	if ((error = read_option(ld, m, "except", &r->except)) < 0 ||
 	    (error = read_option(ld, m, "arg0", &r->arg0)) < 0 ||
 	    (error = read_option(ld, m, "value", &r->value)) < 0 ||
-	    (error = read_option(ld, m, "spec", &r->spec)) < 0)
+	    (error = read_option(ld, m, "spec", &r->spec)) < 0 ||
+	    (error = read_versions(ld, mt_ytree_get(m, "versions"), r)) < 0)
 		return error;
 	return read_flags(ld, m, r);
 }
@@ -307,20 +336,64 @@ static int check_word(const struct loader *ld, const mt_ynode *n)
 	return 0;
 }
 
-static int source_known(const struct loader *ld, const char *id)
+static const mt_ynode *source_named(const struct loader *ld, const char *id)
 {
 	for (size_t i = 0; ld->sources && i < ld->sources->n; i++) {
 		const mt_ynode *sid = mt_ytree_get(ld->sources->kids[i], "id");
 		if (sid && strcmp(sid->text, id) == 0)
-			return 1;
+			return ld->sources->kids[i];
 	}
+	return NULL;
+}
+
+/* How a finding cites a source: its url, else repository[/path], else
+ * its reference in words. */
+static char *source_cite(const mt_ynode *src)
+{
+	const mt_ynode *url = mt_ytree_get(src, "url"), *repo = mt_ytree_get(src, "repository");
+	const mt_ynode *path = mt_ytree_get(src, "path");
+	mt_buf b = MT_BUF_INIT;
+
+	if (url)
+		return mt_strdup(url->text);
+	if (!repo)
+		return mt_strdup(mt_ytree_get(src, "reference")->text);
+	mt_buf_printf(&b, "%s%s%s", repo->text, path ? "/" : "", path ? path->text : "");
+	return mt_buf_detach(&b);
+}
+
+/* date: YYYY-MM-DD, a real day of a month. */
+static int check_date(const struct loader *ld, const mt_ynode *n)
+{
+	unsigned y, m, d;
+	char end;
+
+	if (n->kind != MT_YNODE_SCALAR || strlen(n->text) != 10 ||
+	    sscanf(n->text, "%4u-%2u-%2u%c", &y, &m, &d, &end) != 3 || m < 1 || m > 12 || d < 1 ||
+	    d > 31 || n->text[4] != '-' || n->text[7] != '-')
+		return fail_node(ld, n, 0, "date must be YYYY-MM-DD (when the source said so)");
+	return 0;
+}
+
+/* A rule about versions states where the fact comes from and when. */
+static int check_version_rule(const struct loader *ld, const mt_ynode *n)
+{
+	const mt_ynode *m = mt_ytree_get(n, "match");
+
+	if (m->kind != MT_YNODE_MAP || !mt_ytree_get(m, "versions") ||
+	    !mt_ytree_get(m, "dependency"))
+		return 0; /* or the match says what is wrong */
+	if (!mt_ytree_get(n, "source"))
+		return fail_node(ld, n, 0, "a rule with versions needs a 'source'");
+	if (!mt_ytree_get(n, "date"))
+		return fail_node(ld, n, 0, "a rule with versions needs a 'date' (YYYY-MM-DD)");
 	return 0;
 }
 
 static int check_rule_fields(const struct loader *ld, const mt_ynode *n)
 {
-	static const char *const keys[] = {"id", "kind", "effort", "message", "source", "match",
-					   NULL};
+	static const char *const keys[] = {"id",     "kind",  "effort", "message",
+					   "source", "match", "date",   NULL};
 	static const char *const required[] = {"id", "kind", "effort", "message", "match", NULL};
 	const mt_ynode *v;
 
@@ -328,7 +401,7 @@ static int check_rule_fields(const struct loader *ld, const mt_ynode *n)
 		if (!mt_str_in(n->kids[i]->key, keys))
 			return fail_node(ld, n->kids[i], 1,
 					 "unknown key '%s' in a rule (expected id, kind, effort, "
-					 "message, source, match)", n->kids[i]->key);
+					 "message, source, date, match)", n->kids[i]->key);
 	for (const char *const *k = required; *k; k++)
 		if (!mt_ytree_get(n, *k))
 			return fail_node(ld, n, 0, "a rule needs '%s'", *k);
@@ -342,9 +415,12 @@ static int check_rule_fields(const struct loader *ld, const mt_ynode *n)
 	if (v->kind != MT_YNODE_SCALAR || !v->text[0] || strchr(v->text, '\n'))
 		return fail_node(ld, v, 0, "message must be one line of text");
 	v = mt_ytree_get(n, "source");
-	if (v && (v->kind != MT_YNODE_SCALAR || !source_known(ld, v->text)))
+	if (v && (v->kind != MT_YNODE_SCALAR || !source_named(ld, v->text)))
 		return fail_node(ld, v, 0, "source must name an id listed under sources");
-	return 0;
+	v = mt_ytree_get(n, "date");
+	if (v && check_date(ld, v) < 0)
+		return MT_EINVALID;
+	return check_version_rule(ld, n);
 }
 
 static size_t kind_id(const mt_rules *rules, const char *kind)
@@ -376,6 +452,10 @@ static int read_rule(const struct loader *ld, const mt_ynode *n, mt_rules *rules
 	r.kind = mt_strdup(mt_ytree_get(n, "kind")->text);
 	r.effort = mt_strdup(mt_ytree_get(n, "effort")->text);
 	r.message = mt_strdup(mt_ytree_get(n, "message")->text);
+	if (mt_ytree_get(n, "date"))
+		r.date = mt_strdup(mt_ytree_get(n, "date")->text);
+	if (mt_ytree_get(n, "source"))
+		r.cite = source_cite(source_named(ld, mt_ytree_get(n, "source")->text));
 	r.kind_id = kind_id(rules, r.kind);
 	rules->v[rules->n++] = r;
 	return 0;
@@ -383,8 +463,8 @@ static int read_rule(const struct loader *ld, const mt_ynode *n, mt_rules *rules
 
 static int check_sources(const struct loader *ld, const mt_ynode *sources)
 {
-	static const char *const keys[] = {"id", "repository", "path", "commit", "url", "note",
-					   NULL};
+	static const char *const keys[] = {"id",  "repository", "path",      "commit",
+					   "url", "note",       "reference", NULL};
 
 	if (sources->kind != MT_YNODE_LIST)
 		return fail_node(ld, sources, 0, "sources must be a list");
@@ -398,8 +478,12 @@ static int check_sources(const struct loader *ld, const mt_ynode *sources)
 						 s->kids[k]->key);
 		if (!id || check_word(ld, id) < 0)
 			return id ? MT_EINVALID : fail_node(ld, s, 0, "a source needs an id");
-		if (!mt_ytree_get(s, "repository") && !mt_ytree_get(s, "url"))
-			return fail_node(ld, s, 0, "a source needs a repository or a url");
+		if (!mt_ytree_get(s, "repository") && !mt_ytree_get(s, "url") &&
+		    !mt_ytree_get(s, "reference"))
+			return fail_node(ld, s, 0, "a source needs a repository, a url or a reference");
+		for (size_t k = 0; k < s->n; k++)
+			if (s->kids[k]->kind != MT_YNODE_SCALAR)
+				return fail_node(ld, s->kids[k], 0, "'%s' must be text", s->kids[k]->key);
 	}
 	return 0;
 }
@@ -442,47 +526,105 @@ static void index_subjects(mt_rules *rules)
 	}
 }
 
-int mt_rules_parse(mt_rules **out, const char *text, size_t len, const char *name)
+/* Appends the rules of one file to `rules` (whose ids its own must not
+ * repeat). */
+static int parse_into(mt_rules *rules, const char *text, size_t len, const char *name)
 {
-	struct loader ld = {.name = name ? name : "findings.yaml"};
+	struct loader ld = {.name = name};
 	mt_ytree *tree = NULL;
 	const mt_ynode *list = NULL;
-	mt_rules *rules = NULL;
+	struct rule *v;
 	int error;
 
-	*out = NULL;
 	if ((error = mt_deps__yread(&tree, text, len, ld.name)) < 0 ||
 	    (error = check_top(&ld, mt_ytree_root(tree), &list)) < 0)
 		goto cleanup;
-	rules = calloc(1, sizeof(*rules));
-	if (!rules || !(rules->v = calloc(list->n, sizeof(*rules->v))))
+	if (!(v = realloc(rules->v, (rules->n + list->n) * sizeof(*v))))
 		abort();
+	rules->v = v;
 	for (size_t i = 0; i < list->n && error == 0; i++)
 		error = read_rule(&ld, list->kids[i], rules);
-	if (error == 0)
-		index_subjects(rules);
-	if (error == 0) {
-		*out = rules;
-		rules = NULL;
-	}
 cleanup:
-	mt_rules_free(rules);
 	mt_ytree_free(tree);
 	return error;
 }
 
+static void unindex_subjects(mt_rules *rules)
+{
+	for (int s = 0; s < SUBJ_COUNT; s++) {
+		free(rules->by_subject[s]);
+		rules->by_subject[s] = NULL;
+		rules->nby_subject[s] = 0;
+	}
+}
+
+int mt_rules_parse(mt_rules **out, const char *text, size_t len, const char *name)
+{
+	mt_rules *rules = calloc(1, sizeof(*rules));
+	int error;
+
+	if (!rules)
+		abort();
+	*out = NULL;
+	if ((error = parse_into(rules, text, len, name ? name : "findings.yaml")) < 0) {
+		mt_rules_free(rules);
+		return error;
+	}
+	index_subjects(rules);
+	*out = rules;
+	return 0;
+}
+
 int mt_rules_load(mt_rules **out)
 {
+	const char *extra = getenv("MTRIAL_FINDINGS");
 	char *text = NULL;
+	mt_rules *rules = NULL;
 	int error;
 
 	*out = NULL;
 	if ((error = mt_embedded_load(&text, mt_embedded_tables, "MTRIAL_TABLES_DIR",
-				      "findings.yaml")) < 0)
-		return error;
-	error = mt_rules_parse(out, text, strlen(text), "findings.yaml");
+				      "findings.yaml")) < 0 ||
+	    (error = mt_rules_parse(&rules, text, strlen(text), "findings.yaml")) < 0)
+		goto cleanup;
+	free(text);
+	text = NULL;
+	if (extra && *extra) { /* a team's own rules, after the bundled ones */
+		unindex_subjects(rules);
+		if ((error = mt_file_read(&text, NULL, extra)) < 0 ||
+		    (error = parse_into(rules, text, strlen(text), extra)) < 0)
+			goto cleanup;
+		index_subjects(rules);
+	}
+	*out = rules;
+	rules = NULL;
+cleanup:
+	mt_rules_free(rules);
 	free(text);
 	return error;
+}
+
+uint64_t mt_rules_digest(uint64_t h)
+{
+	static const char *const envs[] = {"MTRIAL_FINDINGS", "MTRIAL_TABLES_DIR", NULL};
+
+	for (const char *const *e = envs; *e; e++) {
+		const char *v = getenv(*e);
+		char *path, *text = NULL;
+		if (!v || !*v)
+			continue;
+		path = strcmp(*e, "MTRIAL_FINDINGS") == 0 ? mt_strdup(v)
+							  : mt_path_join(v, "findings.yaml");
+		if (mt_file_read(&text, NULL, path) < 0)
+			mt_error_clear(); /* unreadable: the load says so */
+		for (const char *p = path; *p; p++) /* which file, then what it holds */
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		for (const char *p = text ? text : ""; *p; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		free(path);
+		free(text);
+	}
+	return h;
 }
 
 size_t mt_rules_count(const mt_rules *r)
@@ -622,6 +764,8 @@ struct cand {
 	uint32_t line, col;
 	const char *match;
 	const mt_dependency *dep; /* effort and why from the package table */
+	int vmatch;               /* a versions rule: an mt_vmatch */
+	const char *vwhy;         /* and why it is possible or unknown */
 };
 
 struct cands {
@@ -641,7 +785,7 @@ static void cand_add(struct cands *cs, size_t rule, const char *file, uint32_t l
 		cs->v = v;
 		cs->cap = cap;
 	}
-	cs->v[cs->n] = (struct cand){rule, cs->n, file, line, col, match, dep};
+	cs->v[cs->n] = (struct cand){rule, cs->n, file, line, col, match, dep, 0, NULL};
 	cs->n++;
 }
 
@@ -680,6 +824,32 @@ static int cmp_output(const void *pa, const void *pb)
 	return c ? c : cmp_u(a->rule, b->rule);
 }
 
+/* A versions rule's message: how sure (the spec pins an affected version,
+ * may resolve to one, or names none mtrial can read), the rule's message,
+ * then its source and date. A poetry spec (`"~1.15"`) says little alone,
+ * so it is shown with its name. */
+static char *version_message(const struct rule *r, const struct cand *c)
+{
+	const mt_dependency *d = c->dep;
+	int named = d->syntax == MT_DEP_POETRY && d->spec && d->spec[0];
+	const char *spec = d->spec && d->spec[0] ? d->spec : d->name;
+	mt_buf b = MT_BUF_INIT;
+
+	mt_buf_printf(&b, "%s%s%s", named ? d->name : "", named ? " = " : "", spec);
+	if (c->vmatch == MT_VMATCH_PINNED)
+		mt_buf_printf(&b, " pins %s %s: ", d->name, r->versions_text);
+	else if (c->vmatch == MT_VMATCH_POSSIBLE)
+		mt_buf_printf(&b,
+			      " may resolve to %s %s: %s, so it depends on the release picked at "
+			      "install time and on any lock or constraints file; ",
+			      d->name, r->versions_text, c->vwhy);
+	else
+		mt_buf_printf(&b, " may be %s %s: %s; ", d->name, r->versions_text, c->vwhy);
+	mt_buf_printf(&b, "%s (source: %s; as of %s)", r->message, r->cite ? r->cite : "none",
+		      r->date ? r->date : "no date");
+	return mt_buf_detach(&b);
+}
+
 static int emit(const struct cands *cs, const struct cand *c, mt_findings *acc)
 {
 	const struct rule *r = &cs->rules->v[c->rule];
@@ -687,7 +857,9 @@ static int emit(const struct cands *cs, const struct cand *c, mt_findings *acc)
 	char *message = NULL;
 	int error;
 
-	if (c->dep && r->table && c->dep->why) {
+	if (c->dep && r->versions)
+		message = version_message(r, c);
+	else if (c->dep && r->table && c->dep->why) {
 		mt_buf b = MT_BUF_INIT;
 		mt_buf_printf(&b, "%s: %s", c->dep->name, c->dep->why);
 		message = mt_buf_detach(&b);
@@ -928,10 +1100,19 @@ int mt_rules_eval_deps(const mt_rules *r, const mt_dependency *deps, size_t n, m
 	if (!r)
 		return mt_error_set(MT_EINVALID, "no rules to evaluate");
 	for (size_t i = 0; i < r->n; i++)
-		for (size_t j = 0; j < n; j++)
-			if (dep_matches(&r->v[i], &deps[j]))
-				cand_add(&cs, i, deps[j].file ? deps[j].file : "", deps[j].line, 0,
-					 deps[j].spec ? deps[j].spec : deps[j].name, &deps[j]);
+		for (size_t j = 0; j < n; j++) {
+			const char *why = NULL;
+			mt_vmatch m = MT_VMATCH_PINNED;
+			if (!dep_matches(&r->v[i], &deps[j]) ||
+			    (r->v[i].versions &&
+			     (m = mt_deps_version_match(&deps[j], r->v[i].versions, &why)) ==
+				     MT_VMATCH_NONE))
+				continue;
+			cand_add(&cs, i, deps[j].file ? deps[j].file : "", deps[j].line, 0,
+				 deps[j].spec ? deps[j].spec : deps[j].name, &deps[j]);
+			cs.v[cs.n - 1].vmatch = (int)m;
+			cs.v[cs.n - 1].vwhy = why;
+		}
 	return cands_flush(&cs, acc);
 }
 

@@ -36,9 +36,18 @@
  *     mt_deps_parse; the finding takes that entry's effort, and "NAME: why"
  *     as its message)
  *
+ *   versions: SPECIFIERS  for dependency: the versions the rule is about, a
+ *     PEP 440 specifier set (`==1.15.*`); a spec that pins one of them
+ *     gets a finding that says so, one that admits some of them (unpinned,
+ *     an open range) one that says it may resolve to one, one mtrial
+ *     cannot read (a VCS URL) one that says it may be one; other specs
+ *     none (deps_version.h). Such a rule needs a source and a date.
+ *
  * Top level of the file: schema: mtrial-findings/1, sources: (a list of
- * {id, repository, path, commit, url, note}; a rule's optional `source:`
- * names one), rules: (the list, in priority order).
+ * {id, repository, path, commit, url, reference, note}: one of repository,
+ * url or reference, a citation in words; a rule's optional `source:` names
+ * one, and its optional `date:` (YYYY-MM-DD) says when the source said so),
+ * rules: (the list, in priority order).
  *
  * GLOBS is one fnmatch(3) pattern or a list; `*` also crosses `.` and `/`.
  *
@@ -76,8 +85,16 @@ typedef struct {
 	size_t n, cap;
 } mt_findings;
 
-/* Loads the bundled tables/findings.yaml (or $MTRIAL_TABLES_DIR's). */
+/* Loads the bundled tables/findings.yaml (or $MTRIAL_TABLES_DIR's), then
+ * a team's own rules from the file $MTRIAL_FINDINGS names, if set (same
+ * format; its ids must differ from the bundled ones; its errors name that
+ * file). */
 int mt_rules_load(mt_rules **out);
+
+/* Mixes into the FNV-1a hash h the path and text of every rules file read
+ * besides the bundled ones ($MTRIAL_FINDINGS, $MTRIAL_TABLES_DIR's), so
+ * results cached under other rules are not reused. */
+uint64_t mt_rules_digest(uint64_t h);
 
 /* Parses findings.yaml text; `name` prefixes messages. MT_EINVALID
  * "name:LINE:COL: what" for malformed YAML, an unknown key, match kind or

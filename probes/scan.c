@@ -69,6 +69,7 @@ const char *mt_scan_cache_version(void)
 	for (const struct mt_embedded *t = mt_embedded_tables; t->name; t++)
 		for (const char *p = t->text; *p; p++)
 			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = mt_rules_digest(h); /* a team's rules, or tables read from a directory */
 	snprintf(version, sizeof(version), "%s/%d/%016llx", MT_VERSION, SCAN_FORMAT,
 		 (unsigned long long)h);
 	return version;

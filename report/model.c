@@ -294,6 +294,8 @@ static json_t *scan_model(mt_journal *j)
 		json_object_set_new(m, "top_ops_calls_only", json_true());
 	if (json_array_size(json_object_get(r, "paths"))) /* scan --path, scan.paths */
 		json_object_set(m, "paths", json_object_get(r, "paths"));
+	if (json_array_size(json_object_get(r, "paths_missing")))
+		json_object_set(m, "paths_missing", json_object_get(r, "paths_missing"));
 	json_decref(r);
 	return m;
 }
@@ -360,6 +362,30 @@ static json_t *varying_shapes(json_t *ops, size_t max)
 	return top_items(ops, max, shapes_item);
 }
 
+/* The composites the scan names that the trace ran as other ops:
+ * [{composite, ops: [...]}], at most REPORT_EXACT_OPS (then "more"); null
+ * for none. */
+static json_t *decomposed_items(json_t *d)
+{
+	json_t *names = json_object_get(d, "decomposed"), *map = json_object_get(d, "decompositions");
+	json_t *items, *v;
+	size_t i, n = json_array_size(names);
+
+	if (!n)
+		return json_null();
+	items = json_array();
+	json_array_foreach(names, i, v) {
+		if (i == REPORT_EXACT_OPS)
+			break;
+		json_array_append_new(items, json_pack("{sO, sO}", "composite", v, "ops",
+						       json_object_get(map, json_string_value(v))
+							       ?: json_array()));
+	}
+	return json_pack("{so, so}", "items", items, "more",
+			 n > REPORT_EXACT_OPS ? json_integer((json_int_t)(n - REPORT_EXACT_OPS))
+					      : json_null());
+}
+
 /* The latest inventory of an exact source and how it differs from the
  * latest scan; null when none is recorded. */
 static json_t *exact_model(mt_journal *j, const char *source, json_t *scan)
@@ -378,6 +404,8 @@ static json_t *exact_model(mt_journal *j, const char *source, json_t *scan)
 		set_op_list(m, "missed_by_scan", json_object_get(d, "missed_by_scan"));
 		set_op_list(m, "only_in_scan", json_object_get(d, "only_a"));
 		set_op_list(m, "backward_only", json_object_get(d, "backward_only"));
+		if (strcmp(source, "trace") == 0)
+			json_object_set_new(m, "decomposed", decomposed_items(d));
 		json_decref(d);
 	}
 	if (strcmp(source, "trace") == 0) {

@@ -17,6 +17,7 @@
 #include "deps.h"
 #include "error.h"
 #include "findings.h"
+#include "fixtures.h"
 #include "util.h"
 
 /* --- building inputs --------------------------------------------------------- */
@@ -190,6 +191,7 @@ static const struct example fires[] = {
 	{"collate-fn", 'c', "DataLoader", "torch.utils.data.DataLoader", NULL, "ds", "collate_fn",
 	 "pad_batch"},
 	{"max-length", 'c', "tokenizer", NULL, NULL, "text", "max_length", "512"},
+	{"trl-1-15-fused-kernels", 'd', "trl", "trl==1.15.2", NULL, NULL, NULL, NULL},
 };
 
 /* Look-alikes: none of these may produce any finding. */
@@ -228,6 +230,10 @@ static const struct example quiet[] = {
 	{NULL, 'd', "torch", "torch==2.1.0", NULL, NULL, NULL, NULL},
 	{NULL, 'd', "torch", "torch==2.1.0+cpu", NULL, NULL, NULL, NULL},
 	{NULL, 'd', "numpy", "numpy>=1.24", NULL, NULL, NULL, NULL},
+	{NULL, 'd', "trl", "trl==1.16.0", NULL, NULL, NULL, NULL},
+	{NULL, 'd', "trl", "trl<1.15", NULL, NULL, NULL, NULL},
+	{NULL, 'd', "trl", "trl~=1.14.0", NULL, NULL, NULL, NULL},
+	{NULL, 'd', "trl-extras", "trl-extras==1.15.2", NULL, NULL, NULL, NULL},
 };
 
 /* Evaluates one example into acc, through the entry point its type needs. */
@@ -242,7 +248,7 @@ static void eval_example(const mt_rules *r, const struct example *e, mt_findings
 		return;
 	case 'd':
 		d = (mt_dependency){(char *)e->a, (char *)e->b, "requirements.txt", 3, e->c != NULL,
-				    (char *)e->c, (char *)e->d, 0};
+				    (char *)e->c, (char *)e->d, 0, MT_DEP_PEP508};
 		assert_int_equal(mt_rules_eval_deps(r, &d, 1, acc), 0);
 		return;
 	case 'c':
@@ -277,6 +283,7 @@ static int setup_rules(void **state)
 	mt_rules *r = NULL;
 
 	unsetenv("MTRIAL_TABLES_DIR");
+	unsetenv("MTRIAL_FINDINGS");
 	if (mt_rules_load(&r) < 0) {
 		fprintf(stderr, "%s\n", mt_error_last());
 		return -1;
@@ -526,9 +533,9 @@ static void test_dependency_findings(void **state)
 	const mt_rules *r = *state;
 	mt_dependency d[3] = {
 		{"deepspeed", "deepspeed>=0.12", "requirements.txt", 4, 1, "fused ops need CUDA",
-		 "medium", 0},
-		{"base.txt", "-r base.txt", "requirements.txt", 5, 0, NULL, NULL, 1},
-		{"torch", "torch==2.3.0+cu121", "requirements.txt", 6, 0, NULL, NULL, 0},
+		 "medium", 0, MT_DEP_PEP508},
+		{"base.txt", "-r base.txt", "requirements.txt", 5, 0, NULL, NULL, 1, MT_DEP_PEP508},
+		{"torch", "torch==2.3.0+cu121", "requirements.txt", 6, 0, NULL, NULL, 0, MT_DEP_PEP508},
 	};
 	mt_findings acc = {0};
 
@@ -649,7 +656,7 @@ static void test_malformed_tables(void **state)
 	expect_invalid("schema: 2\nrules: []\n", "findings.yaml:1:9: schema must be mtrial-findings/1");
 	expect_invalid(HEAD RULE_TOP "    match: {ref: torch.float64}\n    severity: 3\n",
 		       "findings.yaml:8:5: unknown key 'severity' in a rule (expected id, kind, "
-		       "effort, message, source, match)");
+		       "effort, message, source, date, match)");
 	expect_invalid(HEAD RULE_TOP "    match:\n      regex: 'cuda.*'\n",
 		       "findings.yaml:8:7: unknown match kind 'regex' (expected call, method, "
 		       "callee, kwarg, ref, string, import, path, dependency)");
@@ -681,6 +688,125 @@ static void test_malformed_tables(void **state)
 	expect_invalid(HEAD RULE_TOP "    match: {ref: x}\n  - id: r2\n    kind: k\n    effort: low\n"
 				     "    message: m\n    match: {ref: *a}\n",
 		       "findings.yaml:12:18: aliases are not supported: write the value out");
+}
+
+#define SOURCED "sources:\n  - id: s1\n    reference: our notes\n"
+#define VRULE "  - id: v1\n    kind: known-issue\n    effort: medium\n    message: m\n"
+
+/* A versions rule: a specifier set, a source and a date, each checked. */
+static void test_malformed_version_rules(void **state)
+{
+	(void)state;
+	expect_invalid("schema: mtrial-findings/1\n" SOURCED "rules:\n" VRULE
+		       "    source: s1\n    date: 2026-10-14\n"
+		       "    match: {dependency: trl, versions: '>=1.15.*'}\n",
+		       "findings.yaml:12:40: versions: version specifier '>=1.15.*': '.*' only "
+		       "after == or !=");
+	expect_invalid("schema: mtrial-findings/1\n" SOURCED "rules:\n" VRULE
+		       "    source: s1\n    date: 2026-10-14\n"
+		       "    match: {dependency: trl, versions: '>=2,<1'}\n",
+		       "findings.yaml:12:40: versions '>=2,<1' admits no version");
+	expect_invalid("schema: mtrial-findings/1\n" SOURCED "rules:\n" VRULE
+		       "    date: 2026-10-14\n    match: {dependency: trl, versions: '==1.15.*'}\n",
+		       "findings.yaml:6:5: a rule with versions needs a 'source'");
+	expect_invalid("schema: mtrial-findings/1\n" SOURCED "rules:\n" VRULE
+		       "    source: s1\n    match: {dependency: trl, versions: '==1.15.*'}\n",
+		       "findings.yaml:6:5: a rule with versions needs a 'date' (YYYY-MM-DD)");
+	expect_invalid("schema: mtrial-findings/1\n" SOURCED "rules:\n" VRULE
+		       "    source: s1\n    date: 14/10/2026\n"
+		       "    match: {dependency: trl, versions: '==1.15.*'}\n",
+		       "findings.yaml:11:11: date must be YYYY-MM-DD (when the source said so)");
+	expect_invalid(HEAD RULE_TOP "    match: {ref: x, versions: '==1'}\n",
+		       "findings.yaml:7:21: 'versions' does not apply to a ref match");
+	expect_invalid("schema: mtrial-findings/1\nsources:\n  - id: s1\n    note: n\n"
+		       "rules:\n" RULE_TOP "    match: {ref: x}\n",
+		       "findings.yaml:3:5: a source needs a repository, a url or a reference");
+}
+
+/* What a versions rule says about each kind of spec: pinned, possible
+ * (open or unpinned), unknown (a VCS URL), and nothing outside the range;
+ * the source and the date close every message. */
+static void test_version_rule_findings(void **state)
+{
+	static const char text[] = "schema: mtrial-findings/1\n" SOURCED "rules:\n" VRULE
+				   "    source: s1\n    date: 2026-10-14\n"
+				   "    match: {dependency: trl, versions: '==1.15.*'}\n";
+	mt_dependency d[6] = {
+		{"trl", "trl==1.15.2", "requirements.txt", 1, 0, NULL, NULL, 0, MT_DEP_PEP508},
+		{"trl", "trl>=1.10", "requirements.txt", 2, 0, NULL, NULL, 0, MT_DEP_PEP508},
+		{"trl", "trl", "requirements.txt", 3, 0, NULL, NULL, 0, MT_DEP_PEP508},
+		{"trl", "git+https://github.com/huggingface/trl#egg=trl", "requirements.txt", 4, 0,
+		 NULL, NULL, 0, MT_DEP_PEP508},
+		{"trl", "trl==1.16.0", "requirements.txt", 5, 0, NULL, NULL, 0, MT_DEP_PEP508},
+		{"trl", "\"~1.15.1\"", "pyproject.toml", 9, 0, NULL, NULL, 0, MT_DEP_POETRY},
+	};
+	static const char *const want[] = {
+		"trl = \"~1.15.1\" pins trl ==1.15.*: m (source: our notes; as of 2026-10-14)",
+		"trl==1.15.2 pins trl ==1.15.*: m (source: our notes; as of 2026-10-14)",
+		"trl>=1.10 may resolve to trl ==1.15.*: it admits other versions too, so it depends "
+		"on the release picked at install time and on any lock or constraints file; m "
+		"(source: our notes; as of 2026-10-14)",
+		"trl may resolve to trl ==1.15.*: no version is pinned, so it depends on the release "
+		"picked at install time and on any lock or constraints file; m (source: our notes; "
+		"as of 2026-10-14)",
+		"git+https://github.com/huggingface/trl#egg=trl may be trl ==1.15.*: a direct "
+		"reference (a VCS URL, a path or an archive) whose version mtrial cannot read; m "
+		"(source: our notes; as of 2026-10-14)",
+	};
+	mt_rules *r = NULL;
+	mt_findings acc = {0};
+
+	(void)state;
+	assert_int_equal(mt_rules_parse(&r, text, strlen(text), "v.yaml"), 0);
+	assert_int_equal(mt_rules_eval_deps(r, d, 6, &acc), 0);
+	mt_findings_sort(&acc);
+	assert_int_equal(acc.n, 5);
+	for (size_t i = 0; i < acc.n; i++) {
+		assert_string_equal(acc.items[i].message, want[i]);
+		assert_string_equal(acc.items[i].kind, "known-issue");
+	}
+	assert_string_equal(acc.items[0].file, "pyproject.toml"); /* sorted by file */
+	mt_findings_dispose(&acc);
+	mt_rules_free(r);
+}
+
+/* $MTRIAL_FINDINGS adds a team's rules after the bundled ones; its errors
+ * name its own file, and an id the bundled table has is refused. */
+static void test_team_rules(void **state)
+{
+	char *dir = mt_fx_tmpdir("findings"), *path = mt_path_join(dir, "team.yaml");
+	mt_rules *r = NULL, *bundled = *state;
+	mt_dependency d = {"torch", "torch==2.3.0", "requirements.txt", 1, 0, NULL, NULL, 0,
+			   MT_DEP_PEP508};
+	mt_findings acc = {0};
+	char want[512];
+
+	mt_fx_write(dir, "team.yaml",
+		    "schema: mtrial-findings/1\nsources:\n  - id: wiki\n    url: https://wiki/x\n"
+		    "rules:\n  - id: torch-2-3\n    kind: known-issue\n    effort: low\n"
+		    "    message: m\n    source: wiki\n    date: 2026-11-02\n"
+		    "    match: {dependency: torch, versions: '==2.3.0'}\n");
+	setenv("MTRIAL_FINDINGS", path, 1);
+	assert_int_equal(mt_rules_load(&r), 0);
+	assert_int_equal(mt_rules_count(r), mt_rules_count(bundled) + 1);
+	assert_string_equal(mt_rules_id(r, mt_rules_count(r) - 1), "torch-2-3");
+	assert_int_equal(mt_rules_eval_deps(r, &d, 1, &acc), 0);
+	assert_int_equal(acc.n, 1);
+	assert_string_equal(acc.items[0].rule, "torch-2-3");
+	mt_findings_dispose(&acc);
+	mt_rules_free(r);
+	mt_fx_write(dir, "team.yaml",
+		    "schema: mtrial-findings/1\nrules:\n  - id: cuda-method\n    kind: k\n"
+		    "    effort: low\n    message: m\n    match: {method: cuda}\n");
+	r = (mt_rules *)1;
+	assert_int_equal(mt_rules_load(&r), MT_EINVALID);
+	assert_null(r);
+	snprintf(want, sizeof(want), "%s:3:9: duplicate rule id 'cuda-method'", path);
+	assert_string_equal(mt_error_last(), want);
+	unsetenv("MTRIAL_FINDINGS");
+	mt_fx_rmtree(dir);
+	free(dir);
+	free(path);
 }
 
 /* A minimal valid table parses, and a clean parse leaves no error. */
@@ -748,11 +874,14 @@ int main(void)
 		cmocka_unit_test(test_dependency_findings),
 		cmocka_unit_test(test_path_findings),
 		cmocka_unit_test(test_threads_share_rules),
+		cmocka_unit_test(test_team_rules),
 	};
 	const struct CMUnitTest plain[] = {
 		cmocka_unit_test(test_take_and_sort),
 		cmocka_unit_test(test_malformed_tables),
 		cmocka_unit_test(test_minimal_table),
+		cmocka_unit_test(test_malformed_version_rules),
+		cmocka_unit_test(test_version_rule_findings),
 		cmocka_unit_test(test_glob_shapes),
 	};
 	int failed = cmocka_run_group_tests_name("bundled findings.yaml", bundled, setup_rules,
