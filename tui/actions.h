@@ -61,6 +61,10 @@
 	  "all)", '/')                                                                  \
 	_(SHOW_STATUS, "show-status",                                                   \
 	  "Ops: show only the ops of one status, or all again (a menu)", 'v')           \
+	_(IMPORT_TABLE, "import-table",                                                 \
+	  "Ops: import a compatibility table (asks for a file or an https URL: the "     \
+	  "vendor's Markdown table, an RST list, analyze JSON or a team's mtrial YAML, " \
+	  "as `mtrial tables import`); it is then in p's menu", 'T')                    \
 	_(FINDING, "record-finding",                                                    \
 	  "Ops: record a team finding about the selected op (its status on the "         \
 	  "candidate and a note saying who, where, which version); the probe runs "      \

@@ -641,6 +641,21 @@ static int on_withdraw_prompt(struct tui_wizard *w, const struct tui_key *k)
 	return one_prompt(w, k, "Nothing withdrawn", withdraw_done);
 }
 
+/* --- importing a table ------------------------------------------------------------ */
+
+/* `T`: which table to import. */
+static int import_start(struct tui_wizard *w)
+{
+	prompt_start(&w->prompt, "import a table (file or https URL): ");
+	w->mode = MODE_IMPORT_TABLE;
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int on_import_prompt(struct tui_wizard *w, const struct tui_key *k)
+{
+	return one_prompt(w, k, "Nothing imported", record_import_table);
+}
+
 /* Moving and scrolling: in the step list or in the content with focus. */
 static int generic_move(struct tui_wizard *w, enum tui_action a, int in_list)
 {
@@ -711,6 +726,8 @@ static int generic_action(struct tui_wizard *w, enum tui_action a)
 		return result | runstart_begin(w);
 	case TUI_ACT_WITHDRAW:
 		return withdraw_start(w);
+	case TUI_ACT_IMPORT_TABLE:
+		return import_start(w);
 	case TUI_ACT_HELP:
 		return set_help(w, !w->help_open);
 	case TUI_ACT_RELOAD:
@@ -781,6 +798,8 @@ int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
 		return result;
 	if (w->mode == MODE_WITHDRAW_WHY)
 		return on_withdraw_prompt(w, k);
+	if (w->mode == MODE_IMPORT_TABLE)
+		return on_import_prompt(w, k);
 	a = tui_action_for_key(tui_key_code(k));
 	if (w->layout.too_small) /* nothing is shown to act on */
 		return a == TUI_ACT_QUIT ? TUI_QUIT : TUI_HANDLED;

@@ -450,8 +450,8 @@ static void header_row(struct tui_page *p, int src_w, int apis)
 	tui_row(p, c, src_w ? 4 : 3, 0, 0);
 }
 
-/* "3 ops, blockers first  / filter  v status  r finding", or what the
- * filter keeps. */
+/* "3 ops, blockers first  / filter  v status  r finding  T import", or
+ * what the filter keeps. */
 static void title_row(struct tui_page *p, const struct ops_state *st)
 {
 	static const struct {
@@ -459,10 +459,11 @@ static void title_row(struct tui_page *p, const struct ops_state *st)
 		const char *what;
 	} hints[] = {{TUI_ACT_FILTER, "filter"},
 		     {TUI_ACT_SHOW_STATUS, "status"},
-		     {TUI_ACT_FINDING, "finding"}};
+		     {TUI_ACT_FINDING, "finding"},
+		     {TUI_ACT_IMPORT_TABLE, "import"}};
 	size_t total = json_array_size(entries(st->probe));
 	const char *what = by_api(st->probe) ? "APIs" : "ops";
-	char keys[32], title[64], hint[3][48];
+	char keys[32], title[64], hint[4][48];
 	int width = 0;
 
 	page_line(p);

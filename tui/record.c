@@ -8,6 +8,7 @@
 #include "error.h"
 #include "jview.h"
 #include "repo.h"
+#include "compat_import.h"
 #include "probe_trial.h"
 #include "exact.h"
 #include "scan.h"
@@ -783,6 +784,31 @@ int record_withdraw_run(struct tui_wizard *w, int64_t id, const char *why)
 		    "figure (mtrial rm --list)", (long long)id, who);
 	free(who);
 	return TUI_REDRAW | TUI_RELOAD;
+}
+
+int record_import_table(struct tui_wizard *w, const char *file_or_url)
+{
+	mt_import_options o = {0};
+	mt_import_result r;
+	size_t n, device;
+
+	if (!*file_or_url) {
+		tui_message(w, 0, "Nothing imported: no file or URL given");
+		return TUI_REDRAW;
+	}
+	if (mt_compat_import(&r, file_or_url, &o) < 0) {
+		tui_message(w, 1, "Not imported: %s", mt_error_last());
+		mt_error_clear();
+		return TUI_REDRAW;
+	}
+	n = r.napis ? r.napis : r.nops;
+	device = r.napis ? r.api_counts[MT_COMPAT_DEVICE] : r.counts[MT_COMPAT_DEVICE];
+	tui_message(w, 0, "Table %s %s: %zu %s (%zu on device)%s; p probes with it, and trial.yaml "
+		    "probe.table: %s makes it the trial's", r.name, r.outcome, n,
+		    r.napis ? "APIs" : "ops", device, r.shadows_bundled ? ", shadowing the bundled one" : "",
+		    r.name);
+	mt_import_result_dispose(&r);
+	return TUI_REDRAW;
 }
 
 /* --- correctness checks ---------------------------------------------------- */

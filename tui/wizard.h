@@ -43,6 +43,7 @@ enum tui_mode {
 	MODE_RUN_TRACK,      /* then its track (a menu) */
 	MODE_RUN_COMMAND,    /* then its command */
 	MODE_WITHDRAW_WHY,   /* why a record is withdrawn */
+	MODE_IMPORT_TABLE,   /* the file or URL of a table to import */
 };
 
 /* The modes that edit a line in the message line, and those that show a
@@ -52,7 +53,7 @@ static inline int tui_mode_prompts(enum tui_mode m)
 	return m == MODE_NOTE || m == MODE_SCAN_REPO || m == MODE_SCAN_REV ||
 	       m == MODE_FINDING_NOTE || m == MODE_FILTER ||
 	       (m >= MODE_CMP_REF && m <= MODE_CURVES_CAND) || m == MODE_RUN_COMMAND ||
-	       m == MODE_WITHDRAW_WHY;
+	       m == MODE_WITHDRAW_WHY || m == MODE_IMPORT_TABLE;
 }
 
 static inline int tui_mode_menu(enum tui_mode m)
@@ -188,6 +189,10 @@ int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64
 /* Withdraws run #id (why: required) as `mtrial rm run ID --why` does, in
  * the name of the same user, and says so. Returns result bits. */
 int record_withdraw_run(struct tui_wizard *w, int64_t id, const char *why);
+/* Imports the table at `file_or_url` as `mtrial tables import` does (the
+ * same core, its name from the file's), and says what it holds and how to
+ * probe with it. Returns result bits. */
+int record_import_table(struct tui_wizard *w, const char *file_or_url);
 /* Releases what record.c keeps in w. */
 void record_dispose(struct tui_wizard *w);
 /* Sets the message line (printf-style); is_error styles it as an error. */

@@ -94,4 +94,23 @@ keys Escape
 mt probe --table torch-neuron-inf1 >/dev/null
 check "a probe against a table without APIs lists ops" wait_for '│ [0-9]+ ops(, blockers first)?  '
 check "... under an op column" wait_for '│   op  +calls source'
+
+# T imports a table as `mtrial tables import` does, then p's menu offers it
+printf '%s\n' '## torch' '| API | Supported | Limitations |' '|---|---|---|' \
+	'| cumsum | CPU_FALLBACK | aten::cumsum for int64 |' '| ones | Y | Native |' >"$T/vendor_api.md"
+printf '%s\n' '| API | Supported |' '|---|---|' '| torch.cumsum | maybe |' >"$T/broken.md"
+keys T
+check "T asks for the table" wait_for '^import a table \(file or https URL\):'
+text "$T/broken.md"
+keys Enter
+check "a table it cannot read: the message names the file and line" wait_for '^Not imported: .*broken\.md:3'
+check "... nothing written" test ! -e "$XDG_DATA_HOME/mtrial/tables/compat-broken.yaml"
+keys T
+text "$T/vendor_api.md"
+keys Enter
+check "the import says what the table holds" wait_for '^Table vendor_api imported: 2 APIs \(1 on device\)'
+check "... written where mtrial tables import writes" test -s "$XDG_DATA_HOME/mtrial/tables/compat-vendor_api.yaml"
+keys p
+check "... and p's menu offers it" wait_for '│ +[0-9]+ +vendor_api +2026-'
+keys Escape
 finish
