@@ -33,7 +33,7 @@ has "may be trl ==1.15.*: a direct reference" \
 	"$(json "[f['message'] for f in $TRL if f['line'] == 4][0]")" "a VCS URL may be affected"
 has "may be trl ==1.15.*: its version specifier cannot be read" \
 	"$(json "[f['message'] for f in $TRL if f['file'] == 'setup.py'][0]")" "a malformed specifier is not taken as safe"
-has "(source: mtrial issue 14 (the TRL issue itself was not found: no URL); as of 2026-10-14)" \
+has "(source: a huggingface/trl issue closed on 2026-10-14 (its number is not recorded); as of 2026-10-14)" \
 	"$(json "$TRL[0]['message']")" "source and date close the message"
 eq "$(json "set(f['effort'] + '/' + f['kind'] for f in $TRL)")" "{'medium/known-issue'}" "kind and effort"
 
