@@ -76,8 +76,8 @@ char *mt_repo_user_name(void)
 		out = mt_strdup(name.ptr);
 	git_buf_dispose(&name);
 	git_config_free(cfg);
+	git_error_clear(); /* before shutdown, which leaves a thread's error allocated */
 	git_libgit2_shutdown();
-	git_error_clear();
 	return out ? out : mt_strdup(env && *env ? env : "unknown");
 }
 
