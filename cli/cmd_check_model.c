@@ -4,7 +4,7 @@
 #include "check.h"
 #include "compare.h"
 #include "error.h"
-#include "exact.h"
+#include "opinventory.h"
 #include "mt_torch.h"
 #include "parse.h"
 #include "tensorfile.h"

@@ -3,7 +3,7 @@
 #include "cli.h"
 #include "embedded.h"
 #include "error.h"
-#include "exact.h"
+#include "opinventory.h"
 #include "jsonutil.h"
 #include "mt_torch.h"
 #include "probe_trial.h"

@@ -1,7 +1,7 @@
 /* mtrial probe: the repository's ops against a compatibility table. */
 #include "cli.h"
 #include "error.h"
-#include "exact.h"
+#include "opinventory.h"
 #include "probe_trial.h"
 #include "scan_trial.h"
 #include "scan.h"

@@ -2,7 +2,7 @@
  * or generic, model code or harness, reusable or model-specific as the team
  * marked them) and what it cost in engineering time, against the optimized
  * track's budget. */
-#include "changes.h"
+#include "tracks.h"
 #include "cli.h"
 #include "error.h"
 #include "util.h"

@@ -1,13 +1,14 @@
 # The aten operator registry, generated at build time: a small C++ tool
 # linked with libtorch lists every registered operator schema into
-# aten_registry.c, which goes into mtrial_probes. `mtrial scan` then knows
-# the operators of the libtorch it was built with and never loads libtorch.
+# aten_registry.c, which goes into mtrial_python (python/opmap.c reads it).
+# `mtrial scan` then knows the operators of the libtorch it was built with
+# and never loads libtorch.
 #
-# Included from the top CMakeLists.txt right after mtrial_probes is defined.
+# Included from the top CMakeLists.txt right after mtrial_python is defined.
 # The generator is a build tool: it is never built with the sanitizers
 # (mt_target_flags is not applied), so an ASan build still runs it as is.
 
-add_executable(mtrial_gen_aten_registry ${CMAKE_SOURCE_DIR}/probes/gen_aten_registry.cc)
+add_executable(mtrial_gen_aten_registry ${CMAKE_SOURCE_DIR}/tools/gen_aten_registry.cc)
 target_link_libraries(mtrial_gen_aten_registry PRIVATE ${TORCH_LIBRARIES})
 
 # libtorch's generated header that declares one at::Tensor member per method
@@ -31,4 +32,4 @@ add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/aten_registry.c
   DEPENDS mtrial_gen_aten_registry ${MT_TENSORBODY_H}
   COMMENT "Listing libtorch's operator registry into aten_registry.c"
   VERBATIM)
-target_sources(mtrial_probes PRIVATE ${CMAKE_BINARY_DIR}/aten_registry.c)
+target_sources(mtrial_python PRIVATE ${CMAKE_BINARY_DIR}/aten_registry.c)

@@ -9,7 +9,7 @@
 #include "deps.h"
 #include "deps_version.h"
 #include "error.h"
-#include "findings.h"
+#include "rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

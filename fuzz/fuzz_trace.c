@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "error.h"
-#include "exact.h"
+#include "opinventory.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

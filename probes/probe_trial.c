@@ -1,7 +1,7 @@
 #include "probe_trial.h"
 #include "compat_import.h"
 #include "error.h"
-#include "exact.h"
+#include "opinventory.h"
 #include "probe.h"
 #include "util.h"
 

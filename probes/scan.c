@@ -5,7 +5,7 @@
 #include "error.h"
 #include "extract.h"
 #include "jsonw.h"
-#include "findings.h"
+#include "rules.h"
 #include "gitread.h"
 #include "opmap.h"
 #include "scancache.h"

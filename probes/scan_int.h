@@ -5,7 +5,7 @@
 #define MT_SCAN_INT_H
 
 #include "arena.h"
-#include "findings.h"
+#include "rules.h"
 #include "gitread.h"
 #include "scan.h"
 #include "util.h"

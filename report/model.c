@@ -1,8 +1,8 @@
 #include "model.h"
 #include "error.h"
-#include "changes.h"
+#include "tracks.h"
 #include "decide.h"
-#include "exact.h"
+#include "opinventory.h"
 #include "runs.h"
 #include "util.h"
 

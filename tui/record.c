@@ -10,7 +10,7 @@
 #include "repo.h"
 #include "compat_import.h"
 #include "probe_trial.h"
-#include "exact.h"
+#include "opinventory.h"
 #include "scan.h"
 #include "scan_trial.h"
 #include "compat.h"

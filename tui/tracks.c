@@ -15,7 +15,7 @@
 #include "screen.h"
 #include "rows.h"
 #include "jview.h"
-#include "changes.h"
+#include "tracks.h"
 #include "journal.h"
 #include "error.h"
 #include "util.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "changes.h"
+#include "tracks.h"
 #include "error.h"
 
 static const char train_script[] =

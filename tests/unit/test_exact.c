@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "error.h"
-#include "exact.h"
+#include "opinventory.h"
 
 static json_t *parse_ok(const char *text)
 {

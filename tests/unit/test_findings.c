@@ -16,7 +16,7 @@
 
 #include "deps.h"
 #include "error.h"
-#include "findings.h"
+#include "rules.h"
 #include "fixtures.h"
 #include "util.h"
 

@@ -1,5 +1,5 @@
 /* Exact op inventories from TorchScript archives and dispatch traces. */
-#include "exact.h"
+#include "opinventory.h"
 #include "embedded.h"
 #include "error.h"
 #include "jsonutil.h"

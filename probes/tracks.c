@@ -1,6 +1,6 @@
 /* Code-change accounting of a track: libgit2's diff, lines classified by
  * tables/platform_changes.yaml. */
-#include "changes.h"
+#include "tracks.h"
 #include "embedded.h"
 #include "error.h"
 #include "util.h"

@@ -2,7 +2,7 @@
  * findings. The schema is in findings.h; the rules themselves are data.
  * Evaluation only reads the rules, so threads may share them. */
 #define MT_DEPS_INTERNAL
-#include "findings.h"
+#include "rules.h"
 #include "deps_version.h"
 #include "embedded.h"
 #include "error.h"
