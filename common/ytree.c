@@ -458,3 +458,47 @@ int mt_ytree_is_null(const mt_ynode *n)
 
 	return n->kind == MT_YNODE_SCALAR && n->plain && mt_str_in(n->text, words);
 }
+
+/* The reader's faults in the words the dependency and findings tables used
+ * before the shared reader (which says the same things at the same places,
+ * in more words); the tests and the tables' authors know these. */
+static int yaml_words(const char *name, const mt_yfault *f, int error)
+{
+	const char *what;
+
+	switch (f->kind) {
+	case MT_YFAULT_ENCODING:
+		return mt_error_set(MT_EINVALID, "%s: %s at byte %zu", name, f->problem, f->offset);
+	case MT_YFAULT_SYNTAX:
+		if (!f->context)
+			return error;
+		return mt_error_set(MT_EINVALID, "%s:%u:%u: %s %s", name, f->line, f->col,
+				    f->problem, f->context);
+	case MT_YFAULT_DUPLICATE:
+		return mt_error_set(MT_EINVALID, "%s:%u:%u: duplicate key %s", name, f->line,
+				    f->col, f->detail);
+	case MT_YFAULT_ALIAS: /* the depth was checked first, and a key's kind */
+		what = f->too_deep ? "nested too deeply"
+		       : f->at_key ? "a key must be plain text"
+				   : "aliases are not supported: write the value out";
+		break;
+	case MT_YFAULT_KEY:
+		what = "a key must be plain text";
+		break;
+	case MT_YFAULT_DEPTH:
+		what = "nested too deeply";
+		break;
+	default:
+		return error;
+	}
+	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", name, f->line, f->col, what);
+}
+
+int mt_ytree_parse_table(mt_ytree **out, const char *text, size_t len, const char *name)
+{
+	const unsigned flags = MT_YTREE_ANCHORS | MT_YTREE_TAGS | MT_YTREE_NUL | MT_YTREE_EMPTY_MAP;
+	mt_yfault fault;
+	int error = mt_ytree_parse(out, text, len, name, flags, &fault);
+
+	return error < 0 ? yaml_words(name, &fault, error) : 0;
+}

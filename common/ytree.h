@@ -100,6 +100,15 @@ typedef struct {
 int mt_ytree_parse(mt_ytree **out, const char *text, size_t len, const char *name,
 		   unsigned flags, mt_yfault *fault);
 
+/* Reads one YAML document as the bundled tables (cuda_packages.yaml,
+ * findings.yaml) and environment.yml have always been read: anchors, tags
+ * and "\0" pass, an empty file is an empty map, and aliases, duplicate keys,
+ * keys that are lists or maps and nesting beyond MT_YTREE_MAX_DEPTH are
+ * refused, as MT_EINVALID "name:LINE:COL: what" (an encoding fault "name:
+ * what at byte N") with libyaml's words, in the wording these files had
+ * before this reader. Free with mt_ytree_free. */
+int mt_ytree_parse_table(mt_ytree **out, const char *text, size_t len, const char *name);
+
 /* Frees a tree and every node and string in it; NULL is fine. */
 void mt_ytree_free(mt_ytree *tree);
 

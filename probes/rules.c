@@ -1,13 +1,13 @@
 /* findings.yaml -> rules, and rules x (Python file | path | dependencies) ->
  * findings. The schema is in findings.h; the rules themselves are data.
  * Evaluation only reads the rules, so threads may share them. */
-#define MT_DEPS_INTERNAL
 #include "rules.h"
 #include "deps_version.h"
 #include "embedded.h"
 #include "error.h"
 #include "util.h"
 #include "strtab.h"
+#include "ytree.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -536,7 +536,7 @@ static int parse_into(mt_rules *rules, const char *text, size_t len, const char 
 	struct rule *v;
 	int error;
 
-	if ((error = mt_deps__yread(&tree, text, len, ld.name)) < 0 ||
+	if ((error = mt_ytree_parse_table(&tree, text, len, ld.name)) < 0 ||
 	    (error = check_top(&ld, mt_ytree_root(tree), &list)) < 0)
 		goto cleanup;
 	if (!(v = realloc(rules->v, (rules->n + list->n) * sizeof(*v))))

@@ -3,12 +3,12 @@
  * requirements files, the CUDA package table and the choice of parser. The
  * other manifests are read in deps_toml.c, deps_setup.c and deps_conda.c.
  * Nothing here executes or follows anything. */
-#define MT_DEPS_INTERNAL
 #define MT_DEPS_PRIVATE
 #include "deps.h"
 #include "embedded.h"
 #include "error.h"
 #include "util.h"
+#include "ytree.h"
 
 #include <ctype.h>
 #include <fnmatch.h>
@@ -17,52 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* --- YAML ------------------------------------------------------------------ */
-
-/* The reader's faults in the words deps.c and findings.c used before the
- * shared reader (which says the same things at the same places, in more
- * words); the tests and the tables' authors know these. */
-static int yaml_words(const char *name, const mt_yfault *f, int error)
-{
-	const char *what;
-
-	switch (f->kind) {
-	case MT_YFAULT_ENCODING:
-		return mt_error_set(MT_EINVALID, "%s: %s at byte %zu", name, f->problem, f->offset);
-	case MT_YFAULT_SYNTAX:
-		if (!f->context)
-			return error;
-		return mt_error_set(MT_EINVALID, "%s:%u:%u: %s %s", name, f->line, f->col,
-				    f->problem, f->context);
-	case MT_YFAULT_DUPLICATE:
-		return mt_error_set(MT_EINVALID, "%s:%u:%u: duplicate key %s", name, f->line,
-				    f->col, f->detail);
-	case MT_YFAULT_ALIAS: /* the depth was checked first, and a key's kind */
-		what = f->too_deep ? "nested too deeply"
-		       : f->at_key ? "a key must be plain text"
-				   : "aliases are not supported: write the value out";
-		break;
-	case MT_YFAULT_KEY:
-		what = "a key must be plain text";
-		break;
-	case MT_YFAULT_DEPTH:
-		what = "nested too deeply";
-		break;
-	default:
-		return error;
-	}
-	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", name, f->line, f->col, what);
-}
-
-int mt_deps__yread(mt_ytree **out, const char *text, size_t len, const char *name)
-{
-	const unsigned flags = MT_YTREE_ANCHORS | MT_YTREE_TAGS | MT_YTREE_NUL | MT_YTREE_EMPTY_MAP;
-	mt_yfault fault;
-	int error = mt_ytree_parse(out, text, len, name, flags, &fault);
-
-	return error < 0 ? yaml_words(name, &fault, error) : 0;
-}
 
 /* --- the dependency list ---------------------------------------------------- */
 
@@ -438,7 +392,7 @@ static int table_use(char **text)
 
 	if (table.text && strcmp(table.text, *text) == 0)
 		return 0;
-	if ((error = mt_deps__yread(&tree, *text, strlen(*text), "cuda_packages.yaml")) < 0 ||
+	if ((error = mt_ytree_parse_table(&tree, *text, strlen(*text), "cuda_packages.yaml")) < 0 ||
 	    (error = table_check("cuda_packages.yaml", mt_ytree_root(tree), &packages)) < 0) {
 		mt_ytree_free(tree);
 		return error;

@@ -82,20 +82,6 @@ void mt_deps_free(mt_dependency *deps, size_t n);
 /* Normalises a package name per PEP 503 into a new string (caller frees). */
 char *mt_deps_normalize(const char *name, size_t len);
 
-#ifdef MT_DEPS_INTERNAL
-/* Not API: the YAML reading shared by deps.c (cuda_packages.yaml,
- * environment.yml) and findings.c (findings.yaml), which define
- * MT_DEPS_INTERNAL before including this header. */
-#include "ytree.h"
-
-/* Reads one YAML document as these files have always been read: anchors,
- * tags and "\0" pass, an empty file is an empty map, and aliases, duplicate
- * keys, keys that are lists or maps and nesting beyond 64 levels are
- * refused. MT_EINVALID "name:LINE:COL: what" with libyaml's words, in the
- * wording these files had before common/ytree.c. Free with mt_ytree_free. */
-int mt_deps__yread(mt_ytree **out, const char *text, size_t len, const char *name);
-#endif
-
 #ifdef MT_DEPS_PRIVATE
 /* Not API: what deps.c (requirements, the CUDA table, choosing a parser)
  * shares with the other manifest parsers, deps_toml.c (pyproject.toml),

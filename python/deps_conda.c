@@ -1,10 +1,10 @@
 /* environment.yml -> dependencies: conda specs and the nested pip: list,
- * read with the YAML reader that deps.c shares with findings.c. */
-#define MT_DEPS_INTERNAL
+ * read as the bundled tables are (mt_ytree_parse_table). */
 #define MT_DEPS_PRIVATE
 #include "deps.h"
 #include "error.h"
 #include "util.h"
+#include "ytree.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -45,7 +45,7 @@ int mt_deps__environment(struct mt_deplist *l, const char *text, size_t len)
 {
 	mt_ytree *tree = NULL;
 	const mt_ynode *root, *deps;
-	int error = mt_deps__yread(&tree, text, len, l->file);
+	int error = mt_ytree_parse_table(&tree, text, len, l->file);
 
 	if (error < 0)
 		return error;

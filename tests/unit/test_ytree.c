@@ -442,6 +442,42 @@ static void test_partial_member(void **state)
 	mt_ytree_free(t);
 }
 
+/* The tables' reading: what it lets pass, and each refusal in the words
+ * the tables' authors saw before the shared reader. */
+static void test_table_reading(void **state)
+{
+	static const struct {
+		const char *text, *message;
+	} bad[] = {
+		{"a: 1\na: 2\n", "t.yaml:2:1: duplicate key a"},
+		{"a: &x 1\nb: *x\n", "t.yaml:2:4: aliases are not supported: write the value out"},
+		{"? [k]\n: 1\n", "t.yaml:1:3: a key must be plain text"},
+		{"a: \"\\x01\"\n", NULL}, /* a control character, escaped, is fine */
+		{"a: [1\n", "t.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence"},
+	};
+	mt_ytree *t = NULL;
+	(void)state;
+
+	assert_int_equal(mt_ytree_parse_table(&t, "", 0, "t.yaml"), 0);
+	assert_int_equal(mt_ytree_root(t)->kind, MT_YNODE_MAP);
+	mt_ytree_free(t);
+	assert_int_equal(mt_ytree_parse_table(&t, "a: &x !!str 1\n", 14, "t.yaml"), 0);
+	assert_string_equal(mt_ytree_get(mt_ytree_root(t), "a")->text, "1");
+	mt_ytree_free(t);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int error = mt_ytree_parse_table(&t, bad[i].text, strlen(bad[i].text), "t.yaml");
+		if (!bad[i].message) {
+			assert_int_equal(error, 0);
+			mt_ytree_free(t);
+			continue;
+		}
+		if (error != MT_EINVALID || strcmp(mt_error_last(), bad[i].message) != 0)
+			fail_msg("for input:\n%s\nwant '%s'\ngot  %d '%s'", bad[i].text,
+				 bad[i].message, error, mt_error_last());
+		assert_null(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),       cmocka_unit_test(test_relaxed),
 		cmocka_unit_test(test_libyaml_words),  cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_partial),        cmocka_unit_test(test_partial_member),
+		cmocka_unit_test(test_table_reading),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
