@@ -1,5 +1,6 @@
 #include "gitread.h"
 #include "error.h"
+#include "git_int.h"
 #include "gitpack.h"
 #include "util.h"
 
@@ -43,12 +44,6 @@ typedef struct {
 } items;
 
 static mt_gitpack *pack_reader(mt_gitrepo *r);
-
-static int git_fail(int code, const char *what)
-{
-	const git_error *e = git_error_last();
-	return mt_error_set(code, "%s: %s", what, e && e->message ? e->message : "libgit2 error");
-}
 
 /* The skip reason for an object libgit2 could not read (a corrupt loose
  * object, a damaged pack): its id and libgit2's words. */

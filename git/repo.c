@@ -1,17 +1,12 @@
 #include "repo.h"
 #include "error.h"
+#include "git_int.h"
 #include "util.h"
 
 #include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int git_fail(int code, const char *what)
-{
-	const git_error *e = git_error_last();
-	return mt_error_set(code, "%s: %s", what, e && e->message ? e->message : "libgit2 error");
-}
 
 int mt_repo_discover(char **workdir, char **head, const char *path)
 {

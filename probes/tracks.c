@@ -1,13 +1,13 @@
-/* Code-change accounting of a track: libgit2's diff, lines classified by
+/* Code-change accounting of a track: the diff git/gitdiff.c walks, lines classified by
  * tables/platform_changes.yaml. */
 #include "tracks.h"
 #include "embedded.h"
 #include "error.h"
+#include "gitdiff.h"
 #include "util.h"
 #include "ytree.h"
 
 #include <fnmatch.h>
-#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,193 +223,99 @@ static const char *rule_why(const mt_change_rules *r, const char *id)
 
 /* --- the diff ------------------------------------------------------------------ */
 
-static int git_fail(const char *what)
-{
-	const git_error *e = git_error_last();
-	return mt_error_set(MT_EIO, "%s: %s", what, e && e->message ? e->message : "libgit2 failed");
-}
-
-static int tree_of(git_tree **out, git_commit **commit, git_repository *repo, const char *rev)
-{
-	git_object *obj = NULL;
-	int rc = git_revparse_single(&obj, repo, rev);
-
-	*out = NULL;
-	if (rc == GIT_ENOTFOUND || rc == GIT_EAMBIGUOUS || rc == GIT_EINVALIDSPEC)
-		return mt_error_set(MT_ENOTFOUND, "revision '%s' not found in the repository", rev);
-	if (rc < 0)
-		return git_fail(rev);
-	rc = git_object_peel((git_object **)commit, obj, GIT_OBJECT_COMMIT);
-	git_object_free(obj);
-	if (rc < 0)
-		return mt_error_set(MT_EINVALID, "revision '%s' is not a commit", rev);
-	if (git_commit_tree(out, *commit) < 0)
-		return git_fail(rev);
-	return 0;
-}
-
 static void bump(json_t *obj, const char *key, json_int_t n)
 {
 	json_object_set_new(obj, key, json_integer(json_integer_value(json_object_get(obj, key)) + n));
 }
 
 /* A platform-specific line: {rule, line (new or old number), sign, text}. */
-static json_t *line_json(const git_diff_line *line, const char *rule)
+static json_t *line_json(const mt_gitdiff_line *line, const char *rule)
 {
-	size_t n = line->content_len;
-	int added = line->origin == GIT_DIFF_LINE_ADDITION;
+	size_t n = line->len;
 
-	while (n && (line->content[n - 1] == '\n' || line->content[n - 1] == '\r'))
+	while (n && (line->text[n - 1] == '\n' || line->text[n - 1] == '\r'))
 		n--;
-	return json_pack("{ss, si, ss, ss#}", "rule", rule, "line",
-			 added ? line->new_lineno : line->old_lineno, "sign", added ? "+" : "-",
-			 "text", line->content, (int)n);
+	return json_pack("{ss, si, ss, ss#}", "rule", rule, "line", line->lineno, "sign",
+			 line->added ? "+" : "-", "text", line->text, (int)n);
 }
 
-/* Adds one file's lines to its entry, the totals and the examples. */
-static int file_lines(git_patch *patch, const char *path, json_t *file, json_t *totals,
-		      json_t *examples, const mt_change_rules *rules)
-{
-	json_t *by_rule = json_object_get(totals, "by_rule");
-	json_t *lines = json_object_get(file, "platform_lines");
-	size_t nh = git_patch_num_hunks(patch);
+/* What mt_changes_diff builds as mt_gitdiff_trees walks the changes. */
+struct diff_acc {
+	const mt_change_rules *rules;
+	json_t *files, *totals, *examples;
+	json_t *file;     /* the file being walked, borrowed from files */
+	const char *kind; /* its kind (static) */
+};
 
-	for (size_t h = 0; h < nh; h++) {
-		int nl = git_patch_num_lines_in_hunk(patch, h);
-		for (int l = 0; l < nl; l++) {
-			const git_diff_line *line = NULL;
-			const char *rule;
-			if (git_patch_get_line_in_hunk(&line, patch, h, (size_t)l) < 0)
-				return git_fail(path);
-			if (line->origin != GIT_DIFF_LINE_ADDITION && line->origin != GIT_DIFF_LINE_DELETION)
-				continue;
-			bump(file, line->origin == GIT_DIFF_LINE_ADDITION ? "added" : "deleted", 1);
-			rule = mt_change_rules_match(rules, line->content, line->content_len);
-			bump(file, rule ? "platform" : "generic", 1);
-			if (!rule)
-				continue;
-			bump(json_object_get(file, "rules"), rule, 1);
-			bump(by_rule, rule, 1);
-			if (json_integer_value(json_object_get(by_rule, rule)) <= MAX_EXAMPLES) {
-				json_t *ex = line_json(line, rule);
-				json_object_set_new(ex, "why", json_string(rule_why(rules, rule)));
-				json_object_set_new(ex, "file", json_string(path));
-				json_array_append_new(examples, ex);
-			}
-			if (json_array_size(lines) < MAX_FILE_LINES)
-				json_array_append_new(lines, line_json(line, rule));
-		}
-	}
+/* A file's entry, its kind from its path and, for a training script, its
+ * text at head (or at base when the track deleted it). */
+static int on_file(const mt_gitdiff_file *f, void *payload)
+{
+	struct diff_acc *a = payload;
+	const char *kind = mt_change_rules_kind(a->rules, f->path, f->text, f->len);
+	json_t *file = json_pack("{ss, ss, ss, sb, si, si, si, si, s{}, s[]}", "path", f->path,
+				 "status", f->status, "kind", kind, "binary", f->binary, "added", 0,
+				 "deleted", 0, "platform", 0, "generic", 0, "rules",
+				 "platform_lines");
+
+	if (f->old_path)
+		json_object_set_new(file, "old_path", json_string(f->old_path));
+	json_array_append_new(a->files, file);
+	a->file = file;
+	a->kind = kind;
+	bump(a->totals, "files", 1);
 	return 0;
 }
 
-static const char *status_name(git_delta_t s)
+/* Adds one line to its file's entry, the totals and the examples. */
+static int on_line(const mt_gitdiff_line *line, void *payload)
 {
-	switch (s) {
-	case GIT_DELTA_ADDED: return "added";
-	case GIT_DELTA_DELETED: return "deleted";
-	case GIT_DELTA_RENAMED: return "renamed";
-	case GIT_DELTA_COPIED: return "copied";
-	case GIT_DELTA_TYPECHANGE: return "typechange";
-	default: return "modified";
-	}
-}
+	struct diff_acc *a = payload;
+	json_t *by_rule = json_object_get(a->totals, "by_rule");
+	json_t *lines = json_object_get(a->file, "platform_lines");
+	const char *sign = line->added ? "added" : "deleted";
+	const char *rule = mt_change_rules_match(a->rules, line->text, line->len);
+	const char *path = json_string_value(json_object_get(a->file, "path"));
 
-/* The file's kind from its path and, for a training script, its text at
- * head (or at base when the track deleted it). */
-static const char *file_kind(git_repository *repo, const git_diff_delta *d, const char *path,
-			     const mt_change_rules *rules)
-{
-	const git_diff_file *f = d->status == GIT_DELTA_DELETED ? &d->old_file : &d->new_file;
-	git_blob *blob = NULL;
-	const char *kind;
-
-	if (git_blob_lookup(&blob, repo, &f->id) < 0 || git_blob_is_binary(blob)) {
-		git_blob_free(blob);
-		return mt_change_rules_kind(rules, path, NULL, 0);
+	bump(a->file, sign, 1);
+	bump(a->totals, sign, 1);
+	bump(json_object_get(a->totals, "by_kind"), a->kind, 1);
+	bump(a->file, rule ? "platform" : "generic", 1);
+	bump(a->totals, rule ? "platform" : "generic", 1);
+	if (!rule)
+		return 0;
+	bump(json_object_get(a->file, "rules"), rule, 1);
+	bump(by_rule, rule, 1);
+	if (json_integer_value(json_object_get(by_rule, rule)) <= MAX_EXAMPLES) {
+		json_t *ex = line_json(line, rule);
+		json_object_set_new(ex, "why", json_string(rule_why(a->rules, rule)));
+		json_object_set_new(ex, "file", json_string(path));
+		json_array_append_new(a->examples, ex);
 	}
-	kind = mt_change_rules_kind(rules, path, git_blob_rawcontent(blob),
-				    (size_t)git_blob_rawsize(blob));
-	git_blob_free(blob);
-	return kind;
+	if (json_array_size(lines) < MAX_FILE_LINES)
+		json_array_append_new(lines, line_json(line, rule));
+	return 0;
 }
 
 int mt_changes_diff(json_t **out, const char *repo_path, const char *base, const char *head,
 		    const mt_change_rules *rules)
 {
-	git_repository *repo = NULL;
-	git_commit *cb = NULL, *ch = NULL;
-	git_tree *tb = NULL, *th = NULL;
-	git_diff *diff = NULL;
-	git_diff_find_options find;
-	json_t *files = json_array(), *examples = json_array(), *totals, *res = NULL;
-	char idb[GIT_OID_HEXSZ + 1], idh[GIT_OID_HEXSZ + 1];
-	int error = 0;
+	static const mt_gitdiff_cb cb = {.file = on_file, .line = on_line};
+	struct diff_acc a = {.rules = rules, .files = json_array(), .examples = json_array()};
+	char idb[41], idh[41];
+	int error;
 
 	*out = NULL;
-	git_libgit2_init();
-	totals = json_pack("{si, si, si, si, si, s{si, si, si}, s{}}", "files", 0, "added", 0,
-			   "deleted", 0, "platform", 0, "generic", 0, "by_kind", "model", 0, "harness",
-			   0, "other", 0, "by_rule");
-	if (git_repository_open_ext(&repo, repo_path, 0, NULL) < 0) {
-		const git_error *e = git_error_last();
-		error = mt_error_set(MT_EINVALID, "not a git repository: %s (%s)", repo_path,
-				     e && e->message ? e->message : "libgit2 found none");
-		goto done;
-	}
-	if ((error = tree_of(&tb, &cb, repo, base)) < 0 || (error = tree_of(&th, &ch, repo, head)) < 0)
-		goto done;
-	if (git_diff_tree_to_tree(&diff, repo, tb, th, NULL) < 0) {
-		error = git_fail("diff");
-		goto done;
-	}
-	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
-	find.flags = GIT_DIFF_FIND_RENAMES;
-	git_diff_find_similar(diff, &find);
-	for (size_t i = 0; i < git_diff_num_deltas(diff) && error == 0; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
-		const char *kind = file_kind(repo, d, path, rules);
-		git_patch *patch = NULL;
-		json_t *file = json_pack("{ss, ss, ss, sb, si, si, si, si, s{}, s[]}", "path", path, "status",
-					 status_name(d->status), "kind", kind, "binary",
-					 (d->flags & GIT_DIFF_FLAG_BINARY) != 0, "added", 0, "deleted",
-					 0, "platform", 0, "generic", 0, "rules", "platform_lines");
-		if (d->status == GIT_DELTA_RENAMED)
-			json_object_set_new(file, "old_path", json_string(d->old_file.path));
-		if (git_patch_from_diff(&patch, diff, i) < 0)
-			error = git_fail(path);
-		else if (patch)
-			error = file_lines(patch, path, file, totals, examples, rules);
-		git_patch_free(patch);
-		bump(totals, "files", 1);
-		bump(totals, "added", json_integer_value(json_object_get(file, "added")));
-		bump(totals, "deleted", json_integer_value(json_object_get(file, "deleted")));
-		bump(totals, "platform", json_integer_value(json_object_get(file, "platform")));
-		bump(totals, "generic", json_integer_value(json_object_get(file, "generic")));
-		bump(json_object_get(totals, "by_kind"), kind,
-		     json_integer_value(json_object_get(file, "added")) +
-			     json_integer_value(json_object_get(file, "deleted")));
-		json_array_append_new(files, file);
-	}
-	if (error == 0) {
-		git_oid_tostr(idb, sizeof(idb), git_commit_id(cb));
-		git_oid_tostr(idh, sizeof(idh), git_commit_id(ch));
-		res = json_pack("{ss, ss, sO, sO, sO}", "base", idb, "head", idh, "files", files,
-				"totals", totals, "examples", examples);
-		*out = res;
-	}
-done:
-	json_decref(files);
-	json_decref(totals);
-	json_decref(examples);
-	git_diff_free(diff);
-	git_tree_free(tb);
-	git_tree_free(th);
-	git_commit_free(cb);
-	git_commit_free(ch);
-	git_repository_free(repo);
-	git_libgit2_shutdown();
+	a.totals = json_pack("{si, si, si, si, si, s{si, si, si}, s{}}", "files", 0, "added", 0,
+			     "deleted", 0, "platform", 0, "generic", 0, "by_kind", "model", 0,
+			     "harness", 0, "other", 0, "by_rule");
+	error = mt_gitdiff_trees(idb, idh, repo_path, base, head, &cb, &a);
+	if (error == 0)
+		*out = json_pack("{ss, ss, sO, sO, sO}", "base", idb, "head", idh, "files", a.files,
+				 "totals", a.totals, "examples", a.examples);
+	json_decref(a.files);
+	json_decref(a.totals);
+	json_decref(a.examples);
 	return error;
 }
 
