@@ -3,7 +3,7 @@
 
 Used by tests/scan (every torch call ast finds must be in mtrial's inventory,
 at the same line and column, and nothing else) and by bench/scan (the speed
-baseline). It applies the resolution rules documented in probes/extract.h:
+baseline). It applies the resolution rules documented in python/extract.h:
 
 - imports made at module level (outside def/class bodies, in any block) bind
   names for the whole module; imports inside a def or class bind from their

@@ -1,7 +1,7 @@
 /* libFuzzer harness for compatibility tables: the mtrial-compat/1 YAML
  * reader, the column mapping reader, and the importers of vendors' Markdown
  * tables (op- or API-keyed), RST operator lists, analyze JSON and mtrial's
- * own YAML (probes/compat*.c). Any bytes
+ * own YAML (compat/compat*.c). Any bytes
  * must either read or fail with a message, never crash or leak. The first
  * byte picks the reader; the rest is the file.
  *

@@ -1,4 +1,4 @@
-/* libFuzzer harness for call extraction (probes/extract.c), what the scan
+/* libFuzzer harness for call extraction (python/extract.c), what the scan
  * runs on every Python file of a repository: any bytes must either extract
  * or fail with a "LINE:COL: what" message, never read out of bounds, crash
  * or leak.

@@ -1,4 +1,4 @@
-/* libFuzzer harness for the pack reader (probes/gitpack.c): a hostile
+/* libFuzzer harness for the pack reader (git/gitpack.c): a hostile
  * repository's .idx and .pack must never make it read outside the files or
  * hand out more bytes than an object's size. The input is a 4-byte
  * little-endian length L, then L bytes of .idx, then the .pack; every id the

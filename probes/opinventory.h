@@ -17,8 +17,8 @@
  *             in a branch or a loop body or trace {torch, python, devices, command, steps,
  *             max_steps, ended, exit_status, error}
  */
-#ifndef MT_EXACT_H
-#define MT_EXACT_H
+#ifndef MT_OPINVENTORY_H
+#define MT_OPINVENTORY_H
 
 #include <stdint.h>
 #include <jansson.h>

@@ -1,5 +1,5 @@
 /* findings.yaml -> rules, and rules x (Python file | path | dependencies) ->
- * findings. The schema is in findings.h; the rules themselves are data.
+ * findings. The schema is in rules.h; the rules themselves are data.
  * Evaluation only reads the rules, so threads may share them. */
 #include "rules.h"
 #include "deps_version.h"

@@ -56,8 +56,8 @@
  * rule in table order wins, so a specific rule stands before a general one.
  * Results are sorted by line, column and rule order, hence deterministic.
  * Rules are read-only after loading: evaluation is thread-safe. */
-#ifndef MT_FINDINGS_H
-#define MT_FINDINGS_H
+#ifndef MT_RULES_H
+#define MT_RULES_H
 
 #include <stddef.h>
 #include <stdint.h>

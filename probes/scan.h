@@ -1,7 +1,7 @@
 /* mtrial scan: the static op inventory of a repository at a revision.
  * Reads through libgit2 (gitread.h), lexes and resolves each Python file
  * (extract.h), maps calls to aten ops (opmap.h), applies the findings rules
- * and the dependency table (findings.h, deps.h). Per-file results are cached
+ * and the dependency table (rules.h, deps.h). Per-file results are cached
  * by blob id and whole results by tree id (scancache.h), so an unchanged file
  * is never lexed twice and a rescan of an unchanged tree reads no blob. */
 #ifndef MT_SCAN_H

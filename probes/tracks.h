@@ -2,8 +2,8 @@
  * (libgit2, no checkout), each changed line platform-specific or generic by
  * the rules of tables/platform_changes.yaml, each file model code, training
  * harness or other by its path, or harness by its text (a training script). */
-#ifndef MT_CHANGES_H
-#define MT_CHANGES_H
+#ifndef MT_TRACKS_H
+#define MT_TRACKS_H
 
 #include <stddef.h>
 #include <stdint.h>

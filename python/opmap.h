@@ -1,7 +1,7 @@
 /* From PyTorch calls to aten operators, without loading libtorch.
  *
  * Two sources: the operator registry of the libtorch mtrial was built with
- * (generated at build time by probes/gen_aten_registry.cc into
+ * (generated at build time by tools/gen_aten_registry.cc into
  * aten_registry.c), and the curated tables tables/api_map.yaml (Python APIs)
  * and tables/tensor_methods.yaml (torch.Tensor methods).
  *

@@ -118,7 +118,7 @@ int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_
 int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, int64_t *id_out,
 			       int64_t *created_ms);
 
-/* Records an exact op inventory (probes/exact.h: source "torchscript" or
+/* Records an exact op inventory (probes/opinventory.h: source "torchscript" or
  * "trace", file). The same inventory as the latest of its source is not
  * stored again: *unchanged (may be NULL) is set and *id_out gets that id. */
 int mt_journal_inventory_add(mt_journal *j, json_t *inv, int64_t *id_out, int *unchanged);

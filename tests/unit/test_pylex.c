@@ -1,4 +1,4 @@
-/* probes/pylex.c: hand-written token streams for each part of the grammar,
+/* python/pylex.c: hand-written token streams for each part of the grammar,
  * exact error messages, and a differential test against the token streams
  * CPython 3.12's tokenize module produced for tests/data/pylex/ (see
  * gen_expected.py there). */

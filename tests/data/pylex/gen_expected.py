@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the expected token stream of each Python input next to it, as the
-reference for tests/unit/test_pylex.c (the differential test of probes/pylex.c).
+reference for tests/unit/test_pylex.c (the differential test of python/pylex.c).
 
     python3.12 tests/data/pylex/gen_expected.py tests/data/pylex/*.py
 
