@@ -3,8 +3,8 @@
  * requirements files, the CUDA package table and the choice of parser. The
  * other manifests are read in deps_toml.c, deps_setup.c and deps_conda.c.
  * Nothing here executes or follows anything. */
-#define MT_DEPS_PRIVATE
 #include "deps.h"
+#include "deps_int.h"
 #include "embedded.h"
 #include "error.h"
 #include "util.h"

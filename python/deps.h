@@ -82,47 +82,4 @@ void mt_deps_free(mt_dependency *deps, size_t n);
 /* Normalises a package name per PEP 503 into a new string (caller frees). */
 char *mt_deps_normalize(const char *name, size_t len);
 
-#ifdef MT_DEPS_PRIVATE
-/* Not API: what deps.c (requirements, the CUDA table, choosing a parser)
- * shares with the other manifest parsers, deps_toml.c (pyproject.toml),
- * deps_setup.c (setup.py, setup.cfg) and deps_conda.c (environment.yml). */
-/* Bounds recursion on hostile input ("[[[[..." in TOML or setup.py). */
-#define MT_DEPS_MAX_DEPTH 64
-
-/* The entries found so far in one manifest. */
-struct mt_deplist {
-	mt_dependency *v;
-	size_t n, cap;
-	const char *file; /* the manifest's path, for entries and messages */
-};
-
-/* Appends an entry: name[0..nlen) (normalised unless an include) and the
- * spec as written (NULL for none). */
-void mt_deps__add(struct mt_deplist *l, const char *name, size_t nlen, const char *spec,
-		  size_t slen, uint32_t line, int include);
-
-/* Sets MT_EINVALID "file:LINE: what" and returns it. */
-int mt_deps__fail(const struct mt_deplist *l, uint32_t line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Adds one requirement as pip reads a logical line of a requirements file
- * (comment already removed); MT_EINVALID when it is none. */
-int mt_deps__requirement(struct mt_deplist *l, const char *s, size_t len, uint32_t line);
-
-/* strchr for a set, where NUL (possible in the input) is never a member. */
-int mt_deps__in_set(int c, const char *set);
-/* A letter, digit, '-', '_' or '.': what a package name is made of. */
-int mt_deps__is_name_char(char c);
-/* Narrows s[0..*len) to drop blanks at both ends. */
-void mt_deps__trim(const char **s, size_t *len);
-/* The length of s[0..len) before a `#` comment (pip's rule). */
-size_t mt_deps__uncomment(const char *s, size_t len);
-
-/* The parsers of deps_*.c, by manifest: 0 or MT_EINVALID. */
-int mt_deps__pyproject(struct mt_deplist *l, const char *text, size_t len);
-int mt_deps__setup_py(struct mt_deplist *l, const char *text, size_t len);
-int mt_deps__setup_cfg(struct mt_deplist *l, const char *text, size_t len);
-int mt_deps__environment(struct mt_deplist *l, const char *text, size_t len);
-#endif
-
 #endif

@@ -1,7 +1,7 @@
 /* environment.yml -> dependencies: conda specs and the nested pip: list,
  * read as the bundled tables are (mt_ytree_parse_table). */
-#define MT_DEPS_PRIVATE
 #include "deps.h"
+#include "deps_int.h"
 #include "error.h"
 #include "util.h"
 #include "ytree.h"

@@ -1,7 +1,7 @@
 /* setup.py and setup.cfg -> dependencies. setup.py is read, never run: the
  * string literals inside its requirement arguments; setup.cfg is INI. */
-#define MT_DEPS_PRIVATE
 #include "deps.h"
+#include "deps_int.h"
 #include "error.h"
 #include "util.h"
 

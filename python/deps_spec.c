@@ -2,8 +2,8 @@
  * poetry constraints and conda match specs, and a declared dependency's
  * spec as each manifest writes it (PEP 508 requirements, poetry values,
  * conda specs). The set algebra lives in deps_version.c. */
-#define MT_DEPS_PRIVATE
 #include "deps_version.h"
+#include "deps_int.h"
 #include "error.h"
 #include "util.h"
 

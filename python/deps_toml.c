@@ -1,7 +1,7 @@
 /* pyproject.toml -> dependencies: a TOML subset, enough for the tables
  * that declare packages (see deps.h for what is read and what is not). */
-#define MT_DEPS_PRIVATE
 #include "deps.h"
+#include "deps_int.h"
 #include "error.h"
 #include "util.h"
 

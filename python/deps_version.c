@@ -6,8 +6,8 @@
  * it). Lower bounds are kept inclusive (`> v` becomes `>= next(v)`, where
  * next(v) is the smallest public version above v), so an interval is empty
  * exactly when its bounds say so. */
-#define MT_DEPS_PRIVATE
 #include "deps_version.h"
+#include "deps_int.h"
 #include "error.h"
 #include "util.h"
 

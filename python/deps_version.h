@@ -96,23 +96,4 @@ typedef enum {
 mt_vmatch mt_deps_version_match(const mt_dependency *d, const mt_vset *affected,
 				const char **why);
 
-#ifdef MT_DEPS_PRIVATE
-/* Not API: what deps_spec.c (reading specifiers) builds sets with. */
-enum mt_vop {
-	MT_VOP_EQ,         /* == V (also === V) */
-	MT_VOP_NE,         /* != V */
-	MT_VOP_PREFIX,     /* == V.* (V: release numbers only) */
-	MT_VOP_NOT_PREFIX, /* != V.* */
-	MT_VOP_LT,
-	MT_VOP_LE,
-	MT_VOP_GT,
-	MT_VOP_GE,
-	MT_VOP_COMPAT, /* ~= V, V with two release numbers or more */
-};
-/* The set of one clause `op v`. */
-mt_vset *mt_vset__clause(enum mt_vop op, const mt_version *v);
-/* out: v's release cut to n numbers (padded with zeros), the last plus one. */
-void mt_version__bump(mt_version *out, const mt_version *v, size_t n);
-#endif
-
 #endif
