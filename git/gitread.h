@@ -169,12 +169,4 @@ int mt_gitread_check_text(char *reason, size_t reason_size, const char *data, si
  * U+10FFFF: what mt_gitread_check_text and jansson's json_string accept). */
 int mt_gitread_utf8_valid(const char *s, size_t n);
 
-/* Private to gitread.c (gitread_deep.c): when the work tree under root
- * holds directories `limit` levels deep, returns 1 with those (deep,
- * repository-relative) and pathspecs covering every other file and
- * directory (specs); 0 when there is none. The caller frees both arrays
- * and their strings. */
-int mt_gitread__deep_dirs(char ***specs, size_t *nspecs, char ***deep, size_t *ndeep,
-			  const char *root, int limit);
-
 #endif

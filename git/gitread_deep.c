@@ -6,6 +6,7 @@
  * obstacle. */
 #include "gitread.h"
 #include "error.h"
+#include "git_int.h"
 #include "util.h"
 
 #include <dirent.h>
