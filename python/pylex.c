@@ -26,266 +26,16 @@
  * nested f-strings, 3 nested replacement fields. They keep every stack a
  * fixed array, so lexing allocates nothing but the token array. */
 #include "pylex.h"
+#include "pylex_int.h"
 #include "error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-#define MAX_INDENT 100
-#define MAX_LEVEL 200
-#define MAX_FSTRING 150
-#define MAX_EXPR_NESTING 3
-#define TABSIZE 8
-
-struct paren {
-	unsigned char ch;
-	uint32_t line, col;
-	size_t tok; /* the index its token will have */
-};
-
-/* One open f-string. */
-struct fmode {
-	uint32_t line, col;  /* of its FSTRING_START, for errors */
-	unsigned char quote; /* ' or " */
-	unsigned char qsize; /* 1 or 3 */
-	unsigned char raw;
-	unsigned char in_expr; /* tokenizing code inside a replacement field */
-	int depth;      /* brackets open inside this f-string, fields included */
-	int expr_depth; /* depth at which the innermost open field started */
-};
-
-typedef struct {
-	const unsigned char *s;
-	size_t n;        /* source length */
-	size_t p;        /* read position */
-	size_t bol;      /* offset of the current physical line's first byte */
-	uint32_t line;   /* 1-based */
-	int vnl;         /* the virtual line break at n is still to be read */
-	int atbol;       /* at the beginning of a logical line's physical line */
-	int blank;       /* the current line holds only whitespace or a comment */
-	mt_token *tok;
-	size_t ntok, cap;
-	size_t *match;   /* with code_only: closing token of each opening one */
-	size_t *marks;   /* with match: see mt_pylex_code_buf */
-	size_t nmarks;
-	int indent;      /* top of indstack */
-	int indstack[MAX_INDENT], altstack[MAX_INDENT];
-	int level;       /* open brackets */
-	struct paren paren[MAX_LEVEL];
-	int nfs;         /* open f-strings */
-	int code_only;   /* leave out COMMENT, NL and ENDMARKER */
-	struct fmode fs[MAX_FSTRING];
-} lexer;
-
-enum { LEX_MORE = 0, LEX_DONE = 1 };
-
-static inline int at(const lexer *lx, size_t p)
-{
-	return p < lx->n ? lx->s[p] : -1;
-}
-
-static inline int is_digit(int c)
-{
-	return (unsigned)(c - '0') < 10;
-}
-
-/* Byte classes, looked up in the loops that run over every byte. */
-enum { C_ID_START = 1, C_ID = 2, C_STR = 4 };
-#define ID_START_ROW(b) [b] = C_ID_START | C_ID
-#define ID_ROW16(b)                                                                                \
-	ID_START_ROW(b), ID_START_ROW(b + 1), ID_START_ROW(b + 2), ID_START_ROW(b + 3),            \
-		ID_START_ROW(b + 4), ID_START_ROW(b + 5), ID_START_ROW(b + 6), ID_START_ROW(b + 7), \
-		ID_START_ROW(b + 8), ID_START_ROW(b + 9), ID_START_ROW(b + 10),                    \
-		ID_START_ROW(b + 11), ID_START_ROW(b + 12), ID_START_ROW(b + 13),                  \
-		ID_START_ROW(b + 14), ID_START_ROW(b + 15)
-/* Any byte >= 0x80 counts as a letter: UTF-8 sequences of non-ASCII
- * identifiers pass through whole without being decoded or validated
- * (CPython checks them against PEP 3131 later; a scanner has no use for
- * that). C_STR: the bytes a string literal's body cannot skip over. */
-static const unsigned char byte_class[256] = {
-	ID_ROW16(0x80), ID_ROW16(0x90), ID_ROW16(0xa0), ID_ROW16(0xb0),
-	ID_ROW16(0xc0), ID_ROW16(0xd0), ID_ROW16(0xe0), ID_ROW16(0xf0),
-	ID_ROW16('A'), ID_START_ROW('A' + 16), ID_START_ROW('A' + 17), ID_START_ROW('A' + 18),
-	ID_START_ROW('A' + 19), ID_START_ROW('A' + 20), ID_START_ROW('A' + 21),
-	ID_START_ROW('A' + 22), ID_START_ROW('A' + 23), ID_START_ROW('A' + 24),
-	ID_START_ROW('A' + 25),
-	ID_ROW16('a'), ID_START_ROW('a' + 16), ID_START_ROW('a' + 17), ID_START_ROW('a' + 18),
-	ID_START_ROW('a' + 19), ID_START_ROW('a' + 20), ID_START_ROW('a' + 21),
-	ID_START_ROW('a' + 22), ID_START_ROW('a' + 23), ID_START_ROW('a' + 24),
-	ID_START_ROW('a' + 25),
-	ID_START_ROW('_'),
-	['0'] = C_ID, ['1'] = C_ID, ['2'] = C_ID, ['3'] = C_ID, ['4'] = C_ID,
-	['5'] = C_ID, ['6'] = C_ID, ['7'] = C_ID, ['8'] = C_ID, ['9'] = C_ID,
-	['\''] = C_STR, ['"'] = C_STR, ['\\'] = C_STR, ['\n'] = C_STR, ['\r'] = C_STR,
-};
-#undef ID_ROW16
-#undef ID_START_ROW
-
-static inline int is_id_start(int c)
-{
-	return c >= 0 && (byte_class[c] & C_ID_START);
-}
-
-
-/* Length of the line break at p: 1 or 2 bytes, 0 for the virtual one at the
- * end of a source without a final line break, -1 when p is not at one. */
-static inline int eol_len(const lexer *lx, size_t p)
-{
-	if (p < lx->n) {
-		unsigned char c = lx->s[p];
-		if (c == '\n')
-			return 1;
-		if (c == '\r')
-			return p + 1 < lx->n && lx->s[p + 1] == '\n' ? 2 : 1;
-		return -1;
-	}
-	return lx->vnl ? 0 : -1;
-}
-
-/* The byte loops below run over most of the source: identifiers, string
- * bodies, indentation. They go 16 bytes a step where SSE2 is there (every
- * x86-64), then byte by byte, and always through local pointers: the source
- * is read through unsigned char, which may alias the lexer's fields, so a
- * loop over lx->p would reload and store it per byte. */
-#ifdef __SSE2__
-/* Bit i set when byte i of v is an identifier byte (as C_ID). */
-static inline unsigned id_mask16(__m128i v)
-{
-	__m128i high = _mm_cmplt_epi8(v, _mm_setzero_si128());
-	/* a range as one signed comparison: shifted so that it starts at
-	 * -128, 'a'..'z' (either case) and '0'..'9' are the bytes below
-	 * -128 + 26 and -128 + 10; no other ASCII byte lands there */
-	__m128i letter = _mm_add_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)),
-				      _mm_set1_epi8((char)(0x80 - 'a')));
-	__m128i digit = _mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0')));
-
-	letter = _mm_cmplt_epi8(letter, _mm_set1_epi8(-128 + 26));
-	digit = _mm_cmplt_epi8(digit, _mm_set1_epi8(-128 + 10));
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		_mm_or_si128(high, letter),
-		_mm_or_si128(digit, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')))));
-}
-
-/* Bit i set when byte i of v is a quote, a backslash or a line break. */
-static inline unsigned str_mask16(__m128i v)
-{
-	__m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\'')),
-				 _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
-	return (unsigned)_mm_movemask_epi8(m);
-}
-#endif
-
-/* The first position from p on that is not an identifier byte (or n). */
-static inline size_t skip_id(const lexer *lx, size_t p)
-{
-	const unsigned char *q = lx->s + p, *end = lx->s + lx->n;
-
-#ifdef __SSE2__
-	for (; end - q >= 16; q += 16) {
-		unsigned other = ~id_mask16(_mm_loadu_si128((const __m128i *)q)) & 0xFFFF;
-		if (other)
-			return (size_t)(q - lx->s) + (size_t)__builtin_ctz(other);
-	}
-#endif
-	while (q < end && (byte_class[*q] & C_ID))
-		q++;
-	return (size_t)(q - lx->s);
-}
-
-/* The first position from p on holding a quote, a backslash or a line
- * break (C_STR), or n. */
-static inline size_t find_str_special(const lexer *lx, size_t p)
-{
-	const unsigned char *q = lx->s + p, *end = lx->s + lx->n;
-
-#ifdef __SSE2__
-	for (; end - q >= 16; q += 16) {
-		unsigned hit = str_mask16(_mm_loadu_si128((const __m128i *)q));
-		if (hit)
-			return (size_t)(q - lx->s) + (size_t)__builtin_ctz(hit);
-	}
-#endif
-	while (q < end && !(byte_class[*q] & C_STR))
-		q++;
-	return (size_t)(q - lx->s);
-}
-
-/* The first position from p on holding the quote q, a brace, a backslash
- * or a line break (or n): the end of an f-string's plain literal text. */
-static inline size_t find_fstr_special(const lexer *lx, size_t p, unsigned char quote)
-{
-	const unsigned char *s = lx->s + p, *end = lx->s + lx->n;
-
-#ifdef __SSE2__
-	for (; end - s >= 16; s += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)s);
-		__m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)quote)),
-					 _mm_cmpeq_epi8(v, _mm_set1_epi8('{')));
-		unsigned hit;
-		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('}')));
-		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
-		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
-		if ((hit = (unsigned)_mm_movemask_epi8(m)))
-			return (size_t)(s - lx->s) + (size_t)__builtin_ctz(hit);
-	}
-#endif
-	while (s < end && *s != quote && *s != '{' && *s != '}' && *s != '\\' && *s != '\n' &&
-	       *s != '\r')
-		s++;
-	return (size_t)(s - lx->s);
-}
-
-/* The first position from p on that is not a space (or n). */
-static inline size_t skip_spaces(const lexer *lx, size_t p)
-{
-	const unsigned char *q = lx->s + p, *end = lx->s + lx->n;
-
-#ifdef __SSE2__
-	for (; end - q >= 16; q += 16) {
-		unsigned other = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-					 _mm_loadu_si128((const __m128i *)q), _mm_set1_epi8(' '))) &
-				 0xFFFF;
-		if (other)
-			return (size_t)(q - lx->s) + (size_t)__builtin_ctz(other);
-	}
-#endif
-	while (q < end && *q == ' ')
-		q++;
-	return (size_t)(q - lx->s);
-}
-
-static inline int at_eof(const lexer *lx)
-{
-	return lx->p >= lx->n && !lx->vnl;
-}
-
-/* Consumes a line break of k bytes (from eol_len) at the read position. */
-static inline void take_eol(lexer *lx, int k)
-{
-	if (k == 0)
-		lx->vnl = 0;
-	lx->p += (size_t)k;
-	lx->line++;
-	lx->bol = lx->p;
-}
-
-static inline uint32_t col_of(const lexer *lx, size_t off)
-{
-	return (uint32_t)(off - lx->bol);
-}
 
 /* Sets "LINE:COL: what" (1-based column) and returns MT_EINVALID. */
-__attribute__((format(printf, 3, 4)))
-static int lex_error(uint32_t line, uint32_t col, const char *fmt, ...)
+int mt_pylex__error(uint32_t line, uint32_t col, const char *fmt, ...)
 {
 	char what[256];
 	va_list ap;
@@ -296,10 +46,9 @@ static int lex_error(uint32_t line, uint32_t col, const char *fmt, ...)
 	return mt_error_set(MT_EINVALID, "%u:%u: %s", line, col + 1, what);
 }
 
-/* An error at the read position. */
-#define ERR_HERE(lx, ...) lex_error((lx)->line, col_of((lx), (lx)->p), __VA_ARGS__)
-
-static int grow(lexer *lx)
+/* The limits above keep every stack a fixed array: the token array is all
+ * that grows. */
+int mt_pylex__grow(lexer *lx)
 {
 	size_t cap = lx->cap ? lx->cap * 2 : 64;
 	mt_token *t;
@@ -323,18 +72,6 @@ static int grow(lexer *lx)
 	return 0;
 }
 
-/* 1 if s[0..n) is def, class, import or from (see mt_pylex_code_buf). */
-static inline int marked_name(const unsigned char *s, size_t n)
-{
-	switch (n) {
-	case 3: return s[0] == 'd' && s[1] == 'e' && s[2] == 'f';
-	case 4: return memcmp(s, "from", 4) == 0;
-	case 5: return memcmp(s, "class", 5) == 0;
-	case 6: return memcmp(s, "import", 6) == 0;
-	default: return 0;
-	}
-}
-
 /* Marks token `tok`, a name at off, when it is one of those. Out of line:
  * inlined, it costs lex_code registers in its hot loop. */
 __attribute__((noinline)) static void mark_name(lexer *lx, size_t off, size_t len, size_t tok)
@@ -343,34 +80,6 @@ __attribute__((noinline)) static void mark_name(lexer *lx, size_t off, size_t le
 		lx->marks[lx->nmarks++] = tok;
 }
 
-static inline int emit(lexer *lx, mt_tok_kind kind, size_t off, size_t len, uint32_t line,
-		       uint32_t col)
-{
-	mt_token *t;
-
-	if (lx->code_only &&
-	    (kind == MT_TOK_COMMENT || kind == MT_TOK_NL || kind == MT_TOK_ENDMARKER))
-		return LEX_MORE;
-	if (lx->ntok == lx->cap && grow(lx) < 0)
-		return MT_EIO;
-	if (lx->marks && (kind == MT_TOK_INDENT || kind == MT_TOK_DEDENT || kind == MT_TOK_NEWLINE ||
-			  (kind == MT_TOK_NAME && marked_name(lx->s + off, len))))
-		lx->marks[lx->nmarks++] = lx->ntok;
-	t = &lx->tok[lx->ntok++];
-	t->kind = kind;
-	t->off = (uint32_t)off;
-	t->len = (uint32_t)len;
-	t->line = line;
-	t->col = col;
-	return LEX_MORE;
-}
-
-/* A token starting at `off` on the current line and ending at the read
- * position. */
-static inline int emit_here(lexer *lx, mt_tok_kind kind, size_t off)
-{
-	return emit(lx, kind, off, lx->p - off, lx->line, col_of(lx, off));
-}
 
 /* --- brackets --------------------------------------------------------------- */
 
@@ -521,7 +230,7 @@ static int digits(lexer *lx, size_t *p)
 			return 0;
 		(*p)++;
 		if (!is_digit(at(lx, *p)))
-			return lex_error(lx->line, col_of(lx, *p), "invalid decimal literal");
+			return mt_pylex__error(lx->line, col_of(lx, *p), "invalid decimal literal");
 	}
 }
 
@@ -544,17 +253,17 @@ static int lex_radix(lexer *lx, size_t start, size_t p, int base)
 		c = at(lx, p);
 		if (!is_radix_digit(c, base)) {
 			if (is_digit(c))
-				return lex_error(lx->line, col_of(lx, p),
-						 "invalid digit '%c' in %s literal", c, name);
-			return lex_error(lx->line, col_of(lx, p), "invalid %s literal", name);
+				return mt_pylex__error(lx->line, col_of(lx, p),
+						       "invalid digit '%c' in %s literal", c, name);
+			return mt_pylex__error(lx->line, col_of(lx, p), "invalid %s literal", name);
 		}
 		while (is_radix_digit(at(lx, p), base))
 			p++;
 		c = at(lx, p);
 	} while (c == '_');
 	if (is_digit(c))
-		return lex_error(lx->line, col_of(lx, p), "invalid digit '%c' in %s literal", c,
-				 name);
+		return mt_pylex__error(lx->line, col_of(lx, p), "invalid digit '%c' in %s literal",
+				       c, name);
 	lx->p = p;
 	return emit_here(lx, MT_TOK_NUMBER, start);
 }
@@ -578,7 +287,7 @@ static int lex_float_tail(lexer *lx, size_t start, size_t p)
 		if (d == '+' || d == '-') {
 			q++;
 			if (!is_digit(at(lx, q)))
-				return lex_error(lx->line, col_of(lx, q), "invalid decimal literal");
+				return mt_pylex__error(lx->line, col_of(lx, q), "invalid decimal literal");
 		}
 		if (is_digit(at(lx, q))) {
 			if (digits(lx, &q) < 0)
@@ -648,9 +357,6 @@ static size_t string_prefix(const lexer *lx, size_t p, int *is_f)
 	return 0;
 }
 
-static int lex_string(lexer *lx, size_t start, size_t prefix);
-static int lex_fstring_start(lexer *lx, size_t start, size_t prefix);
-
 static int lex_name(lexer *lx)
 {
 	size_t start = lx->p, pre;
@@ -660,198 +366,11 @@ static int lex_name(lexer *lx)
 	case 'b': case 'r': case 'u': case 'f':
 		pre = string_prefix(lx, start, &is_f);
 		if (pre)
-			return is_f ? lex_fstring_start(lx, start, pre) : lex_string(lx, start, pre);
+			return is_f ? mt_pylex__fstring_start(lx, start, pre)
+				    : mt_pylex__string(lx, start, pre);
 	}
 	lx->p = skip_id(lx, lx->p + 1);
 	return emit_here(lx, MT_TOK_NAME, start);
-}
-
-/* --- strings ---------------------------------------------------------------- */
-
-static int unterminated(uint32_t line, uint32_t col, int qsize, int fstring)
-{
-	return lex_error(line, col, "unterminated %s%sstring literal",
-			 qsize == 3 ? "triple-quoted " : "", fstring ? "f-" : "");
-}
-
-/* A string literal that is not an f-string; prefix bytes precede the quote.
- * A backslash always protects the next byte, raw or not, so r"\"" is one
- * string and a backslash before a line break continues the literal. */
-static int lex_string(lexer *lx, size_t start, size_t prefix)
-{
-	uint32_t line = lx->line, col = col_of(lx, start);
-	size_t p = start + prefix;
-	unsigned char q = lx->s[p];
-	int qsize = 1, endq = 0;
-
-	if (at(lx, p + 1) == q && at(lx, p + 2) == q)
-		qsize = 3;
-	else if (at(lx, p + 1) == q)
-		endq = 1; /* "" */
-	lx->p = p + (size_t)(qsize == 3 ? 3 : endq ? 2 : 1);
-	while (endq < qsize) {
-		int c, k;
-		if (!endq) /* skip plain text up to a quote, backslash or line break */
-			lx->p = find_str_special(lx, lx->p);
-		c = at(lx, lx->p);
-		if (c == q) {
-			endq++;
-			lx->p++;
-			continue;
-		}
-		endq = 0;
-		if ((k = eol_len(lx, lx->p)) > 0 && qsize == 3) {
-			take_eol(lx, k);
-			continue;
-		}
-		if (c < 0 || k >= 0) {
-			struct fmode *m = lx->nfs ? &lx->fs[lx->nfs - 1] : NULL;
-			/* f"{x" ... the quote was meant to end the f-string. */
-			if (m && m->quote == q && m->qsize == qsize)
-				return lex_error(line, col, "f-string: expecting '}'");
-			return unterminated(line, col, qsize, 0);
-		}
-		lx->p++;
-		if (c == '\\' && (k = eol_len(lx, lx->p)) > 0)
-			take_eol(lx, k);
-		else if (c == '\\' && lx->p < lx->n)
-			lx->p++;
-	}
-	return emit(lx, MT_TOK_STRING, start, lx->p - start, line, col);
-}
-
-static int lex_fstring_start(lexer *lx, size_t start, size_t prefix)
-{
-	size_t p = start + prefix;
-	unsigned char q = lx->s[p];
-	struct fmode *m;
-	size_t i;
-
-	if (lx->nfs >= MAX_FSTRING)
-		return ERR_HERE(lx, "too many nested f-strings");
-	m = &lx->fs[lx->nfs++];
-	memset(m, 0, sizeof(*m));
-	m->line = lx->line;
-	m->col = col_of(lx, start);
-	m->quote = q;
-	m->qsize = at(lx, p + 1) == q && at(lx, p + 2) == q ? 3 : 1;
-	for (i = 0; i < prefix; i++)
-		m->raw |= (lx->s[start + i] | 0x20) == 'r';
-	m->expr_depth = -1;
-	lx->p = p + m->qsize;
-	return emit_here(lx, MT_TOK_FSTRING_START, start);
-}
-
-/* The end of a literal text piece at `{`/`}`. CPython ends a piece at `{{`
- * or `}}` keeping the first brace in it and skipping the second, which is
- * how the escapes become one literal brace; a single brace (any brace in a
- * format spec) ends the piece before it and hands over to code. */
-static int fmiddle_brace(lexer *lx, struct fmode *m, size_t start, uint32_t line, uint32_t col,
-			 int c, int in_spec)
-{
-	size_t end;
-
-	if (!in_spec && at(lx, lx->p) == c) {
-		end = lx->p++;
-		return emit(lx, MT_TOK_FSTRING_MIDDLE, start, end - start, line, col);
-	}
-	lx->p--;
-	if (c == '{' && ++m->expr_depth >= MAX_EXPR_NESTING)
-		return ERR_HERE(lx, "f-string: expressions nested too deeply");
-	m->in_expr = 1;
-	return emit(lx, MT_TOK_FSTRING_MIDDLE, start, lx->p - start, line, col);
-}
-
-/* After a backslash in literal text. Returns 1 when `\N{` began a named
- * escape, whose `}` then ends the piece. */
-static int fmiddle_escape(lexer *lx, const struct fmode *m)
-{
-	int c = at(lx, lx->p), k;
-
-	if (c == '{' || c == '}')
-		return 0; /* "\{" is a backslash, then a field */
-	if ((k = eol_len(lx, lx->p)) > 0) {
-		take_eol(lx, k);
-		return 0;
-	}
-	if (c < 0)
-		return 0;
-	lx->p++;
-	if (!m->raw && c == 'N' && at(lx, lx->p) == '{') {
-		lx->p++;
-		return 1;
-	}
-	return 0;
-}
-
-/* One FSTRING_MIDDLE: literal text (or format spec text) up to a brace or
- * the closing quotes. In a format spec, pieces are emitted even when empty,
- * as CPython does. */
-static int lex_fmiddle(lexer *lx, struct fmode *m)
-{
-	size_t start = lx->p;
-	uint32_t line = lx->line, col = col_of(lx, start);
-	int in_spec = m->expr_depth >= 0, named = 0, endq = 0, c, k;
-
-	while (endq < m->qsize) {
-		size_t q = find_fstr_special(lx, lx->p, m->quote);
-		if (q > lx->p) { /* plain text */
-			lx->p = q;
-			endq = 0;
-		}
-		if ((k = eol_len(lx, lx->p)) >= 0 && (m->qsize == 1 || k == 0)) {
-			if (in_spec && m->qsize == 1) {
-				/* A line break ends a format spec; code takes over. */
-				m->in_expr = 1;
-				return emit(lx, MT_TOK_FSTRING_MIDDLE, start, lx->p - start, line, col);
-			}
-			return unterminated(m->line, m->col, m->qsize, 1);
-		}
-		if (k > 0) {
-			take_eol(lx, k);
-			endq = 0;
-			continue;
-		}
-		if (lx->p >= lx->n)
-			return unterminated(m->line, m->col, m->qsize, 1);
-		c = lx->s[lx->p++];
-		if (c == m->quote) {
-			endq++;
-			continue;
-		}
-		endq = 0;
-		if (c == '}' && named)
-			return emit(lx, MT_TOK_FSTRING_MIDDLE, start, lx->p - start, line, col);
-		if (c == '{' || c == '}')
-			return fmiddle_brace(lx, m, start, line, col, c, in_spec);
-		if (c == '\\')
-			named |= fmiddle_escape(lx, m);
-	}
-	lx->p -= m->qsize; /* the quotes are the FSTRING_END */
-	return emit(lx, MT_TOK_FSTRING_MIDDLE, start, lx->p - start, line, col);
-}
-
-/* The read position is inside an f-string, outside any replacement field. */
-static int lex_fstring(lexer *lx)
-{
-	struct fmode *m = &lx->fs[lx->nfs - 1];
-	size_t p = lx->p;
-	int i;
-
-	if (at(lx, p) == '{' && at(lx, p + 1) != '{') {
-		/* A field right away: the `{` is an ordinary OP token. */
-		if (++m->expr_depth >= MAX_EXPR_NESTING)
-			return ERR_HERE(lx, "f-string: expressions nested too deeply");
-		m->in_expr = 1;
-		return LEX_MORE;
-	}
-	for (i = 0; i < m->qsize && at(lx, p + (size_t)i) == m->quote; i++)
-		;
-	if (i < m->qsize)
-		return lex_fmiddle(lx, m);
-	lx->p += m->qsize;
-	lx->nfs--;
-	return emit_here(lx, MT_TOK_FSTRING_END, p);
 }
 
 /* --- operators, the rest ---------------------------------------------------- */
@@ -923,13 +442,13 @@ static int lex_continuation(lexer *lx)
 	int k = eol_len(lx, lx->p + 1);
 
 	if (k < 0)
-		return lex_error(lx->line, col + 1,
-				 "unexpected character after line continuation character");
+		return mt_pylex__error(lx->line, col + 1,
+				       "unexpected character after line continuation character");
 	lx->p++;
 	take_eol(lx, k);
 	if (at_eof(lx))
-		return lex_error(lx->line - 1, col,
-				 "unexpected end of file after line continuation character");
+		return mt_pylex__error(lx->line - 1, col,
+				       "unexpected end of file after line continuation character");
 	return 0;
 }
 
@@ -937,7 +456,7 @@ static int lex_eof(lexer *lx)
 {
 	if (lx->level > 0) {
 		const struct paren *pa = &lx->paren[lx->level - 1];
-		return lex_error(pa->line, pa->col, "'%c' was never closed", pa->ch);
+		return mt_pylex__error(pa->line, pa->col, "'%c' was never closed", pa->ch);
 	}
 	if (emit(lx, MT_TOK_ENDMARKER, lx->n, 0, lx->line, col_of(lx, lx->n)) < 0)
 		return MT_EIO;
@@ -978,7 +497,7 @@ static int lex_normal(lexer *lx)
 	if (is_digit(c) || (c == '.' && is_digit(at(lx, lx->p + 1))))
 		return lex_number(lx);
 	if (c == '"' || c == '\'')
-		return lex_string(lx, lx->p, 0);
+		return mt_pylex__string(lx, lx->p, 0);
 	if (c == '#')
 		return lex_comment(lx);
 	if (c == '\\')
@@ -1181,7 +700,7 @@ LEX_NO_SLP static int lex_code(lexer *lx)
 			goto indent;
 		case K_QUOTE: /* a string without a prefix */
 			SAVE();
-			if ((rc = lex_string(lx, p, 0)) < 0)
+			if ((rc = mt_pylex__string(lx, p, 0)) < 0)
 				return rc;
 			LOAD();
 			continue;
@@ -1283,11 +802,11 @@ static int lex_into(mt_lexbuf *b, int want_match, size_t *n, const char *src, si
 		if (!lx.nfs)
 			rc = lex_code(&lx);
 		else if (!lx.fs[lx.nfs - 1].in_expr)
-			rc = lex_fstring(&lx);
+			rc = mt_pylex__fstring(&lx);
 		else
 			rc = lex_normal(&lx);
 	} while (rc == LEX_MORE);
-	/* grow() may have moved them; a failed grow() left them valid */
+	/* mt_pylex__grow() may have moved them; a failed one left them valid */
 	b->tok = lx.tok;
 	if (want_match) {
 		b->match = lx.match;
