@@ -1,6 +1,6 @@
 /* What the listings of withdrawn records count (the withdrawal itself is
  * mt_journal_withdraw, trial/journal.c; who withdraws is git's user,
- * git/repo.c, a layer above). */
+ * probes/repo.c, a layer above). */
 #include "journal.h"
 #include "error.h"
 #include "util.h"
