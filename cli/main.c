@@ -199,15 +199,18 @@ const struct cli_command cli_commands[] = {
 	 "when one is unknown (with what is missing and the command that records it),\n"
 	 "GO_WITH_CONDITIONS when all are met under conditions, else GO.\n"
 	 "Exit status: 0 for GO, 1 otherwise, 2 for a trial that cannot be read.\n"},
-	{"override", cmd_override, "record what the team found out about an op",
-	 "Usage: mtrial override OP STATUS --note TEXT [--json]\n"
+	{"override", cmd_override, "record what the team found out about an op or an API",
+	 "Usage: mtrial override OP|API STATUS --note TEXT [--json]\n"
 	 "       mtrial override [--json]\n\n"
-	 "Records, in the trial's journal, how an op runs on the candidate as the team\n"
-	 "observed it (STATUS: device, cpu_fallback, unsupported, partial), with a note\n"
-	 "saying who, where and on which version. 'mtrial probe' ranks it above a\n"
+	 "Records, in the trial's journal, how an op (aten::cumsum) or a public torch\n"
+	 "API (torch.cumsum, torch.Tensor.masked_scatter) runs on the candidate as the\n"
+	 "team observed it (STATUS: device, cpu_fallback, unsupported, partial), with a\n"
+	 "note saying who, where and on which version. 'mtrial probe' ranks it above a\n"
 	 "documented table, below ops observed by analyze on real hardware; overrides\n"
-	 "written in trial.yaml (probe.overrides) come first. Without arguments, lists\n"
-	 "the recorded overrides, newest first.\n"},
+	 "written in trial.yaml (probe.overrides: op: or api:) come first. An API's\n"
+	 "override decides its calls before its op's does; an op reached only by\n"
+	 "overridden APIs follows the worst of them. Without arguments, lists the\n"
+	 "recorded overrides, newest first.\n"},
 	{"tables", cmd_tables, "list, show, import and update the compatibility tables",
 	 "Usage: mtrial tables list [--json]\n"
 	 "       mtrial tables show NAME|FILE [--format text|json|yaml] [--json]\n"

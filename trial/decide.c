@@ -1285,7 +1285,7 @@ static void general_caveats(struct ctx *x, json_t *criteria, int runs_met)
 		if (ops && json_is_object(probe) && str(o, "created") && str(probe, "created") &&
 		    strcmp(str(o, "created"), str(probe, "created")) > 0) {
 			caveat(x, "an override was recorded after the latest probe (%s on %s): run "
-			       "mtrial probe again", str(o, "op"), str(o, "created"));
+			       "mtrial probe again", str(o, "op") ?: str(o, "api"), str(o, "created"));
 			break;
 		}
 }
