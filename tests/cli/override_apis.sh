@@ -110,6 +110,23 @@ has "\`torch.Tensor.masked_scatter\` (aten::masked_scatter) (1 calls; override:t
 has "| unsupported | $(OUT=$PROBE json 'j["summary"]["apis"]["unsupported"]') | $(OUT=$PROBE json 'j["summary"]["unsupported"]') |" \
 	"$OUT" "the report's counts are the probe's"
 
+has "- on device by the team's override \`torch.cumsum\` (aten::cumsum) (1 calls; override:journal#$ID): runs on the device with 2.14.3" \
+	"$OUT" "the report lists an API the override put on the device, with its note"
+run_mt 0 report --format html
+has "on device by the team's override <code>torch.cumsum</code>" "$OUT" "... the HTML report too"
+# the chart counts what the report's table lists: APIs, unknown drawn at its size
+chart=$(printf '%s\n' "$OUT" | sed -n '/^<title>APIs by status on apitab<\/title>$/,/<\/svg>/p')
+has "APIs called (the table lists APIs" "$chart" "the ops chart counts APIs, and says so"
+for st in "on device:device" "CPU fallback:cpu_fallback" "unsupported:unsupported" "unknown:unknown"; do
+	n=$(OUT=$PROBE json "j['summary']['apis']['${st#*:}']")
+	if [ "$n" -gt 0 ]; then has "<title>${st%%:*}: $n</title>" "$chart" "the chart's ${st%%:*} bar is the APIs' count ($n)"
+	else hasnt "<title>${st%%:*}:" "$chart" "no ${st%%:*} bar"; fi
+done
+eq "$(OUT=$PROBE json 'j["summary"]["apis"]["unknown"] > 0')" True "an unknown API is in the chart (torch.ones)"
+run_mt 1 probe --table torch-neuron-inf1
+run_mt 0 report --format html
+has '<title>Ops by status on torch-neuron-inf1</title>' "$OUT" "a table without APIs: the chart counts ops"
+
 # --- trial.yaml keys: each refused with its line and field ----------------------
 for case in "api: cumsum|'probe.overrides.0.api' is 'cumsum', not a dotted torch API" \
 	"op: torch.cumsum|'probe.overrides.0.op' is 'torch.cumsum', a torch API: write it as api:" \
