@@ -1,4 +1,5 @@
-/* mtrial override: record what the team found out about an op. */
+/* mtrial override: record what the team found out about an op or a torch
+ * API. */
 #include "cli.h"
 #include "error.h"
 #include "opmap.h"
@@ -20,11 +21,12 @@ static int list(struct cli *cli, mt_trial *t)
 		printf("#%-3lld %s  %-32s %-12s %s\n",
 		       (long long)json_integer_value(json_object_get(o, "id")),
 		       json_string_value(json_object_get(o, "created")),
-		       json_string_value(json_object_get(o, "op")),
+		       json_string_value(json_object_get(o, "op"))
+			       ?: json_string_value(json_object_get(o, "api")),
 		       json_string_value(json_object_get(o, "status")),
 		       json_string_value(json_object_get(o, "note")));
 	if (!json_array_size(all))
-		printf("No overrides recorded (mtrial override OP STATUS --note TEXT).\n");
+		printf("No overrides recorded (mtrial override OP|API STATUS --note TEXT).\n");
 	json_decref(all);
 	return 0;
 }
@@ -64,7 +66,7 @@ int cmd_override(struct cli *cli, int argc, char **argv)
 	if (opt == CLI_GETOPT_HELP)
 		return CLI_EXIT_OK;
 	if (optind != argc && optind + 2 != argc)
-		return cli_usage_error(cli, "give OP and STATUS, or nothing to list");
+		return cli_usage_error(cli, "give OP (or API) and STATUS, or nothing to list");
 	if ((error = cli_open_trial(cli, &t, 0)) < 0)
 		return cli_fail(cli, error);
 	if (optind == argc)

@@ -69,24 +69,37 @@ static void print_item(json_t *it, const char *key, int sites)
 		printf("  %s", json_string_value(json_object_get(it, "kind")));
 	printf("%s\n", json_is_false(json_object_get(it, "certain")) ? "  (uncertain)" : "");
 	if (json_string_value(json_object_get(it, "via")))
-		printf("      by the entry for %s\n",
+		printf("      by the %s for %s\n",
+		       strncmp(json_string_value(json_object_get(it, "source")), "override:", 9)
+			       ? "entry"
+			       : "override",
 		       json_string_value(json_object_get(it, "via")));
 	if (sites && json_string_value(json_object_get(it, "receiver")))
 		printf("      a tensor method: the receiver is assumed to be a tensor\n");
 }
 
-/* The entries of one status (device: those with a condition), under a
- * title; with `sites`, where each is called. */
+/* 1 when the team's override decided the entry. */
+static int overridden(json_t *it)
+{
+	return strncmp(json_string_value(json_object_get(it, "source")) ?: "", "override:", 9) == 0;
+}
+
+/* The entries of one status (device: those with a condition; "override":
+ * on the device by an override, without one), under a title; with `sites`,
+ * where each is called. */
 static void print_status(json_t *res, const char *key, const char *status, const char *title,
 			 int sites)
 {
+	int by_override = strcmp(status, "override") == 0;
 	json_t *it, *loc, *locs;
 	size_t i, k, shown = 0;
 
 	json_array_foreach(json_object_get(res, strcmp(key, "api") == 0 ? "apis" : "ops"), i, it) {
 		int conditional = json_array_size(json_object_get(it, "conditions")) > 0;
-		if (strcmp(json_string_value(json_object_get(it, "status")), status) != 0 ||
-		    (!strcmp(status, "device") && !conditional))
+		if (strcmp(json_string_value(json_object_get(it, "status")),
+			   by_override ? "device" : status) != 0 ||
+		    (!strcmp(status, "device") && !conditional) ||
+		    (by_override && (conditional || !overridden(it))))
 			continue;
 		if (!shown++)
 			printf("%s:\n", title);
@@ -123,6 +136,7 @@ static void print_entries(json_t *res)
 		     by_api ? "Unknown APIs (no table says; open questions for the trial)"
 			    : "Unknown (no table says; open questions for the trial)", 0);
 	print_status(res, key, "device", "Supported, with a condition", 0);
+	print_status(res, key, "override", "Supported, by the team's overrides", 0);
 }
 
 /* "12 ops: 3 on device, ... (25.0% of ops supported)." */

@@ -37,7 +37,20 @@ const struct cli_command cli_commands[] = {
 	 "'certain' when the file shows it comes from a torch call, 'uncertain' when it\n"
 	 "does not say; on a str, a file, an object of a class or a container\n"
 	 "('line.split()', 'img.split()', 'tracer.trace(m)') it is listed under\n"
-	 "not_tensor and not counted. A corrupt object or tree is skipped and named.\n"},
+	 "not_tensor and not counted. A corrupt object or tree is skipped and named.\n\n"
+	 "Dependencies: requirements*.txt (and requirements/*.txt, *.in), pyproject.toml,\n"
+	 "setup.py, setup.cfg and environment*.yml are read for CUDA-only packages and\n"
+	 "for versions known to break on the target: a rule's versions (a PEP 440\n"
+	 "specifier set, e.g. TRL ==1.15.*) with its source and date. A spec that pins\n"
+	 "an affected version gets a finding saying so; one that admits it among\n"
+	 "others (trl, trl>=1.10), one saying it may resolve to it; a VCS URL or an\n"
+	 "unreadable spec, one saying it may be one; other versions, none. --json\n"
+	 "gives each finding's source, date, versions and certainty (pinned, possible,\n"
+	 "unknown) as fields beside its message.\n\n"
+	 "MTRIAL_FINDINGS=FILE adds a team's own rules (the format of\n"
+	 "tables/findings.yaml: schema: mtrial-findings/1, sources:, rules:), read\n"
+	 "after the bundled ones; their ids must differ; an error names FILE:line:column\n"
+	 "and exits 2; cached results made under other rules are not reused.\n"},
 	{"probe", cmd_probe, "check each op of the repository against a compatibility table",
 	 "Usage: mtrial probe [--repo PATH] [--rev REV] [--table NAME|FILE]\n"
 	 "                    [--from scan|torchscript|trace [FILE]]\n"
@@ -199,15 +212,18 @@ const struct cli_command cli_commands[] = {
 	 "when one is unknown (with what is missing and the command that records it),\n"
 	 "GO_WITH_CONDITIONS when all are met under conditions, else GO.\n"
 	 "Exit status: 0 for GO, 1 otherwise, 2 for a trial that cannot be read.\n"},
-	{"override", cmd_override, "record what the team found out about an op",
-	 "Usage: mtrial override OP STATUS --note TEXT [--json]\n"
+	{"override", cmd_override, "record what the team found out about an op or an API",
+	 "Usage: mtrial override OP|API STATUS --note TEXT [--json]\n"
 	 "       mtrial override [--json]\n\n"
-	 "Records, in the trial's journal, how an op runs on the candidate as the team\n"
-	 "observed it (STATUS: device, cpu_fallback, unsupported, partial), with a note\n"
-	 "saying who, where and on which version. 'mtrial probe' ranks it above a\n"
+	 "Records, in the trial's journal, how an op (aten::cumsum) or a public torch\n"
+	 "API (torch.cumsum, torch.Tensor.masked_scatter) runs on the candidate as the\n"
+	 "team observed it (STATUS: device, cpu_fallback, unsupported, partial), with a\n"
+	 "note saying who, where and on which version. 'mtrial probe' ranks it above a\n"
 	 "documented table, below ops observed by analyze on real hardware; overrides\n"
-	 "written in trial.yaml (probe.overrides) come first. Without arguments, lists\n"
-	 "the recorded overrides, newest first.\n"},
+	 "written in trial.yaml (probe.overrides: op: or api:) come first. An API's\n"
+	 "override decides its calls before its op's does; an op reached only by\n"
+	 "overridden APIs follows the worst of them. Without arguments, lists the\n"
+	 "recorded overrides, newest first.\n"},
 	{"tables", cmd_tables, "list, show, import and update the compatibility tables",
 	 "Usage: mtrial tables list [--json]\n"
 	 "       mtrial tables show NAME|FILE [--format text|json|yaml] [--json]\n"

@@ -132,16 +132,17 @@ static void add_api_sites(json_t *by_api, json_t *sites, const char *name_key,
 }
 
 /* The first override for op, or for its base name (aten::add for
- * aten::add.Tensor). */
-static json_t *override_for(json_t *overrides, const char *name, size_t *index)
+ * aten::add.Tensor); with `key` "api", the first for that API (no base:
+ * torch.Tensor.add is no overload of torch.Tensor). */
+static json_t *override_for(json_t *overrides, const char *key, const char *name, size_t *index)
 {
-	const char *dot = strchr(name, '.');
+	const char *dot = strcmp(key, "op") == 0 ? strchr(name, '.') : NULL;
 	size_t base = dot ? (size_t)(dot - name) : strlen(name);
 	json_t *o;
 	size_t i;
 
 	json_array_foreach(overrides, i, o) {
-		const char *n = json_string_value(json_object_get(o, "op")) ?: "";
+		const char *n = json_string_value(json_object_get(o, key)) ?: "";
 		if (strcmp(n, name) == 0 || (strlen(n) == base && strncmp(n, name, base) == 0)) {
 			*index = i;
 			return o;
@@ -159,21 +160,17 @@ static void set_result(json_t *entry, const char *status, const char *source, js
 	json_object_set_new(entry, "notes", notes ? notes : json_null());
 }
 
-/* The team's override for the op (an API's too: overrides name ops, as
- * `mtrial override OP` records them): 1 when one decides. */
-static int from_override(json_t *entry, const mt_probe_inputs *in, const char *op)
+/* Sets entry from the override ov (index oi in the list): 1, or an error
+ * for a status no override can have. */
+static int from_override_entry(json_t *entry, json_t *ov, size_t oi, const char *name)
 {
-	size_t oi = 0;
-	json_t *ov = op ? override_for(in->overrides, op, &oi) : NULL;
 	char source[512];
 	int st;
 
-	if (!ov)
-		return 0;
 	st = mt_compat_status_parse(json_string_value(json_object_get(ov, "status")) ?: "");
 	if (st < 0)
 		return mt_error_set(MT_EINVALID, "trial.yaml: override for %s: unknown status '%s'",
-				    op, json_string_value(json_object_get(ov, "status")) ?: "");
+				    name, json_string_value(json_object_get(ov, "status")) ?: "");
 	if (json_is_string(json_object_get(ov, "source")))
 		snprintf(source, sizeof(source), "%s",
 			 json_string_value(json_object_get(ov, "source")));
@@ -187,6 +184,52 @@ static int from_override(json_t *entry, const mt_probe_inputs *in, const char *o
 			   ? json_incref(json_object_get(ov, "note"))
 			   : NULL);
 	return 1;
+}
+
+static int override_rank(json_t *ov)
+{
+	return rank(mt_compat_status_parse(json_string_value(json_object_get(ov, "status")) ?: ""));
+}
+
+/* An op reached only by calls of APIs the team has overridden follows
+ * them, the worst of them when they differ (as an op follows the table's
+ * API entries); 1 when they decide. */
+static int from_api_overrides(json_t *entry, const mt_probe_inputs *in, json_t *callers)
+{
+	json_t *v, *ov, *worst = NULL;
+	size_t oi = 0, worst_i = 0;
+	const char *api, *worst_api = NULL;
+	int r;
+
+	json_object_foreach(callers, api, v) {
+		if (!(ov = override_for(in->overrides, "api", api, &oi)))
+			return 0;
+		if (!worst || override_rank(ov) < override_rank(worst)) {
+			worst = ov;
+			worst_i = oi;
+			worst_api = api;
+		}
+	}
+	if (!worst)
+		return 0;
+	if ((r = from_override_entry(entry, worst, worst_i, worst_api)) > 0)
+		json_object_set_new(entry, "via", json_string(worst_api));
+	return r;
+}
+
+/* The team's override: for an API, its own, else its op's; for an op, its
+ * own, else those of the APIs whose calls reached it. 1 when one decides. */
+static int from_override(json_t *entry, const mt_probe_inputs *in, const char *api,
+			 const char *op, json_t *callers)
+{
+	size_t oi = 0;
+	json_t *ov;
+
+	if (api && (ov = override_for(in->overrides, "api", api, &oi)))
+		return from_override_entry(entry, ov, oi, api);
+	if (op && (ov = override_for(in->overrides, "op", op, &oi)))
+		return from_override_entry(entry, ov, oi, op);
+	return api ? 0 : from_api_overrides(entry, in, callers);
 }
 
 /* The dtypes the inventory saw op with (its tensors' and its constant
@@ -357,7 +400,7 @@ static int decide(json_t *entry, const mt_probe_inputs *in, const char *api, con
 		json_object_set(entry, "dtypes", seen);
 	if (in->observed && from_table(entry, in->observed, "observed", api, op, seen, callers))
 		goto done;
-	if ((r = from_override(entry, in, op)) != 0)
+	if ((r = from_override(entry, in, api, op, callers)) != 0)
 		goto done;
 	if (from_table(entry, in->table, "table", api, op, seen, callers))
 		goto done;

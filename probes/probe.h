@@ -25,10 +25,13 @@
 typedef struct {
 	const mt_compat_table *table;    /* required */
 	const mt_compat_table *observed; /* optional */
-	json_t *overrides; /* optional: [{op, status, note, conditions, source}],
-			      borrowed; the first for an op wins; source names
-			      it ("override:journal#3"), else
-			      "override:trial.yaml#N" (N = 1-based position) */
+	json_t *overrides; /* optional: [{op | api, status, note, conditions,
+			      source}], borrowed; the first for an op (an API)
+			      wins; source names it ("override:journal#3"),
+			      else "override:trial.yaml#N" (N = 1-based
+			      position). An API's decides its calls, before its
+			      op's; an op reached only by overridden APIs
+			      follows the worst of them ("via") */
 	json_t *inventory_ops; /* optional, borrowed: an inventory's ops {op:
 				  {dtypes [], dtype_args []}} (a trace, a
 				  TorchScript graph); an op without dtypes has

@@ -10,6 +10,7 @@
 #include "ytree.h"
 
 #include <fnmatch.h>
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -850,11 +851,41 @@ static char *version_message(const struct rule *r, const struct cand *c)
 	return mt_buf_detach(&b);
 }
 
+/* A finding's fields beside its message (mt_finding.details), NULL when
+ * its rule cites nothing and is about no versions. */
+static char *finding_details(const struct rule *r, const struct cand *c)
+{
+	static const char *const certainty[] = {[MT_VMATCH_PINNED] = "pinned",
+						[MT_VMATCH_POSSIBLE] = "possible",
+						[MT_VMATCH_UNKNOWN] = "unknown"};
+	json_t *o = json_object();
+	char *text = NULL;
+
+	if (r->cite)
+		json_object_set_new(o, "source", json_string(r->cite));
+	if (r->date)
+		json_object_set_new(o, "date", json_string(r->date));
+	if (c->dep && r->versions) {
+		json_object_set_new(o, "versions", json_string(r->versions_text));
+		json_object_set_new(o, "certainty",
+				    json_string(certainty[c->vmatch == MT_VMATCH_POSSIBLE ||
+							  c->vmatch == MT_VMATCH_UNKNOWN
+						  ? c->vmatch
+						  : MT_VMATCH_PINNED]));
+		if (c->vwhy)
+			json_object_set_new(o, "certainty_why", json_string(c->vwhy));
+	}
+	if (json_object_size(o))
+		text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return text;
+}
+
 static int emit(const struct cands *cs, const struct cand *c, mt_findings *acc)
 {
 	const struct rule *r = &cs->rules->v[c->rule];
 	const char *effort = r->effort;
-	char *message = NULL;
+	char *message = NULL, *details = finding_details(r, c);
 	int error;
 
 	if (c->dep && r->versions)
@@ -867,6 +898,10 @@ static int emit(const struct cands *cs, const struct cand *c, mt_findings *acc)
 	}
 	error = mt_findings_add(acc, r->id, r->kind, effort, c->file, c->line, c->col,
 				message ? message : r->message, c->match);
+	if (error == 0) /* json_dumps's memory is malloc's */
+		acc->items[acc->n - 1].details = details;
+	else
+		free(details);
 	free(message);
 	return error;
 }
@@ -1146,6 +1181,7 @@ int mt_findings_add(mt_findings *acc, const char *rule, const char *kind, const 
 	f->col = col;
 	f->message = dup_or_null(message);
 	f->match = dup_or_null(match);
+	f->details = NULL;
 	return 0;
 }
 
@@ -1203,6 +1239,7 @@ void mt_findings_dispose(mt_findings *acc)
 		free(f->file);
 		free(f->message);
 		free(f->match);
+		free(f->details);
 	}
 	free(acc->items);
 	acc->items = NULL;

@@ -77,6 +77,10 @@ typedef struct {
 	char *message;
 	char *match;   /* what matched, as written: the api, method, keyword,
 			  string literal, module, path or requirement */
+	char *details; /* NULL, or a JSON object's text: what the message says
+			  in words, as fields: a cited rule's source and date;
+			  a versions rule's versions, certainty ("pinned",
+			  "possible", "unknown") and certainty_why */
 } mt_finding;
 
 /* Zero-initialise ({0}); every string is owned by the accumulator. */

@@ -26,8 +26,8 @@
 
 /* Bump when the per-file result format, the extraction or the summary
  * (cached whole per tree) changes. 4: the summary's method_ops, and
- * split() with no argument or sep= is a str's. */
-#define SCAN_FORMAT 4
+ * split() with no argument or sep= is a str's. 5: a finding's details. */
+#define SCAN_FORMAT 5
 
 struct shared {
 	const mt_scan_options *opts;
@@ -134,6 +134,7 @@ static void take_findings(struct fresult *r, const mt_findings *acc)
 		o->message = mt_arena_strdup(&r->arena, f->message);
 		o->line = f->line;
 		o->col = f->col;
+		o->details = f->details ? mt_arena_strdup(&r->arena, f->details) : NULL;
 	}
 	r->nfindings += acc->n;
 }
@@ -330,6 +331,8 @@ static char *encode_result(const struct fresult *r)
 		mt_jw_int(&w, f->line);
 		mt_jw_int(&w, f->col);
 		mt_jw_str(&w, f->message);
+		if (f->details)
+			mt_jw_str(&w, f->details);
 		mt_jw_end_array(&w);
 	}
 	mt_jw_end_array(&w);
@@ -394,7 +397,8 @@ static int decode_result(struct fresult *r, const char *text)
 	json_array_foreach(c, i, x)
 		r->findings[r->nfindings++] = (struct ffinding){
 			jstr(&r->arena, x, 0), jstr(&r->arena, x, 1), jstr(&r->arena, x, 2),
-			jstr(&r->arena, x, 5), jint(x, 3), jint(x, 4)};
+			jstr(&r->arena, x, 5), jint(x, 3), jint(x, 4),
+			json_is_string(json_array_get(x, 6)) ? jstr(&r->arena, x, 6) : NULL};
 	c = json_object_get(v, "d");
 	r->deps = calloc(json_array_size(c) + 1, sizeof(*r->deps));
 	json_array_foreach(c, i, x)

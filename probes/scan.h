@@ -72,7 +72,8 @@ typedef struct {
 	char *summary;         /* a JSON object: files_scanned, files_skipped
 				  [{path, reason}], ops {op: {count, files}},
 				  findings [{rule, kind, effort, file, line, col,
-				  message}], dependencies [{name, spec, file, line,
+				  message, and mt_finding.details' fields}],
+				  dependencies [{name, spec, file, line,
 				  cuda_only, why}], files [{path, lines, calls,
 				  methods, findings}], totals {...} */
 } mt_scan_result;

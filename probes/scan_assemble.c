@@ -240,6 +240,9 @@ static void add_finding(struct summary *sm, const struct ffinding *f, const char
 	entry_uint(&sm->entry, ",\"line\":", f->line);
 	entry_uint(&sm->entry, ",\"col\":", f->col);
 	entry_str(&sm->entry, ",\"message\":", f->message);
+	/* its fields, a JSON object findings.c wrote: its members join these */
+	if (f->details && strlen(f->details) > 2 && utf8_ok(f->details))
+		mt_buf_printf(&sm->entry, ",%.*s", (int)strlen(f->details) - 2, f->details + 1);
 	PUT_LIT(&sm->entry, "}");
 	mt_jw_raw(w, sm->entry.ptr, sm->entry.len);
 	sm->findings.n++;
@@ -602,7 +605,8 @@ mt_scan_asm *mt_scan__asm_begin(const mt_gitlisting *l, const mt_rules *rules)
 		mt_rules_eval_path(rules, l->entries[i].path, &paths);
 	for (size_t i = 0; i < paths.n; i++) {
 		const mt_finding *f = &paths.items[i];
-		struct ffinding one = {f->rule, f->kind, f->effort, f->message, f->line, f->col};
+		struct ffinding one = {f->rule, f->kind, f->effort, f->message, f->line, f->col,
+				       f->details};
 		add_finding(&a->sm, &one, f->file);
 	}
 	mt_findings_dispose(&paths);

@@ -34,6 +34,7 @@ struct fmethod {
 struct ffinding {
 	const char *rule, *kind, *effort, *message;
 	uint32_t line, col;
+	const char *details; /* mt_finding.details, or NULL */
 };
 struct fdep {
 	const char *name, *spec, *why;

@@ -65,7 +65,7 @@ char *mt_aten_unregistered_warning(const char *op)
 	const char *dot = colons ? strchr(colons + 2, '.') : NULL;
 	mt_buf b = MT_BUF_INIT;
 
-	if (!op)
+	if (!colons) /* a torch API (torch.cumsum) is no operator */
 		return NULL;
 	mt_buf_put(&b, op, dot ? (size_t)(dot - op) : strlen(op)); /* the base name */
 	if (mt_aten_registered(mt_buf_cstr(&b))) {

@@ -188,22 +188,31 @@ static json_t *quality_chart(json_t *model)
 
 /* --- ops by status ------------------------------------------------------------ */
 
+/* By API when the probe lists APIs (an API-keyed table), as the report's
+ * table and the wizard's bar count them, else by op; unknown is drawn at
+ * its size like any other status. */
 static json_t *ops_chart(json_t *model)
 {
 	static const char *const keys[] = {"device", "partial", "cpu_fallback", "unsupported", "unknown"};
 	static const char *const rows[] = {"on device", "partial", "CPU fallback", "unsupported", "unknown"};
 	static const char *const colors[] = {"#2ca02c", "#bcbd22", "#ff7f0e", "#d62728", "#999999"};
-	static const char *const segment[] = {"ops"};
-	json_t *summary = at(model, "probe.summary");
+	int by_api = json_is_true(at(model, "probe.by_api"));
+	const char *const *segment = by_api ? (const char *const[]){"APIs"}
+					    : (const char *const[]){"ops"};
+	json_t *summary = at(model, by_api ? "probe.summary.apis" : "probe.summary");
 	double values[5];
 	char title[160];
 	mt_buf b = MT_BUF_INIT;
 
 	for (size_t i = 0; i < 5; i++)
 		values[i] = num(json_object_get(summary, keys[i]));
-	snprintf(title, sizeof(title), "Ops by status on %s", str(model, "probe.table.name") ?: "the target");
+	snprintf(title, sizeof(title), "%s by status on %s", by_api ? "APIs" : "Ops",
+		 str(model, "probe.table.name") ?: "the target");
 	mt_svg_bars c = {
-		.title = title, .value_label = "ops", .rows = rows, .n_rows = 5, .segments = segment,
+		.title = title,
+		.value_label = by_api ? "APIs called (the table lists APIs; the ops are counted above)"
+				      : "ops",
+		.rows = rows, .n_rows = 5, .segments = segment,
 		.colors = colors, .n_segments = 1, .values = values,
 		.empty = "no probe yet: mtrial probe",
 	};

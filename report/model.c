@@ -866,8 +866,8 @@ static json_t *tracks_model(mt_trial *t, int64_t now_ms)
  * questions, by API when the table listed APIs (listed_by), else by op;
  * each entry's `name` is what it is listed by, `api_op` an API's aten op.
  * Entries on the device under a condition (a process group, a dtype) are
- * also in device_conditional. Call sites are cut to a few per
- * entry. */
+ * also in device_conditional, the others the team's override put there in
+ * device_override. Call sites are cut to a few per entry. */
 static json_t *probe_model(mt_journal *j)
 {
 	json_t *r = NULL, *by = json_object(), *o, *list;
@@ -891,6 +891,12 @@ static json_t *probe_model(mt_journal *j)
 		if (!strcmp(st, "device") && json_array_size(json_object_get(o, "conditions"))) {
 			if (!(list = json_object_get(by, "device_conditional")))
 				json_object_set_new(by, "device_conditional", list = json_array());
+			json_array_append(list, o);
+		} else if (!strcmp(st, "device") &&
+			   !strncmp(json_string_value(json_object_get(o, "source")) ?: "",
+				    "override:", 9)) {
+			if (!(list = json_object_get(by, "device_override")))
+				json_object_set_new(by, "device_override", list = json_array());
 			json_array_append(list, o);
 		}
 		while (json_array_size(locs) > 3)

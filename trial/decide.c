@@ -966,16 +966,17 @@ static void other_probe_note(json_t *c, json_t *other)
 	mt_buf_dispose(&b);
 }
 
-/* The APIs a probe against an API-keyed table found unsupported that
- * dispatch no aten op of their own (torch.onnx.export): the op counts never
- * see them. Their names into b (at most OPS_NAMED); how many. */
-static size_t unsupported_apis(json_t *probe, mt_buf *b)
+/* The APIs of a status (unsupported, unknown) a probe against an
+ * API-keyed table found that dispatch no aten op of their own
+ * (torch.onnx.export): the op counts never see them. Their names into b
+ * (at most OPS_NAMED); how many. */
+static size_t apis_without_op(json_t *probe, const char *status, mt_buf *b)
 {
 	json_t *a;
 	size_t i, n = 0;
 
 	json_array_foreach(json_object_get(probe, "apis"), i, a)
-		if (streq(str(a, "status"), "unsupported") && !str(a, "op")) {
+		if (streq(str(a, "status"), status) && !str(a, "op")) {
 			if (n < OPS_NAMED)
 				mt_buf_printf(b, "%s%s (%s)", n ? ", " : "", str(a, "api") ?: "?",
 					      str(a, "source") ?: "?");
@@ -986,6 +987,27 @@ static size_t unsupported_apis(json_t *probe, mt_buf *b)
 	return n;
 }
 
+/* Unknown: k->unknown ops and nunk APIs without an op of their own (named
+ * in unk_apis) have no known status on the candidate. */
+static void unknown_ops(json_t *c, struct op_counts *k, size_t total, size_t nunk,
+			const mt_buf *unk_apis, double threshold)
+{
+	mt_buf b = MT_BUF_INIT;
+
+	if (k->unknown)
+		mt_buf_printf(&b, "%zu of %zu ops have no known status on the candidate: %s",
+			      k->unknown, total, mt_buf_cstr(&k->unk));
+	if (nunk)
+		mt_buf_printf(&b, "%s%zu API(s) that run no aten op of their own have no known "
+			      "status: %s", k->unknown ? "; and " : "", nunk, mt_buf_cstr(unk_apis));
+	judge(c, "unknown", isfinite(threshold) ? (double)k->cpu_fallback : NAN, "%s",
+	      mt_buf_cstr(&b));
+	need(c, "how the ops and APIs of unknown status run on the candidate",
+	     "mtrial tables import FILE (the target's table), mtrial override OP|API STATUS "
+	     "--note TEXT, or mtrial probe --observed ANALYZE.json");
+	mt_buf_dispose(&b);
+}
+
 static void judge_ops(struct ctx *x, json_t *c, double threshold)
 {
 	json_t *probe = json_object_get(x->ev, "probe");
@@ -993,8 +1015,8 @@ static void judge_ops(struct ctx *x, json_t *c, double threshold)
 	size_t total = json_array_size(json_object_get(probe, "ops"));
 
 	json_t *other = json_object_get(x->ev, "probe_other");
-	mt_buf apis = MT_BUF_INIT;
-	size_t napis;
+	mt_buf apis = MT_BUF_INIT, unk_apis = MT_BUF_INIT;
+	size_t napis, nunk;
 	char what[160];
 
 	if (!json_is_object(probe) && !json_is_object(other)) {
@@ -1017,7 +1039,8 @@ static void judge_ops(struct ctx *x, json_t *c, double threshold)
 	if (json_is_object(other))
 		other_probe_note(c, other);
 	count_ops(&k, json_object_get(probe, "ops"));
-	napis = unsupported_apis(probe, &apis);
+	napis = apis_without_op(probe, "unsupported", &apis);
+	nunk = apis_without_op(probe, "unknown", &unk_apis);
 	if (k.unsupported || napis) {
 		mt_buf b = MT_BUF_INIT;
 		if (k.unsupported)
@@ -1031,13 +1054,10 @@ static void judge_ops(struct ctx *x, json_t *c, double threshold)
 	} else if (isfinite(threshold) && (double)k.cpu_fallback > threshold) {
 		judge(c, "not_met", (double)k.cpu_fallback, "%zu of %zu ops fall back to the CPU "
 		      "(threshold %g): %s", k.cpu_fallback, total, threshold, mt_buf_cstr(&k.fallback));
-	} else if (k.unknown) {
-		judge(c, "unknown", isfinite(threshold) ? (double)k.cpu_fallback : NAN,
-		      "%zu of %zu ops have no known status on the candidate: %s", k.unknown, total,
-		      mt_buf_cstr(&k.unk));
-		need(c, "how the ops of unknown status run on the candidate",
-		     "mtrial tables import FILE (a per-op table), mtrial override OP STATUS --note "
-		     "TEXT, or mtrial probe --observed ANALYZE.json");
+	} else if (k.unknown || nunk) {
+		/* unknown is never counted to look small: an API that runs no
+		 * op of its own is as open a question as an op */
+		unknown_ops(c, &k, total, nunk, &unk_apis, threshold);
 	} else {
 		judge(c, "met", isfinite(threshold) ? (double)k.cpu_fallback : 0,
 		      "none of the %zu ops is unsupported; %zu fall back to the CPU%s, %zu partial, "
@@ -1048,6 +1068,7 @@ static void judge_ops(struct ctx *x, json_t *c, double threshold)
 	table_said(x, c);
 	op_counts_dispose(&k);
 	mt_buf_dispose(&apis);
+	mt_buf_dispose(&unk_apis);
 }
 
 /* ---- effort ------------------------------------------------------------------- */
@@ -1285,7 +1306,7 @@ static void general_caveats(struct ctx *x, json_t *criteria, int runs_met)
 		if (ops && json_is_object(probe) && str(o, "created") && str(probe, "created") &&
 		    strcmp(str(o, "created"), str(probe, "created")) > 0) {
 			caveat(x, "an override was recorded after the latest probe (%s on %s): run "
-			       "mtrial probe again", str(o, "op"), str(o, "created"));
+			       "mtrial probe again", str(o, "op") ?: str(o, "api"), str(o, "created"));
 			break;
 		}
 }

@@ -1325,14 +1325,46 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 static const char *const override_statuses[] = {"device", "cpu_fallback", "unsupported",
 						"partial", NULL};
 
+/* Python identifiers joined by dots, at least two. */
+static int is_dotted_name(const char *s)
+{
+	int parts = 0;
+	size_t n;
+
+	for (;; s++) {
+		n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		if (!n || (*s >= '0' && *s <= '9'))
+			return 0;
+		parts++;
+		s += n;
+		if (!*s)
+			return parts >= 2;
+		if (*s != '.')
+			return 0;
+	}
+}
+
+const char *mt_override_key_kind(const char *key)
+{
+	if (!key)
+		return NULL;
+	if (strncmp(key, "aten::", 6) == 0 && key[6])
+		return "op";
+	/* the scan resolves calls to torch's own names only */
+	if (strncmp(key, "torch.", 6) == 0 && is_dotted_name(key))
+		return "api";
+	return NULL;
+}
+
 int mt_journal_override_add(mt_journal *j, const char *op, const char *status, const char *note,
 			    int64_t *id_out)
 {
 	sqlite3_stmt *st = NULL;
 	int error;
 
-	if (!op || strncmp(op, "aten::", 6) != 0 || !op[6])
-		return mt_error_set(MT_EINVALID, "'%s' is not an aten op (e.g. aten::add)",
+	if (!mt_override_key_kind(op))
+		return mt_error_set(MT_EINVALID, "'%s' is neither an aten op (aten::add) nor a "
+				    "dotted torch API (torch.cumsum, torch.Tensor.masked_scatter)",
 				    op ? op : "");
 	if ((error = check_choice("status", status, override_statuses)) < 0)
 		return error;
@@ -1373,11 +1405,14 @@ json_t *mt_journal_overrides_json(mt_journal *j)
 		mt_time_iso(when, sizeof(when), sqlite3_column_int64(st, 1));
 		snprintf(source, sizeof(source), "override:journal#%lld",
 			 (long long)sqlite3_column_int64(st, 0));
+		const char *key = (const char *)sqlite3_column_text(st, 2);
+		const char *kind = mt_override_key_kind(key);
 		json_array_append_new(arr, json_pack("{sI, ss, so, ss, so, ss}", "id",
 						     (json_int_t)sqlite3_column_int64(st, 0),
-						     "created", when, "op",
-						     mt_json_text((const char *)sqlite3_column_text(st, 2)),
-						     "status",
+						     "created", when,
+						     /* "op" for anything else an older mtrial kept */
+						     kind && strcmp(kind, "api") == 0 ? "api" : "op",
+						     mt_json_text(key), "status",
 						     (const char *)sqlite3_column_text(st, 3),
 						     "note", mt_json_text((const char *)sqlite3_column_text(st, 4)),
 						     "source", source));

@@ -184,14 +184,21 @@ int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal);
 json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id);
 #define MT_JOURNAL_RUNS_ALL (-1)
 
-/* Records what the team found out about an op on the candidate: status is
+/* What an override names: "op" for an aten op ("aten::add", an overload
+ * "aten::add.Tensor"), "api" for a public torch API, dotted ("torch.cumsum",
+ * "torch.Tensor.masked_scatter"); NULL for anything else. Static. */
+const char *mt_override_key_kind(const char *key);
+
+/* Records what the team found out about an op or a torch API (`op` holds
+ * either, as mt_override_key_kind tells) on the candidate: status is
  * device, cpu_fallback, unsupported or partial; the note (required) says
  * who, where and on which version. */
 int mt_journal_override_add(mt_journal *j, const char *op, const char *status, const char *note,
 			    int64_t *id_out);
 
-/* The recorded overrides not withdrawn, newest first: [{id, created, op, status, note,
- * source: "override:journal#ID"}]. New reference, NULL on error. */
+/* The recorded overrides not withdrawn, newest first: [{id, created, op (or
+ * api, for an API's), status, note, source: "override:journal#ID"}]. New
+ * reference, NULL on error. */
 json_t *mt_journal_overrides_json(mt_journal *j);
 
 /* Marks a track's change to a file (a path of its diff; the journal does

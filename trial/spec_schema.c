@@ -4,6 +4,7 @@
 #define MT_SPEC_INTERNAL
 #include "spec.h"
 #include "error.h"
+#include "journal.h"
 #include "util.h"
 
 #include <errno.h>
@@ -211,10 +212,12 @@ static const struct field schema_fields[] = {
 	MAP("probe", "How `mtrial probe` judges the repository's ops."),
 	STR("probe.table", "The compatibility table `mtrial probe` uses by default (a name from "
 			   "`mtrial tables list`, or a file)."),
-	LIST("probe.overrides", "What the team found out about ops itself; these outrank a "
+	LIST("probe.overrides", "What the team found out about ops or APIs itself; these outrank a "
 				"documented table (only ops observed on hardware outrank them)."),
-	MAP("probe.overrides.*", "One op."),
+	MAP("probe.overrides.*", "One op, or one API."),
 	STR("probe.overrides.*.op", "The op, e.g. \"aten::foo\" (an overload matches its base)."),
+	STR("probe.overrides.*.api", "Or a public torch API instead of an op, e.g. \"torch.cumsum\" "
+				     "or \"torch.Tensor.masked_scatter\": it decides that API's calls."),
 	ENUM("probe.overrides.*.status", op_statuses, "How it runs on the candidate."),
 	STR("probe.overrides.*.note", "Who found it, where, on which version, e.g. \"works in "
 				      "eager on 2.14.3 (Ada, 2026-11-20)\"."),
@@ -732,6 +735,44 @@ static int check_table_name(const struct check *c, const mt_snode *root)
 		    "ending; mtrial tables list shows them)", shown(s, buf, sizeof(buf)));
 }
 
+/* One probe override names one op (aten::add) or one torch API
+ * (torch.cumsum), each in its own key: the probe matches them differently. */
+static int check_override(const struct check *c, const mt_snode *o, size_t i)
+{
+	const mt_snode *op = filled(o, "op"), *api = filled(o, "api");
+	const char *op_kind = op ? mt_override_key_kind(op->text) : NULL;
+	const char *api_kind = api ? mt_override_key_kind(api->text) : NULL;
+	char buf[64];
+
+	if (op && api)
+		return fail(c, api->line, api->col, "'probe.overrides.%zu' names both an op and an "
+			    "API: give each its own override", i);
+	if (!op && !api && filled(o, "status")) /* a skeleton still empty is no override */
+		return fail(c, o->line, o->col, "'probe.overrides.%zu' names no op and no api "
+			    "(op: aten::add, or api: torch.cumsum)", i);
+	if (api && (!api_kind || strcmp(api_kind, "api") != 0))
+		return fail(c, api->line, api->col, "'probe.overrides.%zu.api' is '%s', not a "
+			    "dotted torch API (torch.cumsum, torch.Tensor.masked_scatter)", i,
+			    shown(api->text, buf, sizeof(buf)));
+	if (op && (!op_kind || strcmp(op_kind, "op") != 0))
+		return fail(c, op->line, op->col, "'probe.overrides.%zu.op' is '%s', %s", i,
+			    shown(op->text, buf, sizeof(buf)),
+			    op_kind ? "a torch API: write it as api:" : "not an aten op (aten::add)");
+	return 0;
+}
+
+static int check_overrides(const struct check *c, const mt_snode *root)
+{
+	const mt_snode *probe = member(root, "probe");
+	const mt_snode *list = probe ? member(probe, "overrides") : NULL;
+	int error = 0;
+
+	for (size_t i = 0; error == 0 && list && list->kind == MT_SNODE_LIST && i < list->n; i++)
+		if (list->kids[i]->kind == MT_SNODE_MAP)
+			error = check_override(c, list->kids[i], i);
+	return error;
+}
+
 int mt_spec__validate(const mt_snode *root, const char *name)
 {
 	struct check c = {.name = name, .path = MT_BUF_INIT};
@@ -745,6 +786,8 @@ int mt_spec__validate(const mt_snode *root, const char *name)
 		error = check_batch(&c, root);
 	if (error == 0)
 		error = check_table_name(&c, root);
+	if (error == 0)
+		error = check_overrides(&c, root);
 	mt_buf_dispose(&c.path);
 	return error;
 }

@@ -66,7 +66,7 @@
 	  "vendor's Markdown table, an RST list, analyze JSON or a team's mtrial YAML, " \
 	  "as `mtrial tables import`); it is then in p's menu", 'T')                    \
 	_(FINDING, "record-finding",                                                    \
-	  "Ops: record a team finding about the selected op (its status on the "         \
+	  "Ops: record a team finding about the selected op or API (its status on the "  \
 	  "candidate and a note saying who, where, which version); the probe runs "      \
 	  "again with it", 'r')                                                         \
 	_(COMPARE, "compare-tensors",                                                   \

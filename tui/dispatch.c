@@ -328,15 +328,17 @@ static int diff_start(struct tui_wizard *w)
 	return result;
 }
 
-/* What a team can find out about an op (`mtrial override`): every status
- * but unknown. */
+/* What a team can find out about an op or an API (`mtrial override`):
+ * every status but unknown. */
 static const char *const finding_statuses[] = {"device", "cpu_fallback", "unsupported",
 					       "partial", NULL};
 
 static int finding_start(struct tui_wizard *w)
 {
 	void *st = ops_state(w);
-	const char *op = st ? tui_ops_selected(st) : NULL;
+	/* the row selected: an API when the probe lists APIs, else an op */
+	const char *op = st ? tui_ops_selected_name(st) : NULL;
+	int api = op && !strstr(op, "::");
 	json_t *o;
 	size_t i;
 	int sel = 0;
@@ -346,11 +348,6 @@ static int finding_start(struct tui_wizard *w)
 			    "compatibility");
 		return TUI_HANDLED | TUI_REDRAW;
 	}
-	if (!op && tui_ops_selected_name(st)) { /* an API listed, with no aten op of its own */
-		tui_message(w, 0, "%s runs no aten op of its own: a finding is about an op (its "
-			    "status here comes from the table)", tui_ops_selected_name(st));
-		return TUI_HANDLED | TUI_REDRAW;
-	}
 	if (!op) {
 		tui_message(w, 0, "No op selected: %s",
 			    w->probe ? "the filter shows none" : "press p to probe the ops first");
@@ -358,8 +355,8 @@ static int finding_start(struct tui_wizard *w)
 	}
 	free(w->finding_op);
 	w->finding_op = mt_strdup(op);
-	json_array_foreach(json_object_get(w->probe, "ops"), i, o)
-		if (strcmp(json_string_value(json_object_get(o, "op")), op) == 0)
+	json_array_foreach(json_object_get(w->probe, api ? "apis" : "ops"), i, o)
+		if (strcmp(json_string_value(json_object_get(o, api ? "api" : "op")), op) == 0)
 			sel = index_of(finding_statuses,
 				       json_string_value(json_object_get(o, "status")));
 	snprintf(w->menu_title, sizeof(w->menu_title), "%s on the candidate:", op);

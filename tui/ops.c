@@ -539,7 +539,9 @@ static char *conditions(json_t *op)
 		mt_buf_printf(&b, "%sa tensor method: the receiver is assumed to be a tensor",
 			      b.len ? "; " : "");
 	if (str(op, "via"))
-		mt_buf_printf(&b, "%sby the entry for %s", b.len ? "; " : "", str(op, "via"));
+		mt_buf_printf(&b, "%sby the %s for %s", b.len ? "; " : "",
+			      strncmp(str(op, "source") ?: "", "override:", 9) ? "entry" : "override",
+			      str(op, "via"));
 	return mt_buf_detach(&b);
 }
 

@@ -36,6 +36,22 @@ has "may be trl ==1.15.*: its version specifier cannot be read" \
 has "(source: a huggingface/trl issue closed on 2026-10-14 (its number is not recorded); as of 2026-10-14)" \
 	"$(json "$TRL[0]['message']")" "source and date close the message"
 eq "$(json "set(f['effort'] + '/' + f['kind'] for f in $TRL)")" "{'medium/known-issue'}" "kind and effort"
+# what the message says in words, as fields of their own
+eq "$(json "sorted({(f['versions'], f['date'], f['source']) for f in $TRL})")" \
+	"[('==1.15.*', '2026-10-14', 'a huggingface/trl issue closed on 2026-10-14 (its number is not recorded)')]" \
+	"versions, date and source are fields"
+eq "$(json "[(f['file'], f['line'], f['certainty'], f.get('certainty_why')) for f in $TRL]")" \
+	"[('environment.yml', 2, 'pinned', None), ('environment.yml', 4, 'unknown', 'a direct reference (a VCS URL, a path or an archive) whose version mtrial cannot read'), ('pyproject.toml', 3, 'pinned', None), ('pyproject.toml', 5, 'possible', 'it admits other versions too'), ('requirements-dev.txt', 1, 'possible', 'it admits other versions too'), ('requirements.txt', 2, 'pinned', None), ('setup.py', 2, 'unknown', 'its version specifier cannot be read')]" \
+	"certainty as a field, with why when it is not pinned"
+eq "$(json "all((' pins ' in f['message']) == (f['certainty'] == 'pinned') for f in $TRL)")" True \
+	"the field and the message agree"
+
+# scan --help tells of the dependency rules and of MTRIAL_FINDINGS
+run_mt 0 scan --help
+has "for versions known to break on the target" "$OUT" "help: version rules"
+has "certainty (pinned, possible,
+unknown) as fields" "$OUT" "help: the JSON fields"
+has "MTRIAL_FINDINGS=FILE adds a team's own rules" "$OUT" "help: MTRIAL_FINDINGS"
 
 # the text output, then the record and the report of a trial
 cd "$R" && "$MTRIAL" init --name deps >/dev/null && cd - >/dev/null

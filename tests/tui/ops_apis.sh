@@ -5,7 +5,8 @@
 # count the APIs and the legend gives the ops' count and share beside; a
 # tensor method's API says its receiver is assumed a tensor; a supported
 # API's kind is its condition; the filter finds an API by its aten op; the
-# API in full names its op and kind. A probe by op keeps the op list.
+# API in full names its op and kind; r records a finding about the API
+# selected. A probe by op keeps the op list.
 . "$(dirname "$0")/lib/harness.bash"
 
 command -v jq >/dev/null || { echo "jq is needed" >&2; echo "0 passed, 1 failed"; exit 1; }
@@ -86,8 +87,18 @@ keys Enter
 check "a supported API with a process group" wait_for '│ D torch\.distributed\.all_reduce +1 table line [0-9]+$'
 check "... its kind is its condition" wait_for '│   when  needs a process group:'
 keys r
-check "r on an API that runs no aten op says so, not that nothing is selected" \
-	wait_for '^torch\.distributed\.all_reduce runs no aten op of its own: a finding is about'
+check "r on an API (one that runs no aten op) asks for that API's status" \
+	wait_for 'torch\.distributed\.all_reduce on the candidate:'
+keys 3
+wait_for '^note '
+text "hangs without a process group on 2.14.3 (t)"
+keys Enter
+check "the finding is about the API, and the probe runs again" \
+	wait_for '^Finding #1 recorded: torch\.distributed\.all_reduce is unsupported; probe #[0-9]+ show'
+check "... recorded as mtrial override records an API" \
+	test "$(mt override --json | jq -r '.[0] | "\(.api) \(.status)"')" = "torch.distributed.all_reduce unsupported"
+check "the API shows its new status and where it came from" \
+	wait_for '│   U unsupported  override:journal#1  \(no aten op\)$'
 keys Escape
 
 # a probe by op: the list is of ops again
