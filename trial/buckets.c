@@ -12,8 +12,8 @@
 #include "buckets.h"
 
 #include "error.h"
+#include "util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,12 +162,15 @@ static int optimum(unsigned char *chosen, const struct group *g, size_t m, size_
 				c->cost = o->compile_s + prefix[i + 1] * cost[i];
 				continue;
 			}
+			/* the same count of buckets on every side: the least total wins */
+			const struct cell *row = &D[(k - 1) * m];
+			double best = INFINITY, pi = prefix[i + 1], ci = cost[i];
 			for (size_t p = k - 1; p < i; p++) {
-				const struct cell *q = &D[(k - 1) * m + p];
-				double v = q->cost + o->compile_s + (prefix[i + 1] - prefix[p + 1]) * cost[i];
-				if (isfinite(q->cost) && (c->prev < 0 || better(v, k + 1, c->cost, k + 1)))
-					c->cost = v, c->prev = (long)p;
+				double v = row[p].cost + (pi - prefix[p + 1]) * ci;
+				if (v < best)
+					best = v, c->prev = (long)p;
 			}
+			c->cost = best + o->compile_s;
 		}
 		if (k > 0 && better(D[k * m + m - 1].cost, k + 1, D[best_k * m + m - 1].cost, best_k + 1))
 			best_k = k;
@@ -268,80 +271,135 @@ done:
 	return error;
 }
 
-/* One line of a lengths file: "L" or "L,COUNT" (spaces around either
- * allowed). 0, or MT_EINVALID with what is wrong (the caller adds FILE:LINE). */
-static int parse_length_line(mt_length_count *lc, const char *s)
-{
-	char *end;
-	long long len, count = 1;
+/* The lengths read so far, one entry per distinct length in the order
+ * first seen, found again through an open-addressing table of indices: a
+ * file of a million steps keeps a few thousand entries. */
+struct lengths {
+	mt_length_count *v;
+	size_t n, cap;
+	size_t *slot; /* index + 1, 0: empty */
+	size_t nslot; /* a power of two, > 2n */
+};
 
-	errno = 0;
-	len = strtoll(s, &end, 10);
-	if (end == s || errno || len < 1 || len > (1LL << 40))
-		return mt_error_set(MT_EINVALID, "'%.40s' is not a positive integer length", s);
-	while (*end == ' ' || *end == '\t')
-		end++;
-	if (*end == ',') {
-		const char *c = end + 1;
-		errno = 0;
-		count = strtoll(c, &end, 10);
-		if (end == c || errno || count < 1)
-			return mt_error_set(MT_EINVALID, "'%.40s' is not a positive integer count", c);
-		while (*end == ' ' || *end == '\t')
-			end++;
+static int lengths_grow(struct lengths *L)
+{
+	size_t ns = L->nslot ? L->nslot * 2 : 1024, *slot = calloc(ns, sizeof(*slot));
+	mt_length_count *v = realloc(L->v, ns / 2 * sizeof(*v));
+
+	if (!slot || !v) {
+		free(slot);
+		if (v)
+			L->v = v;
+		return mt_error_set(MT_EIO, "out of memory");
 	}
-	if (*end && *end != '\r')
-		return mt_error_set(MT_EINVALID, "'%.40s': expected LENGTH or LENGTH,COUNT", s);
-	*lc = (mt_length_count){len, (uint64_t)count};
+	L->v = v, L->cap = ns / 2;
+	for (size_t i = 0; i < L->n; i++) {
+		size_t h = (size_t)((uint64_t)L->v[i].length * 0x9E3779B97F4A7C15ull >> 20) & (ns - 1);
+		while (slot[h])
+			h = (h + 1) & (ns - 1);
+		slot[h] = i + 1;
+	}
+	free(L->slot);
+	L->slot = slot, L->nslot = ns;
+	return 0;
+}
+
+static int lengths_add(struct lengths *L, int64_t len, uint64_t count)
+{
+	size_t h;
+	int error;
+
+	if (L->n + 1 > L->cap && (error = lengths_grow(L)) < 0)
+		return error;
+	h = (size_t)((uint64_t)len * 0x9E3779B97F4A7C15ull >> 20) & (L->nslot - 1);
+	while (L->slot[h] && L->v[L->slot[h] - 1].length != len)
+		h = (h + 1) & (L->nslot - 1);
+	if (L->slot[h]) {
+		L->v[L->slot[h] - 1].count += count;
+	} else {
+		L->v[L->n] = (mt_length_count){len, count};
+		L->slot[h] = ++L->n;
+	}
+	return 0;
+}
+
+/* A whole number of at most 13 digits at *p (advanced past it), or -1. */
+static long long digits(const char **p, const char *end)
+{
+	long long v = 0;
+	int k = 0;
+
+	while (*p < end && **p >= '0' && **p <= '9' && k < 14)
+		v = v * 10 + (*(*p)++ - '0'), k++;
+	return k == 0 || k > 13 ? -1 : v;
+}
+
+static const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* One line s[0..end) of a lengths file: "L" or "L,COUNT" (spaces around
+ * either allowed) into *len, *count. 0, or MT_EINVALID with what is wrong
+ * (the caller adds FILE:LINE). */
+static int parse_length_line(long long *len, long long *count, const char *s, const char *end)
+{
+	const char *p = s;
+	int n = (int)(end - s > 40 ? 40 : end - s);
+
+	*count = 1;
+	if ((*len = digits(&p, end)) < 1 || *len > (1LL << 40))
+		return mt_error_set(MT_EINVALID, "'%.*s' is not a positive integer length", n, s);
+	p = skip_blank(p, end);
+	if (p < end && *p == ',') {
+		p = skip_blank(p + 1, end);
+		if ((*count = digits(&p, end)) < 1)
+			return mt_error_set(MT_EINVALID, "'%.*s': the count is not a positive integer", n, s);
+		p = skip_blank(p, end);
+	}
+	if (p < end)
+		return mt_error_set(MT_EINVALID, "'%.*s': expected LENGTH or LENGTH,COUNT", n, s);
 	return 0;
 }
 
 int mt_buckets_read_lengths(mt_length_count **out, size_t *n, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	mt_length_count *v = NULL;
-	size_t cap = 0, line = 0;
-	char *buf = NULL;
-	size_t bufcap = 0;
-	int error = 0;
+	const unsigned char *data = NULL;
+	uint64_t size = 0;
+	struct lengths L = {0};
+	size_t line = 0;
+	const char *p, *end;
+	int error;
 
 	*out = NULL, *n = 0;
-	if (!f)
-		return mt_error_set(errno == ENOENT ? MT_ENOTFOUND : MT_EIO, "%s: %s", path,
-		                    strerror(errno));
-	while (getline(&buf, &bufcap, f) >= 0) {
-		char *s = buf + strspn(buf, " \t");
+	if ((error = mt_file_map(path, &data, &size)) < 0)
+		return error;
+	p = (const char *)data, end = p + size;
+	while (!error && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		const char *s = skip_blank(p, e);
+		long long len, count;
 		line++;
-		s[strcspn(s, "\n")] = '\0';
-		if (!*s || *s == '#' || *s == '\r' || (line == 1 && strncmp(s, "length", 6) == 0))
-			continue;
-		if (*n == cap) {
-			mt_length_count *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
-			if (!nv) {
-				error = mt_error_set(MT_EIO, "out of memory");
-				break;
-			}
-			v = nv;
+		if (s < e && *s != '#' && !(line == 1 && e - s >= 6 && memcmp(s, "length", 6) == 0)) {
+			if ((error = parse_length_line(&len, &count, s, e)) < 0)
+				mt_error_prefix(error, "%s:%zu: ", path, line);
+			else
+				error = lengths_add(&L, len, (uint64_t)count);
 		}
-		if ((error = parse_length_line(&v[*n], s)) < 0) {
-			mt_error_prefix(error, "%s:%zu: ", path, line);
-			break;
-		}
-		(*n)++;
+		p = nl ? nl + 1 : end;
 	}
-	if (!error && ferror(f))
-		error = mt_error_set(MT_EIO, "%s: read error", path);
-	if (!error && !*n)
+	mt_file_unmap(data, size);
+	free(L.slot);
+	if (!error && !L.n)
 		error = mt_error_set(MT_EINVALID, "%s: no lengths (one positive integer per line, "
 		                     "or LENGTH,COUNT)", path);
-	free(buf);
-	fclose(f);
 	if (error) {
-		free(v);
-		*n = 0;
+		free(L.v);
 		return error;
 	}
-	*out = v;
+	*out = L.v, *n = L.n;
 	return 0;
 }
 
