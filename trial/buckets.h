@@ -64,9 +64,11 @@ void mt_bucket_advice_dispose(mt_bucket_advice *a);
 double mt_bucket_step_s(const mt_bucket_opts *o, int64_t B);
 
 /* Reads a lengths file: one positive integer per line (a step's longest
- * sequence), or "length,count" lines; blank lines and lines starting with
- * '#' are skipped. MT_EINVALID naming FILE:LINE for anything else; MT_ENOTFOUND
- * or MT_EIO when the file cannot be read. *out is malloc'd. */
+ * sequence), or "length,count" lines; blank lines, lines starting with '#'
+ * and a first line starting with "length" (a header) are skipped. *out holds
+ * one entry per distinct length, in the order first seen, its count summed
+ * (malloc'd). MT_EINVALID naming FILE:LINE for anything else; MT_ENOTFOUND
+ * or MT_EIO when the file cannot be read. */
 int mt_buckets_read_lengths(mt_length_count **out, size_t *n, const char *path);
 
 /* A least-squares fit of step seconds against padded length,
