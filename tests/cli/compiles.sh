@@ -21,6 +21,8 @@ eq "$(json "j['metrics']['compiles']['steady_step_s']")" 25.0 "the median of 24,
 eq "$(json "round(j['metrics']['compiles']['share'], 3)")" 0.934 "2151 of 2304 s"
 eq "$(json "j['metrics']['compiles']['from']")" stalls "no cache lines"
 eq "$(json "[s['step'] for s in j['metrics']['stalls']]")" "[2, 4]" "stalls are judged from the first interval"
+run_mt 0 runs show 1
+has "compiles 3, 716 s each (median), 2151 s in all, 93% of the attempt" "$OUT" "runs show says it"
 run_mt 0 runs --json
 eq "$(json "j['runs'][0]['metrics']['compiles']['count']")" 3 "runs --json carries it"
 
