@@ -99,4 +99,15 @@ eq "$(json "j['runs']")" "{'baseline': [2], 'candidate': [1]}" "the runs it used
 eq "$(json "j['baseline']['step_s']")" 0.5 "the baseline's median step"
 eq "$(json "j['baseline']['start_s']")" 10.5 "the baseline's clock 1"
 eq "$(json "j['cost_steps'] is not None or j['cost_reason'] is not None")" True "cost worked out or why not"
+
+# the report's section: the compilations of each run, the break-even of the
+# trial's runs and the bucket advice from the candidate's run, the chart
+run_mt 0 report --format md
+has "## Compilation and shapes" "$OUT" "the section"
+has "| #1 | candidate | " "$OUT" "the candidate run's compilations"
+has "the candidate after." "$OUT" "the break-even from the runs"
+has "Shape buckets (\`mtrial buckets --from run 1" "$OUT" "the advice names its run"
+has "| a bucket per length | 128, 256, 384, 512, 1024, 2048 | 6 |" "$OUT" "the alternatives"
+run_mt 0 report --format html -o "$T_TMP/r.html"
+has "Total time against run length" "$(cat "$T_TMP/r.html")" "the chart"
 finish
