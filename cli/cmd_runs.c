@@ -443,6 +443,33 @@ static int undated(json_t *r)
 	       json_is_integer(first) && json_integer_value(first) <= 946684800000LL;
 }
 
+/* The compilations the run's steps show: how many, each, in all and their
+ * share of the attempt, and where the count came from. */
+static void print_compiles(json_t *r)
+{
+	json_t *c = json_object_get(json_object_get(r, "metrics"), "compiles");
+	json_t *each = json_object_get(c, "seconds_each"), *share = json_object_get(c, "share");
+	json_int_t n = json_integer_value(json_object_get(c, "count"));
+	const char *from = json_string_value(json_object_get(c, "from"));
+
+	if (!json_is_object(c) || !from)
+		return;
+	if (strcmp(from, "cache") == 0) {
+		printf("  compiles %lld (compile-cache misses; no step times to measure them)\n",
+		       (long long)n);
+		return;
+	}
+	printf("  compiles %lld", (long long)n);
+	if (json_is_number(each))
+		printf(", %.3g s each (median), %.4g s in all", json_number_value(each),
+		       json_number_value(json_object_get(c, "seconds_total")));
+	if (json_is_number(share))
+		printf(", %.0f%% of the attempt", 100 * json_number_value(share));
+	printf(" (stalls over a %.3g s step%s)\n",
+	       json_number_value(json_object_get(c, "steady_step_s")),
+	       strcmp(from, "both") == 0 ? "; compile-cache lines too" : "");
+}
+
 static void print_one(json_t *r)
 {
 	char buf[32];
@@ -488,11 +515,19 @@ static void print_one(json_t *r)
 	if (json_is_number(json_object_get(r, "run_minutes")))
 		printf("  MLPerf   %.3f minutes (run_stop - run_start)\n",
 		       json_number_value(json_object_get(r, "run_minutes")));
-	json_array_foreach(stalls, i, x)
+	print_compiles(r);
+	json_array_foreach(stalls, i, x) {
+		if (i == 10 && json_array_size(stalls) > 11) {
+			printf("  stall    and %zu more (runs show %lld --json lists them)\n",
+			       json_array_size(stalls) - 10,
+			       (long long)json_integer_value(json_object_get(r, "id")));
+			break;
+		}
 		printf("  stall    step %lld took %.3g s (median %.3g s): a recompilation?\n",
 		       (long long)json_integer_value(json_object_get(x, "step")),
 		       json_number_value(json_object_get(x, "seconds")),
 		       json_number_value(json_object_get(x, "median_s")));
+	}
 }
 
 /* mtrial runs mark ID --rehearsal|--evidence (cli_mark_rehearsal). */

@@ -198,6 +198,37 @@ const struct cli_command cli_commands[] = {
 	 "under its mark. PATH must be a file the track changed; without --track, the\n"
 	 "one track that changed it. A new mark replaces the old one. unmark removes\n"
 	 "a mark, also one whose file the track no longer changes (listed as stale).\n"},
+	{"buckets", cmd_buckets, "the shape buckets that minimise a run's time: compilations against padding",
+	 "Usage: mtrial buckets (--lengths FILE | --from run ID) --compile-seconds S|auto\n"
+	 "                      --step-seconds A,B[,C]|auto [--multiple-of M] [--max-buckets K]\n"
+	 "                      [--json]\n\n"
+	 "On the target, every new input shape compiles a new graph: each sequence-length\n"
+	 "bucket costs one compilation, and every step pays for the padding up to its\n"
+	 "bucket. The model, exactly: total = buckets x S + the sum over steps of\n"
+	 "A + B*L + C*L^2 at the step's bucket L (the smallest chosen bucket >= its\n"
+	 "length). Candidates are the observed lengths rounded up to a multiple of M\n"
+	 "(default 1); the largest is always chosen. The optimum is exact (dynamic\n"
+	 "programming over the distinct lengths), ties going to fewer buckets, shown\n"
+	 "beside padding everything to the longest and a bucket per length.\n"
+	 "--lengths FILE: one positive integer per line (a step's longest sequence), or\n"
+	 "LENGTH,COUNT lines; '#' starts a comment.\n"
+	 "--from run ID: the run's own steps: print seq=LENGTH on each step line\n"
+	 "(mtrial:step=N loss=X seq=L), or give a CSV or JSON Lines series a seq column\n"
+	 "(seq_len, seqlen, sequence_length too); a line printed every k steps counts k.\n"
+	 "--compile-seconds auto: the median compilation measured in the candidate's\n"
+	 "runs (mtrial runs show ID: compilations), rehearsals and withdrawn runs left out.\n"
+	 "--step-seconds auto: a least-squares fit of step time against length over the\n"
+	 "run's steady steps (warm-up and stalls left out), quadratic with three or more\n"
+	 "distinct lengths, else linear; needs --from run.\n"},
+	{"breakeven", cmd_breakeven, "from what run length the candidate pays off, in time and cost",
+	 "Usage: mtrial breakeven [--baseline CLOCK1_S,STEP_S --candidate CLOCK1_S,STEP_S] [--json]\n\n"
+	 "A system's total time is its start (clock 1 and its compilations) plus n x its\n"
+	 "steady step. The break-even is the step count where the two totals are equal:\n"
+	 "before it one system is faster, after it the other. Without the options it\n"
+	 "uses the trial's runs that are evidence: per system, the median of clock 1\n"
+	 "plus the compilations after the first step, and the median steady step.\n"
+	 "With trial.yaml's hourly prices it also gives the break-even for cost. When\n"
+	 "one system is faster at every length there is none, and it says why.\n"},
 	{"decide", cmd_decide, "the go/no-go verdict: each criterion met, not met or unknown",
 	 "Usage: mtrial decide [--trial DIR] [--json]\n\n"
 	 "Judges each criterion of trial.yaml from the record: quality (the candidate's\n"

@@ -354,8 +354,52 @@ static json_t *cost_chart(json_t *model)
 	return take(&b);
 }
 
+/* Total time against run length for both systems (start plus n steady
+ * steps, from the break-even's figures), with the break-even and the
+ * trial's own run length (the median steps of its runs) drawn as dashed
+ * vertical lines. */
+static json_t *breakeven_chart(json_t *model)
+{
+	json_t *be = at(model, "compilation.breakeven");
+	double bs = num(at(be, "baseline.start_s")), bt = num(at(be, "baseline.step_s"));
+	double cs = num(at(be, "candidate.start_s")), ct = num(at(be, "candidate.step_s"));
+	double n = num(at(be, "steps")), len = num(at(model, "compilation.run_length_steps"));
+	double xmax = 100, x[2], yb[2], yc[2], xn[2], yv[2], xl[2];
+	mt_svg_series s[4];
+	size_t k = 0;
+	mt_buf b = MT_BUF_INIT;
+
+	if (isfinite(n) && 1.5 * n > xmax)
+		xmax = 1.5 * n;
+	if (isfinite(len) && 1.2 * len > xmax)
+		xmax = 1.2 * len;
+	x[0] = 0, x[1] = xmax;
+	yb[0] = bs / 3600, yb[1] = (bs + xmax * bt) / 3600;
+	yc[0] = cs / 3600, yc[1] = (cs + xmax * ct) / 3600;
+	yv[0] = 0, yv[1] = fmax(yb[1], yc[1]);
+	if (json_is_object(be)) {
+		s[k++] = (mt_svg_series){"baseline", "baseline", series_color("baseline", NULL), x, yb, 2, 0, MT_SVG_CIRCLE};
+		s[k++] = (mt_svg_series){"candidate", "candidate", series_color("candidate", NULL), x, yc, 2, 0, MT_SVG_SQUARE};
+	}
+	if (k && isfinite(n)) {
+		xn[0] = xn[1] = n;
+		s[k++] = (mt_svg_series){"break-even", "break-even", "#555", xn, yv, 2, 1, MT_SVG_DIAMOND};
+	}
+	if (k && isfinite(len)) {
+		xl[0] = xl[1] = len;
+		s[k++] = (mt_svg_series){"the trial's run length", "run length", "#999", xl, yv, 2, 1, MT_SVG_TRIANGLE};
+	}
+	mt_svg_line_chart(&b, &(mt_svg_lines){.title = "Total time against run length",
+					      .x_label = "steps", .y_label = "hours",
+					      .series = s, .n_series = k, .target = NAN,
+					      .empty = "No break-even to draw: the two systems need runs "
+						       "with clock 1 and a steady step"});
+	return take(&b);
+}
+
 json_t *mt_report_charts(json_t *model)
 {
-	return json_pack("{so, so, so, so}", "quality", quality_chart(model), "ops", ops_chart(model),
-			 "effort", effort_chart(model), "cost", cost_chart(model));
+	return json_pack("{so, so, so, so, so}", "quality", quality_chart(model), "ops", ops_chart(model),
+			 "effort", effort_chart(model), "cost", cost_chart(model), "breakeven",
+			 breakeven_chart(model));
 }

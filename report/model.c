@@ -1,4 +1,5 @@
 #include "model.h"
+#include "compilation.h"
 #include "error.h"
 #include "tracks.h"
 #include "decide.h"
@@ -1014,7 +1015,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	mt_time_iso(iso, sizeof(iso), now_ms);
 	return with_withdrawn(t->journal,
 			      json_pack("{s{ss, si}, ss, s{ss, ss?, so}, so, so, so, so, so, so, so, so, so, so, so, so, "
-			 "so, so, so}",
+			 "so, so, so, so}",
 			 "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
@@ -1023,7 +1024,8 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", exact_sources(t->journal),
 			 "probe", probe, "checks", checks, "correctness", correctness_model(checks),
-			 "costs", costs_model(runs, t->spec), "runs", runs,
+			 "costs", costs_model(runs, t->spec), "compilation", mt_report_compilation(t, runs),
+			 "runs", runs,
 			 "tracks", tracks_model(t, now_ms), "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
 				     checks_state(checks), !json_is_null(runs), decision)));

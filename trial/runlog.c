@@ -121,7 +121,8 @@ static mt_run_event *push(mt_runlog *log, enum mt_run_event_kind kind, int64_t t
 	                     .epoch = NAN,
 	                     .samples = NAN,
 	                     .tokens = NAN,
-	                     .padded = NAN};
+	                     .padded = NAN,
+	                     .seq = NAN};
 	return ev;
 }
 
@@ -705,6 +706,8 @@ static int read_common(mt_runlog *log, const struct pair *p, double num, mt_run_
 		common->tokens = num;
 	} else if (is_field(r, p, PF_PADDED)) {
 		common->padded = num;
+	} else if (is_field(r, p, PF_SEQ)) {
+		common->seq = num;
 	} else if (is_field(r, p, PF_TIME)) {
 		if (fabs(num) >= MAX_TIME_MS)
 			return warn(log, "mtrial: time_ms out of range"), -1;
@@ -731,6 +734,7 @@ static int add_like(mt_runlog *log, const mt_run_event *c, enum mt_run_event_kin
 	ev->samples = c->samples;
 	ev->tokens = c->tokens;
 	ev->padded = c->padded;
+	ev->seq = c->seq;
 	return 0;
 }
 
@@ -752,7 +756,8 @@ static int read_proto_record(mt_runlog *log, const char *s, size_t len, int64_t 
 	                  .epoch = NAN,
 	                  .samples = NAN,
 	                  .tokens = NAN,
-	                  .padded = NAN};
+	                  .padded = NAN,
+	                  .seq = NAN};
 
 	if (is_eval)
 		s += wlen, len -= wlen;
@@ -901,7 +906,8 @@ int mt_runlog_add_event(mt_runlog *log, const mt_run_event *ev)
 	                    .epoch = ev->epoch,
 	                    .samples = ev->samples,
 	                    .tokens = ev->tokens,
-	                    .padded = ev->padded};
+	                    .padded = ev->padded,
+	                    .seq = ev->seq};
 	if (ev->text && !(e->text = dup_span(log, ev->text, strlen(ev->text))))
 		return mt_error_set(MT_EIO, "out of memory");
 	return 0;

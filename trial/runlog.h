@@ -23,7 +23,8 @@
  *    batch, so a script that prints every 10th step still says one batch;
  *    tokens counted as trial.yaml's workload.token_unit says), padded= (the
  *    batch's positions, padding included: the padding fraction is
- *    1 - tokens/padded), epoch=, time_ms= (ms since the epoch; overrides
+ *    1 - tokens/padded), seq= (the step's longest sequence, its input
+ *    shape: what `mtrial buckets --from run` plans for), epoch=, time_ms= (ms since the epoch; overrides
  *    the caller's time).
  *    An eval line (the word `eval` after the prefix) takes step=, epoch=,
  *    time_ms=, samples= the same way, and every other field is a metric:
@@ -91,6 +92,7 @@ typedef struct {
 	double samples; /* metadata.samples_count or samples=, else NAN */
 	double tokens;  /* tokens=, else NAN */
 	double padded;  /* padded=: the step's positions, padding included; else NAN */
+	double seq;     /* seq=: the step's longest sequence (its shape), else NAN */
 } mt_run_event;
 
 typedef struct {
@@ -121,6 +123,7 @@ enum mt_series_field {
 	MT_SERIES_PADDED,
 	MT_SERIES_SAMPLES,
 	MT_SERIES_EPOCH,
+	MT_SERIES_SEQ,  /* the step's longest sequence: its input shape */
 	MT_SERIES_EVAL, /* a prefix: every column starting with it is a metric */
 	MT_SERIES_COUNT
 };
@@ -248,6 +251,19 @@ typedef struct {
 	size_t cache_hits, cache_misses, cache_hits_all, cache_misses_all;
 	const char *cache_inferred;
 
+	/* Compilations (a new input shape compiles a new graph, which stalls
+	 * the step that needs it): the first (clock 1 when it is a stall: its
+	 * excess over the steady step, start-up included) and each stall's
+	 * excess over the steady step, the median interval that is not a stall
+	 * (compile_ref_s). compiles_from: "stalls", "both" (compile-cache lines
+	 * too), "cache" (only misses counted: no step times) or NULL. */
+	size_t compiles;
+	double compile_each_s;  /* the median compilation; NAN when none */
+	double compile_total_s; /* NAN when not estimable */
+	double compile_first_s; /* NAN when clock 1 is no stall or unknown */
+	double compile_ref_s;
+	const char *compiles_from;
+
 	double padding_fraction; /* 1 - tokens / padded over the steps giving both, else NAN */
 	const char *token_unit;  /* borrowed from the options */
 
@@ -275,7 +291,9 @@ void mt_run_metrics_dispose(mt_run_metrics *m);
  * stalls [{step, seconds, median_s}], target {metric, value, direction,
  * reached, from_run_start_s, from_submission_s, at_step, at_epoch, reason}
  * | null, compile_cache {inferred, hits, misses, hits_total, misses_total}
- * (hits and misses up to the first step), warnings.
+ * (hits and misses up to the first step), compiles {count, seconds_each,
+ * seconds_total, first_seconds, steady_step_s, share (of the attempt),
+ * from, cache_misses} | null, warnings.
  * Unknown numbers are null. */
 json_t *mt_run_metrics_json(const mt_run_metrics *m);
 

@@ -21,13 +21,13 @@ static json_t *jtime(int64_t t)
 
 json_t *mt_run_event_json(const mt_run_event *ev)
 {
-	return json_pack("{s:s, s:o, s:I, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o, s:o}", "kind",
+	return json_pack("{s:s, s:o, s:I, s:s?, s:s?, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "kind",
 	                 mt_run_event_kind_name(ev->kind), "t_ms", jtime(ev->t_ms), "line",
 	                 (json_int_t)ev->line, "key", ev->key, "text", ev->text, "value",
 	                 jnum(ev->value), "step",
 	                 ev->step >= 0 ? json_integer(ev->step) : json_null(), "epoch",
 	                 jnum(ev->epoch), "samples", jnum(ev->samples), "tokens", jnum(ev->tokens),
-	                 "padded", jnum(ev->padded));
+	                 "padded", jnum(ev->padded), "seq", jnum(ev->seq));
 }
 
 /* --- one run's figures --------------------------------------------------------- */
@@ -165,29 +165,76 @@ static size_t epoch_intervals(const mt_runlog *log, const mt_run_opts *o, struct
 }
 
 /* Stalls: an interval whose per-step time is more than stall_factor times
- * the median of the (up to) stall_window intervals before it; judged from
- * the fourth interval on, warm-up included, since a recompilation for a new
- * shape can come at any time. */
-static int find_stalls(mt_run_metrics *m, const struct interval *iv, size_t n, const mt_run_opts *o)
+ * the median of the (up to) stall_window intervals on each side of it;
+ * every interval is judged, warm-up included, since a recompilation for a
+ * new shape can come at any time, the second step's too. Looking both ways
+ * lets a stall near the start be seen (a run of six steps, two of them
+ * compiling, has no window before them), and a stall stays one as long as
+ * stalls are fewer than half of its neighbours. Marks stall[i]. */
+static int find_stalls(mt_run_metrics *m, const struct interval *iv, size_t n, const mt_run_opts *o,
+                       unsigned char *stall)
 {
 	size_t w = o->stall_window ? o->stall_window : 10;
-	double *win = malloc(w * sizeof(*win));
+	double *win = malloc(2 * w * sizeof(*win));
 
 	m->stalls = calloc(n ? n : 1, sizeof(*m->stalls));
 	if (!win || !m->stalls) {
 		free(win);
 		return mt_error_set(MT_EIO, "out of memory");
 	}
-	for (size_t i = 3; i < n; i++) {
-		size_t from = i > w ? i - w : 0, k = 0;
+	for (size_t i = 0; n >= 3 && i < n; i++) {
+		size_t from = i > w ? i - w : 0, to = i + w < n ? i + w : n - 1, k = 0;
 		double med, s = iv[i].ms / iv[i].steps / 1000;
-		for (size_t j = from; j < i; j++)
-			win[k++] = iv[j].ms / iv[j].steps / 1000;
+		for (size_t j = from; j <= to; j++)
+			if (j != i)
+				win[k++] = iv[j].ms / iv[j].steps / 1000;
 		med = median(win, k);
-		if (med > 0 && s > o->stall_factor * med)
+		stall[i] = med > 0 && s > o->stall_factor * med;
+		if (stall[i])
 			m->stalls[m->n_stalls++] = (mt_run_stall){iv[i].end_step, s, med};
 	}
 	free(win);
+	return 0;
+}
+
+/* Compilations: a new graph stalls the step that needs it. The first is
+ * the first step's excess over a steady step (inside clock 1, start-up
+ * included), when clock 1 is itself a stall; every stall's excess is one
+ * more. The steady step is the median interval that is not a stall, over
+ * the whole run (a short run's warm-up may leave no steady state). Neuron
+ * compile-cache misses count them when the log has no step times. */
+static int compiles(mt_run_metrics *m, const struct interval *iv, size_t n,
+                    const unsigned char *stall, const mt_run_opts *o)
+{
+	double *v = malloc((n + 1) * sizeof(*v)), each;
+	size_t k = 0;
+
+	if (!v)
+		return mt_error_set(MT_EIO, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!stall[i])
+			v[k++] = iv[i].ms / iv[i].steps / 1000;
+	m->compile_ref_s = median(v, k);
+	k = 0;
+	if (isfinite(m->compile_ref_s) && isfinite(m->clock1_s) && m->clock1_to &&
+	    strcmp(m->clock1_to, "first_step") == 0 && m->clock1_s > o->stall_factor * m->compile_ref_s)
+		v[k++] = m->compile_first_s = m->clock1_s - m->compile_ref_s;
+	for (size_t i = 0; isfinite(m->compile_ref_s) && i < n; i++)
+		if (stall[i])
+			v[k++] = (iv[i].ms - iv[i].steps * m->compile_ref_s * 1000) / 1000;
+	m->compiles = k;
+	m->compile_total_s = 0;
+	for (size_t i = 0; i < k; i++)
+		m->compile_total_s += v[i];
+	each = median(v, k);
+	m->compile_each_s = k ? each : NAN;
+	if (!k)
+		m->compile_total_s = isfinite(m->compile_ref_s) ? 0 : NAN;
+	m->compiles_from = isfinite(m->compile_ref_s) ? (m->cache_misses_all ? "both" : "stalls")
+	                   : m->cache_misses_all ? "cache" : NULL;
+	if (!isfinite(m->compile_ref_s) && m->cache_misses_all)
+		m->compiles = m->cache_misses_all;
+	free(v);
 	return 0;
 }
 
@@ -255,20 +302,25 @@ static double padding_fraction(const mt_runlog *log)
 static int timing(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts *o)
 {
 	struct interval *iv = calloc(log->n_events ? log->n_events : 1, sizeof(*iv));
+	unsigned char *stall = calloc(log->n_events ? log->n_events : 1, 1);
 	size_t n;
 	int error;
 
-	if (!iv)
+	if (!iv || !stall) {
+		free(iv), free(stall);
 		return mt_error_set(MT_EIO, "out of memory");
+	}
 	m->unit = o->unit;
 	n = step_intervals(log, o, iv);
 	m->interval = m->steps ? "step" : NULL;
 	if (!m->steps && (n = epoch_intervals(log, o, iv)) > 0)
 		m->interval = "epoch";
-	error = find_stalls(m, iv, n, o);
+	error = find_stalls(m, iv, n, o, stall);
 	if (!error)
 		error = steady(m, iv, n, o);
-	free(iv);
+	if (!error)
+		error = compiles(m, iv, n, stall, o);
+	free(iv), free(stall);
 	return error;
 }
 
@@ -365,6 +417,10 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 	                      .attempt_end_ms = MT_RUNLOG_NO_TIME,
 	                      .run_start_ms = MT_RUNLOG_NO_TIME,
 	                      .clock1_s = NAN,
+	                      .compile_each_s = NAN,
+	                      .compile_total_s = NAN,
+	                      .compile_first_s = NAN,
+	                      .compile_ref_s = NAN,
 	                      .run_minutes = NAN,
 	                      .step_median_s = NAN,
 	                      .step_mean_s = NAN,
@@ -508,6 +564,23 @@ static json_t *steady_json(const mt_run_metrics *m)
 	                 jnum(m->padding_fraction));
 }
 
+/* The compilations found and what share of the attempt they took. */
+static json_t *compiles_json(const mt_run_metrics *m)
+{
+	double span = m->attempt_start_ms != MT_RUNLOG_NO_TIME && m->attempt_end_ms != MT_RUNLOG_NO_TIME
+	                  ? (double)(m->attempt_end_ms - m->attempt_start_ms) / 1000
+	                  : NAN;
+
+	if (!m->compiles_from)
+		return json_null();
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:I}", "count", (json_int_t)m->compiles,
+	                 "seconds_each", jnum(m->compile_each_s), "seconds_total",
+	                 jnum(m->compile_total_s), "first_seconds", jnum(m->compile_first_s),
+	                 "steady_step_s", jnum(m->compile_ref_s), "share",
+	                 jnum(span > 0 ? m->compile_total_s / span : NAN), "from", m->compiles_from,
+	                 "cache_misses", (json_int_t)m->cache_misses_all);
+}
+
 /* The compile cache lines the log holds and what they say of the start. */
 static json_t *cache_json(const mt_run_metrics *m)
 {
@@ -534,12 +607,14 @@ json_t *mt_run_metrics_json(const mt_run_metrics *m)
 	                                        jtime(m->last_step->t_ms))
 	                            : json_null();
 	json_t *out = json_pack(
-	    "{s:s, s:s?, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "status",
+	    "{s:s, s:s?, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:o}",
+	    "status",
 	    m->status, "status_from", m->status_from, "first_ms", jtime(m->first_ms), "last_ms",
 	    jtime(m->last_ms), "steps", (json_int_t)m->steps, "last_step", last, "evaluations",
 	    evals_json(m), "clock1", clock1, "run_minutes", jnum(m->run_minutes), "steady",
 	    steady_json(m), "stalls", stalls, "target", target_json(m), "compile_cache",
-	    cache_json(m), "warnings", (json_int_t)m->warnings, "params", params_json(m));
+	    cache_json(m), "compiles", compiles_json(m), "warnings", (json_int_t)m->warnings, "params",
+	    params_json(m));
 
 	if (out)
 		times_json(out, m);

@@ -41,14 +41,15 @@ const char *mt_run_event_kind_name(enum mt_run_event_kind kind)
 }
 
 static const char *const pfield_names[PF_COUNT] = {"step",  "loss", "tokens", "samples",
-                                                   "epoch", "time", "padded"};
+                                                   "epoch", "time", "padded", "seq"};
 
 static const char *const series_names[MT_SERIES_COUNT] = {
     [MT_SERIES_STEP] = "step",       [MT_SERIES_TIME] = "time",
     [MT_SERIES_TIME_MS] = "time_ms", [MT_SERIES_TIMESTAMP] = "timestamp",
     [MT_SERIES_LOSS] = "loss",       [MT_SERIES_TOKENS] = "tokens",
     [MT_SERIES_PADDED] = "padded",   [MT_SERIES_SAMPLES] = "samples",
-    [MT_SERIES_EPOCH] = "epoch",     [MT_SERIES_EVAL] = "eval_prefix"};
+    [MT_SERIES_EPOCH] = "epoch",     [MT_SERIES_SEQ] = "seq",
+    [MT_SERIES_EVAL] = "eval_prefix"};
 
 static void words_free(struct words *w)
 {
@@ -170,7 +171,7 @@ static int read_fields(mt_runlog_rules *r, const char *name, const mt_ynode *m)
 		if (f == PF_COUNT)
 			return bad_at(name, k,
 			              "unknown field '%s' (step, loss, tokens, samples, "
-			              "epoch, time, padded)",
+			              "epoch, time, padded, seq)",
 			              k->key);
 		if (read_word(name, k, "a field name", &r->fields[f]) < 0)
 			return MT_EINVALID;
@@ -179,6 +180,8 @@ static int read_fields(mt_runlog_rules *r, const char *name, const mt_ynode *m)
 	}
 	if (!r->fields[PF_PADDED]) /* added later: rule files without it still read */
 		r->fields[PF_PADDED] = mt_strdup("padded");
+	if (!r->fields[PF_SEQ])
+		r->fields[PF_SEQ] = mt_strdup("seq");
 	for (int f = 0; f < PF_COUNT; f++)
 		if (!r->fields[f])
 			return bad_at(name, m, "protocol.fields needs '%s'", pfield_names[f]);
@@ -239,7 +242,7 @@ static int read_series(mt_runlog_rules *r, const char *name, const mt_ynode *m)
 		if (f == MT_SERIES_COUNT)
 			return bad_at(name, k,
 			              "unknown series field '%s' (step, time, time_ms, timestamp, "
-			              "loss, tokens, padded, samples, epoch, eval_prefix)",
+			              "loss, tokens, padded, samples, epoch, seq, eval_prefix)",
 			              k->key);
 		if (read_words(name, k, k->key, &r->series[f]) < 0)
 			return MT_EINVALID;

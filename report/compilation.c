@@ -1,0 +1,178 @@
+/* The report's "Compilation and shapes" section (see compilation.h). Every
+ * figure comes from trial/econ.c, the same functions `mtrial buckets` and
+ * `mtrial breakeven` call; what cannot be worked out says why. */
+#include "compilation.h"
+
+#include "econ.h"
+#include "error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *rounded(double v, double unit)
+{
+	return isfinite(v) ? json_real(round(v / unit) * unit) : json_null();
+}
+
+/* The attempts that are evidence with the compilations their logs show. */
+static json_t *runs_compiles(json_t *runs_model)
+{
+	json_t *out = json_array(), *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(runs_model, "attempts"), i, r) {
+		json_t *c = json_object_get(json_object_get(r, "metrics"), "compiles");
+		json_t *share = json_object_get(c, "share");
+		if (!json_is_object(c))
+			continue;
+		json_array_append_new(
+		    out, json_pack("{s:O, s:O, s:O, s:o, s:o, s:o, s:O}", "id", json_object_get(r, "id"),
+		                   "system", json_object_get(r, "system"), "count",
+		                   json_object_get(c, "count"), "each_s",
+		                   rounded(json_number_value(json_object_get(c, "seconds_each")), 0.1),
+		                   "total_s",
+		                   json_is_number(json_object_get(c, "seconds_total"))
+		                       ? rounded(json_number_value(json_object_get(c, "seconds_total")), 0.1)
+		                       : json_null(),
+		                   "share_pct",
+		                   json_is_number(share) ? rounded(100 * json_number_value(share), 0.1)
+		                                         : json_null(),
+		                   "from", json_object_get(c, "from")));
+	}
+	if (!json_array_size(out)) {
+		json_decref(out);
+		return json_null();
+	}
+	return out;
+}
+
+static json_t *side_json(const mt_breakeven_side *s)
+{
+	return json_pack("{s:o, s:o}", "start_s", rounded(s->clock1_s, 0.1), "step_s",
+	                 rounded(s->step_s, 1e-4));
+}
+
+/* The break-even from the trial's runs, or why there is none into *why. */
+static json_t *breakeven(mt_trial *t, json_t **why)
+{
+	mt_breakeven_side b, c;
+	mt_breakeven r;
+	json_t *used = NULL;
+
+	if (mt_econ_breakeven_sides(&b, &c, &used, t) < 0 || mt_breakeven_compute(&r, &b, &c) < 0) {
+		*why = json_string(mt_error_last());
+		mt_error_clear();
+		json_decref(used);
+		return json_null();
+	}
+	return json_pack("{s:o, s:o, s:s, s:s, s:s?, s:o, s:s?, s:s?, s:o, s:o, s:o}", "steps",
+	                 isfinite(r.steps) ? json_integer((json_int_t)r.steps) : json_null(), "hours",
+	                 rounded(r.hours_baseline, 0.01), "winner_before", r.winner_before,
+	                 "winner_after", r.winner_after, "reason", r.reason, "cost_steps",
+	                 isfinite(r.cost_steps) ? json_integer((json_int_t)r.cost_steps) : json_null(),
+	                 "cost_winner_after", r.cost_winner_after, "cost_reason", r.cost_reason,
+	                 "baseline", side_json(&b), "candidate", side_json(&c), "runs", used);
+}
+
+static json_t *plan_json(const mt_bucket_plan *p)
+{
+	char buf[160];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < p->n_buckets && len < sizeof(buf) - 24; i++) {
+		if (i == 8 && p->n_buckets > 9) {
+			snprintf(buf + len, sizeof(buf) - len, ", ... (%zu in all)", p->n_buckets);
+			break;
+		}
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%lld", i ? ", " : "",
+		                        (long long)p->buckets[i]);
+	}
+	return json_pack("{s:s, s:I, s:o, s:o}", "buckets", buf, "compiles", (json_int_t)p->n_buckets,
+	                 "predicted_s", rounded(p->predicted_s, 0.1), "padding_pct",
+	                 rounded(100 * p->padding_fraction, 0.1));
+}
+
+/* The bucket advice from the newest candidate run whose log gives its steps'
+ * lengths, with the candidate's measured compilation and a fit of that run's
+ * steps; why not into *why. */
+static json_t *buckets(mt_trial *t, json_t *runs_model, json_t **why)
+{
+	json_t *attempts = json_object_get(runs_model, "attempts"), *out = NULL;
+	mt_econ_buckets_req req = {.multiple = 1, .compile_auto = 1, .step_auto = 1};
+	mt_econ_buckets_result res;
+
+	for (size_t i = json_array_size(attempts); i-- > 0 && !out;) {
+		json_t *r = json_array_get(attempts, i);
+		const char *sys = json_string_value(json_object_get(r, "system"));
+		if (!sys || strcmp(sys, "candidate") != 0)
+			continue;
+		req.from_run = json_integer_value(json_object_get(r, "id"));
+		json_decref(*why);
+		if (mt_econ_buckets(&res, t, &req) < 0) {
+			*why = json_string(mt_error_last());
+			mt_error_clear();
+			continue;
+		}
+		*why = NULL;
+		out = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:O, s:{s:f, s:f, s:f}, s:I}", "run",
+		                (json_int_t)req.from_run, "best", plan_json(&res.advice.best),
+		                "pad_to_max", plan_json(&res.advice.pad_to_max), "per_length",
+		                plan_json(&res.advice.per_length), "saving_s",
+		                rounded(fmin(res.advice.pad_to_max.predicted_s,
+		                             res.advice.per_length.predicted_s) -
+		                            res.advice.best.predicted_s,
+		                        0.1),
+		                "compile_s", rounded(res.used.compile_s, 0.1), "compile_runs",
+		                res.compile_runs, "step", "a", res.used.a, "b", res.used.b, "c", res.used.c,
+		                "steps", (json_int_t)res.advice.steps);
+		mt_econ_buckets_dispose(&res);
+	}
+	if (!out && !*why)
+		*why = json_string("no candidate run is recorded as evidence");
+	return out ? out : json_null();
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median step count of the runs that are evidence: the trial's own run
+ * length, marked on the chart. */
+static json_t *run_length(json_t *runs_model)
+{
+	json_t *attempts = json_object_get(runs_model, "attempts"), *r;
+	double *v = malloc((json_array_size(attempts) + 1) * sizeof(*v));
+	size_t i, n = 0;
+	json_t *out;
+
+	if (!v)
+		return json_null();
+	json_array_foreach(attempts, i, r) {
+		json_t *s = json_object_get(json_object_get(r, "metrics"), "steps");
+		if (json_is_integer(s) && json_integer_value(s) > 0)
+			v[n++] = (double)json_integer_value(s);
+	}
+	qsort(v, n, sizeof(*v), cmp_double);
+	out = n ? json_integer((json_int_t)(n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2))
+	        : json_null();
+	free(v);
+	return out;
+}
+
+json_t *mt_report_compilation(mt_trial *t, json_t *runs_model)
+{
+	json_t *be_why = NULL, *bk_why = NULL, *be, *bk;
+
+	if (!json_is_object(runs_model) || json_is_true(json_object_get(runs_model, "no_evidence")))
+		return json_null();
+	be = breakeven(t, &be_why);
+	bk = buckets(t, runs_model, &bk_why);
+	return json_pack("{s:o, s:o, s:o*, s:o, s:o*, s:o}", "runs", runs_compiles(runs_model),
+	                 "breakeven", be, "breakeven_missing", be_why, "buckets", bk,
+	                 "buckets_missing", bk_why, "run_length_steps", run_length(runs_model));
+}

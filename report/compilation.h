@@ -1,0 +1,21 @@
+/* The report's "Compilation and shapes" section: each run's compilations,
+ * the break-even run length of the two systems and the bucket advice, from
+ * the trial's own runs (trial/econ.h), formatted for the templates. */
+#ifndef MT_REPORT_COMPILATION_H
+#define MT_REPORT_COMPILATION_H
+
+#include <jansson.h>
+#include "trial.h"
+
+/* {runs [{id, system, count, each_s, total_s, share_pct, from}] | null,
+ * breakeven {steps, hours, winner_before, winner_after, reason, cost_steps,
+ * cost_winner_after, cost_reason, baseline {start_s, step_s}, candidate
+ * {...}, runs} | null, breakeven_missing (why none), buckets {run, best,
+ * pad_to_max, per_length (each {buckets, compiles, predicted_s,
+ * padding_pct}), saving_s, compile_s, compile_runs, step} | null,
+ * buckets_missing, run_length_steps (the median steps of the runs that are
+ * evidence, null without)}. runs_model is the report's runs section
+ * (borrowed; null without runs). New reference, or JSON null without runs. */
+json_t *mt_report_compilation(mt_trial *t, json_t *runs_model);
+
+#endif

@@ -1,0 +1,82 @@
+/* Compile economics of a trial: what `mtrial buckets` and `mtrial
+ * breakeven` read from the trial's own runs (the models themselves are
+ * buckets.h and breakeven.h). One function per action, called by the CLI
+ * and the wizard alike. */
+#ifndef MT_ECON_H
+#define MT_ECON_H
+
+#include "breakeven.h"
+#include "buckets.h"
+#include "trial.h"
+
+#include <jansson.h>
+
+/* The shapes of run `id`, read again from its log: every step's sequence
+ * length (seq= in the line protocol, a seq column in a series; a line
+ * printed every k steps counts k steps), and the steady steps' lengths and
+ * seconds for the step-time fit (warm-up and stalls left out). */
+typedef struct {
+	mt_length_count *lengths; /* one per step line with a seq */
+	size_t n_lengths;
+	double *fit_len, *fit_s;  /* steady intervals ending at a step with a seq */
+	size_t n_fit;
+	size_t steps_without_seq; /* step lines that gave none */
+} mt_run_shapes;
+
+/* MT_ENOTFOUND for no such run (withdrawn ones are refused too, naming the
+ * withdrawal); MT_EINVALID when its log gives no seq, saying what to log. */
+int mt_econ_run_shapes(mt_run_shapes *out, mt_trial *t, int64_t id);
+void mt_run_shapes_dispose(mt_run_shapes *s);
+
+/* The median of the candidate's measured compilations (compiles.seconds_each)
+ * over its runs that are evidence (rehearsals and withdrawn runs left out),
+ * and the runs it came from (*runs: a new JSON array of ids). MT_ENOTFOUND
+ * when no such run has one, saying to pass --compile-seconds. */
+int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t);
+
+/* The two sides of the break-even from the trial's runs that are evidence:
+ * per system, the median over its runs of clock 1 plus its compilations
+ * after the first step, and the median steady step; trial.yaml's hourly
+ * price (NAN when none). *used: {baseline: [ids], candidate: [ids]}.
+ * MT_ENOTFOUND naming the system that has no run with both figures. */
+int mt_econ_breakeven_sides(mt_breakeven_side *baseline, mt_breakeven_side *candidate,
+                            json_t **used, mt_trial *t);
+
+/* trial.yaml's hourly price of `system` (all its hosts together), NAN
+ * when it gives none. */
+double mt_econ_price(const mt_trial *t, const char *system);
+
+/* `mtrial buckets`: where the lengths, the compile time and the step time
+ * come from. */
+typedef struct {
+	const char *lengths_file; /* a lengths file (buckets.h), or */
+	int64_t from_run;         /* run ID's seq= (0: none) */
+	int compile_auto;         /* the candidate runs' median compilation, else */
+	double compile_s;
+	int step_auto;            /* a fit over from_run's steady steps, else */
+	double a, b, c;
+	int64_t multiple;         /* >= 1 */
+	size_t max_buckets;       /* 0: no limit */
+} mt_econ_buckets_req;
+
+typedef struct {
+	mt_bucket_advice advice;
+	mt_bucket_opts used;   /* the model as it was run */
+	json_t *compile_runs;  /* with compile_auto: the runs it came from */
+	size_t fit_points;     /* with step_auto: the steady steps fitted */
+	size_t steps_without_seq;
+} mt_econ_buckets_result;
+
+/* The bucket advice for req (t may be NULL when req needs no run).
+ * MT_EINVALID / MT_EUSAGE naming the input that is wrong: --step-seconds
+ * auto without --from run, a fit with too few lengths. Dispose *out after. */
+int mt_econ_buckets(mt_econ_buckets_result *out, mt_trial *t, const mt_econ_buckets_req *req);
+void mt_econ_buckets_dispose(mt_econ_buckets_result *r);
+
+/* The advice as JSON (mt_bucket_advice_json) with "inputs": {lengths_from,
+ * compile_seconds, compile_from ("given" or "runs"), compile_runs,
+ * step_seconds {a, b, c}, step_from ("given" or "fit"), fit_points,
+ * multiple_of, max_buckets, steps_without_seq}. New reference. */
+json_t *mt_econ_buckets_json(const mt_econ_buckets_result *r, const mt_econ_buckets_req *req);
+
+#endif
