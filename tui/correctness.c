@@ -13,6 +13,7 @@
 #include "jview.h"
 #include "charts.h"
 #include "util.h"
+#include "jsonutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,14 +36,9 @@ struct corr_state {
 	int histogram; /* the histogram in place of the table */
 };
 
-static const char *str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 static int is_kind(json_t *check, const char *kind)
 {
-	return str(check, "kind") && strcmp(str(check, "kind"), kind) == 0;
+	return mt_json_str(check, "kind") && strcmp(mt_json_str(check, "kind"), kind) == 0;
 }
 
 static int is_rehearsal(json_t *check)
@@ -213,14 +209,14 @@ static void check_row(struct tui_page *p, json_t *c, int selected_row, int focus
 	int cw = compared_width(p->width);
 
 	snprintf(id, sizeof(id), "#%lld", (long long)jv_int(c, "id", 0));
-	side_name(&what, str(c, "reference"));
+	side_name(&what, mt_json_str(c, "reference"));
 	mt_buf_puts(&what, " vs ");
-	side_name(&what, str(c, "candidate"));
+	side_name(&what, mt_json_str(c, "candidate"));
 	summary(&sum, c);
 	struct tui_cell cells[] = {
 		{id, ID_W, 1, 0, STYLE_DIM},
 		{is_rehearsal(c) ? "R" : "", 1, 0, 0, STYLE_WARN},
-		{str(c, "kind"), KIND_W, 0, 0, STYLE_NORMAL},
+		{mt_json_str(c, "kind"), KIND_W, 0, 0, STYLE_NORMAL},
 		{verdict(c), VERDICT_W, 0, 0, verdict_style(c)},
 		{mt_buf_cstr(&what), cw, 0, 0, STYLE_NORMAL},
 		{mt_buf_cstr(&sum), 0, 0, 0, STYLE_DIM},
@@ -307,12 +303,13 @@ static void preview(struct tui_page *p, json_t *c)
 	mt_buf title = MT_BUF_INIT, sum = MT_BUF_INIT;
 	char when[32];
 
-	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(c, "id", 0), str(c, "kind"),
+	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(c, "id", 0),
+		      mt_json_str(c, "kind"),
 		      is_rehearsal(c) ? ", a rehearsal" : "",
 		      jv_time(json_object_get(c, "created"), when, sizeof(when)));
 	tui_rule(p, mt_buf_cstr(&title));
-	field(p, "reference", str(c, "reference"), 1);
-	field(p, "candidate", str(c, "candidate"), 1);
+	field(p, "reference", mt_json_str(c, "reference"), 1);
+	field(p, "candidate", mt_json_str(c, "candidate"), 1);
 	page_line(p);
 	page_add_at(p, 2, verdict_style(c), verdict(c));
 	summary(&sum, c);
@@ -347,7 +344,8 @@ static void check_header(struct tui_page *p, json_t *c)
 	char when[32], name[32], what[96], buf[160];
 
 	page_line(p);
-	page_addf(p, STYLE_HEADING, "Check #%lld %s", (long long)jv_int(c, "id", 0), str(c, "kind"));
+	page_addf(p, STYLE_HEADING, "Check #%lld %s", (long long)jv_int(c, "id", 0),
+		  mt_json_str(c, "kind"));
 	page_addf(p, verdict_style(c), " %s", verdict(c));
 	/* on the heading's line, so that the page keeps its rows, and before
 	 * the time, which the preview shows too, so that a narrow pane keeps it */
@@ -355,8 +353,8 @@ static void check_header(struct tui_page *p, json_t *c)
 		page_add(p, STYLE_WARN, "  rehearsal: not evidence");
 	page_addf(p, STYLE_DIM, "  %s",
 		  jv_time(json_object_get(c, "created"), when, sizeof(when)));
-	field(p, "reference", str(c, "reference"), 1);
-	field(p, "candidate", str(c, "candidate"), 1);
+	field(p, "reference", mt_json_str(c, "reference"), 1);
+	field(p, "candidate", mt_json_str(c, "candidate"), 1);
 	if (json_object_get(c, "recipe")) {
 		snprintf(buf, sizeof(buf), "%s: %s", jv_str(c, "recipe.name", name, sizeof(name)) ?: "?",
 			 jv_str(c, "recipe.what", what, sizeof(what)) ?: "");
@@ -456,8 +454,8 @@ static void cell_texts(json_t *t, char text[NCOLS][96])
 	if (!t)
 		return;
 	snprintf(text[C_VERDICT], 96, "%s", json_is_true(json_object_get(t, "passed")) ? "ok" : "FAIL");
-	snprintf(text[C_NAME], 96, "%s", str(t, "name") ?: "?");
-	snprintf(text[C_DTYPE], 96, "%s", str(t, "dtype") ?: "?");
+	snprintf(text[C_NAME], 96, "%s", mt_json_str(t, "name") ?: "?");
+	snprintf(text[C_DTYPE], 96, "%s", mt_json_str(t, "dtype") ?: "?");
 	int_list(text[C_SHAPE], 96, json_object_get(t, "shape"), "[", "]");
 	if (json_object_get(t, "reason"))
 		return;
@@ -469,7 +467,7 @@ static void cell_texts(json_t *t, char text[NCOLS][96])
 	snprintf(text[C_MIN_RTOL], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "min_rtol"), 3));
 	snprintf(text[C_COSINE], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "cosine"), 4));
 	snprintf(text[C_TOL], 96, "%s/%s %s", chart_num(a, sizeof(a), json_object_get(t, "rtol"), 3),
-		 chart_num(b, sizeof(b), json_object_get(t, "atol"), 3), str(t, "tolerance_source") ?: "");
+		 chart_num(b, sizeof(b), json_object_get(t, "atol"), 3), mt_json_str(t, "tolerance_source") ?: "");
 }
 
 static void tensor_row(struct tui_page *p, json_t *t, int sel, int focused)
@@ -505,7 +503,7 @@ static void failure_lines(json_t *t, mt_buf *lines, enum draw_style *styles, int
 
 #define LINE(style, ...) (styles[*n] = (style), mt_buf_printf(&lines[(*n)++], __VA_ARGS__))
 	if (json_object_get(t, "reason")) {
-		LINE(STYLE_ERROR, "Not compared: %s", str(t, "reason"));
+		LINE(STYLE_ERROR, "Not compared: %s", mt_json_str(t, "reason"));
 		return;
 	}
 	if (json_is_true(json_object_get(t, "passed")))
@@ -524,7 +522,7 @@ static void failure_lines(json_t *t, mt_buf *lines, enum draw_style *styles, int
 	     chart_num(b, sizeof(b), json_object_get(t, "rtol"), 0));
 	LINE(STYLE_DIM, "Tolerance rtol %s, atol %s from %s",
 	     chart_num(a, sizeof(a), json_object_get(t, "rtol"), 0),
-	     chart_num(b, sizeof(b), json_object_get(t, "atol"), 0), str(t, "tolerance_source") ?: "?");
+	     chart_num(b, sizeof(b), json_object_get(t, "atol"), 0), mt_json_str(t, "tolerance_source") ?: "?");
 	json_array_foreach(json_object_get(t, "warnings"), i, w)
 		if (*n < TEXT_ROWS * 2)
 			LINE(STYLE_WARN, "warning: %s", json_string_value(w));
@@ -539,7 +537,7 @@ static void failure_text(struct tui_page *p, json_t *t, int rows)
 	int n = 0, left = rows - 1;
 
 	memset(lines, 0, sizeof(lines));
-	tui_rule(p, str(t, "name"));
+	tui_rule(p, mt_json_str(t, "name"));
 	failure_lines(t, lines, styles, &n);
 	for (int i = 0; i < n; i++) {
 		int need = tui_wrap_count(mt_buf_cstr(&lines[i]), p->width - 4);
