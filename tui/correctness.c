@@ -11,7 +11,7 @@
 #include "screen.h"
 #include "rows.h"
 #include "jview.h"
-#include "charts.h"
+#include "chartdraw.h"
 #include "util.h"
 #include "jsonutil.h"
 

@@ -12,7 +12,7 @@
 #include "screen.h"
 #include "rows.h"
 #include "jview.h"
-#include "charts.h"
+#include "chartdraw.h"
 #include "util.h"
 #include "jsonutil.h"
 
