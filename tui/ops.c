@@ -9,7 +9,7 @@
  * does. Like the Repository step's lists, the page is laid out to the
  * pane's height, so the list scrolls itself to keep the cursor in view. */
 #include "probe_trial.h"
-#include "screen.h"
+#include "ops_int.h"
 #include "rows.h"
 #include "share.h"
 #include "source.h"
@@ -58,6 +58,7 @@ struct ops_state {
 	int diff_open;      /* the differences have the whole pane */
 	json_t *diff;       /* own reference: what they show, NULL with none */
 	char *why;          /* with no diff: what to record first */
+	struct ops_prompt pr;
 };
 
 static int same_str(const char *a, const char *b)
@@ -189,6 +190,11 @@ static void sync(struct ops_state *st, const struct tui_ctx *ctx)
 	if (st->follow && hidden_by_status(st, st->follow))
 		st->status = NULL;
 	refilter(st);
+}
+
+struct ops_prompt *tui_ops_prompt(void *state)
+{
+	return &((struct ops_state *)state)->pr;
 }
 
 /* The selected entry's op (an API's aten op): findings are about ops. */
@@ -859,9 +865,13 @@ static int ops_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
 	int rows = st->details ? st->site_rows : st->list_rows;
 	long to;
 
+	int result;
+
 	sync(st, ctx);
-	if (st->diff_open)
-		return diff_handle(st, a);
+	if (st->diff_open && (result = diff_handle(st, a)) != TUI_UNHANDLED)
+		return result;
+	if ((result = ops_prompt_action(st, ctx, a)) != TUI_UNHANDLED || st->diff_open)
+		return result;
 	if (!st->probe)
 		return TUI_UNHANDLED; /* the frame scrolls the explanation */
 	if (tui_list_target(a, st->details ? st->site : st->cursor, rows, &to))
@@ -890,6 +900,17 @@ static void ops_done(void *state)
 	source_dispose(&st->src);
 	json_decref(st->diff);
 	free(st->why);
+	ops_prompt_dispose(&st->pr);
+}
+
+/* p, i and D from any step: what they act on is what this step shows. */
+static const enum tui_action summoned_by[] = {TUI_ACT_PROBE, TUI_ACT_OP_SOURCE, TUI_ACT_OP_DIFF,
+					      TUI_ACT_NONE};
+
+static int ops_summon(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	sync(state, ctx);
+	return ops_prompt_action(state, ctx, a);
 }
 
 const struct tui_screen_ops tui_ops_ops = {
@@ -897,6 +918,10 @@ const struct tui_screen_ops tui_ops_ops = {
 	.step_id = "ops",
 	.draw = ops_draw,
 	.handle = ops_handle,
+	.summoned_by = summoned_by,
+	.summon = ops_summon,
+	.input = ops_prompt_input,
+	.elsewhere = ops_prompt_elsewhere,
 	.done = ops_done,
 	.private_size = sizeof(struct ops_state),
 };

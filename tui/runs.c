@@ -10,6 +10,7 @@
  * the list, said in the preview and the run's page (not priced), and left
  * out of the side-by-side. */
 #include "screen.h"
+#include "wizard.h"
 #include "rows.h"
 #include "jview.h"
 #include "chartdraw.h"
@@ -35,6 +36,8 @@ struct runs_state {
 	int cursor, top, list_rows;
 	int details; /* the selected run has the whole pane */
 	int systems; /* baseline and candidate side by side */
+	int64_t withdraw_id; /* the run the withdrawal's prompt asks about */
+	char title[64];      /* and that prompt's title */
 };
 
 static json_t *attempts(const struct runs_state *st)
@@ -678,12 +681,61 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 		list_draw(p, st, ctx, height);
 }
 
+#define WITHDRAW_HERE "W withdraws the run selected in Runs & clocks (mtrial rm withdraws any record)"
+
+/* `W`: why the run under the cursor is withdrawn. */
+static int withdraw_start(struct runs_state *st, const struct tui_ctx *ctx)
+{
+	int64_t id = st->systems ? 0 : jv_int(selected(st), "id", 0);
+
+	if (!id) {
+		tui_message(ctx->wizard, 0, WITHDRAW_HERE);
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	st->withdraw_id = id;
+	snprintf(st->title, sizeof(st->title), "withdraw run #%lld, why: ", (long long)id);
+	tui_screen_prompt(ctx->wizard, st->title, NULL);
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int withdraw_input(void *state, const struct tui_ctx *ctx, const struct tui_key *k)
+{
+	struct runs_state *st = state;
+	struct tui_wizard *w = ctx->wizard;
+	char *text;
+	int result;
+
+	switch (prompt_input(&w->prompt, k)) {
+	case PROMPT_CANCEL:
+		tui_screen_ask_done(w);
+		tui_message(w, 0, "Nothing withdrawn");
+		return TUI_REDRAW;
+	case PROMPT_DONE:
+		tui_screen_ask_done(w);
+		text = prompt_text(&w->prompt);
+		result = record_withdraw_run(w, st->withdraw_id, text);
+		free(text);
+		return result;
+	default:
+		return TUI_REDRAW;
+	}
+}
+
+static const char *runs_elsewhere(enum tui_action a)
+{
+	return a == TUI_ACT_WITHDRAW ? WITHDRAW_HERE : NULL;
+}
+
 static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
 {
 	struct runs_state *st = state;
 	long to;
 
+	if (a == TUI_ACT_WITHDRAW)
+		return withdraw_start(st, ctx);
 	sync(st, ctx);
+	if (a == TUI_ACT_START_RUN)
+		return runstart_begin(ctx->wizard);
 	if (!selected(st))
 		return TUI_UNHANDLED;
 	if (a == TUI_ACT_SYSTEMS) {
@@ -708,24 +760,24 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 	return TUI_UNHANDLED;
 }
 
-int64_t tui_runs_selected(void *state)
-{
-	struct runs_state *st = state;
-
-	return st->systems ? 0 : jv_int(selected(st), "id", 0);
-}
-
 static void runs_done(void *state)
 {
 	struct runs_state *st = state;
 	json_decref(st->runs);
 }
 
+/* R from any step: this step shows the run it starts. */
+static const enum tui_action summoned_by[] = {TUI_ACT_START_RUN, TUI_ACT_NONE};
+
 const struct tui_screen_ops tui_runs_ops = {
 	.name = "Runs & clocks",
 	.step_id = "runs",
 	.draw = runs_draw,
 	.handle = runs_handle,
+	.summoned_by = summoned_by,
+	.summon = runs_handle,
+	.input = withdraw_input,
+	.elsewhere = runs_elsewhere,
 	.done = runs_done,
 	.private_size = sizeof(struct runs_state),
 };
