@@ -2,6 +2,7 @@
 #include "sanitize.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,4 +50,42 @@ json_t *mt_json_text(const char *s)
 	v = json_string(mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 	return v;
+}
+
+const char *mt_json_str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+double mt_json_num(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+json_int_t mt_json_int(const json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+json_t *mt_json_path(const json_t *o, const char *path)
+{
+	json_t *v = (json_t *)o;
+	char key[64];
+
+	while (v && *path) {
+		size_t n = strcspn(path, ".");
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		v = json_object_get(v, key);
+		path += n + (path[n] == '.');
+	}
+	return v;
+}
+
+const char *mt_json_str_at(const json_t *o, const char *path)
+{
+	return json_string_value(mt_json_path(o, path));
 }

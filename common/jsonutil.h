@@ -17,4 +17,23 @@ int mt_json_cmp_strings(const void *a, const void *b);
  * becomes U+FFFD instead. NULL gives null. New reference. */
 json_t *mt_json_text(const char *s);
 
+/* Typed reads of the JSON that stays between layers (the report's model,
+ * stored results and metrics): a missing key or a value of another type
+ * reads as "none" (NULL, NAN, 0), never as a crash. Borrowed values. */
+
+/* The string member `key` of object o, or NULL. */
+const char *mt_json_str(const json_t *o, const char *key);
+
+/* The number (integer or real) member `key` of o, or NAN. */
+double mt_json_num(const json_t *o, const char *key);
+
+/* The integer member `key` of o, or 0. */
+json_int_t mt_json_int(const json_t *o, const char *key);
+
+/* The value at a dotted path of objects ("target.value"), or NULL. */
+json_t *mt_json_path(const json_t *o, const char *path);
+
+/* The string at a dotted path of objects, or NULL. */
+const char *mt_json_str_at(const json_t *o, const char *path);
+
 #endif

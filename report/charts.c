@@ -1,4 +1,5 @@
 #include "charts.h"
+#include "jsonutil.h"
 #include "svg.h"
 #include "util.h"
 
@@ -10,30 +11,9 @@
 
 #define MAX_ROWS 16
 
-/* The value at a dotted path of objects, or NULL. Borrowed. */
-static json_t *at(json_t *v, const char *path)
-{
-	char key[64];
-	while (v && *path) {
-		size_t n = strcspn(path, ".");
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		v = json_object_get(v, key);
-		path += n + (path[n] == '.');
-	}
-	return v;
-}
-
 static double num(json_t *v)
 {
 	return json_is_number(v) ? json_number_value(v) : (json_is_string(v) ? strtod(json_string_value(v), NULL) : NAN);
-}
-
-static const char *str(json_t *v, const char *path)
-{
-	return json_string_value(at(v, path));
 }
 
 static json_t *take(mt_buf *b)
@@ -63,7 +43,7 @@ static double submission_ms(json_t *r)
 {
 	json_t *m = json_object_get(r, "metrics"), *target = json_object_get(m, "target"), *ev;
 	struct tm tm = {0};
-	const char *started = str(r, "started");
+	const char *started = mt_json_str_at(r, "started");
 	size_t i;
 
 	if (json_is_true(json_object_get(target, "reached")) &&
@@ -72,7 +52,7 @@ static double submission_ms(json_t *r)
 			if (json_equal(json_object_get(ev, "step"), json_object_get(target, "at_step")))
 				return num(json_object_get(ev, "t_ms")) -
 				       num(json_object_get(target, "from_submission_s")) * 1000;
-	if (strcmp(str(r, "origin") ?: "", "run") == 0 && started &&
+	if (strcmp(mt_json_str_at(r, "origin") ?: "", "run") == 0 && started &&
 	    sscanf(started, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
 		   &tm.tm_min, &tm.tm_sec) == 6) {
 		tm.tm_year -= 1900;
@@ -109,7 +89,7 @@ static void quality_series(struct quality *q, json_t *attempts, const char *metr
 	size_t i, k;
 
 	json_array_foreach(attempts, i, r) {
-		json_t *evals = at(r, "metrics.evaluations");
+		json_t *evals = mt_json_path(r, "metrics.evaluations");
 		double origin = submission_ms(r);
 		mt_svg_series *s = &q->series[q->n];
 		if (q->n == sizeof(q->series) / sizeof(q->series[0]) || !json_array_size(evals) ||
@@ -119,7 +99,7 @@ static void quality_series(struct quality *q, json_t *attempts, const char *metr
 		q->ys[q->n] = calloc(json_array_size(evals), sizeof(double));
 		s->n = 0;
 		json_array_foreach(evals, k, ev) {
-			if (!metric || strcmp(str(ev, "metric") ?: "", metric) != 0)
+			if (!metric || strcmp(mt_json_str_at(ev, "metric") ?: "", metric) != 0)
 				continue;
 			q->xs[q->n][s->n] = (num(json_object_get(ev, "t_ms")) - origin) / 1000;
 			q->ys[q->n][s->n] = num(json_object_get(ev, "value"));
@@ -132,16 +112,17 @@ static void quality_series(struct quality *q, json_t *attempts, const char *metr
 			continue;
 		}
 		snprintf(q->names[q->n], sizeof(q->names[0]), "%s%s%s%s%s", rehearsal ? "rehearsal: " : "",
-			 str(r, "system") ?: "?", str(r, "track") ? " (" : "", str(r, "track") ?: "",
-			 str(r, "track") ? ")" : "");
+			 mt_json_str_at(r, "system") ?: "?", mt_json_str_at(r, "track") ? " (" : "",
+			 mt_json_str_at(r, "track") ?: "",
+			 mt_json_str_at(r, "track") ? ")" : "");
 		snprintf(q->labels[q->n], sizeof(q->labels[0]), "run #%lld%s",
 			 (long long)json_integer_value(json_object_get(r, "id")),
 			 rehearsal ? " (rehearsal)" : "");
 		s->name = q->names[q->n];
 		s->label = q->labels[q->n];
 		/* a rehearsal keeps its system's colour and shape, dashed */
-		s->color = series_color(str(r, "system"), str(r, "track"));
-		s->marker = series_marker(str(r, "system"));
+		s->color = series_color(mt_json_str_at(r, "system"), mt_json_str_at(r, "track"));
+		s->marker = series_marker(mt_json_str_at(r, "system"));
 		s->dashed = rehearsal;
 		s->x = q->xs[q->n];
 		s->y = q->ys[q->n];
@@ -151,15 +132,15 @@ static void quality_series(struct quality *q, json_t *attempts, const char *metr
 
 static json_t *quality_chart(json_t *model)
 {
-	const char *metric = str(model, "spec.quality_target.metric");
+	const char *metric = mt_json_str_at(model, "spec.quality_target.metric");
 	struct quality q = {.n = 0};
-	double max_s = 0, div = 1, target = num(at(model, "spec.quality_target.threshold"));
+	double max_s = 0, div = 1, target = num(mt_json_path(model, "spec.quality_target.threshold"));
 	const char *unit = "seconds";
 	char title[128], ylabel[96], tlabel[64], xlabel[64];
 	mt_buf b = MT_BUF_INIT;
 
-	quality_series(&q, at(model, "runs.attempts"), metric, 0, &max_s);
-	quality_series(&q, at(model, "runs.rehearsals"), metric, 1, &max_s);
+	quality_series(&q, mt_json_path(model, "runs.attempts"), metric, 0, &max_s);
+	quality_series(&q, mt_json_path(model, "runs.rehearsals"), metric, 1, &max_s);
 	if (max_s > 2 * 3600)
 		div = 3600, unit = "hours";
 	else if (max_s > 120)
@@ -169,7 +150,7 @@ static json_t *quality_chart(json_t *model)
 			q.xs[i][k] /= div;
 	snprintf(title, sizeof(title), "Quality versus time: %s", metric ? metric : "no metric set");
 	snprintf(ylabel, sizeof(ylabel), "%s (%s is better)", metric ? metric : "",
-		 str(model, "spec.quality_target.direction") ?: "?");
+		 mt_json_str_at(model, "spec.quality_target.direction") ?: "?");
 	snprintf(tlabel, sizeof(tlabel), "target %g", target);
 	snprintf(xlabel, sizeof(xlabel), "%s from submission (start-up included)", unit);
 	mt_svg_lines c = {
@@ -196,10 +177,10 @@ static json_t *ops_chart(json_t *model)
 	static const char *const keys[] = {"device", "partial", "cpu_fallback", "unsupported", "unknown"};
 	static const char *const rows[] = {"on device", "partial", "CPU fallback", "unsupported", "unknown"};
 	static const char *const colors[] = {"#2ca02c", "#bcbd22", "#ff7f0e", "#d62728", "#999999"};
-	int by_api = json_is_true(at(model, "probe.by_api"));
+	int by_api = json_is_true(mt_json_path(model, "probe.by_api"));
 	const char *const *segment = by_api ? (const char *const[]){"APIs"}
 					    : (const char *const[]){"ops"};
-	json_t *summary = at(model, by_api ? "probe.summary.apis" : "probe.summary");
+	json_t *summary = mt_json_path(model, by_api ? "probe.summary.apis" : "probe.summary");
 	double values[5];
 	char title[160];
 	mt_buf b = MT_BUF_INIT;
@@ -207,7 +188,7 @@ static json_t *ops_chart(json_t *model)
 	for (size_t i = 0; i < 5; i++)
 		values[i] = num(json_object_get(summary, keys[i]));
 	snprintf(title, sizeof(title), "%s by status on %s", by_api ? "APIs" : "Ops",
-		 str(model, "probe.table.name") ?: "the target");
+		 mt_json_str_at(model, "probe.table.name") ?: "the target");
 	mt_svg_bars c = {
 		.title = title,
 		.value_label = by_api ? "APIs called (the table lists APIs; the ops are counted above)"
@@ -244,12 +225,12 @@ static double effort_criterion(json_t *model, const char **name)
 	json_t *c;
 	size_t i;
 
-	json_array_foreach(at(model, "spec.criteria"), i, c) {
+	json_array_foreach(mt_json_path(model, "spec.criteria"), i, c) {
 		double t = num(json_object_get(c, "threshold"));
-		if (strcmp(str(c, "kind") ?: "", "effort") != 0)
+		if (strcmp(mt_json_str_at(c, "kind") ?: "", "effort") != 0)
 			continue;
-		*name = str(c, "name") ?: "effort";
-		return isfinite(t) ? t : num(at(model, "spec.tracks.optimized.budget_hours"));
+		*name = mt_json_str_at(c, "name") ?: "effort";
+		return isfinite(t) ? t : num(mt_json_path(model, "spec.tracks.optimized.budget_hours"));
 	}
 	return NAN;
 }
@@ -261,7 +242,7 @@ static void effort_limits(json_t *model, const char *const *rows, size_t n, doub
 			  char (*labels)[80])
 {
 	const char *name = NULL;
-	double budget = num(at(model, "spec.tracks.optimized.budget_hours"));
+	double budget = num(mt_json_path(model, "spec.tracks.optimized.budget_hours"));
 	double all = effort_criterion(model, &name);
 
 	for (size_t i = 0; i < n; i++) {
@@ -279,7 +260,7 @@ static void effort_limits(json_t *model, const char *const *rows, size_t n, doub
 
 static json_t *effort_chart(json_t *model)
 {
-	json_t *tracks = at(model, "effort.tracks"), *t, *cat;
+	json_t *tracks = mt_json_path(model, "effort.tracks"), *t, *cat;
 	const char *rows[MAX_ROWS + 1], *label_of[MAX_ROWS + 1];
 	double values[(MAX_ROWS + 1) * N_CATEGORIES] = {0}, limits[MAX_ROWS + 1];
 	char labels[MAX_ROWS + 1][80];
@@ -289,10 +270,10 @@ static json_t *effort_chart(json_t *model)
 	json_array_foreach(tracks, i, t) {
 		if (n == MAX_ROWS)
 			break;
-		rows[n] = str(t, "track") ?: "(no track)";
+		rows[n] = mt_json_str_at(t, "track") ?: "(no track)";
 		json_array_foreach(json_object_get(t, "categories"), k, cat) {
 			double h = num(json_object_get(cat, "ms")) / 3600000.0;
-			values[n * N_CATEGORIES + category_index(str(cat, "category"))] += h;
+			values[n * N_CATEGORIES + category_index(mt_json_str_at(cat, "category"))] += h;
 		}
 		n++;
 	}
@@ -328,7 +309,7 @@ static json_t *cost_chart(json_t *model)
 	static const char *const colors[] = {"#1f77b4", "#aec7e8", "#d62728", "#ff9896", "#c7c7c7"};
 	static const char *const keys[] = {"to_target", "after_target", "failed", "short", "no_metric"};
 	enum { N_COST = 5 };
-	json_t *systems = at(model, "costs.systems"), *s;
+	json_t *systems = mt_json_path(model, "costs.systems"), *s;
 	const char *rows[MAX_ROWS];
 	double values[MAX_ROWS * N_COST];
 	char title[96];
@@ -338,16 +319,18 @@ static json_t *cost_chart(json_t *model)
 	json_array_foreach(systems, i, s) {
 		if (n == MAX_ROWS)
 			break;
-		rows[n] = str(s, "system") ?: "?";
+		rows[n] = mt_json_str_at(s, "system") ?: "?";
 		for (size_t k = 0; k < N_COST; k++)
 			values[n * N_COST + k] = num(json_object_get(s, keys[k]));
 		n++;
 	}
-	snprintf(title, sizeof(title), "What the runs cost (%s)", str(model, "costs.currency") ?: "no currency");
+	snprintf(title, sizeof(title), "What the runs cost (%s)",
+		 mt_json_str_at(model, "costs.currency") ?: "no currency");
 	mt_svg_bars c = {
-		.title = title, .value_label = str(model, "costs.currency") ?: "cost", .rows = rows,
+		.title = title, .value_label = mt_json_str_at(model, "costs.currency") ?: "cost",
+		.rows = rows,
 		.n_rows = n, .segments = segments, .colors = colors, .n_segments = N_COST, .values = values,
-		.unit = str(model, "costs.currency"),
+		.unit = mt_json_str_at(model, "costs.currency"),
 		.empty = "no priced run yet: mtrial run, and systems.*.price.hourly in trial.yaml",
 	};
 	mt_svg_bar_chart(&b, &c);
@@ -360,10 +343,10 @@ static json_t *cost_chart(json_t *model)
  * vertical lines. */
 static json_t *breakeven_chart(json_t *model)
 {
-	json_t *be = at(model, "compilation.breakeven");
-	double bs = num(at(be, "baseline.start_s")), bt = num(at(be, "baseline.step_s"));
-	double cs = num(at(be, "candidate.start_s")), ct = num(at(be, "candidate.step_s"));
-	double n = num(at(be, "steps")), len = num(at(model, "compilation.run_length_steps"));
+	json_t *be = mt_json_path(model, "compilation.breakeven");
+	double bs = num(mt_json_path(be, "baseline.start_s")), bt = num(mt_json_path(be, "baseline.step_s"));
+	double cs = num(mt_json_path(be, "candidate.start_s")), ct = num(mt_json_path(be, "candidate.step_s"));
+	double n = num(mt_json_path(be, "steps")), len = num(mt_json_path(model, "compilation.run_length_steps"));
 	double xmax = 100, x[2], yb[2], yc[2], xn[2], yv[2], xl[2];
 	mt_svg_series s[4];
 	size_t k = 0;

@@ -2,7 +2,7 @@
  * protocol, by the rules in tables/run_events.yaml). The figures are in
  * runlog_metrics.c; the protocol is described in runlog.h. */
 #include "runlog.h"
-#include "runlog_rules.h"
+#include "runlog_int.h"
 
 #include <ctype.h>
 #include <locale.h>

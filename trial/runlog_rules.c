@@ -1,8 +1,8 @@
 /* Recording runs, the rules: tables/run_events.yaml read into the
- * reader's form (runlog_rules.h): the MLLOG keys, the line protocol's
+ * reader's form (runlog_int.h): the MLLOG keys, the line protocol's
  * fields, the names of a CSV or JSON Lines series' columns and the compile
  * cache patterns, every mistake named with its line and column. */
-#include "runlog_rules.h"
+#include "runlog_int.h"
 
 #include <ctype.h>
 #include <stdarg.h>

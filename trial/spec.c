@@ -1,8 +1,7 @@
 /* trial.yaml -> a tree of maps, lists and scalars that remember where they
  * were written (common/ytree.c, at its strictest). What the keys mean is the
  * business of spec_schema.c; this file only knows the document's shape. */
-#define MT_SPEC_INTERNAL
-#include "spec.h"
+#include "spec_int.h"
 #include "error.h"
 #include "util.h"
 

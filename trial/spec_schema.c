@@ -1,8 +1,7 @@
 /* The trial.yaml schema as one table, and everything driven by it: the
  * validation of a parsed tree, its typed JSON, and the commented template.
  * Adding a key is adding a row; the template and the checks follow. */
-#define MT_SPEC_INTERNAL
-#include "spec.h"
+#include "spec_int.h"
 #include "error.h"
 #include "journal.h"
 #include "util.h"

@@ -9,11 +9,14 @@
  * checks (stand-ins compared, never evidence) are marked R in the list and
  * said in the preview and the check's page. */
 #include "screen.h"
+#include "wizard.h"
 #include "rows.h"
 #include "jview.h"
-#include "charts.h"
+#include "chartdraw.h"
 #include "util.h"
+#include "jsonutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +36,13 @@ struct corr_state {
 	int details;   /* the selected check has the whole pane */
 	int tensor, tensor_top, tensor_rows;
 	int histogram; /* the histogram in place of the table */
+	int asking;    /* 1 + the index in check_prompts of the prompt open, 0: none */
+	char *answers[3]; /* owned; a check's earlier prompts' answers */
 };
-
-static const char *str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
 
 static int is_kind(json_t *check, const char *kind)
 {
-	return str(check, "kind") && strcmp(str(check, "kind"), kind) == 0;
+	return mt_json_str(check, "kind") && strcmp(mt_json_str(check, "kind"), kind) == 0;
 }
 
 static int is_rehearsal(json_t *check)
@@ -81,9 +81,10 @@ static void sync(struct corr_state *st, const struct tui_ctx *ctx)
 	refind(st);
 }
 
-void tui_correctness_show(void *state, int64_t id)
+/* Opens the check with this id in the details (once the record holds it:
+ * a check just recorded shows after the reload). */
+static void show_check(struct corr_state *st, int64_t id)
 {
-	struct corr_state *st = state;
 
 	st->follow = id;
 	st->details = 1;
@@ -91,6 +92,136 @@ void tui_correctness_show(void *state, int64_t id)
 	refind(st); /* a check just recorded: the reload brings it, sync finds it */
 	st->follow = id;
 	st->details = 1;
+}
+
+/* --- the prompts of a comparison (c, L) ------------------------------------ */
+
+static void answers_clear(struct corr_state *st)
+{
+	for (size_t i = 0; i < sizeof(st->answers) / sizeof(st->answers[0]); i++) {
+		free(st->answers[i]);
+		st->answers[i] = NULL;
+	}
+}
+
+/* The newest check of `kind`'s value at `key` (a path to start from), or NULL.
+ * Borrowed from ctx->checks. */
+static const char *last_check_path(const struct tui_ctx *ctx, const char *kind, const char *key)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(ctx->checks, i, c)
+		if (strcmp(mt_json_str(c, "kind") ?: "", kind) == 0)
+			return mt_json_str(c, key);
+	return NULL;
+}
+
+/* The prompts of each comparison, in order: the action that starts it,
+ * where the answer goes in answers (-1: the last, which runs it), and the
+ * newest check of which kind gives the path to start from. */
+static const struct {
+	enum tui_action first;
+	int slot;
+	const char *label, *kind, *key;
+} check_prompts[] = {
+	{TUI_ACT_COMPARE, 0, "reference tensors (file or directory): ", "compare", "reference"},
+	{TUI_ACT_NONE, 1, "candidate tensors: ", "compare", "candidate"},
+	{TUI_ACT_NONE, 2, "rtol (empty: trial.yaml's, else the dtype's default): ", NULL, NULL},
+	{TUI_ACT_NONE, -1, "atol (empty: trial.yaml's, else the dtype's default): ", NULL, NULL},
+	{TUI_ACT_CURVES, 0, "reference loss curve (a CSV, JSONL or MLPerf file, or run:N): ",
+	 "curves", "reference"},
+	{TUI_ACT_NONE, -1, "candidate loss curve: ", "curves", "candidate"},
+};
+#define N_CHECK_PROMPTS (sizeof(check_prompts) / sizeof(check_prompts[0]))
+
+static void check_prompt(struct corr_state *st, const struct tui_ctx *ctx, size_t i)
+{
+	const char *initial = check_prompts[i].kind
+				      ? last_check_path(ctx, check_prompts[i].kind, check_prompts[i].key)
+				      : NULL;
+
+	st->asking = (int)i + 1;
+	tui_screen_prompt(ctx->wizard, check_prompts[i].label, initial);
+}
+
+/* `c` and `L` from any step: this step shows the result. */
+static int check_start(struct corr_state *st, const struct tui_ctx *ctx, enum tui_action a)
+{
+	answers_clear(st);
+	for (size_t i = 0; i < N_CHECK_PROMPTS; i++)
+		if (check_prompts[i].first == a && a != TUI_ACT_NONE) {
+			check_prompt(st, ctx, i);
+			return TUI_HANDLED | TUI_REDRAW;
+		}
+	return TUI_UNHANDLED;
+}
+
+/* A tolerance typed: empty is NaN (the trial's or the dtype's); else a
+ * number >= 0, or -1 after saying what is wrong. */
+static int tolerance(struct tui_wizard *w, const char *name, const char *text, double *out)
+{
+	char *end;
+
+	*out = NAN;
+	if (!*text)
+		return 0;
+	*out = strtod(text, &end);
+	if (end != text && !*end && *out >= 0 && isfinite(*out))
+		return 0;
+	tui_message(w, 1, "%s '%s' is not a number >= 0: nothing compared", name, text);
+	return -1;
+}
+
+/* The last prompt answered: runs the comparison and shows its check. */
+static int check_run(struct corr_state *st, const struct tui_ctx *ctx, size_t i,
+		     const char *last)
+{
+	struct tui_wizard *w = ctx->wizard;
+	double rtol, atol;
+	int64_t id = 0;
+	int result;
+
+	if (check_prompts[i].kind && strcmp(check_prompts[i].kind, "curves") == 0)
+		result = record_curves(w, st->answers[0], last, &id);
+	else if (tolerance(w, "rtol", st->answers[2], &rtol) < 0 ||
+		 tolerance(w, "atol", last, &atol) < 0)
+		return TUI_REDRAW;
+	else
+		result = record_compare(w, st->answers[0], st->answers[1], rtol, atol, &id);
+	if (id)
+		show_check(st, id);
+	return result;
+}
+
+static int check_input(void *state, const struct tui_ctx *ctx, const struct tui_key *k)
+{
+	struct corr_state *st = state;
+	struct tui_wizard *w = ctx->wizard;
+	enum prompt_result r = prompt_input(&w->prompt, k);
+	size_t i = st->asking ? (size_t)st->asking - 1 : 0;
+	char *text;
+	int result = TUI_REDRAW;
+
+	if (r == PROMPT_CONTINUE)
+		return TUI_REDRAW;
+	text = prompt_text(&w->prompt);
+	if (r == PROMPT_CANCEL || (!*text && check_prompts[i].kind)) {
+		tui_message(w, 0, "%s: nothing compared", r == PROMPT_CANCEL ? "Cancelled"
+									    : "No path given");
+	} else if (i + 1 < N_CHECK_PROMPTS && check_prompts[i].slot >= 0) {
+		free(st->answers[check_prompts[i].slot]);
+		st->answers[check_prompts[i].slot] = text;
+		check_prompt(st, ctx, i + 1);
+		return TUI_REDRAW;
+	} else {
+		result = check_run(st, ctx, i, text);
+	}
+	st->asking = 0;
+	tui_screen_ask_done(w);
+	free(text);
+	answers_clear(st);
+	return result;
 }
 
 /* --- what a check says, in a few words --------------------------------- */
@@ -213,14 +344,14 @@ static void check_row(struct tui_page *p, json_t *c, int selected_row, int focus
 	int cw = compared_width(p->width);
 
 	snprintf(id, sizeof(id), "#%lld", (long long)jv_int(c, "id", 0));
-	side_name(&what, str(c, "reference"));
+	side_name(&what, mt_json_str(c, "reference"));
 	mt_buf_puts(&what, " vs ");
-	side_name(&what, str(c, "candidate"));
+	side_name(&what, mt_json_str(c, "candidate"));
 	summary(&sum, c);
 	struct tui_cell cells[] = {
 		{id, ID_W, 1, 0, STYLE_DIM},
 		{is_rehearsal(c) ? "R" : "", 1, 0, 0, STYLE_WARN},
-		{str(c, "kind"), KIND_W, 0, 0, STYLE_NORMAL},
+		{mt_json_str(c, "kind"), KIND_W, 0, 0, STYLE_NORMAL},
 		{verdict(c), VERDICT_W, 0, 0, verdict_style(c)},
 		{mt_buf_cstr(&what), cw, 0, 0, STYLE_NORMAL},
 		{mt_buf_cstr(&sum), 0, 0, 0, STYLE_DIM},
@@ -307,12 +438,13 @@ static void preview(struct tui_page *p, json_t *c)
 	mt_buf title = MT_BUF_INIT, sum = MT_BUF_INIT;
 	char when[32];
 
-	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(c, "id", 0), str(c, "kind"),
+	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(c, "id", 0),
+		      mt_json_str(c, "kind"),
 		      is_rehearsal(c) ? ", a rehearsal" : "",
 		      jv_time(json_object_get(c, "created"), when, sizeof(when)));
 	tui_rule(p, mt_buf_cstr(&title));
-	field(p, "reference", str(c, "reference"), 1);
-	field(p, "candidate", str(c, "candidate"), 1);
+	field(p, "reference", mt_json_str(c, "reference"), 1);
+	field(p, "candidate", mt_json_str(c, "candidate"), 1);
 	page_line(p);
 	page_add_at(p, 2, verdict_style(c), verdict(c));
 	summary(&sum, c);
@@ -347,7 +479,8 @@ static void check_header(struct tui_page *p, json_t *c)
 	char when[32], name[32], what[96], buf[160];
 
 	page_line(p);
-	page_addf(p, STYLE_HEADING, "Check #%lld %s", (long long)jv_int(c, "id", 0), str(c, "kind"));
+	page_addf(p, STYLE_HEADING, "Check #%lld %s", (long long)jv_int(c, "id", 0),
+		  mt_json_str(c, "kind"));
 	page_addf(p, verdict_style(c), " %s", verdict(c));
 	/* on the heading's line, so that the page keeps its rows, and before
 	 * the time, which the preview shows too, so that a narrow pane keeps it */
@@ -355,8 +488,8 @@ static void check_header(struct tui_page *p, json_t *c)
 		page_add(p, STYLE_WARN, "  rehearsal: not evidence");
 	page_addf(p, STYLE_DIM, "  %s",
 		  jv_time(json_object_get(c, "created"), when, sizeof(when)));
-	field(p, "reference", str(c, "reference"), 1);
-	field(p, "candidate", str(c, "candidate"), 1);
+	field(p, "reference", mt_json_str(c, "reference"), 1);
+	field(p, "candidate", mt_json_str(c, "candidate"), 1);
 	if (json_object_get(c, "recipe")) {
 		snprintf(buf, sizeof(buf), "%s: %s", jv_str(c, "recipe.name", name, sizeof(name)) ?: "?",
 			 jv_str(c, "recipe.what", what, sizeof(what)) ?: "");
@@ -456,8 +589,8 @@ static void cell_texts(json_t *t, char text[NCOLS][96])
 	if (!t)
 		return;
 	snprintf(text[C_VERDICT], 96, "%s", json_is_true(json_object_get(t, "passed")) ? "ok" : "FAIL");
-	snprintf(text[C_NAME], 96, "%s", str(t, "name") ?: "?");
-	snprintf(text[C_DTYPE], 96, "%s", str(t, "dtype") ?: "?");
+	snprintf(text[C_NAME], 96, "%s", mt_json_str(t, "name") ?: "?");
+	snprintf(text[C_DTYPE], 96, "%s", mt_json_str(t, "dtype") ?: "?");
 	int_list(text[C_SHAPE], 96, json_object_get(t, "shape"), "[", "]");
 	if (json_object_get(t, "reason"))
 		return;
@@ -469,7 +602,7 @@ static void cell_texts(json_t *t, char text[NCOLS][96])
 	snprintf(text[C_MIN_RTOL], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "min_rtol"), 3));
 	snprintf(text[C_COSINE], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "cosine"), 4));
 	snprintf(text[C_TOL], 96, "%s/%s %s", chart_num(a, sizeof(a), json_object_get(t, "rtol"), 3),
-		 chart_num(b, sizeof(b), json_object_get(t, "atol"), 3), str(t, "tolerance_source") ?: "");
+		 chart_num(b, sizeof(b), json_object_get(t, "atol"), 3), mt_json_str(t, "tolerance_source") ?: "");
 }
 
 static void tensor_row(struct tui_page *p, json_t *t, int sel, int focused)
@@ -505,7 +638,7 @@ static void failure_lines(json_t *t, mt_buf *lines, enum draw_style *styles, int
 
 #define LINE(style, ...) (styles[*n] = (style), mt_buf_printf(&lines[(*n)++], __VA_ARGS__))
 	if (json_object_get(t, "reason")) {
-		LINE(STYLE_ERROR, "Not compared: %s", str(t, "reason"));
+		LINE(STYLE_ERROR, "Not compared: %s", mt_json_str(t, "reason"));
 		return;
 	}
 	if (json_is_true(json_object_get(t, "passed")))
@@ -524,7 +657,7 @@ static void failure_lines(json_t *t, mt_buf *lines, enum draw_style *styles, int
 	     chart_num(b, sizeof(b), json_object_get(t, "rtol"), 0));
 	LINE(STYLE_DIM, "Tolerance rtol %s, atol %s from %s",
 	     chart_num(a, sizeof(a), json_object_get(t, "rtol"), 0),
-	     chart_num(b, sizeof(b), json_object_get(t, "atol"), 0), str(t, "tolerance_source") ?: "?");
+	     chart_num(b, sizeof(b), json_object_get(t, "atol"), 0), mt_json_str(t, "tolerance_source") ?: "?");
 	json_array_foreach(json_object_get(t, "warnings"), i, w)
 		if (*n < TEXT_ROWS * 2)
 			LINE(STYLE_WARN, "warning: %s", json_string_value(w));
@@ -539,7 +672,7 @@ static void failure_text(struct tui_page *p, json_t *t, int rows)
 	int n = 0, left = rows - 1;
 
 	memset(lines, 0, sizeof(lines));
-	tui_rule(p, str(t, "name"));
+	tui_rule(p, mt_json_str(t, "name"));
 	failure_lines(t, lines, styles, &n);
 	for (int i = 0; i < n; i++) {
 		int need = tui_wrap_count(mt_buf_cstr(&lines[i]), p->width - 4);
@@ -716,6 +849,8 @@ static int correctness_handle(void *state, const struct tui_ctx *ctx, enum tui_a
 	long to;
 
 	sync(st, ctx);
+	if (a == TUI_ACT_COMPARE || a == TUI_ACT_CURVES)
+		return check_start(st, ctx, a);
 	if (!selected(st) || (st->details && is_kind(selected(st), "curves") &&
 			      a != TUI_ACT_BACK))
 		return TUI_UNHANDLED; /* the frame scrolls the page */
@@ -746,6 +881,16 @@ static void correctness_done(void *state)
 {
 	struct corr_state *st = state;
 	json_decref(st->checks);
+	answers_clear(st);
+}
+
+/* c and L from any step: this step shows the check they record. */
+static const enum tui_action summoned_by[] = {TUI_ACT_COMPARE, TUI_ACT_CURVES, TUI_ACT_NONE};
+
+static int correctness_summon(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	sync(state, ctx);
+	return check_start(state, ctx, a);
 }
 
 const struct tui_screen_ops tui_correctness_ops = {
@@ -753,6 +898,9 @@ const struct tui_screen_ops tui_correctness_ops = {
 	.step_id = "correctness",
 	.draw = correctness_draw,
 	.handle = correctness_handle,
+	.summoned_by = summoned_by,
+	.summon = correctness_summon,
+	.input = check_input,
 	.done = correctness_done,
 	.private_size = sizeof(struct corr_state),
 };

@@ -4,6 +4,7 @@
 #include "rows.h"
 #include "jview.h"
 #include "util.h"
+#include "jsonutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,6 @@
 
 /* --- indexing a scan ----------------------------------------------------- */
 
-static const char *str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 static int same_str(const char *a, const char *b)
 {
 	return a == b || (a && b && strcmp(a, b) == 0);
@@ -29,7 +25,7 @@ static int same_str(const char *a, const char *b)
 /* "file:line" of a finding or call into buf. */
 static const char *where(char *buf, size_t size, json_t *o)
 {
-	snprintf(buf, size, "%s:%lld", str(o, "file") ? str(o, "file") : "?",
+	snprintf(buf, size, "%s:%lld", mt_json_str(o, "file") ? mt_json_str(o, "file") : "?",
 		 (long long)jv_int(o, "line", 0));
 	return buf;
 }
@@ -37,7 +33,8 @@ static const char *where(char *buf, size_t size, json_t *o)
 /* "file:line:col" of a call site into buf. */
 static const char *site_where(char *buf, size_t size, json_t *call)
 {
-	snprintf(buf, size, "%s:%lld:%lld", str(call, "file") ? str(call, "file") : "?",
+	snprintf(buf, size, "%s:%lld:%lld",
+		 mt_json_str(call, "file") ? mt_json_str(call, "file") : "?",
 		 (long long)jv_int(call, "line", 0), (long long)jv_int(call, "col", 0) + 1);
 	return buf;
 }
@@ -73,8 +70,8 @@ static void index_ops(struct inventory *inv)
 		if (json_is_string(json_object_get(c, "op")))
 			continue;
 		unmapped.count++;
-		unmapped.nfiles += !same_str(last_file, str(c, "file"));
-		last_file = str(c, "file");
+		unmapped.nfiles += !same_str(last_file, mt_json_str(c, "file"));
+		last_file = mt_json_str(c, "file");
 	}
 	if (unmapped.count)
 		inv->ops[inv->nops++] = unmapped;
@@ -93,16 +90,16 @@ static void index_findings(struct inventory *inv)
 		abort();
 	for (const char *const *e = effort_order; *e; e++)
 		json_array_foreach(all, i, f)
-			if (same_str(str(f, "effort"), *e))
+			if (same_str(mt_json_str(f, "effort"), *e))
 				inv->findings[inv->nfindings++] = f;
 	json_array_foreach(all, i, f) /* an effort level not known here: last */
-		if (!str(f, "effort") || !mt_str_in(str(f, "effort"), effort_order))
+		if (!mt_json_str(f, "effort") || !mt_str_in(mt_json_str(f, "effort"), effort_order))
 			inv->findings[inv->nfindings++] = f;
 	inv->kind_w = 4;  /* "kind" */
 	inv->where_w = 5; /* "where" */
 	for (i = 0; i < inv->nfindings; i++) {
 		char buf[512];
-		int k = draw_width(str(inv->findings[i], "kind"));
+		int k = draw_width(mt_json_str(inv->findings[i], "kind"));
 		int l = draw_width(where(buf, sizeof(buf), inv->findings[i]));
 		inv->kind_w = k > inv->kind_w ? k : inv->kind_w;
 		inv->where_w = l > inv->where_w ? l : inv->where_w;
@@ -191,7 +188,7 @@ static json_t *first_call(const struct inventory *inv, const char *key, const ch
 	size_t i;
 
 	json_array_foreach(json_object_get(inv->scan, "calls"), i, c)
-		if (same_str(str(c, key), value))
+		if (same_str(mt_json_str(c, key), value))
 			return c;
 	return NULL;
 }
@@ -208,7 +205,7 @@ static void open_op(struct inventory *inv, int i)
 	json_array_foreach(calls, k, c) {
 		char buf[512];
 		int w;
-		if (!same_str(str(c, "op"), inv->ops[i].name))
+		if (!same_str(mt_json_str(c, "op"), inv->ops[i].name))
 			continue;
 		inv->sites[inv->nsites++] = c;
 		w = draw_width(site_where(buf, sizeof(buf), c));
@@ -309,7 +306,7 @@ static void op_line(struct inventory *inv, struct tui_page *p, int r, int sel, i
 		struct tui_cell c[] = {{"", 3, 0, 0, STYLE_NORMAL},
 				       {site_where(loc, sizeof(loc), call),
 				        site_width(inv, p->width), 0, 1, STYLE_NORMAL},
-				       {str(call, "api"), 0, 0, 0, STYLE_DIM}};
+				       {mt_json_str(call, "api"), 0, 0, 0, STYLE_DIM}};
 		tui_row(p, c, 3, sel, focused);
 	}
 	mt_buf_dispose(&text);
@@ -323,7 +320,7 @@ static void file_line(struct inventory *inv, struct tui_page *p, int r, int sel,
 	snprintf(calls, sizeof(calls), "%lld", (long long)jv_int(f, "calls", 0));
 	snprintf(methods, sizeof(methods), "%lld", (long long)jv_int(f, "methods", 0));
 	snprintf(findings, sizeof(findings), "%lld", (long long)jv_int(f, "findings", 0));
-	struct tui_cell c[] = {{str(f, "path"), p->width - 27, 0, 1, STYLE_NORMAL},
+	struct tui_cell c[] = {{mt_json_str(f, "path"), p->width - 27, 0, 1, STYLE_NORMAL},
 			       {calls, 7, 1, 0, STYLE_NORMAL},
 			       {methods, 8, 1, 0, STYLE_NORMAL},
 			       {findings, 9, 1, 0,
@@ -363,11 +360,11 @@ static void finding_line(struct inventory *inv, struct tui_page *p, int r, int s
 	int kind_w, loc_w;
 
 	finding_widths(inv, p->width, &kind_w, &loc_w);
-	struct tui_cell c[] = {{str(f, "effort"), EFFORT_W, 0, 0,
-			        inventory_effort_style(str(f, "effort"))},
-			       {str(f, "kind"), kind_w, 0, 0, STYLE_NORMAL},
+	struct tui_cell c[] = {{mt_json_str(f, "effort"), EFFORT_W, 0, 0,
+			        inventory_effort_style(mt_json_str(f, "effort"))},
+			       {mt_json_str(f, "kind"), kind_w, 0, 0, STYLE_NORMAL},
 			       {where(loc, sizeof(loc), f), loc_w, 0, 1, STYLE_DIM},
-			       {str(f, "message"), 0, 0, 0, STYLE_NORMAL}};
+			       {mt_json_str(f, "message"), 0, 0, 0, STYLE_NORMAL}};
 	tui_row(p, c, 4, sel, focused);
 }
 
@@ -408,8 +405,8 @@ struct target {
 
 static struct target call_target(json_t *c)
 {
-	return (struct target){str(c, "file"), (long)jv_int(c, "line", 0),
-			       (long)jv_int(c, "col", 0), str(c, "api"), NULL};
+	return (struct target){mt_json_str(c, "file"), (long)jv_int(c, "line", 0),
+			       (long)jv_int(c, "col", 0), mt_json_str(c, "api"), NULL};
 }
 
 static struct target selected_target(const struct inventory *inv, enum inv_view v)
@@ -423,14 +420,14 @@ static struct target selected_target(const struct inventory *inv, enum inv_view 
 		o = site >= 0 ? inv->sites[site] : first_call(inv, "op", inv->ops[i].name);
 		t = o ? call_target(o) : t;
 	} else if (v == INV_FILES) {
-		const char *path = str(json_array_get(json_object_get(inv->scan, "files"),
+		const char *path = mt_json_str(json_array_get(json_object_get(inv->scan, "files"),
 						      (size_t)r), "path");
 		o = first_call(inv, "file", path);
 		t = o ? call_target(o) : (struct target){path, 0, 0, NULL, NULL};
 	} else if (v == INV_FINDINGS && r < (int)inv->nfindings) {
 		o = inv->findings[r];
-		t = (struct target){str(o, "file"), (long)jv_int(o, "line", 0),
-				    (long)jv_int(o, "col", 0), str(o, "kind"), str(o, "message")};
+		t = (struct target){mt_json_str(o, "file"), (long)jv_int(o, "line", 0),
+				    (long)jv_int(o, "col", 0), mt_json_str(o, "kind"), mt_json_str(o, "message")};
 	}
 	return t;
 }
@@ -455,7 +452,7 @@ static void source_rows(struct tui_page *p, struct inventory *inv, const struct 
 			int rows)
 {
 	json_t *s = inv->scan;
-	struct source_at at = {str(s, "repo"), str(s, "rev"),
+	struct source_at at = {mt_json_str(s, "repo"), mt_json_str(s, "rev"),
 			       json_is_true(json_object_get(s, "worktree")), t->file, t->line,
 			       t->col};
 

@@ -9,13 +9,14 @@
  * does. Like the Repository step's lists, the page is laid out to the
  * pane's height, so the list scrolls itself to keep the cursor in view. */
 #include "probe_trial.h"
-#include "screen.h"
+#include "ops_int.h"
 #include "rows.h"
 #include "share.h"
 #include "source.h"
 #include "jview.h"
 #include "opsdiff.h"
 #include "util.h"
+#include "jsonutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,12 +58,8 @@ struct ops_state {
 	int diff_open;      /* the differences have the whole pane */
 	json_t *diff;       /* own reference: what they show, NULL with none */
 	char *why;          /* with no diff: what to record first */
+	struct ops_prompt pr;
 };
-
-static const char *str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
 
 static int same_str(const char *a, const char *b)
 {
@@ -72,7 +69,7 @@ static int same_str(const char *a, const char *b)
 /* 1 when the probe lists APIs (its table lists them), not ops. */
 static int by_api(json_t *probe)
 {
-	return same_str(str(probe, "listed_by"), "api");
+	return same_str(mt_json_str(probe, "listed_by"), "api");
 }
 
 /* The entries listed: the APIs or the ops. */
@@ -84,7 +81,7 @@ static json_t *entries(json_t *probe)
 /* What an entry is listed by: its API, or its op. */
 static const char *name_of(json_t *e)
 {
-	return str(e, "api") ? str(e, "api") : str(e, "op");
+	return mt_json_str(e, "api") ? mt_json_str(e, "api") : mt_json_str(e, "op");
 }
 
 /* The counts by status of what is listed. */
@@ -114,9 +111,10 @@ static int passes(const struct ops_state *st, json_t *op)
 	json_t *api;
 	size_t i;
 
-	if (st->status && !same_str(st->status, str(op, "status")))
+	if (st->status && !same_str(st->status, mt_json_str(op, "status")))
 		return 0;
-	if (!*st->text || contains(name_of(op), st->text) || contains(str(op, "op"), st->text))
+	if (!*st->text || contains(name_of(op), st->text) || contains(mt_json_str(op, "op"),
+								      st->text))
 		return 1;
 	json_array_foreach(json_object_get(op, "apis"), i, api)
 		if (contains(json_string_value(api), st->text))
@@ -173,7 +171,7 @@ static int hidden_by_status(const struct ops_state *st, const char *name)
 
 	json_array_foreach(entries(st->probe), i, op)
 		if (same_str(name_of(op), name))
-			return st->status && !same_str(st->status, str(op, "status"));
+			return st->status && !same_str(st->status, mt_json_str(op, "status"));
 	return 0;
 }
 
@@ -194,10 +192,15 @@ static void sync(struct ops_state *st, const struct tui_ctx *ctx)
 	refilter(st);
 }
 
+struct ops_prompt *tui_ops_prompt(void *state)
+{
+	return &((struct ops_state *)state)->pr;
+}
+
 /* The selected entry's op (an API's aten op): findings are about ops. */
 const char *tui_ops_selected(void *state)
 {
-	return str(selected_op(state), "op");
+	return mt_json_str(selected_op(state), "op");
 }
 
 const char *tui_ops_selected_name(void *state)
@@ -272,7 +275,7 @@ static void rules_field(struct tui_page *p, json_t *rules)
 
 	mt_buf_printf(&b, "%zu for every op: ", json_array_size(rules));
 	json_array_foreach(rules, i, r)
-		mt_buf_printf(&b, "%s%s", i ? "; " : "", str(r, "text"));
+		mt_buf_printf(&b, "%s%s", i ? "; " : "", mt_json_str(r, "text"));
 	field(p, "rules", STYLE_NORMAL, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 }
@@ -284,7 +287,7 @@ static void from_field(struct tui_page *p, json_t *probe, int full)
 {
 	mt_buf b = MT_BUF_INIT;
 
-	opsdiff_describe(&b, json_object_get(probe, "from"), str(probe, "rev"));
+	opsdiff_describe(&b, json_object_get(probe, "from"), mt_json_str(probe, "rev"));
 	tui_wrap_field(p, TUI_LABEL_COL, "ops from", VALUE_COL, mt_buf_cstr(&b), full ? 2 : 1,
 		       STYLE_NORMAL);
 	mt_buf_dispose(&b);
@@ -297,14 +300,15 @@ static void from_field(struct tui_page *p, json_t *probe, int full)
 static void identity(struct tui_page *p, const struct tui_ctx *ctx, json_t *probe, int full)
 {
 	json_t *t = json_object_get(probe, "table");
-	const char *rev = str(probe, "rev"), *scanned = str(ctx->scan, "rev");
+	const char *rev = mt_json_str(probe, "rev"), *scanned = mt_json_str(ctx->scan, "rev");
 	char line[128];
 
 	page_line(p);
-	page_addf(p, STYLE_HEADING, "Table %s", str(t, "name") ? str(t, "name") : "?");
-	page_addf(p, STYLE_DIM, " (%s)", str(t, "kind") ? str(t, "kind") : "?");
+	page_addf(p, STYLE_HEADING, "Table %s",
+		  mt_json_str(t, "name") ? mt_json_str(t, "name") : "?");
+	page_addf(p, STYLE_DIM, " (%s)", mt_json_str(t, "kind") ? mt_json_str(t, "kind") : "?");
 	from_field(p, probe, full);
-	field(p, "retrieved", STYLE_NORMAL, str(t, "retrieved"));
+	field(p, "retrieved", STYLE_NORMAL, mt_json_str(t, "retrieved"));
 	page_addf(p, STYLE_DIM, "  probe #%lld", (long long)jv_int(probe, "id", 0));
 	if (rev && scanned && strcmp(rev, scanned) != 0) {
 		snprintf(line, sizeof(line), "%.12s; the latest scan is newer: p probes it", rev);
@@ -312,10 +316,11 @@ static void identity(struct tui_page *p, const struct tui_ctx *ctx, json_t *prob
 	}
 	if (!full)
 		return;
-	snprintf(line, sizeof(line), "%s %s", str(t, "backend") ? str(t, "backend") : "?",
-		 str(t, "version") ? str(t, "version") : "");
+	snprintf(line, sizeof(line), "%s %s",
+		 mt_json_str(t, "backend") ? mt_json_str(t, "backend") : "?",
+		 mt_json_str(t, "version") ? mt_json_str(t, "version") : "");
 	field(p, "backend", STYLE_NORMAL, line);
-	field(p, "source", STYLE_DIM, str(t, "source"));
+	field(p, "source", STYLE_DIM, mt_json_str(t, "source"));
 	if (json_array_size(json_object_get(probe, "rules")))
 		rules_field(p, json_object_get(probe, "rules"));
 }
@@ -416,7 +421,8 @@ static int source_width(const struct ops_state *st, int width)
 	if (width < NARROW)
 		return 0;
 	for (size_t i = 0; i < st->nshown; i++) {
-		int sw = draw_width(short_source(str(st->shown[i], "source"), buf, sizeof(buf)));
+		int sw = draw_width(short_source(mt_json_str(st->shown[i], "source"), buf,
+						 sizeof(buf)));
 		w = sw > w ? sw : w;
 	}
 	return w > MAX_SOURCE_W ? MAX_SOURCE_W : w;
@@ -424,7 +430,7 @@ static int source_width(const struct ops_state *st, int width)
 
 static void op_row(struct tui_page *p, json_t *op, int src_w, int selected, int focused)
 {
-	const struct look *l = look_of(str(op, "status"));
+	const struct look *l = look_of(mt_json_str(op, "status"));
 	char calls[24], buf[128];
 	int unsupported = l->text == STYLE_OP_UNSUPPORTED;
 	struct tui_cell c[] = {
@@ -432,7 +438,7 @@ static void op_row(struct tui_page *p, json_t *op, int src_w, int selected, int 
 		{name_of(op), p->width - 2 - (CALLS_W + 1) - (src_w ? src_w + 1 : 0), 0, 0,
 		 unsupported ? STYLE_OP_UNSUPPORTED : STYLE_NORMAL},
 		{calls, CALLS_W, 1, 0, STYLE_NORMAL},
-		{short_source(str(op, "source"), buf, sizeof(buf)), src_w, 0, 0, STYLE_DIM},
+		{short_source(mt_json_str(op, "source"), buf, sizeof(buf)), src_w, 0, 0, STYLE_DIM},
 	};
 
 	snprintf(calls, sizeof(calls), "%lld", (long long)jv_int(op, "count", 0));
@@ -520,7 +526,7 @@ static void list_rows(struct tui_page *p, struct ops_state *st, int rows, int fo
 /* "train.py:8" */
 static const char *where(char *buf, size_t size, json_t *loc)
 {
-	snprintf(buf, size, "%s:%lld", str(loc, "file") ? str(loc, "file") : "?",
+	snprintf(buf, size, "%s:%lld", mt_json_str(loc, "file") ? mt_json_str(loc, "file") : "?",
 		 (long long)jv_int(loc, "line", 0));
 	return buf;
 }
@@ -535,13 +541,13 @@ static char *conditions(json_t *op)
 
 	json_array_foreach(json_object_get(op, "conditions"), i, c)
 		mt_buf_printf(&b, "%s%s", i ? "; " : "", json_string_value(c));
-	if (str(op, "receiver"))
+	if (mt_json_str(op, "receiver"))
 		mt_buf_printf(&b, "%sa tensor method: the receiver is assumed to be a tensor",
 			      b.len ? "; " : "");
-	if (str(op, "via"))
+	if (mt_json_str(op, "via"))
 		mt_buf_printf(&b, "%sby the %s for %s", b.len ? "; " : "",
-			      strncmp(str(op, "source") ?: "", "override:", 9) ? "entry" : "override",
-			      str(op, "via"));
+			      strncmp(mt_json_str(op, "source") ?: "", "override:", 9) ? "entry" : "override",
+			      mt_json_str(op, "via"));
 	return mt_buf_detach(&b);
 }
 
@@ -588,9 +594,9 @@ static void sites_line(struct tui_page *p, json_t *probe, json_t *op)
  * called, then its conditions and notes, each on what is left. */
 static void summary_rows(struct tui_page *p, json_t *probe, json_t *op, int rows)
 {
-	const struct look *l = look_of(str(op, "status"));
+	const struct look *l = look_of(mt_json_str(op, "status"));
 	char *when = conditions(op);
-	const char *notes = str(op, "notes");
+	const char *notes = mt_json_str(op, "notes");
 	int left = rows - 3, need_when = *when ? tui_wrap_count(when, p->width - 8) : 0;
 	int when_rows = need_when < left ? need_when : left;
 
@@ -599,10 +605,11 @@ static void summary_rows(struct tui_page *p, json_t *probe, json_t *op, int rows
 	tui_rule(p, name_of(op));
 	page_line(p);
 	page_add_at(p, 2, l->text, l->letter);
-	page_addf(p, l->text, " %s", str(op, "status"));
-	page_addf(p, STYLE_DIM, "  %s", str(op, "source"));
-	if (str(op, "api")) /* an API: the op it runs */
-		page_addf(p, STYLE_NORMAL, "  %s", str(op, "op") ? str(op, "op") : "(no aten op)");
+	page_addf(p, l->text, " %s", mt_json_str(op, "status"));
+	page_addf(p, STYLE_DIM, "  %s", mt_json_str(op, "source"));
+	if (mt_json_str(op, "api")) /* an API: the op it runs */
+		page_addf(p, STYLE_NORMAL, "  %s",
+			  mt_json_str(op, "op") ? mt_json_str(op, "op") : "(no aten op)");
 	sites_line(p, probe, op);
 	tui_wrap_field(p, 2, "when", 8, when, when_rows, STYLE_NORMAL);
 	tui_wrap_field(p, 2, "notes", 8, notes, left - when_rows, STYLE_NORMAL);
@@ -615,10 +622,11 @@ static void summary_rows(struct tui_page *p, json_t *probe, json_t *op, int rows
  * that one; the probe itself does not keep it. */
 static int probe_worktree(json_t *probe, const struct tui_ctx *ctx)
 {
-	const char *repo = str(probe, "repo"), *rev = str(probe, "rev");
+	const char *repo = mt_json_str(probe, "repo"), *rev = mt_json_str(probe, "rev");
 
-	return repo && rev && str(ctx->scan, "repo") && str(ctx->scan, "rev") &&
-	       !strcmp(repo, str(ctx->scan, "repo")) && !strcmp(rev, str(ctx->scan, "rev")) &&
+	return repo && rev && mt_json_str(ctx->scan, "repo") && mt_json_str(ctx->scan, "rev") &&
+	       !strcmp(repo, mt_json_str(ctx->scan, "repo")) && !strcmp(rev,
+									mt_json_str(ctx->scan, "rev")) &&
 	       json_is_true(json_object_get(ctx->scan, "worktree"));
 }
 
@@ -651,7 +659,7 @@ static void site_rows(struct tui_page *p, struct ops_state *st, json_t *locs, in
 static void wrap_budget(json_t *op, const char *when, int width, int room, int *when_rows,
 			int *notes_rows)
 {
-	const char *notes = str(op, "notes");
+	const char *notes = mt_json_str(op, "notes");
 	int nw = *when ? tui_wrap_count(when, width - VALUE_COL) : 0;
 	int nn = notes && *notes ? tui_wrap_count(notes, width - VALUE_COL) : 0;
 
@@ -671,7 +679,7 @@ static void wrap_budget(json_t *op, const char *when, int width, int room, int *
 static void details_fields(struct tui_page *p, json_t *probe, json_t *op, const char *when,
 			   int when_rows, int notes_rows)
 {
-	const struct look *l = look_of(str(op, "status"));
+	const struct look *l = look_of(mt_json_str(op, "status"));
 	json_t *t = json_object_get(probe, "table"), *api;
 	mt_buf apis = MT_BUF_INIT, table = MT_BUF_INIT;
 	size_t i;
@@ -681,20 +689,22 @@ static void details_fields(struct tui_page *p, json_t *probe, json_t *op, const 
 	page_line(p);
 	page_add_at(p, TUI_LABEL_COL, STYLE_DIM, "status");
 	page_add_at(p, VALUE_COL, l->text, l->letter);
-	page_addf(p, l->text, " %s", str(op, "status"));
-	field(p, "source", STYLE_NORMAL, str(op, "source"));
-	mt_buf_printf(&table, "%s, retrieved %s", str(t, "name") ? str(t, "name") : "?",
-		      str(t, "retrieved") ? str(t, "retrieved") : "?");
+	page_addf(p, l->text, " %s", mt_json_str(op, "status"));
+	field(p, "source", STYLE_NORMAL, mt_json_str(op, "source"));
+	mt_buf_printf(&table, "%s, retrieved %s",
+		      mt_json_str(t, "name") ? mt_json_str(t, "name") : "?",
+		      mt_json_str(t, "retrieved") ? mt_json_str(t, "retrieved") : "?");
 	field(p, "table", STYLE_NORMAL, mt_buf_cstr(&table));
 	mt_buf_printf(&apis, "%lld:", (long long)jv_int(op, "count", 0));
 	json_array_foreach(json_object_get(op, "apis"), i, api)
 		mt_buf_printf(&apis, "%s %s", i ? "," : "", json_string_value(api));
-	if (str(op, "api")) /* an API: the op it runs, and how */
-		mt_buf_printf(&apis, " %s%s%s", str(op, "op") ? str(op, "op") : "(no aten op)",
-			      str(op, "kind") ? ", " : "", str(op, "kind") ? str(op, "kind") : "");
+	if (mt_json_str(op, "api")) /* an API: the op it runs, and how */
+		mt_buf_printf(&apis, " %s%s%s",
+			      mt_json_str(op, "op") ? mt_json_str(op, "op") : "(no aten op)",
+			      mt_json_str(op, "kind") ? ", " : "", mt_json_str(op, "kind") ? mt_json_str(op, "kind") : "");
 	field(p, "calls", STYLE_NORMAL, mt_buf_cstr(&apis));
 	tui_wrap_field(p, TUI_LABEL_COL, "when", VALUE_COL, when, when_rows, STYLE_NORMAL);
-	tui_wrap_field(p, TUI_LABEL_COL, "notes", VALUE_COL, str(op, "notes"), notes_rows,
+	tui_wrap_field(p, TUI_LABEL_COL, "notes", VALUE_COL, mt_json_str(op, "notes"), notes_rows,
 		       STYLE_NORMAL);
 	mt_buf_dispose(&apis);
 	mt_buf_dispose(&table);
@@ -737,8 +747,9 @@ static void details_draw(struct tui_page *p, struct ops_state *st, const struct 
 	loc = json_array_get(locs, (size_t)st->site);
 	tui_rule(p, where(buf, sizeof(buf), loc));
 	source_draw(&st->src, p,
-		    &(struct source_at){str(st->probe, "repo"), str(st->probe, "rev"),
-					probe_worktree(st->probe, ctx), str(loc, "file"),
+		    &(struct source_at){mt_json_str(st->probe, "repo"),
+					mt_json_str(st->probe, "rev"),
+					probe_worktree(st->probe, ctx), mt_json_str(loc, "file"),
 					(long)jv_int(loc, "line", 0), (long)jv_int(loc, "col", 0)},
 		    src - 1);
 }
@@ -855,9 +866,13 @@ static int ops_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
 	int rows = st->details ? st->site_rows : st->list_rows;
 	long to;
 
+	int result;
+
 	sync(st, ctx);
-	if (st->diff_open)
-		return diff_handle(st, a);
+	if (st->diff_open && (result = diff_handle(st, a)) != TUI_UNHANDLED)
+		return result;
+	if ((result = ops_prompt_action(st, ctx, a)) != TUI_UNHANDLED || st->diff_open)
+		return result;
 	if (!st->probe)
 		return TUI_UNHANDLED; /* the frame scrolls the explanation */
 	if (tui_list_target(a, st->details ? st->site : st->cursor, rows, &to))
@@ -886,6 +901,17 @@ static void ops_done(void *state)
 	source_dispose(&st->src);
 	json_decref(st->diff);
 	free(st->why);
+	ops_prompt_dispose(&st->pr);
+}
+
+/* p, i and D from any step: what they act on is what this step shows. */
+static const enum tui_action summoned_by[] = {TUI_ACT_PROBE, TUI_ACT_OP_SOURCE, TUI_ACT_OP_DIFF,
+					      TUI_ACT_NONE};
+
+static int ops_summon(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	sync(state, ctx);
+	return ops_prompt_action(state, ctx, a);
 }
 
 const struct tui_screen_ops tui_ops_ops = {
@@ -893,6 +919,10 @@ const struct tui_screen_ops tui_ops_ops = {
 	.step_id = "ops",
 	.draw = ops_draw,
 	.handle = ops_handle,
+	.summoned_by = summoned_by,
+	.summon = ops_summon,
+	.input = ops_prompt_input,
+	.elsewhere = ops_prompt_elsewhere,
 	.done = ops_done,
 	.private_size = sizeof(struct ops_state),
 };

@@ -5,23 +5,19 @@
 #include "screen.h"
 #include "rows.h"
 #include "jview.h"
+#include "jsonutil.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define COUNT_W 8
 
-static const char *str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 void opsdiff_describe(mt_buf *b, json_t *side, const char *rev)
 {
-	const char *source = str(side, "source") ? str(side, "source") : "scan";
-	const char *file = str(side, "file");
+	const char *source = mt_json_str(side, "source") ? mt_json_str(side, "source") : "scan";
+	const char *file = mt_json_str(side, "file");
 
-	rev = rev ? rev : str(side, "rev");
+	rev = rev ? rev : mt_json_str(side, "rev");
 	if (strcmp(source, "scan") == 0) {
 		mt_buf_printf(b, "scan %.7s", rev ? rev : "");
 		return;
@@ -47,7 +43,7 @@ static void explanation(struct tui_page *p, json_t *exact)
 {
 	char text[400];
 
-	if (strcmp(str(exact, "source") ? str(exact, "source") : "", "trace") == 0)
+	if (strcmp(mt_json_str(exact, "source") ? mt_json_str(exact, "source") : "", "trace") == 0)
 		snprintf(text, sizeof(text),
 			 "A trace names what the dispatcher ran after decomposition "
 			 "(aten::linear %s aten::t + aten::addmm) and every backward op; the scan "

@@ -920,7 +920,5 @@ void record_dispose(struct tui_wizard *w)
 	sources_dispose(w);
 	json_decref(w->scan);
 	json_decref(w->probe);
-	free(w->finding_op);
 	w->scan = w->probe = NULL;
-	w->finding_op = NULL;
 }

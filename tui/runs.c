@@ -10,10 +10,12 @@
  * the list, said in the preview and the run's page (not priced), and left
  * out of the side-by-side. */
 #include "screen.h"
+#include "wizard.h"
 #include "rows.h"
 #include "jview.h"
-#include "charts.h"
+#include "chartdraw.h"
 #include "util.h"
+#include "jsonutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,12 +36,9 @@ struct runs_state {
 	int cursor, top, list_rows;
 	int details; /* the selected run has the whole pane */
 	int systems; /* baseline and candidate side by side */
+	int64_t withdraw_id; /* the run the withdrawal's prompt asks about */
+	char title[64];      /* and that prompt's title */
 };
-
-static const char *str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
 
 static json_t *attempts(const struct runs_state *st)
 {
@@ -103,12 +102,6 @@ static const char *secs(char *buf, size_t size, double s)
 	return buf;
 }
 
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static enum draw_style status_style(const char *status)
 {
 	if (!status || strcmp(status, "success") == 0)
@@ -125,7 +118,7 @@ static int is_rehearsal(json_t *r)
 
 static int is_running(json_t *r)
 {
-	return str(r, "status") && strcmp(str(r, "status"), "running") == 0;
+	return mt_json_str(r, "status") && strcmp(mt_json_str(r, "status"), "running") == 0;
 }
 
 /* "12.3s", or what became of the attempt instead (its outcome, decided in
@@ -134,10 +127,10 @@ static int is_running(json_t *r)
  * (the log never evaluates the target's metric), "not yet" or "-". */
 static const char *to_target(char *buf, size_t size, json_t *r)
 {
-	const char *outcome = str(r, "outcome") ?: "";
+	const char *outcome = mt_json_str(r, "outcome") ?: "";
 
 	if (strcmp(outcome, "reached") == 0)
-		return secs(buf, size, num(r, "time_to_target_s"));
+		return secs(buf, size, mt_json_num(r, "time_to_target_s"));
 	if (strcmp(outcome, "failed") == 0 && json_is_true(json_object_get(r, "reached")))
 		return "failed after"; /* reached, then the attempt failed: no time counted */
 	if (strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0)
@@ -170,18 +163,19 @@ static void run_row(struct tui_page *p, json_t *r, int sel, int focused)
 	char id[24], sys[16], c1[16], step[16], tt[16];
 
 	snprintf(id, sizeof(id), "#%lld", (long long)jv_int(r, "id", 0));
-	snprintf(sys, p->width < 50 ? 5 : sizeof(sys), "%s", str(r, "system") ?: "?");
+	snprintf(sys, p->width < 50 ? 5 : sizeof(sys), "%s", mt_json_str(r, "system") ?: "?");
 	struct tui_cell cells[] = {
 		{id, ID_W, 1, 0, STYLE_DIM},
 		{is_rehearsal(r) ? "R" : "", 1, 0, 0, STYLE_WARN},
 		{sys, SYSTEM_W, 0, 0, STYLE_NORMAL},
-		{str(r, "track") ?: "-", TRACK_W, 0, 0, STYLE_DIM},
-		{str(r, "status"), STATUS_W, 0, 0, status_style(str(r, "status"))},
-		{secs(c1, sizeof(c1), num(r, "clock1_s")), SECS_W, 1, 0, STYLE_NORMAL},
-		{secs(step, sizeof(step), num(r, "steady_step_s")), SECS_W, 1, 0, STYLE_NORMAL},
+		{mt_json_str(r, "track") ?: "-", TRACK_W, 0, 0, STYLE_DIM},
+		{mt_json_str(r, "status"), STATUS_W, 0, 0, status_style(mt_json_str(r, "status"))},
+		{secs(c1, sizeof(c1), mt_json_num(r, "clock1_s")), SECS_W, 1, 0, STYLE_NORMAL},
+		{secs(step, sizeof(step), mt_json_num(r, "steady_step_s")), SECS_W, 1, 0,
+		 STYLE_NORMAL},
 		{to_target(tt, sizeof(tt), r), 0, 0, 0,
 		 strcmp(to_target(tt, sizeof(tt), r), "not reached") == 0 ||
-			 strcmp(str(r, "outcome") ?: "", "no_metric") == 0
+			 strcmp(mt_json_str(r, "outcome") ?: "", "no_metric") == 0
 		     ? STYLE_WARN
 		     : STYLE_NORMAL},
 	};
@@ -260,13 +254,13 @@ static void live_line(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
 	if (json_is_object(last)) {
 		page_addf(p, STYLE_NORMAL, "  step %lld", (long long)jv_int(last, "step", 0));
 		if (json_is_number(json_object_get(last, "loss")))
-			page_addf(p, STYLE_NORMAL, "  loss %.4g", num(last, "loss"));
+			page_addf(p, STYLE_NORMAL, "  loss %.4g", mt_json_num(last, "loss"));
 	} else {
 		page_add(p, STYLE_DIM, "  no step yet");
 	}
 	if (ev)
-		page_addf(p, STYLE_NORMAL, "  %s %.4g", str(ev, "metric") ?: "eval",
-		          num(ev, "value"));
+		page_addf(p, STYLE_NORMAL, "  %s %.4g", mt_json_str(ev, "metric") ?: "eval",
+		          mt_json_num(ev, "value"));
 }
 
 static void field(struct tui_page *p, const char *label, enum draw_style s, const char *value,
@@ -291,16 +285,17 @@ static void target_text(mt_buf *b, json_t *r)
 	} else if (json_is_true(json_object_get(t, "reached"))) {
 		mt_buf_printf(b, "reached at step %lld, %s after run start",
 		              (long long)jv_int(t, "at_step", -1),
-		              secs(s, sizeof(s), num(r, "time_to_target_s")));
-	} else if (strcmp(str(r, "outcome") ?: "", "no_metric") == 0) {
-		mt_buf_printf(b, "%s never evaluated: the log evaluates %s", str(t, "metric"),
-		              str(t, "metrics_in_log") && *str(t, "metrics_in_log")
-		                  ? str(t, "metrics_in_log") : "nothing");
+		              secs(s, sizeof(s), mt_json_num(r, "time_to_target_s")));
+	} else if (strcmp(mt_json_str(r, "outcome") ?: "", "no_metric") == 0) {
+		mt_buf_printf(b, "%s never evaluated: the log evaluates %s",
+			      mt_json_str(t, "metric"),
+		              mt_json_str(t, "metrics_in_log") && *mt_json_str(t, "metrics_in_log")
+		                  ? mt_json_str(t, "metrics_in_log") : "nothing");
 	} else {
 		mt_buf_printf(b, "%s", is_running(r) ? "not yet reached" : "not reached");
 		/* the reason, unless it only says the same ("did not reach target") */
-		if (str(t, "reason") && !strstr(str(t, "reason"), "reach"))
-			mt_buf_printf(b, ": %s", str(t, "reason"));
+		if (mt_json_str(t, "reason") && !strstr(mt_json_str(t, "reason"), "reach"))
+			mt_buf_printf(b, ": %s", mt_json_str(t, "reason"));
 	}
 }
 
@@ -310,7 +305,8 @@ static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
 	mt_buf title = MT_BUF_INIT, t = MT_BUF_INIT;
 	char a[16], b[16], when[32], keys[32];
 
-	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(r, "id", 0), str(r, "system"),
+	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(r, "id", 0),
+		      mt_json_str(r, "system"),
 		      is_rehearsal(r) ? ", a rehearsal" : "",
 		      jv_time(json_object_get(r, "started"), when, sizeof(when)));
 	tui_rule(p, mt_buf_cstr(&title));
@@ -318,16 +314,17 @@ static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
 		live_line(p, r, ctx);
 	} else {
 		page_line(p);
-		page_add_at(p, 2, status_style(str(r, "status")), str(r, "status"));
+		page_add_at(p, 2, status_style(mt_json_str(r, "status")), mt_json_str(r, "status"));
 		if (json_is_integer(json_object_get(r, "exit_status")))
 			page_addf(p, STYLE_DIM, " (exit %lld)",
 			          (long long)jv_int(r, "exit_status", 0));
 	}
-	page_addf(p, STYLE_NORMAL, "  clock 1 %s, step %s", secs(a, sizeof(a), num(r, "clock1_s")),
-		  secs(b, sizeof(b), num(r, "steady_step_s")));
+	page_addf(p, STYLE_NORMAL, "  clock 1 %s, step %s",
+		  secs(a, sizeof(a), mt_json_num(r, "clock1_s")),
+		  secs(b, sizeof(b), mt_json_num(r, "steady_step_s")));
 	target_text(&t, r);
 	field(p, "target", STYLE_NORMAL, mt_buf_cstr(&t), 0);
-	field(p, "log", STYLE_NORMAL, str(r, "source") ?: str(r, "command"), 1);
+	field(p, "log", STYLE_NORMAL, mt_json_str(r, "source") ?: mt_json_str(r, "command"), 1);
 	tui_action_keys(TUI_ACT_WITHDRAW, keys, sizeof(keys));
 	page_line(p);
 	page_add_at(p, 2, STYLE_DIM, "Enter shows it");
@@ -363,22 +360,23 @@ static void clock_fields(struct tui_page *p, json_t *r)
 	size_t i;
 
 	mt_buf_printf(&b, "%s submission to the first step: compilation and start-up",
-		      secs(s, sizeof(s), num(r, "clock1_s")));
+		      secs(s, sizeof(s), mt_json_num(r, "clock1_s")));
 	tui_wrap_field(p, 2, "clock 1", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
-	if (str(r, "cache") || str(r, "cache_inferred")) {
-		if (str(r, "cache_warning"))
-			mt_buf_puts(&b, str(r, "cache_warning"));
+	if (mt_json_str(r, "cache") || mt_json_str(r, "cache_inferred")) {
+		if (mt_json_str(r, "cache_warning"))
+			mt_buf_puts(&b, mt_json_str(r, "cache_warning"));
 		else
-			mt_buf_printf(&b, "%s declared, %s in the log", str(r, "cache") ?: "not",
-				      str(r, "cache_inferred") ?: "nothing");
+			mt_buf_printf(&b, "%s declared, %s in the log",
+				      mt_json_str(r, "cache") ?: "not",
+				      mt_json_str(r, "cache_inferred") ?: "nothing");
 		tui_wrap_field(p, 2, "cache", FIELD_COL, mt_buf_cstr(&b), 2,
-			       str(r, "cache_warning") ? STYLE_WARN : STYLE_NORMAL);
+			       mt_json_str(r, "cache_warning") ? STYLE_WARN : STYLE_NORMAL);
 		mt_buf_dispose(&b);
 	}
-	if (isfinite(num(r, "steady_step_s")))
+	if (isfinite(mt_json_num(r, "steady_step_s")))
 		mt_buf_printf(&b, "%s per step in steady state",
-		              secs(s, sizeof(s), num(r, "steady_step_s")));
+		              secs(s, sizeof(s), mt_json_num(r, "steady_step_s")));
 	else
 		mt_buf_puts(&b, "- no steady state measured");
 	if (json_is_number(jv_get(r, "throughput.value")))
@@ -395,7 +393,8 @@ static void clock_fields(struct tui_page *p, json_t *r)
 	mt_buf_dispose(&b);
 	json_array_foreach(jv_get(r, "metrics.stalls"), i, x) mt_buf_printf(
 	    &b, "%sstep %lld %s (median %s)", i ? "; " : "", (long long)jv_int(x, "step", 0),
-	    secs(s, sizeof(s), num(x, "seconds")), secs(m, sizeof(m), num(x, "median_s")));
+	    secs(s, sizeof(s), mt_json_num(x, "seconds")), secs(m, sizeof(m),
+								mt_json_num(x, "median_s")));
 	tui_wrap_field(p, 2, "stalls", FIELD_COL, b.len ? mt_buf_cstr(&b) : "none", 1,
 		       b.len ? STYLE_WARN : STYLE_DIM);
 	mt_buf_dispose(&b);
@@ -407,26 +406,27 @@ static void cost_fields(struct tui_page *p, json_t *r, const char *currency)
 
 	target_text(&b, r);
 	if (json_is_number(json_object_get(r, "cost_to_target")))
-		mt_buf_printf(&b, ", cost %.4g %s", num(r, "cost_to_target"), currency);
+		mt_buf_printf(&b, ", cost %.4g %s", mt_json_num(r, "cost_to_target"), currency);
 	tui_wrap_field(p, 2, "target", FIELD_COL, mt_buf_cstr(&b), 2,
 		       json_is_true(json_object_get(r, "reached")) ? STYLE_OK : STYLE_WARN);
 	mt_buf_dispose(&b);
 	if (json_is_number(json_object_get(r, "run_minutes"))) { /* an MLPerf log's own clock */
-		mt_buf_printf(&b, "%.4g min (run_stop - run_start)", num(r, "run_minutes"));
+		mt_buf_printf(&b, "%.4g min (run_stop - run_start)", mt_json_num(r, "run_minutes"));
 		tui_wrap_field(p, 2, "MLPerf", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 		mt_buf_dispose(&b);
 	}
 	/* the attempt inside the accounting boundary, whatever its source */
-	if (str(r, "not_priced"))
-		mt_buf_printf(&b, "not priced: %s", str(r, "not_priced"));
-	else if (isfinite(num(r, "devices")))
-		mt_buf_printf(&b, "%g device%s", num(r, "devices"), num(r, "devices") == 1 ? "" : "s");
+	if (mt_json_str(r, "not_priced"))
+		mt_buf_printf(&b, "not priced: %s", mt_json_str(r, "not_priced"));
+	else if (isfinite(mt_json_num(r, "devices")))
+		mt_buf_printf(&b, "%g device%s", mt_json_num(r, "devices"),
+			      mt_json_num(r, "devices") == 1 ? "" : "s");
 	else /* never a figure made up: trial.yaml does not say */
 		mt_buf_puts(&b, "devices unknown (count and hosts in trial.yaml)");
 	if (json_is_number(json_object_get(r, "device_hours")))
-		mt_buf_printf(&b, ", %.4g device-hours", num(r, "device_hours"));
+		mt_buf_printf(&b, ", %.4g device-hours", mt_json_num(r, "device_hours"));
 	if (json_is_number(json_object_get(r, "cost")))
-		mt_buf_printf(&b, ", cost %.4g %s", num(r, "cost"), currency);
+		mt_buf_printf(&b, ", cost %.4g %s", mt_json_num(r, "cost"), currency);
 	tui_wrap_field(p, 2, "cost", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
 }
@@ -446,7 +446,7 @@ static int64_t run_origin(json_t *r)
 			if (jv_int(ev, "step", -2) == jv_int(t, "at_step", -1) &&
 			    json_is_number(json_object_get(t, "from_run_start_s")))
 				return jv_int(ev, "t_ms", 0) -
-				       (int64_t)llround(num(t, "from_run_start_s") * 1000);
+				       (int64_t)llround(mt_json_num(t, "from_run_start_s") * 1000);
 	return jv_int(m, "first_ms", 0);
 }
 
@@ -458,18 +458,20 @@ static void details_draw(struct tui_page *p, json_t *r, const struct tui_ctx *ct
 
 	page_line(p);
 	page_addf(p, STYLE_HEADING, "Run #%lld %s", (long long)jv_int(r, "id", 0),
-	          str(r, "system"));
-	page_addf(p, status_style(str(r, "status")), " %s", str(r, "status"));
-	page_addf(p, STYLE_DIM, "  %s %s", str(r, "track") ?: "", str(r, "label") ?: "");
+	          mt_json_str(r, "system"));
+	page_addf(p, status_style(mt_json_str(r, "status")), " %s", mt_json_str(r, "status"));
+	page_addf(p, STYLE_DIM, "  %s %s", mt_json_str(r, "track") ?: "",
+		  mt_json_str(r, "label") ?: "");
 	if (is_rehearsal(r))
 		tui_wrap_field(p, 2, "kind", FIELD_COL,
 			       "rehearsal: it tests the pipeline and is never evidence", 2, STYLE_WARN);
 	if (is_running(r))
 		live_line(p, r, ctx);
 	clock_fields(p, r);
-	snprintf(path, sizeof(path), "spec.systems.%s.price.currency", str(r, "system") ?: "");
+	snprintf(path, sizeof(path), "spec.systems.%s.price.currency",
+		 mt_json_str(r, "system") ?: "");
 	cost_fields(p, r, jv_str(ctx->model, path, thr, sizeof(thr)) ?: "");
-	field(p, "log", STYLE_NORMAL, str(r, "source") ?: "(none)", 1);
+	field(p, "log", STYLE_NORMAL, mt_json_str(r, "source") ?: "(none)", 1);
 	chart_evals(p, evals, metric,
 		    jv_str(ctx->model, "spec.quality_target.threshold", thr, sizeof(thr))
 			    ? strtod(thr, NULL)
@@ -494,11 +496,11 @@ static double median_of(json_t *runs, const char *system, const char *key)
 	json_t *r;
 
 	json_array_foreach(runs, i, r)
-		if (n < 256 && !is_rehearsal(r) && str(r, "system") &&
-		    strcmp(str(r, "system"), system) == 0 &&
-		    str(r, "status") && strcmp(str(r, "status"), "success") == 0 &&
-		    isfinite(num(r, key)))
-			v[n++] = num(r, key);
+		if (n < 256 && !is_rehearsal(r) && mt_json_str(r, "system") &&
+		    strcmp(mt_json_str(r, "system"), system) == 0 &&
+		    mt_json_str(r, "status") && strcmp(mt_json_str(r, "status"), "success") == 0 &&
+		    isfinite(mt_json_num(r, key)))
+			v[n++] = mt_json_num(r, key);
 	if (!n)
 		return NAN;
 	qsort(v, n, sizeof(v[0]), cmp_double);
@@ -679,12 +681,61 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 		list_draw(p, st, ctx, height);
 }
 
+#define WITHDRAW_HERE "W withdraws the run selected in Runs & clocks (mtrial rm withdraws any record)"
+
+/* `W`: why the run under the cursor is withdrawn. */
+static int withdraw_start(struct runs_state *st, const struct tui_ctx *ctx)
+{
+	int64_t id = st->systems ? 0 : jv_int(selected(st), "id", 0);
+
+	if (!id) {
+		tui_message(ctx->wizard, 0, WITHDRAW_HERE);
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	st->withdraw_id = id;
+	snprintf(st->title, sizeof(st->title), "withdraw run #%lld, why: ", (long long)id);
+	tui_screen_prompt(ctx->wizard, st->title, NULL);
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static int withdraw_input(void *state, const struct tui_ctx *ctx, const struct tui_key *k)
+{
+	struct runs_state *st = state;
+	struct tui_wizard *w = ctx->wizard;
+	char *text;
+	int result;
+
+	switch (prompt_input(&w->prompt, k)) {
+	case PROMPT_CANCEL:
+		tui_screen_ask_done(w);
+		tui_message(w, 0, "Nothing withdrawn");
+		return TUI_REDRAW;
+	case PROMPT_DONE:
+		tui_screen_ask_done(w);
+		text = prompt_text(&w->prompt);
+		result = record_withdraw_run(w, st->withdraw_id, text);
+		free(text);
+		return result;
+	default:
+		return TUI_REDRAW;
+	}
+}
+
+static const char *runs_elsewhere(enum tui_action a)
+{
+	return a == TUI_ACT_WITHDRAW ? WITHDRAW_HERE : NULL;
+}
+
 static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
 {
 	struct runs_state *st = state;
 	long to;
 
+	if (a == TUI_ACT_WITHDRAW)
+		return withdraw_start(st, ctx);
 	sync(st, ctx);
+	if (a == TUI_ACT_START_RUN)
+		return runstart_begin(ctx->wizard);
 	if (!selected(st))
 		return TUI_UNHANDLED;
 	if (a == TUI_ACT_SYSTEMS) {
@@ -709,24 +760,24 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 	return TUI_UNHANDLED;
 }
 
-int64_t tui_runs_selected(void *state)
-{
-	struct runs_state *st = state;
-
-	return st->systems ? 0 : jv_int(selected(st), "id", 0);
-}
-
 static void runs_done(void *state)
 {
 	struct runs_state *st = state;
 	json_decref(st->runs);
 }
 
+/* R from any step: this step shows the run it starts. */
+static const enum tui_action summoned_by[] = {TUI_ACT_START_RUN, TUI_ACT_NONE};
+
 const struct tui_screen_ops tui_runs_ops = {
 	.name = "Runs & clocks",
 	.step_id = "runs",
 	.draw = runs_draw,
 	.handle = runs_handle,
+	.summoned_by = summoned_by,
+	.summon = runs_handle,
+	.input = withdraw_input,
+	.elsewhere = runs_elsewhere,
 	.done = runs_done,
 	.private_size = sizeof(struct runs_state),
 };

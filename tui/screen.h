@@ -12,8 +12,11 @@
 #include <jansson.h>
 
 #include "actions.h"
+#include "input.h"
 #include "page.h"
 #include "trial.h"
+
+struct tui_wizard;
 
 /* The effort timer as the journal last reported it. */
 struct tui_timer {
@@ -51,6 +54,9 @@ struct tui_ctx {
 	int64_t now_ms;                /* wall clock of this draw */
 	const struct tui_timer *timer; /* never NULL */
 	int focused;                   /* the content has the keyboard */
+	struct tui_wizard *wizard;     /* for a screen's own prompts and menus
+					  (tui_screen_prompt) and the record_*
+					  functions its actions call */
 };
 
 /* Results of a handler, or-ed together. */
@@ -74,6 +80,17 @@ struct tui_screen_ops {
 	/* Gets an action first while the content has focus; TUI_UNHANDLED lets
 	 * the framework's generic handling (scrolling, focus) take it. May be NULL. */
 	int (*handle)(void *state, const struct tui_ctx *ctx, enum tui_action a);
+	/* The actions the screen answers from any step, TUI_ACT_NONE last: the
+	 * dispatcher shows the screen, gives it the keyboard and calls summon
+	 * (tig's requests that open their view). May be NULL. */
+	const enum tui_action *summoned_by;
+	int (*summon)(void *state, const struct tui_ctx *ctx, enum tui_action a);
+	/* Takes every key while the screen's own prompt or menu is open (it
+	 * opened one with tui_screen_prompt or tui_screen_menu). May be NULL. */
+	int (*input)(void *state, const struct tui_ctx *ctx, const struct tui_key *k);
+	/* What an action of the screen's own that acts only on what it shows
+	 * says when pressed elsewhere, or NULL. May be NULL. */
+	const char *(*elsewhere)(enum tui_action a);
 	/* Called when the screen is hidden. May be NULL. */
 	void (*leave)(void *state, const struct tui_ctx *ctx);
 	/* Releases what the state owns (not the state itself) when the wizard
@@ -102,44 +119,15 @@ extern const struct tui_screen_ops tui_repository_ops;
  * filtered, with the selected op's details and call sites (ops.c). */
 extern const struct tui_screen_ops tui_ops_ops;
 
-/* What the wizard asks the Ops step's state for its prompts and menus: the
- * op under the cursor (borrowed until the next draw or reload), or NULL;
- * the filter's text ("" for none; borrowed) and status (NULL for all). */
-const char *tui_ops_selected(void *state);
-/* The entry under the cursor by name: its API when listed by API, else its
- * op; NULL when none. */
-const char *tui_ops_selected_name(void *state);
-const char *tui_ops_filter_text(void *state);
-const char *tui_ops_filter_status(void *state);
-
-/* Sets the Ops step's filter: the text to look for in op names and APIs
- * ("" for none), or the one status to show (NULL for all; else one of
- * mt_compat_status_order). The cursor goes back to the top. */
-void tui_ops_set_filter_text(void *state, const char *text);
-void tui_ops_set_filter_status(void *state, const char *status);
-
-/* Opens the Ops step's differences view on `diff` (mt_inventory_diff's
- * result, a reference taken) or, with no diff, on `why` (copied): what to
- * record first. Both NULL closes it. */
-void tui_ops_show_diff(void *state, json_t *diff, const char *why);
-
 /* The Correctness step: the recorded checks, a tensor comparison's table
  * worst first with its error histogram, two loss curves overlaid
  * (correctness.c). */
 extern const struct tui_screen_ops tui_correctness_ops;
 
-/* Opens the check with this id in the Correctness step's details (once
- * the record holds it: a check just recorded shows after the reload). */
-void tui_correctness_show(void *state, int64_t id);
-
 /* The Runs & clocks step: every attempt with its two clocks, a run's
  * evaluations against the target, baseline and candidate side by side,
  * a running one's progress (runs.c). */
 extern const struct tui_screen_ops tui_runs_ops;
-
-/* The id of the run under the Runs step's cursor (or shown in full), 0
- * with none or in the side-by-side view. */
-int64_t tui_runs_selected(void *state);
 
 /* The Tracks & effort step: the tracks from trial.yaml, each one's code
  * changes, effort against the budget, the timer, notes and intervals; Enter

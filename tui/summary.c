@@ -13,6 +13,7 @@
 #include "render.h"
 #include "error.h"
 #include "util.h"
+#include "jsonutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,11 +44,6 @@ static const struct {
 	{"summary", "`mtrial decide`"},
 };
 
-static const char *str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 static json_t *criteria(const struct tui_ctx *ctx)
 {
 	return jv_get(ctx->model, "decision.criteria");
@@ -61,11 +57,12 @@ static void sync(struct summary_state *st, const struct tui_ctx *ctx)
 	size_t i;
 
 	json_array_foreach(list, i, c)
-		if (str(c, "name") && strcmp(str(c, "name"), st->follow) == 0)
+		if (mt_json_str(c, "name") && strcmp(mt_json_str(c, "name"), st->follow) == 0)
 			st->cursor = (int)i;
 	st->cursor = st->cursor >= n ? n - 1 : st->cursor < 0 ? 0 : st->cursor;
 	c = json_array_get(list, (size_t)st->cursor);
-	snprintf(st->follow, sizeof(st->follow), "%s", c && str(c, "name") ? str(c, "name") : "");
+	snprintf(st->follow, sizeof(st->follow), "%s",
+		 c && mt_json_str(c, "name") ? mt_json_str(c, "name") : "");
 }
 
 /* --- the verdict and the checklist --------------------------------------------- */
@@ -83,19 +80,19 @@ static enum draw_style verdict_style(const char *verdict)
 
 static void verdict_section(struct tui_page *p, json_t *d)
 {
-	const char *headline = str(d, "headline");
+	const char *headline = mt_json_str(d, "headline");
 
 	page_line(p);
 	page_add(p, STYLE_HEADING, "Verdict: ");
-	page_add(p, verdict_style(str(d, "verdict")), headline ? headline : "not decided");
-	if (!str(d, "verdict")) {
+	page_add(p, verdict_style(mt_json_str(d, "verdict")), headline ? headline : "not decided");
+	if (!mt_json_str(d, "verdict")) {
 		page_para(p, LABEL_COL, STYLE_ERROR,
-			  str(d, "error") ? str(d, "error") : "the decision could not be made");
+			  mt_json_str(d, "error") ? mt_json_str(d, "error") : "the decision could not be made");
 		return;
 	}
-	page_para(p, LABEL_COL, STYLE_NORMAL, str(d, "summary"));
-	if (str(d, "caveat")) /* in two rows: the criteria follow on the first screen */
-		tui_wrap_rows(p, str(d, "caveat"), LABEL_COL, 2, STYLE_DIM);
+	page_para(p, LABEL_COL, STYLE_NORMAL, mt_json_str(d, "summary"));
+	if (mt_json_str(d, "caveat")) /* in two rows: the criteria follow on the first screen */
+		tui_wrap_rows(p, mt_json_str(d, "caveat"), LABEL_COL, 2, STYLE_DIM);
 }
 
 /* "[x] met", "[!] not met", "[?] unknown" and their style. */
@@ -124,9 +121,10 @@ static void checklist(struct tui_page *p, const struct summary_state *st,
 	page_add(p, STYLE_DIM, "  j/k select");
 	json_array_foreach(criteria(ctx), i, c) {
 		enum draw_style s;
-		const char *status = status_text(str(c, "status"), &s);
+		const char *status = status_text(mt_json_str(c, "status"), &s);
 		mt_buf name = MT_BUF_INIT;
-		mt_buf_printf(&name, "%s (%s)", str(c, "name") ?: "?", str(c, "kind") ?: "?");
+		mt_buf_printf(&name, "%s (%s)", mt_json_str(c, "name") ?: "?",
+			      mt_json_str(c, "kind") ?: "?");
 		struct tui_cell cells[] = {
 			{"", 1, 0, 0, STYLE_NORMAL},
 			{status, 11, 0, 0, s},
@@ -161,15 +159,15 @@ static const char *number(json_t *v, char *buf, size_t size)
 static void criterion_detail(struct tui_page *p, json_t *c)
 {
 	enum draw_style s;
-	const char *status = status_text(str(c, "status"), &s);
+	const char *status = status_text(mt_json_str(c, "status"), &s);
 	char thr[32], val[32], title[192];
 	json_t *x;
 	size_t i;
 
-	snprintf(title, sizeof(title), "%s: %s", str(c, "name") ?: "?", status + 4);
+	snprintf(title, sizeof(title), "%s: %s", mt_json_str(c, "name") ?: "?", status + 4);
 	tui_rule(p, title);
-	field(p, "evidence", s, str(c, "evidence"));
-	field(p, "source", STYLE_DIM, str(c, "source"));
+	field(p, "evidence", s, mt_json_str(c, "evidence"));
+	field(p, "source", STYLE_DIM, mt_json_str(c, "source"));
 	if (json_is_number(json_object_get(c, "threshold")) || json_is_number(json_object_get(c, "value"))) {
 		mt_buf b = MT_BUF_INIT;
 		mt_buf_printf(&b, "%s, value %s", number(json_object_get(c, "threshold"), thr, sizeof(thr)) ?: "none",
@@ -177,14 +175,15 @@ static void criterion_detail(struct tui_page *p, json_t *c)
 		field(p, "threshold", STYLE_NORMAL, mt_buf_cstr(&b));
 		mt_buf_dispose(&b);
 	}
-	field(p, "track", STYLE_NORMAL, str(c, "track"));
+	field(p, "track", STYLE_NORMAL, mt_json_str(c, "track"));
 	json_array_foreach(json_object_get(c, "conditions"), i, x)
 		field(p, i ? "" : "condition", STYLE_WARN, json_string_value(x));
 	json_array_foreach(json_object_get(c, "missing"), i, x) {
-		field(p, i ? "" : "missing", STYLE_WARN, str(x, "what"));
-		field(p, "", STYLE_CMD, str(x, "command")); /* wrapped, not cut as `quoted` */
+		field(p, i ? "" : "missing", STYLE_WARN, mt_json_str(x, "what"));
+		field(p, "", STYLE_CMD, mt_json_str(x, "command")); /* wrapped,
+		not cut as `quoted` */
 	}
-	field(p, "about", STYLE_DIM, str(c, "description"));
+	field(p, "about", STYLE_DIM, mt_json_str(c, "description"));
 }
 
 /* --- the report, the target, what is missing ------------------------------------- */
@@ -240,13 +239,13 @@ static void missing_section(struct tui_page *p, const struct tui_ctx *ctx)
 
 	tui_heading(p, "Missing");
 	json_array_foreach(jv_get(ctx->model, "steps"), i, step) {
-		const char *id = str(step, "id"), *status = str(step, "status");
+		const char *id = mt_json_str(step, "id"), *status = mt_json_str(step, "status");
 		if (!status || strcmp(status, "done") == 0 || strcmp(id, "summary") == 0)
 			continue;
 		page_line(p);
 		page_addf(p, STYLE_WARN, "  %s %s",
 			  draw_glyph(strcmp(status, "empty") ? GLYPH_PARTIAL : GLYPH_EMPTY),
-			  str(step, "title"));
+			  mt_json_str(step, "title"));
 		page_add(p, STYLE_DIM, strcmp(status, "empty") ? " (partial): " : ": ");
 		page_wrap(p, LABEL_COL + 4, STYLE_DIM, step_fills(id));
 	}
@@ -257,7 +256,8 @@ static void missing_section(struct tui_page *p, const struct tui_ctx *ctx)
 	}
 	json_array_foreach(jv_get(ctx->model, "missing"), i, fact) {
 		char *text = NULL;
-		if (asprintf(&text, "%s: %s", str(fact, "field"), str(fact, "why")) < 0)
+		if (asprintf(&text, "%s: %s", mt_json_str(fact, "field"),
+			     mt_json_str(fact, "why")) < 0)
 			continue;
 		page_para_hanging(p, LABEL_COL + 2, LABEL_COL + 4, STYLE_DIM, text);
 		free(text);
@@ -344,7 +344,7 @@ static int summary_handle(void *state, const struct tui_ctx *ctx, enum tui_actio
 	st->cursor += a == TUI_ACT_MOVE_UP ? -1 : 1;
 	st->cursor = st->cursor < 0 ? 0 : st->cursor >= n ? n - 1 : st->cursor;
 	c = json_array_get(criteria(ctx), (size_t)st->cursor);
-	snprintf(st->follow, sizeof(st->follow), "%s", str(c, "name") ?: "");
+	snprintf(st->follow, sizeof(st->follow), "%s", mt_json_str(c, "name") ?: "");
 	return TUI_HANDLED | TUI_REDRAW;
 }
 

@@ -19,6 +19,7 @@
 #include "journal.h"
 #include "error.h"
 #include "util.h"
+#include "jsonutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,16 +48,6 @@ struct tracks_state {
 	char follow[512]; /* "track\tpath" of the selected file, across reads */
 	char said[256];   /* what the last mark did */
 };
-
-static const char *str(json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-static long long num(json_t *o, const char *key)
-{
-	return (long long)json_integer_value(json_object_get(o, key));
-}
 
 /* --- the rows of the files view --------------------------------------------- */
 
@@ -108,8 +99,8 @@ static struct row *all_rows(const struct tracks_state *st, int *n)
 
 static void follow_row(struct tracks_state *st, const struct row *r)
 {
-	snprintf(st->follow, sizeof(st->follow), "%s\t%s", str(r->track, "name"),
-		 r->file ? str(r->file, "path") : "");
+	snprintf(st->follow, sizeof(st->follow), "%s\t%s", mt_json_str(r->track, "name"),
+		 r->file ? mt_json_str(r->file, "path") : "");
 }
 
 /* The cursor on the followed file, else on the first file near it. */
@@ -125,8 +116,8 @@ static void refind(struct tracks_state *st)
 			continue;
 		if (first < 0)
 			first = i;
-		snprintf(key, sizeof(key), "%s\t%s", str(rows[i].track, "name"),
-			 str(rows[i].file, "path"));
+		snprintf(key, sizeof(key), "%s\t%s", mt_json_str(rows[i].track, "name"),
+			 mt_json_str(rows[i].file, "path"));
 		if (strcmp(key, st->follow) == 0)
 			st->cursor = i;
 	}
@@ -174,7 +165,7 @@ static void read_if_stale(struct tracks_state *st, const struct tui_ctx *ctx)
 static int64_t effort_ms(const struct tracks_state *st, json_t *tr, const struct tui_ctx *ctx)
 {
 	int64_t ms = json_integer_value(jv_get(tr, "effort.total_ms"));
-	const char *name = str(tr, "name");
+	const char *name = mt_json_str(tr, "name");
 
 	if (ctx->timer->running && name && strcmp(ctx->timer->track, name) == 0 &&
 	    ctx->now_ms > st->read_ms)
@@ -238,27 +229,31 @@ static void changes_lines(struct tui_page *p, json_t *tr)
 	mt_buf b = MT_BUF_INIT;
 
 	page_line(p);
-	page_add_at(p, LABEL_COL, STYLE_DIM, str(tr, "name"));
+	page_add_at(p, LABEL_COL, STYLE_DIM, mt_json_str(tr, "name"));
 	page_add_at(p, VALUE_COL, STYLE_NORMAL, "");
 	if (!tot) {
-		mt_buf_printf(&b, "not known: %s", str(tr, "error") ?: "set tracks.NAME.base and "
+		mt_buf_printf(&b, "not known: %s",
+			      mt_json_str(tr, "error") ?: "set tracks.NAME.base and "
 						     ".head in trial.yaml");
 		page_wrap(p, VALUE_COL, STYLE_WARN, mt_buf_cstr(&b));
 		mt_buf_dispose(&b);
 		return;
 	}
-	mt_buf_printf(&b, "%lld files, +%lld -%lld, %lld platform lines", num(tot, "files"),
-		      num(tot, "added"), num(tot, "deleted"), num(tot, "platform"));
+	mt_buf_printf(&b, "%lld files, +%lld -%lld, %lld platform lines",
+		      (long long)mt_json_int(tot, "files"),
+		      (long long)mt_json_int(tot, "added"), (long long)mt_json_int(tot, "deleted"), (long long)mt_json_int(tot, "platform"));
 	page_wrap(p, VALUE_COL, STYLE_NORMAL, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
-	mt_buf_printf(&b, "model %lld, harness %lld, other %lld", num(kind, "model"),
-		      num(kind, "harness"), num(kind, "other"));
+	mt_buf_printf(&b, "model %lld, harness %lld, other %lld",
+		      (long long)mt_json_int(kind, "model"),
+		      (long long)mt_json_int(kind, "harness"), (long long)mt_json_int(kind, "other"));
 	page_line(p);
 	page_add_at(p, VALUE_COL, STYLE_DIM, "");
 	page_wrap(p, VALUE_COL, STYLE_DIM, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
-	mt_buf_printf(&b, "marked reusable %lld, model-specific %lld", num(mark, "reusable"),
-		      num(mark, "model-specific"));
+	mt_buf_printf(&b, "marked reusable %lld, model-specific %lld",
+		      (long long)mt_json_int(mark, "reusable"),
+		      (long long)mt_json_int(mark, "model-specific"));
 	page_line(p);
 	page_add_at(p, VALUE_COL, STYLE_DIM, "");
 	page_wrap(p, VALUE_COL, STYLE_DIM, mt_buf_cstr(&b));
@@ -323,7 +318,7 @@ static void effort_section(struct tui_page *p, const struct tui_ctx *ctx,
 			continue;
 		mt_buf_printf(&b, "%.0f%% of %g h (%s)",
 			      100.0 * (double)effort_ms(st, tr, ctx) / 3600000.0 / hours, hours,
-			      str(tr, "name"));
+			      mt_json_str(tr, "name"));
 		tui_field(p, "budget", mt_buf_cstr(&b));
 		mt_buf_dispose(&b);
 	}
@@ -335,7 +330,7 @@ static void note_lines(struct tui_page *p, json_t *note, int is_new)
 	char when[32];
 	json_t *tag;
 	size_t i;
-	const char *track = str(note, "track");
+	const char *track = mt_json_str(note, "track");
 
 	page_line(p);
 	page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(note, "id", 0));
@@ -345,7 +340,7 @@ static void note_lines(struct tui_page *p, json_t *note, int is_new)
 		page_addf(p, STYLE_CMD, " #%s", json_string_value(tag));
 	if (is_new)
 		page_add(p, STYLE_NEW, "  new");
-	page_para(p, LABEL_COL + 3, STYLE_NORMAL, str(note, "text"));
+	page_para(p, LABEL_COL + 3, STYLE_NORMAL, mt_json_str(note, "text"));
 }
 
 static void notes_section(struct tui_page *p, const struct tui_ctx *ctx,
@@ -387,14 +382,15 @@ static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
 			  "None yet: press t, or run `mtrial effort start` in another terminal.");
 	for (size_t i = n; i-- > 0;) {
 		json_t *iv = json_array_get(ivs, i);
-		const char *track = str(iv, "track");
-		const char *text = str(iv, "text");
+		const char *track = mt_json_str(iv, "track");
+		const char *text = mt_json_str(iv, "text");
 		int running = json_is_true(json_object_get(iv, "running"));
 		page_line(p);
 		page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(iv, "id", 0));
 		page_add(p, STYLE_DIM, jv_time(json_object_get(iv, "started"), when, sizeof(when)));
 		page_addf(p, running ? STYLE_OK : STYLE_NORMAL, "  %s  %s  %s",
-			  running ? "running" : str(iv, "duration"), str(iv, "category"),
+			  running ? "running" : mt_json_str(iv, "duration"),
+			  mt_json_str(iv, "category"),
 			  track ? track : "no track");
 		if (text && *text)
 			page_para(p, LABEL_COL + 3, STYLE_NORMAL, text);
@@ -405,7 +401,7 @@ static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
 
 static const char *mark_label(json_t *f)
 {
-	const char *m = str(f, "mark");
+	const char *m = mt_json_str(f, "mark");
 	return !m ? "-" : strcmp(m, "model-specific") == 0 ? "specific" : m;
 }
 
@@ -436,20 +432,20 @@ static void header_row(struct tui_page *p)
 static void file_row(struct tui_page *p, json_t *f, int sel, int focused)
 {
 	char add[16], del[16], plat[16];
-	const char *mark = str(f, "mark");
+	const char *mark = mt_json_str(f, "mark");
 	struct tui_cell cells[] = {
-		{str(f, "kind"), KIND_W, 0, 0, STYLE_DIM},
+		{mt_json_str(f, "kind"), KIND_W, 0, 0, STYLE_DIM},
 		{add, NUM_W, 1, 0, STYLE_NORMAL},
 		{del, NUM_W, 1, 0, STYLE_NORMAL},
-		{plat, NUM_W, 1, 0, num(f, "platform") ? STYLE_WARN : STYLE_DIM},
+		{plat, NUM_W, 1, 0, (long long)mt_json_int(f, "platform") ? STYLE_WARN : STYLE_DIM},
 		{mark_label(f), MARK_W, 0, 0, mark ? STYLE_OK : STYLE_DIM},
-		{str(f, "path"), 0, 0, 1, STYLE_NORMAL},
+		{mt_json_str(f, "path"), 0, 0, 1, STYLE_NORMAL},
 	};
 	int n;
 
-	snprintf(add, sizeof(add), "%lld", num(f, "added"));
-	snprintf(del, sizeof(del), "%lld", num(f, "deleted"));
-	snprintf(plat, sizeof(plat), "%lld", num(f, "platform"));
+	snprintf(add, sizeof(add), "%lld", (long long)mt_json_int(f, "added"));
+	snprintf(del, sizeof(del), "%lld", (long long)mt_json_int(f, "deleted"));
+	snprintf(plat, sizeof(plat), "%lld", (long long)mt_json_int(f, "platform"));
 	file_cells(p, cells, &n);
 	tui_row(p, cells, n, sel, focused);
 }
@@ -462,15 +458,17 @@ static void track_row(struct tui_page *p, json_t *tr, int why)
 	char *fit;
 
 	if (why)
-		mt_buf_printf(&b, "    %s", !tot ? (str(tr, "error") ?: "changes not known: set "
+		mt_buf_printf(&b, "    %s",
+			      !tot ? (mt_json_str(tr, "error") ?: "changes not known: set "
 							"tracks.NAME.base and .head in trial.yaml")
 					       : "no file changed");
 	else if (tot)
 		mt_buf_printf(&b, "%s %.12s..%.12s: %lld files, %lld platform lines",
-			      str(tr, "name"), str(tr, "base"), str(tr, "head"), num(tot, "files"),
-			      num(tot, "platform"));
+			      mt_json_str(tr, "name"), mt_json_str(tr, "base"),
+			      mt_json_str(tr, "head"), (long long)mt_json_int(tot, "files"),
+			      (long long)mt_json_int(tot, "platform"));
 	else
-		mt_buf_puts(&b, str(tr, "name"));
+		mt_buf_puts(&b, mt_json_str(tr, "name"));
 	fit = draw_fit(mt_buf_cstr(&b), p->width, 0);
 	page_line(p);
 	page_add(p, why ? (tot ? STYLE_DIM : STYLE_WARN) : STYLE_HEADING, fit);
@@ -482,7 +480,7 @@ static void track_row(struct tui_page *p, json_t *tr, int why)
 static void platform_lines(struct tui_page *p, json_t *f, int rows)
 {
 	json_t *lines = json_object_get(f, "platform_lines"), *l;
-	long long total = num(f, "platform");
+	long long total = (long long)mt_json_int(f, "platform");
 	size_t i;
 
 	if (rows <= 0)
@@ -502,11 +500,14 @@ static void platform_lines(struct tui_page *p, json_t *f, int rows)
 				  total - (long long)i);
 			return;
 		}
-		snprintf(where, sizeof(where), "%s%lld", str(l, "sign"), num(l, "line"));
+		snprintf(where, sizeof(where), "%s%lld", mt_json_str(l, "sign"),
+			 (long long)mt_json_int(l, "line"));
 		page_line(p);
-		page_add_at(p, LABEL_COL, *str(l, "sign") == '+' ? STYLE_OK : STYLE_ERROR, where);
-		page_add_at(p, 8, STYLE_DIM, str(l, "rule"));
-		fit = draw_fit(str(l, "text"), p->width - p->cur_col - 2 > 0 ? p->width - p->cur_col - 2
+		page_add_at(p, LABEL_COL, *mt_json_str(l, "sign") == '+' ? STYLE_OK : STYLE_ERROR,
+			    where);
+		page_add_at(p, 8, STYLE_DIM, mt_json_str(l, "rule"));
+		fit = draw_fit(mt_json_str(l, "text"),
+			       p->width - p->cur_col - 2 > 0 ? p->width - p->cur_col - 2
 									  : 0, 0);
 		page_addf(p, STYLE_NORMAL, "  %s", fit);
 		free(fit);
@@ -520,14 +521,14 @@ static void track_notes(mt_buf *b, const struct tui_ctx *ctx, const char *track)
 	size_t i, count = 0;
 
 	json_array_foreach(notes, i, n)
-		if (str(n, "track") && strcmp(str(n, "track"), track) == 0) {
+		if (mt_json_str(n, "track") && strcmp(mt_json_str(n, "track"), track) == 0) {
 			count++;
 			newest = n;
 		}
 	if (!count)
 		mt_buf_puts(b, "none on this track (n adds one)");
 	else
-		mt_buf_printf(b, "%zu; newest: %s", count, str(newest, "text"));
+		mt_buf_printf(b, "%zu; newest: %s", count, mt_json_str(newest, "text"));
 }
 
 static void detail_field(struct tui_page *p, const char *label, enum draw_style s,
@@ -547,18 +548,20 @@ static void detail(struct tui_page *p, const struct tracks_state *st, const stru
 {
 	mt_buf b = MT_BUF_INIT;
 	char clock[32];
-	const char *name = str(r->track, "name");
+	const char *name = mt_json_str(r->track, "name");
 
-	mt_buf_printf(&b, "%s, %s", str(r->file, "path"), name);
+	mt_buf_printf(&b, "%s, %s", mt_json_str(r->file, "path"), name);
 	tui_rule(p, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 	platform_lines(p, r->file, rows - FIXED_ROWS);
-	if (str(r->file, "mark"))
-		mt_buf_printf(&b, "%s%s%s", str(r->file, "mark"), str(r->file, "mark_note") ? ": " : "",
-			      str(r->file, "mark_note") ?: "");
+	if (mt_json_str(r->file, "mark"))
+		mt_buf_printf(&b, "%s%s%s", mt_json_str(r->file, "mark"),
+			      mt_json_str(r->file, "mark_note") ? ": " : "",
+			      mt_json_str(r->file, "mark_note") ?: "");
 	else
 		mt_buf_puts(&b, "not marked (m: reusable, model-specific)");
-	detail_field(p, "mark", str(r->file, "mark") ? STYLE_OK : STYLE_DIM, mt_buf_cstr(&b));
+	detail_field(p, "mark", mt_json_str(r->file, "mark") ? STYLE_OK : STYLE_DIM,
+		     mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 	effort_text(&b, st, r->track, ctx);
 	detail_field(p, "effort", STYLE_NORMAL, mt_buf_cstr(&b));
@@ -634,7 +637,7 @@ static int mark_next(struct tracks_state *st, const struct tui_ctx *ctx)
 	int n;
 	struct row *rows = all_rows(st, &n);
 	const struct row *r = st->cursor >= 0 && st->cursor < n ? &rows[st->cursor] : NULL;
-	const char *now = r && r->file ? str(r->file, "mark") : NULL, *next;
+	const char *now = r && r->file ? mt_json_str(r->file, "mark") : NULL, *next;
 	int error;
 
 	if (!r || !r->file) {
@@ -643,9 +646,10 @@ static int mark_next(struct tracks_state *st, const struct tui_ctx *ctx)
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	next = !now ? "reusable" : strcmp(now, "reusable") == 0 ? "model-specific" : NULL;
-	error = mt_tracks_mark(ctx->trial, st->rules, str(r->track, "name"), str(r->file, "path"),
-			       next, str(r->file, "mark_note"), NULL);
-	snprintf(st->said, sizeof(st->said), "%s: %s", str(r->file, "path"),
+	error = mt_tracks_mark(ctx->trial, st->rules, mt_json_str(r->track, "name"),
+			       mt_json_str(r->file, "path"),
+			       next, mt_json_str(r->file, "mark_note"), NULL);
+	snprintf(st->said, sizeof(st->said), "%s: %s", mt_json_str(r->file, "path"),
 		 error < 0 ? mt_error_last() : next ? next : "mark removed");
 	mt_error_clear();
 	free(rows);

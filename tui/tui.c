@@ -208,9 +208,6 @@ int mt_tui_run(mt_trial *trial)
 	json_decref(w.model);
 	record_dispose(&w);
 	free(w.scan_repo);
-	for (size_t i = 0; i < sizeof(w.answers) / sizeof(w.answers[0]); i++)
-		free(w.answers[i]);
-	free(w.filter_before);
 	if (!error && stop_signal)
 		error = mt_error_set(MT_ERROR, "interrupted");
 	return error;

@@ -1,6 +1,5 @@
 #include "tui.h"
-
-#include <curses.h>
+#include "tui_curses.h"
 
 const char *mt_tui_curses_version(void)
 {

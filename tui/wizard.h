@@ -19,7 +19,9 @@
 
 enum tui_focus { FOCUS_SIDE, FOCUS_CONTENT };
 
-/* What keys go to: the screens, or an open prompt or menu. */
+/* What keys go to: the screens, or an open prompt or menu. The wizard's
+ * own prompts are listed; a step's prompts and menus are its screen's own
+ * (MODE_SCREEN_*: the screen's input takes the keys). */
 enum tui_mode {
 	MODE_NORMAL,
 	MODE_NOTE,
@@ -27,23 +29,12 @@ enum tui_mode {
 	MODE_TRACK,
 	MODE_SCAN_REPO, /* the scan's repository path */
 	MODE_SCAN_REV,  /* then its revision */
-	MODE_PROBE_TABLE,    /* the table to probe with (a menu) */
-	MODE_FINDING_STATUS, /* a finding's status (a menu) */
-	MODE_FINDING_NOTE,   /* then its note */
-	MODE_FILTER,         /* the ops filter's text */
-	MODE_SHOW_STATUS,    /* the ops filter's status (a menu) */
-	MODE_OP_SOURCE,      /* where the ops come from (a menu) */
-	MODE_CMP_REF,        /* a tensor comparison's reference path */
-	MODE_CMP_CAND,       /* then its candidate path */
-	MODE_CMP_RTOL,       /* then rtol (empty: trial.yaml's or the dtype's) */
-	MODE_CMP_ATOL,       /* then atol */
-	MODE_CURVES_REF,     /* a curve comparison's reference path */
-	MODE_CURVES_CAND,    /* then its candidate path */
 	MODE_RUN_SYSTEM,     /* a run's system (a menu) */
 	MODE_RUN_TRACK,      /* then its track (a menu) */
 	MODE_RUN_COMMAND,    /* then its command */
-	MODE_WITHDRAW_WHY,   /* why a record is withdrawn */
 	MODE_IMPORT_TABLE,   /* the file or URL of a table to import */
+	MODE_SCREEN_PROMPT,  /* a screen's prompt (tui_screen_prompt) */
+	MODE_SCREEN_MENU,    /* a screen's menu (tui_screen_menu) */
 };
 
 /* The modes that edit a line in the message line, and those that show a
@@ -51,16 +42,13 @@ enum tui_mode {
 static inline int tui_mode_prompts(enum tui_mode m)
 {
 	return m == MODE_NOTE || m == MODE_SCAN_REPO || m == MODE_SCAN_REV ||
-	       m == MODE_FINDING_NOTE || m == MODE_FILTER ||
-	       (m >= MODE_CMP_REF && m <= MODE_CURVES_CAND) || m == MODE_RUN_COMMAND ||
-	       m == MODE_WITHDRAW_WHY || m == MODE_IMPORT_TABLE;
+	       m == MODE_RUN_COMMAND || m == MODE_IMPORT_TABLE || m == MODE_SCREEN_PROMPT;
 }
 
 static inline int tui_mode_menu(enum tui_mode m)
 {
-	return m == MODE_CATEGORY || m == MODE_TRACK || m == MODE_PROBE_TABLE ||
-	       m == MODE_FINDING_STATUS || m == MODE_SHOW_STATUS || m == MODE_OP_SOURCE ||
-	       m == MODE_RUN_SYSTEM || m == MODE_RUN_TRACK;
+	return m == MODE_CATEGORY || m == MODE_TRACK || m == MODE_RUN_SYSTEM ||
+	       m == MODE_RUN_TRACK || m == MODE_SCREEN_MENU;
 }
 
 struct tui_layout {
@@ -83,6 +71,7 @@ struct tui_wizard {
 	enum tui_focus focus;
 	int help_open;
 	enum tui_mode mode;
+	int asker;                    /* the step whose MODE_SCREEN_* is open */
 	struct tui_prompt prompt;
 	struct tui_menu menu;
 	int category;                 /* chosen in MODE_CATEGORY */
@@ -97,17 +86,11 @@ struct tui_wizard {
 	json_t *runs;                 /* owned; {runs, systems}: every attempt,
 					 oldest first, flattened (mt_runs_flatten),
 					 a running one with "live"; NULL unread */
-	char *answers[3];             /* owned; a check's earlier prompts' answers */
 	char *tables[TUI_MENU_MAX + 1];     /* owned; the table menu's names */
 	char *table_items[TUI_MENU_MAX + 1]; /* owned; and its items */
 	char *source_items[TUI_NSOURCES + 1]; /* owned; the source menu's items */
-	char *finding_op;             /* owned; the op a finding is about */
-	int finding_status;           /* chosen in MODE_FINDING_STATUS */
-	char *filter_before;          /* owned; the ops filter MODE_FILTER
-					 started from, for Esc to restore */
 	int run_system, run_track;    /* chosen in MODE_RUN_SYSTEM and _TRACK
 					 (0: no track, else mt_tracks[i - 1]) */
-	int64_t withdraw_id;          /* the run MODE_WITHDRAW_WHY asks about */
 	char menu_title[160];         /* a menu's (or a prompt's) title made for
 					 the occasion */
 	char message[512];
@@ -205,6 +188,15 @@ int runstart_begin(struct tui_wizard *w);
 /* Takes a key in those modes and, after the command, starts `mtrial run`
  * in the background; TUI_UNHANDLED in other modes. Returns result bits. */
 int runstart_input(struct tui_wizard *w, const struct tui_key *k);
+
+/* dispatch.c */
+/* Opens a prompt (initial may be NULL) or a menu (items and title
+ * borrowed while it is open) for the selected step's screen, with the
+ * keyboard in its content: its input takes every key until it calls
+ * tui_screen_ask_done. */
+void tui_screen_prompt(struct tui_wizard *w, const char *title, const char *initial);
+void tui_screen_menu(struct tui_wizard *w, const char *title, const char *const *items, int sel);
+void tui_screen_ask_done(struct tui_wizard *w);
 
 /* frame.c */
 /* Computes the regions for the terminal's current size. */

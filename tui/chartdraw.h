@@ -1,8 +1,8 @@
 /* The Correctness step's two drawings, laid out in a page: tensors counted
  * by the decade of their greatest absolute difference, and two loss curves
  * overlaid in characters. No curses here. */
-#ifndef MT_TUI_CHARTS_H
-#define MT_TUI_CHARTS_H
+#ifndef MT_TUI_CHARTDRAW_H
+#define MT_TUI_CHARTDRAW_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* The reading rules of tables/run_events.yaml as runlog.c and
  * runlog_rules.c share them: private to those two files. */
-#ifndef MT_RUNLOG_RULES_H
-#define MT_RUNLOG_RULES_H
+#ifndef MT_RUNLOG_INT_H
+#define MT_RUNLOG_INT_H
 
 #include <stddef.h>
 #include "runlog.h"

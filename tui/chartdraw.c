@@ -1,5 +1,5 @@
 /* The error histogram and the overlaid loss curves. */
-#include "charts.h"
+#include "chartdraw.h"
 #include "util.h"
 
 #include <math.h>

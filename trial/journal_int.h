@@ -1,0 +1,88 @@
+/* What journal.c, journal_withdraw.c and journal_stmt.c share: the handle
+ * and one way to run a statement. Private to the journal. */
+#ifndef MT_JOURNAL_INT_H
+#define MT_JOURNAL_INT_H
+
+#include "journal.h"
+
+#include <sqlite3.h>
+
+struct mt_journal {
+	sqlite3 *db;
+	char *path;
+};
+
+/* SQL: the row of a query over `kind`'s table is not withdrawn. */
+#define NOT_WITHDRAWN(kind) " id NOT IN (SELECT item_id FROM withdrawals WHERE kind = '" kind "')"
+
+/* The arguments of a statement, one letter each, in the order of its `?`:
+ *   i  int
+ *   I  int64_t
+ *   N  int64_t, NULL when 0 (an optional id or time)
+ *   t  const char *, NULL binds NULL
+ *   T  const char *, NULL or "" binds NULL
+ *   X  int has, int value: value, or NULL when !has
+ * Text is copied by the statement, so it may die before the statement. */
+
+/* The journal's error: `what` failed, with sqlite's own words. */
+int mt_jstmt_error(mt_journal *j, const char *what);
+
+/* Runs SQL text without arguments (schema, pragmas, transactions). */
+int mt_jstmt_exec_sql(mt_journal *j, const char *sql);
+
+/* Starts a write transaction (IMMEDIATE: writers queue on the busy
+ * timeout instead of failing halfway). */
+int mt_jstmt_begin(mt_journal *j);
+
+/* Ends the transaction begun: commits when `error` is 0, else rolls back
+ * and returns `error` unchanged. */
+int mt_jstmt_finish(mt_journal *j, int error);
+
+/* Prepares `sql` and binds the arguments `types` describes; *out is the
+ * caller's to sqlite3_finalize (NULL on error). */
+int mt_jstmt_prepare(mt_journal *j, sqlite3_stmt **out, const char *sql, const char *types, ...);
+
+/* Prepares `sql`, binds, and steps to its first row: 1 a row (read it from
+ * *out), 0 none, or a negative error naming `what`. The caller finalizes
+ * *out in every case. */
+int mt_jstmt_first(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
+		   const char *types, ...);
+
+/* Runs one statement that returns no rows, inside the caller's
+ * transaction; `what` names it in the error ("recording run").
+ * sqlite3_changes(j->db) then counts the rows it changed. */
+int mt_jstmt_run(mt_journal *j, const char *what, const char *sql, const char *types, ...);
+
+/* A write of one statement in a transaction of its own; *id_out (may be
+ * NULL) gets the inserted row's id. sqlite3_changes(j->db) as for run. */
+int mt_jstmt_write(mt_journal *j, int64_t *id_out, const char *what, const char *sql,
+		   const char *types, ...);
+
+/* Makes a JSON value of the current row, or NULL to leave the row out. */
+typedef json_t *(*mt_jstmt_row_fn)(mt_journal *j, sqlite3_stmt *st);
+
+/* The rows of a query as a JSON array, one `row` each. New reference, NULL
+ * with the error set (naming `what`). */
+json_t *mt_jstmt_rows_json(mt_journal *j, mt_jstmt_row_fn row, const char *what, const char *sql,
+			   const char *types, ...);
+
+/* Column i as a new string, NULL for SQL NULL. */
+char *mt_jstmt_col_text(sqlite3_stmt *st, int i);
+
+/* Column i parsed as JSON into *out (new reference); a stored `what` that
+ * is not JSON is MT_EINVALID naming the journal. */
+int mt_jstmt_col_json(mt_journal *j, sqlite3_stmt *st, int i, const char *what, json_t **out);
+
+/* {who, why, when} of kind's row id, or json_null() when it stands. */
+json_t *mt_journal_withdrawal_of(mt_journal *j, const char *kind, int64_t id);
+
+/* Sets the rehearsal column of row `id` of `table` (runs or checks, a
+ * constant: never user text); MT_ENOTFOUND names the `thing`. */
+int mt_journal_mark_rehearsal(mt_journal *j, const char *table, const char *thing, int64_t id,
+			      int rehearsal);
+
+/* Fails with MT_EINVALID unless `value` (NULL passes) is one of `allowed`,
+ * naming `what` and the choices. */
+int mt_journal_check_choice(const char *what, const char *value, const char *const *allowed);
+
+#endif

@@ -1,0 +1,132 @@
+/* Run attempts in the journal: recorded as they start, ended when they
+ * end, and told "lost" when the process that ran them is gone. */
+#include "journal_int.h"
+#include "error.h"
+#include "jsonutil.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const run_statuses[] = {"running", "success", "failed", "aborted", NULL};
+
+/* 1 when the process `pid` of `host` (this machine) no longer exists; 0
+ * when it does, or when it cannot be told (another host, no pid). */
+static int run_process_gone(int64_t pid, const char *host)
+{
+	char here[256] = "";
+	if (pid <= 0 || !host || gethostname(here, sizeof(here) - 1) != 0 || strcmp(here, host) != 0)
+		return 0;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out)
+{
+	int error;
+
+	if (!run->system || !run->origin || !run->log || !run->status || !run->started_ms)
+		return mt_error_set(MT_EINVALID, "a run needs its system, origin, log, status and start");
+	if ((error = mt_journal_check_choice("status", run->status, run_statuses)) < 0)
+		return error;
+	return mt_jstmt_write(j, id_out, "recording run", "INSERT INTO runs (created_ms, system,"
+			      " track, label, cache, origin, command, log, status, exit_status,"
+			      " started_ms, ended_ms, metrics, pid, host, rehearsal) VALUES (?, ?, ?,"
+			      " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "ItTTTtTttXINTNTi",
+			      mt_now_ms(), run->system, run->track, run->label, run->cache,
+			      run->origin, run->command, run->log, run->status,
+			      run->has_exit_status, run->exit_status, run->started_ms,
+			      run->ended_ms, run->metrics, run->pid, run->host, run->rehearsal != 0);
+}
+
+int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_exit_status,
+		       int exit_status, int64_t ended_ms, const char *metrics)
+{
+	int error;
+
+	if ((error = mt_journal_check_choice("status", status, run_statuses)) < 0)
+		return error;
+	error = mt_jstmt_write(j, NULL, "ending run", "UPDATE runs SET status = ?, exit_status = ?,"
+			       " ended_ms = ?, metrics = coalesce(?, metrics) WHERE id = ?", "tXITI",
+			       status, has_exit_status, exit_status, ended_ms, metrics, id);
+	if (error == 0 && sqlite3_changes(j->db) != 1)
+		error = mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
+	return error;
+}
+
+int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal)
+{
+	return mt_journal_mark_rehearsal(j, "runs", "run", id, rehearsal);
+}
+
+/* Reading a run row: the free text as mt_json_text, since a label, command
+ * or log path that is not UTF-8 must not make the run vanish from every
+ * view. */
+static json_t *run_row(mt_journal *j, sqlite3_stmt *st, int64_t only_id)
+{
+	char started[32], ended[32];
+	json_t *r, *metrics = NULL;
+	json_error_t jerr;
+
+	mt_time_iso(started, sizeof(started), sqlite3_column_int64(st, 11));
+	mt_time_iso(ended, sizeof(ended), sqlite3_column_int64(st, 12));
+	if (sqlite3_column_type(st, 13) != SQLITE_NULL)
+		metrics = json_loads((const char *)sqlite3_column_text(st, 13), 0, &jerr);
+	r = json_pack("{sI, ss, so, so, ss?, ss, so, so, ss, so, ss, so, so, sb}", "id",
+		      (json_int_t)sqlite3_column_int64(st, 0), "system",
+		      (const char *)sqlite3_column_text(st, 2), "track",
+		      mt_json_text((const char *)sqlite3_column_text(st, 3)), "label",
+		      mt_json_text((const char *)sqlite3_column_text(st, 4)), "cache",
+		      (const char *)sqlite3_column_text(st, 5), "origin",
+		      (const char *)sqlite3_column_text(st, 6), "command",
+		      mt_json_text((const char *)sqlite3_column_text(st, 7)), "source",
+		      mt_json_text((const char *)sqlite3_column_text(st, 8)), "status",
+		      (const char *)sqlite3_column_text(st, 9), "exit_status",
+		      sqlite3_column_type(st, 10) == SQLITE_NULL
+			      ? json_null()
+			      : json_integer(sqlite3_column_int(st, 10)),
+		      "started", started, "ended",
+		      sqlite3_column_type(st, 12) == SQLITE_NULL ? json_null() : json_string(ended),
+		      "metrics", metrics ? metrics : json_null(), "rehearsal",
+		      sqlite3_column_int(st, 16) != 0);
+	if (!r)
+		return NULL;
+	/* to the ms: a live view's clock counts from it as the end's does */
+	json_object_set_new(r, "started_ms", json_integer(sqlite3_column_int64(st, 11)));
+	if (strcmp((const char *)sqlite3_column_text(st, 9), "running") == 0 &&
+	    run_process_gone(sqlite3_column_int64(st, 14),
+			     (const char *)sqlite3_column_text(st, 15))) {
+		/* recorded as running by a process that is gone */
+		json_object_set_new(r, "status", json_string("lost"));
+		json_object_set_new(r, "note",
+				    json_string("the mtrial process that ran it ended without "
+						"recording the end (killed, crashed or rebooted); "
+						"its log holds what was printed"));
+	}
+	/* the listing of standing runs (only_id 0) holds none withdrawn */
+	json_object_set_new(r, "withdrawn",
+			    only_id ? mt_journal_withdrawal_of(j, "run", sqlite3_column_int64(st, 0))
+				    : json_null());
+	return r;
+}
+
+static json_t *standing_run_row(mt_journal *j, sqlite3_stmt *st)
+{
+	return run_row(j, st, 0);
+}
+
+static json_t *any_run_row(mt_journal *j, sqlite3_stmt *st)
+{
+	return run_row(j, st, 1);
+}
+
+json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
+{
+	return mt_jstmt_rows_json(j, only_id ? any_run_row : standing_run_row, "reading runs",
+				  "SELECT id, created_ms, system, track, label, cache, origin, command,"
+				  " log, status, exit_status, started_ms, ended_ms, metrics, pid, host,"
+				  " rehearsal FROM runs"
+				  " WHERE (?1 = 0 AND" NOT_WITHDRAWN("run") ") OR ?1 < 0 OR id = ?1"
+				  " ORDER BY id", "I", only_id);
+}
