@@ -370,64 +370,51 @@ static void on_scan_progress(size_t done, size_t total, const char *path, void *
 	frame_progress(p->w, p->repo, p->rev, done, total, path);
 }
 
-/* Records a scan as `mtrial scan` does; a rescan of an unchanged revision
- * is not stored twice and the message says which scan it matches. */
-static int record_result(struct tui_wizard *w, const mt_scan_result *r)
+/* Before the result is written down, which takes a moment on a large repository. */
+static void on_scan_recording(void *payload)
 {
-	mt_journal_scan rec = {r->repo, r->commit, r->tree, r->worktree, r->summary, NULL};
-	json_t *summary = mt_scan_result_summary(r), *t = json_object_get(summary, "totals");
-	int64_t id = 0;
-	int unchanged = 0, error;
+	struct scan_progress *p = payload;
 
-	rec.result = mt_scan_result_json(r, NULL);
-	error = mt_journal_scan_add(w->trial->journal, &rec, &id, &unchanged);
-	free((char *)rec.result);
-	if (error < 0)
-		tui_message(w, 1, "scan not recorded: %s", mt_error_last());
-	else if (unchanged)
-		tui_message(w, 0, "Unchanged since scan #%lld: nothing new recorded", (long long)id);
-	else if (json_array_size(json_object_get(summary, "paths_missing")))
+	if (p->total)
+		frame_progress(p->w, p->repo, p->rev, p->total, p->total, "(recording the result)");
+}
+
+/* Says what the scan found and what the record made of it: a rescan of an
+ * unchanged revision is not stored twice, and the message says which scan
+ * it matches. */
+static void scan_message(struct tui_wizard *w, const mt_scan_trial_result *r)
+{
+	if (r->not_recorded)
+		tui_message(w, 1, "scan not recorded: %s", r->not_recorded);
+	else if (r->unchanged)
+		tui_message(w, 0, "Unchanged since scan #%lld: nothing new recorded",
+			    (long long)r->scan_id);
+	else if (r->npaths_missing)
 		tui_message(w, 1, "Scan #%lld recorded; trial.yaml scan.paths '%s': nothing there",
-			    (long long)id, json_string_value(json_array_get(
-						   json_object_get(summary, "paths_missing"), 0)));
+			    (long long)r->scan_id, r->paths_missing[0]);
 	else
-		tui_message(w, 0, "Scan #%lld recorded: %lld files, %lld torch calls, %lld findings",
-			    (long long)id, (long long)jv_int(summary, "files_scanned", 0),
-			    (long long)jv_int(t, "calls", 0), (long long)jv_int(t, "findings", 0));
-	json_decref(summary);
-	return error;
+		tui_message(w, 0, "Scan #%lld recorded: %zu files, %zu torch calls, %zu findings",
+			    (long long)r->scan_id, r->files_scanned, r->calls, r->findings);
 }
 
 int record_scan(struct tui_wizard *w, const char *repo, const char *rev)
 {
 	struct scan_progress p = {w, repo, rev && *rev ? rev : "HEAD", 0, 0};
-	mt_scan_options o = {.repo = repo, .use_cache = 1, .progress = on_scan_progress,
-			     .payload = &p};
-	mt_scan_result r;
-	char **paths = NULL;
-	size_t npaths = 0;
-	int error;
+	mt_scan_trial_options o = {.scan = {.repo = repo, .use_cache = 1,
+					    .progress = on_scan_progress, .payload = &p},
+				   .recording = on_scan_recording};
+	mt_scan_trial_result r;
 
 	if (rev && *rev && strcmp(rev, "HEAD") != 0)
-		o.rev = rev; /* NULL for HEAD: "no commits yet" rather than "unknown HEAD" */
-	/* trial.yaml's scan.paths, as `mtrial scan` and the probe use it */
-	if (mt_scan_trial_paths(&paths, &npaths, w->trial) < 0) {
-		tui_message(w, 1, "scan failed: %s", mt_error_last());
-		return TUI_REDRAW;
-	}
-	o.paths = (const char *const *)paths;
-	o.npaths = npaths;
+		o.scan.rev = rev; /* NULL for HEAD: "no commits yet" rather than "unknown HEAD" */
 	frame_progress(w, repo, p.rev, 0, 0, NULL);
-	error = mt_scan_run(&r, &o);
-	mt_scan_paths_free(paths, npaths);
-	if (error < 0) {
+	/* trial.yaml's scan.paths, as `mtrial scan` and the probe use it */
+	if (mt_scan_trial_run(&r, w->trial, &o, NULL) < 0) {
 		tui_message(w, 1, "scan failed: %s", mt_error_last());
 		return TUI_REDRAW;
 	}
-	if (p.total) /* writing the result down takes a moment on a large repository */
-		frame_progress(w, repo, p.rev, p.total, p.total, "(recording the result)");
-	record_result(w, &r);
-	mt_scan_result_dispose(&r);
+	scan_message(w, &r);
+	mt_scan_trial_result_dispose(&r);
 	return TUI_REDRAW | TUI_RELOAD;
 }
 
