@@ -10,6 +10,7 @@
 #include "repo.h"
 #include "compat_import.h"
 #include "probe_trial.h"
+#include "check_trial.h"
 #include "exact.h"
 #include "scan.h"
 #include "scan_trial.h"
@@ -800,28 +801,21 @@ int record_import_table(struct tui_wizard *w, const char *file_or_url)
 
 /* --- correctness checks ---------------------------------------------------- */
 
-/* The rules `mtrial check compare --rtol R --atol A` would use in this
- * trial: the tolerances typed (either may be NaN), then trial.yaml's. */
-static void cmp_rules(struct tui_wizard *w, mt_cmp_rules *r, double rtol, double atol,
-		      int *equal_nan)
+/* Says what became of a check: "Check #4 recorded: compare, FAIL", or the
+ * error: `not_run` when the check did not run, else `noun` not recorded. */
+static int check_message(struct tui_wizard *w, int error, const mt_check_trial_result *r,
+			 const char *kind, const char *not_run, const char *noun)
 {
-	*equal_nan = 0;
-	if (!isnan(rtol) || !isnan(atol))
-		mt_cmp_rules_add(r, NULL, rtol, atol, "typed in the wizard");
-	mt_cmp_rules_add_spec(r, w->trial->spec, equal_nan);
-}
-
-/* Records a check and says so: "Check #4 recorded: compare, FAIL". */
-static int check_add(struct tui_wizard *w, const char *kind, json_t *res, const char *what,
-		     int64_t *id)
-{
-	if (mt_journal_check_add(w->trial->journal, kind, res, id) < 0) {
-		tui_message(w, 1, "%s not recorded: %s", what, mt_error_last());
-		*id = 0;
+	if (error < 0 && !r->result) {
+		tui_message(w, 1, "%s: %s", not_run, mt_error_last());
 		return TUI_REDRAW;
 	}
-	tui_message(w, 0, "Check #%lld recorded: %s, %s", (long long)*id, kind,
-		    json_is_true(json_object_get(res, "passed")) ? "pass" : "FAIL");
+	if (error < 0) {
+		tui_message(w, 1, "%s not recorded: %s", noun, mt_error_last());
+		return TUI_REDRAW;
+	}
+	tui_message(w, 0, "Check #%lld recorded: %s, %s", (long long)r->check_id, kind,
+		    r->passed ? "pass" : "FAIL");
 	return TUI_REDRAW | TUI_RELOAD;
 }
 
@@ -846,54 +840,35 @@ static void on_cmp_progress(uint64_t done, uint64_t total, void *payload)
 int record_compare(struct tui_wizard *w, const char *ref, const char *cand, double rtol,
 		   double atol, int64_t *id)
 {
-	mt_cmp_rules rules = {0};
 	struct cmp_progress p = {w, ref, cand, 0};
-	mt_cmp_options o = {.progress = on_cmp_progress, .payload = &p};
-	mt_tensor_set *a = NULL, *b = NULL;
-	json_t *res = NULL;
-	int result = TUI_REDRAW;
+	/* the rules `mtrial check compare --rtol R --atol A` would use here */
+	mt_check_trial_compare_options o = {.rtol = rtol, .atol = atol,
+					    .typed_source = "typed in the wizard",
+					    .cmp = {.progress = on_cmp_progress, .payload = &p}};
+	mt_check_trial_result r;
+	int error, result;
 
-	*id = 0;
-	cmp_rules(w, &rules, rtol, atol, &o.equal_nan);
-	mt_cmp_rules_apply(&rules, &o);
 	frame_check_progress(w, ref, cand, 0, 0);
-	if (mt_tensor_set_open(&a, ref) < 0 || mt_tensor_set_open(&b, cand) < 0 ||
-	    mt_cmp_run(&res, a, b, NULL, ref, cand, NULL, &o) < 0)
-		tui_message(w, 1, "comparison not run: %s", mt_error_last());
-	else
-		result = check_add(w, "compare", res, "comparison", id);
-	json_decref(res);
-	mt_tensor_set_free(a);
-	mt_tensor_set_free(b);
-	mt_cmp_rules_dispose(&rules);
+	error = mt_check_trial_compare(&r, w->trial, ref, cand, NULL, &o);
+	result = check_message(w, error, &r, "compare", "comparison not run", "comparison");
+	*id = error < 0 ? 0 : r.check_id;
+	mt_check_trial_result_dispose(&r);
 	return result;
 }
 
 int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64_t *id)
 {
-	mt_curve_read_opts read = {0};
-	mt_curve_cmp_opts o = {.rtol = MT_CURVE_DEFAULT_RTOL, .window = 1}; /* as the CLI */
-	mt_curve *a = NULL, *b = NULL;
-	mt_curve_cmp r = {0};
-	json_t *res = NULL;
-	int result = TUI_REDRAW;
+	mt_check_trial_curves_options o;
+	mt_check_trial_curves_result r;
+	int error, result;
 
-	*id = 0;
-	/* a file, or a run of this trial (run:N): mt_curve_open */
-	if (mt_curve_open(&a, ref, w->trial->journal, &read) == 0 &&
-	    mt_curve_open(&b, cand, w->trial->journal, &read) == 0) {
-		o.higher_is_better = strcasestr(a->value_name, "acc") != NULL;
-		if (mt_curve_compare(&r, a, b, &o) == 0)
-			res = mt_curve_check_json(&r, &o, a, b);
-	}
-	if (!res)
-		tui_message(w, 1, "curves not compared: %s", mt_error_last());
-	else
-		result = check_add(w, "curves", res, "curve comparison", id);
-	json_decref(res);
-	mt_curve_cmp_dispose(&r);
-	mt_curve_free(a);
-	mt_curve_free(b);
+	mt_check_trial_curves_defaults(&o); /* as the CLI */
+	/* a file, or a run of this trial (run:N) */
+	error = mt_check_trial_curves(&r, w->trial, ref, cand, &o);
+	result = check_message(w, error, &r.check, "curves", "curves not compared",
+			       "curve comparison");
+	*id = error < 0 ? 0 : r.check.check_id;
+	mt_check_trial_curves_dispose(&r);
 	return result;
 }
 
