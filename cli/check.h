@@ -24,13 +24,6 @@ int check_open_trial(struct cli *cli, mt_trial **t, int load_spec);
  * or that it was not for want of a trial; nothing with --json. */
 void check_say_recorded(struct cli *cli, const mt_trial *t, int64_t check_id, int rehearsal);
 
-/* Records a check's result in the trial when there is one
- * (mt_check_trial_record) and says where. Returns 0, or an error for a
- * trial that exists but cannot be written. *id_out may be NULL; it is 0
- * without a trial. */
-int check_record(struct cli *cli, const char *kind, json_t *result, int rehearsal,
-		 int64_t *id_out);
-
 /* Prints a tensor comparison (mt_cmp_run's result) as text: each failing
  * tensor in assert_close's words, then every tensor worst first
  * (cmd_check_compare.c). */

@@ -31,25 +31,6 @@ void check_say_recorded(struct cli *cli, const mt_trial *t, int64_t check_id, in
 		       rehearsal ? " (a rehearsal: not evidence)" : "", t->dir);
 }
 
-int check_record(struct cli *cli, const char *kind, json_t *result, int rehearsal,
-		 int64_t *id_out)
-{
-	mt_trial *t = NULL;
-	int64_t id = 0;
-	int error;
-
-	if (id_out)
-		*id_out = 0;
-	if ((error = check_open_trial(cli, &t, 0)) < 0)
-		return error;
-	if ((error = mt_check_trial_record(&id, t, kind, result, rehearsal)) == 0)
-		check_say_recorded(cli, t, id, rehearsal);
-	if (id_out)
-		*id_out = id;
-	mt_trial_free(t);
-	return error;
-}
-
 /* mtrial check list: the recorded checks, newest first. */
 static int list(struct cli *cli, int argc, char **argv)
 {
