@@ -11,6 +11,7 @@
 #include "compat_import.h"
 #include "probe_trial.h"
 #include "check_trial.h"
+#include "override_trial.h"
 #include "exact.h"
 #include "scan.h"
 #include "scan_trial.h"
@@ -731,31 +732,30 @@ void record_diff(struct tui_wizard *w, json_t **diff, char **why)
 int record_finding(struct tui_wizard *w, const char *op, const char *status, const char *note)
 {
 	const char *table = json_string_value(jv_get(w->probe, "table.name"));
+	mt_override_trial_result o;
 	json_t *res = NULL;
-	int64_t id = 0, probe_id = 0;
-	char *warning;
+	int64_t probe_id = 0;
 
 	if (!note || !*note) {
 		tui_message(w, 0, "A finding needs a note (who, where, which version): nothing "
 			    "recorded");
 		return TUI_REDRAW;
 	}
-	if (mt_journal_override_add(w->trial->journal, op, status, note, &id) < 0) {
+	if (mt_override_trial_add(&o, w->trial, op, status, note) < 0) {
 		tui_message(w, 1, "finding not recorded: %s", mt_error_last());
 		return TUI_REDRAW;
 	}
-	warning = mt_aten_unregistered_warning(op); /* as `mtrial override` warns */
 	if (probe_run(w, record_shown_source(w), table, &res, &probe_id) < 0)
 		tui_message(w, 1, "finding #%lld recorded, but the probe did not run again: %s",
-			    (long long)id, mt_error_last());
-	else if (warning) /* first: the message line is cut at the terminal's width */
+			    (long long)o.id, mt_error_last());
+	else if (o.warning) /* first: the message line is cut at the terminal's width */
 		tui_message(w, 1, "warning: %s: finding #%lld recorded all the same, probe #%lld",
-			    warning, (long long)id, (long long)probe_id);
+			    o.warning, (long long)o.id, (long long)probe_id);
 	else
 		tui_message(w, 0, "Finding #%lld recorded: %s is %s; probe #%lld shows it",
-			    (long long)id, op, status, (long long)probe_id);
+			    (long long)o.id, op, status, (long long)probe_id);
 	json_decref(res);
-	free(warning);
+	mt_override_trial_result_dispose(&o);
 	return TUI_REDRAW | TUI_RELOAD;
 }
 
