@@ -148,6 +148,8 @@ static void test_compare_records(void **state)
 	o = typed(NAN, 0.5); /* typed outranks trial.yaml's override */
 	assert_int_equal(mt_check_trial_compare(&r, t, fx.ref, fx.cand, NULL, &o), 0);
 	assert_true(r.passed);
+	assert_true(json_is_false(json_object_get(r.result, "rehearsal")));
+	assert_int_equal(json_integer_value(json_object_get(r.result, "check_id")), r.check_id);
 	assert_string_equal(json_string_value(json_object_get(
 				    json_array_get(json_object_get(r.result, "tensors"), 0),
 				    "tolerance_source")),
@@ -166,7 +168,10 @@ static void test_compare_no_trial(void **state)
 	assert_int_equal(mt_check_trial_compare(&r, NULL, fx.ref, fx.cand, NULL, &o), 0);
 	assert_false(r.passed);
 	assert_int_equal(r.check_id, 0);
-	assert_false(json_is_true(json_object_get(r.result, "rehearsal")));
+	/* the result says it is no rehearsal, as `mtrial check` recorded it
+	 * and the wizard did not */
+	assert_true(json_is_false(json_object_get(r.result, "rehearsal")));
+	assert_null(json_object_get(r.result, "check_id"));
 	mt_check_trial_result_dispose(&r);
 }
 
