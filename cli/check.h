@@ -16,13 +16,13 @@ int check_curves(struct cli *cli, int argc, char **argv);  /* cmd_check_curves.c
 #define CHECK_OPT_REHEARSAL 0x2100
 #define CHECK_REHEARSAL_OPTION {"rehearsal", no_argument, NULL, CHECK_OPT_REHEARSAL}
 
-/* Records a check's result (holding reference, candidate and passed) in the
- * trial when there is one, as a rehearsal when `rehearsal` (the result gets
- * "rehearsal" either way); says where on stdout unless --json. Returns 0, or
- * an error for a trial that exists but cannot be written. *id_out may be
- * NULL; it is 0 without a trial. */
-int check_record(struct cli *cli, const char *kind, json_t *result, int rehearsal,
-		 int64_t *id_out);
+/* The trial a check is recorded in: *t NULL and 0 when there is none (a
+ * check needs no trial), an error for one that does not open. */
+int check_open_trial(struct cli *cli, mt_trial **t, int load_spec);
+
+/* Says where a check was recorded (check_id from mt_check_trial_record),
+ * or that it was not for want of a trial; nothing with --json. */
+void check_say_recorded(struct cli *cli, const mt_trial *t, int64_t check_id, int rehearsal);
 
 /* Prints a tensor comparison (mt_cmp_run's result) as text: each failing
  * tensor in assert_close's words, then every tensor worst first

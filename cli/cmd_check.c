@@ -2,40 +2,33 @@
  * A check recorded with --rehearsal (or marked so afterwards) compared
  * stand-ins: listed, never evidence. */
 #include "check.h"
+#include "check_trial.h"
 #include "error.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int check_record(struct cli *cli, const char *kind, json_t *result, int rehearsal,
-		 int64_t *id_out)
+int check_open_trial(struct cli *cli, mt_trial **t, int load_spec)
 {
-	mt_trial *t = NULL;
-	int64_t id = 0;
-	int error;
-
-	if (id_out)
-		*id_out = 0;
-	json_object_set_new(result, "rehearsal", json_boolean(rehearsal));
-	if (cli_open_trial(cli, &t, 0) < 0) {
-		if (mt_error_last_code() != MT_ENOTFOUND)
-			return mt_error_last_code();
-		mt_error_clear();
-		if (!cli->json)
-			printf("(not recorded: no trial)\n");
+	if (cli_open_trial(cli, t, load_spec) == 0)
 		return 0;
-	}
-	if ((error = mt_journal_check_add(t->journal, kind, result, &id)) == 0) {
-		json_object_set_new(result, "check_id", json_integer(id));
-		if (!cli->json)
-			printf("Recorded as check #%lld%s in %s.\n", (long long)id,
-			       rehearsal ? " (a rehearsal: not evidence)" : "", t->dir);
-		if (id_out)
-			*id_out = id;
-	}
-	mt_trial_free(t);
-	return error;
+	*t = NULL;
+	if (mt_error_last_code() != MT_ENOTFOUND)
+		return mt_error_last_code();
+	mt_error_clear();
+	return 0;
+}
+
+void check_say_recorded(struct cli *cli, const mt_trial *t, int64_t check_id, int rehearsal)
+{
+	if (cli->json)
+		return;
+	if (!t)
+		printf("(not recorded: no trial)\n");
+	else
+		printf("Recorded as check #%lld%s in %s.\n", (long long)check_id,
+		       rehearsal ? " (a rehearsal: not evidence)" : "", t->dir);
 }
 
 /* mtrial check list: the recorded checks, newest first. */

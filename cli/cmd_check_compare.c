@@ -1,5 +1,6 @@
 /* mtrial check compare: a candidate's tensors against the reference's. */
 #include "check.h"
+#include "check_trial.h"
 #include "compare.h"
 #include "tolerances.h"
 #include "error.h"
@@ -51,12 +52,9 @@ static const char usage[] =
     "MTRIAL_CHECK_THREADS sets the number of threads (default 2).\n";
 
 struct args {
-	const char *ref, *cand, *noise;
-	mt_cmp_options o;
-	mt_cmp_rules rules;
-	double rtol, atol;
-	int equal_nan_given;
-	int rehearsal; /* --rehearsal: stand-ins compared, never evidence */
+	const char *ref, *cand;
+	mt_check_trial_compare_options o; /* --rehearsal: stand-ins compared, never evidence */
+	mt_cmp_rules rules;               /* --tol's, in the order given */
 };
 
 /* --tol GLOB=RTOL,ATOL */
@@ -73,27 +71,6 @@ static int parse_tol(struct args *a, const char *arg)
 	error = mt_cmp_rules_add(&a->rules, glob, rtol, atol, src);
 	free(src);
 	free(glob);
-	return error;
-}
-
-/* Adds the rules below the command line's globs: --rtol/--atol, then the
- * trial's. A trial whose trial.yaml is invalid is an error: its tolerances
- * cannot be known. */
-static int lower_rules(struct cli *cli, struct args *a)
-{
-	mt_trial *t = NULL;
-	int error = 0;
-
-	if (!isnan(a->rtol) || !isnan(a->atol))
-		error = mt_cmp_rules_add(&a->rules, NULL, a->rtol, a->atol, "--rtol/--atol");
-	if (error == 0 && cli_open_trial(cli, &t, 1) == 0)
-		error = mt_cmp_rules_add_spec(&a->rules, t->spec,
-					      a->equal_nan_given ? NULL : &a->o.equal_nan);
-	else if (error == 0 && mt_error_last_code() != MT_ENOTFOUND)
-		error = mt_error_last_code();
-	else
-		mt_error_clear();
-	mt_trial_free(t);
 	return error;
 }
 
@@ -294,31 +271,25 @@ void check_print_tensors(json_t *res)
 
 static int run(struct cli *cli, struct args *a, int *passed)
 {
-	mt_tensor_set *ref = NULL, *cand = NULL, *noise = NULL;
-	json_t *res = NULL;
+	mt_check_trial_result r = {0};
+	mt_trial *t = NULL;
 	int error;
 
-	if ((error = lower_rules(cli, a)) < 0 || (error = mt_tensor_set_open(&ref, a->ref)) < 0 ||
-	    (error = mt_tensor_set_open(&cand, a->cand)) < 0 ||
-	    (a->noise && (error = mt_tensor_set_open(&noise, a->noise)) < 0))
-		goto cleanup;
-	mt_cmp_rules_apply(&a->rules, &a->o);
+	/* a trial.yaml that does not load is an error: its tolerances are unknown */
+	if ((error = check_open_trial(cli, &t, 1)) < 0)
+		return error;
 	if (!cli->json && isatty(STDERR_FILENO))
-		a->o.progress = progress;
-	if ((error = mt_cmp_run(&res, ref, cand, noise, a->ref, a->cand, a->noise, &a->o)) < 0)
-		goto cleanup;
-	*passed = json_is_true(json_object_get(res, "passed"));
-	if (!cli->json)
-		check_print_tensors(res);
-	if ((error = check_record(cli, "compare", res, a->rehearsal, NULL)) < 0)
-		goto cleanup;
-	if (cli->json)
-		cli_print_json(json_incref(res));
-cleanup:
-	json_decref(res);
-	mt_tensor_set_free(ref);
-	mt_tensor_set_free(cand);
-	mt_tensor_set_free(noise);
+		a->o.cmp.progress = progress;
+	error = mt_check_trial_compare(&r, t, a->ref, a->cand, &a->rules, &a->o);
+	*passed = r.passed;
+	if (r.result && !cli->json)
+		check_print_tensors(r.result);
+	if (error == 0)
+		check_say_recorded(cli, t, r.check_id, a->o.rehearsal);
+	if (error == 0 && cli->json)
+		cli_print_json(json_incref(r.result));
+	mt_check_trial_result_dispose(&r);
+	mt_trial_free(t);
 	return error;
 }
 
@@ -342,7 +313,7 @@ static int parse(struct cli *cli, struct args *a, int argc, char **argv)
 			return 1;
 		case 'r':
 		case 'a':
-			if (mt_parse_nonneg(optarg, opt == 'r' ? &a->rtol : &a->atol) < 0)
+			if (mt_parse_nonneg(optarg, opt == 'r' ? &a->o.rtol : &a->o.atol) < 0)
 				return mt_error_set(MT_EUSAGE,
 				                    "--%s %s: expected a non-negative "
 				                    "number",
@@ -353,17 +324,17 @@ static int parse(struct cli *cli, struct args *a, int argc, char **argv)
 				return MT_EUSAGE;
 			break;
 		case 's':
-			if (mt_cmp_parse_stat(&a->o, optarg) < 0)
+			if (mt_cmp_parse_stat(&a->o.cmp, optarg) < 0)
 				return MT_EUSAGE;
 			break;
 		case 'e':
-			a->o.equal_nan = a->equal_nan_given = 1;
+			a->o.cmp.equal_nan = a->o.equal_nan_given = 1;
 			break;
 		case 'n':
-			a->noise = optarg;
+			a->o.noise = optarg;
 			break;
 		case CHECK_OPT_REHEARSAL:
-			a->rehearsal = 1;
+			a->o.rehearsal = 1;
 			break;
 		default:
 			if (!cli_common_option(cli, opt))
@@ -385,7 +356,8 @@ int check_compare(struct cli *cli, int argc, char **argv)
 
 	if (!a)
 		return cli_fail(cli, mt_error_set(MT_EIO, "out of memory"));
-	a->rtol = a->atol = NAN;
+	a->o.rtol = a->o.atol = NAN;
+	a->o.typed_source = "--rtol/--atol";
 	if ((error = parse(cli, a, argc, argv)) != 0)
 		status =
 		    error > 0 ? CLI_EXIT_OK : cli_usage_error(cli, "compare: %s", mt_error_last());

@@ -1,6 +1,7 @@
 /* mtrial check curves: a candidate's loss curve against the reference's,
  * step by step inside a tolerance band. */
 #include "check.h"
+#include "check_trial.h"
 #include "curves.h"
 #include "error.h"
 #include "trial.h"
@@ -53,10 +54,7 @@ static const char usage[] =
 
 struct curves_args {
 	const char *ref, *cand;
-	mt_curve_read_opts read;
-	mt_curve_cmp_opts cmp;
-	int direction; /* 0 inferred, 1 higher, -1 lower */
-	int rehearsal; /* --rehearsal: stand-ins compared, never evidence */
+	mt_check_trial_curves_options o; /* --rehearsal: stand-ins compared, never evidence */
 };
 
 enum {
@@ -100,47 +98,47 @@ static int take_option(struct cli *cli, struct curves_args *a, int opt)
 
 	switch (opt) {
 	case CHECK_OPT_REHEARSAL:
-		a->rehearsal = 1;
+		a->o.rehearsal = 1;
 		return 0;
 	case OPT_RTOL:
-		return number_arg(cli, "rtol", optarg, &a->cmp.rtol);
+		return number_arg(cli, "rtol", optarg, &a->o.cmp.rtol);
 	case OPT_ATOL:
-		return number_arg(cli, "atol", optarg, &a->cmp.atol);
+		return number_arg(cli, "atol", optarg, &a->o.cmp.atol);
 	case OPT_WINDOW:
 		if (number_arg(cli, "window", optarg, &v) || v < 1 || v != floor(v) || v > 1e6)
 			return cli_usage_error(cli, "--window wants a whole number of points >= 1");
-		a->cmp.window = (int)v;
+		a->o.cmp.window = (int)v;
 		return 0;
 	case OPT_KEY:
 	case OPT_VALUE:
-		if (a->read.value && strcmp(a->read.value, optarg) != 0)
+		if (a->o.read.value && strcmp(a->o.read.value, optarg) != 0)
 			return cli_usage_error(cli, "--key and --value-col name the same thing");
-		a->read.value = optarg;
+		a->o.read.value = optarg;
 		return 0;
 	case OPT_STEP:
-		a->read.step = optarg;
+		a->o.read.step = optarg;
 		return 0;
 	case OPT_ALIGN:
-		return choice_arg(cli, "align", optarg, aligns, &a->cmp.align_index);
+		return choice_arg(cli, "align", optarg, aligns, &a->o.cmp.align_index);
 	case OPT_FORMAT:
 		if (choice_arg(cli, "format", optarg, formats, &i))
 			return CLI_EXIT_USAGE;
-		a->read.format = (mt_curve_format)(i == 0 ? MT_CURVE_AUTO : i);
+		a->o.read.format = (mt_curve_format)(i == 0 ? MT_CURVE_AUTO : i);
 		return 0;
 	case OPT_FINAL:
-		a->cmp.final_only = 1;
+		a->o.cmp.final_only = 1;
 		return 0;
 	case OPT_TARGET: {
 		char *end;
-		a->cmp.target = strtod(optarg, &end);
-		if (end == optarg || *end || !isfinite(a->cmp.target))
+		a->o.cmp.target = strtod(optarg, &end);
+		if (end == optarg || *end || !isfinite(a->o.cmp.target))
 			return cli_usage_error(cli, "--target wants a number, not '%s'", optarg);
-		a->cmp.has_target = 1;
+		a->o.cmp.has_target = 1;
 		return 0;
 	}
 	case OPT_LOWER:
 	case OPT_HIGHER:
-		a->direction = opt == OPT_HIGHER ? 1 : -1;
+		a->o.direction = opt == OPT_HIGHER ? 1 : -1;
 		return 0;
 	default:
 		return cli_usage_error(cli, "bad option");
@@ -167,8 +165,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, struct curves_args
 					     {0}};
 	int opt, status;
 
-	a->cmp.rtol = MT_CURVE_DEFAULT_RTOL;
-	a->cmp.window = 1;
+	mt_check_trial_curves_defaults(&a->o);
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (opt == CLI_OPT_HELP)
 			return fputs(usage, stdout), CLI_EXIT_OK;
@@ -179,7 +176,7 @@ static int parse_args(struct cli *cli, int argc, char **argv, struct curves_args
 	}
 	if (argc - optind != 2)
 		return cli_usage_error(cli, "curves wants two files, REFERENCE and CANDIDATE");
-	if (a->direction && !a->cmp.has_target)
+	if (a->o.direction && !a->o.cmp.has_target)
 		return cli_usage_error(cli, "--lower-is-better and --higher-is-better "
 					    "need --target");
 	a->ref = argv[optind];
@@ -279,54 +276,37 @@ static void print_text(const mt_curve *ref, const mt_curve *cand, const mt_curve
 		printf("FAIL: %zu of %zu points outside the band\n", r->outside, r->n);
 }
 
-/* Loss-like unless the value's name says it is an accuracy. */
-static int higher_is_better(const struct curves_args *a, const mt_curve *ref)
-{
-	if (a->direction)
-		return a->direction > 0;
-	return strcasestr(ref->value_name, "acc") != NULL;
-}
-
 /* A run's id ("run:3", or 3 with no such file) needs the trial's journal;
- * two files need no trial. */
+ * two files need none, and are compared and not recorded without one. */
 static int open_trial(struct cli *cli, const struct curves_args *a, mt_trial **t)
 {
 	if (mt_curve_run_id(a->ref) > 0 || mt_curve_run_id(a->cand) > 0)
 		return cli_open_trial(cli, t, 0);
-	return 0;
+	return check_open_trial(cli, t, 0);
 }
 
 int check_curves(struct cli *cli, int argc, char **argv)
 {
 	struct curves_args a = {0};
-	mt_curve *ref = NULL, *cand = NULL;
-	mt_curve_cmp r = {0};
+	mt_check_trial_curves_result r = {0};
 	mt_trial *t = NULL;
-	json_t *result = NULL;
 	int status, error;
 
 	if ((status = parse_args(cli, argc, argv, &a)) >= 0)
 		return status;
-	if ((error = open_trial(cli, &a, &t)) < 0 ||
-	    (error = mt_curve_open(&ref, a.ref, t ? t->journal : NULL, &a.read)) < 0 ||
-	    (error = mt_curve_open(&cand, a.cand, t ? t->journal : NULL, &a.read)) < 0)
+	if ((error = open_trial(cli, &a, &t)) < 0)
 		goto cleanup;
-	a.cmp.higher_is_better = higher_is_better(&a, ref);
-	if ((error = mt_curve_compare(&r, ref, cand, &a.cmp)) < 0)
+	error = mt_check_trial_curves(&r, t, a.ref, a.cand, &a.o);
+	if (r.check.result && !cli->json)
+		print_text(r.ref, r.cand, &r.cmp, &a.o.cmp);
+	if (error < 0)
 		goto cleanup;
-	result = mt_curve_check_json(&r, &a.cmp, ref, cand);
-	if (!cli->json)
-		print_text(ref, cand, &r, &a.cmp);
-	if ((error = check_record(cli, "curves", result, a.rehearsal, NULL)) < 0)
-		goto cleanup;
+	check_say_recorded(cli, t, r.check.check_id, a.o.rehearsal);
 	if (cli->json)
-		cli_print_json(json_incref(result));
-	status = r.passed ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+		cli_print_json(json_incref(r.check.result));
+	status = r.check.passed ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 cleanup:
-	json_decref(result);
-	mt_curve_cmp_dispose(&r);
-	mt_curve_free(ref);
-	mt_curve_free(cand);
+	mt_check_trial_curves_dispose(&r);
 	mt_trial_free(t);
 	return error < 0 ? cli_fail(cli, error) : status;
 }

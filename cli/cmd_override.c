@@ -2,7 +2,7 @@
  * API. */
 #include "cli.h"
 #include "error.h"
-#include "opmap.h"
+#include "override_trial.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -31,20 +31,17 @@ static int list(struct cli *cli, mt_trial *t)
 	return 0;
 }
 
-static void print_added(struct cli *cli, int64_t id, const char *op, const char *status,
-			const char *note)
+static void print_added(struct cli *cli, const mt_override_trial_result *r, const char *op,
+			const char *status, const char *note)
 {
-	char *warning = mt_aten_unregistered_warning(op);
-
-	if (warning)
+	if (r->warning)
 		fprintf(stderr, "warning: %s: recorded all the same ('mtrial ops registry' lists "
-			"what there is)\n", warning);
+			"what there is)\n", r->warning);
 	if (cli->json)
-		cli_print_json(json_pack("{sI, ss?}", "id", (json_int_t)id, "warning", warning));
+		cli_print_json(json_pack("{sI, ss?}", "id", (json_int_t)r->id, "warning", r->warning));
 	else
 		printf("Override #%lld: %s is %s (%s). It outranks documented tables in "
-		       "'mtrial probe'.\n", (long long)id, op, status, note);
-	free(warning);
+		       "'mtrial probe'.\n", (long long)r->id, op, status, note);
 }
 
 int cmd_override(struct cli *cli, int argc, char **argv)
@@ -53,8 +50,8 @@ int cmd_override(struct cli *cli, int argc, char **argv)
 					     {"note", required_argument, NULL, 'n'},
 					     {0}};
 	const char *note = NULL;
+	mt_override_trial_result r = {0};
 	mt_trial *t = NULL;
-	int64_t id = 0;
 	int opt, error;
 
 	while ((opt = cli_getopt(cli, argc, argv, "hn:", opts)) >= 0) {
@@ -71,9 +68,9 @@ int cmd_override(struct cli *cli, int argc, char **argv)
 		return cli_fail(cli, error);
 	if (optind == argc)
 		error = list(cli, t);
-	else if ((error = mt_journal_override_add(t->journal, argv[optind], argv[optind + 1],
-						  note, &id)) == 0)
-		print_added(cli, id, argv[optind], argv[optind + 1], note);
+	else if ((error = mt_override_trial_add(&r, t, argv[optind], argv[optind + 1], note)) == 0)
+		print_added(cli, &r, argv[optind], argv[optind + 1], note);
+	mt_override_trial_result_dispose(&r);
 	mt_trial_free(t);
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }

@@ -4,6 +4,7 @@
  * evidence) marked as such; withdrawn runs counted, and listed with --all. */
 #include "cli.h"
 #include "error.h"
+#include "run_import.h"
 #include "runs.h"
 #include "util.h"
 
@@ -222,17 +223,12 @@ static void print_warnings(const char *path, json_t *m)
 
 /* What an imported run's log holds against trial.yaml (a target metric
  * it never evaluates, another benchmark), said as it comes in. */
-static void warn_against_trial(mt_trial *t, int64_t id, const char *path)
+static void warn_against_trial(json_t *r, const char *path)
 {
-	json_t *runs = mt_journal_runs_json(t->journal, id), *r = json_array_get(runs, 0);
-
-	mt_runs_flatten(r, t->spec);
 	if (str(r, "metric_warning"))
 		fprintf(stderr, "mtrial runs import: warning: %s: %s\n", path, str(r, "metric_warning"));
 	if (str(r, "workload_warning"))
 		fprintf(stderr, "mtrial runs import: warning: %s: %s\n", path, str(r, "workload_warning"));
-	json_decref(runs);
-	mt_error_clear();
 }
 
 struct import_args {
@@ -246,50 +242,24 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 		      const struct import_args *a, const char *path,
 		      enum mt_runs_log_format format, int64_t *id)
 {
-	char *abs = NULL, *text = NULL;
-	json_t *m = NULL;
+	mt_run_attempt at = {a->at.system, a->at.track, a->at.label, a->at.cache, a->at.rehearsal};
+	mt_run_import_result r;
 	int error;
 
 	*id = 0;
 	if (format == MT_RUNS_SYSTEM)
 		return 0;
-	if ((error = mt_runs_metrics_with(&m, rules, path, format, t->spec, 0, -1)) < 0)
-		return error;
-	if (!json_integer_value(json_object_get(m, "steps")) &&
-	    !json_array_size(json_object_get(m, "evaluations")) &&
-	    !json_is_number(json_object_get(m, "run_minutes"))) {
-		print_warnings(path, m);
-		json_decref(m);
-		return mt_error_set(MT_EINVALID, "%s: no training events in it (MLPerf :::MLLOG lines, "
-				    "mtrial: lines, or CSV/JSONL rows with a step); nothing imported", path);
-	}
-	if (a->topology)
-		json_object_set(m, "topology", a->topology);
-	{
-		const char *st = json_string_value(json_object_get(m, "status"));
-		int64_t first = json_integer_value(json_object_get(m, "first_ms"));
-		mt_journal_run rec = {.system = a->at.system, .track = a->at.track, .label = a->at.label,
-				      .cache = a->at.cache, .origin = "import", .rehearsal = a->at.rehearsal};
-		abs = mt_path_abs(path);
-		rec.log = abs ? abs : path;
-		rec.status = st && strcmp(st, "unknown") != 0 ? st : "success";
-		/* a series in seconds since its start has no date: it is dated now */
-		rec.started_ms = first > 946684800000LL ? first : mt_now_ms();
-		rec.ended_ms = first > 946684800000LL ? json_integer_value(json_object_get(m, "last_ms")) : 0;
-		rec.metrics = text = json_dumps(m, JSON_COMPACT);
-		error = mt_journal_run_add(t->journal, &rec, id);
-		if (error == 0 && !cli->json)
-			printf("Imported %s as run #%lld (%s, %s%s, %lld warnings).\n", path, (long long)*id,
-			       a->at.system, rec.status, a->at.rehearsal ? ", a rehearsal: not evidence" : "",
-			       (long long)json_integer_value(json_object_get(m, "warnings")));
-	}
-	if (error == 0) {
-		print_warnings(path, m);
-		warn_against_trial(t, *id, path);
-	}
-	json_decref(m);
-	free(text);
-	free(abs);
+	error = mt_run_import(&r, t, rules, &at, path, format, a->topology);
+	if (error == 0 && !cli->json)
+		printf("Imported %s as run #%lld (%s, %s%s, %lld warnings).\n", path, (long long)r.id,
+		       a->at.system, r.status, a->at.rehearsal ? ", a rehearsal: not evidence" : "",
+		       (long long)json_integer_value(json_object_get(r.metrics, "warnings")));
+	if (error == 0 || r.empty)
+		print_warnings(path, r.metrics);
+	if (error == 0)
+		warn_against_trial(r.run, path);
+	*id = r.id;
+	mt_run_import_result_dispose(&r);
 	return error;
 }
 

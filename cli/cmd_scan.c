@@ -150,30 +150,17 @@ static void print_text(json_t *r, const char *recorded)
 	printf("%s\n", recorded);
 }
 
-/* Stores the result in the trial when there is one; a scan needs no trial.
- * Returns the scan's id in the record, 0 when not recorded. */
-static int64_t record(struct cli *cli, const mt_scan_result *r, char *msg, size_t size)
+/* What the record says: a line after the text output. */
+static void recorded_line(const mt_scan_trial_result *r, const mt_trial *t, char *msg,
+			  size_t size)
 {
-	mt_trial *t = NULL;
-	mt_journal_scan rec = {r->repo, r->commit, r->tree, r->worktree, r->summary, NULL};
-	int64_t id = 0;
-	int unchanged = 0;
-
-	if (cli_open_trial(cli, &t, 0) < 0) {
-		snprintf(msg, size, "(not recorded: %s)", mt_error_last());
-		mt_error_clear();
-		return 0;
-	}
-	rec.result = mt_scan_result_json(r, NULL);
-	if (mt_journal_scan_add(t->journal, &rec, &id, &unchanged) < 0)
-		snprintf(msg, size, "(not recorded: %s)", mt_error_last());
-	else if (unchanged)
-		snprintf(msg, size, "Unchanged since scan #%lld in %s.", (long long)id, t->dir);
+	if (r->not_recorded)
+		snprintf(msg, size, "(not recorded: %s)", r->not_recorded);
+	else if (r->unchanged)
+		snprintf(msg, size, "Unchanged since scan #%lld in %s.", (long long)r->scan_id,
+			 t->dir);
 	else
-		snprintf(msg, size, "Recorded as scan #%lld in %s.", (long long)id, t->dir);
-	free((char *)rec.result);
-	mt_trial_free(t);
-	return id;
+		snprintf(msg, size, "Recorded as scan #%lld in %s.", (long long)r->scan_id, t->dir);
 }
 
 static int output(struct cli *cli, const mt_scan_result *r, int64_t id, const char *msg)
@@ -196,35 +183,28 @@ static int output(struct cli *cli, const mt_scan_result *r, int64_t id, const ch
 }
 
 /* The paths with nothing at the scanned revision, on stderr. */
-static void warn_missing(const mt_scan_result *r, const char *from)
+static void warn_missing(const mt_scan_trial_result *r)
 {
-	json_t *summary = mt_scan_result_summary(r), *p;
-	size_t i;
-
-	json_array_foreach(json_object_get(summary, "paths_missing"), i, p)
-		fprintf(stderr, "warning: %s '%s': nothing there at %.12s%s\n", from,
-			json_string_value(p), r->commit, r->worktree ? " + work tree" : "");
-	json_decref(summary);
-	mt_error_clear();
+	for (size_t i = 0; i < r->npaths_missing; i++)
+		fprintf(stderr, "warning: %s '%s': nothing there at %.12s%s\n",
+			r->paths_from_trial ? "trial.yaml scan.paths" : "--path",
+			r->paths_missing[i], r->scan.commit, r->scan.worktree ? " + work tree" : "");
 }
 
-/* --path, else the trial's scan.paths (when there is a trial). */
-static int trial_paths(struct cli *cli, char ***out, size_t *n)
+/* The trial to record in, when there is one: without --path, its
+ * trial.yaml must load, as its scan.paths limit the scan. *why gets the
+ * reason there is none. */
+static int open_trial(struct cli *cli, mt_trial **t, int has_paths, char *why, size_t size)
 {
-	mt_trial *t = NULL;
-	int error;
-
-	*out = NULL;
-	*n = 0;
-	if ((error = cli_open_trial(cli, &t, 1)) < 0) {
-		if (mt_error_last_code() != MT_ENOTFOUND)
-			return error; /* a trial.yaml that does not load: its limit is unknown */
-		mt_error_clear(); /* no trial: record() says so */
-		return 0;
+	*t = NULL;
+	if (cli_open_trial(cli, t, !has_paths) < 0) {
+		if (!has_paths && mt_error_last_code() != MT_ENOTFOUND)
+			return mt_error_last_code(); /* a trial.yaml that does not load: its limit is unknown */
+		snprintf(why, size, "%s", mt_error_last());
+		mt_error_clear();
+		*t = NULL;
 	}
-	error = mt_scan_trial_paths(out, n, t);
-	mt_trial_free(t);
-	return error;
+	return 0;
 }
 
 int cmd_scan(struct cli *cli, int argc, char **argv)
@@ -236,23 +216,23 @@ int cmd_scan(struct cli *cli, int argc, char **argv)
 					     {"no-cache", no_argument, NULL, 'n'},
 					     {"path", required_argument, NULL, 'p'},
 					     {0}};
-	mt_scan_options o = {.use_cache = 1};
+	mt_scan_trial_options o = {.scan.use_cache = 1};
 	struct progress p = {isatty(STDERR_FILENO), 0};
-	char recorded[1024] = "", **spec_paths = NULL;
+	char recorded[1024] = "", why[1024] = "";
 	const char **paths = calloc((size_t)argc + 1, sizeof(*paths));
-	size_t npaths = 0, nspec = 0;
-	mt_scan_result r;
-	int64_t id;
+	size_t npaths = 0;
+	mt_scan_trial_result r;
+	mt_trial *t = NULL;
 	int opt, error;
 
 	if (!paths)
 		return cli_fail(cli, mt_error_set(MT_EIO, "out of memory"));
 	while ((opt = cli_getopt(cli, argc, argv, "hr:R:wnp:", opts)) >= 0) {
 		switch (opt) {
-		case 'r': o.repo = optarg; break;
-		case 'R': o.rev = optarg; break;
-		case 'w': o.worktree = 1; break;
-		case 'n': o.use_cache = 0; break;
+		case 'r': o.scan.repo = optarg; break;
+		case 'R': o.scan.rev = optarg; break;
+		case 'w': o.scan.worktree = 1; break;
+		case 'n': o.scan.use_cache = 0; break;
 		case 'p': paths[npaths++] = optarg; break;
 		default: free(paths); return cli_usage_error(cli, "bad option");
 		}
@@ -263,20 +243,20 @@ int cmd_scan(struct cli *cli, int argc, char **argv)
 					      : cli_usage_error(cli, "unexpected argument '%s'",
 								argv[optind]);
 	}
-	if (!npaths && (error = trial_paths(cli, &spec_paths, &nspec)) < 0)
+	if ((error = open_trial(cli, &t, npaths > 0, why, sizeof(why))) < 0)
 		goto cleanup;
-	o.paths = npaths ? paths : (const char *const *)spec_paths;
-	o.npaths = npaths ? npaths : nspec;
-	o.progress = on_progress;
-	o.payload = &p;
-	if ((error = mt_scan_run(&r, &o)) < 0)
+	o.scan.paths = paths;
+	o.scan.npaths = npaths;
+	o.scan.progress = on_progress;
+	o.scan.payload = &p;
+	if ((error = mt_scan_trial_run(&r, t, &o, why)) < 0)
 		goto cleanup;
-	warn_missing(&r, npaths ? "--path" : "trial.yaml scan.paths");
-	id = record(cli, &r, recorded, sizeof(recorded));
-	error = output(cli, &r, id, recorded);
-	mt_scan_result_dispose(&r);
+	warn_missing(&r);
+	recorded_line(&r, t, recorded, sizeof(recorded));
+	error = output(cli, &r.scan, r.scan_id, recorded);
+	mt_scan_trial_result_dispose(&r);
 cleanup:
 	free(paths);
-	mt_scan_paths_free(spec_paths, nspec);
+	mt_trial_free(t);
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }

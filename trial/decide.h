@@ -67,7 +67,7 @@
 #include "trial.h"
 
 /* The table ops are judged against when trial.yaml sets no probe.table:
- * the one `mtrial probe` uses then (probes/probe_trial.h's
+ * the one `mtrial probe` uses then (core/probe_trial.h's
  * MT_PROBE_DEFAULT_TABLE; tests/unit/test_decide.c checks they agree). */
 #define MT_DECIDE_DEFAULT_TABLE "torchneuron-2.14"
 

@@ -10,6 +10,8 @@
 #include "repo.h"
 #include "compat_import.h"
 #include "probe_trial.h"
+#include "check_trial.h"
+#include "override_trial.h"
 #include "opinventory.h"
 #include "scan.h"
 #include "scan_trial.h"
@@ -370,64 +372,51 @@ static void on_scan_progress(size_t done, size_t total, const char *path, void *
 	frame_progress(p->w, p->repo, p->rev, done, total, path);
 }
 
-/* Records a scan as `mtrial scan` does; a rescan of an unchanged revision
- * is not stored twice and the message says which scan it matches. */
-static int record_result(struct tui_wizard *w, const mt_scan_result *r)
+/* Before the result is written down, which takes a moment on a large repository. */
+static void on_scan_recording(void *payload)
 {
-	mt_journal_scan rec = {r->repo, r->commit, r->tree, r->worktree, r->summary, NULL};
-	json_t *summary = mt_scan_result_summary(r), *t = json_object_get(summary, "totals");
-	int64_t id = 0;
-	int unchanged = 0, error;
+	struct scan_progress *p = payload;
 
-	rec.result = mt_scan_result_json(r, NULL);
-	error = mt_journal_scan_add(w->trial->journal, &rec, &id, &unchanged);
-	free((char *)rec.result);
-	if (error < 0)
-		tui_message(w, 1, "scan not recorded: %s", mt_error_last());
-	else if (unchanged)
-		tui_message(w, 0, "Unchanged since scan #%lld: nothing new recorded", (long long)id);
-	else if (json_array_size(json_object_get(summary, "paths_missing")))
+	if (p->total)
+		frame_progress(p->w, p->repo, p->rev, p->total, p->total, "(recording the result)");
+}
+
+/* Says what the scan found and what the record made of it: a rescan of an
+ * unchanged revision is not stored twice, and the message says which scan
+ * it matches. */
+static void scan_message(struct tui_wizard *w, const mt_scan_trial_result *r)
+{
+	if (r->not_recorded)
+		tui_message(w, 1, "scan not recorded: %s", r->not_recorded);
+	else if (r->unchanged)
+		tui_message(w, 0, "Unchanged since scan #%lld: nothing new recorded",
+			    (long long)r->scan_id);
+	else if (r->npaths_missing)
 		tui_message(w, 1, "Scan #%lld recorded; trial.yaml scan.paths '%s': nothing there",
-			    (long long)id, json_string_value(json_array_get(
-						   json_object_get(summary, "paths_missing"), 0)));
+			    (long long)r->scan_id, r->paths_missing[0]);
 	else
-		tui_message(w, 0, "Scan #%lld recorded: %lld files, %lld torch calls, %lld findings",
-			    (long long)id, (long long)jv_int(summary, "files_scanned", 0),
-			    (long long)jv_int(t, "calls", 0), (long long)jv_int(t, "findings", 0));
-	json_decref(summary);
-	return error;
+		tui_message(w, 0, "Scan #%lld recorded: %zu files, %zu torch calls, %zu findings",
+			    (long long)r->scan_id, r->files_scanned, r->calls, r->findings);
 }
 
 int record_scan(struct tui_wizard *w, const char *repo, const char *rev)
 {
 	struct scan_progress p = {w, repo, rev && *rev ? rev : "HEAD", 0, 0};
-	mt_scan_options o = {.repo = repo, .use_cache = 1, .progress = on_scan_progress,
-			     .payload = &p};
-	mt_scan_result r;
-	char **paths = NULL;
-	size_t npaths = 0;
-	int error;
+	mt_scan_trial_options o = {.scan = {.repo = repo, .use_cache = 1,
+					    .progress = on_scan_progress, .payload = &p},
+				   .recording = on_scan_recording};
+	mt_scan_trial_result r;
 
 	if (rev && *rev && strcmp(rev, "HEAD") != 0)
-		o.rev = rev; /* NULL for HEAD: "no commits yet" rather than "unknown HEAD" */
-	/* trial.yaml's scan.paths, as `mtrial scan` and the probe use it */
-	if (mt_scan_trial_paths(&paths, &npaths, w->trial) < 0) {
-		tui_message(w, 1, "scan failed: %s", mt_error_last());
-		return TUI_REDRAW;
-	}
-	o.paths = (const char *const *)paths;
-	o.npaths = npaths;
+		o.scan.rev = rev; /* NULL for HEAD: "no commits yet" rather than "unknown HEAD" */
 	frame_progress(w, repo, p.rev, 0, 0, NULL);
-	error = mt_scan_run(&r, &o);
-	mt_scan_paths_free(paths, npaths);
-	if (error < 0) {
+	/* trial.yaml's scan.paths, as `mtrial scan` and the probe use it */
+	if (mt_scan_trial_run(&r, w->trial, &o, NULL) < 0) {
 		tui_message(w, 1, "scan failed: %s", mt_error_last());
 		return TUI_REDRAW;
 	}
-	if (p.total) /* writing the result down takes a moment on a large repository */
-		frame_progress(w, repo, p.rev, p.total, p.total, "(recording the result)");
-	record_result(w, &r);
-	mt_scan_result_dispose(&r);
+	scan_message(w, &r);
+	mt_scan_trial_result_dispose(&r);
 	return TUI_REDRAW | TUI_RELOAD;
 }
 
@@ -743,31 +732,30 @@ void record_diff(struct tui_wizard *w, json_t **diff, char **why)
 int record_finding(struct tui_wizard *w, const char *op, const char *status, const char *note)
 {
 	const char *table = json_string_value(jv_get(w->probe, "table.name"));
+	mt_override_trial_result o;
 	json_t *res = NULL;
-	int64_t id = 0, probe_id = 0;
-	char *warning;
+	int64_t probe_id = 0;
 
 	if (!note || !*note) {
 		tui_message(w, 0, "A finding needs a note (who, where, which version): nothing "
 			    "recorded");
 		return TUI_REDRAW;
 	}
-	if (mt_journal_override_add(w->trial->journal, op, status, note, &id) < 0) {
+	if (mt_override_trial_add(&o, w->trial, op, status, note) < 0) {
 		tui_message(w, 1, "finding not recorded: %s", mt_error_last());
 		return TUI_REDRAW;
 	}
-	warning = mt_aten_unregistered_warning(op); /* as `mtrial override` warns */
 	if (probe_run(w, record_shown_source(w), table, &res, &probe_id) < 0)
 		tui_message(w, 1, "finding #%lld recorded, but the probe did not run again: %s",
-			    (long long)id, mt_error_last());
-	else if (warning) /* first: the message line is cut at the terminal's width */
+			    (long long)o.id, mt_error_last());
+	else if (o.warning) /* first: the message line is cut at the terminal's width */
 		tui_message(w, 1, "warning: %s: finding #%lld recorded all the same, probe #%lld",
-			    warning, (long long)id, (long long)probe_id);
+			    o.warning, (long long)o.id, (long long)probe_id);
 	else
 		tui_message(w, 0, "Finding #%lld recorded: %s is %s; probe #%lld shows it",
-			    (long long)id, op, status, (long long)probe_id);
+			    (long long)o.id, op, status, (long long)probe_id);
 	json_decref(res);
-	free(warning);
+	mt_override_trial_result_dispose(&o);
 	return TUI_REDRAW | TUI_RELOAD;
 }
 
@@ -813,28 +801,21 @@ int record_import_table(struct tui_wizard *w, const char *file_or_url)
 
 /* --- correctness checks ---------------------------------------------------- */
 
-/* The rules `mtrial check compare --rtol R --atol A` would use in this
- * trial: the tolerances typed (either may be NaN), then trial.yaml's. */
-static void cmp_rules(struct tui_wizard *w, mt_cmp_rules *r, double rtol, double atol,
-		      int *equal_nan)
+/* Says what became of a check: "Check #4 recorded: compare, FAIL", or the
+ * error: `not_run` when the check did not run, else `noun` not recorded. */
+static int check_message(struct tui_wizard *w, int error, const mt_check_trial_result *r,
+			 const char *kind, const char *not_run, const char *noun)
 {
-	*equal_nan = 0;
-	if (!isnan(rtol) || !isnan(atol))
-		mt_cmp_rules_add(r, NULL, rtol, atol, "typed in the wizard");
-	mt_cmp_rules_add_spec(r, w->trial->spec, equal_nan);
-}
-
-/* Records a check and says so: "Check #4 recorded: compare, FAIL". */
-static int check_add(struct tui_wizard *w, const char *kind, json_t *res, const char *what,
-		     int64_t *id)
-{
-	if (mt_journal_check_add(w->trial->journal, kind, res, id) < 0) {
-		tui_message(w, 1, "%s not recorded: %s", what, mt_error_last());
-		*id = 0;
+	if (error < 0 && !r->result) {
+		tui_message(w, 1, "%s: %s", not_run, mt_error_last());
 		return TUI_REDRAW;
 	}
-	tui_message(w, 0, "Check #%lld recorded: %s, %s", (long long)*id, kind,
-		    json_is_true(json_object_get(res, "passed")) ? "pass" : "FAIL");
+	if (error < 0) {
+		tui_message(w, 1, "%s not recorded: %s", noun, mt_error_last());
+		return TUI_REDRAW;
+	}
+	tui_message(w, 0, "Check #%lld recorded: %s, %s", (long long)r->check_id, kind,
+		    r->passed ? "pass" : "FAIL");
 	return TUI_REDRAW | TUI_RELOAD;
 }
 
@@ -859,54 +840,35 @@ static void on_cmp_progress(uint64_t done, uint64_t total, void *payload)
 int record_compare(struct tui_wizard *w, const char *ref, const char *cand, double rtol,
 		   double atol, int64_t *id)
 {
-	mt_cmp_rules rules = {0};
 	struct cmp_progress p = {w, ref, cand, 0};
-	mt_cmp_options o = {.progress = on_cmp_progress, .payload = &p};
-	mt_tensor_set *a = NULL, *b = NULL;
-	json_t *res = NULL;
-	int result = TUI_REDRAW;
+	/* the rules `mtrial check compare --rtol R --atol A` would use here */
+	mt_check_trial_compare_options o = {.rtol = rtol, .atol = atol,
+					    .typed_source = "typed in the wizard",
+					    .cmp = {.progress = on_cmp_progress, .payload = &p}};
+	mt_check_trial_result r;
+	int error, result;
 
-	*id = 0;
-	cmp_rules(w, &rules, rtol, atol, &o.equal_nan);
-	mt_cmp_rules_apply(&rules, &o);
 	frame_check_progress(w, ref, cand, 0, 0);
-	if (mt_tensor_set_open(&a, ref) < 0 || mt_tensor_set_open(&b, cand) < 0 ||
-	    mt_cmp_run(&res, a, b, NULL, ref, cand, NULL, &o) < 0)
-		tui_message(w, 1, "comparison not run: %s", mt_error_last());
-	else
-		result = check_add(w, "compare", res, "comparison", id);
-	json_decref(res);
-	mt_tensor_set_free(a);
-	mt_tensor_set_free(b);
-	mt_cmp_rules_dispose(&rules);
+	error = mt_check_trial_compare(&r, w->trial, ref, cand, NULL, &o);
+	result = check_message(w, error, &r, "compare", "comparison not run", "comparison");
+	*id = error < 0 ? 0 : r.check_id;
+	mt_check_trial_result_dispose(&r);
 	return result;
 }
 
 int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64_t *id)
 {
-	mt_curve_read_opts read = {0};
-	mt_curve_cmp_opts o = {.rtol = MT_CURVE_DEFAULT_RTOL, .window = 1}; /* as the CLI */
-	mt_curve *a = NULL, *b = NULL;
-	mt_curve_cmp r = {0};
-	json_t *res = NULL;
-	int result = TUI_REDRAW;
+	mt_check_trial_curves_options o;
+	mt_check_trial_curves_result r;
+	int error, result;
 
-	*id = 0;
-	/* a file, or a run of this trial (run:N): mt_curve_open */
-	if (mt_curve_open(&a, ref, w->trial->journal, &read) == 0 &&
-	    mt_curve_open(&b, cand, w->trial->journal, &read) == 0) {
-		o.higher_is_better = strcasestr(a->value_name, "acc") != NULL;
-		if (mt_curve_compare(&r, a, b, &o) == 0)
-			res = mt_curve_check_json(&r, &o, a, b);
-	}
-	if (!res)
-		tui_message(w, 1, "curves not compared: %s", mt_error_last());
-	else
-		result = check_add(w, "curves", res, "curve comparison", id);
-	json_decref(res);
-	mt_curve_cmp_dispose(&r);
-	mt_curve_free(a);
-	mt_curve_free(b);
+	mt_check_trial_curves_defaults(&o); /* as the CLI */
+	/* a file, or a run of this trial (run:N) */
+	error = mt_check_trial_curves(&r, w->trial, ref, cand, &o);
+	result = check_message(w, error, &r.check, "curves", "curves not compared",
+			       "curve comparison");
+	*id = error < 0 ? 0 : r.check.check_id;
+	mt_check_trial_curves_dispose(&r);
 	return result;
 }
 

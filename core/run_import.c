@@ -1,0 +1,71 @@
+#include "run_import.h"
+#include "error.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* 2000-01-01 in ms: a first event before it is seconds since the series'
+ * start, not a date. */
+#define DATED_MS 946684800000LL
+
+/* Records the figures as a run of origin "import". */
+static int record(mt_run_import_result *out, mt_trial *t, const mt_run_attempt *at,
+		  const char *path)
+{
+	json_t *m = out->metrics;
+	const char *st = json_string_value(json_object_get(m, "status"));
+	int64_t first = json_integer_value(json_object_get(m, "first_ms"));
+	char *abs = mt_path_abs(path), *text = json_dumps(m, JSON_COMPACT);
+	mt_journal_run rec = {.system = at->system, .track = at->track, .label = at->label,
+			      .cache = at->cache, .origin = "import", .rehearsal = at->rehearsal};
+	int error;
+
+	rec.log = abs ? abs : path;
+	rec.status = out->status = st && strcmp(st, "unknown") != 0 ? st : "success";
+	/* a series in seconds since its start has no date: it is dated now */
+	rec.started_ms = first > DATED_MS ? first : mt_now_ms();
+	rec.ended_ms = first > DATED_MS ? json_integer_value(json_object_get(m, "last_ms")) : 0;
+	rec.metrics = text;
+	error = mt_journal_run_add(t->journal, &rec, &out->id);
+	free(text);
+	free(abs);
+	return error;
+}
+
+int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_runlog_rules *rules,
+		  const mt_run_attempt *at, const char *path, enum mt_runs_log_format format,
+		  json_t *topology)
+{
+	json_t *m, *runs;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if ((error = mt_runs_metrics_with(&out->metrics, rules, path, format, t->spec, 0, -1)) < 0)
+		return error;
+	m = out->metrics;
+	if (!json_integer_value(json_object_get(m, "steps")) &&
+	    !json_array_size(json_object_get(m, "evaluations")) &&
+	    !json_is_number(json_object_get(m, "run_minutes"))) {
+		out->empty = 1;
+		return mt_error_set(MT_EINVALID, "%s: no training events in it (MLPerf :::MLLOG lines, "
+				    "mtrial: lines, or CSV/JSONL rows with a step); nothing imported", path);
+	}
+	if (topology)
+		json_object_set(m, "topology", topology);
+	if ((error = record(out, t, at, path)) < 0)
+		return error;
+	runs = mt_journal_runs_json(t->journal, out->id);
+	out->run = json_incref(json_array_get(runs, 0));
+	mt_runs_flatten(out->run, t->spec);
+	json_decref(runs);
+	mt_error_clear(); /* the record reads back or not: what the import says does without */
+	return 0;
+}
+
+void mt_run_import_result_dispose(mt_run_import_result *r)
+{
+	json_decref(r->metrics);
+	json_decref(r->run);
+	memset(r, 0, sizeof(*r));
+}

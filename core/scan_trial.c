@@ -1,0 +1,113 @@
+#include "scan_trial.h"
+#include "error.h"
+#include "spec.h"
+#include "util.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mt_scan_trial_paths(char ***out, size_t *n, const mt_trial *t)
+{
+	json_t *spec = t && t->spec ? mt_spec_to_json(t->spec) : NULL;
+	json_t *paths = json_object_get(json_object_get(spec, "scan"), "paths"), *p;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (json_array_size(paths) && !(*out = calloc(json_array_size(paths), sizeof(**out)))) {
+		json_decref(spec);
+		return mt_error_set(MT_EIO, "out of memory");
+	}
+	json_array_foreach(paths, i, p)
+		if (json_is_string(p))
+			(*out)[(*n)++] = mt_strdup(json_string_value(p));
+	json_decref(spec);
+	return 0;
+}
+
+void mt_scan_paths_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The summary's figures the callers show, typed. */
+static int read_summary(mt_scan_trial_result *out)
+{
+	json_t *s = mt_scan_result_summary(&out->scan), *missing, *p;
+	json_t *totals = json_object_get(s, "totals");
+	size_t i;
+
+	if (!s)
+		return mt_error_last_code();
+	out->files_scanned = (size_t)json_integer_value(json_object_get(s, "files_scanned"));
+	out->calls = (size_t)json_integer_value(json_object_get(totals, "calls"));
+	out->findings = (size_t)json_integer_value(json_object_get(totals, "findings"));
+	missing = json_object_get(s, "paths_missing");
+	if (json_array_size(missing) &&
+	    !(out->paths_missing = calloc(json_array_size(missing), sizeof(char *)))) {
+		json_decref(s);
+		return mt_error_set(MT_EIO, "out of memory");
+	}
+	json_array_foreach(missing, i, p)
+		if (json_is_string(p))
+			out->paths_missing[out->npaths_missing++] = mt_strdup(json_string_value(p));
+	json_decref(s);
+	return 0;
+}
+
+/* Writes the scan into the journal; its failure is the record's, not the scan's. */
+static void record(mt_scan_trial_result *out, mt_trial *t)
+{
+	const mt_scan_result *r = &out->scan;
+	mt_journal_scan rec = {r->repo, r->commit, r->tree, r->worktree, r->summary, NULL};
+
+	rec.result = mt_scan_result_json(r, NULL);
+	if (mt_journal_scan_add(t->journal, &rec, &out->scan_id, &out->unchanged) < 0) {
+		out->not_recorded = mt_strdup(mt_error_last());
+		out->scan_id = 0;
+		mt_error_clear();
+	}
+	free((char *)rec.result);
+}
+
+int mt_scan_trial_run(mt_scan_trial_result *out, mt_trial *t, const mt_scan_trial_options *o,
+		      const char *no_trial)
+{
+	mt_scan_options so = o->scan;
+	char **spec_paths = NULL;
+	size_t nspec = 0;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (!so.npaths && (error = mt_scan_trial_paths(&spec_paths, &nspec, t)) < 0)
+		return error;
+	if (!so.npaths) {
+		so.paths = (const char *const *)spec_paths;
+		so.npaths = nspec;
+		out->paths_from_trial = nspec > 0;
+	}
+	error = mt_scan_run(&out->scan, &so);
+	mt_scan_paths_free(spec_paths, nspec);
+	if (error == 0 && (error = read_summary(out)) == 0 && o->recording && t)
+		o->recording(so.payload);
+	if (error < 0) {
+		mt_scan_trial_result_dispose(out);
+		return error;
+	}
+	if (t)
+		record(out, t);
+	else
+		out->not_recorded = mt_strdup(no_trial ? no_trial : "no trial");
+	return 0;
+}
+
+void mt_scan_trial_result_dispose(mt_scan_trial_result *r)
+{
+	mt_scan_result_dispose(&r->scan);
+	mt_scan_paths_free(r->paths_missing, r->npaths_missing);
+	free(r->not_recorded);
+	memset(r, 0, sizeof(*r));
+}
