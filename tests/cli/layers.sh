@@ -20,9 +20,11 @@ declare -A may=(
 	[probes]="common trial shim git python compat"
 	[checks]="common trial shim"
 	[report]="common trial shim git python compat probes checks"
+	[core]="common trial shim git python compat probes checks report"
+	[tui]="common trial shim git python compat probes checks report core"
 )
 declare -A home
-for d in "${!may[@]}" tui cli; do
+for d in "${!may[@]}" cli; do
 	for h in "$MT_SOURCE_DIR/$d"/*.h; do
 		[ -e "$h" ] && home[$(basename "$h")]=$d
 	done
