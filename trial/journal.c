@@ -607,7 +607,7 @@ int mt_journal_probe_add(mt_journal *j, json_t *result, int64_t scan_id, int64_t
 	}
 	error = mt_jstmt_write(j, id_out, "recording probe", "INSERT INTO probes (created_ms,"
 			       " table_name, table_version, table_retrieved, table_source, scan_id,"
-			       " result) VALUES (?, ?, ?, ?, ?, ?, ?)", "ITTTTNt", mt_now_ms(), v[0],
+			       " result) VALUES (?, ?, ?, ?, ?, ?, ?)", "IttttNt", mt_now_ms(), v[0],
 			       v[1], v[2], v[3], scan_id, text);
 	free(text);
 	return error;

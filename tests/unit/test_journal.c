@@ -472,6 +472,25 @@ static void test_add_interval_after_the_fact(void **state)
 /* A withdrawn record stays in the journal, with who and why, and leaves
  * every listing that feeds a figure; it cannot be withdrawn twice, and the
  * running timer is stopped first. */
+/* A probe against a table that says nothing of its version, date or
+ * source (a team's own YAML, a table from an older mtrial) is recorded all
+ * the same, with those fields empty: the columns take no NULL. */
+static void test_probe_of_a_bare_table(void **state)
+{
+	struct ctx *c = *state;
+	json_t *r = json_pack("{s{ss}, s[]}", "table", "name", "team", "ops"), *back = NULL;
+	int64_t id = 0, got = 0;
+
+	assert_int_equal(mt_journal_probe_add(c->j, r, 0, &id), 0);
+	assert_true(id > 0);
+	assert_int_equal(mt_journal_probe_latest(c->j, &back, &got, NULL), 0);
+	assert_int_equal(got, id);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(back, "table"), "name")),
+			    "team");
+	json_decref(back);
+	json_decref(r);
+}
+
 static void test_withdraw(void **state)
 {
 	struct ctx *c = *state;
@@ -636,6 +655,7 @@ int main(void)
 		cmocka_unit_test(test_duration_parse),
 		cmocka_unit_test(test_json_shortest_reals),
 		cmocka_unit_test_setup_teardown(test_withdraw, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_of_a_bare_table, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
