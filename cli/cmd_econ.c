@@ -85,10 +85,9 @@ static void print_advice(const mt_econ_buckets_result *r, const mt_econ_buckets_
 		snprintf(from, sizeof(from), "run %lld", (long long)req->from_run);
 	printf("%llu steps, %zu distinct lengths (longest %lld), from %s\n",
 	       (unsigned long long)a->steps, a->distinct, (long long)a->longest, from);
-	printf("compile %.1f s a bucket (%s); step %.4g + %.4g*L + %.4g*L^2 s (%s, %s)\n\n",
+	printf("compile %.1f s a bucket (%s); step %.4g + %.4g*L + %.4g*L^2 s (%s)\n\n",
 	       r->used.compile_s, req->compile_auto ? "the candidate's runs" : "given", r->used.a,
-	       r->used.b, r->used.c, req->step_auto ? "fitted" : "given",
-	       req->step_auto ? "over the run's steady steps" : "as given");
+	       r->used.b, r->used.c, req->step_auto ? "fitted over the run's steady steps" : "given");
 	printf("  %-12s %-34s %8s %14s %9s\n", "plan", "buckets", "compiles", "predicted", "padding");
 	print_plan("best", &a->best);
 	print_plan("pad to max", &a->pad_to_max);

@@ -6,6 +6,7 @@
 #include "opinventory.h"
 #include "runs.h"
 #include "util.h"
+#include "jsonutil.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -564,8 +565,9 @@ static json_t *devices_source(json_t *r)
 }
 
 /* The run's setup in one cell: its padding fraction, the compile cache
- * declared and inferred from the log, and where its device count came
- * from; null when the log and the record say none of these. */
+ * declared and inferred from the log, where its device count came from,
+ * and the compilations its steps show; null when the log and the record
+ * say none of these. */
 static json_t *run_setup(json_t *r)
 {
 	json_t *pad = json_object_get(json_object_get(json_object_get(r, "metrics"), "steady"),
@@ -584,6 +586,13 @@ static json_t *run_setup(json_t *r)
 	if (json_is_string(src))
 		mt_buf_printf(&b, "%s%g devices (%s)", b.len ? "; " : "",
 			      num(json_object_get(r, "devices")), json_string_value(src));
+	if (json_integer_value(mt_json_path(r, "metrics.compiles.count")) > 0)
+		mt_buf_printf(&b, "%s%lld compilation%s, %.4g s each, %.0f%% of the attempt",
+			      b.len ? "; " : "",
+			      (long long)json_integer_value(mt_json_path(r, "metrics.compiles.count")),
+			      json_integer_value(mt_json_path(r, "metrics.compiles.count")) == 1 ? "" : "s",
+			      num(mt_json_path(r, "metrics.compiles.seconds_each")),
+			      100 * num(mt_json_path(r, "metrics.compiles.share")));
 	out = b.len ? json_string(mt_buf_cstr(&b)) : json_null();
 	json_object_set_new(r, "devices_source", src);
 	mt_buf_dispose(&b);

@@ -85,6 +85,11 @@
 	  "Runs: baseline and candidate side by side (runs, failed attempts, medians of " \
 	  "time to target, clock 1, steady step and cost to target, candidate / "       \
 	  "baseline), and back to the list", 'S')                                       \
+	_(COMPILATION, "compilation-and-shapes",                                        \
+	  "Runs: compilation and shapes (each run's compilations and their share, the "  \
+	  "break-even run length of the two systems drawn as total time against run "   \
+	  "length, and the bucket advice: the report's section), and back to the list", \
+	  'B')                                                                          \
 	_(START_RUN, "start-run",                                                       \
 	  "Runs: start a training run (choose its system and track, type the command; " \
 	  "`mtrial run` runs it in the background and records it, and the list shows "  \

@@ -1,5 +1,6 @@
 /* The error histogram and the overlaid loss curves. */
 #include "chartdraw.h"
+#include "jsonutil.h"
 #include "util.h"
 
 #include <math.h>
@@ -441,4 +442,67 @@ void chart_evals(struct tui_page *p, json_t *evaluations, const char *metric, do
 	free(pl.cells);
 	free(xs);
 	free(ys);
+}
+
+/* --- total time against run length ------------------------------------------- */
+
+void chart_breakeven(struct tui_page *p, json_t *be, double run_length, int rows)
+{
+	double bs = mt_json_num(mt_json_path(be, "baseline"), "start_s");
+	double bt = mt_json_num(mt_json_path(be, "baseline"), "step_s");
+	double cs = mt_json_num(mt_json_path(be, "candidate"), "start_s");
+	double ct = mt_json_num(mt_json_path(be, "candidate"), "step_s");
+	double n = mt_json_num(be, "steps"), xmax = 100;
+	struct plot pl = {.mark = -1};
+	char last[32];
+
+	pl.w = p->width - AXIS_W - 2;
+	pl.h = rows - 3; /* the axis, the steps under it, the legend */
+	if (!isfinite(bs + bt + cs + ct) || pl.h < 3 || pl.w < 10) {
+		page_line(p);
+		page_add_at(p, 2, STYLE_DIM, isfinite(bs + bt + cs + ct) ? "(no room for the plot)"
+									: "(no break-even to draw)");
+		return;
+	}
+	if (isfinite(n) && 1.5 * n > xmax)
+		xmax = 1.5 * n;
+	if (isfinite(run_length) && 1.2 * run_length > xmax)
+		xmax = 1.2 * run_length;
+	pl.s0 = 0, pl.s1 = xmax;
+	pl.lo = 0, pl.hi = fmax(bs + xmax * bt, cs + xmax * ct) / 3600;
+	if (pl.hi <= 0)
+		pl.hi = 1;
+	pl.cells = calloc((size_t)pl.w * (size_t)pl.h, 1);
+	if (!pl.cells)
+		abort();
+	if (isfinite(n))
+		pl.mark = plot_col(&pl, n);
+	for (int c = 0; c < pl.w; c++) {
+		double x = xmax * c / (pl.w - 1);
+		pl.cells[plot_row(&pl, (bs + x * bt) / 3600) * pl.w + c] |= 1;
+		pl.cells[plot_row(&pl, (cs + x * ct) / 3600) * pl.w + c] |= 2;
+	}
+	for (int r = 0; r < pl.h; r++)
+		plot_line(p, &pl, r);
+	axis_rule(p, pl.w);
+	page_line(p);
+	page_addf(p, STYLE_DIM, "%*s0", AXIS_W + 1, "steps ");
+	if (isfinite(run_length)) {
+		int at = AXIS_W + 1 + plot_col(&pl, run_length);
+		page_add_at(p, at > p->cur_col ? at : p->cur_col + 1, STYLE_WARN, "^ run length");
+	}
+	snprintf(last, sizeof(last), "%.4g", xmax);
+	if (p->cur_col + 2 + (int)strlen(last) <= AXIS_W + 1 + pl.w)
+		page_add_at(p, AXIS_W + 1 + pl.w - (int)strlen(last), STYLE_DIM, last);
+	page_line(p);
+	page_add_at(p, 2, STYLE_PLOT_REF, "*");
+	page_add(p, STYLE_NORMAL, " baseline  ");
+	page_add(p, STYLE_PLOT_CAND, "o");
+	page_add(p, STYLE_NORMAL, " candidate (hours)");
+	if (pl.mark >= 0) {
+		page_add(p, STYLE_ERROR, "  ");
+		page_add(p, STYLE_ERROR, draw_glyph(GLYPH_VLINE));
+		page_addf(p, STYLE_NORMAL, " break-even, %.0f steps", n);
+	}
+	free(pl.cells);
 }

@@ -39,4 +39,11 @@ void chart_curves(struct tui_page *p, json_t *check, int rows);
 void chart_evals(struct tui_page *p, json_t *evaluations, const char *metric, double target,
 		 int64_t origin_ms, int rows);
 
+/* Total time (hours) against run length for both systems, from a
+ * break-even {baseline {start_s, step_s}, candidate {...}, steps} (the
+ * report's compilation.breakeven), in `rows` new lines (at least 6): '*' the
+ * baseline, 'o' the candidate, the break-even a vertical line and the
+ * trial's own run length (NaN: none) marked under the axis. */
+void chart_breakeven(struct tui_page *p, json_t *be, double run_length, int rows);
+
 #endif

@@ -5,7 +5,9 @@
  * a run the whole pane: both clocks explained, stalls, time and cost to
  * the target, MLPerf minutes, device-hours, its log, and its evaluations
  * plotted against time with the target line. S shows baseline and
- * candidate side by side. The page is laid out to the pane's height.
+ * candidate side by side, B compilation and shapes (the report's section:
+ * each run's compilations, the break-even drawn, the bucket advice). The
+ * page is laid out to the pane's height.
  * Rehearsals (runs that test the pipeline, never evidence) are marked R in
  * the list, said in the preview and the run's page (not priced), and left
  * out of the side-by-side. */
@@ -16,6 +18,7 @@
 #include "chartdraw.h"
 #include "util.h"
 #include "jsonutil.h"
+#include "compilation.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +39,9 @@ struct runs_state {
 	int cursor, top, list_rows;
 	int details; /* the selected run has the whole pane */
 	int systems; /* baseline and candidate side by side */
+	int compilation; /* compilation and shapes */
+	json_t *comp;    /* the report's compilation section, for `comp_of` */
+	json_t *comp_of; /* the runs it was worked out from (borrowed, compared only) */
 	int64_t withdraw_id; /* the run the withdrawal's prompt asks about */
 	char title[64];      /* and that prompt's title */
 };
@@ -352,12 +358,39 @@ static void list_draw(struct tui_page *p, struct runs_state *st, const struct tu
 
 /* --- a run in full --------------------------------------------------------- */
 
+/* The compilations the run's log shows (how many, the median one, their
+ * share of the attempt: B and `mtrial runs show` say more), then its
+ * stalls, in one line: "compiles" when its steps show any, else "stalls". */
+static void compiles_field(struct tui_page *p, json_t *r)
+{
+	json_t *c = jv_get(r, "metrics.compiles"), *x;
+	const char *from = mt_json_str(c, "from");
+	char s[16], t[16];
+	mt_buf b = MT_BUF_INIT;
+	size_t i;
+	int n = (int)jv_int(c, "count", 0);
+
+	if (from && strcmp(from, "cache") == 0)
+		mt_buf_printf(&b, "%d (compile-cache misses; no step times to measure them); ", n);
+	else if (n > 0)
+		mt_buf_printf(&b, "%d x %s (%.0f%%); ", n,
+			      secs(s, sizeof(s), mt_json_num(c, "seconds_each")),
+			      100 * mt_json_num(c, "share"));
+	json_array_foreach(jv_get(r, "metrics.stalls"), i, x) mt_buf_printf(
+	    &b, "%sstep %lld %s (median %s)", i ? "; " : "",
+	    (long long)jv_int(x, "step", 0), secs(s, sizeof(s), mt_json_num(x, "seconds")),
+	    secs(t, sizeof(t), mt_json_num(x, "median_s")));
+	tui_wrap_field(p, 2, n > 0 || (from && strcmp(from, "cache") == 0) ? "compiles" : "stalls",
+		       FIELD_COL, b.len ? mt_buf_cstr(&b) : "none", 1,
+		       b.len ? STYLE_WARN : STYLE_DIM);
+	mt_buf_dispose(&b);
+}
+
 static void clock_fields(struct tui_page *p, json_t *r)
 {
 	mt_buf b = MT_BUF_INIT;
-	json_t *steady = jv_get(r, "metrics.steady"), *x;
-	char s[16], m[16], u[32];
-	size_t i;
+	json_t *steady = jv_get(r, "metrics.steady");
+	char s[16], u[32];
 
 	mt_buf_printf(&b, "%s submission to the first step: compilation and start-up",
 		      secs(s, sizeof(s), mt_json_num(r, "clock1_s")));
@@ -391,13 +424,7 @@ static void clock_fields(struct tui_page *p, json_t *r)
 			      (long long)jv_int(steady, "warmup_skipped", 0));
 	tui_wrap_field(p, 2, "clock 2", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
-	json_array_foreach(jv_get(r, "metrics.stalls"), i, x) mt_buf_printf(
-	    &b, "%sstep %lld %s (median %s)", i ? "; " : "", (long long)jv_int(x, "step", 0),
-	    secs(s, sizeof(s), mt_json_num(x, "seconds")), secs(m, sizeof(m),
-								mt_json_num(x, "median_s")));
-	tui_wrap_field(p, 2, "stalls", FIELD_COL, b.len ? mt_buf_cstr(&b) : "none", 1,
-		       b.len ? STYLE_WARN : STYLE_DIM);
-	mt_buf_dispose(&b);
+	compiles_field(p, r);
 }
 
 static void cost_fields(struct tui_page *p, json_t *r, const char *currency)
@@ -604,6 +631,97 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 	}
 }
 
+/* --- compilation and shapes ------------------------------------------------- */
+
+/* The report's section for the runs as they are now (mt_report_compilation
+ * reads the runs' logs again: worked out when the page opens and when the
+ * runs change, never on every frame). */
+static void compilation_sync(struct runs_state *st, const struct tui_ctx *ctx)
+{
+	json_t *model, *evidence = json_array(), *r;
+	size_t i;
+
+	if (st->comp && st->comp_of == st->runs)
+		return;
+	json_array_foreach(attempts(st), i, r)
+		if (!is_rehearsal(r))
+			json_array_append(evidence, r);
+	model = json_pack("{s:o, s:o}", "attempts", evidence, "no_evidence",
+			  json_array_size(evidence) ? json_null() : json_true());
+	json_decref(st->comp);
+	st->comp = mt_report_compilation(ctx->trial, model);
+	st->comp_of = st->runs;
+	json_decref(model);
+}
+
+static void plan_row(struct tui_page *p, const char *name, json_t *plan)
+{
+	char s[16];
+
+	page_line(p);
+	page_addf(p, STYLE_NORMAL, "  %-12s %3lld compile%s %7s %5.1f%% padding  ", name,
+		  (long long)jv_int(plan, "compiles", 0), jv_int(plan, "compiles", 0) == 1 ? " " : "s",
+		  secs(s, sizeof(s), mt_json_num(plan, "predicted_s")), mt_json_num(plan, "padding_pct"));
+	page_add(p, STYLE_DIM, mt_json_str(plan, "buckets") ?: "");
+}
+
+static void compilation_draw(struct tui_page *p, struct runs_state *st, const struct tui_ctx *ctx,
+			     int height)
+{
+	json_t *c, *be, *bk, *x;
+	char keys[32], s[16], t[16];
+	size_t i;
+
+	compilation_sync(st, ctx);
+	c = st->comp, be = json_object_get(c, "breakeven"), bk = json_object_get(c, "buckets");
+	page_line(p);
+	page_add(p, STYLE_HEADING, "Compilation and shapes");
+	tui_action_keys(TUI_ACT_COMPILATION, keys, sizeof(keys));
+	page_addf(p, STYLE_DIM, "  %s the list", keys);
+	json_array_foreach(json_object_get(c, "runs"), i, x) {
+		page_line(p);
+		page_addf(p, STYLE_NORMAL, "  #%-4lld %-9s %3lld compile%s, %s each, %s in all, %.0f%%",
+			  (long long)jv_int(x, "id", 0), mt_json_str(x, "system") ?: "",
+			  (long long)jv_int(x, "count", 0), jv_int(x, "count", 0) == 1 ? "" : "s",
+			  secs(s, sizeof(s), mt_json_num(x, "each_s")),
+			  secs(t, sizeof(t), mt_json_num(x, "total_s")), mt_json_num(x, "share_pct"));
+	}
+	if (!json_array_size(json_object_get(c, "runs")))
+		page_para(p, 2, STYLE_DIM, "No run's log gives step times or compile-cache lines.");
+	if (json_is_object(bk)) {
+		page_line(p);
+		page_addf(p, STYLE_HEADING, "Buckets");
+		page_addf(p, STYLE_DIM, " from run #%lld, %s a compilation", (long long)jv_int(bk, "run", 0),
+			  secs(s, sizeof(s), mt_json_num(bk, "compile_s")));
+		plan_row(p, "best", json_object_get(bk, "best"));
+		plan_row(p, "pad to max", json_object_get(bk, "pad_to_max"));
+		plan_row(p, "per length", json_object_get(bk, "per_length"));
+	} else {
+		mt_buf b = MT_BUF_INIT;
+		mt_buf_printf(&b, "No bucket advice: %s", mt_json_str(c, "buckets_missing") ?: "");
+		page_para(p, 2, STYLE_DIM, mt_buf_cstr(&b));
+		mt_buf_dispose(&b);
+	}
+	page_line(p);
+	page_add(p, STYLE_HEADING, "Break-even");
+	if (!json_is_object(be)) {
+		mt_buf b = MT_BUF_INIT;
+		mt_buf_printf(&b, "None: %s", mt_json_str(c, "breakeven_missing") ?: "");
+		page_para(p, 2, STYLE_DIM, mt_buf_cstr(&b));
+		mt_buf_dispose(&b);
+		return;
+	}
+	if (json_is_integer(json_object_get(be, "steps")))
+		page_addf(p, STYLE_NORMAL, ": %lld steps (the %s faster before, %s after)",
+			  (long long)jv_int(be, "steps", 0), mt_json_str(be, "winner_before"),
+			  mt_json_str(be, "winner_after"));
+	else
+		page_addf(p, STYLE_NORMAL, ": none, the %s is faster at every length",
+			  mt_json_str(be, "winner_after"));
+	chart_breakeven(p, be, mt_json_num(c, "run_length_steps"),
+			height - p->nlines > 8 ? height - p->nlines : 8);
+}
+
 /* --- the screen ------------------------------------------------------------ */
 
 /* A system of trial.yaml: accelerator, then count, hosts and price. */
@@ -675,6 +793,8 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 		nothing_yet(p, ctx);
 	else if (st->systems)
 		systems_draw(p, st);
+	else if (st->compilation)
+		compilation_draw(p, st, ctx, height);
 	else if (st->details)
 		details_draw(p, selected(st), ctx, height);
 	else
@@ -740,13 +860,20 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 		return TUI_UNHANDLED;
 	if (a == TUI_ACT_SYSTEMS) {
 		st->systems = !st->systems;
+		st->compilation = 0;
 		return TUI_HANDLED | TUI_REDRAW;
 	}
-	if (a == TUI_ACT_BACK && (st->systems || st->details)) {
-		st->systems ? (st->systems = 0) : (st->details = 0);
+	if (a == TUI_ACT_COMPILATION) {
+		st->compilation = !st->compilation;
+		st->systems = 0;
 		return TUI_HANDLED | TUI_REDRAW;
 	}
-	if (st->systems || st->details)
+	if (a == TUI_ACT_BACK && (st->systems || st->compilation || st->details)) {
+		st->systems ? (st->systems = 0)
+		: st->compilation ? (st->compilation = 0) : (st->details = 0);
+		return TUI_HANDLED | TUI_REDRAW;
+	}
+	if (st->systems || st->compilation || st->details)
 		return TUI_UNHANDLED; /* the frame scrolls the page */
 	if (tui_list_target(a, st->cursor, st->list_rows, &to)) {
 		st->cursor = to >= count(st) ? count(st) - 1 : to < 0 ? 0 : (int)to;
@@ -764,6 +891,7 @@ static void runs_done(void *state)
 {
 	struct runs_state *st = state;
 	json_decref(st->runs);
+	json_decref(st->comp);
 }
 
 /* R from any step: this step shows the run it starts. */

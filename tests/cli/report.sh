@@ -201,7 +201,7 @@ has '<title>run #8 (rehearsal): ' "$OUT" "... and in its points' tooltips"
 eq "$(printf '%s\n' "$OUT" | grep -A1 '<g class="series" stroke="#1f77b4"' | grep -c 'stroke-dasharray')" 1 \
 	"... in the baseline's blue (a system keeps its colour), dashed"
 run_mt 0 report
-has "| 4 devices (system description Dell_systems_XE9640x4H100-SXM-80GB.json) |" "$OUT" \
+has "| 4 devices (system description Dell_systems_XE9640x4H100-SXM-80GB.json)" "$OUT" \
 	"the devices of a run imported with a system description"
 has "the rehearsals (2) are listed apart" "$OUT" "two rehearsals now"
 has "- baseline: 3 runs," "$OUT" "the baseline's summary: its three real runs, not the rehearsal"

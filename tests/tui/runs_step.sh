@@ -61,7 +61,8 @@ keys Enter j j Enter
 check "Enter shows the baseline run" wait_for '│ Run #1 baseline success  portability'
 check "clock 1 explained" wait_for '│   clock 1  [0-9.]+ms submission to the first step:$'
 check "clock 2: the steady step" wait_for '│   clock 2  [0-9.]+ms per step in steady state'
-check "the stall at step 9" wait_for '│   stalls   step 9 [0-9.]+ms \(median [0-9.]+ms\)$'
+check "the stall at step 9, a compilation with the first step's" \
+	wait_for '│   compiles 2 x [0-9.]+ms \([0-9]+%\); step 9 [0-9.]+ms '
 check "the target reached at step 8" wait_for '│   target   reached at step 8, [0-9.]+ms after run$'
 check "... and its cost" wait_for '│            start, cost [0-9.e-]+ USD$'
 check "devices and device-hours, under cost: no MLPerf minutes in this log" \
