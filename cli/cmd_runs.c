@@ -429,6 +429,11 @@ static void print_compiles(json_t *r)
 		       (long long)n);
 		return;
 	}
+	if (n == 0) {
+		printf("  compiles none: no interval stalls against the steady %.3g s\n",
+		       json_number_value(json_object_get(c, "steady_step_s")));
+		return;
+	}
 	printf("  compiles %lld", (long long)n);
 	if (json_is_number(each))
 		printf(", %.3g s each (median), %.4g s in all", json_number_value(each),
