@@ -53,4 +53,6 @@ run_mt 0 runs show 3 --json
 eq "$(json "j['metrics']['compiles']['count']")" 0 "no stall, no compilation"
 eq "$(json "j['metrics']['compiles']['seconds_total']")" 0.0 "0 s"
 eq "$(json "j['metrics']['compiles']['seconds_each']")" None "no median of nothing"
+run_mt 0 runs show 3
+has "compiles none: no interval stalls against the steady 0.5 s" "$OUT" "runs show says none, and against what"
 finish

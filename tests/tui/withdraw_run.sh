@@ -65,7 +65,7 @@ keys '?'
 wait_for 'Keys  \(Esc'
 for i in 1 2 3 4 5 6 7 8; do screen_has 'withdraw-run' && break; keys NPage; sleep 0.2; done
 check "? lists the key" wait_for '^ +W +withdraw-run$'
-keys j j j j
+for i in 1 2 3 4 5 6 7 8; do screen_has 'Runs: withdraw the selected run, made by mistake' && break; keys j; sleep 0.2; done
 check "... and what it does" wait_for '^ +Runs: withdraw the selected run, made by mistake'
 keys q q
 check "q quits" wait_for '^wizard-exit=0$'
