@@ -41,7 +41,7 @@ struct runs_state {
 	int systems; /* baseline and candidate side by side */
 	int compilation; /* compilation and shapes */
 	json_t *comp;    /* the report's compilation section, for `comp_of` */
-	json_t *comp_of; /* the runs it was worked out from (borrowed, compared only) */
+	json_t *comp_of; /* a copy of the attempts it was worked out from */
 	int64_t withdraw_id; /* the run the withdrawal's prompt asks about */
 	char title[64];      /* and that prompt's title */
 };
@@ -635,13 +635,13 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 
 /* The report's section for the runs as they are now (mt_report_compilation
  * reads the runs' logs again: worked out when the page opens and when the
- * runs change, never on every frame). */
+ * attempts change, not at every reload, which rebuilds the same runs). */
 static void compilation_sync(struct runs_state *st, const struct tui_ctx *ctx)
 {
 	json_t *model, *evidence = json_array(), *r;
 	size_t i;
 
-	if (st->comp && st->comp_of == st->runs)
+	if (st->comp && json_equal(st->comp_of, attempts(st)))
 		return;
 	json_array_foreach(attempts(st), i, r)
 		if (!is_rehearsal(r))
@@ -650,7 +650,8 @@ static void compilation_sync(struct runs_state *st, const struct tui_ctx *ctx)
 			  json_array_size(evidence) ? json_null() : json_true());
 	json_decref(st->comp);
 	st->comp = mt_report_compilation(ctx->trial, model);
-	st->comp_of = st->runs;
+	json_decref(st->comp_of);
+	st->comp_of = json_deep_copy(attempts(st));
 	json_decref(model);
 }
 
@@ -892,6 +893,7 @@ static void runs_done(void *state)
 	struct runs_state *st = state;
 	json_decref(st->runs);
 	json_decref(st->comp);
+	json_decref(st->comp_of);
 }
 
 /* R from any step: this step shows the run it starts. */
