@@ -40,17 +40,7 @@ has "--from run" "$ERR" "a fit needs a run"
 # A run whose steps give their length (a seq column): 0.2 + 0.0004 L s a
 # step, 120 s more on the first step of each new length (a compilation),
 # the time in seconds from the start.
-python3 - "$T_TMP/seq.csv" <<'PY'
-import random, sys
-random.seed(16)
-t, seen, out = 30.0, set(), ["step,time,loss,seq"]
-for s in range(1, 301):
-    L = random.choice([128, 256, 384, 512, 1024, 2048])
-    t += 0.2 + 0.0004 * L + (120 if L not in seen else 0)
-    seen.add(L)
-    out.append(f"{s},{t:.3f},2.0,{L}")
-open(sys.argv[1], "w").write("\n".join(out) + "\n")
-PY
+python3 "$MT_SOURCE_DIR/tests/data/runs/seq_series.py" "$T_TMP/seq.csv"
 run_mt 0 runs import "$T_TMP/seq.csv" --system candidate
 run_mt 0 runs show 1 --json
 eq "$(json "j['metrics']['compiles']['count'] >= 5")" True "a compilation per new length"

@@ -10,17 +10,7 @@
 
 new_trial compile-trial
 # the candidate: 0.2 + 0.0004 L s a step, 120 s more on each new length
-python3 - "$T/cand.csv" <<'PY'
-import random, sys
-random.seed(16)
-t, seen, out = 30.0, set(), ["step,time,loss,seq"]
-for s in range(1, 301):
-    L = random.choice([128, 256, 384, 512, 1024, 2048])
-    t += 0.2 + 0.0004 * L + (120 if L not in seen else 0)
-    seen.add(L)
-    out.append(f"{s},{t:.3f},2.0,{L}")
-open(sys.argv[1], "w").write("\n".join(out) + "\n")
-PY
+python3 "$MT_SOURCE_DIR/tests/data/runs/seq_series.py" "$T/cand.csv"
 mt runs import --system candidate "$T/cand.csv" >/dev/null
 
 start_shell 100 40
