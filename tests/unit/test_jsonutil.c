@@ -8,10 +8,13 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <string.h>
 
 #include <jansson.h>
 
+#include "error.h"
 #include "jsonutil.h"
+#include "jview.h"
 
 static json_t *sample(void)
 {
@@ -64,11 +67,57 @@ static void test_paths(void **state)
 	json_decref(o);
 }
 
+/* common/jview.c: required keys that are absent are counted and the first
+ * is named; null is a known "none", not a missing key; optional keys never
+ * count. */
+static void test_view(void **state)
+{
+	json_t *o = sample();
+	mt_jview v, sub;
+
+	(void)state;
+	mt_jview_init(&v, o, "run metrics");
+	assert_string_equal(mt_jview_str(&v, "name"), "run");
+	assert_int_equal(mt_jview_int(&v, "steps", -1), 12);
+	assert_int_equal(mt_jview_int(&v, "loss", -1), -1); /* a real is no integer */
+	assert_true(isnan(mt_jview_num(&v, "n")));          /* null: none, not missing */
+	assert_null(mt_jview_get(&v, "n"));
+	assert_true(mt_jview_bool(&v, "name", 7) == 7);
+	assert_null(mt_jview_opt_str(&v, "comment"));        /* optional: not counted */
+	assert_true(isnan(mt_jview_opt_num(&v, "later")));
+	mt_jview_sub(&sub, &v, "target");
+	assert_string_equal(mt_jview_str(&sub, "metric"), "eval_loss");
+	mt_jview_close(&sub, &v);
+	assert_int_equal(v.missing, 0);
+	assert_int_equal(mt_jview_complete(&v), 0);
+
+	/* a renamed key: counted and named, with the nested shape's too */
+	assert_null(mt_jview_str(&v, "nmae"));
+	mt_jview_sub(&sub, &v, "target");
+	assert_true(isnan(mt_jview_num(&sub, "valeu")));
+	assert_true(isnan(mt_jview_num(&sub, "value2")));
+	mt_jview_close(&sub, &v);
+	assert_int_equal(v.missing, 3);
+	assert_int_equal(mt_jview_complete(&v), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "run metrics: key 'nmae' missing"));
+
+	/* not an object: every required key is missing, nothing crashes */
+	mt_jview_init(&v, json_object_get(o, "list"), "run");
+	assert_null(mt_jview_str(&v, "name"));
+	mt_jview_sub(&sub, &v, "target");
+	assert_null(mt_jview_str(&sub, "metric"));
+	mt_jview_close(&sub, &v);
+	assert_int_equal(v.missing, 3);
+	assert_string_equal(v.first_missing, "name");
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_members),
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
