@@ -1,5 +1,6 @@
 #include "scaling.h"
 #include "error.h"
+#include "util.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -216,6 +217,7 @@ int mt_scaling_tradeoff(const mt_scaling *s, const char *system, char *buf, size
 {
 	const mt_scaling_row *fast = NULL, *lean = NULL;
 	const char *basis = NULL;
+	char fast_t[32], lean_t[32];
 
 	if (size)
 		*buf = '\0';
@@ -236,12 +238,13 @@ int mt_scaling_tradeoff(const mt_scaling *s, const char *system, char *buf, size
 	}
 	if (!fast || !lean || fast == lean || !(fast->device_hours > lean->device_hours))
 		return 0;
+	mt_duration_fmt(fast_t, sizeof(fast_t), (int64_t)llround(fast->median_s * 1000));
+	mt_duration_fmt(lean_t, sizeof(lean_t), (int64_t)llround(lean->median_s * 1000));
 	snprintf(buf, size,
-	         "%s: %lld devices %s in %.3g h against %.3g h on %lld, but use %.3g device-hours "
-	         "against %.3g: the faster topology costs more device-hours.",
-	         system, (long long)fast->devices,
-	         strcmp(basis, "time_to_target") == 0 ? "reach the target" : "finish (MLPerf time)",
-	         fast->median_s / 3600, lean->median_s / 3600, (long long)lean->devices,
-	         fast->device_hours, lean->device_hours);
+		 "%s: %lld devices %s in %s against %s on %lld, but use %.3g device-hours "
+		 "against %.3g: the faster topology costs more device-hours.",
+		 system, (long long)fast->devices,
+		 strcmp(basis, "time_to_target") == 0 ? "reach the target" : "finish (MLPerf time)",
+		 fast_t, lean_t, (long long)lean->devices, fast->device_hours, lean->device_hours);
 	return 1;
 }

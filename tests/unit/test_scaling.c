@@ -57,7 +57,7 @@ static void test_issue_example(void **state)
 	assert_float_equal(s.rows[2].throughput_per_device, 1475.0 / 8, 1e-9);
 	assert_true(mt_scaling_tradeoff(&s, "candidate", text, sizeof(text)));
 	assert_string_equal(text,
-	                    "candidate: 8 devices reach the target in 6.1 h against 10 h on 4, "
+	                    "candidate: 8 devices reach the target in 6h 06m against 10h 00m on 4, "
 	                    "but use 48.8 device-hours against 40: the faster topology costs "
 	                    "more device-hours.");
 	assert_false(mt_scaling_tradeoff(&s, "baseline", text, sizeof(text)));
