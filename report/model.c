@@ -211,7 +211,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	mt_time_iso(iso, sizeof(iso), now_ms);
 	return with_withdrawn(t->journal,
 			      json_pack("{s{ss, si}, ss, s{ss, ss?, so}, so, so, so, so, so, so, so, so, so, so, so, so, "
-			 "so, so, so, so}",
+			 "so, so, so, so, so}",
 			 "mtrial",
 			 "version", MT_VERSION, "journal_schema",
 			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
@@ -221,6 +221,7 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 			 missing_facts(t->spec), "scan", scan, "exact", mt_model_probes_exact(t->journal),
 			 "probe", probe, "checks", checks, "correctness", mt_model_checks_correctness(checks),
 			 "costs", mt_model_runs_costs(runs, t->spec), "compilation", mt_report_compilation(t, runs),
+			 "scaling", mt_model_scaling(t),
 			 "runs", runs,
 			 "tracks", mt_model_probes_tracks(t, now_ms), "steps",
 			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),

@@ -58,4 +58,7 @@ json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec);
 json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec);
 json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms);
 
+/* The Scaling section (model_scaling.c): null without runs. */
+json_t *mt_model_scaling(mt_trial *t);
+
 #endif
