@@ -24,6 +24,31 @@ int mt_error_set(int code, const char *fmt, ...)
 	return code;
 }
 
+int mt_error_vat(int code, const char *file, unsigned long line, unsigned long col,
+		 const char *fmt, va_list ap)
+{
+	char msg[MT_ERROR_MAX];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (!line)
+		return mt_error_set(code, "%s: %s", file, msg);
+	if (!col)
+		return mt_error_set(code, "%s:%lu: %s", file, line, msg);
+	return mt_error_set(code, "%s:%lu:%lu: %s", file, line, col, msg);
+}
+
+int mt_error_at(int code, const char *file, unsigned long line, unsigned long col,
+		const char *fmt, ...)
+{
+	va_list ap;
+	int error;
+
+	va_start(ap, fmt);
+	error = mt_error_vat(code, file, line, col, fmt, ap);
+	va_end(ap);
+	return error;
+}
+
 int mt_error_prefix(int code, const char *fmt, ...)
 {
 	char old[MT_ERROR_MAX];

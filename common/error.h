@@ -25,6 +25,13 @@ int mt_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2
 /* Like mt_error_set, with a va_list. */
 int mt_error_vset(int code, const char *fmt, va_list ap);
 
+/* Sets "file:LINE:COL: message", the one way a reader says where its
+ * input is wrong: col 0 leaves the column out, line 0 both ("file: ..."). */
+int mt_error_at(int code, const char *file, unsigned long line, unsigned long col,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int mt_error_vat(int code, const char *file, unsigned long line, unsigned long col,
+		 const char *fmt, va_list ap);
+
 /* Prefixes the current message with more context ("file.yaml: " + old). */
 int mt_error_prefix(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

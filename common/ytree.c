@@ -64,19 +64,18 @@ static int fault_at(const struct reader *r, enum mt_yfault_kind kind, const yaml
 static int fault_at(const struct reader *r, enum mt_yfault_kind kind, const yaml_mark_t *m,
 		    const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
+	int error;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	r->fault->kind = kind;
 	r->fault->line = (uint32_t)m->line + 1;
 	r->fault->col = (uint32_t)m->column + 1;
 	r->fault->at_key = r->in_key;
 	r->fault->too_deep = 0;
-	return mt_error_set(MT_EINVALID, "%s:%zu:%zu: %s", r->name, m->line + 1, m->column + 1,
-			    msg);
+	va_start(ap, fmt);
+	error = mt_error_vat(MT_EINVALID, r->name, m->line + 1, m->column + 1, fmt, ap);
+	va_end(ap);
+	return error;
 }
 
 /* Reader errors (bad UTF-8, control characters) carry a byte offset, not a

@@ -74,13 +74,13 @@ void mt_deps_free(mt_dependency *deps, size_t n)
 
 int mt_deps__fail(const struct mt_deplist *l, uint32_t line, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int error;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	error = mt_error_vat(MT_EINVALID, l->file, line, 0, fmt, ap);
 	va_end(ap);
-	return mt_error_set(MT_EINVALID, "%s:%u: %s", l->file, line, msg);
+	return error;
 }
 
 /* --- one requirement (PEP 508, pip's requirement-file syntax) ---------------- */

@@ -227,13 +227,13 @@ static int fail_at(const struct reader *r, uint32_t line, uint32_t col, const ch
 
 static int fail_at(const struct reader *r, uint32_t line, uint32_t col, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int error;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	error = mt_error_vat(MT_EINVALID, r->file, line, col, fmt, ap);
 	va_end(ap);
-	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", r->file, line, col, msg);
+	return error;
 }
 
 /* The reader's faults that the tables said in other words before
@@ -572,13 +572,13 @@ static int fail_entry(const char *file, const mt_opmap_entry *e, const char *fmt
 
 static int fail_entry(const char *file, const mt_opmap_entry *e, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int error;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	error = mt_error_vat(MT_EINVALID, file, e->line, e->col, fmt, ap);
 	va_end(ap);
-	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", file, e->line, e->col, msg);
+	return error;
 }
 
 /* Sorts a list for bsearch; a name twice is an error at its second place. */

@@ -92,14 +92,14 @@ static int bad_at(const char *name, const mt_ynode *n, const char *fmt, ...)
 
 static int bad_at(const char *name, const mt_ynode *n, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int error;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	error = mt_error_vat(MT_EINVALID, name, n->key ? n->key_line : n->line,
+	                     n->key ? n->key_col : n->col, fmt, ap);
 	va_end(ap);
-	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", name, n->key ? n->key_line : n->line,
-	                    n->key ? n->key_col : n->col, msg);
+	return error;
 }
 
 /* A non-empty scalar without blanks (a prefix, a word or a field name). */

@@ -304,13 +304,13 @@ static int fail(const struct check *c, size_t line, size_t col, const char *fmt,
 
 static int fail(const struct check *c, size_t line, size_t col, const char *fmt, ...)
 {
-	char msg[1536];
 	va_list ap;
+	int error;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	error = mt_error_vat(MT_EINVALID, c->name, line, col, fmt, ap);
 	va_end(ap);
-	return mt_error_set(MT_EINVALID, "%s:%zu:%zu: %s", c->name, line, col, msg);
+	return error;
 }
 
 static size_t path_push(struct check *c, const char *part)
