@@ -1,14 +1,15 @@
 /* Starting a run from the wizard (x): the system and the track in menus,
  * then the command in a prompt. The system menu also offers each system's
  * rehearsal (`mtrial run --rehearsal`: a run that tests the pipeline, never
- * evidence). `mtrial run` (this very binary) runs it in
- * the background, in a session of its own, so that the wizard keeps
+ * evidence). The run is `mtrial run`'s core function (core/run_trial.h),
+ * in the background, in a session of its own, so that the wizard keeps
  * drawing, a terminal's Ctrl-C does not reach the run, and the run goes on
  * when the wizard quits. The run records itself as every `mtrial run`
  * does; the Runs step shows its progress (elapsed, step, loss, evaluation)
  * from its log at each reload. The wizard itself writes nothing. */
 #include "wizard.h"
 #include "journal.h"
+#include "run_trial.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,29 +36,34 @@ int runstart_begin(struct tui_wizard *w)
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
-/* Starts `mtrial --trial DIR run --system S [--track T] --label L -- sh -c
- * CMD` detached: a child that starts a session and a grandchild that runs
- * it, so that no zombie is left behind. 0, or -1 with errno. */
+/* The grandchild: the attempt, through the same core function as `mtrial
+ * run` (core/run_trial.h), on a trial opened anew (the wizard's handle is
+ * not used across fork). Never returns. */
+static void run_detached(const char *dir, const char *system, const char *track, int rehearsal,
+			 const char *cmd)
+{
+	char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+	mt_run_trial_options o = {.at = {system, track, RUN_LABEL, NULL, rehearsal},
+				  .argv = argv, .out = stdout, .err = stderr};
+	mt_run_trial_result r;
+	mt_trial *t = NULL;
+	int error = mt_trial_open(&t, dir, 1);
+
+	if (error == 0)
+		error = mt_run_trial(&r, t, &o);
+	_exit(error < 0 ? 2 : r.exit_status != 0);
+}
+
+/* Runs CMD (sh -c) as an attempt of the trial, detached: a child that starts
+ * a session and a grandchild that runs it, so that no zombie is left
+ * behind. 0, or -1 with errno. */
 static int spawn(struct tui_wizard *w, const char *system, const char *track, int rehearsal,
 		 const char *cmd)
 {
-	char exe[4096];
-	const char *argv[20];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int a = 0, status;
+	int status;
 	pid_t pid;
 
-	if (n < 0)
-		return -1;
-	exe[n] = '\0';
-	argv[a++] = exe, argv[a++] = "--trial", argv[a++] = w->trial->dir, argv[a++] = "run";
-	argv[a++] = "--system", argv[a++] = system;
-	if (track)
-		argv[a++] = "--track", argv[a++] = track;
-	if (rehearsal)
-		argv[a++] = "--rehearsal";
-	argv[a++] = "--label", argv[a++] = RUN_LABEL;
-	argv[a++] = "--", argv[a++] = "sh", argv[a++] = "-c", argv[a++] = cmd, argv[a] = NULL;
+	fflush(NULL);
 	if ((pid = fork()) < 0)
 		return -1;
 	if (pid == 0) {
@@ -67,8 +73,7 @@ static int spawn(struct tui_wizard *w, const char *system, const char *track, in
 			_exit(0);
 		/* the terminal is the wizard's: the run's output goes to its log only */
 		dup2(fd, STDIN_FILENO), dup2(fd, STDOUT_FILENO), dup2(fd, STDERR_FILENO);
-		execv(exe, (char *const *)argv);
-		_exit(127);
+		run_detached(w->trial->dir, system, track, rehearsal, cmd);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -106,7 +111,7 @@ static int on_command(struct tui_wizard *w, const struct tui_key *k)
 		tui_message(w, 0, "%s: no run started", r == PROMPT_CANCEL ? "Cancelled"
 									   : "No command given");
 	else if (spawn(w, system, track, rehearsal, cmd) < 0)
-		tui_message(w, 1, "Could not start mtrial run: %s", strerror(errno));
+		tui_message(w, 1, "Could not start the run: %s", strerror(errno));
 	else
 		tui_message(w, 0, "Started a %s%s%s %s in the background: %s", system,
 			    track ? ", " : "", track ? track : "", rehearsal ? "rehearsal" : "run", cmd);
