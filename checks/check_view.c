@@ -7,6 +7,7 @@
 #include "jview.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,6 +165,7 @@ static int read_tensors(mt_check_tensors *t, mt_jview *v, const char *kind)
 	size_t n = json_array_size(a);
 	int error = 0;
 
+	t->tensors_json = a;
 	t->stat = mt_jview_str(v, "stat");
 	t->equal_nan = mt_jview_bool(v, "equal_nan", 0);
 	if (n && !(t->tensors = calloc(n, sizeof(*t->tensors))))
@@ -194,6 +196,12 @@ static void mark(mt_check_mark *m, mt_jview *v, const char *key)
 	mt_jview_close(&s, v);
 }
 
+/* A step: a number, or an older record's mark {step, value}. */
+static double step_of(const json_t *x)
+{
+	return json_is_object(x) ? word_num(json_object_get(x, "step")) : word_num(x);
+}
+
 static void read_curves(mt_check_curves *c, mt_jview *v)
 {
 	mt_jview s, f;
@@ -208,7 +216,7 @@ static void read_curves(mt_check_curves *c, mt_jview *v)
 	c->window = mt_jview_int(v, "window", 1);
 	c->align = mt_jview_str(v, "align");
 	c->final_only = mt_jview_bool(v, "final_only", 0);
-	c->first_divergent_step = num(v, "first_divergent_step");
+	c->first_divergent_step = step_of(mt_jview_get(v, "first_divergent_step"));
 	c->diverged_from_step = num(v, "diverged_from_step");
 	c->has_max_abs_gap_key = v->obj && json_object_get(v->obj, "max_abs_gap");
 	mark(&c->max_abs_gap, v, "max_abs_gap");
@@ -286,6 +294,24 @@ int mt_check_view_read_list(mt_check_view **out, size_t *n, const json_t *record
 		*n = 0;
 	}
 	return error;
+}
+
+const char *mt_check_num(char *buf, size_t size, double d, int digits)
+{
+	if (isnan(d))
+		return "nan";
+	if (isinf(d))
+		return d > 0 ? "inf" : "-inf";
+	if (digits > 0) {
+		snprintf(buf, size, "%.*g", digits, d);
+		return buf;
+	}
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, size, "%.*g", p, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	return buf;
 }
 
 void mt_check_view_dispose(mt_check_view *v)

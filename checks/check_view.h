@@ -14,11 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jview.h"
 #include "tensor.h"
-
-/* common/jview.h's reader, declared here only: tui/ has a jview.h of its
- * own that shadows common's in the wizard's files, which include this. */
-struct mt_jview;
 
 /* A shape or a multi-index, as the result lists it. */
 typedef struct {
@@ -67,6 +64,7 @@ typedef struct {
 	const char *stat; /* "elemwise", "quantile:0.99" */
 	int equal_nan;
 	mt_check_tensor *tensors; /* worst first */
+	const json_t *tensors_json; /* the same as JSON, for what draws them whole */
 	size_t ntensors, failed;  /* failed: of the tensors */
 	mt_check_strs only_in_reference, only_in_candidate;
 	mt_check_pickle *pickle_globals;
@@ -127,17 +125,22 @@ typedef struct {
 /* Reads a result of `kind` ("compare", "model", "curves") as the core
  * returns it, from jv (mt_jview_init'd on the result; its missing keys
  * counted there, for mt_jview_complete()). 0, or MT_EIO out of memory. */
-int mt_check_view_read(mt_check_view *v, struct mt_jview *jv, const char *kind);
+int mt_check_view_read(mt_check_view *v, mt_jview *jv, const char *kind);
 
 /* Reads a check as mt_journal_checks_json() gives it: the result with id,
  * created, kind and rehearsal. As mt_check_view_read(). */
-int mt_check_view_read_record(mt_check_view *v, struct mt_jview *jv);
+int mt_check_view_read_record(mt_check_view *v, mt_jview *jv);
 
 /* Reads a list of records (borrowed, must outlive them) into *out, n of
  * them; mt_check_view_free_list() disposes them. 0 or MT_EIO. */
 int mt_check_view_read_list(mt_check_view **out, size_t *n, const json_t *records);
 
 void mt_check_view_dispose(mt_check_view *v);
+
+/* A figure of a check as the CLI and the wizard write it: `digits`
+ * significant digits, or (0) the shortest that reads back the same; inf,
+ * -inf and nan as the result's JSON spells them. Returns buf or a word. */
+const char *mt_check_num(char *buf, size_t size, double d, int digits);
 
 /* Disposes n views and frees the array. */
 void mt_check_view_free_list(mt_check_view *v, size_t n);

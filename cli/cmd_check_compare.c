@@ -84,19 +84,10 @@ static void progress(uint64_t done, uint64_t total, void *payload)
 }
 
 /* A number as Python prints it where that matters little: the shortest %g
- * that reads back the same; inf, -inf and nan as the result spells them. */
+ * that reads back the same. */
 static const char *num(char *buf, size_t size, double d)
 {
-	if (isnan(d))
-		return "nan";
-	if (isinf(d))
-		return d > 0 ? "inf" : "-inf";
-	for (int p = 1; p <= 17; p++) {
-		snprintf(buf, size, "%.*g", p, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	return buf;
+	return mt_check_num(buf, size, d, 0);
 }
 
 /* (1, 2) as Python prints a tuple, or [1, 2] a shape. */
@@ -149,10 +140,7 @@ static void print_failure(const mt_check_tensor *e)
 /* A number in a table column: 3 significant digits. */
 static const char *short_num(char *buf, size_t size, double d)
 {
-	if (isnan(d) || isinf(d))
-		return num(buf, size, d);
-	snprintf(buf, size, "%.3g", d);
-	return buf;
+	return mt_check_num(buf, size, d, 3);
 }
 
 static void print_table(const mt_check_tensors *res)
