@@ -20,6 +20,7 @@
 #include "error.h"
 #include "fixtures.h"
 #include "jview.h"
+#include "model_int.h"
 #include "util.h"
 
 #define TORCHSAVE MT_SOURCE_DIR "/tests/data/torchsave/"
@@ -159,6 +160,14 @@ static void test_compare_failure_recorded(void **state)
 	assert_false(views[0].passed);
 	assert_true(fabs(views[0].t.tensors[0].max_abs - 0.5) < 1e-6);
 	mt_check_view_free_list(views, n);
+	json_decref(records);
+
+	/* the report's line on it, from the same view */
+	records = mt_model_checks_list(t->journal);
+	assert_int_equal(json_array_size(records), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(records, 0), "summary")),
+			    "1 of 1 tensors failed; worst `w`: 1 of 3 mismatched, greatest |diff| 0.5, "
+			    "rtol 0 atol 0.1 (typed)");
 	json_decref(records);
 	mt_check_trial_result_dispose(&r);
 	mt_trial_free(t);
