@@ -4,6 +4,7 @@
 #ifndef MT_CLI_CHECK_H
 #define MT_CLI_CHECK_H
 
+#include "check_view.h"
 #include "cli.h"
 
 int check_compare(struct cli *cli, int argc, char **argv); /* cmd_check_compare.c */
@@ -24,9 +25,9 @@ int check_open_trial(struct cli *cli, mt_trial **t, int load_spec);
  * or that it was not for want of a trial; nothing with --json. */
 void check_say_recorded(struct cli *cli, const mt_trial *t, int64_t check_id, int rehearsal);
 
-/* Prints a tensor comparison (mt_cmp_run's result) as text: each failing
- * tensor in assert_close's words, then every tensor worst first
+/* Prints a tensor comparison (compare, model) as text: each failing tensor
+ * in assert_close's words, then every tensor worst first
  * (cmd_check_compare.c). */
-void check_print_tensors(json_t *res);
+void check_print_tensors(const mt_check_view *v);
 
 #endif

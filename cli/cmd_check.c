@@ -3,6 +3,7 @@
  * stand-ins: listed, never evidence. */
 #include "check.h"
 #include "check_trial.h"
+#include "check_view.h"
 #include "error.h"
 #include "util.h"
 
@@ -35,8 +36,9 @@ void check_say_recorded(struct cli *cli, const mt_trial *t, int64_t check_id, in
 static int list(struct cli *cli, int argc, char **argv)
 {
 	mt_trial *t = NULL;
-	json_t *checks, *c, *w;
-	size_t i, j, rehearsals = 0;
+	mt_check_view *views = NULL;
+	json_t *checks;
+	size_t n = 0, rehearsals = 0;
 	int status;
 
 	if (cli_parse_plain(cli, argc, argv, &status))
@@ -49,26 +51,26 @@ static int list(struct cli *cli, int argc, char **argv)
 		return cli_fail(cli, mt_error_last_code());
 	if (cli->json)
 		return cli_print_json(checks), CLI_EXIT_OK;
-	json_array_foreach(checks, i, c) {
-		int rehearsal = json_is_true(json_object_get(c, "rehearsal"));
-		rehearsals += rehearsal;
-		printf("#%-4lld %s  %-8s %-6s %s vs %s%s\n",
-		       (long long)json_integer_value(json_object_get(c, "id")),
-		       json_string_value(json_object_get(c, "created")),
-		       json_string_value(json_object_get(c, "kind")),
-		       json_is_true(json_object_get(c, "passed")) ? "pass" : "FAIL",
-		       json_string_value(json_object_get(c, "reference")),
-		       json_string_value(json_object_get(c, "candidate")),
-		       rehearsal ? "  (rehearsal: not evidence)" : "");
-		json_array_foreach(json_object_get(c, "warnings"), j, w)
-			printf("      warning: %s\n", json_string_value(w));
+	if (mt_check_view_read_list(&views, &n, checks) < 0) {
+		json_decref(checks);
+		return cli_fail(cli, mt_error_last_code());
 	}
-	if (!json_array_size(checks))
+	for (size_t i = 0; i < n; i++) {
+		const mt_check_view *c = &views[i];
+		rehearsals += c->rehearsal;
+		printf("#%-4lld %s  %-8s %-6s %s vs %s%s\n", (long long)c->id, c->created, c->kind,
+		       c->passed ? "pass" : "FAIL", c->reference, c->candidate,
+		       c->rehearsal ? "  (rehearsal: not evidence)" : "");
+		for (size_t j = 0; j < c->warnings.n; j++)
+			printf("      warning: %s\n", c->warnings.v[j]);
+	}
+	if (!n)
 		printf("No checks recorded yet.\n");
 	if (rehearsals)
 		printf("\n%zu rehearsal check(s): stand-ins compared to test the comparison, never\n"
 		       "evidence: mtrial decide and the report's results leave them out\n"
 		       "(mtrial check mark ID --evidence counts one).\n", rehearsals);
+	mt_check_view_free_list(views, n);
 	json_decref(checks);
 	return CLI_EXIT_OK;
 }

@@ -85,187 +85,135 @@ static void progress(uint64_t done, uint64_t total, void *payload)
 
 /* A number as Python prints it where that matters little: the shortest %g
  * that reads back the same. */
-static const char *num(char *buf, size_t size, json_t *v)
+static const char *num(char *buf, size_t size, double d)
 {
-	double d;
-	if (json_is_string(v))
-		return json_string_value(v);
-	d = json_number_value(v);
-	for (int p = 1; p <= 17; p++) {
-		snprintf(buf, size, "%.*g", p, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	return buf;
+	return mt_check_num(buf, size, d, 0);
 }
 
-/* (1, 2) as Python prints a tuple. */
-static const char *index_str(char *buf, size_t size, json_t *idx)
+/* (1, 2) as Python prints a tuple, or [1, 2] a shape. */
+static const char *dims_str(char *buf, size_t size, const mt_check_dims *d, int tuple)
 {
-	size_t n = json_array_size(idx), len = 0;
-	len += (size_t)snprintf(buf, size, "(");
-	for (size_t i = 0; i < n && len < size; i++)
+	size_t len = (size_t)snprintf(buf, size, "%s", tuple ? "(" : "[");
+	for (int i = 0; i < d->n && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "",
-		                        (long long)json_integer_value(json_array_get(idx, i)));
+		                        (long long)d->v[i]);
 	if (len < size)
-		snprintf(buf + len, size - len, "%s)", n == 1 ? "," : "");
+		snprintf(buf + len, size - len, "%s", !tuple ? "]" : d->n == 1 ? ",)" : ")");
 	return buf;
-}
-
-static void shape_str(char *buf, size_t size, json_t *shape)
-{
-	size_t len = (size_t)snprintf(buf, size, "[");
-	for (size_t i = 0; i < json_array_size(shape) && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "",
-		                        (long long)json_integer_value(json_array_get(shape, i)));
-	if (len < size)
-		snprintf(buf + len, size - len, "]");
 }
 
 /* A failing tensor, in assert_close's words. */
-static void print_failure(json_t *e)
+static void print_failure(const mt_check_tensor *e)
 {
 	char a[64], b[64], idx[256], shape[256];
-	long long mism = json_integer_value(json_object_get(e, "mismatched")),
-	          numel = json_integer_value(json_object_get(e, "numel"));
-	json_t *w;
-	size_t i;
+	long long mism = e->mismatched, numel = e->numel;
 
-	shape_str(shape, sizeof(shape), json_object_get(e, "shape"));
-	printf("\nFAIL %s (%s%s%s, shape %s)\n", json_string_value(json_object_get(e, "name")),
-	       json_string_value(json_object_get(e, "dtype")),
-	       json_object_get(e, "candidate_dtype") ? " vs candidate " : "",
-	       json_object_get(e, "candidate_dtype")
-	           ? json_string_value(json_object_get(e, "candidate_dtype"))
-	           : "",
-	       shape);
-	if (json_object_get(e, "reason")) {
-		printf("  Not compared: %s", json_string_value(json_object_get(e, "reason")));
-		if (json_object_get(e, "candidate_shape")) {
-			shape_str(shape, sizeof(shape), json_object_get(e, "candidate_shape"));
-			printf(" (candidate %s)", shape);
-		}
+	printf("\nFAIL %s (%s%s%s, shape %s)\n", e->name, e->dtype,
+	       e->candidate_dtype ? " vs candidate " : "",
+	       e->candidate_dtype ? e->candidate_dtype : "",
+	       dims_str(shape, sizeof(shape), &e->shape, 0));
+	if (e->reason) {
+		printf("  Not compared: %s", e->reason);
+		if (e->has_candidate_shape)
+			printf(" (candidate %s)",
+			       dims_str(shape, sizeof(shape), &e->candidate_shape, 0));
 		printf("\n");
 		return;
 	}
-	printf("  Tolerance: rtol %s, atol %s (%s)\n",
-	       num(a, sizeof(a), json_object_get(e, "rtol")),
-	       num(b, sizeof(b), json_object_get(e, "atol")),
-	       json_string_value(json_object_get(e, "tolerance_source")));
+	printf("  Tolerance: rtol %s, atol %s (%s)\n", num(a, sizeof(a), e->rtol),
+	       num(b, sizeof(b), e->atol), e->tolerance_source);
 	printf("  Mismatched elements: %lld / %lld (%.1f%%)\n", mism, numel,
 	       numel ? 100.0 * (double)mism / (double)numel : 0.0);
 	printf("  Greatest absolute difference: %s at index %s (up to %s allowed)\n",
-	       num(a, sizeof(a), json_object_get(e, "max_abs")),
-	       index_str(idx, sizeof(idx), json_object_get(e, "max_abs_index")),
-	       num(b, sizeof(b), json_object_get(e, "atol")));
+	       num(a, sizeof(a), e->max_abs), dims_str(idx, sizeof(idx), &e->max_abs_index, 1),
+	       num(b, sizeof(b), e->atol));
 	printf("  Greatest relative difference: %s at index %s (up to %s allowed)\n",
-	       num(a, sizeof(a), json_object_get(e, "max_rel")),
-	       index_str(idx, sizeof(idx), json_object_get(e, "max_rel_index")),
-	       num(b, sizeof(b), json_object_get(e, "rtol")));
-	if (json_object_get(e, "stat_abs"))
-		printf("  Statistic: absolute %s, relative %s\n",
-		       num(a, sizeof(a), json_object_get(e, "stat_abs")),
-		       num(b, sizeof(b), json_object_get(e, "stat_rel")));
-	json_array_foreach(json_object_get(e, "warnings"), i, w)
-	    printf("  warning: %s\n", json_string_value(w));
+	       num(a, sizeof(a), e->max_rel), dims_str(idx, sizeof(idx), &e->max_rel_index, 1),
+	       num(b, sizeof(b), e->rtol));
+	if (e->has_stat)
+		printf("  Statistic: absolute %s, relative %s\n", num(a, sizeof(a), e->stat_abs),
+		       num(b, sizeof(b), e->stat_rel));
+	for (size_t i = 0; i < e->warnings.n; i++)
+		printf("  warning: %s\n", e->warnings.v[i]);
 }
 
 /* A number in a table column: 3 significant digits. */
-static const char *short_num(char *buf, size_t size, json_t *v)
+static const char *short_num(char *buf, size_t size, double d)
 {
-	if (!v)
-		return "-";
-	if (json_is_string(v))
-		return json_string_value(v);
-	snprintf(buf, size, "%.3g", json_number_value(v));
-	return buf;
+	return mt_check_num(buf, size, d, 3);
 }
 
-static void print_table(json_t *res)
+static void print_table(const mt_check_tensors *res)
 {
 	char a[32], b[32], c[32], d[32], r[32], t[32], shape[64];
-	json_t *e;
-	size_t i;
 
 	printf("\n%-4s %-32s %-9s %-14s %10s %9s %9s %9s %7s  %s\n", "", "tensor", "dtype", "shape",
 	       "mismatched", "min atol", "min rtol", "cosine", "noise x", "rtol/atol (from)");
-	json_array_foreach(json_object_get(res, "tensors"), i, e)
-	{
-		shape_str(shape, sizeof(shape), json_object_get(e, "shape"));
-		if (json_object_get(e, "reason")) {
-			printf("%-4s %-32s %-9s %-14s %s\n", "FAIL",
-			       json_string_value(json_object_get(e, "name")),
-			       json_string_value(json_object_get(e, "dtype")), shape,
-			       json_string_value(json_object_get(e, "reason")));
+	for (size_t i = 0; i < res->ntensors; i++) {
+		const mt_check_tensor *e = &res->tensors[i];
+		dims_str(shape, sizeof(shape), &e->shape, 0);
+		if (e->reason) {
+			printf("%-4s %-32s %-9s %-14s %s\n", "FAIL", e->name, e->dtype, shape,
+			       e->reason);
 			continue;
 		}
-		printf(
-		    "%-4s %-32s %-9s %-14s %10lld %9s %9s %9s %7s  %s/%s (%s)\n",
-		    json_is_true(json_object_get(e, "passed")) ? "ok" : "FAIL",
-		    json_string_value(json_object_get(e, "name")),
-		    json_string_value(json_object_get(e, "dtype")), shape,
-		    (long long)json_integer_value(json_object_get(e, "mismatched")),
-		    short_num(a, sizeof(a), json_object_get(e, "min_atol")),
-		    short_num(b, sizeof(b), json_object_get(e, "min_rtol")),
-		    short_num(c, sizeof(c), json_object_get(e, "cosine")),
-		    short_num(d, sizeof(d), json_object_get(json_object_get(e, "noise"), "ratio")),
-		    num(r, sizeof(r), json_object_get(e, "rtol")),
-		    num(t, sizeof(t), json_object_get(e, "atol")),
-		    json_string_value(json_object_get(e, "tolerance_source")));
+		printf("%-4s %-32s %-9s %-14s %10lld %9s %9s %9s %7s  %s/%s (%s)\n",
+		       e->passed ? "ok" : "FAIL", e->name, e->dtype, shape, (long long)e->mismatched,
+		       short_num(a, sizeof(a), e->min_atol), short_num(b, sizeof(b), e->min_rtol),
+		       short_num(c, sizeof(c), e->cosine),
+		       e->has_noise ? short_num(d, sizeof(d), e->noise_ratio) : "-",
+		       num(r, sizeof(r), e->rtol), num(t, sizeof(t), e->atol),
+		       e->tolerance_source);
 	}
 }
 
-static void print_names(json_t *res, const char *key, const char *title)
+static void print_names(const mt_check_strs *names, const char *title)
 {
-	json_t *n;
-	size_t i;
-	if (!json_array_size(json_object_get(res, key)))
+	if (!names->n)
 		return;
 	printf("\n%s:", title);
-	json_array_foreach(json_object_get(res, key), i, n) printf(" %s", json_string_value(n));
+	for (size_t i = 0; i < names->n; i++)
+		printf(" %s", names->v[i]);
 	printf("\n");
 }
 
-void check_print_tensors(json_t *res)
+/* The noise floor: the candidate's error as a multiple of the reference's own. */
+static void print_noise(const mt_check_tensors *res)
 {
-	json_t *e, *noise = json_object_get(res, "noise");
-	size_t i, failed = 0, n = json_array_size(json_object_get(res, "tensors"));
-	char a[64], b[64];
+	char a[64], b[64], c[64];
+
+	printf("\nNoise floor (%s against the reference): the candidate's greatest absolute "
+	       "error is %sx the reference's own (%s); worst tensor %s at %sx\n",
+	       res->noise.reference2, num(a, sizeof(a), res->noise.ratio),
+	       num(b, sizeof(b), res->noise.max_abs), res->noise.worst ? res->noise.worst : "-",
+	       /* no tensor had a noise run: 0, as a JSON null always printed */
+	       res->noise.worst ? num(c, sizeof(c), res->noise.worst_ratio) : "0");
+}
+
+void check_print_tensors(const mt_check_view *v)
+{
+	const mt_check_tensors *res = &v->t;
+	size_t n = res->ntensors, only = res->only_in_reference.n + res->only_in_candidate.n;
 
 	printf("Reference (expected): %s\nCandidate:            %s\n"
 	       "Rule: |cand - ref| <= atol + rtol * |ref|, stat %s%s\n",
-	       json_string_value(json_object_get(res, "reference")),
-	       json_string_value(json_object_get(res, "candidate")),
-	       json_string_value(json_object_get(res, "stat")),
-	       json_is_true(json_object_get(res, "equal_nan")) ? ", NaN equals NaN" : "");
-	json_array_foreach(json_object_get(res, "tensors"), i,
-	                   e) if (!json_is_true(json_object_get(e, "passed")) && ++failed)
-	    print_failure(e);
-	print_names(res, "only_in_reference", "Only in the reference");
-	print_names(res, "only_in_candidate", "Only in the candidate");
+	       v->reference, v->candidate, res->stat, res->equal_nan ? ", NaN equals NaN" : "");
+	for (size_t i = 0; i < n; i++)
+		if (!res->tensors[i].passed)
+			print_failure(&res->tensors[i]);
+	print_names(&res->only_in_reference, "Only in the reference");
+	print_names(&res->only_in_candidate, "Only in the candidate");
 	print_table(res);
-	if (noise)
-		printf(
-		    "\nNoise floor (%s against the reference): the candidate's greatest absolute "
-		    "error is %sx the reference's own (%s); worst tensor %s at %sx\n",
-		    json_string_value(json_object_get(noise, "reference2")),
-		    num(a, sizeof(a), json_object_get(noise, "ratio")),
-		    num(b, sizeof(b), json_object_get(noise, "max_abs")),
-		    json_is_string(json_object_get(noise, "worst"))
-		        ? json_string_value(json_object_get(noise, "worst"))
-		        : "-",
-		    num(a, sizeof(a), json_object_get(noise, "worst_ratio")));
-	if (json_array_size(json_object_get(res, "warnings")))
+	if (res->has_noise)
+		print_noise(res);
+	if (v->warnings.n)
 		printf("\n");
-	json_array_foreach(json_object_get(res, "warnings"), i, e)
-	    printf("warning: %s\n", json_string_value(e));
-	printf("\n%s: %zu of %zu tensors passed",
-	       json_is_true(json_object_get(res, "passed")) ? "PASS" : "FAIL", n - failed, n);
-	if (json_array_size(json_object_get(res, "only_in_reference")) +
-	    json_array_size(json_object_get(res, "only_in_candidate")))
+	for (size_t i = 0; i < v->warnings.n; i++)
+		printf("warning: %s\n", v->warnings.v[i]);
+	printf("\n%s: %zu of %zu tensors passed", v->passed ? "PASS" : "FAIL", n - res->failed, n);
+	if (only)
 		printf("; %zu only in the reference, %zu only in the candidate",
-		       json_array_size(json_object_get(res, "only_in_reference")),
-		       json_array_size(json_object_get(res, "only_in_candidate")));
+		       res->only_in_reference.n, res->only_in_candidate.n);
 	printf(".\n");
 }
 
@@ -283,7 +231,7 @@ static int run(struct cli *cli, struct args *a, int *passed)
 	error = mt_check_trial_compare(&r, t, a->ref, a->cand, &a->rules, &a->o);
 	*passed = r.passed;
 	if (r.result && !cli->json)
-		check_print_tensors(r.result);
+		check_print_tensors(&r.view);
 	if (error == 0)
 		check_say_recorded(cli, t, r.check_id, a->o.rehearsal);
 	if (error == 0 && cli->json)

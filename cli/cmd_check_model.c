@@ -45,19 +45,16 @@ static const char usage[] =
 
 /* Says on stderr what is about to run, which the TorchScript notice of the
  * other commands ("runs no method") would not. */
-static void say_ran(const mt_model_trial_recipe *r, json_t *ran, void *payload)
+static void say_ran(const mt_model_trial_recipe *r, const char *arguments, void *payload)
 {
 	const mt_model_trial_options *o = payload;
-	mt_buf b = MT_BUF_INIT;
 
-	mt_model_trial_arguments_text(&b, json_object_get(ran, "arguments"));
 	fprintf(stderr,
 		"note: TorchScript archives hold code that libtorch compiles when it loads them "
 		"and that forward runs: open only files you trust.\n"
 		"note: running %s's forward twice on this CPU (recipe %s: %s, then %s), on the "
 		"tensors of %s passed positionally: %s\n",
-		o->model, r->name, r->ref, r->cand, o->inputs, mt_buf_cstr(&b));
-	mt_buf_dispose(&b);
+		o->model, r->name, r->ref, r->cand, o->inputs, arguments);
 }
 
 static int run(struct cli *cli, mt_model_trial_options *o, int *passed)
@@ -74,7 +71,7 @@ static int run(struct cli *cli, mt_model_trial_options *o, int *passed)
 	error = mt_model_trial_check(&r, t, o);
 	*passed = r.passed;
 	if (r.result && !cli->json)
-		check_print_tensors(r.result);
+		check_print_tensors(&r.view);
 	if (error == 0)
 		check_say_recorded(cli, t, r.check_id, o->rehearsal);
 	if (error == 0 && cli->json)

@@ -86,6 +86,37 @@ void mt_compat__clean_name(char *out, size_t size, const char *cell);
 /* "|---|:--:|": the line under a Markdown table's header. */
 int mt_compat__md_is_delimiter(const char *line);
 
+/* The words of cells and limitations texts (compat_words.c), as the
+ * Markdown reader takes them. */
+#define ST_SKIP 100 /* a mapped word that leaves the row out */
+#define IDENT_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+/* Column mapping (mt_import_map): header per role, extra status words. */
+enum role { R_OP, R_STATUS, R_DTYPES, R_FALLBACK, R_NOTES, R_N };
+extern const char *const mt_compat__role_names[]; /* by role, NULL-ended */
+
+struct mt_import_map {
+	char *columns[R_N]; /* normalised header, or NULL */
+	struct word *words; /* normalised word -> status or ST_SKIP */
+	size_t nwords;
+};
+/* A status cell: the whole cell, else its words before "(", ",", ";", ":"
+ * or " - ", else its first word or symbol ("✅ Supported"). What follows the
+ * status goes to *rest (caller frees) unless it only says it again. */
+int mt_compat__status_cell(const mt_import_map *map, const char *cell, char **rest);
+/* A fallback cell: 1 yes, 0 no or empty, -1 neither. */
+int mt_compat__fallback_cell(const char *cell);
+/* A dtypes cell: how many dtypes it names, all in *out; 0 (and *out empty)
+ * when a word is not a dtype, so that the caller keeps the text as a note. */
+int mt_compat__dtype_list(strv *out, const char *cell);
+/* The dtypes prose names, into *out (none when it names them by exception). */
+void mt_compat__dtypes_in(strv *out, const char *text);
+/* The operators prose names ("falls back to aten::cumsum"), into *out. */
+void mt_compat__ops_in(strv *out, const char *text);
+/* The kind of API a limitations text names (Native, Host-only, Needs a
+ * process group), or 0; *only: the text says nothing else. */
+int mt_compat__kind_in(const char *text, int *only);
+
 /* The readers: each adds the ops of text[0..len) to *e and fills *id (the
  * note, and what the format decides); 0, or MT_EINVALID naming o->origin.
  * o->origin is set. */

@@ -1,5 +1,6 @@
 #include "check_trial.h"
 #include "error.h"
+#include "jview.h"
 #include "tensorfile.h"
 #include "util.h"
 
@@ -8,25 +9,39 @@
 
 void mt_check_trial_result_dispose(mt_check_trial_result *r)
 {
+	mt_check_view_dispose(&r->view);
 	json_decref(r->result);
 	memset(r, 0, sizeof(*r));
 }
 
-int mt_check_trial_record(int64_t *check_id, mt_trial *t, const char *kind, json_t *result,
-			  int rehearsal)
+/* The result read into out's view: what the callers print and draw. */
+static int read_view(mt_check_trial_result *out, const char *kind)
 {
+	mt_jview jv;
 	int error;
 
-	*check_id = 0;
-	json_object_set_new(result, "rehearsal", json_boolean(rehearsal));
-	if (!t)
-		return 0;
-	if ((error = mt_journal_check_add(t->journal, kind, result, check_id)) < 0) {
-		*check_id = 0;
+	mt_jview_init(&jv, out->result, "check result");
+	if ((error = mt_check_view_read(&out->view, &jv, kind)) < 0)
 		return error;
-	}
-	json_object_set_new(result, "check_id", json_integer(*check_id));
+	out->passed = out->view.passed;
 	return 0;
+}
+
+int mt_check_trial_record(mt_check_trial_result *out, mt_trial *t, const char *kind,
+			  int rehearsal)
+{
+	int error = 0, read;
+
+	out->check_id = 0;
+	json_object_set_new(out->result, "rehearsal", json_boolean(rehearsal));
+	if (t && (error = mt_journal_check_add(t->journal, kind, out->result, &out->check_id)) < 0)
+		out->check_id = 0;
+	else if (t)
+		json_object_set_new(out->result, "check_id", json_integer(out->check_id));
+	/* read also when not recorded: the caller shows what ran */
+	if ((read = read_view(out, kind)) < 0 && error == 0)
+		error = read;
+	return error;
 }
 
 int mt_check_trial_rules(mt_cmp_rules *rules, mt_check_trial_compare_options *o,
@@ -71,8 +86,7 @@ int mt_check_trial_compare(mt_check_trial_result *out, mt_trial *t, const char *
 	    (error = mt_cmp_run(&out->result, sets[0], sets[1], sets[2], ref, cand, o->noise,
 				&o->cmp)) < 0)
 		goto cleanup;
-	out->passed = json_is_true(json_object_get(out->result, "passed"));
-	error = mt_check_trial_record(&out->check_id, t, "compare", out->result, o->rehearsal);
+	error = mt_check_trial_record(out, t, "compare", o->rehearsal);
 cleanup:
 	for (int i = 0; i < 3; i++)
 		mt_tensor_set_free(sets[i]);
@@ -104,9 +118,7 @@ int mt_check_trial_curves(mt_check_trial_curves_result *out, mt_trial *t, const 
 		return error;
 	if (!(out->check.result = mt_curve_check_json(&out->cmp, &o->cmp, out->ref, out->cand)))
 		return mt_error_set(MT_EIO, "out of memory");
-	out->check.passed = out->cmp.passed;
-	return mt_check_trial_record(&out->check.check_id, t, "curves", out->check.result,
-				     o->rehearsal);
+	return mt_check_trial_record(&out->check, t, "curves", o->rehearsal);
 }
 
 void mt_check_trial_curves_dispose(mt_check_trial_curves_result *r)

@@ -8,26 +8,30 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "check_view.h"
 #include "compare.h"
 #include "curves.h"
 #include "tolerances.h"
 #include "trial.h"
 
-/* A recorded check: the result (kind's JSON: reference, candidate, passed
- * and the rest; "rehearsal" and, when recorded, "check_id" added), and
- * what became of it in the record. */
+/* A recorded check: the result as the callers read it (`view`) and as
+ * JSON (`result`, what --json prints and the journal keeps: kind's
+ * reference, candidate, passed and the rest, with "rehearsal" and, when
+ * recorded, "check_id"), and what became of it in the record. */
 typedef struct {
-	json_t *result;   /* NULL when the check did not run */
+	json_t *result;     /* NULL when the check did not run */
+	mt_check_view view; /* of result, borrowing from it; zero when NULL */
 	int passed;
 	int64_t check_id; /* 0 when not recorded (no trial) */
 } mt_check_trial_result;
 
 void mt_check_trial_result_dispose(mt_check_trial_result *r);
 
-/* Records `result` as a check of `kind` in t's journal, a rehearsal (never
- * evidence) when `rehearsal`; t NULL records nothing (check_id 0). Sets
- * result's "rehearsal" and "check_id". */
-int mt_check_trial_record(int64_t *check_id, mt_trial *t, const char *kind, json_t *result,
+/* Records out->result as a check of `kind` in t's journal, a rehearsal
+ * (never evidence) when `rehearsal`; t NULL records nothing (check_id 0).
+ * Sets the result's "rehearsal" and "check_id", then reads it into
+ * out->view and out->passed, also when recording fails. */
+int mt_check_trial_record(mt_check_trial_result *out, mt_trial *t, const char *kind,
 			  int rehearsal);
 
 /* `mtrial check compare`: what was given besides the two sides. */

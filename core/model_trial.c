@@ -130,19 +130,16 @@ static json_t *arguments_json(const mtt_tensor *args, size_t n)
 	return a;
 }
 
-void mt_model_trial_arguments_text(mt_buf *b, json_t *args)
+/* "0 float32 [8, 16], 1 float32 [8, 16]": what the runs pass, in words. */
+static void arguments_text(mt_buf *b, const mtt_tensor *args, size_t n)
 {
-	json_t *a, *d;
-	size_t i, j;
-
-	json_array_foreach(args, i, a) {
-		mt_buf_printf(b, "%s%s %s [", i ? ", " : "", json_string_value(json_object_get(a, "name")),
-			      json_string_value(json_object_get(a, "dtype")));
-		json_array_foreach(json_object_get(a, "shape"), j, d)
-			mt_buf_printf(b, "%s%lld", j ? ", " : "", (long long)json_integer_value(d));
+	for (size_t i = 0; i < n; i++) {
+		mt_buf_printf(b, "%s%s %s [", i ? ", " : "", args[i].name, args[i].dtype);
+		for (int d = 0; d < args[i].ndim; d++)
+			mt_buf_printf(b, "%s%lld", d ? ", " : "", (long long)args[i].shape[d]);
 		mt_buf_puts(b, "]");
 	}
-	if (!json_array_size(args))
+	if (!n)
 		mt_buf_puts(b, "no argument");
 }
 
@@ -154,17 +151,13 @@ static json_t *ran_json(const mt_model_trial_recipe *r, const mtt_tensor *args, 
 }
 
 /* Adds to a failed run's message what forward was given. */
-static int failed_with(int error, json_t *ran)
+static int failed_with(int error, const char *arguments)
 {
 	char was[2048];
-	mt_buf b = MT_BUF_INIT;
 
 	snprintf(was, sizeof(was), "%s", mt_error_last());
-	mt_model_trial_arguments_text(&b, json_object_get(ran, "arguments"));
-	mt_error_set(error, "%s (check model passed forward, positionally: %s)", was,
-		     mt_buf_cstr(&b));
-	mt_buf_dispose(&b);
-	return error;
+	return mt_error_set(error, "%s (check model passed forward, positionally: %s)", was,
+			    arguments);
 }
 
 /* The two runs' outputs: the shim's, then as tensor sets for the comparison. */
@@ -186,7 +179,7 @@ static void runs_dispose(struct model_runs *m)
 
 /* Runs forward in both dtypes of the recipe on the same arguments. */
 static int run_both(struct model_runs *m, const char *model, const mt_model_trial_recipe *r,
-		    const mtt_tensor *args, size_t nargs, json_t *ran)
+		    const mtt_tensor *args, size_t nargs, const char *arguments)
 {
 	const char *dtypes[2] = {r->ref, r->cand};
 	int error;
@@ -194,7 +187,7 @@ static int run_both(struct model_runs *m, const char *model, const mt_model_tria
 	for (int i = 0; i < 2; i++)
 		if ((error = mt_torch_run_model(model, args, nargs, dtypes[i], &m->out[i],
 						&m->n[i])) < 0)
-			return mt_error_last_code() == MT_EINVALID ? failed_with(error, ran) : error;
+			return mt_error_last_code() == MT_EINVALID ? failed_with(error, arguments) : error;
 	for (int i = 0; i < 2; i++)
 		if ((error = as_tensors(m->out[i], m->n[i], &m->ts[i])) < 0 ||
 		    (error = mt_tensor_set_wrap(&m->set[i], m->ts[i], m->n[i], model)) < 0)
@@ -226,6 +219,7 @@ int mt_model_trial_check(mt_check_trial_result *out, mt_trial *t,
 	mt_cmp_options cmp = {0};
 	char ref_name[1200], cand_name[1200];
 	json_t *ran = NULL;
+	mt_buf words = MT_BUF_INIT;
 	int64_t size;
 	int error;
 
@@ -238,9 +232,10 @@ int mt_model_trial_check(mt_check_trial_result *out, mt_trial *t,
 	    (error = shim_inputs(in, &args, &nargs)) < 0)
 		goto done;
 	ran = ran_json(r, args, nargs);
+	arguments_text(&words, args, nargs);
 	if (o->running)
-		o->running(r, ran, o->payload);
-	if ((error = run_both(&m, o->model, r, args, nargs, ran)) < 0)
+		o->running(r, mt_buf_cstr(&words), o->payload);
+	if ((error = run_both(&m, o->model, r, args, nargs, mt_buf_cstr(&words))) < 0)
 		goto done;
 	snprintf(ref_name, sizeof(ref_name), "%s in %s", o->model, r->ref);
 	snprintf(cand_name, sizeof(cand_name), "%s in %s", o->model, r->cand);
@@ -252,10 +247,10 @@ int mt_model_trial_check(mt_check_trial_result *out, mt_trial *t,
 				&cmp)) < 0)
 		goto done;
 	describe(out->result, o, r, ran, in);
-	out->passed = json_is_true(json_object_get(out->result, "passed"));
-	error = mt_check_trial_record(&out->check_id, t, "model", out->result, o->rehearsal);
+	error = mt_check_trial_record(out, t, "model", o->rehearsal);
 done:
 	json_decref(ran);
+	mt_buf_dispose(&words);
 	runs_dispose(&m);
 	free(args);
 	mt_tensor_file_free(in);

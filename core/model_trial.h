@@ -24,9 +24,10 @@ typedef struct {
 	double rtol, atol;          /* NaN: assert_close's defaults for the dtypes */
 	const char *typed_source;   /* what the result calls them ("--rtol/--atol") */
 	int rehearsal;
-	/* Called before forward runs, with what it will run ("ran": method,
-	 * arguments, dtypes; borrowed for the call): TorchScript code runs. */
-	void (*running)(const mt_model_trial_recipe *r, json_t *ran, void *payload);
+	/* Called before forward runs, with the arguments it will be passed in
+	 * words ("0 float32 [8, 16], 1 float32 [8, 16]"; borrowed for the
+	 * call): TorchScript code runs. */
+	void (*running)(const mt_model_trial_recipe *r, const char *arguments, void *payload);
 	void *payload;
 } mt_model_trial_options;
 
@@ -34,8 +35,5 @@ typedef struct {
  * is not NULL. A forward that fails names the arguments it was given. */
 int mt_model_trial_check(mt_check_trial_result *out, mt_trial *t,
 			 const mt_model_trial_options *o);
-
-/* "0 float32 [8, 16], 1 float32 [8, 16]": a "ran"'s arguments, in words. */
-void mt_model_trial_arguments_text(mt_buf *b, json_t *args);
 
 #endif

@@ -14,7 +14,8 @@
 #include "model_path.h"
 #include "chartdraw.h"
 #include "util.h"
-#include "jsonutil.h"
+#include "check_view.h"
+#include "error.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@
 
 struct corr_state {
 	json_t *checks; /* own reference; NULL with none */
+	mt_check_view *views; /* of checks, newest first; owned */
+	size_t nviews;
 	int64_t follow; /* the selected check's id, kept across reloads */
 	int cursor, top, list_rows;
 	int details;   /* the selected check has the whole pane */
@@ -40,34 +43,31 @@ struct corr_state {
 	char *answers[3]; /* owned; a check's earlier prompts' answers */
 };
 
-static int is_kind(json_t *check, const char *kind)
+static int is_kind(const mt_check_view *check, const char *kind)
 {
-	return mt_json_str(check, "kind") && strcmp(mt_json_str(check, "kind"), kind) == 0;
+	return check && check->kind && strcmp(check->kind, kind) == 0;
 }
 
-static int is_rehearsal(json_t *check)
+static const mt_check_view *selected(const struct corr_state *st)
 {
-	return json_is_true(json_object_get(check, "rehearsal"));
+	return (size_t)st->cursor < st->nviews ? &st->views[st->cursor] : NULL;
 }
 
-static json_t *selected(const struct corr_state *st)
+static int64_t selected_id(const struct corr_state *st)
 {
-	return json_array_get(st->checks, (size_t)st->cursor);
+	return selected(st) ? selected(st)->id : 0;
 }
 
 /* The cursor on the followed check, the details closed when it is gone. */
 static void refind(struct corr_state *st)
 {
-	json_t *c;
-	size_t i;
-
 	st->cursor = 0;
-	json_array_foreach(st->checks, i, c)
-		if (jv_int(c, "id", 0) == st->follow)
+	for (size_t i = 0; i < st->nviews; i++)
+		if (st->views[i].id == st->follow)
 			st->cursor = (int)i;
-	if (jv_int(selected(st), "id", 0) != st->follow)
+	if (selected_id(st) != st->follow)
 		st->details = 0;
-	st->follow = jv_int(selected(st), "id", 0);
+	st->follow = selected_id(st);
 }
 
 /* Takes the checks the wizard read last (a check from here or another
@@ -76,8 +76,11 @@ static void sync(struct corr_state *st, const struct tui_ctx *ctx)
 {
 	if (ctx->checks == st->checks)
 		return;
+	mt_check_view_free_list(st->views, st->nviews);
 	json_decref(st->checks);
 	st->checks = json_incref(ctx->checks);
+	if (mt_check_view_read_list(&st->views, &st->nviews, st->checks) < 0)
+		tui_message(ctx->wizard, 1, "cannot read the checks: %s", mt_error_last());
 	refind(st);
 }
 
@@ -104,16 +107,13 @@ static void answers_clear(struct corr_state *st)
 	}
 }
 
-/* The newest check of `kind`'s value at `key` (a path to start from), or NULL.
- * Borrowed from ctx->checks. */
-static const char *last_check_path(const struct tui_ctx *ctx, const char *kind, const char *key)
+/* The newest check of `kind`'s reference (`candidate` 0) or candidate, a
+ * path to start from, or NULL. Borrowed from the checks. */
+static const char *last_check_path(const struct corr_state *st, const char *kind, int candidate)
 {
-	json_t *c;
-	size_t i;
-
-	json_array_foreach(ctx->checks, i, c)
-		if (strcmp(mt_json_str(c, "kind") ?: "", kind) == 0)
-			return mt_json_str(c, key);
+	for (size_t i = 0; i < st->nviews; i++)
+		if (is_kind(&st->views[i], kind))
+			return candidate ? st->views[i].candidate : st->views[i].reference;
 	return NULL;
 }
 
@@ -123,24 +123,27 @@ static const char *last_check_path(const struct tui_ctx *ctx, const char *kind, 
 static const struct {
 	enum tui_action first;
 	int slot;
-	const char *label, *kind, *key;
+	const char *label, *kind;
+	int candidate; /* the path to start from is the candidate's */
 } check_prompts[] = {
-	{TUI_ACT_COMPARE, 0, "reference tensors (file or directory): ", "compare", "reference"},
-	{TUI_ACT_NONE, 1, "candidate tensors: ", "compare", "candidate"},
-	{TUI_ACT_NONE, 2, "rtol (empty: trial.yaml's, else the dtype's default): ", NULL, NULL},
-	{TUI_ACT_NONE, -1, "atol (empty: trial.yaml's, else the dtype's default): ", NULL, NULL},
+	{TUI_ACT_COMPARE, 0, "reference tensors (file or directory): ", "compare", 0},
+	{TUI_ACT_NONE, 1, "candidate tensors: ", "compare", 1},
+	{TUI_ACT_NONE, 2, "rtol (empty: trial.yaml's, else the dtype's default): ", NULL, 0},
+	{TUI_ACT_NONE, -1, "atol (empty: trial.yaml's, else the dtype's default): ", NULL, 0},
 	{TUI_ACT_CURVES, 0, "reference loss curve (a CSV, JSONL or MLPerf file, or run:N): ",
-	 "curves", "reference"},
-	{TUI_ACT_NONE, -1, "candidate loss curve: ", "curves", "candidate"},
+	 "curves", 0},
+	{TUI_ACT_NONE, -1, "candidate loss curve: ", "curves", 1},
 };
 #define N_CHECK_PROMPTS (sizeof(check_prompts) / sizeof(check_prompts[0]))
 
 static void check_prompt(struct corr_state *st, const struct tui_ctx *ctx, size_t i)
 {
-	const char *initial = check_prompts[i].kind
-				      ? last_check_path(ctx, check_prompts[i].kind, check_prompts[i].key)
-				      : NULL;
+	const char *initial;
 
+	sync(st, ctx);
+	initial = check_prompts[i].kind
+				      ? last_check_path(st, check_prompts[i].kind, check_prompts[i].candidate)
+				      : NULL;
 	st->asking = (int)i + 1;
 	tui_screen_prompt(ctx->wizard, check_prompts[i].label, initial);
 }
@@ -226,64 +229,68 @@ static int check_input(void *state, const struct tui_ctx *ctx, const struct tui_
 
 /* --- what a check says, in a few words --------------------------------- */
 
-static size_t failed_tensors(json_t *check)
+/* A figure of a check: a tensor's as the comparison spells it ("inf",
+ * "nan"); a curve's NaN is "-" (a step or value the comparison has not). */
+static const char *tnum(char *buf, size_t size, double d, int digits)
 {
-	json_t *t;
-	size_t i, n = 0;
+	return mt_check_num(buf, size, d, digits);
+}
 
-	json_array_foreach(json_object_get(check, "tensors"), i, t)
-		n += !json_is_true(json_object_get(t, "passed"));
-	return n;
+static const char *cnum(char *buf, size_t size, double d, int digits)
+{
+	return isnan(d) ? "-" : mt_check_num(buf, size, d, digits);
+}
+
+/* "2026-11-29 18:20" of the journal's ISO time. */
+static const char *when_text(const char *iso, char *buf, size_t size)
+{
+	if (!iso || strlen(iso) < 16)
+		return iso ? iso : "";
+	snprintf(buf, size, "%.10s %.5s", iso, iso + 11);
+	return buf;
 }
 
 /* "pickle calls posix.system; " (torch.load would run it) for a torch.save file whose
  * pickle calls a global beyond tensors (checks/compare.h): said first in
  * the summary, where a narrow list keeps it, since the verdict leaves it
  * out. */
-static void pickle_calls(mt_buf *b, json_t *c)
+static void pickle_calls(mt_buf *b, const mt_check_tensors *c)
 {
-	json_t *g;
-	size_t i, n = 0;
+	size_t n = 0;
 
-	json_array_foreach(json_object_get(c, "pickle_globals"), i, g)
-		if (json_is_true(json_object_get(g, "called")))
+	for (size_t i = 0; i < c->npickle; i++)
+		if (c->pickle_globals[i].called)
 			mt_buf_printf(b, "%s%s", n++ ? ", " : "pickle calls ",
-				      json_string_value(json_object_get(g, "name")));
-	if (!n && json_array_size(json_object_get(c, "pickle_globals")))
-		mt_buf_printf(b, "pickle names %s",
-			      json_string_value(json_object_get(
-				  json_array_get(json_object_get(c, "pickle_globals"), 0), "name"))),
-			n = 1;
+				      c->pickle_globals[i].name);
+	if (!n && c->npickle)
+		mt_buf_printf(b, "pickle names %s", c->pickle_globals[0].name), n = 1;
 	if (n)
 		mt_buf_puts(b, "; ");
 }
 
 /* "1 of 3 tensors failed", "diverged from step 30" into b. */
-static void summary(mt_buf *b, json_t *c)
+static void summary(mt_buf *b, const mt_check_view *c)
 {
-	size_t n = json_array_size(json_object_get(c, "tensors")), failed = failed_tensors(c);
-	size_t only = json_array_size(json_object_get(c, "only_in_reference")) +
-		      json_array_size(json_object_get(c, "only_in_candidate"));
+	size_t n = c->t.ntensors, failed = c->t.failed;
+	size_t only = c->t.only_in_reference.n + c->t.only_in_candidate.n;
 	char num[32];
 
 	if (is_kind(c, "curves")) {
-		const char *metric = json_string_value(
-			json_object_get(json_object_get(json_object_get(c, "files"), "reference"), "value"));
-		if (metric) /* two checks of the same runs differ by what they compare */
-			mt_buf_printf(b, "%s: ", metric);
-		if (json_is_true(json_object_get(c, "passed")))
-			mt_buf_printf(b, "%lld points in the band", (long long)jv_int(c, "points", 0));
-		else if (json_is_number(json_object_get(c, "diverged_from_step")))
+		if (c->c.value_name) /* two checks of the same runs differ by what they compare */
+			mt_buf_printf(b, "%s: ", c->c.value_name);
+		if (c->passed)
+			mt_buf_printf(b, "%lld points in the band", (long long)c->c.points);
+		else if (!isnan(c->c.diverged_from_step))
 			mt_buf_printf(b, "diverged from step %s",
-				      chart_num(num, sizeof(num), json_object_get(c, "diverged_from_step"), 6));
+				      cnum(num, sizeof(num), c->c.diverged_from_step, 6));
 		else
 			mt_buf_printf(b, "outside the band at step %s",
-				      chart_num(num, sizeof(num), json_object_get(c, "first_divergent_step"), 6));
+				      cnum(num, sizeof(num), c->c.first_divergent_step, 6));
 		return;
 	}
-	pickle_calls(b, c);
-	if (json_object_get(c, "recipe"))
-		mt_buf_printf(b, "%s: ", jv_str(c, "recipe.name", num, sizeof(num)) ?: "?");
+	pickle_calls(b, &c->t);
+	if (c->t.has_recipe)
+		mt_buf_printf(b, "%s: ", c->t.recipe.name ?: "?");
 	if (failed)
 		mt_buf_printf(b, "%zu of %zu tensors failed", failed, n);
 	else
@@ -318,14 +325,14 @@ static void side_name(mt_buf *b, const char *side)
 		mt_buf_puts(b, base_name(side));
 }
 
-static enum draw_style verdict_style(json_t *c)
+static enum draw_style verdict_style(int passed)
 {
-	return json_is_true(json_object_get(c, "passed")) ? STYLE_OK : STYLE_ERROR;
+	return passed ? STYLE_OK : STYLE_ERROR;
 }
 
-static const char *verdict(json_t *c)
+static const char *verdict(int passed)
 {
-	return json_is_true(json_object_get(c, "passed")) ? "pass" : "FAIL";
+	return passed ? "pass" : "FAIL";
 }
 
 /* --- the list ------------------------------------------------------------ */
@@ -337,22 +344,22 @@ static int compared_width(int width)
 	return rest >= 40 ? rest / 2 : 0;
 }
 
-static void check_row(struct tui_page *p, json_t *c, int selected_row, int focused)
+static void check_row(struct tui_page *p, const mt_check_view *c, int selected_row, int focused)
 {
 	mt_buf what = MT_BUF_INIT, sum = MT_BUF_INIT;
 	char id[24];
 	int cw = compared_width(p->width);
 
-	snprintf(id, sizeof(id), "#%lld", (long long)jv_int(c, "id", 0));
-	side_name(&what, mt_json_str(c, "reference"));
+	snprintf(id, sizeof(id), "#%lld", (long long)c->id);
+	side_name(&what, c->reference);
 	mt_buf_puts(&what, " vs ");
-	side_name(&what, mt_json_str(c, "candidate"));
+	side_name(&what, c->candidate);
 	summary(&sum, c);
 	struct tui_cell cells[] = {
 		{id, ID_W, 1, 0, STYLE_DIM},
-		{is_rehearsal(c) ? "R" : "", 1, 0, 0, STYLE_WARN},
-		{mt_json_str(c, "kind"), KIND_W, 0, 0, STYLE_NORMAL},
-		{verdict(c), VERDICT_W, 0, 0, verdict_style(c)},
+		{c->rehearsal ? "R" : "", 1, 0, 0, STYLE_WARN},
+		{c->kind, KIND_W, 0, 0, STYLE_NORMAL},
+		{verdict(c->passed), VERDICT_W, 0, 0, verdict_style(c->passed)},
 		{mt_buf_cstr(&what), cw, 0, 0, STYLE_NORMAL},
 		{mt_buf_cstr(&sum), 0, 0, 0, STYLE_DIM},
 	};
@@ -377,13 +384,12 @@ static void header_row(struct tui_page *p)
 }
 
 /* How many of the checks are rehearsals. */
-static size_t rehearsals(json_t *checks)
+static size_t rehearsals(const struct corr_state *st)
 {
-	json_t *c;
-	size_t i, n = 0;
+	size_t n = 0;
 
-	json_array_foreach(checks, i, c)
-		n += is_rehearsal(c);
+	for (size_t i = 0; i < st->nviews; i++)
+		n += st->views[i].rehearsal != 0;
 	return n;
 }
 
@@ -433,20 +439,19 @@ static void field(struct tui_page *p, const char *label, const char *value, int 
 }
 
 /* The selected check under the list: its files and its summary. */
-static void preview(struct tui_page *p, json_t *c)
+static void preview(struct tui_page *p, const mt_check_view *c)
 {
 	mt_buf title = MT_BUF_INIT, sum = MT_BUF_INIT;
 	char when[32];
 
-	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(c, "id", 0),
-		      mt_json_str(c, "kind"),
-		      is_rehearsal(c) ? ", a rehearsal" : "",
-		      jv_time(json_object_get(c, "created"), when, sizeof(when)));
+	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)c->id, c->kind,
+		      c->rehearsal ? ", a rehearsal" : "",
+		      when_text(c->created, when, sizeof(when)));
 	tui_rule(p, mt_buf_cstr(&title));
-	field(p, "reference", mt_json_str(c, "reference"), 1);
-	field(p, "candidate", mt_json_str(c, "candidate"), 1);
+	field(p, "reference", c->reference, 1);
+	field(p, "candidate", c->candidate, 1);
 	page_line(p);
-	page_add_at(p, 2, verdict_style(c), verdict(c));
+	page_add_at(p, 2, verdict_style(c->passed), verdict(c->passed));
 	summary(&sum, c);
 	page_addf(p, STYLE_NORMAL, " %s", mt_buf_cstr(&sum));
 	page_line(p);
@@ -458,15 +463,15 @@ static void preview(struct tui_page *p, json_t *c)
 static void list_draw(struct tui_page *p, struct corr_state *st, const struct tui_ctx *ctx,
 		      int height)
 {
-	int n = (int)json_array_size(st->checks), below = height >= 14 ? PREVIEW_ROWS : 0;
+	int n = (int)st->nviews, below = height >= 14 ? PREVIEW_ROWS : 0;
 	int rows = tui_list_fit(height - 2 - below, n);
 
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
-	title_row(p, (size_t)n, rehearsals(st->checks));
+	title_row(p, (size_t)n, rehearsals(st));
 	header_row(p);
 	for (int r = st->top; r < st->top + rows; r++)
-		check_row(p, json_array_get(st->checks, (size_t)r), r == st->cursor, ctx->focused);
+		check_row(p, &st->views[r], r == st->cursor, ctx->focused);
 	tui_list_more(p, st->top, rows, n);
 	if (below)
 		preview(p, selected(st));
@@ -474,49 +479,45 @@ static void list_draw(struct tui_page *p, struct corr_state *st, const struct tu
 
 /* --- a check in full: the header ----------------------------------------- */
 
-static void check_header(struct tui_page *p, json_t *c)
+static void check_header(struct tui_page *p, const mt_check_view *c)
 {
-	char when[32], name[32], what[96], buf[160];
+	char when[32], buf[160];
 
 	page_line(p);
-	page_addf(p, STYLE_HEADING, "Check #%lld %s", (long long)jv_int(c, "id", 0),
-		  mt_json_str(c, "kind"));
-	page_addf(p, verdict_style(c), " %s", verdict(c));
+	page_addf(p, STYLE_HEADING, "Check #%lld %s", (long long)c->id, c->kind);
+	page_addf(p, verdict_style(c->passed), " %s", verdict(c->passed));
 	/* on the heading's line, so that the page keeps its rows, and before
 	 * the time, which the preview shows too, so that a narrow pane keeps it */
-	if (is_rehearsal(c))
+	if (c->rehearsal)
 		page_add(p, STYLE_WARN, "  rehearsal: not evidence");
-	page_addf(p, STYLE_DIM, "  %s",
-		  jv_time(json_object_get(c, "created"), when, sizeof(when)));
-	field(p, "reference", mt_json_str(c, "reference"), 1);
-	field(p, "candidate", mt_json_str(c, "candidate"), 1);
-	if (json_object_get(c, "recipe")) {
-		snprintf(buf, sizeof(buf), "%s: %s", jv_str(c, "recipe.name", name, sizeof(name)) ?: "?",
-			 jv_str(c, "recipe.what", what, sizeof(what)) ?: "");
+	page_addf(p, STYLE_DIM, "  %s", when_text(c->created, when, sizeof(when)));
+	field(p, "reference", c->reference, 1);
+	field(p, "candidate", c->candidate, 1);
+	if (c->t.has_recipe) {
+		snprintf(buf, sizeof(buf), "%s: %s", c->t.recipe.name ?: "?",
+			 c->t.recipe.what ?: "");
 		field(p, "recipe", buf, 0);
 	}
 }
 
 /* "a, b" of a list of names; "" for none. Caller frees. */
-static char *names(json_t *list)
+static char *names(const mt_check_strs *list)
 {
 	mt_buf b = MT_BUF_INIT;
-	json_t *n;
-	size_t i;
 
-	json_array_foreach(list, i, n)
-		mt_buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(n));
+	for (size_t i = 0; i < list->n; i++)
+		mt_buf_printf(&b, "%s%s", i ? ", " : "", list->v[i]);
 	return mt_buf_detach(&b);
 }
 
 /* Tensors on one side only, on a line each side that has some. */
-static void one_side_only(struct tui_page *p, json_t *c)
+static void one_side_only(struct tui_page *p, const mt_check_view *c)
 {
-	static const char *const keys[] = {"only_in_reference", "only_in_candidate"};
+	const mt_check_strs *lists[] = {&c->t.only_in_reference, &c->t.only_in_candidate};
 	static const char *const labels[] = {"only ref", "only cand"};
 
 	for (int i = 0; i < 2; i++) {
-		char *list = names(json_object_get(c, keys[i]));
+		char *list = names(lists[i]);
 		if (*list) {
 			page_line(p);
 			page_add_at(p, 2, STYLE_DIM, labels[i]);
@@ -565,22 +566,22 @@ static int choose_cols(int width, int *shown)
 }
 
 /* "[2, 3]" or "(0, 2)" of a list of integers. */
-static const char *int_list(char *buf, size_t size, json_t *list, const char *open,
+static const char *int_list(char *buf, size_t size, const mt_check_dims *list, const char *open,
 			    const char *close)
 {
 	size_t len = (size_t)snprintf(buf, size, "%s", open);
 
-	for (size_t i = 0; i < json_array_size(list) && len < size; i++)
+	for (int i = 0; i < list->n && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "",
-					(long long)json_integer_value(json_array_get(list, i)));
+					(long long)list->v[i]);
 	if (len < size) /* (3,) as Python writes a tuple of one */
-		snprintf(buf + len, size - len, "%s%s",
-			 json_array_size(list) == 1 && *open == '(' ? "," : "", close);
+		snprintf(buf + len, size - len, "%s%s", list->n == 1 && *open == '(' ? "," : "",
+			 close);
 	return buf;
 }
 
 /* The cells' texts of a tensor (or of the header, with t NULL). */
-static void cell_texts(json_t *t, char text[NCOLS][96])
+static void cell_texts(const mt_check_tensor *t, char text[NCOLS][96])
 {
 	char a[32], b[32];
 
@@ -588,24 +589,24 @@ static void cell_texts(json_t *t, char text[NCOLS][96])
 		snprintf(text[c], 96, "%s", t ? "-" : cols[c].head);
 	if (!t)
 		return;
-	snprintf(text[C_VERDICT], 96, "%s", json_is_true(json_object_get(t, "passed")) ? "ok" : "FAIL");
-	snprintf(text[C_NAME], 96, "%s", mt_json_str(t, "name") ?: "?");
-	snprintf(text[C_DTYPE], 96, "%s", mt_json_str(t, "dtype") ?: "?");
-	int_list(text[C_SHAPE], 96, json_object_get(t, "shape"), "[", "]");
-	if (json_object_get(t, "reason"))
+	snprintf(text[C_VERDICT], 96, "%s", t->passed ? "ok" : "FAIL");
+	snprintf(text[C_NAME], 96, "%s", t->name ?: "?");
+	snprintf(text[C_DTYPE], 96, "%s", t->dtype ?: "?");
+	int_list(text[C_SHAPE], 96, &t->shape, "[", "]");
+	if (t->reason)
 		return;
-	snprintf(text[C_MISMATCH], 96, "%lld/%lld", (long long)jv_int(t, "mismatched", 0),
-		 (long long)jv_int(t, "numel", 0));
-	chart_num(text[C_MAX_ABS], 96, json_object_get(t, "max_abs"), 3);
-	int_list(text[C_WHERE], 96, json_object_get(t, "max_abs_index"), "(", ")");
-	snprintf(text[C_MIN_ATOL], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "min_atol"), 3));
-	snprintf(text[C_MIN_RTOL], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "min_rtol"), 3));
-	snprintf(text[C_COSINE], 96, "%s", chart_num(a, sizeof(a), json_object_get(t, "cosine"), 4));
-	snprintf(text[C_TOL], 96, "%s/%s %s", chart_num(a, sizeof(a), json_object_get(t, "rtol"), 3),
-		 chart_num(b, sizeof(b), json_object_get(t, "atol"), 3), mt_json_str(t, "tolerance_source") ?: "");
+	snprintf(text[C_MISMATCH], 96, "%lld/%lld", (long long)t->mismatched,
+		 (long long)t->numel);
+	snprintf(text[C_MAX_ABS], 96, "%s", tnum(a, sizeof(a), t->max_abs, 3));
+	int_list(text[C_WHERE], 96, &t->max_abs_index, "(", ")");
+	snprintf(text[C_MIN_ATOL], 96, "%s", tnum(a, sizeof(a), t->min_atol, 3));
+	snprintf(text[C_MIN_RTOL], 96, "%s", tnum(a, sizeof(a), t->min_rtol, 3));
+	snprintf(text[C_COSINE], 96, "%s", tnum(a, sizeof(a), t->cosine, 4));
+	snprintf(text[C_TOL], 96, "%s/%s %s", tnum(a, sizeof(a), t->rtol, 3),
+		 tnum(b, sizeof(b), t->atol, 3), t->tolerance_source ?: "");
 }
 
-static void tensor_row(struct tui_page *p, json_t *t, int sel, int focused)
+static void tensor_row(struct tui_page *p, const mt_check_tensor *t, int sel, int focused)
 {
 	char text[NCOLS][96];
 	struct tui_cell cells[NCOLS];
@@ -617,7 +618,7 @@ static void tensor_row(struct tui_page *p, json_t *t, int sel, int focused)
 		if (!shown[c])
 			continue;
 		if (t && c == C_VERDICT)
-			s = verdict_style(t);
+			s = verdict_style(t->passed);
 		else if (t && (c == C_TOL || c == C_WHERE || c == C_DTYPE || c == C_SHAPE))
 			s = STYLE_DIM;
 		cells[n++] = (struct tui_cell){text[c], c == C_NAME ? name_w : cols[c].width,
@@ -629,50 +630,45 @@ static void tensor_row(struct tui_page *p, json_t *t, int sel, int focused)
 /* --- a tensor comparison: the selected tensor in assert_close's words ----- */
 
 /* The lines that say why the tensor failed (or how close it passed). */
-static void failure_lines(json_t *t, mt_buf *lines, enum draw_style *styles, int *n)
+static void failure_lines(const mt_check_tensor *t, mt_buf *lines, enum draw_style *styles, int *n)
 {
 	char a[40], b[40], idx[128];
-	long long mism = jv_int(t, "mismatched", 0), numel = jv_int(t, "numel", 0);
-	json_t *w;
-	size_t i;
+	long long mism = t->mismatched, numel = t->numel;
 
 #define LINE(style, ...) (styles[*n] = (style), mt_buf_printf(&lines[(*n)++], __VA_ARGS__))
-	if (json_object_get(t, "reason")) {
-		LINE(STYLE_ERROR, "Not compared: %s", mt_json_str(t, "reason"));
+	if (t->reason) {
+		LINE(STYLE_ERROR, "Not compared: %s", t->reason);
 		return;
 	}
-	if (json_is_true(json_object_get(t, "passed")))
+	if (t->passed)
 		LINE(STYLE_OK, "Close: every element within atol + rtol * |ref|");
 	else
 		LINE(STYLE_ERROR, "Tensor-likes are not close!");
 	LINE(STYLE_NORMAL, "Mismatched elements: %lld / %lld (%.1f%%)", mism, numel,
 	     numel ? 100.0 * (double)mism / (double)numel : 0.0);
 	LINE(STYLE_NORMAL, "Greatest absolute difference: %s at index %s (up to %s allowed)",
-	     chart_num(a, sizeof(a), json_object_get(t, "max_abs"), 0),
-	     int_list(idx, sizeof(idx), json_object_get(t, "max_abs_index"), "(", ")"),
-	     chart_num(b, sizeof(b), json_object_get(t, "atol"), 0));
+	     tnum(a, sizeof(a), t->max_abs, 0), int_list(idx, sizeof(idx), &t->max_abs_index, "(", ")"),
+	     tnum(b, sizeof(b), t->atol, 0));
 	LINE(STYLE_NORMAL, "Greatest relative difference: %s at index %s (up to %s allowed)",
-	     chart_num(a, sizeof(a), json_object_get(t, "max_rel"), 0),
-	     int_list(idx, sizeof(idx), json_object_get(t, "max_rel_index"), "(", ")"),
-	     chart_num(b, sizeof(b), json_object_get(t, "rtol"), 0));
-	LINE(STYLE_DIM, "Tolerance rtol %s, atol %s from %s",
-	     chart_num(a, sizeof(a), json_object_get(t, "rtol"), 0),
-	     chart_num(b, sizeof(b), json_object_get(t, "atol"), 0), mt_json_str(t, "tolerance_source") ?: "?");
-	json_array_foreach(json_object_get(t, "warnings"), i, w)
+	     tnum(a, sizeof(a), t->max_rel, 0), int_list(idx, sizeof(idx), &t->max_rel_index, "(", ")"),
+	     tnum(b, sizeof(b), t->rtol, 0));
+	LINE(STYLE_DIM, "Tolerance rtol %s, atol %s from %s", tnum(a, sizeof(a), t->rtol, 0),
+	     tnum(b, sizeof(b), t->atol, 0), t->tolerance_source ?: "?");
+	for (size_t i = 0; i < t->warnings.n; i++)
 		if (*n < TEXT_ROWS * 2)
-			LINE(STYLE_WARN, "warning: %s", json_string_value(w));
+			LINE(STYLE_WARN, "warning: %s", t->warnings.v[i]);
 #undef LINE
 }
 
 /* A rule naming the tensor, then its lines, wrapped, in `rows` lines. */
-static void failure_text(struct tui_page *p, json_t *t, int rows)
+static void failure_text(struct tui_page *p, const mt_check_tensor *t, int rows)
 {
 	mt_buf lines[TEXT_ROWS * 2 + 2];
 	enum draw_style styles[TEXT_ROWS * 2 + 2];
 	int n = 0, left = rows - 1;
 
 	memset(lines, 0, sizeof(lines));
-	tui_rule(p, mt_json_str(t, "name"));
+	tui_rule(p, t->name);
 	failure_lines(t, lines, styles, &n);
 	for (int i = 0; i < n; i++) {
 		int need = tui_wrap_count(mt_buf_cstr(&lines[i]), p->width - 4);
@@ -686,9 +682,9 @@ static void failure_text(struct tui_page *p, json_t *t, int rows)
 
 /* --- a tensor comparison in full ----------------------------------------- */
 
-static void table_title(struct tui_page *p, json_t *c, int hint)
+static void table_title(struct tui_page *p, const mt_check_view *c, int hint)
 {
-	size_t n = json_array_size(json_object_get(c, "tensors")), failed = failed_tensors(c);
+	size_t n = c->t.ntensors, failed = c->t.failed;
 	char keys[32];
 
 	page_line(p);
@@ -700,11 +696,12 @@ static void table_title(struct tui_page *p, json_t *c, int hint)
 		page_addf(p, STYLE_DIM, "  %s histogram", keys);
 }
 
-static void tensors_draw(struct tui_page *p, struct corr_state *st, json_t *c, int height,
-			 int focused)
+static void tensors_draw(struct tui_page *p, struct corr_state *st, const mt_check_view *c,
+			 int height, int focused)
 {
-	json_t *tensors = json_object_get(c, "tensors");
-	int n = (int)json_array_size(tensors), hist = chart_histogram_rows(tensors);
+	/* chartdraw.c draws the histogram from the tensors' JSON */
+	json_t *tensors = (json_t *)c->t.tensors_json;
+	int n = (int)c->t.ntensors, hist = chart_histogram_rows(tensors);
 	int fixed, both, rows;
 	char keys[32];
 
@@ -725,14 +722,13 @@ static void tensors_draw(struct tui_page *p, struct corr_state *st, json_t *c, i
 	table_title(p, c, !both);
 	tensor_row(p, NULL, 0, 0);
 	for (int r = st->tensor_top; r < st->tensor_top + rows && r < n; r++)
-		tensor_row(p, json_array_get(tensors, (size_t)r), r == st->tensor, focused);
+		tensor_row(p, &c->t.tensors[r], r == st->tensor, focused);
 	tui_list_more(p, st->tensor_top, rows, n);
 	if (!n) {
 		page_line(p);
 		page_add_at(p, 2, STYLE_DIM, "(no tensor in common)");
 	} else {
-		failure_text(p, json_array_get(tensors, (size_t)st->tensor),
-			     height - p->nlines - (both ? hist : 0));
+		failure_text(p, &c->t.tensors[st->tensor], height - p->nlines - (both ? hist : 0));
 	}
 	if (both)
 		chart_histogram(p, tensors, hist);
@@ -740,45 +736,51 @@ static void tensors_draw(struct tui_page *p, struct corr_state *st, json_t *c, i
 
 /* --- a curve comparison in full ------------------------------------------ */
 
-static void curves_draw(struct tui_page *p, json_t *c, int height)
+/* Where the curves left the band, if they did. */
+static void divergence_line(struct tui_page *p, const mt_check_curves *c)
 {
-	json_t *fin = json_object_get(c, "final"), *gap = json_object_get(c, "max_abs_gap");
+	char a[32], b[32];
+	mt_buf line = MT_BUF_INIT;
+
+	if (isnan(c->first_divergent_step))
+		return;
+	mt_buf_printf(&line, "first outside at step %s",
+		      cnum(a, sizeof(a), c->first_divergent_step, 6));
+	if (!isnan(c->diverged_from_step))
+		mt_buf_printf(&line, "; diverged from step %s (outside to the end)",
+			      cnum(b, sizeof(b), c->diverged_from_step, 6));
+	else
+		mt_buf_puts(&line, "; back inside by the end");
+	tui_wrap_rows(p, mt_buf_cstr(&line), 2, 1, STYLE_WARN);
+	mt_buf_dispose(&line);
+}
+
+static void curves_draw(struct tui_page *p, const mt_check_view *v, int height)
+{
+	const mt_check_curves *c = &v->c;
 	char a[32], b[32], d[32];
 	mt_buf line = MT_BUF_INIT;
 
-	check_header(p, c);
+	check_header(p, v);
 	page_line(p);
-	page_add_at(p, 2, verdict_style(c), verdict(c));
-	page_addf(p, STYLE_NORMAL, ": %lld of %lld points outside",
-		  (long long)jv_int(c, "outside_band", 0), (long long)jv_int(c, "points", 0));
-	page_addf(p, STYLE_DIM, " rtol %s, atol %s",
-		  chart_num(a, sizeof(a), json_object_get(c, "rtol"), 0),
-		  chart_num(b, sizeof(b), json_object_get(c, "atol"), 0));
-	if (json_is_number(json_object_get(c, "first_divergent_step"))) {
-		mt_buf_printf(&line, "first outside at step %s",
-			      chart_num(a, sizeof(a), json_object_get(c, "first_divergent_step"), 6));
-		if (json_is_number(json_object_get(c, "diverged_from_step")))
-			mt_buf_printf(&line, "; diverged from step %s (outside to the end)",
-				      chart_num(b, sizeof(b), json_object_get(c, "diverged_from_step"), 6));
-		else
-			mt_buf_puts(&line, "; back inside by the end");
-		tui_wrap_rows(p, mt_buf_cstr(&line), 2, 1, STYLE_WARN);
-		mt_buf_dispose(&line);
-	}
+	page_add_at(p, 2, verdict_style(v->passed), verdict(v->passed));
+	page_addf(p, STYLE_NORMAL, ": %lld of %lld points outside", (long long)c->outside_band,
+		  (long long)c->points);
+	page_addf(p, STYLE_DIM, " rtol %s, atol %s", cnum(a, sizeof(a), c->rtol, 0),
+		  cnum(b, sizeof(b), c->atol, 0));
+	divergence_line(p, c);
 	mt_buf_printf(&line, "final (step %s): reference %s, candidate %s: %s",
-		      chart_num(a, sizeof(a), json_object_get(fin, "step"), 6),
-		      chart_num(b, sizeof(b), json_object_get(fin, "reference"), 5),
-		      json_is_null(json_object_get(fin, "candidate"))
-			      ? "NaN"
-			      : chart_num(d, sizeof(d), json_object_get(fin, "candidate"), 5),
-		      json_is_true(json_object_get(fin, "agree")) ? "agree" : "differ");
-	if (gap)
+		      cnum(a, sizeof(a), c->final_step, 6), cnum(b, sizeof(b), c->final_reference, 5),
+		      isnan(c->final_candidate) ? "NaN" : cnum(d, sizeof(d), c->final_candidate, 5),
+		      c->final_agree ? "agree" : "differ");
+	if (c->has_max_abs_gap_key)
 		mt_buf_printf(&line, "; largest gap %s at step %s",
-			      chart_num(a, sizeof(a), json_object_get(gap, "value"), 4),
-			      chart_num(b, sizeof(b), json_object_get(gap, "step"), 6));
+			      cnum(a, sizeof(a), c->max_abs_gap.value, 4),
+			      cnum(b, sizeof(b), c->max_abs_gap.step, 6));
 	tui_wrap_rows(p, mt_buf_cstr(&line), 2, 1, STYLE_NORMAL);
 	mt_buf_dispose(&line);
-	chart_curves(p, c, height - p->nlines);
+	/* chartdraw.c draws the series from the check's JSON */
+	chart_curves(p, (json_t *)v->json, height - p->nlines);
 }
 
 /* --- the screen ------------------------------------------------------------ */
@@ -811,7 +813,7 @@ static void correctness_draw(void *state, const struct tui_ctx *ctx, struct tui_
 {
 	struct corr_state *st = state;
 	int height = p->height > 0 ? p->height : 20;
-	json_t *c;
+	const mt_check_view *c;
 
 	sync(st, ctx);
 	c = selected(st);
@@ -829,8 +831,7 @@ static void correctness_draw(void *state, const struct tui_ctx *ctx, struct tui_
 static int move_to(struct corr_state *st, long to)
 {
 	int tensors = st->details && !is_kind(selected(st), "curves");
-	int n = tensors ? (int)json_array_size(json_object_get(selected(st), "tensors"))
-			: (int)json_array_size(st->checks);
+	int n = tensors ? (int)selected(st)->t.ntensors : (int)st->nviews;
 
 	to = to >= n ? n - 1 : to;
 	to = to < 0 ? 0 : to;
@@ -838,7 +839,7 @@ static int move_to(struct corr_state *st, long to)
 		st->tensor = (int)to;
 	} else {
 		st->cursor = (int)to;
-		st->follow = jv_int(selected(st), "id", 0);
+		st->follow = selected_id(st);
 	}
 	return TUI_HANDLED | TUI_REDRAW;
 }
@@ -880,6 +881,7 @@ static int correctness_handle(void *state, const struct tui_ctx *ctx, enum tui_a
 static void correctness_done(void *state)
 {
 	struct corr_state *st = state;
+	mt_check_view_free_list(st->views, st->nviews);
 	json_decref(st->checks);
 	answers_clear(st);
 }
