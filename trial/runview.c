@@ -93,8 +93,8 @@ static void read_figures(mt_run_figures *f, mt_jview *m)
 {
 	f->known = 1;
 	f->status = mt_jview_str(m, "status");
-	f->first_ms = mt_jview_int(m, "first_ms", 0);
-	f->last_ms = mt_jview_int(m, "last_ms", 0);
+	f->first_ms = mt_jview_int(m, "first_ms", MT_RUNLOG_NO_TIME);
+	f->last_ms = mt_jview_int(m, "last_ms", MT_RUNLOG_NO_TIME);
 	f->steps = mt_jview_int(m, "steps", 0);
 	f->warnings = mt_jview_int(m, "warnings", 0);
 	f->run_minutes = mt_jview_num(m, "run_minutes");
@@ -102,7 +102,7 @@ static void read_figures(mt_run_figures *f, mt_jview *m)
 	if (json_is_object(mt_jview_opt_get(m, "run_start"))) { /* older records lack it */
 		mt_jview v;
 		mt_jview_sub(&v, m, "run_start");
-		f->run_start_ms = mt_jview_int(&v, "t_ms", 0);
+		f->run_start_ms = mt_jview_int(&v, "t_ms", MT_RUNLOG_NO_TIME);
 		mt_jview_close(&v, m);
 	}
 	read_steady(f, m);
@@ -123,6 +123,7 @@ int mt_run_figures_read(mt_run_figures *f, const json_t *metrics)
 	mt_run_compiles_view *c = &f->compiles;
 
 	memset(f, 0, sizeof(*f));
+	f->first_ms = f->last_ms = f->run_start_ms = MT_RUNLOG_NO_TIME;
 	f->clock1_s = f->step_median_s = f->padding_fraction = f->run_minutes = NAN;
 	t->value = t->from_run_start_s = t->from_submission_s = t->from_attempt_start_s = NAN;
 	t->evaluated = t->reached = -1;
@@ -262,7 +263,7 @@ int mt_run_view_eval(mt_run_eval_view *out, const mt_run_figures *f, size_t i)
 		return MT_ENOTFOUND;
 	out->metric = mt_jview_str(&v, "metric");
 	out->value = mt_jview_num(&v, "value");
-	out->t_ms = mt_jview_int(&v, "t_ms", 0);
+	out->t_ms = mt_jview_int(&v, "t_ms", MT_RUNLOG_NO_TIME);
 	out->step = mt_jview_int(&v, "step", -1);
 	return mt_jview_complete(&v);
 }

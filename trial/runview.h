@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runlog.h" /* MT_RUNLOG_NO_TIME */
+
 /* The quality target's part of the figures (mt_runs_target), known when
  * trial.yaml sets one. */
 typedef struct {
@@ -45,13 +47,13 @@ typedef struct {
 typedef struct {
 	int known;               /* 0: none (a running run, a log without figures) */
 	const char *status;      /* what the log says: success, failed, aborted, unknown */
-	int64_t first_ms, last_ms; /* the log's first and last timed event; 0 none */
+	int64_t first_ms, last_ms; /* the log's first and last timed event, MT_RUNLOG_NO_TIME */
 	int64_t steps;           /* step events */
 	int64_t warnings;        /* warnings counted, kept or not */
 	double clock1_s;         /* submission to the first step */
 	double step_median_s;    /* steady state */
 	double padding_fraction; /* 1 - tokens / padded; NAN */
-	int64_t run_start_ms;    /* run_start, else the first step; 0 none */
+	int64_t run_start_ms;    /* run_start, else the first step; MT_RUNLOG_NO_TIME */
 	double run_minutes;      /* MLPerf's */
 	mt_run_target_view target;
 	mt_run_compiles_view compiles;
@@ -64,7 +66,7 @@ typedef struct {
 typedef struct {
 	const char *metric;
 	double value;
-	int64_t t_ms, step; /* 0 / -1 when unknown */
+	int64_t t_ms, step; /* MT_RUNLOG_NO_TIME / -1 when unknown */
 } mt_run_eval_view;
 
 /* One stall (metrics.stalls[i]). */
