@@ -224,7 +224,7 @@ static void warn_against_trial(const mt_run_view *r, const char *path)
 }
 
 struct import_args {
-	struct cli_attempt at;
+	mt_run_attempt at;
 	json_t *topology; /* borrowed; NULL without a system description */
 };
 
@@ -234,7 +234,6 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 		      const struct import_args *a, const char *path,
 		      enum mt_runs_log_format format, int64_t *id)
 {
-	mt_run_attempt at = {a->at.system, a->at.track, a->at.label, a->at.cache, a->at.rehearsal};
 	mt_run_import_result r;
 	mt_run_figures m;
 	mt_run_view v;
@@ -243,7 +242,7 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 	*id = 0;
 	if (format == MT_RUNS_SYSTEM)
 		return 0;
-	error = mt_run_import(&r, t, rules, &at, path, format, a->topology);
+	error = mt_run_import(&r, t, rules, &a->at, path, format, a->topology);
 	(void)mt_run_figures_read(&m, r.metrics);
 	if (error == 0 && !cli->json)
 		printf("Imported %s as run #%lld (%s, %s%s, %lld warnings).\n", path, (long long)r.id,
