@@ -6,6 +6,7 @@
 #include "journal.h"
 #include "runlog.h"
 #include "runs.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -152,20 +153,6 @@ done:
 	return error;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The runs that are evidence for `system`: not rehearsals, not withdrawn
  * (the journal's list leaves those out). New reference. */
 static json_t *evidence(mt_trial *t, const char *system)
@@ -212,7 +199,7 @@ int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t)
 			json_array_append_new(*runs, json_incref(json_object_get(r, "id")));
 		}
 	}
-	*out = median_of(v, n);
+	*out = mt_median(v, n);
 	free(v), json_decref(c);
 	if (!n) {
 		json_decref(*runs), *runs = NULL;
@@ -256,8 +243,8 @@ static int side(mt_breakeven_side *s, json_t **ids, mt_trial *t, const char *sys
 		step[n++] = st;
 		json_array_append_new(*ids, json_incref(json_object_get(r, "id")));
 	}
-	s->clock1_s = median_of(start, n);
-	s->step_s = median_of(step, n);
+	s->clock1_s = mt_median(start, n);
+	s->step_s = mt_median(step, n);
 	s->price_per_hour = mt_econ_price(t, system);
 	json_decref(runs), free(start), free(step);
 	if (!n)
