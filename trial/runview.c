@@ -84,7 +84,10 @@ static void read_steady(mt_run_figures *f, mt_jview *m)
 	if (!json_is_object(mt_jview_get(m, "steady")))
 		return;
 	mt_jview_sub(&v, m, "steady");
+	f->steady = 1;
 	f->step_median_s = mt_jview_num(&v, "step_median_s");
+	f->intervals = mt_jview_int(&v, "intervals", 0);
+	f->warmup_skipped = mt_jview_int(&v, "warmup_skipped", 0);
 	f->padding_fraction = mt_jview_opt_num(&v, "padding_fraction"); /* older records lack it */
 	mt_jview_close(&v, m);
 }
@@ -111,7 +114,13 @@ static void read_figures(mt_run_figures *f, mt_jview *m)
 	f->topology = mt_jview_opt_get(m, "topology");
 	f->evaluations = mt_jview_get(m, "evaluations");
 	f->stalls = mt_jview_get(m, "stalls");
-	f->last_step = mt_jview_opt_get(m, "last_step");
+	if (json_is_object(mt_jview_get(m, "last_step"))) {
+		mt_jview v;
+		mt_jview_sub(&v, m, "last_step");
+		f->last_step = mt_jview_int(&v, "step", -1);
+		f->last_loss = mt_jview_num(&v, "loss");
+		mt_jview_close(&v, m);
+	}
 	f->warning_list = mt_jview_opt_get(m, "warning_list");
 }
 
@@ -125,6 +134,7 @@ int mt_run_figures_read(mt_run_figures *f, const json_t *metrics)
 	memset(f, 0, sizeof(*f));
 	f->first_ms = f->last_ms = f->run_start_ms = MT_RUNLOG_NO_TIME;
 	f->clock1_s = f->step_median_s = f->padding_fraction = f->run_minutes = NAN;
+	f->last_step = -1, f->last_loss = NAN;
 	t->value = t->from_run_start_s = t->from_submission_s = t->from_attempt_start_s = NAN;
 	t->evaluated = t->reached = -1;
 	t->at_step = -1;

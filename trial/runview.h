@@ -51,15 +51,19 @@ typedef struct {
 	int64_t steps;           /* step events */
 	int64_t warnings;        /* warnings counted, kept or not */
 	double clock1_s;         /* submission to the first step */
+	int steady;              /* 1: a steady state was measured (the next three) */
 	double step_median_s;    /* steady state */
+	int64_t intervals, warmup_skipped; /* measured, and skipped as warm-up */
 	double padding_fraction; /* 1 - tokens / padded; NAN */
+	int64_t last_step;       /* the latest step logged, -1 none */
+	double last_loss;        /* its loss */
 	int64_t run_start_ms;    /* run_start, else the first step; MT_RUNLOG_NO_TIME */
 	double run_minutes;      /* MLPerf's */
 	mt_run_target_view target;
 	mt_run_compiles_view compiles;
 	const json_t *topology;  /* an imported system description (mt_runs_system_read) */
 	/* arrays read with mt_run_view_eval / _stall / _warning */
-	const json_t *evaluations, *stalls, *warning_list, *last_step;
+	const json_t *evaluations, *stalls, *warning_list;
 } mt_run_figures;
 
 /* One evaluation of the log (metrics.evaluations[i]). */

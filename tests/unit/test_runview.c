@@ -144,6 +144,8 @@ static void test_protocol_rehearsal(void **state)
 	assert_string_equal(v.devices.not_priced, "rehearsal");
 	assert_true(isnan(v.devices.cost));
 	assert_int_equal(v.figures.steps, 60);
+	assert_int_equal(v.figures.last_step, 60);
+	assert_true(v.figures.steady && v.figures.intervals > 0);
 	/* clock 2 is the mean, the stall in it; the median is the 100 ms step */
 	assert_float_equal(v.figures.step_median_s, 0.1, 1e-9);
 	assert_true(v.steady_step_s > v.figures.step_median_s);
