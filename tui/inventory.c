@@ -2,7 +2,7 @@
  * ellipsis, a cursor, and the source of the selected row underneath. */
 #include "inventory.h"
 #include "rows.h"
-#include "jview.h"
+#include "model_path.h"
 #include "util.h"
 #include "jsonutil.h"
 
