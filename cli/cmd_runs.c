@@ -92,10 +92,10 @@ static void print_systems(json_t *systems)
 		       "without its metric in the log, %lld failed or aborted", first ? "\n" : "",
 		       names[k], (long long)s.runs, (long long)s.reached, (long long)s.missed,
 		       (long long)s.no_metric, (long long)s.failed);
-		if (!isnan(s.time_to_target_median_s))
-			printf("; median time to target %.4g s", s.time_to_target_median_s);
-		if (!isnan(s.run_minutes_median))
-			printf("; MLPerf minutes median %.4g", s.run_minutes_median);
+		if (!isnan(s.time_to_target_s.median))
+			printf("; median time to target %.4g s", s.time_to_target_s.median);
+		if (!isnan(s.run_minutes.median))
+			printf("; MLPerf minutes median %.4g", s.run_minutes.median);
 		printf("\n");
 		first = 0;
 	}

@@ -301,16 +301,17 @@ int mt_run_view_warning(mt_run_warning_view *out, const mt_run_figures *f, size_
 	return mt_jview_complete(&v);
 }
 
-/* min, median, max of a summary's time (mt_run_summary_json): the median. */
-static double median_in(mt_jview *v, const char *key)
+/* min, median, max and olympic mean of a summary (mt_run_summary_json). */
+static void read_spread(mt_run_spread *out, mt_jview *v, const char *key)
 {
 	mt_jview s;
-	double x;
 
 	mt_jview_sub(&s, v, key);
-	x = mt_jview_num(&s, "median");
+	out->min = mt_jview_num(&s, "min");
+	out->median = mt_jview_num(&s, "median");
+	out->max = mt_jview_num(&s, "max");
+	out->olympic_mean = mt_jview_num(&s, "olympic_mean");
 	mt_jview_close(&s, v);
-	return x;
 }
 
 int mt_run_system_read(mt_run_system_view *s, const json_t *systems, const char *name)
@@ -318,7 +319,8 @@ int mt_run_system_read(mt_run_system_view *s, const json_t *systems, const char 
 	mt_jview v;
 
 	memset(s, 0, sizeof(*s));
-	s->time_to_target_median_s = s->run_minutes_median = s->devices = s->price_hourly = NAN;
+	s->devices = s->price_hourly = NAN;
+	s->time_to_target_s = s->run_minutes = (mt_run_spread){NAN, NAN, NAN, NAN};
 	mt_jview_init(&v, json_object_get(systems, name), "runs by system");
 	if (!v.obj)
 		return 0;
@@ -329,8 +331,8 @@ int mt_run_system_read(mt_run_system_view *s, const json_t *systems, const char 
 	s->no_metric = mt_jview_int(&v, "no_metric", 0);
 	s->running = mt_jview_int(&v, "running", 0);
 	s->reached = mt_jview_int(&v, "reached", 0);
-	s->time_to_target_median_s = median_in(&v, "time_to_target_s");
-	s->run_minutes_median = median_in(&v, "run_minutes");
+	read_spread(&s->time_to_target_s, &v, "time_to_target_s");
+	read_spread(&s->run_minutes, &v, "run_minutes");
 	s->devices = mt_jview_num(&v, "devices");
 	s->price_hourly = mt_jview_num(&v, "price_hourly");
 	return mt_jview_complete(&v);

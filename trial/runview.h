@@ -141,11 +141,18 @@ int mt_run_view_eval(mt_run_eval_view *out, const mt_run_figures *f, size_t i);
 int mt_run_view_stall(mt_run_stall_view *out, const mt_run_figures *f, size_t i);
 int mt_run_view_warning(mt_run_warning_view *out, const mt_run_figures *f, size_t i);
 
+/* A figure across runs (mt_run_summary_json): NAN each without values;
+ * the olympic mean (drop the fastest and the slowest) needs 3. */
+typedef struct {
+	double min, median, max, olympic_mean;
+} mt_run_spread;
+
 /* One system's summary of mt_runs_by_system. */
 typedef struct {
 	int known; /* 0: no runs of the system (null) */
 	int64_t runs, failed, missed, no_metric, running, reached;
-	double time_to_target_median_s, run_minutes_median;
+	mt_run_spread time_to_target_s; /* over the runs that reached it */
+	mt_run_spread run_minutes;      /* MLPerf's, over its successful runs */
 	double devices, price_hourly;
 } mt_run_system_view;
 

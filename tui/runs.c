@@ -635,7 +635,7 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 		head[2].text = "cand", head[3].text = "c/b";
 	tui_row(p, head, 4, 0, 0);
 	side_counts(p, &b, &c);
-	bc = b.time_to_target_median_s, cc = c.time_to_target_median_s;
+	bc = b.time_to_target_s.median, cc = c.time_to_target_s.median;
 	side_row(p, "  to target", secs(bs, sizeof(bs), bc), secs(cs, sizeof(cs), cc), cc / bc);
 	side_secs(p, runs, "  clock 1", clock1_of);
 	side_secs(p, runs, "  steady step", step_of);
