@@ -242,7 +242,9 @@ json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec)
  * why there is none. */
 json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
 {
-	json_t *d = NULL, *c, *item;
+	json_t *d = NULL, *c;
+	mt_decision_view dv;
+	mt_criterion_view cv;
 	const char *v;
 	size_t i;
 
@@ -253,7 +255,8 @@ json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
 		mt_error_clear();
 		return err;
 	}
-	v = json_string_value(json_object_get(d, "verdict"));
+	(void)mt_decision_read(&dv, d); /* mt_decide's own: complete */
+	v = dv.verdict;
 	json_object_set_new(d, "verdict_class",
 			    json_string(!v ? "unknown" : strcmp(v, MT_VERDICT_GO) == 0 ? "go"
 				       : strcmp(v, MT_VERDICT_NO_GO) == 0 ? "no-go"
@@ -261,15 +264,15 @@ json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
 										       : "unknown"));
 	/* the main caveat is the first: the templates list the others apart,
 	 * or it would be printed twice */
-	json_object_set_new(d, "other_caveats", c = json_array());
-	json_array_foreach(json_object_get(d, "caveats"), i, item)
-		if (i > 0)
-			json_array_append(c, item);
-	json_array_foreach(json_object_get(d, "criteria"), i, c) {
-		const char *st = json_string_value(json_object_get(c, "status")) ?: "unknown";
-		json_object_set_new(c, "status_label", json_string(strcmp(st, "not_met") == 0 ? "NOT MET"
-								   : strcmp(st, "met") == 0  ? "met"
-											     : "unknown"));
-	}
+	c = json_array();
+	for (i = 1; i < dv.n_caveats; i++)
+		json_array_append_new(c, json_string(mt_decision_caveat(&dv, i)));
+	for (i = 0; mt_decision_criterion(&cv, &dv, i) != MT_ENOTFOUND; i++)
+		json_object_set_new(json_array_get(dv.criteria, i), "status_label",
+				    json_string(cv.state == MT_CRITERION_NOT_MET ? "NOT MET"
+						: cv.state == MT_CRITERION_MET	 ? "met"
+										 : "unknown"));
+	json_object_set_new(d, "other_caveats", c);
+	mt_error_clear();
 	return d;
 }
