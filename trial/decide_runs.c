@@ -1,6 +1,8 @@
 /* The criteria judged from the run attempts (decide.h): which runs a
  * criterion reads, quality, and time and cost to quality. */
 #include "decide_int.h"
+#include "error.h"
+#include "runview.h"
 #include "util.h"
 
 #include <math.h>
@@ -21,9 +23,20 @@ const char *mt_dc_track_label(const char *t)
 	return *t ? t : "no track";
 }
 
+/* Run r of the evidence read (a key it lacks reads as none, as in the
+ * JSON: the evidence of tests holds only what a criterion reads). */
+static void view(mt_run_view *v, json_t *r)
+{
+	(void)mt_run_view_read(v, r);
+	mt_error_clear();
+}
+
 int mt_dc_is_rehearsal(json_t *r)
 {
-	return json_is_true(json_object_get(r, "rehearsal"));
+	mt_run_view v;
+
+	view(&v, r);
+	return v.rehearsal;
 }
 
 /* Runs of `system` (and of `track` when not NULL; "" is no track) whose
@@ -35,11 +48,12 @@ json_t *mt_dc_runs_of(json_t *ev, const char *system, const char *track,
 	json_t *out = json_array(), *r;
 	size_t i;
 	json_array_foreach(json_object_get(ev, "runs"), i, r) {
-		const char *tr = mt_dc_str(r, "track") ?: "";
-		if (mt_dc_is_rehearsal(r) || !mt_dc_streq(mt_dc_str(r, "system"), system) ||
-		    (track && strcmp(tr, track) != 0))
+		mt_run_view v;
+		view(&v, r);
+		if (v.rehearsal || !mt_dc_streq(v.system, system) ||
+		    (track && strcmp(v.track ?: "", track) != 0))
 			continue;
-		if (statuses && !mt_str_in(mt_dc_str(r, "status") ?: "", statuses))
+		if (statuses && !mt_str_in(v.status ?: "", statuses))
 			continue;
 		json_array_append(out, r);
 	}
@@ -51,9 +65,12 @@ json_t *mt_dc_rehearsals_of(json_t *ev, const char *system)
 {
 	json_t *out = json_array(), *r;
 	size_t i;
-	json_array_foreach(json_object_get(ev, "runs"), i, r)
-		if (mt_dc_is_rehearsal(r) && (!system || mt_dc_streq(mt_dc_str(r, "system"), system)))
+	json_array_foreach(json_object_get(ev, "runs"), i, r) {
+		mt_run_view v;
+		view(&v, r);
+		if (v.rehearsal && (!system || mt_dc_streq(v.system, system)))
 			json_array_append(out, r);
+	}
 	return out;
 }
 
@@ -132,21 +149,26 @@ void mt_dc_attempts_condition(struct ctx *x, json_t *c)
 /* The best evaluation of `metric` in `runs`: *best, its run's id; 0 when none. */
 static int best_eval(json_t *runs, const char *metric, int higher, double *best, json_int_t *run_id)
 {
-	json_t *r, *e;
-	size_t i, k;
+	mt_run_eval_view e;
+	mt_run_view rv;
+	json_t *r;
+	size_t i;
 	int found = 0;
 
-	json_array_foreach(runs, i, r)
-		json_array_foreach(json_object_get(json_object_get(r, "metrics"), "evaluations"), k, e) {
-			double v = mt_dc_num(json_object_get(e, "value"));
-			if (!mt_dc_streq(mt_dc_str(e, "metric"), metric) || !isfinite(v))
+	json_array_foreach(runs, i, r) {
+		view(&rv, r);
+		for (size_t k = 0; mt_run_view_eval(&e, &rv.figures, k) != MT_ENOTFOUND; k++) {
+			double v = e.value;
+			if (!mt_dc_streq(e.metric, metric) || !isfinite(v))
 				continue;
 			if (!found || (higher ? v > *best : v < *best)) {
 				*best = v;
-				*run_id = json_integer_value(json_object_get(r, "id"));
+				*run_id = rv.id;
 			}
 			found = 1;
 		}
+	}
+	mt_error_clear();
 	return found;
 }
 
@@ -218,12 +240,14 @@ static const char *no_metric_note(struct ctx *x, const char *metric)
 	const char *in_log = NULL;
 	size_t i, n = 0;
 
-	json_array_foreach(runs, i, r)
-		if (mt_dc_streq(mt_dc_str(r, "outcome"), "no_metric")) {
+	json_array_foreach(runs, i, r) {
+		mt_run_view v;
+		view(&v, r);
+		if (mt_dc_streq(v.outcome, "no_metric")) {
 			n++;
-			in_log = in_log ?: mt_dc_str(json_object_get(json_object_get(r, "metrics"), "target"),
-					       "metrics_in_log");
+			in_log = in_log ?: v.figures.target.metrics_in_log;
 		}
+	}
 	note[0] = '\0';
 	if (n)
 		snprintf(note, sizeof(note), "; %zu finished candidate run(s) never evaluate %s: their "
@@ -241,9 +265,12 @@ static void missed_condition(struct ctx *x, json_t *c)
 	mt_buf b = MT_BUF_INIT;
 	size_t i;
 
-	json_array_foreach(done, i, r)
-		if (mt_dc_streq(mt_dc_str(r, "outcome"), "missed"))
+	json_array_foreach(done, i, r) {
+		mt_run_view v;
+		view(&v, r);
+		if (mt_dc_streq(v.outcome, "missed"))
 			json_array_append(missed, r);
+	}
 	if (json_array_size(missed)) {
 		mt_dc_put_ids(&b, missed);
 		mt_dc_condition(c, "%zu of %zu finished candidate runs did not reach the target (runs %s)",
