@@ -2,6 +2,7 @@
  * judged from the record, as a checklist (trial/decide.h says how). */
 #include "cli.h"
 #include "decide.h"
+#include "decide_view.h"
 #include "error.h"
 #include "util.h"
 
@@ -28,8 +29,8 @@ static void print_criterion(const mt_criterion_view *c)
 	printf("    evidence: %s\n", c->evidence);
 	printf("    source: %s\n", c->source);
 	for (size_t i = 0; i < c->n_conditions; i++)
-		printf("    condition: %s\n", mt_criterion_condition(c, i));
-	for (size_t i = 0; mt_criterion_missing(c, i, &what, &command) != MT_ENOTFOUND; i++)
+		printf("    condition: %s\n", mt_decide_view_condition(c, i));
+	for (size_t i = 0; mt_decide_view_missing(c, i, &what, &command) != MT_ENOTFOUND; i++)
 		printf("    missing: %s; record it with: %s\n", what, command);
 }
 
@@ -38,17 +39,17 @@ static void print_decision(const json_t *decision)
 	mt_decision_view d;
 	mt_criterion_view c;
 
-	(void)mt_decision_read(&d, decision); /* a key missing: its line says (null) */
+	(void)mt_decide_view_read(&d, decision); /* a key missing: its line says (null) */
 	printf("Verdict: %s (%s)\n", d.headline, d.summary);
 	if (d.caveat)
 		printf("Main caveat: %s\n", d.caveat);
 	printf("\n");
-	for (size_t i = 0; mt_decision_criterion(&c, &d, i) != MT_ENOTFOUND; i++)
+	for (size_t i = 0; mt_decide_view_criterion(&c, &d, i) != MT_ENOTFOUND; i++)
 		print_criterion(&c);
 	if (d.n_caveats > 1) {
 		printf("\nOther caveats:\n");
 		for (size_t i = 1; i < d.n_caveats; i++)
-			printf("  - %s\n", mt_decision_caveat(&d, i));
+			printf("  - %s\n", mt_decide_view_caveat(&d, i));
 	}
 	mt_error_clear();
 }

@@ -56,7 +56,7 @@ static mt_run_view *views_of(json_t *runs)
 
 	if (v)
 		json_array_foreach(runs, i, r)
-			(void)mt_run_view_read(&v[i], r);
+			(void)mt_runview_read(&v[i], r);
 	mt_error_clear();
 	return v;
 }
@@ -85,7 +85,7 @@ static void print_systems(json_t *systems)
 	int first = 1;
 
 	for (size_t k = 0; k < 2; k++) {
-		(void)mt_run_system_read(&s, systems, names[k]);
+		(void)mt_runview_system(&s, systems, names[k]);
 		if (!s.known)
 			continue;
 		printf("%s%s: %lld runs: %lld reached the target, %lld finished short of it, %lld "
@@ -205,7 +205,7 @@ static void print_warnings(const char *path, const mt_run_figures *m)
 	mt_run_warning_view w;
 	size_t total = (size_t)m->warnings;
 
-	for (size_t i = 0; i < WARNINGS_SAID && mt_run_view_warning(&w, m, i) != MT_ENOTFOUND; i++)
+	for (size_t i = 0; i < WARNINGS_SAID && mt_runview_warning(&w, m, i) != MT_ENOTFOUND; i++)
 		fprintf(stderr, "mtrial runs import: warning: %s:%lld: %s\n", path,
 			(long long)w.line, w.message);
 	if (total > WARNINGS_SAID)
@@ -243,7 +243,7 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 	if (format == MT_RUNS_SYSTEM)
 		return 0;
 	error = mt_run_import(&r, t, rules, &a->at, path, format, a->topology);
-	(void)mt_run_figures_read(&m, r.metrics);
+	(void)mt_runview_figures(&m, r.metrics);
 	if (error == 0 && !cli->json)
 		printf("Imported %s as run #%lld (%s, %s%s, %lld warnings).\n", path, (long long)r.id,
 		       a->at.system, r.status, a->at.rehearsal ? ", a rehearsal: not evidence" : "",
@@ -251,7 +251,7 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 	if (error == 0 || r.empty)
 		print_warnings(path, &m);
 	if (error == 0) {
-		(void)mt_run_view_read(&v, r.run); /* a key missing: its warning unknown */
+		(void)mt_runview_read(&v, r.run); /* a key missing: its warning unknown */
 		warn_against_trial(&v, path);
 	}
 	*id = r.id;
@@ -264,7 +264,7 @@ static void print_topology(const json_t *topology)
 {
 	mt_run_topology_view tp;
 
-	(void)mt_run_topology_read(&tp, topology);
+	(void)mt_runview_topology(&tp, topology);
 	mt_error_clear();
 	printf("Topology from %s: %g node(s) x %g %s = %g devices.\n", tp.source, tp.nodes,
 	       tp.accelerators_per_node, tp.accelerator ?: "accelerators", tp.devices);
@@ -437,7 +437,7 @@ static void print_stalls(const mt_run_view *r)
 	size_t n = json_array_size(r->figures.stalls);
 	mt_run_stall_view x;
 
-	for (size_t i = 0; mt_run_view_stall(&x, &r->figures, i) != MT_ENOTFOUND; i++) {
+	for (size_t i = 0; mt_runview_stall(&x, &r->figures, i) != MT_ENOTFOUND; i++) {
 		if (i == 10 && n > 11) {
 			printf("  stall    and %zu more (runs show %lld --json lists them)\n", n - 10,
 			       (long long)r->id);

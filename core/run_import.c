@@ -23,7 +23,7 @@ static int record(mt_run_import_result *out, mt_trial *t, const mt_run_attempt *
 			      .cache = at->cache, .origin = "import", .rehearsal = at->rehearsal};
 	int error;
 
-	(void)mt_run_figures_read(&f, out->metrics); /* mt_runs_metrics's own: complete */
+	(void)mt_runview_figures(&f, out->metrics); /* mt_runs_metrics's own: complete */
 	st = f.status, first = f.first_ms;
 	rec.log = abs ? abs : path;
 	rec.status = out->status = st && strcmp(st, "unknown") != 0 ? st : "success";
@@ -48,7 +48,7 @@ int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_runlog_rules 
 	memset(out, 0, sizeof(*out));
 	if ((error = mt_runs_metrics_with(&out->metrics, rules, path, format, t->spec, 0, -1)) < 0)
 		return error;
-	(void)mt_run_figures_read(&f, out->metrics);
+	(void)mt_runview_figures(&f, out->metrics);
 	if (!f.steps && !json_array_size(f.evaluations) && isnan(f.run_minutes)) {
 		out->empty = 1;
 		return mt_error_set(MT_EINVALID, "%s: no training events in it (MLPerf :::MLLOG lines, "

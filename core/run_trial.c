@@ -104,7 +104,7 @@ static char *figures(mt_run_trial_result *out, mt_trial *t, int64_t started, int
 		mt_error_clear();
 		return NULL;
 	}
-	(void)mt_run_figures_read(&f, metrics);
+	(void)mt_runview_figures(&f, metrics);
 	mst = f.status;
 	if (strcmp(out->status, "success") == 0 && mst && strcmp(mst, "aborted") == 0)
 		out->status = "aborted";

@@ -55,7 +55,7 @@ static double submission_ms(const mt_run_view *r)
 	struct tm tm = {0};
 
 	if (target->reached == 1 && !isnan(target->from_submission_s))
-		for (size_t i = 0; mt_run_view_eval(&ev, &r->figures, i) != MT_ENOTFOUND; i++)
+		for (size_t i = 0; mt_runview_eval(&ev, &r->figures, i) != MT_ENOTFOUND; i++)
 			if (ev.step == target->at_step) /* -1: both none */
 				return ms(ev.t_ms) - target->from_submission_s * 1000;
 	if (strcmp(r->origin ?: "", "run") == 0 && started &&
@@ -100,7 +100,7 @@ static void quality_series(struct quality *q, json_t *attempts, const char *metr
 		size_t n_evals;
 		double origin;
 		mt_svg_series *s = &q->series[q->n];
-		(void)mt_run_view_read(&v, r);
+		(void)mt_runview_read(&v, r);
 		n_evals = json_array_size(v.figures.evaluations);
 		origin = submission_ms(&v);
 		if (q->n == sizeof(q->series) / sizeof(q->series[0]) || !n_evals || !isfinite(origin))
@@ -108,7 +108,7 @@ static void quality_series(struct quality *q, json_t *attempts, const char *metr
 		q->xs[q->n] = calloc(n_evals, sizeof(double));
 		q->ys[q->n] = calloc(n_evals, sizeof(double));
 		s->n = 0;
-		for (size_t k = 0; mt_run_view_eval(&ev, &v.figures, k) != MT_ENOTFOUND; k++) {
+		for (size_t k = 0; mt_runview_eval(&ev, &v.figures, k) != MT_ENOTFOUND; k++) {
 			if (!metric || strcmp(ev.metric ?: "", metric) != 0)
 				continue;
 			q->xs[q->n][s->n] = (ms(ev.t_ms) - origin) / 1000;

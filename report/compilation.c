@@ -27,7 +27,7 @@ static json_t *runs_compiles(json_t *runs_model)
 	json_array_foreach(json_object_get(runs_model, "attempts"), i, r) {
 		mt_run_view v;
 		const mt_run_compiles_view *c = &v.figures.compiles;
-		(void)mt_run_view_read(&v, r);
+		(void)mt_runview_read(&v, r);
 		if (!c->known)
 			continue;
 		/* each_s: a count from the compile cache alone has no time, said 0 s */
@@ -104,7 +104,7 @@ static json_t *buckets(mt_trial *t, json_t *runs_model, json_t **why)
 
 	for (size_t i = json_array_size(attempts); i-- > 0 && !out;) {
 		mt_run_view v;
-		(void)mt_run_view_read(&v, json_array_get(attempts, i));
+		(void)mt_runview_read(&v, json_array_get(attempts, i));
 		if (!v.system || strcmp(v.system, "candidate") != 0)
 			continue;
 		req.from_run = v.id;
@@ -146,7 +146,7 @@ static json_t *run_length(json_t *runs_model)
 		return json_null();
 	json_array_foreach(attempts, i, r) {
 		mt_run_view rv;
-		(void)mt_run_view_read(&rv, r);
+		(void)mt_runview_read(&rv, r);
 		if (rv.figures.steps > 0)
 			v[n++] = (double)rv.figures.steps;
 	}

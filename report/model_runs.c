@@ -5,6 +5,7 @@
 #include "jsonutil.h"
 #include "compilation.h"
 #include "decide.h"
+#include "decide_view.h"
 #include "runs.h"
 #include "runview.h"
 
@@ -62,7 +63,7 @@ static void run_figures(json_t *r, const mt_spec *spec)
 	mt_run_view v;
 
 	mt_runs_flatten(r, spec);
-	(void)mt_run_view_read(&v, r);
+	(void)mt_runview_read(&v, r);
 	mt_error_clear(); /* a key missing: its figure unknown, as before */
 	outcome = v.outcome ?: "";
 	/* the view borrows from r: every figure is made before r changes */
@@ -95,7 +96,7 @@ static json_t *systems_model(json_t *runs, const mt_spec *spec)
 
 	json_object_foreach(systems, name, sys) {
 		const mt_run_spread *tt = &v.time_to_target_s;
-		(void)mt_run_system_read(&v, systems, name);
+		(void)mt_runview_system(&v, systems, name);
 		if (!v.known)
 			continue;
 		json_object_set_new(sys, "median_min", fig_of(tt->median, 1.0 / 60));
@@ -156,7 +157,7 @@ json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec)
 		const char *outcome;
 		mt_run_view v;
 		run_figures(r, spec);
-		(void)mt_run_view_read(&v, r);
+		(void)mt_runview_read(&v, r);
 		if (v.rehearsal) {
 			json_array_append(rehearsals, r);
 			continue;
@@ -202,7 +203,7 @@ json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec)
 		json_int_t attempts = 0, unpriced = 0;
 		json_array_foreach(json_object_get(runs, "attempts"), i, r) {
 			mt_run_view v;
-			(void)mt_run_view_read(&v, r);
+			(void)mt_runview_read(&v, r);
 			double cost = v.devices.cost;
 			const char *outcome = v.outcome ?: "";
 			if (strcmp(v.system ?: "", systems[s]) != 0)
@@ -255,7 +256,7 @@ json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
 		mt_error_clear();
 		return err;
 	}
-	(void)mt_decision_read(&dv, d); /* mt_decide's own: complete */
+	(void)mt_decide_view_read(&dv, d); /* mt_decide's own: complete */
 	v = dv.verdict;
 	json_object_set_new(d, "verdict_class",
 			    json_string(!v ? "unknown" : strcmp(v, MT_VERDICT_GO) == 0 ? "go"
@@ -266,8 +267,8 @@ json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
 	 * or it would be printed twice */
 	c = json_array();
 	for (i = 1; i < dv.n_caveats; i++)
-		json_array_append_new(c, json_string(mt_decision_caveat(&dv, i)));
-	for (i = 0; mt_decision_criterion(&cv, &dv, i) != MT_ENOTFOUND; i++)
+		json_array_append_new(c, json_string(mt_decide_view_caveat(&dv, i)));
+	for (i = 0; mt_decide_view_criterion(&cv, &dv, i) != MT_ENOTFOUND; i++)
 		json_object_set_new(json_array_get(dv.criteria, i), "status_label",
 				    json_string(cv.state == MT_CRITERION_NOT_MET ? "NOT MET"
 						: cv.state == MT_CRITERION_MET	 ? "met"

@@ -27,7 +27,7 @@ const char *mt_dc_track_label(const char *t)
  * JSON: the evidence of tests holds only what a criterion reads). */
 static void view(mt_run_view *v, json_t *r)
 {
-	(void)mt_run_view_read(v, r);
+	(void)mt_runview_read(v, r);
 	mt_error_clear();
 }
 
@@ -157,7 +157,7 @@ static int best_eval(json_t *runs, const char *metric, int higher, double *best,
 
 	json_array_foreach(runs, i, r) {
 		view(&rv, r);
-		for (size_t k = 0; mt_run_view_eval(&e, &rv.figures, k) != MT_ENOTFOUND; k++) {
+		for (size_t k = 0; mt_runview_eval(&e, &rv.figures, k) != MT_ENOTFOUND; k++) {
 			double v = e.value;
 			if (!mt_dc_streq(e.metric, metric) || !isfinite(v))
 				continue;

@@ -1,6 +1,6 @@
 /* Reading a decision (mt_decide's JSON) into decide.h's views: the only
  * place its keys are spelled outside decide.c, which writes them. */
-#include "decide.h"
+#include "decide_view.h"
 #include "error.h"
 #include "jview.h"
 
@@ -16,7 +16,7 @@ static mt_criterion_state state_of(const char *status)
 	return MT_CRITERION_UNKNOWN;
 }
 
-int mt_decision_read(mt_decision_view *d, const json_t *decision)
+int mt_decide_view_read(mt_decision_view *d, const json_t *decision)
 {
 	mt_jview v, counts;
 
@@ -38,7 +38,7 @@ int mt_decision_read(mt_decision_view *d, const json_t *decision)
 	return mt_jview_complete(&v);
 }
 
-int mt_decision_criterion(mt_criterion_view *c, const mt_decision_view *d, size_t i)
+int mt_decide_view_criterion(mt_criterion_view *c, const mt_decision_view *d, size_t i)
 {
 	const json_t *obj = json_array_get(d->criteria, i);
 	mt_jview v;
@@ -65,17 +65,17 @@ int mt_decision_criterion(mt_criterion_view *c, const mt_decision_view *d, size_
 	return mt_jview_complete(&v);
 }
 
-const char *mt_decision_caveat(const mt_decision_view *d, size_t i)
+const char *mt_decide_view_caveat(const mt_decision_view *d, size_t i)
 {
 	return json_string_value(json_array_get(d->caveats, i));
 }
 
-const char *mt_criterion_condition(const mt_criterion_view *c, size_t i)
+const char *mt_decide_view_condition(const mt_criterion_view *c, size_t i)
 {
 	return json_string_value(json_array_get(c->conditions, i));
 }
 
-int mt_criterion_missing(const mt_criterion_view *c, size_t i, const char **what,
+int mt_decide_view_missing(const mt_criterion_view *c, size_t i, const char **what,
 			 const char **command)
 {
 	const json_t *m = json_array_get(c->missing, i);

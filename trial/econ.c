@@ -55,7 +55,7 @@ static int run_of(json_t **out, mt_run_view *v, mt_trial *t, int64_t id)
 		return mt_error_set(MT_ENOTFOUND, "run %lld: no such run (mtrial runs lists them)",
 		                    (long long)id);
 	}
-	(void)mt_run_view_read(v, r);
+	(void)mt_runview_read(v, r);
 	if (v->withdrawn) {
 		json_decref(runs);
 		return mt_error_set(MT_ENOTFOUND, "run %lld was withdrawn (mtrial runs --all)",
@@ -170,7 +170,7 @@ static json_t *evidence(mt_trial *t, const char *system)
 	}
 	json_array_foreach(all, i, r) {
 		mt_run_view v;
-		(void)mt_run_view_read(&v, r);
+		(void)mt_runview_read(&v, r);
 		if (v.system && strcmp(v.system, system) == 0 && !v.rehearsal)
 			json_array_append(out, r);
 	}
@@ -193,7 +193,7 @@ int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t)
 	}
 	json_array_foreach(c, i, r) {
 		mt_run_view rv;
-		(void)mt_run_view_read(&rv, r);
+		(void)mt_runview_read(&rv, r);
 		if (isfinite(rv.figures.compiles.seconds_each)) {
 			v[n++] = rv.figures.compiles.seconds_each;
 			json_array_append_new(*runs, json_integer(rv.id));
@@ -235,7 +235,7 @@ static int side(mt_breakeven_side *s, json_t **ids, mt_trial *t, const char *sys
 	}
 	json_array_foreach(runs, i, r) {
 		mt_run_view v;
-		(void)mt_run_view_read(&v, r);
+		(void)mt_runview_read(&v, r);
 		double c1 = v.figures.clock1_s, st = v.figures.step_median_s;
 		double all = v.figures.compiles.seconds_total, first = v.figures.compiles.first_seconds;
 		if (!isfinite(c1) || !isfinite(st))

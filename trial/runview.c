@@ -124,7 +124,7 @@ static void read_figures(mt_run_figures *f, mt_jview *m)
 	f->warning_list = mt_jview_opt_get(m, "warning_list");
 }
 
-int mt_run_figures_read(mt_run_figures *f, const json_t *metrics)
+int mt_runview_figures(mt_run_figures *f, const json_t *metrics)
 {
 	mt_jview m;
 
@@ -233,7 +233,7 @@ static void read_flat(mt_run_view *r, mt_jview *v)
 	r->workload_warning = mt_jview_opt_str(v, "workload_warning");
 }
 
-int mt_run_view_read(mt_run_view *r, const json_t *run)
+int mt_runview_read(mt_run_view *r, const json_t *run)
 {
 	mt_run_devices_view *d = &r->devices;
 	mt_jview v;
@@ -246,7 +246,7 @@ int mt_run_view_read(mt_run_view *r, const json_t *run)
 	d->count = d->device_hours = d->device_hours_to_target = d->cost = d->cost_to_target = NAN;
 	mt_jview_init(&v, run, "run");
 	read_row(r, &v);
-	figures = mt_run_figures_read(&r->figures, mt_jview_get(&v, "metrics"));
+	figures = mt_runview_figures(&r->figures, mt_jview_get(&v, "metrics"));
 	/* a row not flattened (trial/econ.c reads the journal's) has none of it */
 	if (json_object_get(run, "outcome"))
 		read_flat(r, &v);
@@ -265,7 +265,7 @@ static int item(mt_jview *v, const json_t *a, size_t i, const char *shape)
 	return 0;
 }
 
-int mt_run_view_eval(mt_run_eval_view *out, const mt_run_figures *f, size_t i)
+int mt_runview_eval(mt_run_eval_view *out, const mt_run_figures *f, size_t i)
 {
 	mt_jview v;
 
@@ -278,7 +278,7 @@ int mt_run_view_eval(mt_run_eval_view *out, const mt_run_figures *f, size_t i)
 	return mt_jview_complete(&v);
 }
 
-int mt_run_view_stall(mt_run_stall_view *out, const mt_run_figures *f, size_t i)
+int mt_runview_stall(mt_run_stall_view *out, const mt_run_figures *f, size_t i)
 {
 	mt_jview v;
 
@@ -290,7 +290,7 @@ int mt_run_view_stall(mt_run_stall_view *out, const mt_run_figures *f, size_t i)
 	return mt_jview_complete(&v);
 }
 
-int mt_run_view_warning(mt_run_warning_view *out, const mt_run_figures *f, size_t i)
+int mt_runview_warning(mt_run_warning_view *out, const mt_run_figures *f, size_t i)
 {
 	mt_jview v;
 
@@ -314,7 +314,7 @@ static void read_spread(mt_run_spread *out, mt_jview *v, const char *key)
 	mt_jview_close(&s, v);
 }
 
-int mt_run_system_read(mt_run_system_view *s, const json_t *systems, const char *name)
+int mt_runview_system(mt_run_system_view *s, const json_t *systems, const char *name)
 {
 	mt_jview v;
 
@@ -338,7 +338,7 @@ int mt_run_system_read(mt_run_system_view *s, const json_t *systems, const char 
 	return mt_jview_complete(&v);
 }
 
-int mt_run_topology_read(mt_run_topology_view *tp, const json_t *topology)
+int mt_runview_topology(mt_run_topology_view *tp, const json_t *topology)
 {
 	mt_jview v;
 

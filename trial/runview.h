@@ -62,7 +62,7 @@ typedef struct {
 	mt_run_target_view target;
 	mt_run_compiles_view compiles;
 	const json_t *topology;  /* an imported system description (mt_runs_system_read) */
-	/* arrays read with mt_run_view_eval / _stall / _warning */
+	/* arrays read with mt_runview_eval / _stall / _warning */
 	const json_t *evaluations, *stalls, *warning_list;
 } mt_run_figures;
 
@@ -129,17 +129,17 @@ typedef struct {
 
 /* Reads the figures `metrics` (null or not an object: known 0). 0, or
  * MT_EINVALID naming the first key missing (what was there is read). */
-int mt_run_figures_read(mt_run_figures *f, const json_t *metrics);
+int mt_runview_figures(mt_run_figures *f, const json_t *metrics);
 
 /* Reads run `run` (a row of mt_journal_runs_json, flattened or not). 0,
  * or MT_EINVALID naming the first key missing. */
-int mt_run_view_read(mt_run_view *v, const json_t *run);
+int mt_runview_read(mt_run_view *v, const json_t *run);
 
 /* The i-th evaluation, stall or kept warning of f; 0, MT_ENOTFOUND past
  * the end, MT_EINVALID with a key missing. */
-int mt_run_view_eval(mt_run_eval_view *out, const mt_run_figures *f, size_t i);
-int mt_run_view_stall(mt_run_stall_view *out, const mt_run_figures *f, size_t i);
-int mt_run_view_warning(mt_run_warning_view *out, const mt_run_figures *f, size_t i);
+int mt_runview_eval(mt_run_eval_view *out, const mt_run_figures *f, size_t i);
+int mt_runview_stall(mt_run_stall_view *out, const mt_run_figures *f, size_t i);
+int mt_runview_warning(mt_run_warning_view *out, const mt_run_figures *f, size_t i);
 
 /* A figure across runs (mt_run_summary_json): NAN each without values;
  * the olympic mean (drop the fastest and the slowest) needs 3. */
@@ -158,7 +158,7 @@ typedef struct {
 
 /* Reads system `name` ("baseline", "candidate") of mt_runs_by_system's
  * `systems`. 0 or MT_EINVALID naming the first key missing. */
-int mt_run_system_read(mt_run_system_view *s, const json_t *systems, const char *name);
+int mt_runview_system(mt_run_system_view *s, const json_t *systems, const char *name);
 
 /* An imported system description (mt_runs_system_read). */
 typedef struct {
@@ -166,6 +166,6 @@ typedef struct {
 	double nodes, accelerators_per_node, devices;
 } mt_run_topology_view;
 
-int mt_run_topology_read(mt_run_topology_view *tp, const json_t *topology);
+int mt_runview_topology(mt_run_topology_view *tp, const json_t *topology);
 
 #endif

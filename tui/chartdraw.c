@@ -362,7 +362,7 @@ static size_t eval_points(const mt_run_figures *f, const char *metric, int64_t o
 	*ys = calloc(json_array_size(f->evaluations) + 1, sizeof(double));
 	if (!*xs || !*ys)
 		abort();
-	for (size_t i = 0; mt_run_view_eval(&e, f, i) != MT_ENOTFOUND; i++) {
+	for (size_t i = 0; mt_runview_eval(&e, f, i) != MT_ENOTFOUND; i++) {
 		if ((metric && (!e.metric || strcmp(e.metric, metric) != 0)) ||
 		    e.t_ms == MT_RUNLOG_NO_TIME || !isfinite(e.value))
 			continue;

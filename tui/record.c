@@ -231,7 +231,7 @@ static void read_runs(struct tui_wizard *w)
 	}
 	json_array_foreach(runs, i, r) {
 		mt_run_view v;
-		(void)mt_run_view_read(&v, r);
+		(void)mt_runview_read(&v, r);
 		if (v.status && strcmp(v.status, "running") == 0)
 			add_live(w, r, &v);
 		mt_runs_flatten(r, w->trial->spec);

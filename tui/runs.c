@@ -85,7 +85,7 @@ static int view_at(const struct runs_state *st, int r, mt_run_view *v)
 
 	if (!run)
 		return 0;
-	(void)mt_run_view_read(v, run);
+	(void)mt_runview_read(v, run);
 	return 1;
 }
 
@@ -143,7 +143,7 @@ static int is_rehearsal(json_t *r)
 {
 	mt_run_view v;
 
-	(void)mt_run_view_read(&v, r);
+	(void)mt_runview_read(&v, r);
 	return v.rehearsal;
 }
 
@@ -298,7 +298,7 @@ static void live_line(struct tui_page *p, const mt_run_view *r, const struct tui
 	} else {
 		page_add(p, STYLE_DIM, "  no step yet");
 	}
-	if (n && mt_run_view_eval(&ev, f, n - 1) != MT_ENOTFOUND)
+	if (n && mt_runview_eval(&ev, f, n - 1) != MT_ENOTFOUND)
 		page_addf(p, STYLE_NORMAL, "  %s %.4g", ev.metric ?: "eval", ev.value);
 }
 
@@ -403,7 +403,7 @@ static void compiles_field(struct tui_page *p, const mt_run_view *r)
 	else if (n > 0)
 		mt_buf_printf(&b, "%d x %s (%.0f%%); ", n, secs(s, sizeof(s), c->seconds_each),
 			      100 * c->share);
-	for (size_t i = 0; mt_run_view_stall(&x, &r->figures, i) != MT_ENOTFOUND; i++)
+	for (size_t i = 0; mt_runview_stall(&x, &r->figures, i) != MT_ENOTFOUND; i++)
 		mt_buf_printf(&b, "%sstep %lld %s (median %s)", i ? "; " : "", (long long)x.step,
 			      secs(s, sizeof(s), x.seconds), secs(t, sizeof(t), x.median_s));
 	tui_wrap_field(p, 2, n > 0 || (from && strcmp(from, "cache") == 0) ? "compiles" : "stalls",
@@ -491,7 +491,7 @@ static int64_t run_origin(const mt_run_view *r)
 	if (f->run_start_ms != MT_RUNLOG_NO_TIME)
 		return f->run_start_ms;
 	if (t->reached == 1 && !isnan(t->from_run_start_s))
-		for (size_t i = 0; mt_run_view_eval(&ev, f, i) != MT_ENOTFOUND; i++)
+		for (size_t i = 0; mt_runview_eval(&ev, f, i) != MT_ENOTFOUND; i++)
 			if (ev.step >= 0 && ev.step == t->at_step)
 				return (ev.t_ms == MT_RUNLOG_NO_TIME ? 0 : ev.t_ms) -
 				       (int64_t)llround(t->from_run_start_s * 1000);
@@ -553,7 +553,7 @@ static double median_of(json_t *runs, const char *system, run_figure fig)
 	json_t *r;
 
 	json_array_foreach(runs, i, r) {
-		(void)mt_run_view_read(&rv, r);
+		(void)mt_runview_read(&rv, r);
 		if (n < 256 && !rv.rehearsal && rv.system && strcmp(rv.system, system) == 0 &&
 		    rv.status && strcmp(rv.status, "success") == 0 && isfinite(fig(&rv)))
 			v[n++] = fig(&rv);
@@ -619,8 +619,8 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 	char bs[32], cs[32], keys[32];
 	double bc, cc;
 
-	(void)mt_run_system_read(&b, sys, "baseline");
-	(void)mt_run_system_read(&c, sys, "candidate");
+	(void)mt_runview_system(&b, sys, "baseline");
+	(void)mt_runview_system(&c, sys, "candidate");
 
 	page_line(p);
 	page_add(p, STYLE_HEADING, "Baseline vs candidate");

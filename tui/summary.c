@@ -15,6 +15,7 @@
 #include "util.h"
 #include "jsonutil.h"
 #include "decide.h"
+#include "decide_view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -52,7 +53,7 @@ static const char *decision_of(const struct tui_ctx *ctx, mt_decision_view *d)
 {
 	json_t *decision = jv_get(ctx->model, "decision");
 
-	(void)mt_decision_read(d, decision); /* a key missing: that part unknown */
+	(void)mt_decide_view_read(d, decision); /* a key missing: that part unknown */
 	mt_error_clear();
 	return mt_json_str(decision, "error");
 }
@@ -62,7 +63,7 @@ static const char *criterion_name(const mt_decision_view *d, size_t i)
 {
 	mt_criterion_view c;
 
-	(void)mt_decision_criterion(&c, d, i);
+	(void)mt_decide_view_criterion(&c, d, i);
 	return c.name ? c.name : "";
 }
 
@@ -132,7 +133,7 @@ static void checklist(struct tui_page *p, const struct summary_state *st,
 		return;
 	}
 	page_add(p, STYLE_DIM, "  j/k select");
-	for (size_t i = 0; mt_decision_criterion(&c, d, i) != MT_ENOTFOUND; i++) {
+	for (size_t i = 0; mt_decide_view_criterion(&c, d, i) != MT_ENOTFOUND; i++) {
 		enum draw_style s;
 		const char *status = status_text(c.status, &s);
 		mt_buf name = MT_BUF_INIT;
@@ -187,8 +188,8 @@ static void criterion_detail(struct tui_page *p, const mt_criterion_view *c)
 	}
 	field(p, "track", STYLE_NORMAL, c->track);
 	for (size_t i = 0; i < c->n_conditions; i++)
-		field(p, i ? "" : "condition", STYLE_WARN, mt_criterion_condition(c, i));
-	for (size_t i = 0; mt_criterion_missing(c, i, &what, &command) != MT_ENOTFOUND; i++) {
+		field(p, i ? "" : "condition", STYLE_WARN, mt_decide_view_condition(c, i));
+	for (size_t i = 0; mt_decide_view_missing(c, i, &what, &command) != MT_ENOTFOUND; i++) {
 		field(p, i ? "" : "missing", STYLE_WARN, what);
 		field(p, "", STYLE_CMD, command); /* wrapped, not cut as `quoted` */
 	}
@@ -285,7 +286,7 @@ static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page
 	sync(st, ctx);
 	verdict_section(p, &d, error);
 	checklist(p, st, ctx, &d);
-	if (mt_decision_criterion(&c, &d, (size_t)st->cursor) != MT_ENOTFOUND)
+	if (mt_decide_view_criterion(&c, &d, (size_t)st->cursor) != MT_ENOTFOUND)
 		criterion_detail(p, &c);
 	mt_error_clear();
 	report_section(p, st, ctx);

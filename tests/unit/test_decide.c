@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "decide.h"
+#include "decide_view.h"
 #include "probe_trial.h"
 #include "runs.h"
 #include "error.h"
@@ -697,14 +698,14 @@ static void test_target_follows_spec(void **state)
 	{ /* the view of a decision from a real log's figures: every key there */
 		mt_decision_view dv;
 		mt_criterion_view cv;
-		assert_int_equal(mt_decision_read(&dv, d), 0);
+		assert_int_equal(mt_decide_view_read(&dv, d), 0);
 		assert_string_equal(dv.verdict, MT_VERDICT_NO_GO);
 		assert_int_equal(dv.not_met, 1);
-		assert_int_equal(mt_decision_criterion(&cv, &dv, 0), 0);
+		assert_int_equal(mt_decide_view_criterion(&cv, &dv, 0), 0);
 		assert_int_equal(cv.state, MT_CRITERION_NOT_MET);
 		assert_string_equal(cv.name, "q");
 		assert_float_equal(cv.value, 0.7597, 1e-3); /* the best evaluation */
-		assert_int_equal(mt_decision_criterion(&cv, &dv, 1), MT_ENOTFOUND);
+		assert_int_equal(mt_decide_view_criterion(&cv, &dv, 1), MT_ENOTFOUND);
 	}
 	json_decref(d);
 	json_decref(ev);
@@ -724,13 +725,13 @@ static void test_decision_view(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(mt_decision_read(&dv, d), 0);
+	assert_int_equal(mt_decide_view_read(&dv, d), 0);
 	assert_string_equal(dv.verdict, get(d, "verdict"));
 	assert_string_equal(dv.summary, get(d, "summary"));
 	assert_int_equal(dv.n_criteria, 6);
 	assert_int_equal(dv.met + dv.not_met + dv.unknown, 6);
 	json_array_foreach(json_object_get(d, "criteria"), i, c) {
-		assert_int_equal(mt_decision_criterion(&cv, &dv, i), 0);
+		assert_int_equal(mt_decide_view_criterion(&cv, &dv, i), 0);
 		assert_string_equal(cv.name, get(c, "name"));
 		assert_string_equal(cv.status, get(c, "status"));
 		assert_int_equal(cv.state, strcmp(get(c, "status"), "met") == 0 ? MT_CRITERION_MET
@@ -739,28 +740,28 @@ static void test_decision_view(void **state)
 					       : MT_CRITERION_UNKNOWN);
 		assert_int_equal(cv.n_conditions, json_array_size(json_object_get(c, "conditions")));
 	}
-	assert_int_equal(mt_decision_criterion(&cv, &dv, 0), 0);
+	assert_int_equal(mt_decide_view_criterion(&cv, &dv, 0), 0);
 	assert_float_equal(cv.threshold, 2.1, 1e-12);
 	json_decref(d);
 
 	/* without a probe: ops unknown, with what is missing and its command */
 	json_object_set_new(ev, "probe", json_null());
 	d = decide(all_criteria, json_incref(ev));
-	assert_int_equal(mt_decision_read(&dv, d), 0);
-	assert_int_equal(mt_decision_criterion(&cv, &dv, 2), 0);
+	assert_int_equal(mt_decide_view_read(&dv, d), 0);
+	assert_int_equal(mt_decide_view_criterion(&cv, &dv, 2), 0);
 	assert_int_equal(cv.state, MT_CRITERION_UNKNOWN);
-	assert_int_equal(mt_criterion_missing(&cv, 0, &what, &command), 0);
+	assert_int_equal(mt_decide_view_missing(&cv, 0, &what, &command), 0);
 	assert_non_null(strstr(command, "mtrial"));
-	assert_int_equal(mt_criterion_missing(&cv, cv.n_missing, &what, &command), MT_ENOTFOUND);
+	assert_int_equal(mt_decide_view_missing(&cv, cv.n_missing, &what, &command), MT_ENOTFOUND);
 
 	/* a renamed key: counted and named */
 	c = json_array_get(json_object_get(d, "criteria"), 1);
 	json_object_set(c, "proof", json_object_get(c, "evidence"));
 	json_object_del(c, "evidence");
-	assert_int_equal(mt_decision_criterion(&cv, &dv, 1), MT_EINVALID);
+	assert_int_equal(mt_decide_view_criterion(&cv, &dv, 1), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "evidence"));
 	json_object_del(d, "headline");
-	assert_int_equal(mt_decision_read(&dv, d), MT_EINVALID);
+	assert_int_equal(mt_decide_view_read(&dv, d), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "headline"));
 	json_decref(d);
 	json_decref(ev);

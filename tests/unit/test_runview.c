@@ -96,7 +96,7 @@ static void test_mlperf_run(void **state)
 	mt_run_view v;
 
 	(void)state;
-	if (mt_run_view_read(&v, r) < 0)
+	if (mt_runview_read(&v, r) < 0)
 		fail_msg("%s", mt_error_last());
 	assert_int_equal(v.id, 1);
 	assert_string_equal(v.system, "candidate");
@@ -123,10 +123,10 @@ static void test_mlperf_run(void **state)
 	assert_non_null(v.accounting_from);
 	assert_true(v.figures.steps > 0 || json_array_size(v.figures.evaluations) > 0);
 	/* the evaluation that reached the target is one of the log's */
-	assert_int_equal(mt_run_view_eval(&ev, &v.figures, 0), 0);
+	assert_int_equal(mt_runview_eval(&ev, &v.figures, 0), 0);
 	assert_string_equal(ev.metric, "eval_accuracy");
 	assert_true(ev.t_ms > v.figures.first_ms - 1);
-	assert_int_equal(mt_run_view_eval(&ev, &v.figures, json_array_size(v.figures.evaluations)),
+	assert_int_equal(mt_runview_eval(&ev, &v.figures, json_array_size(v.figures.evaluations)),
 			 MT_ENOTFOUND);
 }
 
@@ -138,7 +138,7 @@ static void test_protocol_rehearsal(void **state)
 	mt_run_view v;
 
 	(void)state;
-	if (mt_run_view_read(&v, json_array_get(fx.runs, 2)) < 0)
+	if (mt_runview_read(&v, json_array_get(fx.runs, 2)) < 0)
 		fail_msg("%s", mt_error_last());
 	assert_true(v.rehearsal);
 	assert_string_equal(v.devices.not_priced, "rehearsal");
@@ -154,7 +154,7 @@ static void test_protocol_rehearsal(void **state)
 	assert_int_equal(v.figures.target.evaluated, 0); /* eval_loss only */
 	assert_string_equal(v.outcome, "no_metric");
 	assert_int_equal(v.reached, -1);
-	assert_int_equal(mt_run_view_stall(&s, &v.figures, 0), 0);
+	assert_int_equal(mt_runview_stall(&s, &v.figures, 0), 0);
 	assert_int_equal(s.step, 30);
 	assert_float_equal(s.seconds, 2.0, 1e-9);
 	assert_true(v.figures.compiles.known);
@@ -170,7 +170,7 @@ static void test_row_not_flattened(void **state)
 	mt_run_view v;
 
 	(void)state;
-	if (mt_run_view_read(&v, json_array_get(rows, 0)) < 0)
+	if (mt_runview_read(&v, json_array_get(rows, 0)) < 0)
 		fail_msg("%s", mt_error_last());
 	assert_false(v.flattened);
 	assert_true(isnan(v.clock1_s));
@@ -189,7 +189,7 @@ static void test_renamed_key(void **state)
 	(void)state;
 	json_object_set(r, "clock_1_s", json_object_get(r, "clock1_s"));
 	json_object_del(r, "clock1_s");
-	assert_int_equal(mt_run_view_read(&v, r), MT_EINVALID);
+	assert_int_equal(mt_runview_read(&v, r), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "clock1_s"));
 	json_decref(r);
 
@@ -197,7 +197,7 @@ static void test_renamed_key(void **state)
 	c = json_object_get(json_object_get(r, "metrics"), "compiles");
 	json_object_set(c, "each_s", json_object_get(c, "seconds_each"));
 	json_object_del(c, "seconds_each");
-	assert_int_equal(mt_run_view_read(&v, r), MT_EINVALID);
+	assert_int_equal(mt_runview_read(&v, r), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "seconds_each"));
 	assert_int_equal(v.figures.compiles.count, 1); /* the rest still read */
 	json_decref(r);
@@ -211,8 +211,8 @@ static void test_systems_and_topology(void **state)
 	mt_run_topology_view t;
 
 	(void)state;
-	assert_int_equal(mt_run_system_read(&c, systems, "candidate"), 0);
-	assert_int_equal(mt_run_system_read(&b, systems, "baseline"), 0);
+	assert_int_equal(mt_runview_system(&c, systems, "candidate"), 0);
+	assert_int_equal(mt_runview_system(&b, systems, "baseline"), 0);
 	assert_true(c.known && b.known);
 	assert_int_equal(c.runs, 1); /* the rehearsal left out */
 	assert_int_equal(c.reached, 1);
@@ -225,11 +225,11 @@ static void test_systems_and_topology(void **state)
 	assert_int_equal(b.failed, 1);
 	assert_true(isnan(b.time_to_target_s.median));
 	json_object_del(json_object_get(systems, "baseline"), "failed");
-	assert_int_equal(mt_run_system_read(&b, systems, "baseline"), MT_EINVALID);
+	assert_int_equal(mt_runview_system(&b, systems, "baseline"), MT_EINVALID);
 	json_decref(systems);
 
 	assert_int_equal(mt_runs_system_read(&tp, DELL_SYSTEM), 0);
-	assert_int_equal(mt_run_topology_read(&t, tp), 0);
+	assert_int_equal(mt_runview_topology(&t, tp), 0);
 	assert_float_equal(t.nodes, 1, 0);
 	assert_float_equal(t.devices, 4, 0);
 	assert_non_null(strstr(t.source, "XE9640"));
