@@ -172,7 +172,7 @@ int cli_mark_rehearsal(struct cli *cli, int argc, char **argv, const char *what,
 	return CLI_EXIT_OK;
 }
 
-int cli_attempt_opt(struct cli_attempt *a, int opt)
+int cli_attempt_opt(mt_run_attempt *a, int opt)
 {
 	switch (opt) {
 	case 's': a->system = optarg; return 1;
@@ -184,7 +184,7 @@ int cli_attempt_opt(struct cli_attempt *a, int opt)
 	}
 }
 
-int cli_attempt_check(struct cli *cli, const struct cli_attempt *a)
+int cli_attempt_check(struct cli *cli, const mt_run_attempt *a)
 {
 	static const char *const systems[] = {"baseline", "candidate", NULL};
 	static const char *const tracks[] = {"portability", "optimized", NULL};

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <jansson.h>
+#include "run_trial.h"
 #include "trial.h"
 
 #define CLI_EXIT_OK 0
@@ -90,12 +91,9 @@ const char *cli_line(const char *s);
  * safe); NULL clears it. Nothing when stderr is not a terminal. */
 void cli_status_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* What `mtrial run` and `mtrial runs import` record about an attempt:
- * --system (default candidate), --track, --label, --cache, --rehearsal. */
-struct cli_attempt {
-	const char *system, *track, *label, *cache;
-	int rehearsal; /* testing the pipeline, never evidence */
-};
+/* What `mtrial run` and `mtrial runs import` record about an attempt
+ * (core/run_trial.h's mt_run_attempt): --system (default candidate),
+ * --track, --label, --cache, --rehearsal. */
 #define CLI_ATTEMPT_OPTIONS                                 \
 	{"system", required_argument, NULL, 's'},           \
 	{"track", required_argument, NULL, 't'},            \
@@ -104,9 +102,9 @@ struct cli_attempt {
 	{"rehearsal", no_argument, NULL, 'R'}
 #define CLI_ATTEMPT_SHORT "s:t:l:c:"
 /* Takes opt when it is one of CLI_ATTEMPT_OPTIONS: 1, else 0. */
-int cli_attempt_opt(struct cli_attempt *a, int opt);
+int cli_attempt_opt(mt_run_attempt *a, int opt);
 /* 0, or a usage error (exit 2) naming the option and its bad value. */
-int cli_attempt_check(struct cli *cli, const struct cli_attempt *a);
+int cli_attempt_check(struct cli *cli, const mt_run_attempt *a);
 
 /* `COMMAND mark ID --rehearsal|--evidence` (runs mark, check mark): makes a
  * recorded run or check a rehearsal (listed, never evidence) or evidence

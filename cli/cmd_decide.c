@@ -2,6 +2,7 @@
  * judged from the record, as a checklist (trial/decide.h says how). */
 #include "cli.h"
 #include "decide.h"
+#include "decide_view.h"
 #include "error.h"
 #include "util.h"
 
@@ -17,44 +18,40 @@ static const char *status_words(const char *status)
 	return strcmp(status, "met") == 0 ? "met" : strcmp(status, "not_met") == 0 ? "NOT MET" : "unknown";
 }
 
-static void print_criterion(json_t *c)
+static void print_criterion(const mt_criterion_view *c)
 {
-	const char *st = json_string_value(json_object_get(c, "status"));
-	json_t *v;
-	size_t i;
+	const char *what, *command;
 
-	printf("%s %s (%s): %s\n", mark(st), json_string_value(json_object_get(c, "name")),
-	       json_string_value(json_object_get(c, "kind")) ?: "no kind", status_words(st));
-	if (json_string_value(json_object_get(c, "description")))
-		printf("    %s\n", json_string_value(json_object_get(c, "description")));
-	printf("    evidence: %s\n", json_string_value(json_object_get(c, "evidence")));
-	printf("    source: %s\n", json_string_value(json_object_get(c, "source")));
-	json_array_foreach(json_object_get(c, "conditions"), i, v)
-		printf("    condition: %s\n", json_string_value(v));
-	json_array_foreach(json_object_get(c, "missing"), i, v)
-		printf("    missing: %s; record it with: %s\n",
-		       json_string_value(json_object_get(v, "what")),
-		       json_string_value(json_object_get(v, "command")));
+	printf("%s %s (%s): %s\n", mark(c->status), c->name, c->kind ?: "no kind",
+	       status_words(c->status));
+	if (c->description)
+		printf("    %s\n", c->description);
+	printf("    evidence: %s\n", c->evidence);
+	printf("    source: %s\n", c->source);
+	for (size_t i = 0; i < c->n_conditions; i++)
+		printf("    condition: %s\n", mt_decide_view_condition(c, i));
+	for (size_t i = 0; mt_decide_view_missing(c, i, &what, &command) != MT_ENOTFOUND; i++)
+		printf("    missing: %s; record it with: %s\n", what, command);
 }
 
-static void print_decision(json_t *d)
+static void print_decision(const json_t *decision)
 {
-	json_t *c;
-	size_t i;
+	mt_decision_view d;
+	mt_criterion_view c;
 
-	printf("Verdict: %s (%s)\n", json_string_value(json_object_get(d, "headline")),
-	       json_string_value(json_object_get(d, "summary")));
-	if (json_string_value(json_object_get(d, "caveat")))
-		printf("Main caveat: %s\n", json_string_value(json_object_get(d, "caveat")));
+	(void)mt_decide_view_read(&d, decision); /* a key missing: its line says (null) */
+	printf("Verdict: %s (%s)\n", d.headline, d.summary);
+	if (d.caveat)
+		printf("Main caveat: %s\n", d.caveat);
 	printf("\n");
-	json_array_foreach(json_object_get(d, "criteria"), i, c)
-		print_criterion(c);
-	if (json_array_size(json_object_get(d, "caveats")) > 1) {
+	for (size_t i = 0; mt_decide_view_criterion(&c, &d, i) != MT_ENOTFOUND; i++)
+		print_criterion(&c);
+	if (d.n_caveats > 1) {
 		printf("\nOther caveats:\n");
-		json_array_foreach(json_object_get(d, "caveats"), i, c)
-			if (i > 0)
-				printf("  - %s\n", json_string_value(c));
+		for (size_t i = 1; i < d.n_caveats; i++)
+			printf("  - %s\n", mt_decide_view_caveat(&d, i));
 	}
+	mt_error_clear();
 }
 
 int cmd_decide(struct cli *cli, int argc, char **argv)

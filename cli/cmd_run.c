@@ -17,7 +17,7 @@
 #include <string.h>
 
 struct run_args {
-	struct cli_attempt at;
+	mt_run_attempt at;
 	char **argv;
 };
 
@@ -55,8 +55,7 @@ static int run(struct cli *cli, struct run_args *a, mt_run_trial_result *r)
 {
 	/* the command's own output reaches its terminal as it wrote it (progress
 	 * bars, colours); what is stored in the log is sanitised when shown */
-	mt_run_trial_options o = {.at = {a->at.system, a->at.track, a->at.label, a->at.cache,
-					 a->at.rehearsal},
+	mt_run_trial_options o = {.at = a->at,
 				  .argv = a->argv, .out = cli_raw_stdout(), .err = cli_raw_stderr(),
 				  .on_event = on_event, .payload = a};
 	mt_trial *t = NULL;

@@ -6,6 +6,7 @@
 #include "error.h"
 #include "run_import.h"
 #include "runs.h"
+#include "runview.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,47 +15,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *str(json_t *o, const char *key)
+/* A number of seconds, or "-" for none. */
+static const char *secs(char *buf, size_t size, double v)
 {
-	return json_string_value(json_object_get(o, key));
-}
-
-/* A number of seconds, or "-" for null. */
-static const char *secs(char *buf, size_t size, json_t *v)
-{
-	if (!json_is_number(v))
+	if (isnan(v))
 		return "-";
-	snprintf(buf, size, "%.3g s", json_number_value(v));
+	snprintf(buf, size, "%.3g s", v);
 	return buf;
-}
-
-static int rehearsal(json_t *r)
-{
-	return json_is_true(json_object_get(r, "rehearsal"));
-}
-
-/* {who, why, when} of a withdrawn run, NULL for a standing one. */
-static json_t *withdrawn(json_t *r)
-{
-	json_t *w = json_object_get(r, "withdrawn");
-	return json_is_object(w) ? w : NULL;
 }
 
 /* What the run counts as: withdrawn (left out of everything), rehearsal
  * (never evidence) or evidence. */
-static const char *kind(json_t *r)
+static const char *kind(const mt_run_view *r)
 {
-	return withdrawn(r) ? "withdrawn" : rehearsal(r) ? "rehearsal" : "evidence";
+	return r->withdrawn ? "withdrawn" : r->rehearsal ? "rehearsal" : "evidence";
 }
 
 /* The time to the target, or what became of the attempt instead
  * (mt_run_outcome, decided in trial/runs.c). */
-static const char *to_target(char *buf, size_t size, json_t *r)
+static const char *to_target(char *buf, size_t size, const mt_run_view *r)
 {
-	const char *outcome = str(r, "outcome") ?: "";
+	const char *outcome = r->outcome ?: "";
 
 	if (strcmp(outcome, "reached") == 0)
-		return secs(buf, size, json_object_get(r, "time_to_target_s"));
+		return secs(buf, size, r->time_to_target_s);
 	if (strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0)
 		return "not reached";
 	if (strcmp(outcome, "no_metric") == 0)
@@ -62,77 +46,100 @@ static const char *to_target(char *buf, size_t size, json_t *r)
 	return strcmp(outcome, "running") == 0 ? "not yet" : "-";
 }
 
-/* Each run's warnings against trial.yaml, after the list. */
-static void print_warnings_of(json_t *runs)
+/* The runs of `runs` read; NULL when memory runs out. Caller frees. A
+ * key missing leaves its field unknown, as the JSON did. */
+static mt_run_view *views_of(json_t *runs)
 {
-	static const char *const keys[] = {"metric_warning", "workload_warning", "cache_warning"};
+	mt_run_view *v = calloc(json_array_size(runs) + 1, sizeof(*v));
 	json_t *r;
-	size_t i, n = 0;
+	size_t i;
 
-	json_array_foreach(runs, i, r)
+	if (v)
+		json_array_foreach(runs, i, r)
+			(void)mt_runview_read(&v[i], r);
+	mt_error_clear();
+	return v;
+}
+
+/* Each run's warnings against trial.yaml, after the list. */
+static void print_warnings_of(const mt_run_view *runs, size_t count)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		const char *w[] = {runs[i].metric_warning, runs[i].workload_warning,
+				   runs[i].cache_warning};
 		for (size_t k = 0; k < 3; k++)
-			if (str(r, keys[k]))
+			if (w[k])
 				printf("%s#%lld: warning: %s\n", n++ ? "" : "\n",
-				       (long long)json_integer_value(json_object_get(r, "id")), str(r, keys[k]));
+				       (long long)runs[i].id, w[k]);
+	}
 }
 
 /* Per system, the attempts by outcome and the median time to the target
  * (mt_runs_by_system), after the list. */
 static void print_systems(json_t *systems)
 {
-	const char *name;
-	json_t *s;
+	static const char *const names[] = {"baseline", "candidate"};
+	mt_run_system_view s;
 	int first = 1;
 
-	json_object_foreach(systems, name, s) {
-		json_t *med = json_object_get(json_object_get(s, "time_to_target_s"), "median");
-		json_t *mins = json_object_get(json_object_get(s, "run_minutes"), "median");
-		if (!json_is_object(s))
+	for (size_t k = 0; k < 2; k++) {
+		(void)mt_runview_system(&s, systems, names[k]);
+		if (!s.known)
 			continue;
 		printf("%s%s: %lld runs: %lld reached the target, %lld finished short of it, %lld "
-		       "without its metric in the log, %lld failed or aborted", first ? "\n" : "", name,
-		       (long long)json_integer_value(json_object_get(s, "runs")),
-		       (long long)json_integer_value(json_object_get(s, "reached")),
-		       (long long)json_integer_value(json_object_get(s, "missed")),
-		       (long long)json_integer_value(json_object_get(s, "no_metric")),
-		       (long long)json_integer_value(json_object_get(s, "failed")));
-		if (json_is_number(med))
-			printf("; median time to target %.4g s", json_number_value(med));
-		if (json_is_number(mins))
-			printf("; MLPerf minutes median %.4g", json_number_value(mins));
+		       "without its metric in the log, %lld failed or aborted", first ? "\n" : "",
+		       names[k], (long long)s.runs, (long long)s.reached, (long long)s.missed,
+		       (long long)s.no_metric, (long long)s.failed);
+		if (!isnan(s.time_to_target_s.median))
+			printf("; median time to target %.4g s", s.time_to_target_s.median);
+		if (!isnan(s.run_minutes.median))
+			printf("; MLPerf minutes median %.4g", s.run_minutes.median);
 		printf("\n");
 		first = 0;
 	}
+	mt_error_clear();
 }
 
 /* The withdrawn runs listed (--all): when, by whom and why; then how many
  * the listing hid (without --all). */
-static void print_withdrawn(json_t *runs, size_t hidden)
+static void print_withdrawn(const mt_run_view *runs, size_t count, size_t hidden)
 {
-	json_t *r, *w;
-	size_t i, n = 0;
+	size_t n = 0;
 
-	json_array_foreach(runs, i, r)
-		if ((w = withdrawn(r)))
+	for (size_t i = 0; i < count; i++)
+		if (runs[i].withdrawn)
 			printf("%s#%lld: withdrawn %s by %s: %s (left out of every figure)\n",
-			       n++ ? "" : "\n", (long long)json_integer_value(json_object_get(r, "id")),
-			       str(w, "when"), str(w, "who"), str(w, "why"));
+			       n++ ? "" : "\n", (long long)runs[i].id, runs[i].withdrawn_when,
+			       runs[i].withdrawn_who, runs[i].withdrawn_why);
 	if (hidden)
 		printf("\n%zu withdrawn run%s hidden: mtrial runs --all lists %s (mtrial rm --list "
 		       "says why).\n", hidden, hidden == 1 ? "" : "s", hidden == 1 ? "it" : "them");
 }
 
-static void print_list(json_t *runs, size_t hidden)
+static void print_row(const mt_run_view *r)
 {
-	char c1[32], st[32], tt[32];
-	json_t *r;
-	size_t i, rehearsals = 0;
+	char c1[32], st[32], tt[32], exit_s[16] = "-";
 
-	if (!json_array_size(runs) && hidden) {
+	if (r->has_exit)
+		snprintf(exit_s, sizeof(exit_s), "%lld", (long long)r->exit_status);
+	printf("#%-4lld %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n",
+	       (long long)r->id, r->system, kind(r), r->track ? r->track : "-", r->status,
+	       r->started, exit_s, secs(c1, sizeof(c1), r->clock1_s),
+	       secs(st, sizeof(st), r->steady_step_s), to_target(tt, sizeof(tt), r),
+	       r->command ? r->command : r->source);
+}
+
+static void print_list(const mt_run_view *runs, size_t count, size_t hidden)
+{
+	size_t rehearsals = 0;
+
+	if (!count && hidden) {
 		printf("No runs listed: %zu withdrawn (mtrial runs --all lists them).\n", hidden);
 		return;
 	}
-	if (!json_array_size(runs)) {
+	if (!count) {
 		printf("No runs recorded yet: mtrial run [--system S] [--track T] -- CMD ARGS..., or\n"
 		       "mtrial runs import LOG...\n");
 		return;
@@ -140,23 +147,12 @@ static void print_list(json_t *runs, size_t hidden)
 	printf("%-5s %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n", "id", "system", "kind",
 	       "track", "status", "started", "exit", "clock 1", "step", "to target",
 	       "command or source");
-	json_array_foreach(runs, i, r) {
-		char exit_s[16] = "-";
-		rehearsals += rehearsal(r) && !withdrawn(r);
-		if (json_is_integer(json_object_get(r, "exit_status")))
-			snprintf(exit_s, sizeof(exit_s), "%lld",
-				 (long long)json_integer_value(json_object_get(r, "exit_status")));
-		printf("#%-4lld %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n",
-		       (long long)json_integer_value(json_object_get(r, "id")), str(r, "system"),
-		       kind(r),
-		       str(r, "track") ? str(r, "track") : "-", str(r, "status"), str(r, "started"),
-		       exit_s, secs(c1, sizeof(c1), json_object_get(r, "clock1_s")),
-		       secs(st, sizeof(st), json_object_get(r, "steady_step_s")),
-		       to_target(tt, sizeof(tt), r),
-		       str(r, "command") ? str(r, "command") : str(r, "source"));
+	for (size_t i = 0; i < count; i++) {
+		rehearsals += runs[i].rehearsal && !runs[i].withdrawn;
+		print_row(&runs[i]);
 	}
-	print_warnings_of(runs);
-	print_withdrawn(runs, hidden);
+	print_warnings_of(runs, count);
+	print_withdrawn(runs, count, hidden);
 	if (rehearsals)
 		printf("\n%zu rehearsal run(s): made to test the pipeline, the launcher or the log "
 		       "format,\nnever evidence: mtrial decide, the per-system figures and the costs "
@@ -204,18 +200,14 @@ static int sniff_files(char **files, int n, enum mt_runs_log_format *formats, js
 #define WARNINGS_SAID 5
 
 /* Says the first warnings of an imported log with its file and line. */
-static void print_warnings(const char *path, json_t *m)
+static void print_warnings(const char *path, const mt_run_figures *m)
 {
-	json_t *w;
-	size_t i, total = (size_t)json_integer_value(json_object_get(m, "warnings"));
+	mt_run_warning_view w;
+	size_t total = (size_t)m->warnings;
 
-	json_array_foreach(json_object_get(m, "warning_list"), i, w) {
-		if (i == WARNINGS_SAID)
-			break;
+	for (size_t i = 0; i < WARNINGS_SAID && mt_runview_warning(&w, m, i) != MT_ENOTFOUND; i++)
 		fprintf(stderr, "mtrial runs import: warning: %s:%lld: %s\n", path,
-			(long long)json_integer_value(json_object_get(w, "line")),
-			json_string_value(json_object_get(w, "message")));
-	}
+			(long long)w.line, w.message);
 	if (total > WARNINGS_SAID)
 		fprintf(stderr, "mtrial runs import: %s: %zu more warnings (runs show ID --json)\n",
 			path, total - WARNINGS_SAID);
@@ -223,16 +215,16 @@ static void print_warnings(const char *path, json_t *m)
 
 /* What an imported run's log holds against trial.yaml (a target metric
  * it never evaluates, another benchmark), said as it comes in. */
-static void warn_against_trial(json_t *r, const char *path)
+static void warn_against_trial(const mt_run_view *r, const char *path)
 {
-	if (str(r, "metric_warning"))
-		fprintf(stderr, "mtrial runs import: warning: %s: %s\n", path, str(r, "metric_warning"));
-	if (str(r, "workload_warning"))
-		fprintf(stderr, "mtrial runs import: warning: %s: %s\n", path, str(r, "workload_warning"));
+	if (r->metric_warning)
+		fprintf(stderr, "mtrial runs import: warning: %s: %s\n", path, r->metric_warning);
+	if (r->workload_warning)
+		fprintf(stderr, "mtrial runs import: warning: %s: %s\n", path, r->workload_warning);
 }
 
 struct import_args {
-	struct cli_attempt at;
+	mt_run_attempt at;
 	json_t *topology; /* borrowed; NULL without a system description */
 };
 
@@ -242,25 +234,40 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 		      const struct import_args *a, const char *path,
 		      enum mt_runs_log_format format, int64_t *id)
 {
-	mt_run_attempt at = {a->at.system, a->at.track, a->at.label, a->at.cache, a->at.rehearsal};
 	mt_run_import_result r;
+	mt_run_figures m;
+	mt_run_view v;
 	int error;
 
 	*id = 0;
 	if (format == MT_RUNS_SYSTEM)
 		return 0;
-	error = mt_run_import(&r, t, rules, &at, path, format, a->topology);
+	error = mt_run_import(&r, t, rules, &a->at, path, format, a->topology);
+	(void)mt_runview_figures(&m, r.metrics);
 	if (error == 0 && !cli->json)
 		printf("Imported %s as run #%lld (%s, %s%s, %lld warnings).\n", path, (long long)r.id,
 		       a->at.system, r.status, a->at.rehearsal ? ", a rehearsal: not evidence" : "",
-		       (long long)json_integer_value(json_object_get(r.metrics, "warnings")));
+		       (long long)m.warnings);
 	if (error == 0 || r.empty)
-		print_warnings(path, r.metrics);
-	if (error == 0)
-		warn_against_trial(r.run, path);
+		print_warnings(path, &m);
+	if (error == 0) {
+		(void)mt_runview_read(&v, r.run); /* a key missing: its warning unknown */
+		warn_against_trial(&v, path);
+	}
 	*id = r.id;
 	mt_run_import_result_dispose(&r);
 	return error;
+}
+
+/* "Topology from PATH: 1 node(s) x 4 H100 = 4 devices." */
+static void print_topology(const json_t *topology)
+{
+	mt_run_topology_view tp;
+
+	(void)mt_runview_topology(&tp, topology);
+	mt_error_clear();
+	printf("Topology from %s: %g node(s) x %g %s = %g devices.\n", tp.source, tp.nodes,
+	       tp.accelerators_per_node, tp.accelerator ?: "accelerators", tp.devices);
 }
 
 /* mtrial runs import FILE... [--system S] [--track T] [--label L] [--cache C]
@@ -306,12 +313,7 @@ static int import(struct cli *cli, int argc, char **argv)
 			json_array_append_new(done, json_integer(id));
 	}
 	if (error == 0 && a.topology && !cli->json)
-		printf("Topology from %s: %g node(s) x %g %s = %g devices.\n",
-		       json_string_value(json_object_get(a.topology, "source")),
-		       json_number_value(json_object_get(a.topology, "nodes")),
-		       json_number_value(json_object_get(a.topology, "accelerators_per_node")),
-		       json_string_value(json_object_get(a.topology, "accelerator")) ?: "accelerators",
-		       json_number_value(json_object_get(a.topology, "devices")));
+		print_topology(a.topology);
 	if (error == 0 && cli->json)
 		cli_print_json(json_pack("{sO, sO?}", "imported", done, "topology", a.topology));
 cleanup:
@@ -324,185 +326,181 @@ cleanup:
 }
 
 /* ", 1.2e+04 target tokens/s, 12% padding" after clock 2. */
-static void print_throughput(json_t *r)
+static void print_throughput(const mt_run_view *r)
 {
-	json_t *tp = json_object_get(r, "throughput");
-	json_t *pad = json_object_get(json_object_get(json_object_get(r, "metrics"), "steady"),
-				      "padding_fraction");
-
-	if (json_is_number(json_object_get(tp, "value")))
-		printf(", %.4g %s", json_number_value(json_object_get(tp, "value")), str(tp, "unit"));
-	if (json_is_number(pad))
+	if (!isnan(r->throughput))
+		printf(", %.4g %s", r->throughput, r->throughput_unit);
+	if (!isnan(r->figures.padding_fraction))
 		printf(", %.1f%% of the positions not counted (padding)",
-		       100 * json_number_value(pad));
+		       100 * r->figures.padding_fraction);
 	printf("\n");
 }
 
 /* Device-hours and cost, or why there are none. */
-static void print_cost(json_t *r)
+static void print_cost(const mt_run_view *r)
 {
-	json_t *dh = json_object_get(r, "device_hours"), *cost = json_object_get(r, "cost");
-	json_t *ctt = json_object_get(r, "cost_to_target");
+	const mt_run_devices_view *d = &r->devices;
 
-	if (str(r, "not_priced")) {
-		printf("  cost     not priced: %s\n", str(r, "not_priced"));
+	if (d->not_priced) {
+		printf("  cost     not priced: %s\n", d->not_priced);
 		return;
 	}
-	if (!json_is_number(dh) && !json_is_number(cost))
+	if (isnan(d->device_hours) && isnan(d->cost))
 		return;
 	printf("  cost     ");
-	if (json_is_number(cost))
-		printf("%.4g for the run", json_number_value(cost));
-	if (json_is_number(ctt))
-		printf(", %.4g to the target", json_number_value(ctt));
-	if (json_is_number(dh))
-		printf("%s%.4g device-hours", json_is_number(cost) ? "; " : "", json_number_value(dh));
+	if (!isnan(d->cost))
+		printf("%.4g for the run", d->cost);
+	if (!isnan(d->cost_to_target))
+		printf(", %.4g to the target", d->cost_to_target);
+	if (!isnan(d->device_hours))
+		printf("%s%.4g device-hours", !isnan(d->cost) ? "; " : "", d->device_hours);
 	printf("\n");
 }
 
 /* The accounting boundary the cost counts: "submission to process end, 1.2 h". */
-static void print_accounting(json_t *r)
+static void print_accounting(const mt_run_view *r)
 {
-	json_t *a = json_object_get(r, "accounting");
-
-	if (!json_is_object(a))
+	if (!r->accounting_from)
 		return;
-	printf("  counted  %s to %s", str(a, "from"), str(a, "to"));
-	if (json_is_number(json_object_get(a, "hours")))
-		printf(", %.4g h", json_number_value(json_object_get(a, "hours")));
+	printf("  counted  %s to %s", r->accounting_from, r->accounting_to);
+	if (!isnan(r->accounting_hours))
+		printf(", %.4g h", r->accounting_hours);
 	printf(" (the accounting boundary: submission to the end of the attempt)\n");
 }
 
 /* The target as trial.yaml sets it now, and what the run made of it. */
-static void print_target(json_t *r)
+static void print_target(const mt_run_view *r)
 {
-	json_t *t = json_object_get(json_object_get(r, "metrics"), "target");
-	const char *outcome = str(r, "outcome") ?: "";
+	const mt_run_target_view *t = &r->figures.target;
+	const char *outcome = r->outcome ?: "";
 	char buf[32];
 
-	if (!json_is_object(t))
+	if (!t->known)
 		return;
-	printf("  target   %s %s %g: ", str(t, "metric"),
-	       strcmp(str(t, "direction") ?: "", "higher") == 0 ? ">=" : "<=",
-	       json_number_value(json_object_get(t, "value")));
+	printf("  target   %s %s %g: ", t->metric,
+	       strcmp(t->direction ?: "", "higher") == 0 ? ">=" : "<=", t->value);
 	if (strcmp(outcome, "reached") == 0)
-		printf("reached %s after run start\n",
-		       secs(buf, sizeof(buf), json_object_get(r, "time_to_target_s")));
-	else if (json_is_true(json_object_get(r, "reached"))) /* then the attempt failed */
+		printf("reached %s after run start\n", secs(buf, sizeof(buf), r->time_to_target_s));
+	else if (r->reached == 1) /* then the attempt failed */
 		printf("reached %s after run start, but the attempt ended %s: counted as failed\n",
-		       secs(buf, sizeof(buf), json_object_get(r, "time_to_target_s")),
-		       str(r, "status") ?: "?");
+		       secs(buf, sizeof(buf), r->time_to_target_s), r->status ?: "?");
 	else if (strcmp(outcome, "no_metric") == 0)
 		printf("never evaluated in the log\n");
 	else if (strcmp(outcome, "running") == 0)
 		printf("not reached yet\n");
 	else
 		printf("did not reach target\n");
-	if (str(r, "metric_warning"))
-		printf("  warning  %s\n", str(r, "metric_warning"));
-	if (str(r, "workload_warning"))
-		printf("  warning  %s\n", str(r, "workload_warning"));
+	if (r->metric_warning)
+		printf("  warning  %s\n", r->metric_warning);
+	if (r->workload_warning)
+		printf("  warning  %s\n", r->workload_warning);
 }
 
 /* 1 for an imported series whose times count from its own start: its
  * "started" is the import's time, not the run's (cmd_import dates it so). */
-static int undated(json_t *r)
+static int undated(const mt_run_view *r)
 {
-	json_t *first = json_object_get(json_object_get(r, "metrics"), "first_ms");
-	return mt_str_in(str(r, "origin"), (const char *const[]){"import", NULL}) &&
-	       json_is_integer(first) && json_integer_value(first) <= 946684800000LL;
+	return mt_str_in(r->origin, (const char *const[]){"import", NULL}) &&
+	       r->figures.first_ms != MT_RUNLOG_NO_TIME && r->figures.first_ms <= 946684800000LL;
 }
 
 /* The compilations the run's steps show: how many, each, in all and their
  * share of the attempt, and where the count came from. */
-static void print_compiles(json_t *r)
+static void print_compiles(const mt_run_view *r)
 {
-	json_t *c = json_object_get(json_object_get(r, "metrics"), "compiles");
-	json_t *each = json_object_get(c, "seconds_each"), *share = json_object_get(c, "share");
-	json_int_t n = json_integer_value(json_object_get(c, "count"));
-	const char *from = json_string_value(json_object_get(c, "from"));
+	const mt_run_compiles_view *c = &r->figures.compiles;
 
-	if (!json_is_object(c) || !from)
+	if (!c->known || !c->from)
 		return;
-	if (strcmp(from, "cache") == 0) {
+	if (strcmp(c->from, "cache") == 0) {
 		printf("  compiles %lld (compile-cache misses; no step times to measure them)\n",
-		       (long long)n);
+		       (long long)c->count);
 		return;
 	}
-	if (n == 0) {
+	if (c->count == 0) {
 		printf("  compiles none: no interval stalls against the steady %.3g s\n",
-		       json_number_value(json_object_get(c, "steady_step_s")));
+		       c->steady_step_s);
 		return;
 	}
-	printf("  compiles %lld", (long long)n);
-	if (json_is_number(each))
-		printf(", %.3g s each (median), %.4g s in all", json_number_value(each),
-		       json_number_value(json_object_get(c, "seconds_total")));
-	if (json_is_number(share))
-		printf(", %.0f%% of the attempt", 100 * json_number_value(share));
-	printf(" (stalls over a %.3g s step%s)\n",
-	       json_number_value(json_object_get(c, "steady_step_s")),
-	       strcmp(from, "both") == 0 ? "; compile-cache lines too" : "");
+	printf("  compiles %lld", (long long)c->count);
+	if (!isnan(c->seconds_each))
+		printf(", %.3g s each (median), %.4g s in all", c->seconds_each, c->seconds_total);
+	if (!isnan(c->share))
+		printf(", %.0f%% of the attempt", 100 * c->share);
+	printf(" (stalls over a %.3g s step%s)\n", c->steady_step_s,
+	       strcmp(c->from, "both") == 0 ? "; compile-cache lines too" : "");
 }
 
-static void print_one(json_t *r)
+/* The stalls, a long list cut after ten. */
+static void print_stalls(const mt_run_view *r)
 {
-	char buf[32];
-	json_t *stalls = json_object_get(json_object_get(r, "metrics"), "stalls"), *x;
-	size_t i;
+	size_t n = json_array_size(r->figures.stalls);
+	mt_run_stall_view x;
 
-	const char *keys[] = {"system", "track", "label", "cache", "origin", "command",
-			      "source", "status", "started", "ended"};
-	printf("Run #%lld\n", (long long)json_integer_value(json_object_get(r, "id")));
-	if (withdrawn(r))
-		printf("  withdrawn %s by %s: %s (left out of every figure)\n",
-		       str(withdrawn(r), "when"), str(withdrawn(r), "who"), str(withdrawn(r), "why"));
-	if (rehearsal(r))
-		printf("  kind     rehearsal: tests the pipeline, never evidence (mtrial runs mark %lld "
-		       "--evidence counts it)\n", (long long)json_integer_value(json_object_get(r, "id")));
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-		if (str(r, keys[k]))
-			printf("  %-8s %s%s\n", keys[k], str(r, keys[k]),
-			       strcmp(keys[k], "started") == 0 && undated(r)
-				       ? " (when it was imported: the log's times count from its own "
-					 "start and carry no date)"
-				       : "");
-	if (json_is_integer(json_object_get(r, "exit_status")))
-		printf("  %-8s %lld\n", "exit",
-		       (long long)json_integer_value(json_object_get(r, "exit_status")));
-	printf("  clock 1  %s (submission to the first step: compilation and start-up)\n",
-	       secs(buf, sizeof(buf), json_object_get(r, "clock1_s")));
-	if (str(r, "cache") || str(r, "cache_inferred"))
-		printf("  cache    %s declared, %s in the log\n", str(r, "cache") ?: "not",
-		       str(r, "cache_inferred") ?: "nothing");
-	if (str(r, "cache_warning"))
-		printf("  warning  %s\n", str(r, "cache_warning"));
-	if (str(r, "devices_from"))
-		printf("  devices  %g (from %s)\n", json_number_value(json_object_get(r, "devices")),
-		       str(r, "devices_from"));
-	print_accounting(r);
-	print_cost(r);
-	printf("  clock 2  %s per step in steady state (%s)",
-	       secs(buf, sizeof(buf), json_object_get(r, "steady_step_s")),
-	       str(r, "steady_statistic") ? "mean, as the throughput" : "-");
-	print_throughput(r);
-	print_target(r);
-	if (json_is_number(json_object_get(r, "run_minutes")))
-		printf("  MLPerf   %.3f minutes (run_stop - run_start)\n",
-		       json_number_value(json_object_get(r, "run_minutes")));
-	print_compiles(r);
-	json_array_foreach(stalls, i, x) {
-		if (i == 10 && json_array_size(stalls) > 11) {
-			printf("  stall    and %zu more (runs show %lld --json lists them)\n",
-			       json_array_size(stalls) - 10,
-			       (long long)json_integer_value(json_object_get(r, "id")));
+	for (size_t i = 0; mt_runview_stall(&x, &r->figures, i) != MT_ENOTFOUND; i++) {
+		if (i == 10 && n > 11) {
+			printf("  stall    and %zu more (runs show %lld --json lists them)\n", n - 10,
+			       (long long)r->id);
 			break;
 		}
 		printf("  stall    step %lld took %.3g s (median %.3g s): a recompilation?\n",
-		       (long long)json_integer_value(json_object_get(x, "step")),
-		       json_number_value(json_object_get(x, "seconds")),
-		       json_number_value(json_object_get(x, "median_s")));
+		       (long long)x.step, x.seconds, x.median_s);
 	}
+}
+
+/* The row's texts as `runs show` lists them, in its order. */
+static void print_fields(const mt_run_view *r)
+{
+	const struct {
+		const char *key, *value;
+	} f[] = {{"system", r->system}, {"track", r->track},	 {"label", r->label},
+		 {"cache", r->cache},	{"origin", r->origin},	 {"command", r->command},
+		 {"source", r->source}, {"status", r->status},	 {"started", r->started},
+		 {"ended", r->ended}};
+
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+		if (f[k].value)
+			printf("  %-8s %s%s\n", f[k].key, f[k].value,
+			       strcmp(f[k].key, "started") == 0 && undated(r)
+				       ? " (when it was imported: the log's times count from its own "
+					 "start and carry no date)"
+				       : "");
+}
+
+static void print_one(const mt_run_view *r)
+{
+	char buf[32];
+
+	printf("Run #%lld\n", (long long)r->id);
+	if (r->withdrawn)
+		printf("  withdrawn %s by %s: %s (left out of every figure)\n", r->withdrawn_when,
+		       r->withdrawn_who, r->withdrawn_why);
+	if (r->rehearsal)
+		printf("  kind     rehearsal: tests the pipeline, never evidence (mtrial runs mark %lld "
+		       "--evidence counts it)\n", (long long)r->id);
+	print_fields(r);
+	if (r->has_exit)
+		printf("  %-8s %lld\n", "exit", (long long)r->exit_status);
+	printf("  clock 1  %s (submission to the first step: compilation and start-up)\n",
+	       secs(buf, sizeof(buf), r->clock1_s));
+	if (r->cache || r->cache_inferred)
+		printf("  cache    %s declared, %s in the log\n", r->cache ?: "not",
+		       r->cache_inferred ?: "nothing");
+	if (r->cache_warning)
+		printf("  warning  %s\n", r->cache_warning);
+	if (r->devices.from)
+		printf("  devices  %g (from %s)\n", r->devices.count, r->devices.from);
+	print_accounting(r);
+	print_cost(r);
+	printf("  clock 2  %s per step in steady state (%s)",
+	       secs(buf, sizeof(buf), r->steady_step_s),
+	       r->steady_statistic ? "mean, as the throughput" : "-");
+	print_throughput(r);
+	print_target(r);
+	if (!isnan(r->run_minutes))
+		printf("  MLPerf   %.3f minutes (run_stop - run_start)\n", r->run_minutes);
+	print_compiles(r);
+	print_stalls(r);
 }
 
 /* mtrial runs mark ID --rehearsal|--evidence (cli_mark_rehearsal). */
@@ -577,19 +575,27 @@ static int open_for_runs(struct cli *cli, mt_trial **t)
 	return cli_open_trial(cli, t, 0) < 0 ? mt_error_last_code() : 0;
 }
 
-static void print_runs(struct cli *cli, int64_t id, json_t *runs, json_t *systems, size_t hidden)
+static int print_runs(struct cli *cli, int64_t id, json_t *runs, json_t *systems, size_t hidden)
 {
+	mt_run_view *views;
+
 	if (cli->json && id)
 		cli_print_json(json_incref(json_array_get(runs, 0)));
 	else if (cli->json)
 		cli_print_json(json_pack("{sO, sO, sI}", "runs", runs, "systems", systems,
 					 "withdrawn_hidden", (json_int_t)hidden));
-	else if (id)
-		print_one(json_array_get(runs, 0));
+	if (cli->json)
+		return 0;
+	if (!(views = views_of(runs)))
+		return mt_error_set(MT_EIO, "out of memory");
+	if (id)
+		print_one(&views[0]);
 	else {
-		print_list(runs, hidden);
+		print_list(views, json_array_size(runs), hidden);
 		print_systems(systems);
 	}
+	free(views);
+	return 0;
 }
 
 int cmd_runs(struct cli *cli, int argc, char **argv)
@@ -627,7 +633,7 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 	if (error == 0 && id && !json_array_size(runs))
 		error = mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
 	if (error == 0)
-		print_runs(cli, id, runs, systems, hidden);
+		error = print_runs(cli, id, runs, systems, hidden);
 	json_decref(systems);
 	json_decref(runs);
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;

@@ -1,7 +1,9 @@
 #include "run_import.h"
 #include "error.h"
+#include "runview.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,19 +15,21 @@
 static int record(mt_run_import_result *out, mt_trial *t, const mt_run_attempt *at,
 		  const char *path)
 {
-	json_t *m = out->metrics;
-	const char *st = json_string_value(json_object_get(m, "status"));
-	int64_t first = json_integer_value(json_object_get(m, "first_ms"));
-	char *abs = mt_path_abs(path), *text = json_dumps(m, JSON_COMPACT);
+	mt_run_figures f;
+	const char *st;
+	int64_t first;
+	char *abs = mt_path_abs(path), *text = json_dumps(out->metrics, JSON_COMPACT);
 	mt_journal_run rec = {.system = at->system, .track = at->track, .label = at->label,
 			      .cache = at->cache, .origin = "import", .rehearsal = at->rehearsal};
 	int error;
 
+	(void)mt_runview_figures(&f, out->metrics); /* mt_runs_metrics's own: complete */
+	st = f.status, first = f.first_ms;
 	rec.log = abs ? abs : path;
 	rec.status = out->status = st && strcmp(st, "unknown") != 0 ? st : "success";
 	/* a series in seconds since its start has no date: it is dated now */
 	rec.started_ms = first > DATED_MS ? first : mt_now_ms();
-	rec.ended_ms = first > DATED_MS ? json_integer_value(json_object_get(m, "last_ms")) : 0;
+	rec.ended_ms = first > DATED_MS && f.last_ms != MT_RUNLOG_NO_TIME ? f.last_ms : 0;
 	rec.metrics = text;
 	error = mt_journal_run_add(t->journal, &rec, &out->id);
 	free(text);
@@ -37,22 +41,21 @@ int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_runlog_rules 
 		  const mt_run_attempt *at, const char *path, enum mt_runs_log_format format,
 		  json_t *topology)
 {
-	json_t *m, *runs;
+	mt_run_figures f;
+	json_t *runs;
 	int error;
 
 	memset(out, 0, sizeof(*out));
 	if ((error = mt_runs_metrics_with(&out->metrics, rules, path, format, t->spec, 0, -1)) < 0)
 		return error;
-	m = out->metrics;
-	if (!json_integer_value(json_object_get(m, "steps")) &&
-	    !json_array_size(json_object_get(m, "evaluations")) &&
-	    !json_is_number(json_object_get(m, "run_minutes"))) {
+	(void)mt_runview_figures(&f, out->metrics);
+	if (!f.steps && !json_array_size(f.evaluations) && isnan(f.run_minutes)) {
 		out->empty = 1;
 		return mt_error_set(MT_EINVALID, "%s: no training events in it (MLPerf :::MLLOG lines, "
 				    "mtrial: lines, or CSV/JSONL rows with a step); nothing imported", path);
 	}
 	if (topology)
-		json_object_set(m, "topology", topology);
+		json_object_set(out->metrics, "topology", topology);
 	if ((error = record(out, t, at, path)) < 0)
 		return error;
 	runs = mt_journal_runs_json(t->journal, out->id);

@@ -3,6 +3,7 @@
 #include "run_capture.h"
 #include "run_child.h"
 #include "runs.h"
+#include "runview.h"
 #include "util.h"
 
 #include <errno.h>
@@ -93,6 +94,7 @@ static int watch(mt_run_trial_result *out, FILE *log, const mt_run_trial_options
 static char *figures(mt_run_trial_result *out, mt_trial *t, int64_t started, int64_t ended)
 {
 	json_t *metrics = NULL;
+	mt_run_figures f;
 	const char *mst;
 	char *text;
 
@@ -102,7 +104,8 @@ static char *figures(mt_run_trial_result *out, mt_trial *t, int64_t started, int
 		mt_error_clear();
 		return NULL;
 	}
-	mst = json_string_value(json_object_get(metrics, "status"));
+	(void)mt_runview_figures(&f, metrics);
+	mst = f.status;
 	if (strcmp(out->status, "success") == 0 && mst && strcmp(mst, "aborted") == 0)
 		out->status = "aborted";
 	mt_runs_set_end(metrics, ended);

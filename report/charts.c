@@ -1,5 +1,7 @@
 #include "charts.h"
+#include "error.h"
 #include "jsonutil.h"
+#include "runview.h"
 #include "svg.h"
 #include "util.h"
 
@@ -35,31 +37,35 @@ static const char *series_color(const char *system, const char *track)
 	return "#7f7f7f";
 }
 
+/* A time of the run's figures as a number, NAN when none. */
+static double ms(int64_t t_ms)
+{
+	return t_ms == MT_RUNLOG_NO_TIME ? NAN : (double)t_ms;
+}
+
 /* An attempt's submission in ms since the epoch: from its target's
  * evaluation when it reached it (exact), else when `mtrial run` started it,
  * else its log's first event (an imported log's init_start, its anchor for
  * "from submission" too). NAN when none is known. */
-static double submission_ms(json_t *r)
+static double submission_ms(const mt_run_view *r)
 {
-	json_t *m = json_object_get(r, "metrics"), *target = json_object_get(m, "target"), *ev;
+	const mt_run_target_view *target = &r->figures.target;
+	const char *started = r->started;
+	mt_run_eval_view ev;
 	struct tm tm = {0};
-	const char *started = mt_json_str_at(r, "started");
-	size_t i;
 
-	if (json_is_true(json_object_get(target, "reached")) &&
-	    json_is_number(json_object_get(target, "from_submission_s")))
-		json_array_foreach(json_object_get(m, "evaluations"), i, ev)
-			if (json_equal(json_object_get(ev, "step"), json_object_get(target, "at_step")))
-				return num(json_object_get(ev, "t_ms")) -
-				       num(json_object_get(target, "from_submission_s")) * 1000;
-	if (strcmp(mt_json_str_at(r, "origin") ?: "", "run") == 0 && started &&
+	if (target->reached == 1 && !isnan(target->from_submission_s))
+		for (size_t i = 0; mt_runview_eval(&ev, &r->figures, i) != MT_ENOTFOUND; i++)
+			if (ev.step == target->at_step) /* -1: both none */
+				return ms(ev.t_ms) - target->from_submission_s * 1000;
+	if (strcmp(r->origin ?: "", "run") == 0 && started &&
 	    sscanf(started, "%d-%d-%dT%d:%d:%d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
 		   &tm.tm_min, &tm.tm_sec) == 6) {
 		tm.tm_year -= 1900;
 		tm.tm_mon -= 1;
 		return (double)timegm(&tm) * 1000;
 	}
-	return num(json_object_get(m, "first_ms"));
+	return ms(r->figures.first_ms);
 }
 
 struct quality {
@@ -85,24 +91,28 @@ static mt_svg_marker series_marker(const char *system)
 static void quality_series(struct quality *q, json_t *attempts, const char *metric, int rehearsal,
 			   double *max_s)
 {
-	json_t *r, *ev;
-	size_t i, k;
+	mt_run_eval_view ev;
+	mt_run_view v;
+	json_t *r;
+	size_t i;
 
 	json_array_foreach(attempts, i, r) {
-		json_t *evals = mt_json_path(r, "metrics.evaluations");
-		double origin = submission_ms(r);
+		size_t n_evals;
+		double origin;
 		mt_svg_series *s = &q->series[q->n];
-		if (q->n == sizeof(q->series) / sizeof(q->series[0]) || !json_array_size(evals) ||
-		    !isfinite(origin))
+		(void)mt_runview_read(&v, r);
+		n_evals = json_array_size(v.figures.evaluations);
+		origin = submission_ms(&v);
+		if (q->n == sizeof(q->series) / sizeof(q->series[0]) || !n_evals || !isfinite(origin))
 			continue;
-		q->xs[q->n] = calloc(json_array_size(evals), sizeof(double));
-		q->ys[q->n] = calloc(json_array_size(evals), sizeof(double));
+		q->xs[q->n] = calloc(n_evals, sizeof(double));
+		q->ys[q->n] = calloc(n_evals, sizeof(double));
 		s->n = 0;
-		json_array_foreach(evals, k, ev) {
-			if (!metric || strcmp(mt_json_str_at(ev, "metric") ?: "", metric) != 0)
+		for (size_t k = 0; mt_runview_eval(&ev, &v.figures, k) != MT_ENOTFOUND; k++) {
+			if (!metric || strcmp(ev.metric ?: "", metric) != 0)
 				continue;
-			q->xs[q->n][s->n] = (num(json_object_get(ev, "t_ms")) - origin) / 1000;
-			q->ys[q->n][s->n] = num(json_object_get(ev, "value"));
+			q->xs[q->n][s->n] = (ms(ev.t_ms) - origin) / 1000;
+			q->ys[q->n][s->n] = ev.value;
 			*max_s = fmax(*max_s, q->xs[q->n][s->n]);
 			s->n++;
 		}
@@ -112,17 +122,14 @@ static void quality_series(struct quality *q, json_t *attempts, const char *metr
 			continue;
 		}
 		snprintf(q->names[q->n], sizeof(q->names[0]), "%s%s%s%s%s", rehearsal ? "rehearsal: " : "",
-			 mt_json_str_at(r, "system") ?: "?", mt_json_str_at(r, "track") ? " (" : "",
-			 mt_json_str_at(r, "track") ?: "",
-			 mt_json_str_at(r, "track") ? ")" : "");
-		snprintf(q->labels[q->n], sizeof(q->labels[0]), "run #%lld%s",
-			 (long long)json_integer_value(json_object_get(r, "id")),
+			 v.system ?: "?", v.track ? " (" : "", v.track ?: "", v.track ? ")" : "");
+		snprintf(q->labels[q->n], sizeof(q->labels[0]), "run #%lld%s", (long long)v.id,
 			 rehearsal ? " (rehearsal)" : "");
 		s->name = q->names[q->n];
 		s->label = q->labels[q->n];
 		/* a rehearsal keeps its system's colour and shape, dashed */
-		s->color = series_color(mt_json_str_at(r, "system"), mt_json_str_at(r, "track"));
-		s->marker = series_marker(mt_json_str_at(r, "system"));
+		s->color = series_color(v.system, v.track);
+		s->marker = series_marker(v.system);
 		s->dashed = rehearsal;
 		s->x = q->xs[q->n];
 		s->y = q->ys[q->n];

@@ -5,6 +5,8 @@
 
 #include "econ.h"
 #include "error.h"
+#include "runview.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,24 +25,20 @@ static json_t *runs_compiles(json_t *runs_model)
 	size_t i;
 
 	json_array_foreach(json_object_get(runs_model, "attempts"), i, r) {
-		json_t *c = json_object_get(json_object_get(r, "metrics"), "compiles");
-		json_t *share = json_object_get(c, "share");
-		if (!json_is_object(c))
+		mt_run_view v;
+		const mt_run_compiles_view *c = &v.figures.compiles;
+		(void)mt_runview_read(&v, r);
+		if (!c->known)
 			continue;
+		/* each_s: a count from the compile cache alone has no time, said 0 s */
 		json_array_append_new(
-		    out, json_pack("{s:O, s:O, s:O, s:o, s:o, s:o, s:O}", "id", json_object_get(r, "id"),
-		                   "system", json_object_get(r, "system"), "count",
-		                   json_object_get(c, "count"), "each_s",
-		                   rounded(json_number_value(json_object_get(c, "seconds_each")), 0.1),
-		                   "total_s",
-		                   json_is_number(json_object_get(c, "seconds_total"))
-		                       ? rounded(json_number_value(json_object_get(c, "seconds_total")), 0.1)
-		                       : json_null(),
-		                   "share_pct",
-		                   json_is_number(share) ? rounded(100 * json_number_value(share), 0.1)
-		                                         : json_null(),
-		                   "from", json_object_get(c, "from")));
+		    out, json_pack("{s:I, s:s?, s:I, s:o, s:o, s:o, s:s?}", "id", (json_int_t)v.id,
+		                   "system", v.system, "count", (json_int_t)c->count, "each_s",
+		                   rounded(isnan(c->seconds_each) ? 0 : c->seconds_each, 0.1),
+		                   "total_s", rounded(c->seconds_total, 0.1), "share_pct",
+		                   rounded(100 * c->share, 0.1), "from", c->from));
 	}
+	mt_error_clear();
 	if (!json_array_size(out)) {
 		json_decref(out);
 		return json_null();
@@ -105,11 +103,11 @@ static json_t *buckets(mt_trial *t, json_t *runs_model, json_t **why)
 	mt_econ_buckets_result res;
 
 	for (size_t i = json_array_size(attempts); i-- > 0 && !out;) {
-		json_t *r = json_array_get(attempts, i);
-		const char *sys = json_string_value(json_object_get(r, "system"));
-		if (!sys || strcmp(sys, "candidate") != 0)
+		mt_run_view v;
+		(void)mt_runview_read(&v, json_array_get(attempts, i));
+		if (!v.system || strcmp(v.system, "candidate") != 0)
 			continue;
-		req.from_run = json_integer_value(json_object_get(r, "id"));
+		req.from_run = v.id;
 		json_decref(*why);
 		if (mt_econ_buckets(&res, t, &req) < 0) {
 			*why = json_string(mt_error_last());
@@ -135,12 +133,6 @@ static json_t *buckets(mt_trial *t, json_t *runs_model, json_t **why)
 	return out ? out : json_null();
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The median step count of the runs that are evidence: the trial's own run
  * length, marked on the chart. */
 static json_t *run_length(json_t *runs_model)
@@ -153,13 +145,13 @@ static json_t *run_length(json_t *runs_model)
 	if (!v)
 		return json_null();
 	json_array_foreach(attempts, i, r) {
-		json_t *s = json_object_get(json_object_get(r, "metrics"), "steps");
-		if (json_is_integer(s) && json_integer_value(s) > 0)
-			v[n++] = (double)json_integer_value(s);
+		mt_run_view rv;
+		(void)mt_runview_read(&rv, r);
+		if (rv.figures.steps > 0)
+			v[n++] = (double)rv.figures.steps;
 	}
-	qsort(v, n, sizeof(*v), cmp_double);
-	out = n ? json_integer((json_int_t)(n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2))
-	        : json_null();
+	mt_error_clear();
+	out = n ? json_integer((json_int_t)mt_median(v, n)) : json_null();
 	free(v);
 	return out;
 }

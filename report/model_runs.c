@@ -5,16 +5,18 @@
 #include "jsonutil.h"
 #include "compilation.h"
 #include "decide.h"
+#include "decide_view.h"
 #include "runs.h"
+#include "runview.h"
 
 #include <string.h>
 
 /* Where a run's device count came from, compactly: "trial.yaml" (its
  * system's count x hosts) or "system description FILE" (the file without
  * its directories). */
-static json_t *devices_source(json_t *r)
+static json_t *devices_source(const mt_run_view *r)
 {
-	const char *from = json_string_value(json_object_get(r, "devices_from"));
+	const char *from = r->devices.from;
 	const char *prefix = "system description ", *base;
 
 	if (!from)
@@ -29,31 +31,25 @@ static json_t *devices_source(json_t *r)
  * declared and inferred from the log, where its device count came from,
  * and the compilations its steps show; null when the log and the record
  * say none of these. */
-static json_t *run_setup(json_t *r)
+static json_t *run_setup(json_t *r, const mt_run_view *v)
 {
-	json_t *pad = json_object_get(json_object_get(json_object_get(r, "metrics"), "steady"),
-				      "padding_fraction");
-	const char *declared = json_string_value(json_object_get(r, "cache"));
-	const char *inferred = json_string_value(json_object_get(r, "cache_inferred"));
-	json_t *src = devices_source(r), *out;
+	const mt_run_compiles_view *c = &v->figures.compiles;
+	json_t *src = devices_source(v), *out;
 	mt_buf b = MT_BUF_INIT;
 
-	if (json_is_number(pad))
-		mt_buf_printf(&b, "padding %.3g%%", 100 * json_number_value(pad));
-	if (declared || inferred)
+	if (!isnan(v->figures.padding_fraction))
+		mt_buf_printf(&b, "padding %.3g%%", 100 * v->figures.padding_fraction);
+	if (v->cache || v->cache_inferred)
 		mt_buf_printf(&b, "%scache %s declared, %s in the log%s", b.len ? "; " : "",
-			      declared ?: "not", inferred ?: "nothing",
-			      json_object_get(r, "cache_warning") ? " (they disagree)" : "");
+			      v->cache ?: "not", v->cache_inferred ?: "nothing",
+			      v->cache_warning ? " (they disagree)" : "");
 	if (json_is_string(src))
-		mt_buf_printf(&b, "%s%g devices (%s)", b.len ? "; " : "",
-			      num(json_object_get(r, "devices")), json_string_value(src));
-	if (json_integer_value(mt_json_path(r, "metrics.compiles.count")) > 0)
+		mt_buf_printf(&b, "%s%g devices (%s)", b.len ? "; " : "", v->devices.count,
+			      json_string_value(src));
+	if (c->count > 0)
 		mt_buf_printf(&b, "%s%lld compilation%s, %.4g s each, %.0f%% of the attempt",
-			      b.len ? "; " : "",
-			      (long long)json_integer_value(mt_json_path(r, "metrics.compiles.count")),
-			      json_integer_value(mt_json_path(r, "metrics.compiles.count")) == 1 ? "" : "s",
-			      num(mt_json_path(r, "metrics.compiles.seconds_each")),
-			      100 * num(mt_json_path(r, "metrics.compiles.share")));
+			      b.len ? "; " : "", (long long)c->count, c->count == 1 ? "" : "s",
+			      c->seconds_each, 100 * c->share);
 	out = b.len ? json_string(mt_buf_cstr(&b)) : json_null();
 	json_object_set_new(r, "devices_source", src);
 	mt_buf_dispose(&b);
@@ -64,25 +60,31 @@ static json_t *run_setup(json_t *r)
 static void run_figures(json_t *r, const mt_spec *spec)
 {
 	const char *outcome;
+	mt_run_view v;
 
 	mt_runs_flatten(r, spec);
-	outcome = json_string_value(json_object_get(r, "outcome")) ?: "";
-	json_object_set_new(r, "clock1", fig(json_object_get(r, "clock1_s"), 1));
-	json_object_set_new(r, "step", fig(json_object_get(r, "steady_step_s"), 1));
+	(void)mt_runview_read(&v, r);
+	mt_error_clear(); /* a key missing: its figure unknown, as before */
+	outcome = v.outcome ?: "";
+	/* the view borrows from r: every figure is made before r changes */
+	json_t *clock1 = fig_of(v.clock1_s, 1), *step = fig_of(v.steady_step_s, 1);
 	/* what became of the attempt when it has no time to the target */
-	json_object_set_new(r, "to_target",
-			    strcmp(outcome, "reached") == 0 ? fig(json_object_get(r, "time_to_target_s"), 1.0 / 60)
+	json_t *to_target = strcmp(outcome, "reached") == 0 ? fig_of(v.time_to_target_s, 1.0 / 60)
 			    : strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0
 				? json_string("not reached")
 			    : strcmp(outcome, "no_metric") == 0 ? json_string("metric not in the log")
-							       : json_null());
-	json_object_set_new(r, "mlperf_min", fig(json_object_get(r, "run_minutes"), 1));
-	json_object_set_new(r, "to_target_submit",
-			    fig(json_object_get(r, "time_to_target_from_submission_s"), 1.0 / 60));
-	json_object_set_new(r, "cost_fmt", fig(json_object_get(r, "cost"), 1));
-	json_object_set_new(r, "cost_to_target_fmt", fig(json_object_get(r, "cost_to_target"), 1));
-	json_object_set_new(r, "device_hours_fmt", fig(json_object_get(r, "device_hours"), 1));
-	json_object_set_new(r, "setup", run_setup(r));
+							       : json_null();
+	json_t *setup = run_setup(r, &v);
+
+	json_object_set_new(r, "clock1", clock1);
+	json_object_set_new(r, "step", step);
+	json_object_set_new(r, "to_target", to_target);
+	json_object_set_new(r, "mlperf_min", fig_of(v.run_minutes, 1));
+	json_object_set_new(r, "to_target_submit", fig_of(v.time_to_target_from_submission_s, 1.0 / 60));
+	json_object_set_new(r, "cost_fmt", fig_of(v.devices.cost, 1));
+	json_object_set_new(r, "cost_to_target_fmt", fig_of(v.devices.cost_to_target, 1));
+	json_object_set_new(r, "device_hours_fmt", fig_of(v.devices.device_hours, 1));
+	json_object_set_new(r, "setup", setup);
 }
 
 /* Per system the summary across its runs, formatted for the templates. */
@@ -90,29 +92,26 @@ static json_t *systems_model(json_t *runs, const mt_spec *spec)
 {
 	json_t *systems = mt_runs_by_system(runs, spec), *sys;
 	const char *name;
+	mt_run_system_view v;
 
 	json_object_foreach(systems, name, sys) {
-		json_t *tt = json_object_get(sys, "time_to_target_s");
-		if (!json_is_object(sys))
+		const mt_run_spread *tt = &v.time_to_target_s;
+		(void)mt_runview_system(&v, systems, name);
+		if (!v.known)
 			continue;
-		json_object_set_new(sys, "median_min", fig(json_object_get(tt, "median"), 1.0 / 60));
-		json_object_set_new(sys, "olympic_min", fig(json_object_get(tt, "olympic_mean"), 1.0 / 60));
-		json_object_set_new(sys, "fastest_min", fig(json_object_get(tt, "min"), 1.0 / 60));
-		json_object_set_new(sys, "slowest_min", fig(json_object_get(tt, "max"), 1.0 / 60));
+		json_object_set_new(sys, "median_min", fig_of(tt->median, 1.0 / 60));
+		json_object_set_new(sys, "olympic_min", fig_of(tt->olympic_mean, 1.0 / 60));
+		json_object_set_new(sys, "fastest_min", fig_of(tt->min, 1.0 / 60));
+		json_object_set_new(sys, "slowest_min", fig_of(tt->max, 1.0 / 60));
 		/* MLPerf's own minutes (run_stop - run_start) of the successful runs */
-		json_object_set_new(sys, "mlperf_median_min",
-				    fig(json_object_get(json_object_get(sys, "run_minutes"), "median"), 1));
-		json_object_set_new(sys, "mlperf_olympic_min",
-				    fig(json_object_get(json_object_get(sys, "run_minutes"), "olympic_mean"), 1));
+		json_object_set_new(sys, "mlperf_median_min", fig_of(v.run_minutes.median, 1));
+		json_object_set_new(sys, "mlperf_olympic_min", fig_of(v.run_minutes.olympic_mean, 1));
 		/* the spread of repeated runs, as a share of the median */
 		json_object_set_new(sys, "spread_pct",
-				    json_integer_value(json_object_get(sys, "reached")) > 1
-					    ? fig_of((num(json_object_get(tt, "max")) -
-						      num(json_object_get(tt, "min"))) /
-							     num(json_object_get(tt, "median")),
-						     100)
-					    : json_null());
+				    v.reached > 1 ? fig_of((tt->max - tt->min) / tt->median, 100)
+						  : json_null());
 	}
+	mt_error_clear();
 	return systems;
 }
 
@@ -124,15 +123,14 @@ static json_t *systems_model(json_t *runs, const mt_spec *spec)
 	"last event, compilation, start-up and failed attempts included"
 
 /* The run's warnings against trial.yaml, "#3: ...", appended to `out`. */
-static void run_warnings(json_t *out, json_t *r)
+static void run_warnings(json_t *out, const mt_run_view *r)
 {
-	static const char *const keys[] = {"metric_warning", "workload_warning"};
+	const char *texts[] = {r->metric_warning, r->workload_warning};
 
 	for (size_t k = 0; k < 2; k++)
-		if (json_string_value(json_object_get(r, keys[k])))
-			json_array_append_new(out, json_pack("{sI, ss}", "run",
-				json_integer_value(json_object_get(r, "id")), "text",
-				json_string_value(json_object_get(r, keys[k]))));
+		if (texts[k])
+			json_array_append_new(out, json_pack("{sI, ss}", "run", (json_int_t)r->id,
+							     "text", texts[k]));
 }
 
 /* Every run attempt, oldest first, with its two clocks, time and cost to
@@ -157,18 +155,21 @@ json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec)
 	warnings = json_array();
 	json_array_foreach(runs, i, r) {
 		const char *outcome;
+		mt_run_view v;
 		run_figures(r, spec);
-		if (json_is_true(json_object_get(r, "rehearsal"))) {
+		(void)mt_runview_read(&v, r);
+		if (v.rehearsal) {
 			json_array_append(rehearsals, r);
 			continue;
 		}
-		outcome = json_string_value(json_object_get(r, "outcome")) ?: "";
+		outcome = v.outcome ?: "";
 		failed += strcmp(outcome, "failed") == 0;
 		missed += strcmp(outcome, "missed") == 0;
 		no_metric += strcmp(outcome, "no_metric") == 0;
-		run_warnings(warnings, r);
+		run_warnings(warnings, &v);
 		json_array_append(evidence, r);
 	}
+	mt_error_clear();
 	out = json_pack("{so, sI, sI, sI, sI, so, so, so, so, so, so}", "attempts", evidence, "count",
 		      (json_int_t)json_array_size(evidence), "failed", (json_int_t)failed, "missed",
 		      (json_int_t)missed, "no_metric", (json_int_t)no_metric, "warnings", warnings,
@@ -201,16 +202,18 @@ json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec)
 		double to = 0, after = 0, failed = 0, short_of = 0, no_metric = 0;
 		json_int_t attempts = 0, unpriced = 0;
 		json_array_foreach(json_object_get(runs, "attempts"), i, r) {
-			double cost = num(json_object_get(r, "cost"));
-			const char *outcome = json_string_value(json_object_get(r, "outcome")) ?: "";
-			if (strcmp(json_string_value(json_object_get(r, "system")) ?: "", systems[s]) != 0)
+			mt_run_view v;
+			(void)mt_runview_read(&v, r);
+			double cost = v.devices.cost;
+			const char *outcome = v.outcome ?: "";
+			if (strcmp(v.system ?: "", systems[s]) != 0)
 				continue;
 			attempts++;
 			if (!isfinite(cost)) {
 				unpriced++;
 			} else if (strcmp(outcome, "reached") == 0) {
 				/* spent up to the target inside the same boundary */
-				double t = num(json_object_get(r, "cost_to_target"));
+				double t = v.devices.cost_to_target;
 				t = isfinite(t) ? fmin(t, cost) : 0;
 				to += t;
 				after += cost - t;
@@ -240,7 +243,9 @@ json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec)
  * why there is none. */
 json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
 {
-	json_t *d = NULL, *c, *item;
+	json_t *d = NULL, *c;
+	mt_decision_view dv;
+	mt_criterion_view cv;
 	const char *v;
 	size_t i;
 
@@ -251,7 +256,8 @@ json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
 		mt_error_clear();
 		return err;
 	}
-	v = json_string_value(json_object_get(d, "verdict"));
+	(void)mt_decide_view_read(&dv, d); /* mt_decide's own: complete */
+	v = dv.verdict;
 	json_object_set_new(d, "verdict_class",
 			    json_string(!v ? "unknown" : strcmp(v, MT_VERDICT_GO) == 0 ? "go"
 				       : strcmp(v, MT_VERDICT_NO_GO) == 0 ? "no-go"
@@ -259,15 +265,15 @@ json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
 										       : "unknown"));
 	/* the main caveat is the first: the templates list the others apart,
 	 * or it would be printed twice */
-	json_object_set_new(d, "other_caveats", c = json_array());
-	json_array_foreach(json_object_get(d, "caveats"), i, item)
-		if (i > 0)
-			json_array_append(c, item);
-	json_array_foreach(json_object_get(d, "criteria"), i, c) {
-		const char *st = json_string_value(json_object_get(c, "status")) ?: "unknown";
-		json_object_set_new(c, "status_label", json_string(strcmp(st, "not_met") == 0 ? "NOT MET"
-								   : strcmp(st, "met") == 0  ? "met"
-											     : "unknown"));
-	}
+	c = json_array();
+	for (i = 1; i < dv.n_caveats; i++)
+		json_array_append_new(c, json_string(mt_decide_view_caveat(&dv, i)));
+	for (i = 0; mt_decide_view_criterion(&cv, &dv, i) != MT_ENOTFOUND; i++)
+		json_object_set_new(json_array_get(dv.criteria, i), "status_label",
+				    json_string(cv.state == MT_CRITERION_NOT_MET ? "NOT MET"
+						: cv.state == MT_CRITERION_MET	 ? "met"
+										 : "unknown"));
+	json_object_set_new(d, "other_caveats", c);
+	mt_error_clear();
 	return d;
 }

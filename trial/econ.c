@@ -6,6 +6,8 @@
 #include "journal.h"
 #include "runlog.h"
 #include "runs.h"
+#include "runview.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,13 +26,13 @@ void mt_run_shapes_dispose(mt_run_shapes *s)
 
 /* How run r's log is laid out: `mtrial run`'s timed lines, else what the
  * imported file's name and first bytes say. */
-static enum mt_runs_log_format format_of(json_t *r, const char *path)
+static enum mt_runs_log_format format_of(const mt_run_view *r, const char *path)
 {
 	char head[4096];
 	size_t len = 0;
 	FILE *f;
 
-	if (strcmp(json_string_value(json_object_get(r, "origin")) ?: "", "run") == 0)
+	if (strcmp(r->origin ?: "", "run") == 0)
 		return MT_RUNS_LOG_TIMED;
 	if ((f = fopen(path, "rb"))) {
 		len = fread(head, 1, sizeof(head), f);
@@ -39,8 +41,9 @@ static enum mt_runs_log_format format_of(json_t *r, const char *path)
 	return mt_runs_sniff(path, head, len);
 }
 
-/* Run `id` as the journal lists it; MT_ENOTFOUND for none or a withdrawn one. */
-static int run_of(json_t **out, mt_trial *t, int64_t id)
+/* Run `id` as the journal lists it (*out, read into *v); MT_ENOTFOUND for
+ * none or a withdrawn one. */
+static int run_of(json_t **out, mt_run_view *v, mt_trial *t, int64_t id)
 {
 	json_t *runs = mt_journal_runs_json(t->journal, id), *r;
 
@@ -52,7 +55,8 @@ static int run_of(json_t **out, mt_trial *t, int64_t id)
 		return mt_error_set(MT_ENOTFOUND, "run %lld: no such run (mtrial runs lists them)",
 		                    (long long)id);
 	}
-	if (json_is_object(json_object_get(r, "withdrawn"))) {
+	(void)mt_runview_read(v, r);
+	if (v->withdrawn) {
 		json_decref(runs);
 		return mt_error_set(MT_ENOTFOUND, "run %lld was withdrawn (mtrial runs --all)",
 		                    (long long)id);
@@ -115,21 +119,22 @@ int mt_econ_run_shapes(mt_run_shapes *out, mt_trial *t, int64_t id)
 	mt_runlog log;
 	mt_run_metrics m;
 	mt_run_opts o;
+	mt_run_view v;
 	json_t *r = NULL;
 	const char *path;
 	int error, logged = 0;
 
 	memset(out, 0, sizeof(*out));
-	if ((error = run_of(&r, t, id)) < 0 || (error = mt_runlog_rules_load(&rules)) < 0)
+	if ((error = run_of(&r, &v, t, id)) < 0 || (error = mt_runlog_rules_load(&rules)) < 0)
 		goto done;
-	path = json_string_value(json_object_get(r, "source"));
+	path = v.source;
 	if (!path) {
 		error = mt_error_set(MT_ENOTFOUND, "run %lld has no log", (long long)id);
 		goto done;
 	}
 	mt_runlog_init(&log, rules);
 	logged = 1;
-	if ((error = mt_runs_log_feed(&log, path, format_of(r, path), NULL)) < 0)
+	if ((error = mt_runs_log_feed(&log, path, format_of(&v, path), NULL)) < 0)
 		goto done;
 	mt_run_opts_init(&o);
 	if ((error = mt_run_metrics_compute(&m, &log, &o)) < 0)
@@ -152,20 +157,6 @@ done:
 	return error;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The runs that are evidence for `system`: not rehearsals, not withdrawn
  * (the journal's list leaves those out). New reference. */
 static json_t *evidence(mt_trial *t, const char *system)
@@ -178,18 +169,13 @@ static json_t *evidence(mt_trial *t, const char *system)
 		return NULL;
 	}
 	json_array_foreach(all, i, r) {
-		const char *s = json_string_value(json_object_get(r, "system"));
-		if (s && strcmp(s, system) == 0 && !json_is_true(json_object_get(r, "rehearsal")))
+		mt_run_view v;
+		(void)mt_runview_read(&v, r);
+		if (v.system && strcmp(v.system, system) == 0 && !v.rehearsal)
 			json_array_append(out, r);
 	}
 	json_decref(all);
 	return out;
-}
-
-static double num_at(json_t *o, const char *a, const char *b)
-{
-	json_t *v = json_object_get(json_object_get(o, a), b);
-	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t)
@@ -206,13 +192,14 @@ int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t)
 		return mt_error_set(MT_EIO, "out of memory");
 	}
 	json_array_foreach(c, i, r) {
-		double each = num_at(json_object_get(r, "metrics"), "compiles", "seconds_each");
-		if (isfinite(each)) {
-			v[n++] = each;
-			json_array_append_new(*runs, json_incref(json_object_get(r, "id")));
+		mt_run_view rv;
+		(void)mt_runview_read(&rv, r);
+		if (isfinite(rv.figures.compiles.seconds_each)) {
+			v[n++] = rv.figures.compiles.seconds_each;
+			json_array_append_new(*runs, json_integer(rv.id));
 		}
 	}
-	*out = median_of(v, n);
+	*out = mt_median(v, n);
 	free(v), json_decref(c);
 	if (!n) {
 		json_decref(*runs), *runs = NULL;
@@ -247,17 +234,18 @@ static int side(mt_breakeven_side *s, json_t **ids, mt_trial *t, const char *sys
 		return mt_error_set(MT_EIO, "out of memory");
 	}
 	json_array_foreach(runs, i, r) {
-		json_t *m = json_object_get(r, "metrics");
-		double c1 = num_at(m, "clock1", "seconds"), st = num_at(m, "steady", "step_median_s");
-		double all = num_at(m, "compiles", "seconds_total"), first = num_at(m, "compiles", "first_seconds");
+		mt_run_view v;
+		(void)mt_runview_read(&v, r);
+		double c1 = v.figures.clock1_s, st = v.figures.step_median_s;
+		double all = v.figures.compiles.seconds_total, first = v.figures.compiles.first_seconds;
 		if (!isfinite(c1) || !isfinite(st))
 			continue;
 		start[n] = c1 + (isfinite(all) ? all - (isfinite(first) ? first : 0) : 0);
 		step[n++] = st;
-		json_array_append_new(*ids, json_incref(json_object_get(r, "id")));
+		json_array_append_new(*ids, json_integer(v.id));
 	}
-	s->clock1_s = median_of(start, n);
-	s->step_s = median_of(step, n);
+	s->clock1_s = mt_median(start, n);
+	s->step_s = mt_median(step, n);
 	s->price_per_hour = mt_econ_price(t, system);
 	json_decref(runs), free(start), free(step);
 	if (!n)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "stats.h"
 /* A number as JSON, null when NAN. */
 static json_t *jnum(double v)
 {
@@ -89,21 +90,6 @@ static void status_of(mt_run_metrics *m, const mt_runlog *log, const mt_run_opts
 		m->status = o->exit_status == 0 ? "success" : "failed";
 		m->status_from = "exit_status";
 	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (reordered); NAN when n is 0. */
-static double median(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* A measured stretch of training: one step interval (between two step
@@ -192,7 +178,7 @@ static int find_stalls(mt_run_metrics *m, const struct interval *iv, size_t n, c
 		for (size_t j = from; j <= to; j++)
 			if (j != i)
 				win[k++] = iv[j].ms / iv[j].steps / 1000;
-		med = median(win, k);
+		med = mt_median(win, k);
 		stall[i] = med > 0 && s > o->stall_factor * med;
 		if (stall[i])
 			m->stalls[m->n_stalls++] = (mt_run_stall){iv[i].end_step, s, med};
@@ -218,7 +204,7 @@ static int compiles(mt_run_metrics *m, const struct interval *iv, size_t n,
 	for (size_t i = 0; i < n; i++)
 		if (!stall[i])
 			v[k++] = iv[i].ms / iv[i].steps / 1000;
-	m->compile_ref_s = median(v, k);
+	m->compile_ref_s = mt_median(v, k);
 	k = 0;
 	if (isfinite(m->compile_ref_s) && isfinite(m->clock1_s) && m->clock1_to &&
 	    strcmp(m->clock1_to, "first_step") == 0 && m->clock1_s > o->stall_factor * m->compile_ref_s)
@@ -230,7 +216,7 @@ static int compiles(mt_run_metrics *m, const struct interval *iv, size_t n,
 	m->compile_total_s = 0;
 	for (size_t i = 0; i < k; i++)
 		m->compile_total_s += v[i];
-	each = median(v, k);
+	each = mt_median(v, k);
 	m->compile_each_s = k ? each : NAN;
 	if (!k)
 		m->compile_total_s = isfinite(m->compile_ref_s) ? 0 : NAN;
@@ -281,7 +267,7 @@ static int steady(mt_run_metrics *m, const struct interval *iv, size_t n, const 
 		steps += iv[i].steps;
 		units += iv[i].units; /* NAN as soon as one is unknown */
 	}
-	m->step_median_s = median(per, n - skip);
+	m->step_median_s = mt_median(per, n - skip);
 	m->step_mean_s = ms / steps / 1000;
 	m->throughput = ms > 0 ? units / (ms / 1000) : NAN;
 	m->data_share = wait_share(iv, skip, n, 0, &m->data_intervals);
@@ -666,7 +652,7 @@ static json_t *stats_json(double *v, size_t n)
 
 	if (n == 0)
 		return json_pack("{s:n, s:n, s:n, s:n}", "min", "median", "max", "olympic_mean");
-	med = median(v, n); /* sorts */
+	med = mt_median(v, n); /* sorts */
 	if (n >= 3) {
 		for (size_t i = 1; i + 1 < n; i++)
 			sum += v[i];

@@ -1,5 +1,6 @@
 /* The error histogram and the overlaid loss curves. */
 #include "chartdraw.h"
+#include "error.h"
 #include "jsonutil.h"
 #include "util.h"
 
@@ -351,25 +352,22 @@ void chart_curves(struct tui_page *p, json_t *check, int rows)
 
 /* The evaluations of `metric` as seconds since origin_ms (x) and values (y)
  * into xs/ys (n of them, caller frees both). */
-static size_t eval_points(json_t *evals, const char *metric, int64_t origin_ms, double **xs,
-			  double **ys)
+static size_t eval_points(const mt_run_figures *f, const char *metric, int64_t origin_ms,
+			  double **xs, double **ys)
 {
-	size_t n = 0, i;
-	json_t *e;
+	size_t n = 0;
+	mt_run_eval_view e;
 
-	*xs = calloc(json_array_size(evals) + 1, sizeof(double));
-	*ys = calloc(json_array_size(evals) + 1, sizeof(double));
+	*xs = calloc(json_array_size(f->evaluations) + 1, sizeof(double));
+	*ys = calloc(json_array_size(f->evaluations) + 1, sizeof(double));
 	if (!*xs || !*ys)
 		abort();
-	json_array_foreach(evals, i, e) {
-		const char *m = json_string_value(json_object_get(e, "metric"));
-		json_t *t = json_object_get(e, "t_ms");
-		double v = value_of(json_object_get(e, "value"));
-		if ((metric && (!m || strcmp(m, metric) != 0)) || !json_is_integer(t) ||
-		    !isfinite(v))
+	for (size_t i = 0; mt_runview_eval(&e, f, i) != MT_ENOTFOUND; i++) {
+		if ((metric && (!e.metric || strcmp(e.metric, metric) != 0)) ||
+		    e.t_ms == MT_RUNLOG_NO_TIME || !isfinite(e.value))
 			continue;
-		(*xs)[n] = (double)(json_integer_value(t) - origin_ms) / 1000.0;
-		(*ys)[n++] = v;
+		(*xs)[n] = (double)(e.t_ms - origin_ms) / 1000.0;
+		(*ys)[n++] = e.value;
 	}
 	return n;
 }
@@ -404,13 +402,13 @@ static void eval_axis(struct tui_page *p, const struct plot *pl)
 		page_add_at(p, AXIS_W + 1 + pl->w - (int)strlen(last), STYLE_DIM, last);
 }
 
-void chart_evals(struct tui_page *p, json_t *evaluations, const char *metric, double target,
+void chart_evals(struct tui_page *p, const mt_run_figures *f, const char *metric, double target,
 		 int64_t origin_ms, int rows)
 {
 	struct plot pl = {.mark = -1};
 	double *xs, *ys;
 
-	pl.n = eval_points(evaluations, metric, origin_ms, &xs, &ys);
+	pl.n = eval_points(f, metric, origin_ms, &xs, &ys);
 	pl.w = p->width - AXIS_W - 2;
 	pl.h = rows - 3; /* the axis, the seconds under it, the legend */
 	if (!pl.n || pl.h < 3 || pl.w < 10) {

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "page.h"
+#include "runview.h"
 
 /* A number of a check's result as text into buf: `digits` significant
  * digits, or with 0 the shortest that reads back the same; the strings
@@ -32,11 +33,11 @@ void chart_histogram(struct tui_page *p, json_t *tensors, int rows);
  * the axis; a legend last. */
 void chart_curves(struct tui_page *p, json_t *check, int rows);
 
-/* A run's evaluations of `metric` (NULL: every metric) as points, value
+/* A run's evaluations (f's) of `metric` (NULL: every metric) as points, value
  * against seconds since origin_ms, in `rows` new lines (at least 6), with
  * a horizontal line at `target` (NaN: none); the axis in seconds and a
  * legend last. */
-void chart_evals(struct tui_page *p, json_t *evaluations, const char *metric, double target,
+void chart_evals(struct tui_page *p, const mt_run_figures *f, const char *metric, double target,
 		 int64_t origin_ms, int rows);
 
 /* Total time (hours) against run length for both systems, from a

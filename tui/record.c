@@ -22,6 +22,7 @@
 #include "tolerances.h"
 #include "curves.h"
 #include "runs.h"
+#include "runview.h"
 #include "runlog.h"
 #include "util.h"
 
@@ -200,26 +201,20 @@ static int64_t iso_ms(const char *iso)
 	return (int64_t)timegm(&tm) * 1000;
 }
 
-/* A run still going: its figures so far from its log (clock 1, steps,
- * evaluations), and "live" {started_ms, last_step {step, loss}}. */
-static void add_live(struct tui_wizard *w, json_t *run)
+/* A run still going (r, read from run): its figures so far from its log
+ * (clock 1, steps, evaluations, the last step), and "live" {started_ms}. */
+static void add_live(struct tui_wizard *w, json_t *run, const mt_run_view *r)
 {
-	const char *log = json_string_value(json_object_get(run, "source"));
 	/* the journal's ms, as `mtrial run` anchors clock 1 when the run ends:
 	 * the ISO time's whole seconds made it change then */
-	json_t *ms = json_object_get(run, "started_ms");
-	int64_t started = json_is_integer(ms) ? json_integer_value(ms)
-					      : iso_ms(json_string_value(json_object_get(run, "started")));
-	json_t *m = NULL, *live = json_pack("{sI}", "started_ms", (json_int_t)started);
+	int64_t started = r->started_ms ? r->started_ms : iso_ms(r->started);
+	json_t *m = NULL;
 
-	if (log && mt_runs_metrics(&m, log, MT_RUNS_LOG_TIMED, w->trial->spec, started, -1) == 0) {
-		json_object_set(live, "last_step", json_object_get(m, "last_step"));
+	if (r->source &&
+	    mt_runs_metrics(&m, r->source, MT_RUNS_LOG_TIMED, w->trial->spec, started, -1) == 0)
 		json_object_set_new(run, "metrics", m);
-	}
 	mt_error_clear(); /* a log not written yet is no error */
-	if (!json_object_get(live, "last_step"))
-		json_object_set_new(live, "last_step", json_null());
-	json_object_set_new(run, "live", live);
+	json_object_set_new(run, "live", json_pack("{sI}", "started_ms", (json_int_t)started));
 }
 
 /* Every attempt with its figures, and the systems side by side: read at
@@ -235,11 +230,13 @@ static void read_runs(struct tui_wizard *w)
 		return;
 	}
 	json_array_foreach(runs, i, r) {
-		const char *st = json_string_value(json_object_get(r, "status"));
-		if (st && strcmp(st, "running") == 0)
-			add_live(w, r);
+		mt_run_view v;
+		(void)mt_runview_read(&v, r);
+		if (v.status && strcmp(v.status, "running") == 0)
+			add_live(w, r, &v);
 		mt_runs_flatten(r, w->trial->spec);
 	}
+	mt_error_clear();
 	json_decref(w->runs);
 	if (mt_journal_withdrawn_count(w->trial->journal, "run", &gone) < 0) {
 		tui_message(w, 1, "cannot read the withdrawals: %s", mt_error_last());

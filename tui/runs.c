@@ -19,6 +19,9 @@
 #include "util.h"
 #include "jsonutil.h"
 #include "compilation.h"
+#include "error.h"
+#include "runview.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +77,25 @@ static json_t *selected(const struct runs_state *st)
 	return run_at(st, st->cursor);
 }
 
+/* Run r read into *v (a key missing leaves its field unknown, as the JSON
+ * did); 0 without such a row. */
+static int view_at(const struct runs_state *st, int r, mt_run_view *v)
+{
+	json_t *run = run_at(st, r);
+
+	if (!run)
+		return 0;
+	(void)mt_runview_read(v, run);
+	return 1;
+}
+
+/* The id of row r, 0 without one. */
+static int64_t id_at(const struct runs_state *st, int r)
+{
+	mt_run_view v;
+	return view_at(st, r, &v) ? v.id : 0;
+}
+
 /* Takes the runs the wizard read last; the selection follows its run. */
 static void sync(struct runs_state *st, const struct tui_ctx *ctx)
 {
@@ -83,11 +105,11 @@ static void sync(struct runs_state *st, const struct tui_ctx *ctx)
 	st->runs = json_incref(ctx->runs);
 	st->cursor = 0;
 	for (int r = 0; r < count(st); r++)
-		if (jv_int(run_at(st, r), "id", 0) == st->follow)
+		if (id_at(st, r) == st->follow)
 			st->cursor = r;
-	if (jv_int(selected(st), "id", 0) != st->follow)
+	if (id_at(st, st->cursor) != st->follow)
 		st->details = 0;
-	st->follow = jv_int(selected(st), "id", 0);
+	st->follow = id_at(st, st->cursor);
 }
 
 /* --- numbers as people read them ----------------------------------------- */
@@ -119,25 +141,37 @@ static enum draw_style status_style(const char *status)
 
 static int is_rehearsal(json_t *r)
 {
-	return json_is_true(json_object_get(r, "rehearsal"));
+	mt_run_view v;
+
+	(void)mt_runview_read(&v, r);
+	return v.rehearsal;
 }
 
-static int is_running(json_t *r)
+static int is_running(const mt_run_view *r)
 {
-	return mt_json_str(r, "status") && strcmp(mt_json_str(r, "status"), "running") == 0;
+	return r->status && strcmp(r->status, "running") == 0;
+}
+
+/* "2026-12-02 06:30" of an ISO time, as jv_time lays it out. */
+static const char *when(const char *iso, char *buf, size_t size)
+{
+	if (!iso || strlen(iso) < 16)
+		return iso ? iso : "";
+	snprintf(buf, size, "%.10s %.5s", iso, iso + 11);
+	return buf;
 }
 
 /* "12.3s", or what became of the attempt instead (its outcome, decided in
  * trial/runs.c from trial.yaml as it is now): "not reached", "failed after"
  * (it reached the target, then failed), "no metric"
  * (the log never evaluates the target's metric), "not yet" or "-". */
-static const char *to_target(char *buf, size_t size, json_t *r)
+static const char *to_target(char *buf, size_t size, const mt_run_view *r)
 {
-	const char *outcome = mt_json_str(r, "outcome") ?: "";
+	const char *outcome = r->outcome ?: "";
 
 	if (strcmp(outcome, "reached") == 0)
-		return secs(buf, size, mt_json_num(r, "time_to_target_s"));
-	if (strcmp(outcome, "failed") == 0 && json_is_true(json_object_get(r, "reached")))
+		return secs(buf, size, r->time_to_target_s);
+	if (strcmp(outcome, "failed") == 0 && r->reached == 1)
 		return "failed after"; /* reached, then the attempt failed: no time counted */
 	if (strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0)
 		return "not reached";
@@ -164,24 +198,23 @@ static int fit_columns(const struct tui_page *p, struct tui_cell *cells)
 	return n;
 }
 
-static void run_row(struct tui_page *p, json_t *r, int sel, int focused)
+static void run_row(struct tui_page *p, const mt_run_view *r, int sel, int focused)
 {
 	char id[24], sys[16], c1[16], step[16], tt[16];
 
-	snprintf(id, sizeof(id), "#%lld", (long long)jv_int(r, "id", 0));
-	snprintf(sys, p->width < 50 ? 5 : sizeof(sys), "%s", mt_json_str(r, "system") ?: "?");
+	snprintf(id, sizeof(id), "#%lld", (long long)r->id);
+	snprintf(sys, p->width < 50 ? 5 : sizeof(sys), "%s", r->system ?: "?");
 	struct tui_cell cells[] = {
 		{id, ID_W, 1, 0, STYLE_DIM},
-		{is_rehearsal(r) ? "R" : "", 1, 0, 0, STYLE_WARN},
+		{r->rehearsal ? "R" : "", 1, 0, 0, STYLE_WARN},
 		{sys, SYSTEM_W, 0, 0, STYLE_NORMAL},
-		{mt_json_str(r, "track") ?: "-", TRACK_W, 0, 0, STYLE_DIM},
-		{mt_json_str(r, "status"), STATUS_W, 0, 0, status_style(mt_json_str(r, "status"))},
-		{secs(c1, sizeof(c1), mt_json_num(r, "clock1_s")), SECS_W, 1, 0, STYLE_NORMAL},
-		{secs(step, sizeof(step), mt_json_num(r, "steady_step_s")), SECS_W, 1, 0,
-		 STYLE_NORMAL},
+		{r->track ?: "-", TRACK_W, 0, 0, STYLE_DIM},
+		{r->status, STATUS_W, 0, 0, status_style(r->status)},
+		{secs(c1, sizeof(c1), r->clock1_s), SECS_W, 1, 0, STYLE_NORMAL},
+		{secs(step, sizeof(step), r->steady_step_s), SECS_W, 1, 0, STYLE_NORMAL},
 		{to_target(tt, sizeof(tt), r), 0, 0, 0,
 		 strcmp(to_target(tt, sizeof(tt), r), "not reached") == 0 ||
-			 strcmp(mt_json_str(r, "outcome") ?: "", "no_metric") == 0
+			 strcmp(r->outcome ?: "", "no_metric") == 0
 		     ? STYLE_WARN
 		     : STYLE_NORMAL},
 	};
@@ -245,28 +278,28 @@ static void title_row(struct tui_page *p, int n, int rehearsed, int withdrawn)
 }
 
 /* A running run's progress: elapsed, steps, latest loss and evaluation. */
-static void live_line(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
+static void live_line(struct tui_page *p, const mt_run_view *r, const struct tui_ctx *ctx)
 {
-	json_t *live = json_object_get(r, "live"), *last = json_object_get(live, "last_step");
-	json_t *evals = jv_get(r, "metrics.evaluations");
-	json_t *ev = json_array_get(evals, json_array_size(evals) - 1);
+	const mt_run_figures *f = &r->figures;
+	size_t n = json_array_size(f->evaluations);
+	mt_run_eval_view ev;
 	char clock[32];
 
+	/* live (tui/record.c's add_live): the journal's start to the ms */
 	tui_elapsed_fmt(clock, sizeof(clock),
-	                ctx->now_ms - jv_int(live, "started_ms", ctx->now_ms));
+	                ctx->now_ms - jv_int((json_t *)r->live, "started_ms", ctx->now_ms));
 	page_line(p);
 	page_add_at(p, 2, STYLE_NEW, "running");
 	page_addf(p, STYLE_NORMAL, " %s", clock);
-	if (json_is_object(last)) {
-		page_addf(p, STYLE_NORMAL, "  step %lld", (long long)jv_int(last, "step", 0));
-		if (json_is_number(json_object_get(last, "loss")))
-			page_addf(p, STYLE_NORMAL, "  loss %.4g", mt_json_num(last, "loss"));
+	if (f->last_step >= 0) {
+		page_addf(p, STYLE_NORMAL, "  step %lld", (long long)f->last_step);
+		if (!isnan(f->last_loss))
+			page_addf(p, STYLE_NORMAL, "  loss %.4g", f->last_loss);
 	} else {
 		page_add(p, STYLE_DIM, "  no step yet");
 	}
-	if (ev)
-		page_addf(p, STYLE_NORMAL, "  %s %.4g", mt_json_str(ev, "metric") ?: "eval",
-		          mt_json_num(ev, "value"));
+	if (n && mt_runview_eval(&ev, f, n - 1) != MT_ENOTFOUND)
+		page_addf(p, STYLE_NORMAL, "  %s %.4g", ev.metric ?: "eval", ev.value);
 }
 
 static void field(struct tui_page *p, const char *label, enum draw_style s, const char *value,
@@ -281,56 +314,49 @@ static void field(struct tui_page *p, const char *label, enum draw_style s, cons
 }
 
 /* "reached at step 8, 1.2s after run start" or why not, into b. */
-static void target_text(mt_buf *b, json_t *r)
+static void target_text(mt_buf *b, const mt_run_view *r)
 {
-	json_t *t = jv_get(r, "metrics.target");
+	const mt_run_target_view *t = &r->figures.target;
 	char s[16];
 
-	if (!json_is_object(t)) {
+	if (!t->known) {
 		mt_buf_puts(b, "no quality_target in trial.yaml");
-	} else if (json_is_true(json_object_get(t, "reached"))) {
-		mt_buf_printf(b, "reached at step %lld, %s after run start",
-		              (long long)jv_int(t, "at_step", -1),
-		              secs(s, sizeof(s), mt_json_num(r, "time_to_target_s")));
-	} else if (strcmp(mt_json_str(r, "outcome") ?: "", "no_metric") == 0) {
-		mt_buf_printf(b, "%s never evaluated: the log evaluates %s",
-			      mt_json_str(t, "metric"),
-		              mt_json_str(t, "metrics_in_log") && *mt_json_str(t, "metrics_in_log")
-		                  ? mt_json_str(t, "metrics_in_log") : "nothing");
+	} else if (t->reached == 1) {
+		mt_buf_printf(b, "reached at step %lld, %s after run start", (long long)t->at_step,
+		              secs(s, sizeof(s), r->time_to_target_s));
+	} else if (strcmp(r->outcome ?: "", "no_metric") == 0) {
+		mt_buf_printf(b, "%s never evaluated: the log evaluates %s", t->metric,
+		              t->metrics_in_log && *t->metrics_in_log ? t->metrics_in_log : "nothing");
 	} else {
 		mt_buf_printf(b, "%s", is_running(r) ? "not yet reached" : "not reached");
 		/* the reason, unless it only says the same ("did not reach target") */
-		if (mt_json_str(t, "reason") && !strstr(mt_json_str(t, "reason"), "reach"))
-			mt_buf_printf(b, ": %s", mt_json_str(t, "reason"));
+		if (t->reason && !strstr(t->reason, "reach"))
+			mt_buf_printf(b, ": %s", t->reason);
 	}
 }
 
 /* The selected run under the list. */
-static void preview(struct tui_page *p, json_t *r, const struct tui_ctx *ctx)
+static void preview(struct tui_page *p, const mt_run_view *r, const struct tui_ctx *ctx)
 {
 	mt_buf title = MT_BUF_INIT, t = MT_BUF_INIT;
-	char a[16], b[16], when[32], keys[32];
+	char a[16], b[16], at[32], keys[32];
 
-	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)jv_int(r, "id", 0),
-		      mt_json_str(r, "system"),
-		      is_rehearsal(r) ? ", a rehearsal" : "",
-		      jv_time(json_object_get(r, "started"), when, sizeof(when)));
+	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)r->id, r->system,
+		      r->rehearsal ? ", a rehearsal" : "", when(r->started, at, sizeof(at)));
 	tui_rule(p, mt_buf_cstr(&title));
 	if (is_running(r)) {
 		live_line(p, r, ctx);
 	} else {
 		page_line(p);
-		page_add_at(p, 2, status_style(mt_json_str(r, "status")), mt_json_str(r, "status"));
-		if (json_is_integer(json_object_get(r, "exit_status")))
-			page_addf(p, STYLE_DIM, " (exit %lld)",
-			          (long long)jv_int(r, "exit_status", 0));
+		page_add_at(p, 2, status_style(r->status), r->status);
+		if (r->has_exit)
+			page_addf(p, STYLE_DIM, " (exit %lld)", (long long)r->exit_status);
 	}
-	page_addf(p, STYLE_NORMAL, "  clock 1 %s, step %s",
-		  secs(a, sizeof(a), mt_json_num(r, "clock1_s")),
-		  secs(b, sizeof(b), mt_json_num(r, "steady_step_s")));
+	page_addf(p, STYLE_NORMAL, "  clock 1 %s, step %s", secs(a, sizeof(a), r->clock1_s),
+		  secs(b, sizeof(b), r->steady_step_s));
 	target_text(&t, r);
 	field(p, "target", STYLE_NORMAL, mt_buf_cstr(&t), 0);
-	field(p, "log", STYLE_NORMAL, mt_json_str(r, "source") ?: mt_json_str(r, "command"), 1);
+	field(p, "log", STYLE_NORMAL, r->source ?: r->command, 1);
 	tui_action_keys(TUI_ACT_WITHDRAW, keys, sizeof(keys));
 	page_line(p);
 	page_add_at(p, 2, STYLE_DIM, "Enter shows it");
@@ -344,16 +370,18 @@ static void list_draw(struct tui_page *p, struct runs_state *st, const struct tu
 {
 	int n = count(st), below = height >= 14 ? PREVIEW_ROWS : 0;
 	int rows = tui_list_fit(height - 2 - below, n);
+	mt_run_view v;
 
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
 	title_row(p, n, rehearsals(attempts(st)), withdrawn(st));
 	header_row(p);
 	for (int r = st->top; r < st->top + rows; r++)
-		run_row(p, run_at(st, r), r == st->cursor, ctx->focused);
+		if (view_at(st, r, &v))
+			run_row(p, &v, r == st->cursor, ctx->focused);
 	tui_list_more(p, st->top, rows, n);
-	if (below)
-		preview(p, selected(st), ctx);
+	if (below && view_at(st, st->cursor, &v))
+		preview(p, &v, ctx);
 }
 
 /* --- a run in full --------------------------------------------------------- */
@@ -361,145 +389,135 @@ static void list_draw(struct tui_page *p, struct runs_state *st, const struct tu
 /* The compilations the run's log shows (how many, the median one, their
  * share of the attempt: B and `mtrial runs show` say more), then its
  * stalls, in one line: "compiles" when its steps show any, else "stalls". */
-static void compiles_field(struct tui_page *p, json_t *r)
+static void compiles_field(struct tui_page *p, const mt_run_view *r)
 {
-	json_t *c = jv_get(r, "metrics.compiles"), *x;
-	const char *from = mt_json_str(c, "from");
+	const mt_run_compiles_view *c = &r->figures.compiles;
+	const char *from = c->from;
 	char s[16], t[16];
 	mt_buf b = MT_BUF_INIT;
-	size_t i;
-	int n = (int)jv_int(c, "count", 0);
+	mt_run_stall_view x;
+	int n = (int)c->count;
 
 	if (from && strcmp(from, "cache") == 0)
 		mt_buf_printf(&b, "%d (compile-cache misses; no step times to measure them); ", n);
 	else if (n > 0)
-		mt_buf_printf(&b, "%d x %s (%.0f%%); ", n,
-			      secs(s, sizeof(s), mt_json_num(c, "seconds_each")),
-			      100 * mt_json_num(c, "share"));
-	json_array_foreach(jv_get(r, "metrics.stalls"), i, x) mt_buf_printf(
-	    &b, "%sstep %lld %s (median %s)", i ? "; " : "",
-	    (long long)jv_int(x, "step", 0), secs(s, sizeof(s), mt_json_num(x, "seconds")),
-	    secs(t, sizeof(t), mt_json_num(x, "median_s")));
+		mt_buf_printf(&b, "%d x %s (%.0f%%); ", n, secs(s, sizeof(s), c->seconds_each),
+			      100 * c->share);
+	for (size_t i = 0; mt_runview_stall(&x, &r->figures, i) != MT_ENOTFOUND; i++)
+		mt_buf_printf(&b, "%sstep %lld %s (median %s)", i ? "; " : "", (long long)x.step,
+			      secs(s, sizeof(s), x.seconds), secs(t, sizeof(t), x.median_s));
 	tui_wrap_field(p, 2, n > 0 || (from && strcmp(from, "cache") == 0) ? "compiles" : "stalls",
 		       FIELD_COL, b.len ? mt_buf_cstr(&b) : "none", 1,
 		       b.len ? STYLE_WARN : STYLE_DIM);
 	mt_buf_dispose(&b);
 }
 
-static void clock_fields(struct tui_page *p, json_t *r)
+static void clock_fields(struct tui_page *p, const mt_run_view *r)
 {
+	const mt_run_figures *f = &r->figures;
 	mt_buf b = MT_BUF_INIT;
-	json_t *steady = jv_get(r, "metrics.steady");
-	char s[16], u[32];
+	char s[16];
 
 	mt_buf_printf(&b, "%s submission to the first step: compilation and start-up",
-		      secs(s, sizeof(s), mt_json_num(r, "clock1_s")));
+		      secs(s, sizeof(s), r->clock1_s));
 	tui_wrap_field(p, 2, "clock 1", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
-	if (mt_json_str(r, "cache") || mt_json_str(r, "cache_inferred")) {
-		if (mt_json_str(r, "cache_warning"))
-			mt_buf_puts(&b, mt_json_str(r, "cache_warning"));
+	if (r->cache || r->cache_inferred) {
+		if (r->cache_warning)
+			mt_buf_puts(&b, r->cache_warning);
 		else
-			mt_buf_printf(&b, "%s declared, %s in the log",
-				      mt_json_str(r, "cache") ?: "not",
-				      mt_json_str(r, "cache_inferred") ?: "nothing");
+			mt_buf_printf(&b, "%s declared, %s in the log", r->cache ?: "not",
+				      r->cache_inferred ?: "nothing");
 		tui_wrap_field(p, 2, "cache", FIELD_COL, mt_buf_cstr(&b), 2,
-			       mt_json_str(r, "cache_warning") ? STYLE_WARN : STYLE_NORMAL);
+			       r->cache_warning ? STYLE_WARN : STYLE_NORMAL);
 		mt_buf_dispose(&b);
 	}
-	if (isfinite(mt_json_num(r, "steady_step_s")))
+	if (isfinite(r->steady_step_s))
 		mt_buf_printf(&b, "%s per step in steady state",
-		              secs(s, sizeof(s), mt_json_num(r, "steady_step_s")));
+		              secs(s, sizeof(s), r->steady_step_s));
 	else
 		mt_buf_puts(&b, "- no steady state measured");
-	if (json_is_number(jv_get(r, "throughput.value")))
-		mt_buf_printf(&b, ", %.4g %s", json_number_value(jv_get(r, "throughput.value")),
-			      jv_str(r, "throughput.unit", u, sizeof(u)) ?: "");
-	if (json_is_number(jv_get(steady, "padding_fraction")))
-		mt_buf_printf(&b, ", %.1f%% padding",
-			      100 * json_number_value(jv_get(steady, "padding_fraction")));
-	if (json_is_object(steady))
+	if (!isnan(r->throughput))
+		mt_buf_printf(&b, ", %.4g %s", r->throughput, r->throughput_unit ?: "");
+	if (!isnan(f->padding_fraction))
+		mt_buf_printf(&b, ", %.1f%% padding", 100 * f->padding_fraction);
+	if (f->steady)
 		mt_buf_printf(&b, " (%lld intervals, %lld warm-up skipped)",
-			      (long long)jv_int(steady, "intervals", 0),
-			      (long long)jv_int(steady, "warmup_skipped", 0));
+			      (long long)f->intervals, (long long)f->warmup_skipped);
 	tui_wrap_field(p, 2, "clock 2", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
 	compiles_field(p, r);
 }
 
-static void cost_fields(struct tui_page *p, json_t *r, const char *currency)
+static void cost_fields(struct tui_page *p, const mt_run_view *r, const char *currency)
 {
+	const mt_run_devices_view *d = &r->devices;
 	mt_buf b = MT_BUF_INIT;
 
 	target_text(&b, r);
-	if (json_is_number(json_object_get(r, "cost_to_target")))
-		mt_buf_printf(&b, ", cost %.4g %s", mt_json_num(r, "cost_to_target"), currency);
+	if (!isnan(d->cost_to_target))
+		mt_buf_printf(&b, ", cost %.4g %s", d->cost_to_target, currency);
 	tui_wrap_field(p, 2, "target", FIELD_COL, mt_buf_cstr(&b), 2,
-		       json_is_true(json_object_get(r, "reached")) ? STYLE_OK : STYLE_WARN);
+		       r->reached == 1 ? STYLE_OK : STYLE_WARN);
 	mt_buf_dispose(&b);
-	if (json_is_number(json_object_get(r, "run_minutes"))) { /* an MLPerf log's own clock */
-		mt_buf_printf(&b, "%.4g min (run_stop - run_start)", mt_json_num(r, "run_minutes"));
+	if (!isnan(r->run_minutes)) { /* an MLPerf log's own clock */
+		mt_buf_printf(&b, "%.4g min (run_stop - run_start)", r->run_minutes);
 		tui_wrap_field(p, 2, "MLPerf", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 		mt_buf_dispose(&b);
 	}
 	/* the attempt inside the accounting boundary, whatever its source */
-	if (mt_json_str(r, "not_priced"))
-		mt_buf_printf(&b, "not priced: %s", mt_json_str(r, "not_priced"));
-	else if (isfinite(mt_json_num(r, "devices")))
-		mt_buf_printf(&b, "%g device%s", mt_json_num(r, "devices"),
-			      mt_json_num(r, "devices") == 1 ? "" : "s");
+	if (d->not_priced)
+		mt_buf_printf(&b, "not priced: %s", d->not_priced);
+	else if (isfinite(d->count))
+		mt_buf_printf(&b, "%g device%s", d->count, d->count == 1 ? "" : "s");
 	else /* never a figure made up: trial.yaml does not say */
 		mt_buf_puts(&b, "devices unknown (count and hosts in trial.yaml)");
-	if (json_is_number(json_object_get(r, "device_hours")))
-		mt_buf_printf(&b, ", %.4g device-hours", mt_json_num(r, "device_hours"));
-	if (json_is_number(json_object_get(r, "cost")))
-		mt_buf_printf(&b, ", cost %.4g %s", mt_json_num(r, "cost"), currency);
+	if (!isnan(d->device_hours))
+		mt_buf_printf(&b, ", %.4g device-hours", d->device_hours);
+	if (!isnan(d->cost))
+		mt_buf_printf(&b, ", cost %.4g %s", d->cost, currency);
 	tui_wrap_field(p, 2, "cost", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
 }
 
 /* The plot's origin: run start (the target's eval less its time from run
  * start), else the log's first event. */
-static int64_t run_origin(json_t *r)
+static int64_t run_origin(const mt_run_view *r)
 {
-	json_t *m = json_object_get(r, "metrics"), *t = json_object_get(m, "target");
-	json_t *ev;
-	size_t i;
+	const mt_run_figures *f = &r->figures;
+	const mt_run_target_view *t = &f->target;
+	mt_run_eval_view ev;
 
-	if (json_is_integer(jv_get(m, "run_start.t_ms")))
-		return jv_int(json_object_get(m, "run_start"), "t_ms", 0);
-	if (json_is_true(json_object_get(t, "reached")))
-		json_array_foreach(json_object_get(m, "evaluations"), i, ev)
-			if (jv_int(ev, "step", -2) == jv_int(t, "at_step", -1) &&
-			    json_is_number(json_object_get(t, "from_run_start_s")))
-				return jv_int(ev, "t_ms", 0) -
-				       (int64_t)llround(mt_json_num(t, "from_run_start_s") * 1000);
-	return jv_int(m, "first_ms", 0);
+	if (f->run_start_ms != MT_RUNLOG_NO_TIME)
+		return f->run_start_ms;
+	if (t->reached == 1 && !isnan(t->from_run_start_s))
+		for (size_t i = 0; mt_runview_eval(&ev, f, i) != MT_ENOTFOUND; i++)
+			if (ev.step >= 0 && ev.step == t->at_step)
+				return (ev.t_ms == MT_RUNLOG_NO_TIME ? 0 : ev.t_ms) -
+				       (int64_t)llround(t->from_run_start_s * 1000);
+	return f->first_ms == MT_RUNLOG_NO_TIME ? 0 : f->first_ms;
 }
 
-static void details_draw(struct tui_page *p, json_t *r, const struct tui_ctx *ctx, int height)
+static void details_draw(struct tui_page *p, const mt_run_view *r, const struct tui_ctx *ctx,
+			 int height)
 {
 	char path[64], cur[64], thr[32];
 	const char *metric = jv_str(ctx->model, "spec.quality_target.metric", cur, sizeof(cur));
-	json_t *evals = jv_get(r, "metrics.evaluations");
 
 	page_line(p);
-	page_addf(p, STYLE_HEADING, "Run #%lld %s", (long long)jv_int(r, "id", 0),
-	          mt_json_str(r, "system"));
-	page_addf(p, status_style(mt_json_str(r, "status")), " %s", mt_json_str(r, "status"));
-	page_addf(p, STYLE_DIM, "  %s %s", mt_json_str(r, "track") ?: "",
-		  mt_json_str(r, "label") ?: "");
-	if (is_rehearsal(r))
+	page_addf(p, STYLE_HEADING, "Run #%lld %s", (long long)r->id, r->system);
+	page_addf(p, status_style(r->status), " %s", r->status);
+	page_addf(p, STYLE_DIM, "  %s %s", r->track ?: "", r->label ?: "");
+	if (r->rehearsal)
 		tui_wrap_field(p, 2, "kind", FIELD_COL,
 			       "rehearsal: it tests the pipeline and is never evidence", 2, STYLE_WARN);
 	if (is_running(r))
 		live_line(p, r, ctx);
 	clock_fields(p, r);
-	snprintf(path, sizeof(path), "spec.systems.%s.price.currency",
-		 mt_json_str(r, "system") ?: "");
+	snprintf(path, sizeof(path), "spec.systems.%s.price.currency", r->system ?: "");
 	cost_fields(p, r, jv_str(ctx->model, path, thr, sizeof(thr)) ?: "");
-	field(p, "log", STYLE_NORMAL, mt_json_str(r, "source") ?: "(none)", 1);
-	chart_evals(p, evals, metric,
+	field(p, "log", STYLE_NORMAL, r->source ?: "(none)", 1);
+	chart_evals(p, &r->figures, metric,
 		    jv_str(ctx->model, "spec.quality_target.threshold", thr, sizeof(thr))
 			    ? strtod(thr, NULL)
 			    : NAN,
@@ -508,30 +526,39 @@ static void details_draw(struct tui_page *p, json_t *r, const struct tui_ctx *ct
 
 /* --- baseline and candidate side by side ---------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
+/* A figure of a run: clock 1, the steady step or the cost to the target. */
+typedef double (*run_figure)(const mt_run_view *r);
+static double clock1_of(const mt_run_view *r)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
+	return r->clock1_s;
 }
 
-/* The median of `key` over the system's successful runs (rehearsals left
+static double step_of(const mt_run_view *r)
+{
+	return r->steady_step_s;
+}
+
+static double target_cost_of(const mt_run_view *r)
+{
+	return r->devices.cost_to_target;
+}
+
+/* The median of `fig` over the system's successful runs (rehearsals left
  * out), NaN with none. */
-static double median_of(json_t *runs, const char *system, const char *key)
+static double median_of(json_t *runs, const char *system, run_figure fig)
 {
 	double v[256];
 	size_t n = 0, i;
+	mt_run_view rv;
 	json_t *r;
 
-	json_array_foreach(runs, i, r)
-		if (n < 256 && !is_rehearsal(r) && mt_json_str(r, "system") &&
-		    strcmp(mt_json_str(r, "system"), system) == 0 &&
-		    mt_json_str(r, "status") && strcmp(mt_json_str(r, "status"), "success") == 0 &&
-		    isfinite(mt_json_num(r, key)))
-			v[n++] = mt_json_num(r, key);
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(v[0]), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	json_array_foreach(runs, i, r) {
+		(void)mt_runview_read(&rv, r);
+		if (n < 256 && !rv.rehearsal && rv.system && strcmp(rv.system, system) == 0 &&
+		    rv.status && strcmp(rv.status, "success") == 0 && isfinite(fig(&rv)))
+			v[n++] = fig(&rv);
+	}
+	return mt_median(v, n);
 }
 
 /* One row: label, baseline, candidate, candidate/baseline (NaN: "-";
@@ -555,9 +582,9 @@ static void side_row(struct tui_page *p, const char *label, const char *b, const
 	tui_row(p, cells, 4, 0, 0);
 }
 
-static void side_secs(struct tui_page *p, json_t *runs, const char *label, const char *key)
+static void side_secs(struct tui_page *p, json_t *runs, const char *label, run_figure fig)
 {
-	double b = median_of(runs, "baseline", key), c = median_of(runs, "candidate", key);
+	double b = median_of(runs, "baseline", fig), c = median_of(runs, "candidate", fig);
 	char bs[16], cs[16];
 
 	side_row(p, label, secs(bs, sizeof(bs), b), secs(cs, sizeof(cs), c), c / b);
@@ -565,28 +592,35 @@ static void side_secs(struct tui_page *p, json_t *runs, const char *label, const
 
 /* The summary's counts (trial/runlog.h): failed or aborted by status,
  * finished short of the target, finished without its metric, reached. */
-static void side_counts(struct tui_page *p, json_t *b, json_t *c)
+static void side_counts(struct tui_page *p, const mt_run_system_view *b,
+			const mt_run_system_view *c)
 {
-	static const char *const rows[][2] = {{"runs", "  runs"},
-					      {"failed", "  failed"},
-					      {"missed", "  short"},
-					      {"no_metric", "  no metric"},
-					      {"reached", "  reached"}};
+	const struct {
+		const char *label;
+		int64_t b, c;
+	} rows[] = {{"  runs", b->runs, c->runs},
+		    {"  failed", b->failed, c->failed},
+		    {"  short", b->missed, c->missed},
+		    {"  no metric", b->no_metric, c->no_metric},
+		    {"  reached", b->reached, c->reached}};
 	char bs[32], cs[32];
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		snprintf(bs, sizeof(bs), "%lld", (long long)jv_int(b, rows[i][0], 0));
-		snprintf(cs, sizeof(cs), "%lld", (long long)jv_int(c, rows[i][0], 0));
-		side_row(p, rows[i][1], bs, cs, -1);
+		snprintf(bs, sizeof(bs), "%lld", (long long)rows[i].b);
+		snprintf(cs, sizeof(cs), "%lld", (long long)rows[i].c);
+		side_row(p, rows[i].label, bs, cs, -1);
 	}
 }
 
 static void systems_draw(struct tui_page *p, struct runs_state *st)
 {
 	json_t *sys = json_object_get(st->runs, "systems"), *runs = attempts(st);
-	json_t *b = json_object_get(sys, "baseline"), *c = json_object_get(sys, "candidate");
+	mt_run_system_view b, c;
 	char bs[32], cs[32], keys[32];
 	double bc, cc;
+
+	(void)mt_runview_system(&b, sys, "baseline");
+	(void)mt_runview_system(&c, sys, "candidate");
 
 	page_line(p);
 	page_add(p, STYLE_HEADING, "Baseline vs candidate");
@@ -600,16 +634,13 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 		head[0].width = 13, head[1].width = head[2].width = 7, head[1].text = "base",
 		head[2].text = "cand", head[3].text = "c/b";
 	tui_row(p, head, 4, 0, 0);
-	side_counts(p, b, c);
-	bc = json_is_number(jv_get(b, "time_to_target_s.median"))
-		     ? json_number_value(jv_get(b, "time_to_target_s.median")) : NAN;
-	cc = json_is_number(jv_get(c, "time_to_target_s.median"))
-		     ? json_number_value(jv_get(c, "time_to_target_s.median")) : NAN;
+	side_counts(p, &b, &c);
+	bc = b.time_to_target_s.median, cc = c.time_to_target_s.median;
 	side_row(p, "  to target", secs(bs, sizeof(bs), bc), secs(cs, sizeof(cs), cc), cc / bc);
-	side_secs(p, runs, "  clock 1", "clock1_s");
-	side_secs(p, runs, "  steady step", "steady_step_s");
-	bc = median_of(runs, "baseline", "cost_to_target");
-	cc = median_of(runs, "candidate", "cost_to_target");
+	side_secs(p, runs, "  clock 1", clock1_of);
+	side_secs(p, runs, "  steady step", step_of);
+	bc = median_of(runs, "baseline", target_cost_of);
+	cc = median_of(runs, "candidate", target_cost_of);
 	snprintf(bs, sizeof(bs), isfinite(bc) ? "%.4g" : "-", bc);
 	snprintf(cs, sizeof(cs), isfinite(cc) ? "%.4g" : "-", cc);
 	side_row(p, "  target cost", bs, cs, cc / bc);
@@ -788,6 +819,7 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 {
 	struct runs_state *st = state;
 	int height = p->height > 0 ? p->height : 20;
+	mt_run_view v;
 
 	sync(st, ctx);
 	if (!selected(st))
@@ -796,8 +828,8 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 		systems_draw(p, st);
 	else if (st->compilation)
 		compilation_draw(p, st, ctx, height);
-	else if (st->details)
-		details_draw(p, selected(st), ctx, height);
+	else if (st->details && view_at(st, st->cursor, &v))
+		details_draw(p, &v, ctx, height);
 	else
 		list_draw(p, st, ctx, height);
 }
@@ -807,7 +839,7 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 /* `W`: why the run under the cursor is withdrawn. */
 static int withdraw_start(struct runs_state *st, const struct tui_ctx *ctx)
 {
-	int64_t id = st->systems ? 0 : jv_int(selected(st), "id", 0);
+	int64_t id = st->systems ? 0 : id_at(st, st->cursor);
 
 	if (!id) {
 		tui_message(ctx->wizard, 0, WITHDRAW_HERE);
@@ -878,7 +910,7 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 		return TUI_UNHANDLED; /* the frame scrolls the page */
 	if (tui_list_target(a, st->cursor, st->list_rows, &to)) {
 		st->cursor = to >= count(st) ? count(st) - 1 : to < 0 ? 0 : (int)to;
-		st->follow = jv_int(selected(st), "id", 0);
+		st->follow = id_at(st, st->cursor);
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	if (a == TUI_ACT_OPEN) {

@@ -43,8 +43,8 @@ struct tui_ctx {
 					  or NULL with none */
 	json_t *runs;                  /* {runs: every attempt, oldest first,
 					  flattened (trial/runs.h), a running
-					  one with "live" {started_ms,
-					  last_step {step, loss}}; systems:
+					  one with "live" {started_ms};
+					  systems:
 					  mt_runs_by_system}, or NULL */
 	mt_trial *trial;               /* the trial, for the steps that build
 					  costly views of it themselves (the

@@ -14,7 +14,10 @@
 #include "error.h"
 #include "util.h"
 #include "jsonutil.h"
+#include "decide.h"
+#include "decide_view.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,25 +47,40 @@ static const struct {
 	{"summary", "`mtrial decide`"},
 };
 
-static json_t *criteria(const struct tui_ctx *ctx)
+/* The report model's decision (trial/decide.h) read into *d; the model's
+ * own "error" when there is none, else NULL. */
+static const char *decision_of(const struct tui_ctx *ctx, mt_decision_view *d)
 {
-	return jv_get(ctx->model, "decision.criteria");
+	json_t *decision = jv_get(ctx->model, "decision");
+
+	(void)mt_decide_view_read(d, decision); /* a key missing: that part unknown */
+	mt_error_clear();
+	return mt_json_str(decision, "error");
+}
+
+/* The name of criterion i, "" without one. */
+static const char *criterion_name(const mt_decision_view *d, size_t i)
+{
+	mt_criterion_view c;
+
+	(void)mt_decide_view_criterion(&c, d, i);
+	return c.name ? c.name : "";
 }
 
 /* The cursor on the followed criterion, else held to the list. */
 static void sync(struct summary_state *st, const struct tui_ctx *ctx)
 {
-	json_t *list = criteria(ctx), *c;
-	int n = (int)json_array_size(list);
-	size_t i;
+	mt_decision_view d;
+	int n;
 
-	json_array_foreach(list, i, c)
-		if (mt_json_str(c, "name") && strcmp(mt_json_str(c, "name"), st->follow) == 0)
+	decision_of(ctx, &d);
+	n = (int)d.n_criteria;
+	for (size_t i = 0; i < d.n_criteria; i++)
+		if (*criterion_name(&d, i) && strcmp(criterion_name(&d, i), st->follow) == 0)
 			st->cursor = (int)i;
 	st->cursor = st->cursor >= n ? n - 1 : st->cursor < 0 ? 0 : st->cursor;
-	c = json_array_get(list, (size_t)st->cursor);
-	snprintf(st->follow, sizeof(st->follow), "%s",
-		 c && mt_json_str(c, "name") ? mt_json_str(c, "name") : "");
+	snprintf(st->follow, sizeof(st->follow), "%s", criterion_name(&d, (size_t)st->cursor));
+	mt_error_clear();
 }
 
 /* --- the verdict and the checklist --------------------------------------------- */
@@ -78,21 +96,18 @@ static enum draw_style verdict_style(const char *verdict)
 	return STYLE_WARN;
 }
 
-static void verdict_section(struct tui_page *p, json_t *d)
+static void verdict_section(struct tui_page *p, const mt_decision_view *d, const char *error)
 {
-	const char *headline = mt_json_str(d, "headline");
-
 	page_line(p);
 	page_add(p, STYLE_HEADING, "Verdict: ");
-	page_add(p, verdict_style(mt_json_str(d, "verdict")), headline ? headline : "not decided");
-	if (!mt_json_str(d, "verdict")) {
-		page_para(p, LABEL_COL, STYLE_ERROR,
-			  mt_json_str(d, "error") ? mt_json_str(d, "error") : "the decision could not be made");
+	page_add(p, verdict_style(d->verdict), d->headline ? d->headline : "not decided");
+	if (!d->verdict) {
+		page_para(p, LABEL_COL, STYLE_ERROR, error ? error : "the decision could not be made");
 		return;
 	}
-	page_para(p, LABEL_COL, STYLE_NORMAL, mt_json_str(d, "summary"));
-	if (mt_json_str(d, "caveat")) /* in two rows: the criteria follow on the first screen */
-		tui_wrap_rows(p, mt_json_str(d, "caveat"), LABEL_COL, 2, STYLE_DIM);
+	page_para(p, LABEL_COL, STYLE_NORMAL, d->summary);
+	if (d->caveat) /* in two rows: the criteria follow on the first screen */
+		tui_wrap_rows(p, d->caveat, LABEL_COL, 2, STYLE_DIM);
 }
 
 /* "[x] met", "[!] not met", "[?] unknown" and their style. */
@@ -106,25 +121,23 @@ static const char *status_text(const char *status, enum draw_style *s)
 }
 
 static void checklist(struct tui_page *p, const struct summary_state *st,
-		      const struct tui_ctx *ctx)
+		      const struct tui_ctx *ctx, const mt_decision_view *d)
 {
-	json_t *c;
-	size_t i;
+	mt_criterion_view c;
 
 	tui_heading(p, "Criteria (trial.yaml)");
-	if (!json_array_size(criteria(ctx))) {
+	if (!d->n_criteria) {
 		page_para(p, LABEL_COL, STYLE_DIM,
 			  "No go/no-go criteria in trial.yaml yet: without them the verdict "
 			  "cannot be more than NOT ENOUGH EVIDENCE.");
 		return;
 	}
 	page_add(p, STYLE_DIM, "  j/k select");
-	json_array_foreach(criteria(ctx), i, c) {
+	for (size_t i = 0; mt_decide_view_criterion(&c, d, i) != MT_ENOTFOUND; i++) {
 		enum draw_style s;
-		const char *status = status_text(mt_json_str(c, "status"), &s);
+		const char *status = status_text(c.status, &s);
 		mt_buf name = MT_BUF_INIT;
-		mt_buf_printf(&name, "%s (%s)", mt_json_str(c, "name") ?: "?",
-			      mt_json_str(c, "kind") ?: "?");
+		mt_buf_printf(&name, "%s (%s)", c.name ?: "?", c.kind ?: "?");
 		struct tui_cell cells[] = {
 			{"", 1, 0, 0, STYLE_NORMAL},
 			{status, 11, 0, 0, s},
@@ -148,42 +161,39 @@ static void field(struct tui_page *p, const char *label, enum draw_style s, cons
 }
 
 /* A number as the decision gives it ("2.1", "0.83"), or NULL. */
-static const char *number(json_t *v, char *buf, size_t size)
+static const char *number(double v, char *buf, size_t size)
 {
-	if (!json_is_number(v))
+	if (isnan(v))
 		return NULL;
-	snprintf(buf, size, "%.4g", json_number_value(v));
+	snprintf(buf, size, "%.4g", v);
 	return buf;
 }
 
-static void criterion_detail(struct tui_page *p, json_t *c)
+static void criterion_detail(struct tui_page *p, const mt_criterion_view *c)
 {
 	enum draw_style s;
-	const char *status = status_text(mt_json_str(c, "status"), &s);
+	const char *status = status_text(c->status, &s), *what, *command;
 	char thr[32], val[32], title[192];
-	json_t *x;
-	size_t i;
 
-	snprintf(title, sizeof(title), "%s: %s", mt_json_str(c, "name") ?: "?", status + 4);
+	snprintf(title, sizeof(title), "%s: %s", c->name ?: "?", status + 4);
 	tui_rule(p, title);
-	field(p, "evidence", s, mt_json_str(c, "evidence"));
-	field(p, "source", STYLE_DIM, mt_json_str(c, "source"));
-	if (json_is_number(json_object_get(c, "threshold")) || json_is_number(json_object_get(c, "value"))) {
+	field(p, "evidence", s, c->evidence);
+	field(p, "source", STYLE_DIM, c->source);
+	if (!isnan(c->threshold) || !isnan(c->value)) {
 		mt_buf b = MT_BUF_INIT;
-		mt_buf_printf(&b, "%s, value %s", number(json_object_get(c, "threshold"), thr, sizeof(thr)) ?: "none",
-			      number(json_object_get(c, "value"), val, sizeof(val)) ?: "not known");
+		mt_buf_printf(&b, "%s, value %s", number(c->threshold, thr, sizeof(thr)) ?: "none",
+			      number(c->value, val, sizeof(val)) ?: "not known");
 		field(p, "threshold", STYLE_NORMAL, mt_buf_cstr(&b));
 		mt_buf_dispose(&b);
 	}
-	field(p, "track", STYLE_NORMAL, mt_json_str(c, "track"));
-	json_array_foreach(json_object_get(c, "conditions"), i, x)
-		field(p, i ? "" : "condition", STYLE_WARN, json_string_value(x));
-	json_array_foreach(json_object_get(c, "missing"), i, x) {
-		field(p, i ? "" : "missing", STYLE_WARN, mt_json_str(x, "what"));
-		field(p, "", STYLE_CMD, mt_json_str(x, "command")); /* wrapped,
-		not cut as `quoted` */
+	field(p, "track", STYLE_NORMAL, c->track);
+	for (size_t i = 0; i < c->n_conditions; i++)
+		field(p, i ? "" : "condition", STYLE_WARN, mt_decide_view_condition(c, i));
+	for (size_t i = 0; mt_decide_view_missing(c, i, &what, &command) != MT_ENOTFOUND; i++) {
+		field(p, i ? "" : "missing", STYLE_WARN, what);
+		field(p, "", STYLE_CMD, command); /* wrapped, not cut as `quoted` */
 	}
-	field(p, "about", STYLE_DIM, mt_json_str(c, "description"));
+	field(p, "about", STYLE_DIM, c->description);
 }
 
 /* --- the report, the target, what is missing ------------------------------------- */
@@ -269,13 +279,16 @@ static void missing_section(struct tui_page *p, const struct tui_ctx *ctx)
 static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
 {
 	struct summary_state *st = state;
-	json_t *d = jv_get(ctx->model, "decision");
+	mt_decision_view d;
+	mt_criterion_view c;
+	const char *error = decision_of(ctx, &d);
 
 	sync(st, ctx);
-	verdict_section(p, d);
-	checklist(p, st, ctx);
-	if (json_array_get(criteria(ctx), (size_t)st->cursor))
-		criterion_detail(p, json_array_get(criteria(ctx), (size_t)st->cursor));
+	verdict_section(p, &d, error);
+	checklist(p, st, ctx, &d);
+	if (mt_decide_view_criterion(&c, &d, (size_t)st->cursor) != MT_ENOTFOUND)
+		criterion_detail(p, &c);
+	mt_error_clear();
 	report_section(p, st, ctx);
 	target_section(p, ctx);
 	missing_section(p, ctx);
@@ -333,18 +346,19 @@ static int write_report(struct summary_state *st, const struct tui_ctx *ctx)
 static int summary_handle(void *state, const struct tui_ctx *ctx, enum tui_action a)
 {
 	struct summary_state *st = state;
-	int n = (int)json_array_size(criteria(ctx));
-	json_t *c;
+	mt_decision_view d;
+	int n;
 
 	sync(st, ctx);
+	decision_of(ctx, &d);
+	n = (int)d.n_criteria;
 	if (a == TUI_ACT_WRITE_REPORT)
 		return write_report(st, ctx);
 	if ((a != TUI_ACT_MOVE_UP && a != TUI_ACT_MOVE_DOWN) || n < 2)
 		return TUI_UNHANDLED; /* the frame scrolls the page */
 	st->cursor += a == TUI_ACT_MOVE_UP ? -1 : 1;
 	st->cursor = st->cursor < 0 ? 0 : st->cursor >= n ? n - 1 : st->cursor;
-	c = json_array_get(criteria(ctx), (size_t)st->cursor);
-	snprintf(st->follow, sizeof(st->follow), "%s", mt_json_str(c, "name") ?: "");
+	snprintf(st->follow, sizeof(st->follow), "%s", criterion_name(&d, (size_t)st->cursor));
 	return TUI_HANDLED | TUI_REDRAW;
 }
 

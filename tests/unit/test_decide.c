@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "decide.h"
+#include "decide_view.h"
 #include "probe_trial.h"
 #include "runs.h"
 #include "error.h"
@@ -694,11 +695,76 @@ static void test_target_follows_spec(void **state)
 	assert_string_equal(json_string_value(json_object_get(
 				    json_array_get(json_object_get(d, "criteria"), 0), "status")),
 			    "not_met");
+	{ /* the view of a decision from a real log's figures: every key there */
+		mt_decision_view dv;
+		mt_criterion_view cv;
+		assert_int_equal(mt_decide_view_read(&dv, d), 0);
+		assert_string_equal(dv.verdict, MT_VERDICT_NO_GO);
+		assert_int_equal(dv.not_met, 1);
+		assert_int_equal(mt_decide_view_criterion(&cv, &dv, 0), 0);
+		assert_int_equal(cv.state, MT_CRITERION_NOT_MET);
+		assert_string_equal(cv.name, "q");
+		assert_float_equal(cv.value, 0.7597, 1e-3); /* the best evaluation */
+		assert_int_equal(mt_decide_view_criterion(&cv, &dv, 1), MT_ENOTFOUND);
+	}
 	json_decref(d);
 	json_decref(ev);
 	json_decref(r);
 	mt_spec_free(a);
 	mt_spec_free(b);
+}
+
+/* decide.h's views read every criterion of a decision on each kind, and a
+ * key renamed on one side is caught. */
+static void test_decision_view(void **state)
+{
+	json_t *ev = complete_evidence(), *d = decide(all_criteria, json_incref(ev)), *c;
+	const char *what, *command;
+	mt_decision_view dv;
+	mt_criterion_view cv;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(mt_decide_view_read(&dv, d), 0);
+	assert_string_equal(dv.verdict, get(d, "verdict"));
+	assert_string_equal(dv.summary, get(d, "summary"));
+	assert_int_equal(dv.n_criteria, 6);
+	assert_int_equal(dv.met + dv.not_met + dv.unknown, 6);
+	json_array_foreach(json_object_get(d, "criteria"), i, c) {
+		assert_int_equal(mt_decide_view_criterion(&cv, &dv, i), 0);
+		assert_string_equal(cv.name, get(c, "name"));
+		assert_string_equal(cv.status, get(c, "status"));
+		assert_int_equal(cv.state, strcmp(get(c, "status"), "met") == 0 ? MT_CRITERION_MET
+					   : strcmp(get(c, "status"), "not_met") == 0
+					       ? MT_CRITERION_NOT_MET
+					       : MT_CRITERION_UNKNOWN);
+		assert_int_equal(cv.n_conditions, json_array_size(json_object_get(c, "conditions")));
+	}
+	assert_int_equal(mt_decide_view_criterion(&cv, &dv, 0), 0);
+	assert_float_equal(cv.threshold, 2.1, 1e-12);
+	json_decref(d);
+
+	/* without a probe: ops unknown, with what is missing and its command */
+	json_object_set_new(ev, "probe", json_null());
+	d = decide(all_criteria, json_incref(ev));
+	assert_int_equal(mt_decide_view_read(&dv, d), 0);
+	assert_int_equal(mt_decide_view_criterion(&cv, &dv, 2), 0);
+	assert_int_equal(cv.state, MT_CRITERION_UNKNOWN);
+	assert_int_equal(mt_decide_view_missing(&cv, 0, &what, &command), 0);
+	assert_non_null(strstr(command, "mtrial"));
+	assert_int_equal(mt_decide_view_missing(&cv, cv.n_missing, &what, &command), MT_ENOTFOUND);
+
+	/* a renamed key: counted and named */
+	c = json_array_get(json_object_get(d, "criteria"), 1);
+	json_object_set(c, "proof", json_object_get(c, "evidence"));
+	json_object_del(c, "evidence");
+	assert_int_equal(mt_decide_view_criterion(&cv, &dv, 1), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "evidence"));
+	json_object_del(d, "headline");
+	assert_int_equal(mt_decide_view_read(&dv, d), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "headline"));
+	json_decref(d);
+	json_decref(ev);
 }
 
 /* decide names the same default table as `mtrial probe` uses. */
@@ -731,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_effort),
 		cmocka_unit_test(test_custom_judgement),
 		cmocka_unit_test(test_target_follows_spec),
+		cmocka_unit_test(test_decision_view),
 		cmocka_unit_test(test_quality_met_some_missed),
 		cmocka_unit_test(test_default_table),
 	};
