@@ -76,6 +76,16 @@ static double num_in(mt_jview *m, const char *obj, const char *key)
 	return x;
 }
 
+/* steady.data_wait or comm_wait's share: null (not measured) and older
+ * records without the key are NAN. */
+static double wait_share(mt_jview *steady, const char *key)
+{
+	mt_jview w;
+
+	mt_jview_init(&w, mt_jview_opt_get(steady, key), steady->shape);
+	return mt_jview_opt_num(&w, "share");
+}
+
 /* metrics.steady: null when no interval was measured. */
 static void read_steady(mt_run_figures *f, mt_jview *m)
 {
@@ -89,6 +99,8 @@ static void read_steady(mt_run_figures *f, mt_jview *m)
 	f->intervals = mt_jview_int(&v, "intervals", 0);
 	f->warmup_skipped = mt_jview_int(&v, "warmup_skipped", 0);
 	f->padding_fraction = mt_jview_opt_num(&v, "padding_fraction"); /* older records lack it */
+	f->data_wait_share = wait_share(&v, "data_wait");
+	f->comm_wait_share = wait_share(&v, "comm_wait");
 	mt_jview_close(&v, m);
 }
 
@@ -134,6 +146,7 @@ int mt_runview_figures(mt_run_figures *f, const json_t *metrics)
 	memset(f, 0, sizeof(*f));
 	f->first_ms = f->last_ms = f->run_start_ms = MT_RUNLOG_NO_TIME;
 	f->clock1_s = f->step_median_s = f->padding_fraction = f->run_minutes = NAN;
+	f->data_wait_share = f->comm_wait_share = NAN;
 	f->last_step = -1, f->last_loss = NAN;
 	t->value = t->from_run_start_s = t->from_submission_s = t->from_attempt_start_s = NAN;
 	t->evaluated = t->reached = -1;

@@ -55,6 +55,8 @@ typedef struct {
 	double step_median_s;    /* steady state */
 	int64_t intervals, warmup_skipped; /* measured, and skipped as warm-up */
 	double padding_fraction; /* 1 - tokens / padded; NAN */
+	double data_wait_share, comm_wait_share; /* of the steady time: waiting for
+	                                            input, communicating; NAN: not measured */
 	int64_t last_step;       /* the latest step logged, -1 none */
 	double last_loss;        /* its loss */
 	int64_t run_start_ms;    /* run_start, else the first step; MT_RUNLOG_NO_TIME */

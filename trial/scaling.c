@@ -1,5 +1,6 @@
 #include "scaling.h"
 #include "error.h"
+#include "stats.h"
 #include "util.h"
 
 #include <math.h>
@@ -24,21 +25,6 @@ static int cmp_run(const void *a, const void *b)
 	if (sx == 2 && x->system && y->system && strcmp(x->system, y->system))
 		return strcmp(x->system, y->system);
 	return (x->devices > y->devices) - (x->devices < y->devices);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (sorted here); NAN when n is 0. */
-static double median_of(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* The mean without the fastest and the slowest (MLPerf's olympic mean) of
@@ -67,7 +53,7 @@ static double median_field(mt_scaling_run *const *g, size_t n, size_t offset, do
 	}
 	if (count)
 		*count = k;
-	return median_of(buf, k);
+	return mt_median(buf, k);
 }
 
 /* One group's own figures: everything but what compares it with others. */
@@ -95,7 +81,7 @@ static void group_row(mt_scaling_row *r, mt_scaling_run *const *g, size_t n, dou
 	if (!k && r->timed)
 		r->basis = "mlperf_minutes", k = r->timed;
 	r->timed = k;
-	r->median_s = median_of(buf, k);
+	r->median_s = mt_median(buf, k);
 	r->olympic_s = olympic_of(buf, k);
 	r->device_hours = (double)r->devices * r->median_s / 3600;
 	r->throughput = median_field(g, n, offsetof(mt_scaling_run, throughput), buf, NULL);

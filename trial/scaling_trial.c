@@ -1,8 +1,8 @@
 #include "scaling_trial.h"
 #include "error.h"
 #include "journal.h"
-#include "jview.h"
 #include "runs.h"
+#include "runview.h"
 #include "topology.h"
 
 #include <math.h>
@@ -18,50 +18,35 @@ static int system_index(const char *s)
 
 /* The run's topology: what its record says (flags, launcher, an MLPerf
  * system description), else trial.yaml's for its system and its devices. */
-static void run_topology(mt_topology *topo, const json_t *metrics, const mt_spec *spec,
-                         const char *system, int *ambiguous)
+static void run_topology(mt_topology *topo, const json_t *recorded, const mt_spec *spec,
+			 const char *system, int *ambiguous)
 {
 	mt_topology yaml;
-	mt_jview m;
 
-	mt_jview_init(&m, metrics, "run metrics");
-	mt_topology_read(topo, mt_jview_opt_get(&m, "topology"));
+	mt_topology_read(topo, recorded);
 	mt_topology_init(&yaml);
 	mt_topology_from_spec(&yaml, spec, system, topo->n[MT_TOPO_DEVICES], ambiguous);
 	mt_topology_fill(topo, &yaml);
 }
 
-/* The number under `key` of the object under `outer` of v, NAN when
- * either is absent (not measured). */
-static double opt_num_in(mt_jview *v, const char *outer, const char *key)
-{
-	mt_jview in;
-
-	mt_jview_init(&in, mt_jview_opt_get(v, outer), v->shape);
-	return mt_jview_opt_num(&in, key);
-}
-
-/* A flattened run (trial/runs.h) as the scaling figures read it. */
+/* A flattened run (trial/runview.h) as the scaling figures read it. */
 static void read_run(mt_scaling_run *r, mt_topology *topo, const json_t *run, const mt_spec *spec,
 		     int *ambiguous)
 {
-	mt_jview v, metrics, steady;
-	const char *outcome;
+	mt_run_view v;
 
-	mt_jview_init(&v, run, "run");
-	r->system = mt_jview_str(&v, "system");
-	outcome = mt_jview_str(&v, "outcome");
-	run_topology(topo, mt_jview_get(&v, "metrics"), spec, r->system, ambiguous);
+	if (mt_runview_read(&v, run) < 0)
+		mt_error_clear(); /* what was there is read; the rest is unknown */
+	r->system = v.system;
+	run_topology(topo, v.figures.topology, spec, v.system, ambiguous);
 	r->devices = topo->n[MT_TOPO_DEVICES];
 	r->hosts = topo->n[MT_TOPO_HOSTS];
-	r->failed = outcome && strcmp(outcome, "failed") == 0;
-	r->to_target_s = mt_jview_num(&v, "time_to_target_s");
-	r->run_minutes = mt_jview_num(&v, "run_minutes");
-	r->throughput = opt_num_in(&v, "throughput", "value");
-	mt_jview_init(&metrics, mt_jview_get(&v, "metrics"), "run metrics");
-	mt_jview_init(&steady, mt_jview_opt_get(&metrics, "steady"), "steady");
-	r->data_share = opt_num_in(&steady, "data_wait", "share");
-	r->comm_share = opt_num_in(&steady, "comm_wait", "share");
+	r->failed = v.outcome && strcmp(v.outcome, "failed") == 0;
+	r->to_target_s = v.time_to_target_s;
+	r->run_minutes = v.run_minutes;
+	r->throughput = v.throughput;
+	r->data_share = v.figures.data_wait_share;
+	r->comm_share = v.figures.comm_wait_share;
 }
 
 int mt_scaling_trial(mt_scaling_trial_result *out, mt_trial *t)
