@@ -90,6 +90,11 @@
 	  "break-even run length of the two systems drawn as total time against run "   \
 	  "length, and the bucket advice: the report's section), and back to the list", \
 	  'B')                                                                          \
+	_(SCALING, "scaling",                                                           \
+	  "Runs: scaling, each system per device count as `mtrial scaling` gives it "   \
+	  "(time to target, device-hours, throughput per device, efficiency against "   \
+	  "the smallest topology, the throughput each added device brings, waits for "  \
+	  "data and communication), and back to the list", 'E')                        \
 	_(START_RUN, "start-run",                                                       \
 	  "Runs: start a training run (choose its system and track, type the command; " \
 	  "`mtrial run` runs it in the background and records it, and the list shows "  \

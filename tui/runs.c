@@ -6,7 +6,8 @@
  * the target, MLPerf minutes, device-hours, its log, and its evaluations
  * plotted against time with the target line. S shows baseline and
  * candidate side by side, B compilation and shapes (the report's section:
- * each run's compilations, the break-even drawn, the bucket advice). The
+ * each run's compilations, the break-even drawn, the bucket advice), E
+ * scaling (each system per device count, tui/scaling_page.c). The
  * page is laid out to the pane's height.
  * Rehearsals (runs that test the pipeline, never evidence) are marked R in
  * the list, said in the preview and the run's page (not priced), and left
@@ -22,6 +23,7 @@
 #include "error.h"
 #include "runview.h"
 #include "stats.h"
+#include "scaling_page.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +45,8 @@ struct runs_state {
 	int details; /* the selected run has the whole pane */
 	int systems; /* baseline and candidate side by side */
 	int compilation; /* compilation and shapes */
+	int scaling;     /* each system per device count */
+	struct tui_scaling scale;
 	json_t *comp;    /* the report's compilation section, for `comp_of` */
 	json_t *comp_of; /* a copy of the attempts it was worked out from */
 	int64_t withdraw_id; /* the run the withdrawal's prompt asks about */
@@ -828,6 +832,8 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 		systems_draw(p, st);
 	else if (st->compilation)
 		compilation_draw(p, st, ctx, height);
+	else if (st->scaling)
+		tui_scaling_draw(&st->scale, p, ctx->trial, attempts(st));
 	else if (st->details && view_at(st, st->cursor, &v))
 		details_draw(p, &v, ctx, height);
 	else
@@ -891,22 +897,21 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 		return runstart_begin(ctx->wizard);
 	if (!selected(st))
 		return TUI_UNHANDLED;
-	if (a == TUI_ACT_SYSTEMS) {
-		st->systems = !st->systems;
-		st->compilation = 0;
+	if (a == TUI_ACT_SYSTEMS || a == TUI_ACT_COMPILATION || a == TUI_ACT_SCALING) {
+		int *page = a == TUI_ACT_SYSTEMS ? &st->systems
+			    : a == TUI_ACT_COMPILATION ? &st->compilation : &st->scaling;
+		int open = !*page;
+		st->systems = st->compilation = st->scaling = 0; /* one page at a time */
+		*page = open;
 		return TUI_HANDLED | TUI_REDRAW;
 	}
-	if (a == TUI_ACT_COMPILATION) {
-		st->compilation = !st->compilation;
-		st->systems = 0;
-		return TUI_HANDLED | TUI_REDRAW;
-	}
-	if (a == TUI_ACT_BACK && (st->systems || st->compilation || st->details)) {
+	if (a == TUI_ACT_BACK && (st->systems || st->compilation || st->scaling || st->details)) {
 		st->systems ? (st->systems = 0)
-		: st->compilation ? (st->compilation = 0) : (st->details = 0);
+		: st->compilation ? (st->compilation = 0)
+		: st->scaling ? (st->scaling = 0) : (st->details = 0);
 		return TUI_HANDLED | TUI_REDRAW;
 	}
-	if (st->systems || st->compilation || st->details)
+	if (st->systems || st->compilation || st->scaling || st->details)
 		return TUI_UNHANDLED; /* the frame scrolls the page */
 	if (tui_list_target(a, st->cursor, st->list_rows, &to)) {
 		st->cursor = to >= count(st) ? count(st) - 1 : to < 0 ? 0 : (int)to;
@@ -926,6 +931,7 @@ static void runs_done(void *state)
 	json_decref(st->runs);
 	json_decref(st->comp);
 	json_decref(st->comp_of);
+	tui_scaling_done(&st->scale);
 }
 
 /* R from any step: this step shows the run it starts. */

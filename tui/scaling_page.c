@@ -8,15 +8,21 @@
 
 static void sync(struct tui_scaling *s, mt_trial *t, json_t *attempts)
 {
-	if (s->have && json_equal(s->of, attempts))
+	json_t *of = json_pack("{s:O, s:o}", "attempts", attempts ? attempts : json_null(), "spec",
+			       t->spec ? mt_spec_to_json(t->spec) : json_null());
+
+	if (s->have && json_equal(s->of, of)) {
+		json_decref(of);
 		return;
+	}
 	tui_scaling_done(s);
+	s->of = of;
 	if (mt_scaling_trial(&s->r, t) < 0) {
 		mt_error_clear();
+		mt_scaling_trial_result_dispose(&s->r);
 		return;
 	}
 	s->have = 1;
-	s->of = json_deep_copy(attempts);
 }
 
 static const char *duration_of(char *buf, size_t size, double seconds)

@@ -1,4 +1,4 @@
-/* The Runs step's scaling page (G): each system's runs per device count,
+/* The Runs step's scaling page (E): each system's runs per device count,
  * as `mtrial scaling` prints them (trial/scaling_trial.h works them out). */
 #ifndef MT_TUI_SCALING_PAGE_H
 #define MT_TUI_SCALING_PAGE_H
@@ -11,12 +11,12 @@
 struct tui_scaling {
 	mt_scaling_trial_result r;
 	int have;   /* r is worked out */
-	json_t *of; /* the attempts it was worked out from */
+	json_t *of; /* the attempts and trial.yaml it was worked out from */
 };
 
 /* Draws the page; works the figures out again only when `attempts` (the
- * step's runs, as the record gives them) changed since the last time,
- * since they read every run again. */
+ * step's runs, as the record gives them) or trial.yaml (its topologies)
+ * changed since the last time, since they read every run again. */
 void tui_scaling_draw(struct tui_scaling *s, struct tui_page *p, mt_trial *t, json_t *attempts);
 
 void tui_scaling_done(struct tui_scaling *s);
