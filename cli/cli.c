@@ -6,6 +6,8 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +174,17 @@ int cli_mark_rehearsal(struct cli *cli, int argc, char **argv, const char *what,
 	return CLI_EXIT_OK;
 }
 
+/* A whole number >= 1, else -1 (cli_attempt_check says so). */
+static int64_t count_arg(const char *s)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	return end == s || *end || errno || v < 1 || v > INT32_MAX ? -1 : v;
+}
+
 int cli_attempt_opt(mt_run_attempt *a, int opt)
 {
 	switch (opt) {
@@ -180,6 +193,8 @@ int cli_attempt_opt(mt_run_attempt *a, int opt)
 	case 'l': a->label = optarg; return 1;
 	case 'c': a->cache = optarg; return 1;
 	case 'R': a->rehearsal = 1; return 1;
+	case CLI_OPT_DEVICES: a->devices = count_arg(optarg); return 1;
+	case CLI_OPT_HOSTS: a->hosts = count_arg(optarg); return 1;
 	default: return 0;
 	}
 }
@@ -196,5 +211,8 @@ int cli_attempt_check(struct cli *cli, const mt_run_attempt *a)
 		return cli_usage_error(cli, "--track %s: expected portability or optimized", a->track);
 	if (a->cache && !mt_str_in(a->cache, caches))
 		return cli_usage_error(cli, "--cache %s: expected cold or warm", a->cache);
+	if (a->devices < 0 || a->hosts < 0)
+		return cli_usage_error(cli, "--%s: expected a whole number >= 1",
+				       a->devices < 0 ? "devices" : "hosts");
 	return 0;
 }

@@ -133,8 +133,8 @@ const struct cli_command cli_commands[] = {
 	 "1 mismatch, 2 error.\n"},
 	{"run", cmd_run, "run the training command and record the attempt",
 	 "Usage: mtrial run [--system baseline|candidate] [--track portability|optimized]\n"
-	 "                  [--label L] [--cache cold|warm] [--rehearsal] [--json]\n"
-	 "                  -- CMD ARGS...\n\n"
+	 "                  [--label L] [--cache cold|warm] [--rehearsal]\n"
+	 "                  [--devices N] [--hosts H] [--json] -- CMD ARGS...\n\n"
 	 "Runs CMD (the training command, or the launcher the team uses: torchrun,\n"
 	 "srun, sbatch --wait) as a child process in its own process group, passes\n"
 	 "its output through as it is, and keeps every line with its time in the trial's\n"
@@ -147,12 +147,17 @@ const struct cli_command cli_commands[] = {
 	 "Exit status: 0 when the command succeeded, 1 when it failed, 128+N when\n"
 	 "mtrial was stopped by signal N (130 for Ctrl-C, 143 for SIGTERM), as a\n"
 	 "shell reports it, even when the command caught the signal and exited 0:\n"
-	 "the attempt is recorded as aborted.\n"},
+	 "the attempt is recorded as aborted.\n"
+	 "Its topology (mtrial scaling groups runs by it): --devices and --hosts, else\n"
+	 "the launcher CMD is (torchrun --nproc-per-node x --nnodes, srun -n/-N or the\n"
+	 "Slurm allocation's SLURM_NTASKS and SLURM_JOB_NUM_NODES, mpirun -np,\n"
+	 "accelerate launch, deepspeed), else trial.yaml's; each value keeps its source.\n"},
 	{"runs", cmd_runs, "the recorded run attempts with their clocks; import runs made elsewhere",
 	 "Usage: mtrial runs [--all] [--json]\n"
 	 "       mtrial runs show ID [--json]\n"
 	 "       mtrial runs import FILE... [--system S] [--track T] [--label L]\n"
-	 "                          [--cache cold|warm] [--rehearsal] [--json]\n"
+	 "                          [--cache cold|warm] [--rehearsal] [--devices N]\n"
+	 "                          [--hosts H] [--json]\n"
 	 "       mtrial runs mark ID --rehearsal|--evidence [--json]\n\n"
 	 "Every attempt, failed ones too, with clock 1 (submission to the first\n"
 	 "training step: compilation and start-up), clock 2 (the steady-state mean\n"

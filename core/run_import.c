@@ -1,6 +1,7 @@
 #include "run_import.h"
 #include "error.h"
 #include "runview.h"
+#include "topology.h"
 #include "util.h"
 
 #include <math.h>
@@ -37,12 +38,27 @@ static int record(mt_run_import_result *out, mt_trial *t, const mt_run_attempt *
 	return error;
 }
 
+/* What the import records of the topology: --devices and --hosts over the
+ * system description's (kept whole: its name, submitter, nodes). */
+static json_t *import_topology(const mt_run_attempt *at, const json_t *description)
+{
+	json_t *flags = mt_run_attempt_topology(at, NULL, NULL), *stored;
+	mt_topology t, d;
+
+	mt_topology_read(&t, flags);
+	mt_topology_read(&d, description);
+	mt_topology_fill(&t, &d);
+	stored = mt_topology_stored(&t, description);
+	json_decref(flags);
+	return stored;
+}
+
 int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_runlog_rules *rules,
 		  const mt_run_attempt *at, const char *path, enum mt_runs_log_format format,
 		  json_t *topology)
 {
 	mt_run_figures f;
-	json_t *runs;
+	json_t *runs, *stored;
 	int error;
 
 	memset(out, 0, sizeof(*out));
@@ -54,8 +70,8 @@ int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_runlog_rules 
 		return mt_error_set(MT_EINVALID, "%s: no training events in it (MLPerf :::MLLOG lines, "
 				    "mtrial: lines, or CSV/JSONL rows with a step); nothing imported", path);
 	}
-	if (topology)
-		json_object_set(out->metrics, "topology", topology);
+	if ((stored = import_topology(at, topology)))
+		json_object_set_new(out->metrics, "topology", stored);
 	if ((error = record(out, t, at, path)) < 0)
 		return error;
 	runs = mt_journal_runs_json(t->journal, out->id);

@@ -4,6 +4,7 @@
 #include "run_child.h"
 #include "runs.h"
 #include "runview.h"
+#include "topology.h"
 #include "util.h"
 
 #include <errno.h>
@@ -11,6 +12,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 char *mt_run_trial_command_line(char *const *argv)
 {
@@ -91,7 +94,8 @@ static int watch(mt_run_trial_result *out, FILE *log, const mt_run_trial_options
  * out->no_figures, when it gives none. An MLPerf run_stop that says
  * aborted makes a successful command's attempt aborted: it did not
  * converge. */
-static char *figures(mt_run_trial_result *out, mt_trial *t, int64_t started, int64_t ended)
+static char *figures(mt_run_trial_result *out, mt_trial *t, int64_t started, int64_t ended,
+		     const json_t *topology)
 {
 	json_t *metrics = NULL;
 	mt_run_figures f;
@@ -109,13 +113,16 @@ static char *figures(mt_run_trial_result *out, mt_trial *t, int64_t started, int
 	if (strcmp(out->status, "success") == 0 && mst && strcmp(mst, "aborted") == 0)
 		out->status = "aborted";
 	mt_runs_set_end(metrics, ended);
+	if (topology)
+		json_object_set(metrics, "topology", (json_t *)topology);
 	text = json_dumps(metrics, JSON_COMPACT);
 	json_decref(metrics);
 	return text;
 }
 
 /* Ends the record with what became of the command, and reads it back. */
-static int end(mt_run_trial_result *out, mt_trial *t, FILE *log, int64_t started, int status)
+static int end(mt_run_trial_result *out, mt_trial *t, FILE *log, int64_t started, int status,
+	       const json_t *topology)
 {
 	int64_t ended = mt_now_ms(); /* the attempt's end, as it is accounted for */
 	char *text;
@@ -127,7 +134,7 @@ static int end(mt_run_trial_result *out, mt_trial *t, FILE *log, int64_t started
 								       : "failed";
 	out->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	fflush(log);
-	text = figures(out, t, started, ended);
+	text = figures(out, t, started, ended, topology);
 	error = mt_journal_run_end(t->journal, out->id, out->status, 1, out->exit_status, ended,
 				   text);
 	free(text);
@@ -140,9 +147,25 @@ static int end(mt_run_trial_result *out, mt_trial *t, FILE *log, int64_t started
 	return error;
 }
 
+/* The attempt's topology as it starts: the user's --devices and --hosts,
+ * then the launcher it wraps and the environment it runs in; NULL when
+ * none says anything (trial.yaml's is worked out when the run is read). */
+json_t *mt_run_attempt_topology(const mt_run_attempt *at, char *const *argv, char *const *envp)
+{
+	mt_topology topo;
+
+	mt_topology_init(&topo);
+	mt_topology_set(&topo, MT_TOPO_DEVICES, at->devices, "--devices");
+	mt_topology_set(&topo, MT_TOPO_HOSTS, at->hosts, "--hosts");
+	if (argv)
+		mt_topology_from_launcher(&topo, argv, envp);
+	return mt_topology_stored(&topo, NULL);
+}
+
 int mt_run_trial(mt_run_trial_result *out, mt_trial *t, const mt_run_trial_options *o)
 {
 	int64_t started = mt_now_ms();
+	json_t *topology = mt_run_attempt_topology(&o->at, o->argv, environ);
 	FILE *log = NULL;
 	int error, status = 0;
 
@@ -153,8 +176,9 @@ int mt_run_trial(mt_run_trial_result *out, mt_trial *t, const mt_run_trial_optio
 	if (o->on_event)
 		o->on_event(MT_RUN_TRIAL_STARTED, out, o->payload);
 	if ((error = watch(out, log, o, &status)) == 0)
-		error = end(out, t, log, started, status);
+		error = end(out, t, log, started, status, topology);
 cleanup:
+	json_decref(topology);
 	if (log)
 		fclose(log);
 	if (error < 0 && out->id) /* recorded as running, then failed to run: say so */

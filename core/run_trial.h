@@ -21,6 +21,8 @@ typedef struct {
 	const char *system; /* "baseline" or "candidate" */
 	const char *track, *label, *cache; /* NULL for none */
 	int rehearsal;                     /* testing the pipeline, never evidence */
+	int64_t devices, hosts;            /* as the user gave them (--devices, --hosts);
+	                                      0: not given, -1: not a whole number >= 1 */
 } mt_run_attempt;
 
 typedef struct mt_run_trial_result mt_run_trial_result;
@@ -52,6 +54,11 @@ struct mt_run_trial_result {
 	json_t *run;         /* the record as `mtrial runs` lists it, flattened
 				(mt_runs_flatten: cache_warning and the rest) */
 };
+
+/* The topology an attempt records: --devices and --hosts (at), then the
+ * launcher argv wraps and the environment envp (trial/topology.h); NULL
+ * when none says anything. New reference. */
+json_t *mt_run_attempt_topology(const mt_run_attempt *at, char *const *argv, char *const *envp);
 
 /* The command as one shell-quoted line, for the record. Caller frees. */
 char *mt_run_trial_command_line(char *const *argv);

@@ -12,8 +12,9 @@
 #include <string.h>
 
 /* Where a run's device count came from, compactly: "trial.yaml" (its
- * system's count x hosts) or "system description FILE" (the file without
- * its directories). */
+ * system's count x hosts or topologies), "system description FILE" (the
+ * file without its directories), or the flag or launcher as recorded
+ * ("--devices", "torchrun --nproc-per-node x --nnodes=2"). */
 static json_t *devices_source(const mt_run_view *r)
 {
 	const char *from = r->devices.from;
@@ -21,8 +22,10 @@ static json_t *devices_source(const mt_run_view *r)
 
 	if (!from)
 		return json_null();
-	if (strncmp(from, prefix, strlen(prefix)) != 0)
+	if (strncmp(from, "trial.yaml", 10) == 0)
 		return json_string("trial.yaml");
+	if (strncmp(from, prefix, strlen(prefix)) != 0)
+		return json_string(from);
 	base = strrchr(from, '/');
 	return json_pack("s+", prefix, base ? base + 1 : from + strlen(prefix));
 }

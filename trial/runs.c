@@ -2,6 +2,7 @@
  * CSV or JSON Lines series), an MLPerf system description's topology, and
  * the runs flattened with the trial's target and prices. */
 #include "runs.h"
+#include "topology.h"
 #include "error.h"
 #include "runlog.h"
 #include "util.h"
@@ -837,22 +838,39 @@ static double attempt_hours(json_t *run, json_t *m, const char **from, const cha
 	return e >= s ? (double)(e - s) / 3600000.0 : NAN;
 }
 
+/* The run's topology: what its record says (--devices, the launcher, a
+ * system description), else trial.yaml's for its system as it is now
+ * (trial/topology.h); a rehearsal ran elsewhere, so never trial.yaml's. */
+static void run_topology(mt_topology *topo, json_t *m, const char *system, int rehearsal,
+			 const mt_spec *spec)
+{
+	mt_topology yaml;
+	int ambiguous;
+
+	mt_topology_read(topo, json_object_get(m, "topology"));
+	if (rehearsal || !system)
+		return;
+	mt_topology_init(&yaml);
+	mt_topology_from_spec(&yaml, spec, system, topo->n[MT_TOPO_DEVICES], &ambiguous);
+	mt_topology_fill(topo, &yaml);
+}
+
 /* Device-hours and prices: trial.yaml's, as it is now. */
 static void flatten_cost(json_t *run, json_t *m, json_t *target, const mt_spec *spec)
 {
-	json_t *topology = json_object_get(m, "topology");
 	const char *system = json_string_value(json_object_get(run, "system")), *from, *to;
 	/* a rehearsal ran elsewhere (a CPU, a smaller config): trial.yaml's
 	 * devices and prices are not its own, so it is not priced */
 	int rehearsal = json_is_true(json_object_get(run, "rehearsal"));
-	double devices = json_is_number(json_object_get(topology, "devices"))
-				 ? num(json_object_get(topology, "devices"))
-			 : system && !rehearsal ? devices_of(spec, system)
-						: NAN;
+	mt_topology topo;
+	double devices;
 	double price = system && !rehearsal ? spec_num(spec, system, "price.hourly") : NAN;
 	double hours = attempt_hours(run, m, &from, &to);
 	/* to the target inside the same boundary: from the attempt's start */
 	double to_target = num(json_object_get(target, "from_attempt_start_s"));
+
+	run_topology(&topo, m, system, rehearsal, spec);
+	devices = topo.n[MT_TOPO_DEVICES] ? (double)topo.n[MT_TOPO_DEVICES] : NAN;
 
 	json_object_set_new(run, "accounting",
 			    from ? json_pack("{s:s, s:s, s:o}", "from", from, "to", to, "hours",
@@ -860,11 +878,8 @@ static void flatten_cost(json_t *run, json_t *m, json_t *target, const mt_spec *
 				 : json_null());
 	json_object_set_new(run, "devices", real_or_null(devices));
 	json_object_set_new(run, "devices_from",
-			    !isfinite(devices)	       ? json_null()
-			    : json_is_object(topology) ? json_pack("s+", "system description ",
-								 json_string_value(json_object_get(
-								     topology, "source")) ?: "")
-						       : json_string("trial.yaml"));
+			    isfinite(devices) ? json_string(topo.from[MT_TOPO_DEVICES]) : json_null());
+	json_object_set_new(run, "topology", mt_topology_json(&topo));
 	json_object_set_new(run, "device_hours", real_or_null(rehearsal ? NAN : devices * hours));
 	json_object_set_new(run, "device_hours_to_target",
 			    real_or_null(rehearsal ? NAN : devices * to_target / 3600.0));

@@ -491,6 +491,19 @@ json_t *mt_topology_json(const mt_topology *t)
 	return o;
 }
 
+json_t *mt_topology_stored(const mt_topology *t, const json_t *extra)
+{
+	json_t *out, *own;
+
+	if (mt_topology_empty(t) && !json_is_object(extra))
+		return NULL;
+	out = json_is_object(extra) ? json_deep_copy(extra) : json_object();
+	own = mt_topology_json(t);
+	json_object_update(out, own);
+	json_decref(own);
+	return out;
+}
+
 void mt_topology_read(mt_topology *t, const json_t *j)
 {
 	mt_jview v, from;

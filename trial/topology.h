@@ -93,6 +93,12 @@ json_t *mt_topology_json(const mt_topology *t);
  * an object: nothing known. */
 void mt_topology_read(mt_topology *t, const json_t *j);
 
+/* What a run's record keeps of its topology (metrics.topology): `extra`'s
+ * keys (an MLPerf system description as mt_runs_system_read gives it; may
+ * be NULL) with t's fields and their sources over them; NULL when neither
+ * says anything. New reference. */
+json_t *mt_topology_stored(const mt_topology *t, const json_t *extra);
+
 /* "8 devices on 2 hosts (AWS Trainium2), data 8" into buf; "unknown"
  * when nothing is known. */
 void mt_topology_describe(const mt_topology *t, char *buf, size_t size);

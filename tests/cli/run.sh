@@ -199,7 +199,7 @@ run_mt 0 runs show 2 --json
 eq "$(json 'j["started"], j["metrics"]["steps"]')" "2026-11-20T14:00:00Z 31" \
 	"ISO 8601 times with an offset (16:00+02:00) and Z"
 eq "$(json 'j["metrics"]["target"]["at_step"], j["time_to_target_s"], j["devices_from"]')" \
-	"30 51.0 trial.yaml" "time to target from ISO times; devices from trial.yaml"
+	"30 51.0 trial.yaml systems.baseline count x hosts" "time to target from ISO times; devices from trial.yaml"
 run_mt 0 runs show 2
 hasnt "when it was imported" "$OUT" "a series with dates keeps its own start, without the remark"
 
