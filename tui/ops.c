@@ -197,12 +197,6 @@ struct ops_prompt *tui_ops_prompt(void *state)
 	return &((struct ops_state *)state)->pr;
 }
 
-/* The selected entry's op (an API's aten op): findings are about ops. */
-const char *tui_ops_selected(void *state)
-{
-	return mt_json_str(selected_op(state), "op");
-}
-
 const char *tui_ops_selected_name(void *state)
 {
 	return name_of(selected_op(state));
