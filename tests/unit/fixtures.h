@@ -12,4 +12,12 @@ void mt_fx_rmtree(const char *dir);
 /* Writes text to dir/name (creating parent directories). */
 void mt_fx_write(const char *dir, const char *name, const char *text);
 
+/* Writes the file at `src` (relative to the source tree: a fixture under
+ * tests/data) to dir/name. */
+void mt_fx_copy(const char *dir, const char *name, const char *src);
+
+/* Makes dir a git repository whose one commit (HEAD) holds `files`
+ * (NULL-terminated, relative to dir). Aborts the test on a libgit2 error. */
+void mt_fx_commit(const char *dir, const char *const *files);
+
 #endif
