@@ -113,7 +113,7 @@ typedef struct {
 	mt_probe_entry *ops, *apis; /* nops, napis; worst first */
 	size_t nops, napis;
 	mt_probe_counts op_counts, api_counts;
-	int64_t probe_id; /* the journal's record, 0 when not recorded */
+	int64_t probe_id; /* the journal's record (read back: its id), 0 when not recorded */
 } mt_probe_view;
 
 /* Reads a probe's result (mt_probe_run's or mt_probe_trial's, borrowed)

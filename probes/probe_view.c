@@ -147,7 +147,10 @@ int mt_probe_view_read(mt_probe_view *p, const json_t *res)
 	p->by_api = listed && strcmp(listed, "api") == 0;
 	p->repo = mt_jview_opt_str(&v, "repo");
 	p->rev = mt_jview_opt_str(&v, "rev");
+	/* mt_probe_trial's answer says probe_id; a record read back, its id */
 	p->probe_id = mt_jview_opt_int(&v, "probe_id", 0);
+	if (!p->probe_id)
+		p->probe_id = mt_jview_opt_int(&v, "id", 0);
 	read_from(&v, p);
 	read_rules(&v, p);
 	p->ops = read_entries(&v, "ops", &p->nops);

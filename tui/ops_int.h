@@ -22,6 +22,9 @@ struct ops_prompt *tui_ops_prompt(void *state);
  * reload): its API when listed by API, else its op; NULL when none. The
  * filter's text ("" for none; borrowed) and status (NULL for all). */
 const char *tui_ops_selected_name(void *state);
+/* The status of the entry under the cursor (borrowed likewise), NULL when
+ * none. */
+const char *tui_ops_selected_status(void *state);
 const char *tui_ops_filter_text(void *state);
 const char *tui_ops_filter_status(void *state);
 
