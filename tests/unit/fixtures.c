@@ -81,12 +81,15 @@ void mt_fx_commit(const char *dir, const char *const *files)
 {
 	git_repository *repo;
 	git_index *index;
-	git_oid tree_id, id;
+	git_oid tree_id, id, head;
+	git_commit *parent = NULL;
 	git_tree *tree;
 	git_signature *sig;
 
 	git_libgit2_init();
 	git_ok(git_repository_init(&repo, dir, 0));
+	if (git_reference_name_to_id(&head, repo, "HEAD") == 0)
+		git_ok(git_commit_lookup(&parent, repo, &head));
 	git_ok(git_repository_index(&index, repo));
 	for (; *files; files++)
 		git_ok(git_index_add_bypath(index, *files));
@@ -94,7 +97,9 @@ void mt_fx_commit(const char *dir, const char *const *files)
 	git_ok(git_index_write_tree(&tree_id, index));
 	git_ok(git_tree_lookup(&tree, repo, &tree_id));
 	git_ok(git_signature_new(&sig, "t", "t@example.com", 1700000000, 0));
-	git_ok(git_commit_create_v(&id, repo, "HEAD", sig, sig, NULL, "c1", tree, 0));
+	git_ok(git_commit_create_v(&id, repo, "HEAD", sig, sig, NULL, "c", tree, parent ? 1 : 0,
+				   parent));
+	git_commit_free(parent);
 	git_signature_free(sig);
 	git_tree_free(tree);
 	git_index_free(index);

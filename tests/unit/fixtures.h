@@ -16,8 +16,9 @@ void mt_fx_write(const char *dir, const char *name, const char *text);
  * tests/data) to dir/name. */
 void mt_fx_copy(const char *dir, const char *name, const char *src);
 
-/* Makes dir a git repository whose one commit (HEAD) holds `files`
- * (NULL-terminated, relative to dir). Aborts the test on a libgit2 error. */
+/* Commits `files` (NULL-terminated, relative to dir) on HEAD, making dir a
+ * git repository first when it is not one; the commit's parent is HEAD's
+ * when there is one. Aborts the test on a libgit2 error. */
 void mt_fx_commit(const char *dir, const char *const *files);
 
 #endif
