@@ -137,6 +137,7 @@ int cmd_run(struct cli *cli, int argc, char **argv);
 int cmd_runs(struct cli *cli, int argc, char **argv);
 int cmd_buckets(struct cli *cli, int argc, char **argv);
 int cmd_breakeven(struct cli *cli, int argc, char **argv);
+int cmd_scaling(struct cli *cli, int argc, char **argv);
 int cmd_tracks(struct cli *cli, int argc, char **argv);
 int cmd_decide(struct cli *cli, int argc, char **argv);
 int cmd_rm(struct cli *cli, int argc, char **argv);

@@ -2,7 +2,7 @@
  * interval, note). Nothing is deleted: the journal keeps it with who, when
  * and why, and every figure leaves it out (trial/journal.c filters it). */
 #include "cli.h"
-#include "repo.h"
+#include "withdraw_trial.h"
 #include "error.h"
 #include "util.h"
 
@@ -37,7 +37,7 @@ static int withdraw(struct cli *cli, mt_trial *t, const char *kind, int64_t id, 
 {
 	char *who = NULL;
 	int64_t wid = 0;
-	int error = mt_repo_withdraw_as_user(t->journal, kind, id, why, &wid, &who);
+	int error = mt_withdraw_trial(t, kind, id, why, &wid, &who);
 
 	if (error == 0 && cli->json)
 		cli_print_json(json_pack("{sI, ss, sI, ss, ss}", "id", (json_int_t)wid, "kind", kind,

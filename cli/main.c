@@ -229,6 +229,23 @@ const struct cli_command cli_commands[] = {
 	 "plus the compilations after the first step, and the median steady step.\n"
 	 "With trial.yaml's hourly prices it also gives the break-even for cost. When\n"
 	 "one system is faster at every length there is none, and it says why.\n"},
+	{"scaling", cmd_scaling, "each system's figures per topology: time, device-hours, efficiency",
+	 "Usage: mtrial scaling [--system baseline|candidate] [--trial DIR] [--json]\n\n"
+	 "The runs of each system grouped by their device count, never pooled: per\n"
+	 "topology the runs and failures, the median and olympic-mean time to the\n"
+	 "trial's target (MLPerf's run minutes where no run reaches it, and said so),\n"
+	 "device-hours at the median, throughput in all and per device, the scaling\n"
+	 "efficiency (D0 x T0) / (D x T) against the system's smallest topology (1 is\n"
+	 "linear, less is sublinear), the throughput each added device brings against\n"
+	 "the next smaller topology, and the share of the steady time spent waiting\n"
+	 "for data and communicating (data_s= and comm_s= on the run's step lines).\n"
+	 "Where the faster topology costs more device-hours it says so with both\n"
+	 "numbers: turnaround and scarce devices are different goods.\n"
+	 "A run's devices: mtrial run --devices N (runs import too), else an MLPerf\n"
+	 "system description imported with it, else the launcher it wraps (torchrun\n"
+	 "--nproc-per-node x --nnodes, srun -n, mpirun -np, accelerate, deepspeed) or\n"
+	 "a Slurm step's environment, else trial.yaml: systems.X.topologies, the one\n"
+	 "with that device count (or the only one), else the system's count x hosts.\n"},
 	{"decide", cmd_decide, "the go/no-go verdict: each criterion met, not met or unknown",
 	 "Usage: mtrial decide [--trial DIR] [--json]\n\n"
 	 "Judges each criterion of trial.yaml from the record: quality (the candidate's\n"

@@ -75,16 +75,3 @@ char *mt_repo_user_name(void)
 	git_libgit2_shutdown();
 	return out ? out : mt_strdup(env && *env ? env : "unknown");
 }
-
-int mt_repo_withdraw_as_user(mt_journal *j, const char *kind, int64_t id, const char *why,
-			     int64_t *id_out, char **who_out)
-{
-	char *who = mt_repo_user_name();
-	int error = mt_journal_withdraw(j, kind, id, who, why, id_out);
-
-	if (error == 0 && who_out)
-		*who_out = who;
-	else
-		free(who);
-	return error;
-}

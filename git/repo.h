@@ -4,7 +4,6 @@
 #define MT_REPO_H
 
 #include <stdint.h>
-#include "journal.h"
 
 /* Finds the repository containing `path`. *workdir (caller frees) is its work
  * tree root, or the git directory for a bare repository; *head (caller frees,
@@ -19,12 +18,5 @@ const char *mt_repo_libgit2_version(void);
 /* Who is at the keyboard, as the team's commits name them: git's
  * user.name, else $USER, else "unknown". Caller frees. */
 char *mt_repo_user_name(void);
-
-/* mt_journal_withdraw in the name of mt_repo_user_name(): what `mtrial rm`
- * and the wizard's withdraw key both call, so that the two name the same
- * person and say no for the same reasons. *who_out (may be NULL) gets who,
- * the caller frees it; untouched on an error. */
-int mt_repo_withdraw_as_user(mt_journal *j, const char *kind, int64_t id, const char *why,
-			     int64_t *id_out, char **who_out);
 
 #endif

@@ -1,4 +1,5 @@
 #include "render.h"
+#include "scaling_charts.h"
 #include "charts.h"
 #include "error.h"
 #include "jsonw.h"
@@ -54,7 +55,9 @@ int mt_report_render(char **out, mt_trial *t, const char *format, int64_t now_ms
 	} else if (strcmp(format, "md") == 0) {
 		error = render_template(out, model, "summary.md");
 	} else {
-		json_object_set_new(model, "charts", mt_report_charts(model));
+		json_t *charts = mt_report_charts(model);
+		json_object_update_new(charts, mt_report_scaling_charts(model));
+		json_object_set_new(model, "charts", charts);
 		error = render_template(out, model, "summary.html");
 	}
 	json_decref(model);

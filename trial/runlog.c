@@ -122,7 +122,9 @@ static mt_run_event *push(mt_runlog *log, enum mt_run_event_kind kind, int64_t t
 	                     .samples = NAN,
 	                     .tokens = NAN,
 	                     .padded = NAN,
-	                     .seq = NAN};
+	                     .seq = NAN,
+	                     .data_s = NAN,
+	                     .comm_s = NAN};
 	return ev;
 }
 
@@ -708,6 +710,11 @@ static int read_common(mt_runlog *log, const struct pair *p, double num, mt_run_
 		common->padded = num;
 	} else if (is_field(r, p, PF_SEQ)) {
 		common->seq = num;
+	} else if (is_field(r, p, PF_DATA) || is_field(r, p, PF_COMM)) {
+		if (num < 0 || num > 1e9)
+			return warn(log, "mtrial: %s must be seconds >= 0",
+			            is_field(r, p, PF_DATA) ? "data_s" : "comm_s"), -1;
+		*(is_field(r, p, PF_DATA) ? &common->data_s : &common->comm_s) = num;
 	} else if (is_field(r, p, PF_TIME)) {
 		if (fabs(num) >= MAX_TIME_MS)
 			return warn(log, "mtrial: time_ms out of range"), -1;
@@ -735,6 +742,8 @@ static int add_like(mt_runlog *log, const mt_run_event *c, enum mt_run_event_kin
 	ev->tokens = c->tokens;
 	ev->padded = c->padded;
 	ev->seq = c->seq;
+	ev->data_s = c->data_s;
+	ev->comm_s = c->comm_s;
 	return 0;
 }
 
@@ -757,7 +766,9 @@ static int read_proto_record(mt_runlog *log, const char *s, size_t len, int64_t 
 	                  .samples = NAN,
 	                  .tokens = NAN,
 	                  .padded = NAN,
-	                  .seq = NAN};
+	                  .seq = NAN,
+	                  .data_s = NAN,
+	                  .comm_s = NAN};
 
 	if (is_eval)
 		s += wlen, len -= wlen;
@@ -907,7 +918,9 @@ int mt_runlog_add_event(mt_runlog *log, const mt_run_event *ev)
 	                    .samples = ev->samples,
 	                    .tokens = ev->tokens,
 	                    .padded = ev->padded,
-	                    .seq = ev->seq};
+	                    .seq = ev->seq,
+	                    .data_s = ev->data_s,
+	                    .comm_s = ev->comm_s};
 	if (ev->text && !(e->text = dup_span(log, ev->text, strlen(ev->text))))
 		return mt_error_set(MT_EIO, "out of memory");
 	return 0;

@@ -93,6 +93,8 @@ typedef struct {
 	double tokens;  /* tokens=, else NAN */
 	double padded;  /* padded=: the step's positions, padding included; else NAN */
 	double seq;     /* seq=: the step's longest sequence (its shape), else NAN */
+	double data_s;  /* data_s=: seconds the step waited for its input, else NAN */
+	double comm_s;  /* comm_s=: seconds the step spent communicating, else NAN */
 } mt_run_event;
 
 typedef struct {
@@ -124,6 +126,8 @@ enum mt_series_field {
 	MT_SERIES_SAMPLES,
 	MT_SERIES_EPOCH,
 	MT_SERIES_SEQ,  /* the step's longest sequence: its input shape */
+	MT_SERIES_DATA, /* seconds the step waited for its input */
+	MT_SERIES_COMM, /* seconds the step spent communicating */
 	MT_SERIES_EVAL, /* a prefix: every column starting with it is a metric */
 	MT_SERIES_COUNT
 };
@@ -265,6 +269,13 @@ typedef struct {
 	const char *compiles_from;
 
 	double padding_fraction; /* 1 - tokens / padded over the steps giving both, else NAN */
+
+	/* The share of the steady time the steps waited for their input
+	 * (data_s=) and spent communicating (comm_s=), over the steady
+	 * intervals that report it (*_intervals of them); NAN when none does:
+	 * not measured. */
+	double data_share, comm_share;
+	size_t data_intervals, comm_intervals;
 	const char *token_unit;  /* borrowed from the options */
 
 	size_t warnings;

@@ -7,7 +7,7 @@
 #include "runlog.h"
 
 /* The protocol's fields, in the order of protocol.fields. */
-enum pfield { PF_STEP, PF_LOSS, PF_TOKENS, PF_SAMPLES, PF_EPOCH, PF_TIME, PF_PADDED, PF_SEQ, PF_COUNT };
+enum pfield { PF_STEP, PF_LOSS, PF_TOKENS, PF_SAMPLES, PF_EPOCH, PF_TIME, PF_PADDED, PF_SEQ, PF_DATA, PF_COMM, PF_COUNT };
 
 /* A NULL-terminated list of words. */
 struct words {

@@ -113,6 +113,9 @@ struct interval {
 	double ms;        /* whole interval */
 	double steps;     /* steps it covers (1 for an epoch) */
 	double units;     /* tokens or samples it processed, NAN when unknown */
+	double data_s;    /* waited for input over the interval (the ending line's
+	                     data_s= per step, times its steps), NAN when not given */
+	double comm_s;    /* communicating, the same way */
 };
 
 /* Step intervals: between consecutive step events that move forward. */
@@ -133,7 +136,8 @@ static size_t step_intervals(const mt_runlog *log, const mt_run_opts *o, struct 
 			                                     : gbs;
 			double steps = (double)(ev->step - prev->step);
 			iv[n++] = (struct interval){ev->step, (double)(ev->t_ms - prev->t_ms),
-			                            steps, per * steps};
+			                            steps, per * steps, ev->data_s * steps,
+			                            ev->comm_s * steps};
 		}
 		prev = ev;
 	}
@@ -157,7 +161,7 @@ static size_t epoch_intervals(const mt_runlog *log, const mt_run_opts *o, struct
 		} else if (ev->kind == MT_RUN_EV_EPOCH_STOP && start && ev->t_ms >= start->t_ms) {
 			double e = isfinite(ev->epoch) ? ev->epoch : start->epoch;
 			int64_t num = isfinite(e) && fabs(e) < 1e15 ? (int64_t)e : (int64_t)n + 1;
-			iv[n++] = (struct interval){num, (double)(ev->t_ms - start->t_ms), 1, per};
+			iv[n++] = (struct interval){num, (double)(ev->t_ms - start->t_ms), 1, per, NAN, NAN};
 			start = NULL;
 		}
 	}
@@ -238,6 +242,24 @@ static int compiles(mt_run_metrics *m, const struct interval *iv, size_t n,
 	return 0;
 }
 
+/* The share of the steady intervals' time that the intervals reporting
+ * `waited` (data_s or comm_s) spent waiting; NAN when none reports it. */
+static double wait_share(const struct interval *iv, size_t from, size_t n, int comm, size_t *reporting)
+{
+	double waited = 0, ms = 0;
+
+	*reporting = 0;
+	for (size_t i = from; i < n; i++) {
+		double w = comm ? iv[i].comm_s : iv[i].data_s;
+		if (!isfinite(w))
+			continue;
+		waited += w;
+		ms += iv[i].ms;
+		++*reporting;
+	}
+	return ms > 0 ? waited / (ms / 1000) : NAN;
+}
+
 /* Steady state: what is left after skipping the warm-up. */
 static int steady(mt_run_metrics *m, const struct interval *iv, size_t n, const mt_run_opts *o)
 {
@@ -262,6 +284,8 @@ static int steady(mt_run_metrics *m, const struct interval *iv, size_t n, const 
 	m->step_median_s = median(per, n - skip);
 	m->step_mean_s = ms / steps / 1000;
 	m->throughput = ms > 0 ? units / (ms / 1000) : NAN;
+	m->data_share = wait_share(iv, skip, n, 0, &m->data_intervals);
+	m->comm_share = wait_share(iv, skip, n, 1, &m->comm_intervals);
 	free(per);
 	return 0;
 }
@@ -429,6 +453,8 @@ int mt_run_metrics_compute(mt_run_metrics *m, const mt_runlog *log, const mt_run
 	                      .to_target_s = NAN,
 	                      .to_target_submit_s = NAN,
 	                      .padding_fraction = NAN,
+	                      .data_share = NAN,
+	                      .comm_share = NAN,
 	                      .warnings = log->warnings_total,
 	                      .log = log};
 	m->evals = calloc(log->n_events ? log->n_events : 1, sizeof(*m->evals));
@@ -546,6 +572,15 @@ static void unit_name(char *buf, size_t size, const mt_run_metrics *m)
 		snprintf(buf, size, "%s/s", unit);
 }
 
+/* {share, intervals} of the steady time spent waiting, or null when no
+ * steady interval reports it: not measured, never zero. */
+static json_t *wait_json(double share, size_t intervals)
+{
+	if (!intervals || !isfinite(share))
+		return json_null();
+	return json_pack("{s:f, s:I}", "share", share, "intervals", (json_int_t)intervals);
+}
+
 static json_t *steady_json(const mt_run_metrics *m)
 {
 	char unit[64];
@@ -555,13 +590,14 @@ static json_t *steady_json(const mt_run_metrics *m)
 	unit_name(unit, sizeof(unit), m);
 	/* clock 2 is the mean, as throughput is: steady time over steps and
 	 * over units, so that the two agree; the median is kept beside it */
-	return json_pack("{s:s, s:I, s:I, s:o, s:s, s:o, s:o, s:o, s:s, s:s?, s:o}", "interval",
+	return json_pack("{s:s, s:I, s:I, s:o, s:s, s:o, s:o, s:o, s:s, s:s?, s:o, s:o, s:o}", "interval",
 	                 m->interval, "intervals", (json_int_t)m->intervals, "warmup_skipped",
 	                 (json_int_t)m->warmup_skipped, "step_s", jnum(m->step_mean_s), "statistic",
 	                 "mean", "step_median_s", jnum(m->step_median_s),
 	                 "step_mean_s", jnum(m->step_mean_s), "throughput", jnum(m->throughput),
 	                 "unit", unit, "token_unit", m->token_unit, "padding_fraction",
-	                 jnum(m->padding_fraction));
+	                 jnum(m->padding_fraction), "data_wait", wait_json(m->data_share, m->data_intervals),
+	                 "comm_wait", wait_json(m->comm_share, m->comm_intervals));
 }
 
 /* The compilations found and what share of the attempt they took. */

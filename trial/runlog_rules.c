@@ -41,7 +41,8 @@ const char *mt_run_event_kind_name(enum mt_run_event_kind kind)
 }
 
 static const char *const pfield_names[PF_COUNT] = {"step",  "loss", "tokens", "samples",
-                                                   "epoch", "time", "padded", "seq"};
+                                                   "epoch", "time", "padded", "seq",
+                                                   "data_s", "comm_s"};
 
 static const char *const series_names[MT_SERIES_COUNT] = {
     [MT_SERIES_STEP] = "step",       [MT_SERIES_TIME] = "time",
@@ -49,6 +50,7 @@ static const char *const series_names[MT_SERIES_COUNT] = {
     [MT_SERIES_LOSS] = "loss",       [MT_SERIES_TOKENS] = "tokens",
     [MT_SERIES_PADDED] = "padded",   [MT_SERIES_SAMPLES] = "samples",
     [MT_SERIES_EPOCH] = "epoch",     [MT_SERIES_SEQ] = "seq",
+    [MT_SERIES_DATA] = "data_s",     [MT_SERIES_COMM] = "comm_s",
     [MT_SERIES_EVAL] = "eval_prefix"};
 
 static void words_free(struct words *w)
@@ -171,7 +173,7 @@ static int read_fields(mt_runlog_rules *r, const char *name, const mt_ynode *m)
 		if (f == PF_COUNT)
 			return bad_at(name, k,
 			              "unknown field '%s' (step, loss, tokens, samples, "
-			              "epoch, time, padded, seq)",
+			              "epoch, time, padded, seq, data_s, comm_s)",
 			              k->key);
 		if (read_word(name, k, "a field name", &r->fields[f]) < 0)
 			return MT_EINVALID;
@@ -182,6 +184,10 @@ static int read_fields(mt_runlog_rules *r, const char *name, const mt_ynode *m)
 		r->fields[PF_PADDED] = mt_strdup("padded");
 	if (!r->fields[PF_SEQ])
 		r->fields[PF_SEQ] = mt_strdup("seq");
+	if (!r->fields[PF_DATA])
+		r->fields[PF_DATA] = mt_strdup("data_s");
+	if (!r->fields[PF_COMM])
+		r->fields[PF_COMM] = mt_strdup("comm_s");
 	for (int f = 0; f < PF_COUNT; f++)
 		if (!r->fields[f])
 			return bad_at(name, m, "protocol.fields needs '%s'", pfield_names[f]);
@@ -242,7 +248,7 @@ static int read_series(mt_runlog_rules *r, const char *name, const mt_ynode *m)
 		if (f == MT_SERIES_COUNT)
 			return bad_at(name, k,
 			              "unknown series field '%s' (step, time, time_ms, timestamp, "
-			              "loss, tokens, padded, samples, epoch, seq, eval_prefix)",
+			              "loss, tokens, padded, samples, epoch, seq, data_s, comm_s, eval_prefix)",
 			              k->key);
 		if (read_words(name, k, k->key, &r->series[f]) < 0)
 			return MT_EINVALID;

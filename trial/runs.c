@@ -162,7 +162,8 @@ static int nonfinite_loss(int field, const char *text, double *out)
 
 static const char *const number_fields[] = {[MT_SERIES_LOSS] = "loss", [MT_SERIES_TOKENS] = "tokens",
                                             [MT_SERIES_PADDED] = "padded", [MT_SERIES_SAMPLES] = "samples",
-                                            [MT_SERIES_EPOCH] = "epoch", [MT_SERIES_SEQ] = "seq"};
+                                            [MT_SERIES_EPOCH] = "epoch", [MT_SERIES_SEQ] = "seq",
+                                            [MT_SERIES_DATA] = "data_s", [MT_SERIES_COMM] = "comm_s"};
 
 /* One row: a step event when it has a training figure or no metric, an
  * eval event per metric it gives. A bad cell skips the row with a warning. */
@@ -171,7 +172,8 @@ static int add_row(struct series *s, size_t line, const char *const *cells, cons
 {
 	double num[ROW_FIELDS], step, v;
 	mt_run_event ev = {.kind = MT_RUN_EV_STEP, .line = line, .key = "step", .value = NAN,
-	                   .epoch = NAN, .samples = NAN, .tokens = NAN, .padded = NAN, .seq = NAN};
+	                   .epoch = NAN, .samples = NAN, .tokens = NAN, .padded = NAN, .seq = NAN,
+	                   .data_s = NAN, .comm_s = NAN};
 	int figures = 0, error, timed;
 
 	if (!*cells[MT_SERIES_STEP])
@@ -198,6 +200,7 @@ static int add_row(struct series *s, size_t line, const char *const *cells, cons
 	ev.value = num[MT_SERIES_LOSS], ev.tokens = num[MT_SERIES_TOKENS];
 	ev.padded = num[MT_SERIES_PADDED], ev.samples = num[MT_SERIES_SAMPLES];
 	ev.epoch = num[MT_SERIES_EPOCH], ev.seq = num[MT_SERIES_SEQ];
+	ev.data_s = num[MT_SERIES_DATA], ev.comm_s = num[MT_SERIES_COMM];
 	if ((figures || !n_evals) && (error = mt_runlog_add_event(s->log, &ev)) < 0)
 		return error;
 	ev.kind = MT_RUN_EV_EVAL;
@@ -426,7 +429,8 @@ static int feed_series(mt_runlog *log, char *text, size_t len, enum mt_runs_log_
 	if (!error && s.relative) {
 		mt_run_event start = {.kind = MT_RUN_EV_INIT_START, .t_ms = 0, .line = s.header_line,
 		                      .key = "init_start", .value = NAN, .step = -1, .epoch = NAN,
-		                      .samples = NAN, .tokens = NAN, .padded = NAN, .seq = NAN};
+		                      .samples = NAN, .tokens = NAN, .padded = NAN, .seq = NAN,
+		                      .data_s = NAN, .comm_s = NAN};
 		error = mt_runlog_add_event(log, &start);
 	}
 	return error;

@@ -56,6 +56,13 @@ static const char *const criterion_kinds[] = {
 	"quality", "correctness", "ops", "time_to_quality", "cost_to_quality", "effort", "custom",
 	NULL};
 
+/* A scaling study runs one workload at several sizes. */
+#define TOPOLOGIES_HELP                                                                           \
+	"The layouts this system is run at, when it is run at several (a scaling study: 4, 8 "    \
+	"and 16 devices). A run is counted at the one with its device count (mtrial run "         \
+	"--devices N, an MLPerf system description, or the launcher: torchrun, srun); figures "   \
+	"are never pooled across them. Without this list a run has count x hosts devices."
+
 /* baseline and candidate are described by the same rows. */
 #define SYSTEM(p, h)                                                                              \
 	MAP(p, h),                                                                                \
@@ -66,6 +73,20 @@ static const char *const criterion_kinds[] = {
 	COUNT(p ".hosts", "Number of hosts (instances) in the system."),                            \
 	STR(p ".interconnect", "Links between devices and hosts, e.g. \"NVLink, 3200 Gbps "     \
 			       "EFA\"."),                                                         \
+	LIST(p ".topologies", TOPOLOGIES_HELP),                                                    \
+	MAP(p ".topologies.*", "One layout the system is run at."),                               \
+	COUNT(p ".topologies.*.devices", "Devices over all hosts (required: a run is counted at " \
+					 "the topology with its device count)."),                  \
+	COUNT(p ".topologies.*.hosts", "Hosts."),                                                 \
+	STR(p ".topologies.*.interconnect", "Links between its devices and hosts."),              \
+	MAP(p ".topologies.*.parallelism", "Degree of each kind of parallelism; 1 when not used."),\
+	COUNT(p ".topologies.*.parallelism.data", "Data-parallel replicas."),                     \
+	COUNT(p ".topologies.*.parallelism.tensor", "Tensor-parallel degree."),                   \
+	COUNT(p ".topologies.*.parallelism.pipeline", "Pipeline stages."),                        \
+	COUNT(p ".topologies.*.global_batch", "Sequences per optimizer step, over all devices."), \
+	COUNT(p ".topologies.*.micro_batch", "Sequences per device in one forward and backward "  \
+					     "pass."),                                             \
+	COUNT(p ".topologies.*.gradient_accumulation", "Micro-batches per optimizer step."),      \
 	DICT(p ".software", "torch: \"2.4.0\"",                                                   \
 	     "Versions of the software stack, one package: \"version\" per line; quote "         \
 	     "versions so that 2.10 stays 2.10."),                                                \
@@ -674,11 +695,10 @@ static int check_criterion_names(const struct check *c, const mt_snode *root)
 /* global_batch = micro_batch x data x gradient_accumulation (the template
  * says so). With a factor not yet known, the known ones must still divide
  * global_batch, whatever the missing one turns out to be. */
-static int check_batch(const struct check *c, const mt_snode *root)
+static int check_batch(const struct check *c, const mt_snode *topo, const char *at)
 {
 	static const char *const factors[] = {"micro_batch", "parallelism.data",
 					      "gradient_accumulation"};
-	const mt_snode *topo = member(root, "topology");
 	const mt_snode *global = filled(topo, "global_batch");
 	long long want, product = 1;
 	int known = 0;
@@ -699,11 +719,59 @@ static int check_batch(const struct check *c, const mt_snode *root)
 		product = product > want / v ? want + 1 : product * v; /* no overflow */
 	}
 	if (known && (known == 3 ? product != want : product > want || want % product))
-		error = fail(c, global->line, global->col, "'topology.global_batch' is %lld, but "
-			     "micro_batch x data x gradient_accumulation = %s %s", want,
+		error = fail(c, global->line, global->col, "'%s.global_batch' is %lld, but "
+			     "micro_batch x data x gradient_accumulation = %s %s", at, want,
 			     mt_buf_cstr(&how), known == 3 ? "is not that"
 							   : "cannot make it whatever ? is");
 	mt_buf_dispose(&how);
+	return error;
+}
+
+/* 1 when a scalar below n is filled in. */
+static int any_filled(const mt_snode *n)
+{
+	if (n->kind == MT_SNODE_SCALAR)
+		return n->text[0] != '\0';
+	for (size_t i = 0; i < n->n; i++)
+		if (any_filled(n->kids[i]))
+			return 1;
+	return 0;
+}
+
+/* A system's topologies: each names its devices (a run is matched to one by
+ * them), no two the same, each with a consistent batch. */
+static int check_topologies(const struct check *c, const mt_snode *root)
+{
+	static const char *const systems[] = {"baseline", "candidate"};
+	int error = 0;
+
+	for (size_t s = 0; error == 0 && s < 2; s++) {
+		const mt_snode *all = member(root, "systems");
+		const mt_snode *sys = all ? member(all, systems[s]) : NULL;
+		const mt_snode *list = sys ? member(sys, "topologies") : NULL;
+		char at[96];
+
+		for (size_t i = 0; error == 0 && list && list->kind == MT_SNODE_LIST && i < list->n; i++) {
+			const mt_snode *t = list->kids[i], *d = filled(t, "devices");
+			snprintf(at, sizeof(at), "systems.%s.topologies.%zu", systems[s], i);
+			if (t->kind != MT_SNODE_MAP)
+				continue;
+			if (!d && !any_filled(t))
+				continue; /* a skeleton still empty is no topology */
+			if (!d)
+				error = fail(c, t->line, t->col, "'%s' has no devices: a run is counted "
+					     "at the topology with its device count", at);
+			for (size_t k = 0; error == 0 && k < i; k++) {
+				const mt_snode *e = filled(list->kids[k], "devices");
+				if (e && strcmp(e->text, d->text) == 0)
+					error = fail(c, d->line, d->col, "'%s.devices' is %s, as "
+						     "topology %zu's is: a run could not tell them "
+						     "apart", at, d->text, k);
+			}
+			if (error == 0)
+				error = check_batch(c, t, at);
+		}
+	}
 	return error;
 }
 
@@ -782,7 +850,9 @@ int mt_spec__validate(const mt_snode *root, const char *name)
 	if (error == 0)
 		error = check_criterion_names(&c, root);
 	if (error == 0)
-		error = check_batch(&c, root);
+		error = check_batch(&c, member(root, "topology"), "topology");
+	if (error == 0)
+		error = check_topologies(&c, root);
 	if (error == 0)
 		error = check_table_name(&c, root);
 	if (error == 0)

@@ -11,7 +11,7 @@
 #include "screen.h"
 #include "wizard.h"
 #include "rows.h"
-#include "jview.h"
+#include "model_path.h"
 #include "chartdraw.h"
 #include "util.h"
 #include "jsonutil.h"

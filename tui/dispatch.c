@@ -8,7 +8,7 @@
  * the main loop acts on them. */
 #include "dispatch.h"
 #include "journal.h"
-#include "jview.h"
+#include "model_path.h"
 #include "util.h"
 
 #include <limits.h>

@@ -1,7 +1,7 @@
 /* The frame around the content: title line, step list, content heading,
  * status bar and message line, laid out for the terminal's size. */
 #include "wizard.h"
-#include "jview.h"
+#include "model_path.h"
 #include "util.h"
 #include "tui_curses.h"
 

@@ -15,7 +15,7 @@
 #include "rows.h"
 #include "share.h"
 #include "source.h"
-#include "jview.h"
+#include "model_path.h"
 #include "opsdiff.h"
 #include "util.h"
 #include "jsonutil.h"

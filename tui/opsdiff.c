@@ -4,7 +4,7 @@
 #include "opsdiff.h"
 #include "screen.h"
 #include "rows.h"
-#include "jview.h"
+#include "model_path.h"
 #include "jsonutil.h"
 
 #include <stdio.h>

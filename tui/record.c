@@ -6,8 +6,8 @@
 #include "wizard.h"
 #include "model.h"
 #include "error.h"
-#include "jview.h"
-#include "repo.h"
+#include "model_path.h"
+#include "withdraw_trial.h"
 #include "compat_import.h"
 #include "probe_trial.h"
 #include "check_trial.h"
@@ -763,7 +763,7 @@ int record_withdraw_run(struct tui_wizard *w, int64_t id, const char *why)
 {
 	char *who = NULL;
 
-	if (mt_repo_withdraw_as_user(w->trial->journal, "run", id, why, NULL, &who) < 0) {
+	if (mt_withdraw_trial(w->trial, "run", id, why, NULL, &who) < 0) {
 		tui_message(w, 1, "run #%lld not withdrawn: %s", (long long)id, mt_error_last());
 		mt_error_clear();
 		return TUI_REDRAW;

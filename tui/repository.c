@@ -4,7 +4,7 @@
  * op, by file and by finding (inventory.c). */
 #include "screen.h"
 #include "inventory.h"
-#include "jview.h"
+#include "model_path.h"
 #include "util.h"
 
 #include <stdio.h>

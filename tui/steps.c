@@ -5,7 +5,7 @@
  * it: Repository (repository.c), Ops (ops.c), Correctness (correctness.c),
  * Runs & clocks (runs.c), Tracks & effort (tracks.c), Summary (summary.c). */
 #include "screen.h"
-#include "jview.h"
+#include "model_path.h"
 #include "util.h"
 
 #include <stdio.h>

@@ -9,7 +9,7 @@
  * the frame scrolls; the checklist is near its top. */
 #include "screen.h"
 #include "rows.h"
-#include "jview.h"
+#include "model_path.h"
 #include "render.h"
 #include "error.h"
 #include "util.h"

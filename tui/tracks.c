@@ -14,7 +14,7 @@
  * every READ_EVERY_MS, and at once after a mark. */
 #include "screen.h"
 #include "rows.h"
-#include "jview.h"
+#include "model_path.h"
 #include "tracks.h"
 #include "journal.h"
 #include "error.h"

@@ -1,6 +1,7 @@
 # The layers as the build shows them (docs/conventions.md): the pylex fuzzer
 # links its own library and nothing of the layers beside or above it, and no
-# folder includes a header of a folder it may not depend on.
+# folder includes a header of a folder it may not depend on, or a header
+# whose name another folder also has.
 . "$MT_SOURCE_DIR/tests/lib.sh"
 
 P=$MT_BUILD_DIR/fuzz/fuzz_pylex
@@ -14,7 +15,7 @@ declare -A may=(
 	[common]=""
 	[trial]="common"
 	[shim]="common"
-	[git]="common trial"
+	[git]="common"
 	[python]="common"
 	[compat]="common python"
 	[probes]="common trial shim git python compat"
@@ -23,10 +24,15 @@ declare -A may=(
 	[core]="common trial shim git python compat probes checks report"
 	[tui]="common trial shim git python compat probes checks report core"
 )
+# One header name, one folder: #include "x.h" finds whichever include path
+# comes first, so two folders' x.h would be a silent choice.
 declare -A home
 for d in "${!may[@]}" cli; do
 	for h in "$MT_SOURCE_DIR/$d"/*.h; do
-		[ -e "$h" ] && home[$(basename "$h")]=$d
+		[ -e "$h" ] || continue
+		b=$(basename "$h")
+		if [ -n "${home[$b]:-}" ]; then bad "$b is in ${home[$b]}/ and in $d/"; else ok; fi
+		home[$b]=$d
 	done
 done
 for d in "${!may[@]}"; do

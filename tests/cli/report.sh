@@ -109,7 +109,7 @@ print("text", "".join(c.text).count("<script>alert(1)</script>"))
 PY
 "$PY" "$T_TMP/wellformed.py" "$T_TMP/report.html" >"$T_TMP/wf.out"
 eq "$(grep -v '^svg \|^text ' "$T_TMP/wf.out")" "" "the HTML is well-formed, with no script and no external reference"
-eq "$(grep '^svg ' "$T_TMP/wf.out")" "svg 5" "five inline SVG charts (quality, cost, ops, effort, break-even)"
+eq "$(grep '^svg ' "$T_TMP/wf.out")" "svg 7" "seven inline SVG charts (quality, cost, ops, effort, break-even, scaling time and device-hours)"
 eq "$(grep '^text ' "$T_TMP/wf.out")" "text 1" "the note's <script> is text, shown once as written"
 HTML=$(cat "$T_TMP/report.html")
 has "cached after &lt;script&gt;alert(1)&lt;/script&gt;" "$HTML" "the note is HTML-escaped"

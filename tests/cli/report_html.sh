@@ -2,7 +2,7 @@
 # of the fixed trial (tests/data/report/fixture.sh) from a file, takes a
 # 1280x2000 screenshot, which must be a real page (not blank: many
 # non-white pixels and colours) with the verdict's box on the first screen,
-# and dumps the DOM it built, which must hold the five SVG charts with their
+# and dumps the DOM it built, which must hold the seven SVG charts with their
 # lines and bars. Skipped, saying so, only where no Chromium is installed
 # (scripts/install-deps installs it).
 . "$MT_SOURCE_DIR/tests/lib.sh"
@@ -89,8 +89,8 @@ fi
 # The DOM the browser built: the charts are there, drawn, not placeholders.
 chromium --dump-dom >"$T_TMP/dom.html"
 DOM=$(cat "$T_TMP/dom.html")
-eq "$(grep -o '<svg ' "$T_TMP/dom.html" | wc -l)" 5 "five SVG charts in the rendered DOM"
-eq "$(grep -o '<polyline ' "$T_TMP/dom.html" | wc -l)" 9 "one quality line per attempt with evaluations (5), and the break-even chart's 4 (two systems, the break-even, the trial's run length)"
+eq "$(grep -o '<svg ' "$T_TMP/dom.html" | wc -l)" 7 "seven SVG charts in the rendered DOM"
+eq "$(grep -o '<polyline ' "$T_TMP/dom.html" | wc -l)" 13 "one quality line per attempt with evaluations (5), the break-even chart's 4 (two systems, the break-even, the trial's run length) and the two scaling charts' 2 each (each system at its one device count: a line of one point, and no linear line)"
 has 'class="target"' "$DOM" "the target line is drawn"
 check "bars are drawn" test "$(grep -o '<rect class="bar"' "$T_TMP/dom.html" | wc -l)" -ge 8
 hasnt 'class="no-data"' "$DOM" "no chart says it lacks data"

@@ -376,7 +376,7 @@ static void test_schema_errors(void **state)
 	(void)state;
 	assert_parse_fails(HEAD "systems:\n  baseline:\n    foo: 1\n", MT_EINVALID,
 			   "t.yaml:5:5: unknown key 'foo' in 'systems.baseline' (expected one of: "
-			   "accelerator, count, hosts, interconnect, software, price)");
+			   "accelerator, count, hosts, interconnect, topologies, software, price)");
 	assert_parse_fails(HEAD "colour: red\n", MT_EINVALID,
 			   "t.yaml:3:1: unknown key 'colour' at the top level (expected one of: "
 			   "schema, name, systems,");

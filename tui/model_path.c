@@ -1,5 +1,5 @@
 /* Dotted-path access into the report model. */
-#include "jview.h"
+#include "model_path.h"
 
 #include <stdio.h>
 #include <stdlib.h>

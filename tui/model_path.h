@@ -1,7 +1,7 @@
 /* Reading the report model: values by dotted path ("spec.systems.baseline"),
  * scalars as text. Every returned json_t is borrowed from the model. */
-#ifndef MT_TUI_JVIEW_H
-#define MT_TUI_JVIEW_H
+#ifndef MT_TUI_MODEL_PATH_H
+#define MT_TUI_MODEL_PATH_H
 
 #include <stddef.h>
 #include <stdint.h>

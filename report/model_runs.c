@@ -1,0 +1,273 @@
+/* The report model's sections over the run attempts, their costs and the
+ * go/no-go decision. */
+#include "model_int.h"
+#include "error.h"
+#include "jsonutil.h"
+#include "compilation.h"
+#include "decide.h"
+#include "runs.h"
+
+#include <string.h>
+
+/* Where a run's device count came from, compactly: "trial.yaml" (its
+ * system's count x hosts) or "system description FILE" (the file without
+ * its directories). */
+static json_t *devices_source(json_t *r)
+{
+	const char *from = json_string_value(json_object_get(r, "devices_from"));
+	const char *prefix = "system description ", *base;
+
+	if (!from)
+		return json_null();
+	if (strncmp(from, prefix, strlen(prefix)) != 0)
+		return json_string("trial.yaml");
+	base = strrchr(from, '/');
+	return json_pack("s+", prefix, base ? base + 1 : from + strlen(prefix));
+}
+
+/* The run's setup in one cell: its padding fraction, the compile cache
+ * declared and inferred from the log, where its device count came from,
+ * and the compilations its steps show; null when the log and the record
+ * say none of these. */
+static json_t *run_setup(json_t *r)
+{
+	json_t *pad = json_object_get(json_object_get(json_object_get(r, "metrics"), "steady"),
+				      "padding_fraction");
+	const char *declared = json_string_value(json_object_get(r, "cache"));
+	const char *inferred = json_string_value(json_object_get(r, "cache_inferred"));
+	json_t *src = devices_source(r), *out;
+	mt_buf b = MT_BUF_INIT;
+
+	if (json_is_number(pad))
+		mt_buf_printf(&b, "padding %.3g%%", 100 * json_number_value(pad));
+	if (declared || inferred)
+		mt_buf_printf(&b, "%scache %s declared, %s in the log%s", b.len ? "; " : "",
+			      declared ?: "not", inferred ?: "nothing",
+			      json_object_get(r, "cache_warning") ? " (they disagree)" : "");
+	if (json_is_string(src))
+		mt_buf_printf(&b, "%s%g devices (%s)", b.len ? "; " : "",
+			      num(json_object_get(r, "devices")), json_string_value(src));
+	if (json_integer_value(mt_json_path(r, "metrics.compiles.count")) > 0)
+		mt_buf_printf(&b, "%s%lld compilation%s, %.4g s each, %.0f%% of the attempt",
+			      b.len ? "; " : "",
+			      (long long)json_integer_value(mt_json_path(r, "metrics.compiles.count")),
+			      json_integer_value(mt_json_path(r, "metrics.compiles.count")) == 1 ? "" : "s",
+			      num(mt_json_path(r, "metrics.compiles.seconds_each")),
+			      100 * num(mt_json_path(r, "metrics.compiles.share")));
+	out = b.len ? json_string(mt_buf_cstr(&b)) : json_null();
+	json_object_set_new(r, "devices_source", src);
+	mt_buf_dispose(&b);
+	return out;
+}
+
+/* The figures of one run, formatted for the templates. */
+static void run_figures(json_t *r, const mt_spec *spec)
+{
+	const char *outcome;
+
+	mt_runs_flatten(r, spec);
+	outcome = json_string_value(json_object_get(r, "outcome")) ?: "";
+	json_object_set_new(r, "clock1", fig(json_object_get(r, "clock1_s"), 1));
+	json_object_set_new(r, "step", fig(json_object_get(r, "steady_step_s"), 1));
+	/* what became of the attempt when it has no time to the target */
+	json_object_set_new(r, "to_target",
+			    strcmp(outcome, "reached") == 0 ? fig(json_object_get(r, "time_to_target_s"), 1.0 / 60)
+			    : strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0
+				? json_string("not reached")
+			    : strcmp(outcome, "no_metric") == 0 ? json_string("metric not in the log")
+							       : json_null());
+	json_object_set_new(r, "mlperf_min", fig(json_object_get(r, "run_minutes"), 1));
+	json_object_set_new(r, "to_target_submit",
+			    fig(json_object_get(r, "time_to_target_from_submission_s"), 1.0 / 60));
+	json_object_set_new(r, "cost_fmt", fig(json_object_get(r, "cost"), 1));
+	json_object_set_new(r, "cost_to_target_fmt", fig(json_object_get(r, "cost_to_target"), 1));
+	json_object_set_new(r, "device_hours_fmt", fig(json_object_get(r, "device_hours"), 1));
+	json_object_set_new(r, "setup", run_setup(r));
+}
+
+/* Per system the summary across its runs, formatted for the templates. */
+static json_t *systems_model(json_t *runs, const mt_spec *spec)
+{
+	json_t *systems = mt_runs_by_system(runs, spec), *sys;
+	const char *name;
+
+	json_object_foreach(systems, name, sys) {
+		json_t *tt = json_object_get(sys, "time_to_target_s");
+		if (!json_is_object(sys))
+			continue;
+		json_object_set_new(sys, "median_min", fig(json_object_get(tt, "median"), 1.0 / 60));
+		json_object_set_new(sys, "olympic_min", fig(json_object_get(tt, "olympic_mean"), 1.0 / 60));
+		json_object_set_new(sys, "fastest_min", fig(json_object_get(tt, "min"), 1.0 / 60));
+		json_object_set_new(sys, "slowest_min", fig(json_object_get(tt, "max"), 1.0 / 60));
+		/* MLPerf's own minutes (run_stop - run_start) of the successful runs */
+		json_object_set_new(sys, "mlperf_median_min",
+				    fig(json_object_get(json_object_get(sys, "run_minutes"), "median"), 1));
+		json_object_set_new(sys, "mlperf_olympic_min",
+				    fig(json_object_get(json_object_get(sys, "run_minutes"), "olympic_mean"), 1));
+		/* the spread of repeated runs, as a share of the median */
+		json_object_set_new(sys, "spread_pct",
+				    json_integer_value(json_object_get(sys, "reached")) > 1
+					    ? fig_of((num(json_object_get(tt, "max")) -
+						      num(json_object_get(tt, "min"))) /
+							     num(json_object_get(tt, "median")),
+						     100)
+					    : json_null());
+	}
+	return systems;
+}
+
+/* The boundary every attempt's cost is counted inside, whatever its
+ * source (trial/runs.h: accounting). */
+#define MT_REPORT_BOUNDARY                                                                         \
+	"submission to the end of the attempt: from the process's start (mtrial run) or "          \
+	"init_start (an imported log; else its first event) to the process's end or the log's "    \
+	"last event, compilation, start-up and failed attempts included"
+
+/* The run's warnings against trial.yaml, "#3: ...", appended to `out`. */
+static void run_warnings(json_t *out, json_t *r)
+{
+	static const char *const keys[] = {"metric_warning", "workload_warning"};
+
+	for (size_t k = 0; k < 2; k++)
+		if (json_string_value(json_object_get(r, keys[k])))
+			json_array_append_new(out, json_pack("{sI, ss}", "run",
+				json_integer_value(json_object_get(r, "id")), "text",
+				json_string_value(json_object_get(r, keys[k]))));
+}
+
+/* Every run attempt, oldest first, with its two clocks, time and cost to
+ * the target, and per system the summary across its runs: "attempts" are
+ * the evidence; "rehearsals" (runs that tested the pipeline) are listed
+ * apart, never evidence, and not priced. */
+json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec)
+{
+	json_t *runs = mt_journal_runs_json(j, 0), *r, *evidence, *rehearsals, *out, *warnings;
+	size_t i, failed = 0, missed = 0, no_metric = 0;
+
+	if (!runs) {
+		mt_error_clear();
+		return json_null();
+	}
+	if (!json_array_size(runs)) {
+		json_decref(runs);
+		return json_null();
+	}
+	evidence = json_array();
+	rehearsals = json_array();
+	warnings = json_array();
+	json_array_foreach(runs, i, r) {
+		const char *outcome;
+		run_figures(r, spec);
+		if (json_is_true(json_object_get(r, "rehearsal"))) {
+			json_array_append(rehearsals, r);
+			continue;
+		}
+		outcome = json_string_value(json_object_get(r, "outcome")) ?: "";
+		failed += strcmp(outcome, "failed") == 0;
+		missed += strcmp(outcome, "missed") == 0;
+		no_metric += strcmp(outcome, "no_metric") == 0;
+		run_warnings(warnings, r);
+		json_array_append(evidence, r);
+	}
+	out = json_pack("{so, sI, sI, sI, sI, so, so, so, so, so, so}", "attempts", evidence, "count",
+		      (json_int_t)json_array_size(evidence), "failed", (json_int_t)failed, "missed",
+		      (json_int_t)missed, "no_metric", (json_int_t)no_metric, "warnings", warnings,
+		      "boundary", json_string(MT_REPORT_BOUNDARY),
+		      "no_evidence", json_array_size(evidence) ? json_null() : json_true(),
+		      "rehearsals", rehearsals, "rehearsal_count",
+		      json_array_size(rehearsals) ? json_integer((json_int_t)json_array_size(rehearsals))
+						  : json_null(),
+		      "systems", systems_model(runs, spec));
+	json_decref(runs);
+	return out;
+}
+
+/* What the runs cost per system: each attempt's hours (submission to its
+ * end) at the system's price, split into the part up to the target (from
+ * the attempt's start: start-up and compilation are paid for too), the
+ * rest of the runs that reached it, the attempts that failed or were
+ * aborted, those that finished short of the target, and those that
+ * finished without the target's metric in their log (not a failure: the
+ * record cannot tell). An attempt without times has no cost and is counted
+ * under "unpriced". */
+json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec)
+{
+	static const char *const systems[] = {"baseline", "candidate"};
+	const char *currency = spec ? mt_spec_get(spec, "accounting.currency") : NULL;
+	json_t *out = json_array(), *r;
+	size_t i;
+
+	for (size_t s = 0; s < 2; s++) {
+		double to = 0, after = 0, failed = 0, short_of = 0, no_metric = 0;
+		json_int_t attempts = 0, unpriced = 0;
+		json_array_foreach(json_object_get(runs, "attempts"), i, r) {
+			double cost = num(json_object_get(r, "cost"));
+			const char *outcome = json_string_value(json_object_get(r, "outcome")) ?: "";
+			if (strcmp(json_string_value(json_object_get(r, "system")) ?: "", systems[s]) != 0)
+				continue;
+			attempts++;
+			if (!isfinite(cost)) {
+				unpriced++;
+			} else if (strcmp(outcome, "reached") == 0) {
+				/* spent up to the target inside the same boundary */
+				double t = num(json_object_get(r, "cost_to_target"));
+				t = isfinite(t) ? fmin(t, cost) : 0;
+				to += t;
+				after += cost - t;
+			} else if (strcmp(outcome, "no_metric") == 0 || strcmp(outcome, "no_target") == 0) {
+				no_metric += cost;
+			} else if (strcmp(outcome, "missed") == 0) {
+				short_of += cost;
+			} else {
+				failed += cost; /* failed, aborted, lost, or still running */
+			}
+		}
+		if (attempts)
+			json_array_append_new(out, json_pack("{ss, sI, sI, sf, sf, sf, sf, sf, so, so, so, so, so, so}",
+				"system", systems[s], "attempts", attempts, "unpriced", unpriced,
+				"to_target", to, "after_target", after, "failed", failed, "short", short_of,
+				"no_metric", no_metric, "to_target_fmt", fig_of(to, 1), "after_target_fmt",
+				fig_of(after, 1), "failed_fmt", fig_of(failed, 1), "short_fmt",
+				fig_of(short_of, 1), "no_metric_fmt", fig_of(no_metric, 1), "total_fmt",
+				fig_of(to + after + failed + short_of + no_metric, 1)));
+	}
+	if (!currency && spec)
+		currency = mt_spec_get(spec, "systems.candidate.price.currency");
+	return json_pack("{ss?, so}", "currency", currency, "systems", out);
+}
+
+/* The go/no-go decision (trial/decide.h) with labels for the templates, or
+ * why there is none. */
+json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
+{
+	json_t *d = NULL, *c, *item;
+	const char *v;
+	size_t i;
+
+	if (!t->spec)
+		return json_pack("{ss}", "error", "trial.yaml could not be read");
+	if (mt_decide(&d, t, now_ms) < 0) {
+		json_t *err = json_pack("{ss}", "error", mt_error_last());
+		mt_error_clear();
+		return err;
+	}
+	v = json_string_value(json_object_get(d, "verdict"));
+	json_object_set_new(d, "verdict_class",
+			    json_string(!v ? "unknown" : strcmp(v, MT_VERDICT_GO) == 0 ? "go"
+				       : strcmp(v, MT_VERDICT_NO_GO) == 0 ? "no-go"
+				       : strcmp(v, MT_VERDICT_GO_WITH_CONDITIONS) == 0 ? "conditions"
+										       : "unknown"));
+	/* the main caveat is the first: the templates list the others apart,
+	 * or it would be printed twice */
+	json_object_set_new(d, "other_caveats", c = json_array());
+	json_array_foreach(json_object_get(d, "caveats"), i, item)
+		if (i > 0)
+			json_array_append(c, item);
+	json_array_foreach(json_object_get(d, "criteria"), i, c) {
+		const char *st = json_string_value(json_object_get(c, "status")) ?: "unknown";
+		json_object_set_new(c, "status_label", json_string(strcmp(st, "not_met") == 0 ? "NOT MET"
+								   : strcmp(st, "met") == 0  ? "met"
+											     : "unknown"));
+	}
+	return d;
+}

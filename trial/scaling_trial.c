@@ -1,0 +1,135 @@
+#include "scaling_trial.h"
+#include "error.h"
+#include "journal.h"
+#include "jview.h"
+#include "runs.h"
+#include "topology.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const systems[] = {"baseline", "candidate"};
+
+static int system_index(const char *s)
+{
+	return !s ? -1 : strcmp(s, systems[0]) == 0 ? 0 : strcmp(s, systems[1]) == 0 ? 1 : -1;
+}
+
+/* The run's topology: what its record says (flags, launcher, an MLPerf
+ * system description), else trial.yaml's for its system and its devices. */
+static void run_topology(mt_topology *topo, const json_t *metrics, const mt_spec *spec,
+                         const char *system, int *ambiguous)
+{
+	mt_topology yaml;
+	mt_jview m;
+
+	mt_jview_init(&m, metrics, "run metrics");
+	mt_topology_read(topo, mt_jview_opt_get(&m, "topology"));
+	mt_topology_init(&yaml);
+	mt_topology_from_spec(&yaml, spec, system, topo->n[MT_TOPO_DEVICES], ambiguous);
+	mt_topology_fill(topo, &yaml);
+}
+
+/* The number under `key` of the object under `outer` of v, NAN when
+ * either is absent (not measured). */
+static double opt_num_in(mt_jview *v, const char *outer, const char *key)
+{
+	mt_jview in;
+
+	mt_jview_init(&in, mt_jview_opt_get(v, outer), v->shape);
+	return mt_jview_opt_num(&in, key);
+}
+
+/* A flattened run (trial/runs.h) as the scaling figures read it. */
+static void read_run(mt_scaling_run *r, mt_topology *topo, const json_t *run, const mt_spec *spec,
+		     int *ambiguous)
+{
+	mt_jview v, metrics, steady;
+	const char *outcome;
+
+	mt_jview_init(&v, run, "run");
+	r->system = mt_jview_str(&v, "system");
+	outcome = mt_jview_str(&v, "outcome");
+	run_topology(topo, mt_jview_get(&v, "metrics"), spec, r->system, ambiguous);
+	r->devices = topo->n[MT_TOPO_DEVICES];
+	r->hosts = topo->n[MT_TOPO_HOSTS];
+	r->failed = outcome && strcmp(outcome, "failed") == 0;
+	r->to_target_s = mt_jview_num(&v, "time_to_target_s");
+	r->run_minutes = mt_jview_num(&v, "run_minutes");
+	r->throughput = opt_num_in(&v, "throughput", "value");
+	mt_jview_init(&metrics, mt_jview_get(&v, "metrics"), "run metrics");
+	mt_jview_init(&steady, mt_jview_opt_get(&metrics, "steady"), "steady");
+	r->data_share = opt_num_in(&steady, "data_wait", "share");
+	r->comm_share = opt_num_in(&steady, "comm_wait", "share");
+}
+
+int mt_scaling_trial(mt_scaling_trial_result *out, mt_trial *t)
+{
+	json_t *run;
+	size_t i;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (!(out->record = mt_journal_runs_json(t->journal, 0)))
+		return mt_error_last_code() ? mt_error_last_code() : MT_EIO;
+	out->runs = calloc(json_array_size(out->record) + 1, sizeof(*out->runs));
+	if (!out->runs)
+		return mt_error_set(MT_EIO, "out of memory");
+	json_array_foreach(out->record, i, run) {
+		int ambiguous = 0, s;
+		mt_topology topo;
+		mt_runs_flatten(run, t->spec);
+		if (json_is_true(json_object_get(run, "rehearsal")))
+			continue; /* a rehearsal tests the pipeline: never evidence */
+		read_run(&out->runs[out->n_runs], &topo, run, t->spec, &ambiguous);
+		s = system_index(out->runs[out->n_runs].system);
+		if (s >= 0 && !*out->accelerator[s] && *topo.accelerator)
+			snprintf(out->accelerator[s], sizeof(out->accelerator[s]), "%s", topo.accelerator);
+		if (s >= 0 && ambiguous && !out->runs[out->n_runs].devices)
+			out->ambiguous[s]++;
+		out->n_runs++;
+	}
+	if ((error = mt_scaling_compute(&out->scaling, out->runs, out->n_runs)) < 0)
+		return error;
+	for (int s = 0; s < 2; s++) {
+		char path[64];
+		const char *acc;
+		mt_scaling_tradeoff(&out->scaling, systems[s], out->tradeoff[s], sizeof(out->tradeoff[s]));
+		snprintf(path, sizeof(path), "systems.%s.accelerator", systems[s]);
+		acc = t->spec ? mt_spec_get(t->spec, path) : NULL;
+		if (acc) /* trial.yaml's name for it wins over a run's record */
+			snprintf(out->accelerator[s], sizeof(out->accelerator[s]), "%s", acc);
+	}
+	return 0;
+}
+
+void mt_scaling_trial_result_dispose(mt_scaling_trial_result *r)
+{
+	mt_scaling_dispose(&r->scaling);
+	free(r->runs);
+	json_decref(r->record);
+	memset(r, 0, sizeof(*r));
+}
+
+json_t *mt_scaling_trial_json(const mt_scaling_trial_result *r, const char *system)
+{
+	json_t *out = json_object();
+
+	for (int s = 0; s < 2; s++) {
+		json_t *rows;
+		if (system && strcmp(system, systems[s]) != 0)
+			continue;
+		rows = mt_scaling_json(&r->scaling, systems[s]);
+		json_object_set_new(
+		    out, systems[s],
+		    json_pack("{s:s?, s:o, s:I, s:s?, s:I, s:I, s:b}", "accelerator",
+		              *r->accelerator[s] ? r->accelerator[s] : NULL, "topologies", rows,
+		              "topology_count", (json_int_t)json_array_size(rows), "tradeoff",
+		              *r->tradeoff[s] ? r->tradeoff[s] : NULL, "runs_without_devices",
+		              (json_int_t)r->scaling.unplaced[s], "runs_with_ambiguous_topology",
+		              (json_int_t)r->ambiguous[s], "several_topologies",
+		              json_array_size(rows) > 1));
+	}
+	return json_pack("{s:o}", "systems", out);
+}
