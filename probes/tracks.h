@@ -92,6 +92,7 @@ typedef struct {
 /* A mark on a file the track's diff no longer has. */
 typedef struct {
 	const char *path, *mark;
+	const char *note; /* the mark's note, NULL for none */
 } mt_track_stale;
 
 /* One track of mt_tracks_json as other layers read it. Strings are

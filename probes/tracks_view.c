@@ -100,6 +100,7 @@ static void read_stale(mt_jview *v, mt_track_view *t)
 		mt_jview_init(&o, x, v->shape);
 		t->stale[i].path = mt_jview_str(&o, "path");
 		t->stale[i].mark = mt_jview_str(&o, "mark");
+		t->stale[i].note = mt_jview_opt_str(&o, "note");
 		mt_jview_close(&o, v);
 	}
 	t->nstale = json_array_size(arr);
