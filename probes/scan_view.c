@@ -17,6 +17,20 @@ static void *items(size_t n, size_t size)
 	return v;
 }
 
+/* The strings of an array (others skipped), *n their count. */
+static const char **strings(const json_t *arr, size_t *n)
+{
+	const char **v = items(json_array_size(arr), sizeof(*v));
+	const json_t *x;
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(arr, i, x)
+		if (json_is_string(x))
+			v[(*n)++] = json_string_value(x);
+	return v;
+}
+
 /* The sites under `key`; methods name their method where calls name their
  * API. Absent in a summary. */
 static mt_scan_site *read_sites(mt_jview *v, const char *key, const char *name, size_t *n)
@@ -155,9 +169,7 @@ static void read_totals(mt_jview *v, mt_scan_view *s)
 
 int mt_scan_view_read(mt_scan_view *s, const json_t *scan)
 {
-	const json_t *paths, *x;
 	mt_jview v;
-	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	mt_jview_init(&v, scan, "scan");
@@ -165,11 +177,8 @@ int mt_scan_view_read(mt_scan_view *s, const json_t *scan)
 	s->rev = mt_jview_str(&v, "rev");
 	s->requested_rev = mt_jview_str(&v, "requested_rev");
 	s->worktree = mt_jview_bool(&v, "worktree", 0);
-	paths = mt_jview_opt_get(&v, "paths"); /* only a limited scan's */
-	s->paths = items(json_array_size(paths), sizeof(*s->paths));
-	json_array_foreach(paths, i, x)
-		if (json_is_string(x))
-			s->paths[s->npaths++] = json_string_value(x);
+	s->paths = strings(mt_jview_opt_get(&v, "paths"), &s->npaths); /* a limited scan's */
+	s->paths_missing = strings(mt_jview_opt_get(&v, "paths_missing"), &s->npaths_missing);
 	s->files_scanned = mt_jview_int(&v, "files_scanned", 0);
 	read_ops(&v, s);
 	read_findings(&v, s);
@@ -187,6 +196,7 @@ void mt_scan_view_dispose(mt_scan_view *s)
 	if (!s)
 		return;
 	free(s->paths);
+	free(s->paths_missing);
 	free(s->skipped);
 	free(s->ops);
 	free(s->findings);

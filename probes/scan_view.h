@@ -55,6 +55,8 @@ typedef struct {
 	int worktree;            /* uncommitted changes included */
 	const char **paths;      /* the limit, npaths (0: the whole repository) */
 	size_t npaths;
+	const char **paths_missing; /* limits with nothing at the revision, npaths_missing */
+	size_t npaths_missing;
 	int64_t files_scanned;
 	mt_scan_skipped *skipped;
 	size_t nskipped;
