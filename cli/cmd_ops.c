@@ -229,72 +229,83 @@ static int show(struct cli *cli, int argc, char **argv)
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }
 
-static void print_list(json_t *d, const char *key, const char *title, int which)
+/* A list of ops with the count on side `which` (0: A, 1: B, -1: both). */
+static void print_list(const mt_inventory_diff_list *l, const char *title, int which)
 {
-	json_t *v;
-	size_t i;
-	if (!json_array_size(json_object_get(d, key)))
+	if (!l->n)
 		return;
-	printf("%s (%zu):\n", title, json_array_size(json_object_get(d, key)));
-	json_array_foreach(json_object_get(d, key), i, v) {
-		json_t *c = json_object_get(json_object_get(d, "counts"), json_string_value(v));
-		printf("  %-40s", json_string_value(v));
+	printf("%s (%zu):\n", title, l->n);
+	for (size_t i = 0; i < l->n; i++) {
+		printf("  %-40s", l->v[i].op);
 		if (which < 0)
-			printf(" %lld / %lld", (long long)json_integer_value(json_array_get(c, 0)),
-			       (long long)json_integer_value(json_array_get(c, 1)));
+			printf(" %lld / %lld", (long long)l->v[i].a, (long long)l->v[i].b);
 		else
-			printf(" %lld", (long long)json_integer_value(json_array_get(c, which)));
+			printf(" %lld", (long long)(which ? l->v[i].b : l->v[i].a));
 		printf("\n");
 	}
 }
 
-static int is_trace(const json_t *obj)
+static int is_trace(const char *source)
 {
-	mt_inventory_view inv;
-	int trace;
-
-	if (mt_inventory_view_read(&inv, obj) < 0)
-		mt_error_clear(); /* its source is what matters here */
-	trace = strcmp(source_of(&inv), "trace") == 0;
-	mt_inventory_view_dispose(&inv);
-	return trace;
+	return strcmp(source ?: "scan", "trace") == 0;
 }
 
 /* "aten::log_softmax -> aten::_log_softmax": each composite with the trace
  * ops it accounts for. */
-static void print_decomposed(json_t *d)
+static void print_decomposed(const mt_inventory_diff_view *d)
 {
-	json_t *into, *v;
-	size_t i, k;
-
-	if (!json_array_size(json_object_get(d, "decomposed")))
+	if (!d->ndecomposed)
 		return;
 	printf("Run decomposed (the composite on one side, what it dispatched to on the other) (%zu):\n",
-	       json_array_size(json_object_get(d, "decomposed")));
-	json_array_foreach(json_object_get(d, "decomposed"), i, v) {
-		into = json_object_get(json_object_get(d, "decompositions"), json_string_value(v));
-		printf("  %-40s ->", json_string_value(v));
-		json_array_foreach(into, k, v)
-			printf("%s %s", k ? "," : "", json_string_value(v));
+	       d->ndecomposed);
+	for (size_t i = 0; i < d->ndecomposed; i++) {
+		printf("  %-40s ->", d->decomposed[i].composite);
+		for (size_t k = 0; k < d->decomposed[i].nops; k++)
+			printf("%s %s", k ? "," : "", d->decomposed[i].ops[k]);
 		printf("\n");
 	}
 }
 
-static const char *side_name(json_t *side, char *buf, size_t size)
+static const char *side_name(const char *source, const char *file, const char *rev, char *buf,
+			     size_t size)
 {
-	const char *file = json_string_value(json_object_get(side, "file"));
-	const char *rev = json_string_value(json_object_get(side, "rev"));
-	snprintf(buf, size, "%s %s", json_string_value(json_object_get(side, "source")),
-		 file ? file : rev ? rev : "");
+	snprintf(buf, size, "%s %s", source, file ? file : rev ? rev : "");
 	return buf;
+}
+
+static void print_diff(const mt_inventory_diff_view *d)
+{
+	char an[1024], bn[1024], title[1200];
+
+	printf("A: %s\nB: %s\n", side_name(d->a.source, d->a.file, d->a.rev, an, sizeof(an)),
+	       side_name(d->b.source, d->b.file, d->b.rev, bn, sizeof(bn)));
+	if (d->has_missed_by_scan)
+		print_list(&d->missed_by_scan, "Missed by the static scan (seen by the exact source)",
+			   -1);
+	print_decomposed(d);
+	snprintf(title, sizeof(title), "Only in A (%s)", an);
+	print_list(&d->only_a, title, 0);
+	snprintf(title, sizeof(title), "Only in B (%s)", bn);
+	print_list(&d->only_b, title, 1);
+	print_list(&d->backward_only, "Seen only in backward (no scan or graph has a backward pass)", -1);
+	if (is_trace(d->a.source) != is_trace(d->b.source))
+		printf("Note: a scan or a TorchScript graph names the ops the code calls "
+		       "(aten::log_softmax); a trace names\nwhat the dispatcher ran after "
+		       "decomposition (aten::_log_softmax): a composite and the ops it\n"
+		       "decomposes into (tables/decompositions.yaml) are matched, not "
+		       "listed as missing.\n");
+	printf("%zu ops in both, %zu matched through a decomposition, %zu only in A, "
+	       "%zu only in B%s.\n",
+	       d->both.n, d->ndecomposed, d->only_a.n, d->only_b.n,
+	       d->has_missed_by_scan ? ", the rest above" : "");
 }
 
 static int diff(struct cli *cli, int argc, char **argv)
 {
 	const char *args[2] = {0};
-	char an[1024], bn[1024], title[1200];
 	mt_trial *t = NULL;
 	json_t *a = NULL, *b = NULL, *d = NULL;
+	mt_inventory_diff_view v;
 	int status, error;
 
 	if (parse(cli, argc, argv, 2, 2, args, NULL, &status))
@@ -306,30 +317,10 @@ static int diff(struct cli *cli, int argc, char **argv)
 		if (cli->json) {
 			cli_print_json(json_incref(d));
 		} else {
-			printf("A: %s\nB: %s\n", side_name(json_object_get(d, "a"), an, sizeof(an)),
-			       side_name(json_object_get(d, "b"), bn, sizeof(bn)));
-			if (json_object_get(d, "missed_by_scan"))
-				print_list(d, "missed_by_scan", "Missed by the static scan (seen by the exact source)",
-					   -1);
-			print_decomposed(d);
-			snprintf(title, sizeof(title), "Only in A (%s)", an);
-			print_list(d, "only_a", title, 0);
-			snprintf(title, sizeof(title), "Only in B (%s)", bn);
-			print_list(d, "only_b", title, 1);
-			print_list(d, "backward_only", "Seen only in backward (no scan or graph has a backward pass)", -1);
-			if (is_trace(a) != is_trace(b))
-				printf("Note: a scan or a TorchScript graph names the ops the code calls "
-				       "(aten::log_softmax); a trace names\nwhat the dispatcher ran after "
-				       "decomposition (aten::_log_softmax): a composite and the ops it\n"
-				       "decomposes into (tables/decompositions.yaml) are matched, not "
-				       "listed as missing.\n");
-			printf("%zu ops in both, %zu matched through a decomposition, %zu only in A, "
-			       "%zu only in B%s.\n",
-			       json_array_size(json_object_get(d, "both")),
-			       json_array_size(json_object_get(d, "decomposed")),
-			       json_array_size(json_object_get(d, "only_a")),
-			       json_array_size(json_object_get(d, "only_b")),
-			       json_object_get(d, "missed_by_scan") ? ", the rest above" : "");
+			if (mt_inventory_diff_view_read(&v, d) < 0)
+				mt_error_clear(); /* the text says what there is */
+			print_diff(&v);
+			mt_inventory_diff_view_dispose(&v);
 		}
 	}
 	json_decref(a);

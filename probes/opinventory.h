@@ -155,4 +155,41 @@ typedef struct {
 int mt_inventory_view_read(mt_inventory_view *v, const json_t *inv);
 void mt_inventory_view_dispose(mt_inventory_view *v);
 
+/* An op of a difference with its count on each side. */
+typedef struct {
+	const char *op;
+	int64_t a, b;
+} mt_inventory_diff_op;
+
+/* A list of a difference's ops, sorted. */
+typedef struct {
+	mt_inventory_diff_op *v;
+	size_t n;
+} mt_inventory_diff_list;
+
+/* A composite one side names and the ops the trace ran for it. */
+typedef struct {
+	const char *composite;
+	const char **ops; /* nops */
+	size_t nops;
+} mt_inventory_decomposition;
+
+/* mt_inventory_diff's result as other layers read it. Strings are borrowed
+ * from the JSON read, which must outlive the view; NULL is none. */
+typedef struct {
+	struct {
+		const char *source, *file, *rev; /* file: an exact source's; rev: a scan's */
+	} a, b;
+	mt_inventory_diff_list both, only_a, only_b, backward_only;
+	int has_missed_by_scan; /* one side is a scan: the other's rest is listed */
+	mt_inventory_diff_list missed_by_scan;
+	mt_inventory_decomposition *decomposed; /* ndecomposed */
+	size_t ndecomposed;
+} mt_inventory_diff_view;
+
+/* Reads a difference (borrowed) into *v: 0, or MT_EINVALID naming the
+ * first key missing. Dispose of it with mt_inventory_diff_view_dispose. */
+int mt_inventory_diff_view_read(mt_inventory_diff_view *v, const json_t *diff);
+void mt_inventory_diff_view_dispose(mt_inventory_diff_view *v);
+
 #endif

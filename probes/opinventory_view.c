@@ -163,3 +163,82 @@ void mt_inventory_view_dispose(mt_inventory_view *inv)
 	free(inv->trace.warnings);
 	memset(inv, 0, sizeof(*inv));
 }
+
+static void read_side(mt_jview *v, const char *key, const char **source, const char **file,
+		      const char **rev)
+{
+	mt_jview s;
+
+	mt_jview_sub(&s, v, key);
+	*source = mt_jview_str(&s, "source");
+	*file = mt_jview_opt_str(&s, "file");
+	*rev = mt_jview_opt_str(&s, "rev");
+	mt_jview_close(&s, v);
+}
+
+/* The ops of a list with their counts (counts: {op: [a, b]}). */
+static void read_list(const json_t *counts, const json_t *arr, mt_inventory_diff_list *l)
+{
+	const json_t *x, *c;
+	size_t i;
+
+	l->v = items(json_array_size(arr), sizeof(*l->v));
+	json_array_foreach(arr, i, x) {
+		if (!json_is_string(x))
+			continue;
+		c = json_object_get(counts, json_string_value(x));
+		l->v[l->n++] = (mt_inventory_diff_op){json_string_value(x),
+						      json_integer_value(json_array_get(c, 0)),
+						      json_integer_value(json_array_get(c, 1))};
+	}
+}
+
+static void read_decomposed(mt_jview *v, mt_inventory_diff_view *d)
+{
+	const json_t *names = mt_jview_get(v, "decomposed"), *map = mt_jview_get(v, "decompositions");
+	const json_t *x;
+	size_t i;
+
+	d->decomposed = items(json_array_size(names), sizeof(*d->decomposed));
+	json_array_foreach(names, i, x) {
+		mt_inventory_decomposition *e = &d->decomposed[d->ndecomposed++];
+		e->composite = json_string_value(x);
+		e->ops = strings(json_object_get(map, e->composite ? e->composite : ""), &e->nops);
+	}
+}
+
+int mt_inventory_diff_view_read(mt_inventory_diff_view *d, const json_t *diff)
+{
+	const json_t *counts, *missed;
+	mt_jview v;
+
+	memset(d, 0, sizeof(*d));
+	mt_jview_init(&v, diff, "inventory difference");
+	read_side(&v, "a", &d->a.source, &d->a.file, &d->a.rev);
+	read_side(&v, "b", &d->b.source, &d->b.file, &d->b.rev);
+	counts = mt_jview_get(&v, "counts");
+	read_list(counts, mt_jview_get(&v, "both"), &d->both);
+	read_list(counts, mt_jview_get(&v, "only_a"), &d->only_a);
+	read_list(counts, mt_jview_get(&v, "only_b"), &d->only_b);
+	read_list(counts, mt_jview_get(&v, "backward_only"), &d->backward_only);
+	missed = mt_jview_opt_get(&v, "missed_by_scan"); /* only against a scan */
+	d->has_missed_by_scan = missed != NULL;
+	read_list(counts, missed, &d->missed_by_scan);
+	read_decomposed(&v, d);
+	return mt_jview_complete(&v);
+}
+
+void mt_inventory_diff_view_dispose(mt_inventory_diff_view *d)
+{
+	if (!d)
+		return;
+	free(d->both.v);
+	free(d->only_a.v);
+	free(d->only_b.v);
+	free(d->backward_only.v);
+	free(d->missed_by_scan.v);
+	for (size_t i = 0; i < d->ndecomposed; i++)
+		free(d->decomposed[i].ops);
+	free(d->decomposed);
+	memset(d, 0, sizeof(*d));
+}

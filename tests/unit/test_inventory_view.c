@@ -1,8 +1,9 @@
 /* inventory_view: an inventory as `mtrial ops show` reads it, from the real
  * producers: a trace parsed by mt_trace_parse (optrace.py's format, with
  * phases, dtypes, shapes and a run that ended early), and a trial's scan
- * of the scan fixtures resolved as "scan". Every key read, values as in
- * the JSON, and a key renamed on the producer's side named. */
+ * of the scan fixtures resolved as "scan", and their difference. Every key
+ * read, values as in the JSON, and a key renamed on the producer's side
+ * named. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,6 +78,34 @@ static void test_trace(void **state)
 	json_decref(inv);
 }
 
+/* The difference between the scan and the trace, as mtrial ops diff reads
+ * it: every op of either side in one list, with its counts. */
+static void diff_against_trace(json_t *scan)
+{
+	json_t *tr = NULL, *d = NULL;
+	mt_inventory_diff_view v;
+	size_t n;
+
+	if (mt_trace_parse(&tr, trace, strlen(trace), "ops.json") < 0 ||
+	    mt_inventory_diff(&d, scan, tr) < 0 || mt_inventory_diff_view_read(&v, d) < 0)
+		fail_msg("%s", mt_error_last());
+	assert_string_equal(v.a.source, "scan");
+	assert_string_equal(v.b.source, "trace");
+	assert_true(v.has_missed_by_scan);
+	n = v.both.n + v.only_a.n + v.only_b.n + v.backward_only.n + v.missed_by_scan.n +
+	    v.ndecomposed;
+	assert_true(n >= json_object_size(json_object_get(scan, "ops")));
+	assert_int_equal(v.backward_only.n, 1); /* aten::mm */
+	assert_string_equal(v.backward_only.v[0].op, "aten::mm");
+	assert_int_equal(v.backward_only.v[0].b, 2);
+	mt_inventory_diff_view_dispose(&v);
+	json_object_del(json_object_get(d, "a"), "source");
+	assert_int_equal(mt_inventory_diff_view_read(&v, d), MT_EINVALID);
+	mt_inventory_diff_view_dispose(&v);
+	json_decref(d);
+	json_decref(tr);
+}
+
 static void test_scan(void **state)
 {
 	mt_scan_trial_options o = {.scan = {.use_cache = 0}};
@@ -105,6 +134,7 @@ static void test_scan(void **state)
 		sited += v.calls[i].file && v.calls[i].line > 0;
 	assert_int_equal(sited, v.ncalls);
 	mt_inventory_view_dispose(&v);
+	diff_against_trace(inv);
 	mt_scan_trial_result_dispose(&r);
 	json_decref(inv);
 	mt_trial_free(t);
