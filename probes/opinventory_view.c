@@ -2,36 +2,14 @@
  * read an inventory's keys. */
 #include "opinventory.h"
 #include "jview.h"
+#include "view_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static void *items(size_t n, size_t size)
-{
-	void *v = calloc(n + 1, size);
-
-	if (!v)
-		abort();
-	return v;
-}
-
-/* The strings of an array (others skipped), *n their count. */
-static const char **strings(const json_t *arr, size_t *n)
-{
-	const char **v = items(json_array_size(arr), sizeof(*v));
-	const json_t *x;
-	size_t i;
-
-	*n = 0;
-	json_array_foreach(arr, i, x)
-		if (json_is_string(x))
-			v[(*n)++] = json_string_value(x);
-	return v;
-}
-
 static mt_inventory_count *counts(const json_t *obj, size_t *n)
 {
-	mt_inventory_count *v = items(json_object_size(obj), sizeof(*v));
+	mt_inventory_count *v = mt_view_items(json_object_size(obj), sizeof(*v));
 	const char *k;
 	json_t *x;
 
@@ -58,8 +36,8 @@ static void read_op(mt_jview *parent, const char *name, const json_t *obj, mt_in
 		mt_jview_close(&ph, &v);
 	}
 	o->conditional = mt_jview_opt_int(&v, "conditional", 0);
-	o->dtypes = strings(mt_jview_opt_get(&v, "dtypes"), &o->ndtypes);
-	o->dtype_args = strings(mt_jview_opt_get(&v, "dtype_args"), &o->ndtype_args);
+	o->dtypes = mt_view_strings(mt_jview_opt_get(&v, "dtypes"), &o->ndtypes);
+	o->dtype_args = mt_view_strings(mt_jview_opt_get(&v, "dtype_args"), &o->ndtype_args);
 	o->distinct_shapes = mt_jview_opt_int(&v, "distinct_shapes", 0);
 	mt_jview_close(&v, parent);
 }
@@ -69,7 +47,7 @@ static void read_calls(mt_jview *v, mt_inventory_view *inv)
 	const json_t *arr = mt_jview_get(v, "calls"), *x;
 	size_t i;
 
-	inv->calls = items(json_array_size(arr), sizeof(*inv->calls));
+	inv->calls = mt_view_items(json_array_size(arr), sizeof(*inv->calls));
 	json_array_foreach(arr, i, x) {
 		mt_jview c;
 		mt_jview_init(&c, x, v->shape);
@@ -90,8 +68,8 @@ static void read_torchscript(mt_jview *v, mt_inventory_view *inv)
 
 	mt_jview_sub(&t, v, "torchscript");
 	inv->ts.torch = mt_jview_str(&t, "torch");
-	inv->ts.methods = strings(mt_jview_get(&t, "methods"), &inv->ts.nmethods);
-	inv->ts.entry_points = strings(mt_jview_get(&t, "entry_points"), &inv->ts.nentry_points);
+	inv->ts.methods = mt_view_strings(mt_jview_get(&t, "methods"), &inv->ts.nmethods);
+	inv->ts.entry_points = mt_view_strings(mt_jview_get(&t, "entry_points"), &inv->ts.nentry_points);
 	inv->ts.submodules = mt_jview_int(&t, "submodules", 0);
 	inv->ts.nodes = mt_jview_int(&t, "nodes", 0);
 	inv->ts.control_flow = mt_jview_int(&t, "control_flow", 0);
@@ -113,8 +91,8 @@ static void read_trace(mt_jview *v, mt_inventory_view *inv)
 	inv->trace.ended = mt_jview_opt_str(&t, "ended");
 	inv->trace.incomplete = mt_jview_opt_str(&t, "incomplete");
 	inv->trace.error = mt_jview_opt_str(&t, "error");
-	inv->trace.devices = strings(mt_jview_opt_get(&t, "devices"), &inv->trace.ndevices);
-	inv->trace.warnings = strings(mt_jview_opt_get(&t, "warnings"), &inv->trace.nwarnings);
+	inv->trace.devices = mt_view_strings(mt_jview_opt_get(&t, "devices"), &inv->trace.ndevices);
+	inv->trace.warnings = mt_view_strings(mt_jview_opt_get(&t, "warnings"), &inv->trace.nwarnings);
 	inv->trace.steps = mt_jview_opt_int(&t, "steps", 0);
 	mt_jview_close(&t, v);
 }
@@ -134,7 +112,7 @@ int mt_inventory_view_read(mt_inventory_view *inv, const json_t *obj)
 	inv->size = mt_jview_opt_int(&v, "size", 0);
 	inv->inventory_id = mt_jview_opt_int(&v, "inventory_id", 0);
 	ops = mt_jview_get(&v, "ops");
-	inv->ops = items(json_object_size(ops), sizeof(*inv->ops));
+	inv->ops = mt_view_items(json_object_size(ops), sizeof(*inv->ops));
 	json_object_foreach((json_t *)ops, name, x)
 		read_op(&v, name, x, &inv->ops[inv->nops++]);
 	read_calls(&v, inv);
@@ -182,7 +160,7 @@ static void read_list(const json_t *counts, const json_t *arr, mt_inventory_diff
 	const json_t *x, *c;
 	size_t i;
 
-	l->v = items(json_array_size(arr), sizeof(*l->v));
+	l->v = mt_view_items(json_array_size(arr), sizeof(*l->v));
 	json_array_foreach(arr, i, x) {
 		if (!json_is_string(x))
 			continue;
@@ -199,11 +177,11 @@ static void read_decomposed(mt_jview *v, mt_inventory_diff_view *d)
 	const json_t *x;
 	size_t i;
 
-	d->decomposed = items(json_array_size(names), sizeof(*d->decomposed));
+	d->decomposed = mt_view_items(json_array_size(names), sizeof(*d->decomposed));
 	json_array_foreach(names, i, x) {
 		mt_inventory_decomposition *e = &d->decomposed[d->ndecomposed++];
 		e->composite = json_string_value(x);
-		e->ops = strings(json_object_get(map, e->composite ? e->composite : ""), &e->nops);
+		e->ops = mt_view_strings(json_object_get(map, e->composite ? e->composite : ""), &e->nops);
 	}
 }
 

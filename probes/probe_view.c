@@ -2,34 +2,17 @@
  * are read by the layers above (the CLI's text, the wizard's Ops step). */
 #include "probe.h"
 #include "jview.h"
+#include "view_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* The strings of an array (its other values skipped); *n their count. */
-static const char **strings(const json_t *arr, size_t *n)
-{
-	const char **v = calloc(json_array_size(arr) + 1, sizeof(*v));
-	const json_t *x;
-	size_t i;
-
-	*n = 0;
-	if (!v)
-		abort();
-	json_array_foreach(arr, i, x)
-		if (json_is_string(x))
-			v[(*n)++] = json_string_value(x);
-	return v;
-}
 
 static void read_sites(mt_jview *v, mt_probe_entry *e)
 {
 	const json_t *locs = mt_jview_get(v, "locations"), *loc;
 	size_t i;
 
-	e->sites = calloc(json_array_size(locs) + 1, sizeof(*e->sites));
-	if (!e->sites)
-		abort();
+	e->sites = mt_view_items(json_array_size(locs), sizeof(*e->sites));
 	json_array_foreach(locs, i, loc) {
 		mt_jview s;
 		mt_jview_init(&s, loc, v->shape);
@@ -59,8 +42,8 @@ static void read_entry(mt_jview *parent, const json_t *obj, mt_probe_entry *e, i
 	e->notes = mt_jview_str(&v, "notes");
 	e->count = mt_jview_int(&v, "count", 0);
 	e->certain = mt_jview_bool(&v, "certain", 1);
-	e->conditions = strings(mt_jview_get(&v, "conditions"), &e->nconditions);
-	e->apis = strings(api ? NULL : mt_jview_get(&v, "apis"), &e->napis);
+	e->conditions = mt_view_strings(mt_jview_get(&v, "conditions"), &e->nconditions);
+	e->apis = mt_view_strings(api ? NULL : mt_jview_get(&v, "apis"), &e->napis);
 	read_sites(&v, e);
 	mt_jview_close(&v, parent);
 }
@@ -68,11 +51,9 @@ static void read_entry(mt_jview *parent, const json_t *obj, mt_probe_entry *e, i
 static mt_probe_entry *read_entries(mt_jview *v, const char *key, size_t *n)
 {
 	const json_t *arr = mt_jview_get(v, key), *x;
-	mt_probe_entry *e = calloc(json_array_size(arr) + 1, sizeof(*e));
+	mt_probe_entry *e = mt_view_items(json_array_size(arr), sizeof(*e));
 	size_t i;
 
-	if (!e)
-		abort();
 	json_array_foreach(arr, i, x)
 		read_entry(v, x, &e[i], strcmp(key, "apis") == 0);
 	*n = json_array_size(arr);
@@ -114,7 +95,7 @@ static void read_from(mt_jview *v, mt_probe_view *p)
 	p->from = f.obj;
 	p->from_source = mt_jview_str(&f, "source");
 	p->from_file = mt_jview_opt_str(&f, "file");
-	p->from_paths = strings(mt_jview_opt_get(&f, "paths"), &p->nfrom_paths);
+	p->from_paths = mt_view_strings(mt_jview_opt_get(&f, "paths"), &p->nfrom_paths);
 	mt_jview_close(&f, v);
 }
 
@@ -123,9 +104,7 @@ static void read_rules(mt_jview *v, mt_probe_view *p)
 	const json_t *arr = mt_jview_get(v, "rules"), *x;
 	size_t i;
 
-	p->rules = calloc(json_array_size(arr) + 1, sizeof(*p->rules));
-	if (!p->rules)
-		abort();
+	p->rules = mt_view_items(json_array_size(arr), sizeof(*p->rules));
 	json_array_foreach(arr, i, x) {
 		mt_jview r;
 		mt_jview_init(&r, x, v->shape);

@@ -2,41 +2,17 @@
  * scan's keys. */
 #include "scan_view.h"
 #include "jview.h"
+#include "view_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Zeroed room for the n items of an array (one at least, so a view's
- * arrays are never NULL). */
-static void *items(size_t n, size_t size)
-{
-	void *v = calloc(n + 1, size);
-
-	if (!v)
-		abort();
-	return v;
-}
-
-/* The strings of an array (others skipped), *n their count. */
-static const char **strings(const json_t *arr, size_t *n)
-{
-	const char **v = items(json_array_size(arr), sizeof(*v));
-	const json_t *x;
-	size_t i;
-
-	*n = 0;
-	json_array_foreach(arr, i, x)
-		if (json_is_string(x))
-			v[(*n)++] = json_string_value(x);
-	return v;
-}
 
 /* The sites under `key`; methods name their method where calls name their
  * API. Absent in a summary. */
 static mt_scan_site *read_sites(mt_jview *v, const char *key, const char *name, size_t *n)
 {
 	const json_t *arr = mt_jview_opt_get(v, key), *x;
-	mt_scan_site *s = items(json_array_size(arr), sizeof(*s));
+	mt_scan_site *s = mt_view_items(json_array_size(arr), sizeof(*s));
 	size_t i;
 
 	json_array_foreach(arr, i, x) {
@@ -61,7 +37,7 @@ static void read_ops(mt_jview *v, mt_scan_view *s)
 	const char *name;
 	size_t i = 0;
 
-	s->ops = items(json_object_size(ops), sizeof(*s->ops));
+	s->ops = mt_view_items(json_object_size(ops), sizeof(*s->ops));
 	json_object_foreach((json_t *)ops, name, x) {
 		mt_jview o;
 		mt_jview_init(&o, x, v->shape);
@@ -78,7 +54,7 @@ static void read_findings(mt_jview *v, mt_scan_view *s)
 	const json_t *arr = mt_jview_get(v, "findings"), *x;
 	size_t i;
 
-	s->findings = items(json_array_size(arr), sizeof(*s->findings));
+	s->findings = mt_view_items(json_array_size(arr), sizeof(*s->findings));
 	json_array_foreach(arr, i, x) {
 		mt_scan_finding *f = &s->findings[i];
 		mt_jview o;
@@ -100,7 +76,7 @@ static void read_deps(mt_jview *v, mt_scan_view *s)
 	const json_t *arr = mt_jview_get(v, "dependencies"), *x;
 	size_t i;
 
-	s->deps = items(json_array_size(arr), sizeof(*s->deps));
+	s->deps = mt_view_items(json_array_size(arr), sizeof(*s->deps));
 	json_array_foreach(arr, i, x) {
 		mt_jview o;
 		mt_jview_init(&o, x, v->shape);
@@ -119,7 +95,7 @@ static void read_files(mt_jview *v, mt_scan_view *s)
 	const json_t *arr = mt_jview_get(v, "files"), *x;
 	size_t i;
 
-	s->files = items(json_array_size(arr), sizeof(*s->files));
+	s->files = mt_view_items(json_array_size(arr), sizeof(*s->files));
 	json_array_foreach(arr, i, x) {
 		mt_jview o;
 		mt_jview_init(&o, x, v->shape);
@@ -132,7 +108,7 @@ static void read_files(mt_jview *v, mt_scan_view *s)
 	}
 	s->nfiles = json_array_size(arr);
 	arr = mt_jview_get(v, "files_skipped");
-	s->skipped = items(json_array_size(arr), sizeof(*s->skipped));
+	s->skipped = mt_view_items(json_array_size(arr), sizeof(*s->skipped));
 	json_array_foreach(arr, i, x) {
 		mt_jview o;
 		mt_jview_init(&o, x, v->shape);
@@ -177,8 +153,8 @@ int mt_scan_view_read(mt_scan_view *s, const json_t *scan)
 	s->rev = mt_jview_str(&v, "rev");
 	s->requested_rev = mt_jview_str(&v, "requested_rev");
 	s->worktree = mt_jview_bool(&v, "worktree", 0);
-	s->paths = strings(mt_jview_opt_get(&v, "paths"), &s->npaths); /* a limited scan's */
-	s->paths_missing = strings(mt_jview_opt_get(&v, "paths_missing"), &s->npaths_missing);
+	s->paths = mt_view_strings(mt_jview_opt_get(&v, "paths"), &s->npaths); /* a limited scan's */
+	s->paths_missing = mt_view_strings(mt_jview_opt_get(&v, "paths_missing"), &s->npaths_missing);
 	s->files_scanned = mt_jview_int(&v, "files_scanned", 0);
 	read_ops(&v, s);
 	read_findings(&v, s);

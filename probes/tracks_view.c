@@ -2,25 +2,17 @@
  * read the tracks' keys. */
 #include "tracks.h"
 #include "jview.h"
+#include "view_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void *items(size_t n, size_t size)
-{
-	void *v = calloc(n + 1, size);
-
-	if (!v)
-		abort();
-	return v;
-}
 
 static void read_lines(mt_jview *v, mt_track_file *f)
 {
 	const json_t *arr = mt_jview_get(v, "platform_lines"), *x;
 	size_t i;
 
-	f->lines = items(json_array_size(arr), sizeof(*f->lines));
+	f->lines = mt_view_items(json_array_size(arr), sizeof(*f->lines));
 	json_array_foreach(arr, i, x) {
 		mt_jview l;
 		mt_jview_init(&l, x, v->shape);
@@ -38,7 +30,7 @@ static void read_files(mt_jview *v, mt_track_view *t)
 	const json_t *arr = mt_jview_get(v, "files"), *x;
 	size_t i;
 
-	t->files = items(json_array_size(arr), sizeof(*t->files));
+	t->files = mt_view_items(json_array_size(arr), sizeof(*t->files));
 	json_array_foreach(arr, i, x) {
 		mt_track_file *f = &t->files[i];
 		mt_jview o;
@@ -83,7 +75,7 @@ static void read_totals(mt_jview *v, mt_track_view *t)
 	t->totals.unmarked = mt_jview_int(&m, "unmarked", 0);
 	mt_jview_close(&m, &o);
 	rules = mt_jview_get(&o, "by_rule");
-	t->by_rule = items(json_object_size(rules), sizeof(*t->by_rule));
+	t->by_rule = mt_view_items(json_object_size(rules), sizeof(*t->by_rule));
 	json_object_foreach((json_t *)rules, rule, x)
 		t->by_rule[t->nby_rule++] = (mt_track_rule_lines){rule, json_integer_value(x)};
 	mt_jview_close(&o, v);
@@ -94,7 +86,7 @@ static void read_stale(mt_jview *v, mt_track_view *t)
 	const json_t *arr = mt_jview_get(v, "stale_marks"), *x;
 	size_t i;
 
-	t->stale = items(json_array_size(arr), sizeof(*t->stale));
+	t->stale = mt_view_items(json_array_size(arr), sizeof(*t->stale));
 	json_array_foreach(arr, i, x) {
 		mt_jview o;
 		mt_jview_init(&o, x, v->shape);
@@ -141,7 +133,7 @@ int mt_tracks_view_read(mt_track_view **out, size_t *n, const json_t *tracks)
 	size_t i;
 
 	mt_jview_init(&v, NULL, "tracks");
-	*out = items(json_array_size(tracks), sizeof(**out));
+	*out = mt_view_items(json_array_size(tracks), sizeof(**out));
 	json_array_foreach(tracks, i, x)
 		read_track(&v, x, &(*out)[i]);
 	*n = json_array_size(tracks);
