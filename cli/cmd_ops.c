@@ -55,147 +55,154 @@ static int parse(struct cli *cli, int argc, char **argv, int min, int max, const
 	return 0;
 }
 
-static const char *source_of(json_t *inv)
+static const char *source_of(const mt_inventory_view *inv)
 {
-	return json_string_value(json_object_get(inv, "source")) ?: "scan";
+	return inv->source ?: "scan";
 }
 
 /* "  N what (a, b) left out": node counts the inventory does not list. */
-static void left_out(json_t *counts, const char *what)
+static void left_out(const mt_inventory_count *counts, size_t n, const char *what)
 {
-	json_int_t n = 0;
-	const char *k;
-	json_t *v;
-	size_t i = 0;
+	int64_t total = 0;
+	size_t i;
 
-	json_object_foreach(counts, k, v)
-		n += json_integer_value(v);
-	if (!n)
+	for (i = 0; i < n; i++)
+		total += counts[i].count;
+	if (!total)
 		return;
-	printf("  %lld %s (", (long long)n, what);
-	json_object_foreach(counts, k, v) {
+	printf("  %lld %s (", (long long)total, what);
+	for (i = 0; i < n; i++) {
 		if (i == 4) {
 			printf(", ...");
 			break;
 		}
-		printf("%s%s", i++ ? ", " : "", k);
+		printf("%s%s", i ? ", " : "", counts[i].name);
 	}
 	printf(") left out\n");
 }
 
-static void print_strings(json_t *arr, const char *label)
+static void print_strings(const char *const *v, size_t n, const char *label)
 {
-	json_t *v;
-	size_t i;
-	if (!json_array_size(arr))
+	if (!n)
 		return;
 	printf(" %s", label);
-	json_array_foreach(arr, i, v)
-		printf("%s%s", i ? "," : " ", json_string_value(v));
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s", i ? "," : " ", v[i]);
+}
+
+/* What a TorchScript inventory is: its methods and how its nodes count. */
+static void describe_torchscript(const mt_inventory_view *inv)
+{
+	size_t i;
+
+	printf("TorchScript %s (%lld bytes, libtorch %s): methods", inv->file,
+	       (long long)inv->size, inv->ts.torch);
+	for (i = 0; i < inv->ts.nmethods; i++)
+		printf("%s %s", i ? "," : "", inv->ts.methods[i]);
+	if (inv->ts.nentry_points < inv->ts.nmethods) {
+		print_strings(inv->ts.entry_points, inv->ts.nentry_points, "(entry points");
+		printf("; the others are counted inside them)");
+	}
+	printf("; %lld submodules inlined; %lld graph nodes, %lld loops and branches\n",
+	       (long long)inv->ts.submodules, (long long)inv->ts.nodes,
+	       (long long)inv->ts.control_flow);
+	left_out(inv->ts.metadata, inv->ts.nmetadata, "metadata reads");
+	left_out(inv->ts.scalar, inv->ts.nscalar, "operations on Python scalars");
+}
+
+/* What a trace is: the run it recorded and how it ended. */
+static void describe_trace(const mt_inventory_view *inv)
+{
+	size_t i;
+
+	printf("Trace %s: torch %s, python %s, devices", inv->file, inv->trace.torch,
+	       inv->trace.python ?: "?");
+	for (i = 0; i < inv->trace.ndevices; i++)
+		printf("%s %s", i ? "," : "", inv->trace.devices[i]);
+	printf("; %lld %s, ended: %s\n", (long long)inv->trace.steps,
+	       mt_str_in(inv->trace.step_counter, (const char *const[]){"backward", NULL})
+		       ? "steps (backward passes: no torch.optim step)"
+		       : "optimizer steps",
+	       inv->trace.ended ?: "?");
+	if (inv->trace.incomplete)
+		printf("  incomplete: %s\n", inv->trace.incomplete);
+	else if (inv->trace.error)
+		printf("  the run failed: %s\n", inv->trace.error);
+	for (i = 0; i < inv->trace.nwarnings; i++)
+		printf("  warning: %s\n", inv->trace.warnings[i]);
 }
 
 /* One line saying what an inventory is. */
-static void describe(json_t *inv)
+static void describe(const mt_inventory_view *inv)
 {
-	json_t *ts = json_object_get(inv, "torchscript"), *tr = json_object_get(inv, "trace"), *v;
-	const char *file = json_string_value(json_object_get(inv, "file"));
-	size_t i;
-
-	if (ts) {
-		printf("TorchScript %s (%lld bytes, libtorch %s): methods", file,
-		       (long long)json_integer_value(json_object_get(inv, "size")),
-		       json_string_value(json_object_get(ts, "torch")));
-		json_array_foreach(json_object_get(ts, "methods"), i, v)
-			printf("%s %s", i ? "," : "", json_string_value(v));
-		if (json_array_size(json_object_get(ts, "entry_points")) <
-		    json_array_size(json_object_get(ts, "methods"))) {
-			print_strings(json_object_get(ts, "entry_points"), "(entry points");
-			printf("; the others are counted inside them)");
-		}
-		printf("; %lld submodules inlined; %lld graph nodes, %lld loops and branches\n",
-		       (long long)json_integer_value(json_object_get(ts, "submodules")),
-		       (long long)json_integer_value(json_object_get(ts, "nodes")),
-		       (long long)json_integer_value(json_object_get(ts, "control_flow")));
-		left_out(json_object_get(ts, "metadata"), "metadata reads");
-		left_out(json_object_get(ts, "scalar"), "operations on Python scalars");
-	} else if (tr) {
-		printf("Trace %s: torch %s, python %s, devices", file,
-		       json_string_value(json_object_get(tr, "torch")),
-		       json_string_value(json_object_get(tr, "python")) ?: "?");
-		json_array_foreach(json_object_get(tr, "devices"), i, v)
-			printf("%s %s", i ? "," : "", json_string_value(v));
-		printf("; %lld %s, ended: %s\n",
-		       (long long)json_integer_value(json_object_get(tr, "steps")),
-		       mt_str_in(json_string_value(json_object_get(tr, "step_counter")),
-				 (const char *const[]){"backward", NULL})
-			       ? "steps (backward passes: no torch.optim step)"
-			       : "optimizer steps",
-		       json_string_value(json_object_get(tr, "ended")) ?: "?");
-		if (json_string_value(json_object_get(tr, "incomplete")))
-			printf("  incomplete: %s\n", json_string_value(json_object_get(tr, "incomplete")));
-		else if (json_string_value(json_object_get(tr, "error")))
-			printf("  the run failed: %s\n", json_string_value(json_object_get(tr, "error")));
-		json_array_foreach(json_object_get(tr, "warnings"), i, v)
-			printf("  warning: %s\n", json_string_value(v));
-	} else {
-		printf("Scan of %s at %s\n", json_string_value(json_object_get(inv, "repo")),
-		       json_string_value(json_object_get(inv, "rev")));
-	}
+	if (inv->is_torchscript)
+		describe_torchscript(inv);
+	else if (inv->is_trace)
+		describe_trace(inv);
+	else
+		printf("Scan of %s at %s\n", inv->repo, inv->rev);
 }
 
-static int any_conditional(json_t *ops)
+static int any_conditional(const mt_inventory_view *inv)
 {
-	const char *op;
-	json_t *e;
-	json_object_foreach(ops, op, e)
-		if (json_integer_value(json_object_get(e, "conditional")))
+	for (size_t i = 0; i < inv->nops; i++)
+		if (inv->ops[i].conditional)
 			return 1;
 	return 0;
 }
 
-static void print_inventory(json_t *inv)
+/* One op's line: its count, phases, dtypes and where it is called. */
+static void print_op(const mt_inventory_view *inv, const mt_inventory_op *e)
 {
-	json_t *e, *call;
-	const char *op;
-	size_t i;
-
-	describe(inv);
-	json_object_foreach(json_object_get(inv, "ops"), op, e) {
-		json_t *phases = json_object_get(e, "phases");
-		printf("  %-36s %8lld", op, (long long)json_integer_value(json_object_get(e, "count")));
-		if (json_is_true(json_object_get(e, "backward_only")))
-			printf("  backward only");
-		else if (phases)
-			printf("  setup %lld fwd %lld bwd %lld opt %lld",
-			       (long long)json_integer_value(json_object_get(phases, "setup")),
-			       (long long)json_integer_value(json_object_get(phases, "forward")),
-			       (long long)json_integer_value(json_object_get(phases, "backward")),
-			       (long long)json_integer_value(json_object_get(phases, "optimizer")));
-		if (json_integer_value(json_object_get(e, "conditional")))
-			printf("  %lld conditional",
-			       (long long)json_integer_value(json_object_get(e, "conditional")));
-		print_strings(json_object_get(e, "dtypes"), "dtypes");
-		print_strings(json_object_get(e, "dtype_args"), "to");
-		if (json_integer_value(json_object_get(e, "distinct_shapes")))
-			printf(" %lld input shapes in training",
-			       (long long)json_integer_value(json_object_get(e, "distinct_shapes")));
-		json_array_foreach(json_object_get(inv, "calls"), i, call) {
-			const char *module = json_string_value(json_object_get(call, "module"));
-			if (!json_is_string(json_object_get(call, "file")) ||
-			    strcmp(json_string_value(json_object_get(call, "op")), op) != 0)
-				continue;
-			printf("\n      %s:%lld%s%s%s", json_string_value(json_object_get(call, "file")),
-			       (long long)json_integer_value(json_object_get(call, "line")),
-			       module && *module ? " (" : "", module && *module ? module : "",
-			       module && *module ? ")" : "");
-		}
-		printf("\n");
+	printf("  %-36s %8lld", e->name, (long long)e->count);
+	if (e->backward_only)
+		printf("  backward only");
+	else if (e->has_phases)
+		printf("  setup %lld fwd %lld bwd %lld opt %lld", (long long)e->setup,
+		       (long long)e->forward, (long long)e->backward, (long long)e->optimizer);
+	if (e->conditional)
+		printf("  %lld conditional", (long long)e->conditional);
+	print_strings(e->dtypes, e->ndtypes, "dtypes");
+	print_strings(e->dtype_args, e->ndtype_args, "to");
+	if (e->distinct_shapes)
+		printf(" %lld input shapes in training", (long long)e->distinct_shapes);
+	for (size_t i = 0; i < inv->ncalls; i++) {
+		const mt_inventory_call *c = &inv->calls[i];
+		int module = c->module && *c->module;
+		if (!c->file || !c->op || strcmp(c->op, e->name) != 0)
+			continue;
+		printf("\n      %s:%lld%s%s%s", c->file, (long long)c->line, module ? " (" : "",
+		       module ? c->module : "", module ? ")" : "");
 	}
-	printf("%zu ops.\n", json_object_size(json_object_get(inv, "ops")));
-	if (json_object_get(inv, "torchscript") && any_conditional(json_object_get(inv, "ops")))
+	printf("\n");
+}
+
+static void print_inventory(const mt_inventory_view *inv)
+{
+	describe(inv);
+	for (size_t i = 0; i < inv->nops; i++)
+		print_op(inv, &inv->ops[i]);
+	printf("%zu ops.\n", inv->nops);
+	if (inv->is_torchscript && any_conditional(inv))
 		printf("%s\n", MT_TORCHSCRIPT_COUNTS);
-	if (json_object_get(inv, "trace"))
+	if (inv->is_trace)
 		printf("%s\n", MT_TRACE_SHAPES);
+}
+
+/* The inventory as text, and whether the trial has it. */
+static void print_shown(const json_t *obj, const mt_trial *t, int recorded)
+{
+	mt_inventory_view inv;
+
+	if (mt_inventory_view_read(&inv, obj) < 0)
+		mt_error_clear(); /* the text says what there is */
+	print_inventory(&inv);
+	if (inv.inventory_id && t)
+		printf("%s as %s #%lld in %s.\n", recorded ? "Recorded" : "Already recorded",
+		       source_of(&inv), (long long)inv.inventory_id, t->dir);
+	else if (!t && strcmp(source_of(&inv), "scan") != 0)
+		printf("(not recorded: no trial)\n");
+	mt_inventory_view_dispose(&inv);
 }
 
 static int show(struct cli *cli, int argc, char **argv)
@@ -212,83 +219,93 @@ static int show(struct cli *cli, int argc, char **argv)
 		fprintf(stderr, "note: %s\n", MT_TORCHSCRIPT_NOTICE);
 	if ((error = open_optional(cli, &t)) == 0 &&
 	    (error = mt_inventory_resolve(&inv, t, args[0], kind, &recorded)) == 0) {
-		if (cli->json) {
+		if (cli->json)
 			cli_print_json(json_incref(inv));
-		} else {
-			print_inventory(inv);
-			if (json_object_get(inv, "inventory_id") && t)
-				printf("%s as %s #%lld in %s.\n", recorded ? "Recorded" : "Already recorded",
-				       source_of(inv),
-				       (long long)json_integer_value(json_object_get(inv, "inventory_id")),
-				       t->dir);
-			else if (!t && strcmp(source_of(inv), "scan") != 0)
-				printf("(not recorded: no trial)\n");
-		}
+		else
+			print_shown(inv, t, recorded);
 	}
 	json_decref(inv);
 	mt_trial_free(t);
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }
 
-static void print_list(json_t *d, const char *key, const char *title, int which)
+/* A list of ops with the count on side `which` (0: A, 1: B, -1: both). */
+static void print_list(const mt_inventory_diff_list *l, const char *title, int which)
 {
-	json_t *v;
-	size_t i;
-	if (!json_array_size(json_object_get(d, key)))
+	if (!l->n)
 		return;
-	printf("%s (%zu):\n", title, json_array_size(json_object_get(d, key)));
-	json_array_foreach(json_object_get(d, key), i, v) {
-		json_t *c = json_object_get(json_object_get(d, "counts"), json_string_value(v));
-		printf("  %-40s", json_string_value(v));
+	printf("%s (%zu):\n", title, l->n);
+	for (size_t i = 0; i < l->n; i++) {
+		printf("  %-40s", l->v[i].op);
 		if (which < 0)
-			printf(" %lld / %lld", (long long)json_integer_value(json_array_get(c, 0)),
-			       (long long)json_integer_value(json_array_get(c, 1)));
+			printf(" %lld / %lld", (long long)l->v[i].a, (long long)l->v[i].b);
 		else
-			printf(" %lld", (long long)json_integer_value(json_array_get(c, which)));
+			printf(" %lld", (long long)(which ? l->v[i].b : l->v[i].a));
 		printf("\n");
 	}
 }
 
-static int is_trace(json_t *inv)
+static int is_trace(const char *source)
 {
-	return strcmp(source_of(inv), "trace") == 0;
+	return strcmp(source ?: "scan", "trace") == 0;
 }
 
 /* "aten::log_softmax -> aten::_log_softmax": each composite with the trace
  * ops it accounts for. */
-static void print_decomposed(json_t *d)
+static void print_decomposed(const mt_inventory_diff_view *d)
 {
-	json_t *into, *v;
-	size_t i, k;
-
-	if (!json_array_size(json_object_get(d, "decomposed")))
+	if (!d->ndecomposed)
 		return;
 	printf("Run decomposed (the composite on one side, what it dispatched to on the other) (%zu):\n",
-	       json_array_size(json_object_get(d, "decomposed")));
-	json_array_foreach(json_object_get(d, "decomposed"), i, v) {
-		into = json_object_get(json_object_get(d, "decompositions"), json_string_value(v));
-		printf("  %-40s ->", json_string_value(v));
-		json_array_foreach(into, k, v)
-			printf("%s %s", k ? "," : "", json_string_value(v));
+	       d->ndecomposed);
+	for (size_t i = 0; i < d->ndecomposed; i++) {
+		printf("  %-40s ->", d->decomposed[i].composite);
+		for (size_t k = 0; k < d->decomposed[i].nops; k++)
+			printf("%s %s", k ? "," : "", d->decomposed[i].ops[k]);
 		printf("\n");
 	}
 }
 
-static const char *side_name(json_t *side, char *buf, size_t size)
+static const char *side_name(const char *source, const char *file, const char *rev, char *buf,
+			     size_t size)
 {
-	const char *file = json_string_value(json_object_get(side, "file"));
-	const char *rev = json_string_value(json_object_get(side, "rev"));
-	snprintf(buf, size, "%s %s", json_string_value(json_object_get(side, "source")),
-		 file ? file : rev ? rev : "");
+	snprintf(buf, size, "%s %s", source, file ? file : rev ? rev : "");
 	return buf;
+}
+
+static void print_diff(const mt_inventory_diff_view *d)
+{
+	char an[1024], bn[1024], title[1200];
+
+	printf("A: %s\nB: %s\n", side_name(d->a.source, d->a.file, d->a.rev, an, sizeof(an)),
+	       side_name(d->b.source, d->b.file, d->b.rev, bn, sizeof(bn)));
+	if (d->has_missed_by_scan)
+		print_list(&d->missed_by_scan, "Missed by the static scan (seen by the exact source)",
+			   -1);
+	print_decomposed(d);
+	snprintf(title, sizeof(title), "Only in A (%s)", an);
+	print_list(&d->only_a, title, 0);
+	snprintf(title, sizeof(title), "Only in B (%s)", bn);
+	print_list(&d->only_b, title, 1);
+	print_list(&d->backward_only, "Seen only in backward (no scan or graph has a backward pass)", -1);
+	if (is_trace(d->a.source) != is_trace(d->b.source))
+		printf("Note: a scan or a TorchScript graph names the ops the code calls "
+		       "(aten::log_softmax); a trace names\nwhat the dispatcher ran after "
+		       "decomposition (aten::_log_softmax): a composite and the ops it\n"
+		       "decomposes into (tables/decompositions.yaml) are matched, not "
+		       "listed as missing.\n");
+	printf("%zu ops in both, %zu matched through a decomposition, %zu only in A, "
+	       "%zu only in B%s.\n",
+	       d->both.n, d->ndecomposed, d->only_a.n, d->only_b.n,
+	       d->has_missed_by_scan ? ", the rest above" : "");
 }
 
 static int diff(struct cli *cli, int argc, char **argv)
 {
 	const char *args[2] = {0};
-	char an[1024], bn[1024], title[1200];
 	mt_trial *t = NULL;
 	json_t *a = NULL, *b = NULL, *d = NULL;
+	mt_inventory_diff_view v;
 	int status, error;
 
 	if (parse(cli, argc, argv, 2, 2, args, NULL, &status))
@@ -300,30 +317,10 @@ static int diff(struct cli *cli, int argc, char **argv)
 		if (cli->json) {
 			cli_print_json(json_incref(d));
 		} else {
-			printf("A: %s\nB: %s\n", side_name(json_object_get(d, "a"), an, sizeof(an)),
-			       side_name(json_object_get(d, "b"), bn, sizeof(bn)));
-			if (json_object_get(d, "missed_by_scan"))
-				print_list(d, "missed_by_scan", "Missed by the static scan (seen by the exact source)",
-					   -1);
-			print_decomposed(d);
-			snprintf(title, sizeof(title), "Only in A (%s)", an);
-			print_list(d, "only_a", title, 0);
-			snprintf(title, sizeof(title), "Only in B (%s)", bn);
-			print_list(d, "only_b", title, 1);
-			print_list(d, "backward_only", "Seen only in backward (no scan or graph has a backward pass)", -1);
-			if (is_trace(a) != is_trace(b))
-				printf("Note: a scan or a TorchScript graph names the ops the code calls "
-				       "(aten::log_softmax); a trace names\nwhat the dispatcher ran after "
-				       "decomposition (aten::_log_softmax): a composite and the ops it\n"
-				       "decomposes into (tables/decompositions.yaml) are matched, not "
-				       "listed as missing.\n");
-			printf("%zu ops in both, %zu matched through a decomposition, %zu only in A, "
-			       "%zu only in B%s.\n",
-			       json_array_size(json_object_get(d, "both")),
-			       json_array_size(json_object_get(d, "decomposed")),
-			       json_array_size(json_object_get(d, "only_a")),
-			       json_array_size(json_object_get(d, "only_b")),
-			       json_object_get(d, "missed_by_scan") ? ", the rest above" : "");
+			if (mt_inventory_diff_view_read(&v, d) < 0)
+				mt_error_clear(); /* the text says what there is */
+			print_diff(&v);
+			mt_inventory_diff_view_dispose(&v);
 		}
 	}
 	json_decref(a);

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "error.h"
 #include "opinventory.h"
+#include "probe.h"
 #include "probe_trial.h"
 #include "scan_trial.h"
 #include "scan.h"
@@ -55,154 +56,131 @@ static int inventory(mt_trial *t, const struct probe_args *a, json_t **out,
 
 /* One entry's line: "torch.cumsum   3 calls  [table:t:4]  aten::cumsum";
  * with `sites`, a method's assumed receiver said under it. */
-static void print_item(json_t *it, const char *key, int sites)
+static void print_item(const mt_probe_entry *e, int sites)
 {
-	json_int_t count = json_integer_value(json_object_get(it, "count"));
-	const char *op = json_string_value(json_object_get(it, "op"));
-
-	printf("  %-40s %4lld call%s  [%s]", json_string_value(json_object_get(it, key)),
-	       (long long)count, count == 1 ? " " : "s",
-	       json_string_value(json_object_get(it, "source")));
-	if (strcmp(key, "api") == 0)
-		printf("  %s", op ? op : "(no aten op)");
-	if (json_string_value(json_object_get(it, "kind")))
-		printf("  %s", json_string_value(json_object_get(it, "kind")));
-	printf("%s\n", json_is_false(json_object_get(it, "certain")) ? "  (uncertain)" : "");
-	if (json_string_value(json_object_get(it, "via")))
+	printf("  %-40s %4lld call%s  [%s]", e->name, (long long)e->count,
+	       e->count == 1 ? " " : "s", e->source);
+	if (e->api)
+		printf("  %s", e->op ? e->op : "(no aten op)");
+	if (e->kind)
+		printf("  %s", e->kind);
+	printf("%s\n", !e->certain ? "  (uncertain)" : "");
+	if (e->via)
 		printf("      by the %s for %s\n",
-		       strncmp(json_string_value(json_object_get(it, "source")), "override:", 9)
-			       ? "entry"
-			       : "override",
-		       json_string_value(json_object_get(it, "via")));
-	if (sites && json_string_value(json_object_get(it, "receiver")))
+		       strncmp(e->source, "override:", 9) ? "entry" : "override", e->via);
+	if (sites && e->receiver)
 		printf("      a tensor method: the receiver is assumed to be a tensor\n");
 }
 
 /* 1 when the team's override decided the entry. */
-static int overridden(json_t *it)
+static int overridden(const mt_probe_entry *e)
 {
-	return strncmp(json_string_value(json_object_get(it, "source")) ?: "", "override:", 9) == 0;
+	return strncmp(e->source ?: "", "override:", 9) == 0;
+}
+
+/* The entry's conditions and, with `sites`, where it is called. */
+static void print_where(const mt_probe_entry *e, int sites)
+{
+	for (size_t k = 0; k < e->nconditions; k++)
+		printf("      when: %s\n", e->conditions[k]);
+	for (size_t k = 0; sites && k < e->nsites && k < 5; k++)
+		printf("      %s:%lld%s\n", cli_line(e->sites[k].file), (long long)e->sites[k].line,
+		       !e->sites[k].certain ? " (uncertain)" : "");
+	if (sites && e->nsites > 5)
+		printf("      ... %zu more\n", e->nsites - 5);
 }
 
 /* The entries of one status (device: those with a condition; "override":
  * on the device by an override, without one), under a title; with `sites`,
  * where each is called. */
-static void print_status(json_t *res, const char *key, const char *status, const char *title,
+static void print_status(const mt_probe_view *v, const char *status, const char *title,
 			 int sites)
 {
 	int by_override = strcmp(status, "override") == 0;
-	json_t *it, *loc, *locs;
-	size_t i, k, shown = 0;
+	size_t i, n, shown = 0;
+	const mt_probe_entry *list = mt_probe_view_listed(v, &n), *e;
 
-	json_array_foreach(json_object_get(res, strcmp(key, "api") == 0 ? "apis" : "ops"), i, it) {
-		int conditional = json_array_size(json_object_get(it, "conditions")) > 0;
-		if (strcmp(json_string_value(json_object_get(it, "status")),
-			   by_override ? "device" : status) != 0 ||
-		    (!strcmp(status, "device") && !conditional) ||
-		    (by_override && (conditional || !overridden(it))))
+	for (i = 0; i < n; i++) {
+		e = &list[i];
+		if (strcmp(e->status, by_override ? "device" : status) != 0 ||
+		    (!strcmp(status, "device") && !e->nconditions) ||
+		    (by_override && (e->nconditions || !overridden(e))))
 			continue;
 		if (!shown++)
 			printf("%s:\n", title);
-		print_item(it, key, sites);
-		json_array_foreach(json_object_get(it, "conditions"), k, loc)
-			printf("      when: %s\n", json_string_value(loc));
-		locs = json_object_get(it, "locations");
-		json_array_foreach(locs, k, loc) {
-			if (!sites || k >= 5)
-				break;
-			printf("      %s:%lld%s\n", cli_line(json_string_value(json_object_get(loc, "file"))),
-			       (long long)json_integer_value(json_object_get(loc, "line")),
-			       json_is_false(json_object_get(loc, "certain")) ? " (uncertain)" : "");
-		}
-		if (sites && json_array_size(locs) > 5)
-			printf("      ... %zu more\n", json_array_size(locs) - 5);
+		print_item(e, sites);
+		print_where(e, sites);
 	}
 }
 
 /* Every status's entries, blockers first, by API or by op. */
-static void print_entries(json_t *res)
+static void print_entries(const mt_probe_view *v)
 {
-	int by_api = !strcmp(json_string_value(json_object_get(res, "listed_by")) ?: "op", "api");
-	const char *key = by_api ? "api" : "op";
+	int by_api = v->by_api;
 
-	print_status(res, key, "unsupported",
+	print_status(v, "unsupported",
 		     by_api ? "Unsupported APIs (every one, with its call sites)"
 			    : "Unsupported (every one, with its call sites)", 1);
-	print_status(res, key, "partial",
+	print_status(v, "partial",
 		     by_api ? "Partial APIs (supported when the condition holds)"
 			    : "Partial (supported when the condition holds)", 1);
-	print_status(res, key, "cpu_fallback", by_api ? "CPU fallback APIs" : "CPU fallback", 0);
-	print_status(res, key, "unknown",
+	print_status(v, "cpu_fallback", by_api ? "CPU fallback APIs" : "CPU fallback", 0);
+	print_status(v, "unknown",
 		     by_api ? "Unknown APIs (no table says; open questions for the trial)"
 			    : "Unknown (no table says; open questions for the trial)", 0);
-	print_status(res, key, "device", "Supported, with a condition", 0);
-	print_status(res, key, "override", "Supported, by the team's overrides", 0);
+	print_status(v, "device", "Supported, with a condition", 0);
+	print_status(v, "override", "Supported, by the team's overrides", 0);
 }
 
 /* "12 ops: 3 on device, ... (25.0% of ops supported)." */
-static void print_counts(json_t *s, const char *what, const char *label, int say_of)
+static void print_counts(const mt_probe_counts *s, const char *label, int say_of)
 {
 	printf("%lld %s: %lld on device, %lld partial, %lld CPU fallback, %lld unsupported, "
 	       "%lld unknown (%.1f%% %s%s%ssupported).\n",
-	       (long long)json_integer_value(json_object_get(s, what)), label,
-	       (long long)json_integer_value(json_object_get(s, "device")),
-	       (long long)json_integer_value(json_object_get(s, "partial")),
-	       (long long)json_integer_value(json_object_get(s, "cpu_fallback")),
-	       (long long)json_integer_value(json_object_get(s, "unsupported")),
-	       (long long)json_integer_value(json_object_get(s, "unknown")),
-	       json_real_value(json_object_get(s, "support_percentage")), say_of ? "of " : "",
-	       say_of ? label : "", say_of ? " " : "");
+	       (long long)s->entries, label, (long long)s->device, (long long)s->partial,
+	       (long long)s->cpu_fallback, (long long)s->unsupported, (long long)s->unknown,
+	       s->support_percentage, say_of ? "of " : "", say_of ? label : "",
+	       say_of ? " " : "");
 }
 
 /* Listing APIs: how many are tensor methods, matched by name alone. */
-static void print_methods(json_t *res)
+static void print_methods(const mt_probe_view *v)
 {
-	json_t *it;
 	size_t i, n = 0;
 
-	json_array_foreach(json_object_get(res, "apis"), i, it)
-		n += json_string_value(json_object_get(it, "receiver")) != NULL;
+	for (i = 0; i < v->napis; i++)
+		n += v->apis[i].receiver != NULL;
 	if (n)
 		printf("%zu of the APIs are tensor methods (x.NAME(...) as torch.Tensor.NAME): "
 		       "their receivers are assumed to be tensors.\n", n);
 }
 
-static void print_text(json_t *res, const char *recorded)
+static void print_text(const mt_probe_view *v, const char *recorded)
 {
-	json_t *t = json_object_get(res, "table"), *s = json_object_get(res, "summary"), *r;
-	json_t *from = json_object_get(res, "from");
-	int by_api = !strcmp(json_string_value(json_object_get(res, "listed_by")) ?: "op", "api");
 	size_t i;
 
-	if (json_string_value(json_object_get(from, "file")))
-		printf("Ops from %s %s\n", json_string_value(json_object_get(from, "source")),
-		       json_string_value(json_object_get(from, "file")));
-	json_array_foreach(json_object_get(from, "paths"), i, r)
-		printf("%s%s", i ? ", " : "Ops from a scan limited to: ", json_string_value(r));
-	if (json_array_size(json_object_get(from, "paths")))
+	if (v->from_file)
+		printf("Ops from %s %s\n", v->from_source, v->from_file);
+	for (i = 0; i < v->nfrom_paths; i++)
+		printf("%s%s", i ? ", " : "Ops from a scan limited to: ", v->from_paths[i]);
+	if (v->nfrom_paths)
 		printf("\n");
 
-	printf("Table %s: %s %s (%s, retrieved %s)\n  source: %s\n",
-	       json_string_value(json_object_get(t, "name")),
-	       json_string_value(json_object_get(t, "backend")),
-	       json_string_value(json_object_get(t, "version")),
-	       json_string_value(json_object_get(t, "kind")),
-	       json_string_value(json_object_get(t, "retrieved")),
-	       json_string_value(json_object_get(t, "source")));
-	print_entries(res);
-	json_array_foreach(json_object_get(res, "rules"), i, r)
-		printf("%s  rule: %s\n", i ? "" : "Backend-wide rules:\n",
-		       json_string_value(json_object_get(r, "text")));
-	if (by_api)
-		print_counts(json_object_get(s, "apis"), "apis", "APIs", 1);
-	print_counts(s, "ops", "ops", by_api);
-	if (by_api)
-		print_methods(res);
-	if (json_integer_value(json_object_get(s, "uncertain")))
+	printf("Table %s: %s %s (%s, retrieved %s)\n  source: %s\n", v->table_name,
+	       v->table_backend, v->table_version, v->table_kind, v->table_retrieved,
+	       v->table_source);
+	print_entries(v);
+	for (i = 0; i < v->nrules; i++)
+		printf("%s  rule: %s\n", i ? "" : "Backend-wide rules:\n", v->rules[i]);
+	if (v->by_api)
+		print_counts(&v->api_counts, "APIs", 1);
+	print_counts(&v->op_counts, "ops", v->by_api);
+	if (v->by_api)
+		print_methods(v);
+	if (v->op_counts.uncertain)
 		printf("%lld of %s uncertain: seen only at method calls whose receiver the scan "
 		       "cannot tell is a tensor.\n",
-		       (long long)json_integer_value(json_object_get(s, "uncertain")),
-		       by_api ? "the ops are" : "them");
+		       (long long)v->op_counts.uncertain, v->by_api ? "the ops are" : "them");
 	printf("%s\n", recorded);
 }
 
@@ -210,6 +188,7 @@ static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 {
 	mt_trial *t = NULL;
 	json_t *inv = NULL, *res = NULL;
+	mt_probe_view v = {0};
 	int64_t scan_id = 0, id = 0;
 	char recorded[512] = "(not recorded: no trial)";
 	int error;
@@ -225,17 +204,15 @@ static int run(struct cli *cli, const struct probe_args *a, int *unsupported)
 	if (id)
 		snprintf(recorded, sizeof(recorded), "Recorded as probe #%lld in %s.",
 			 (long long)id, t->dir);
+	mt_probe_view_read(&v, res); /* older records: absent keys read as none */
 	/* an unsupported API blocks as an unsupported op does */
-	*unsupported = json_integer_value(json_object_get(
-			       json_object_get(res, "summary"), "unsupported")) > 0 ||
-		       json_integer_value(json_object_get(
-			       json_object_get(json_object_get(res, "summary"), "apis"),
-			       "unsupported")) > 0;
+	*unsupported = v.op_counts.unsupported > 0 || v.api_counts.unsupported > 0;
 	if (cli->json)
 		cli_print_json(json_incref(res));
 	else
-		print_text(res, recorded);
+		print_text(&v, recorded);
 cleanup:
+	mt_probe_view_dispose(&v);
 	json_decref(res);
 	json_decref(inv);
 	mt_trial_free(t);

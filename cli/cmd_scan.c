@@ -3,6 +3,7 @@
 #include "error.h"
 #include "scan.h"
 #include "scan_trial.h"
+#include "scan_view.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -29,24 +30,20 @@ static void on_progress(size_t done, size_t total, const char *path, void *paylo
 		cli_status_line(NULL);
 }
 
-static void print_file_stats(json_t *r)
+static void print_file_stats(const mt_scan_view *r)
 {
-	json_t *f;
 	size_t i, quiet = 0;
 
-	json_array_foreach(json_object_get(r, "files"), i, f) {
-		json_int_t calls = json_integer_value(json_object_get(f, "calls"));
-		json_int_t methods = json_integer_value(json_object_get(f, "methods"));
-		json_int_t findings = json_integer_value(json_object_get(f, "findings"));
-		if (!calls && !methods && !findings) {
+	for (i = 0; i < r->nfiles; i++) {
+		const mt_scan_file *f = &r->files[i];
+		if (!f->calls && !f->methods && !f->findings) {
 			quiet++;
 			continue;
 		}
 		printf("[mtrial scan] file '%s': torch calls %lld, tensor methods %lld, findings "
 		       "%lld, lines %lld\n",
-		       cli_line(json_string_value(json_object_get(f, "path"))), (long long)calls,
-		       (long long)methods, (long long)findings,
-		       (long long)json_integer_value(json_object_get(f, "lines")));
+		       cli_line(f->path), (long long)f->calls, (long long)f->methods,
+		       (long long)f->findings, (long long)f->lines);
 	}
 	if (quiet)
 		printf("[mtrial scan] %zu more Python files with no torch call and no finding\n",
@@ -55,98 +52,84 @@ static void print_file_stats(json_t *r)
 
 static int by_count_desc(const void *a, const void *b)
 {
-	json_int_t ca = json_integer_value(json_object_get(*(json_t *const *)a, "count"));
-	json_int_t cb = json_integer_value(json_object_get(*(json_t *const *)b, "count"));
+	int64_t ca = (*(const mt_scan_op *const *)a)->count;
+	int64_t cb = (*(const mt_scan_op *const *)b)->count;
 	return (cb > ca) - (cb < ca);
 }
 
-static void print_top_ops(json_t *r, size_t max)
+static void print_top_ops(const mt_scan_view *r, size_t max)
 {
-	json_t *ops = json_object_get(r, "ops"), *v, **items;
-	const char *k;
-	size_t n = 0;
+	const mt_scan_op **items = malloc((r->nops + 1) * sizeof(*items));
+	size_t n = r->nops;
 
-	items = malloc((json_object_size(ops) + 1) * sizeof(*items));
-	json_object_foreach(ops, k, v) {
-		json_object_set_new(v, "name", json_string(k));
-		items[n++] = v;
-	}
+	if (!items)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		items[i] = &r->ops[i];
 	qsort(items, n, sizeof(*items), by_count_desc);
 	printf("  top ops at torch calls:");
 	for (size_t i = 0; i < n && i < max; i++)
-		printf("%s %s %lld", i ? "," : "",
-		       json_string_value(json_object_get(items[i], "name")),
-		       (long long)json_integer_value(json_object_get(items[i], "count")));
+		printf("%s %s %lld", i ? "," : "", items[i]->name, (long long)items[i]->count);
 	printf("%s\n", n ? "" : " none");
 	free(items);
 }
 
-static void print_findings(json_t *r)
+static void print_findings(const mt_scan_view *r)
 {
 	static const char *const order[] = {"high", "medium", "low", "none"};
-	json_t *f;
-	size_t i;
+	const mt_scan_finding *f;
 
 	for (int e = 0; e < 4; e++)
-		json_array_foreach(json_object_get(r, "findings"), i, f)
-			if (strcmp(json_string_value(json_object_get(f, "effort")), order[e]) == 0)
-				printf("  %-6s %s:%lld  %s: %s\n", order[e],
-				       cli_line(json_string_value(json_object_get(f, "file"))),
-				       (long long)json_integer_value(json_object_get(f, "line")),
-				       json_string_value(json_object_get(f, "kind")),
-				       json_string_value(json_object_get(f, "message")));
+		for (f = r->findings; f < r->findings + r->nfindings; f++)
+			if (strcmp(f->effort, order[e]) == 0)
+				printf("  %-6s %s:%lld  %s: %s\n", order[e], cli_line(f->file),
+				       (long long)f->line, f->kind, f->message);
 }
 
-static void print_text(json_t *r, const char *recorded)
+/* Where the scan looked: the files, the limit and what was skipped. */
+static void print_where(const mt_scan_view *r)
 {
-	json_t *t = json_object_get(r, "totals"), *e = json_object_get(t, "findings_by_effort"), *d;
 	size_t i;
 
 	print_file_stats(r);
-	printf("[mtrial scan] TOTAL statistics for %s at %.12s%s:\n",
-	       json_string_value(json_object_get(r, "repo")),
-	       json_string_value(json_object_get(r, "rev")),
-	       json_is_true(json_object_get(r, "worktree")) ? " + work tree" : "");
-	json_array_foreach(json_object_get(r, "paths"), i, d)
-		printf("%s%s", i ? ", " : "  limited to: ", json_string_value(d));
-	if (json_array_size(json_object_get(r, "paths")))
+	printf("[mtrial scan] TOTAL statistics for %s at %.12s%s:\n", r->repo, r->rev,
+	       r->worktree ? " + work tree" : "");
+	for (i = 0; i < r->npaths; i++)
+		printf("%s%s", i ? ", " : "  limited to: ", r->paths[i]);
+	if (r->npaths)
 		printf(" (every other file is left out)\n");
 	printf("  Python files scanned %lld (%lld lines), skipped %zu\n",
-	       (long long)json_integer_value(json_object_get(r, "files_scanned")),
-	       (long long)json_integer_value(json_object_get(t, "lines")),
-	       json_array_size(json_object_get(r, "files_skipped")));
+	       (long long)r->files_scanned, (long long)r->totals.lines, r->nskipped);
+}
+
+static void print_text(const mt_scan_view *r, const char *recorded)
+{
+	size_t i;
+
+	print_where(r);
 	/* two counts, named: the probe judges the ops of both kinds of site */
 	printf("  torch calls %lld (mapped to an aten op: %lld), tensor methods %lld (certain "
 	       "%lld, uncertain %lld), distinct ops %lld (%lld at torch calls)\n",
-	       (long long)json_integer_value(json_object_get(t, "calls")),
-	       (long long)json_integer_value(json_object_get(t, "calls_mapped")),
-	       (long long)json_integer_value(json_object_get(t, "methods")),
-	       (long long)json_integer_value(json_object_get(t, "methods_certain")),
-	       (long long)json_integer_value(json_object_get(t, "methods_uncertain")),
-	       (long long)json_integer_value(json_object_get(t, "ops_with_methods")),
-	       (long long)json_integer_value(json_object_get(t, "ops")));
+	       (long long)r->totals.calls, (long long)r->totals.calls_mapped,
+	       (long long)r->totals.methods, (long long)r->totals.methods_certain,
+	       (long long)r->totals.methods_uncertain, (long long)r->totals.ops_with_methods,
+	       (long long)r->totals.ops);
 	/* certain: the receiver comes from a torch call in the file; uncertain:
 	 * the file does not show what it is */
 	printf("  tensor-method names called on what is not a tensor (a str, a file, an object "
 	       "of a class), not counted: %lld\n",
-	       (long long)json_integer_value(json_object_get(t, "not_tensor")));
+	       (long long)r->totals.not_tensor);
 	print_top_ops(r, 10);
 	printf("  findings %lld: high %lld, medium %lld, low %lld, none %lld\n",
-	       (long long)json_integer_value(json_object_get(t, "findings")),
-	       (long long)json_integer_value(json_object_get(e, "high")),
-	       (long long)json_integer_value(json_object_get(e, "medium")),
-	       (long long)json_integer_value(json_object_get(e, "low")),
-	       (long long)json_integer_value(json_object_get(e, "none")));
+	       (long long)r->totals.findings, (long long)r->totals.high,
+	       (long long)r->totals.medium, (long long)r->totals.low, (long long)r->totals.none);
 	print_findings(r);
-	json_array_foreach(json_object_get(r, "dependencies"), i, d)
-		if (json_is_true(json_object_get(d, "cuda_only")))
-			printf("  CUDA-only dependency %s (%s:%lld)\n",
-			       json_string_value(json_object_get(d, "name")),
-			       cli_line(json_string_value(json_object_get(d, "file"))),
-			       (long long)json_integer_value(json_object_get(d, "line")));
-	json_array_foreach(json_object_get(r, "files_skipped"), i, d)
-		printf("  skipped %s: %s\n", json_string_value(json_object_get(d, "path")),
-		       json_string_value(json_object_get(d, "reason")));
+	for (i = 0; i < r->ndeps; i++)
+		if (r->deps[i].cuda_only)
+			printf("  CUDA-only dependency %s (%s:%lld)\n", r->deps[i].name,
+			       cli_line(r->deps[i].file), (long long)r->deps[i].line);
+	for (i = 0; i < r->nskipped; i++)
+		printf("  skipped %s: %s\n", r->skipped[i].path, r->skipped[i].reason);
 	printf("%s\n", recorded);
 }
 
@@ -166,6 +149,7 @@ static void recorded_line(const mt_scan_trial_result *r, const mt_trial *t, char
 static int output(struct cli *cli, const mt_scan_result *r, int64_t id, const char *msg)
 {
 	json_t *summary, *extra;
+	mt_scan_view v;
 	int error;
 
 	if (cli->json) {
@@ -177,7 +161,10 @@ static int output(struct cli *cli, const mt_scan_result *r, int64_t id, const ch
 	}
 	if (!(summary = mt_scan_result_summary(r)))
 		return mt_error_last_code();
-	print_text(summary, msg);
+	if (mt_scan_view_read(&v, summary) < 0)
+		mt_error_clear(); /* the text says what there is */
+	print_text(&v, msg);
+	mt_scan_view_dispose(&v);
 	json_decref(summary);
 	return 0;
 }

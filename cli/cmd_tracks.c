@@ -10,70 +10,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void print_file(json_t *f)
+static void print_file(const mt_track_file *f)
 {
-	const char *mark = json_string_value(json_object_get(f, "mark"));
-	const char *note = json_string_value(json_object_get(f, "mark_note"));
-
-	printf("    %-9s %-8s %-40s +%lld -%lld (%lld platform)",
-	       json_string_value(json_object_get(f, "status")),
-	       json_string_value(json_object_get(f, "kind")),
-	       json_string_value(json_object_get(f, "path")),
-	       (long long)json_integer_value(json_object_get(f, "added")),
-	       (long long)json_integer_value(json_object_get(f, "deleted")),
-	       (long long)json_integer_value(json_object_get(f, "platform")));
-	if (mark)
-		printf(" %s%s%s", mark, note ? ": " : "", note ? note : "");
+	printf("    %-9s %-8s %-40s +%lld -%lld (%lld platform)", f->status, f->kind, f->path,
+	       (long long)f->added, (long long)f->deleted, (long long)f->platform);
+	if (f->mark)
+		printf(" %s%s%s", f->mark, f->mark_note ? ": " : "", f->mark_note ? f->mark_note : "");
 	printf("\n");
 }
 
-static void print_track(json_t *tr)
+/* What the track changed: totals, files, lines by rule and by mark. */
+static void print_changes(const mt_track_view *tr)
 {
-	json_t *ch = json_object_get(tr, "changes"), *tot = json_object_get(ch, "totals"), *f, *e;
-	json_t *by_mark = json_object_get(tot, "by_mark");
-	json_t *effort = json_object_get(tr, "effort");
-	const char *rule;
 	size_t i;
 
-	printf("%s track: %s..%s\n", json_string_value(json_object_get(tr, "name")),
-	       json_string_value(json_object_get(tr, "base")) ?: "?",
-	       json_string_value(json_object_get(tr, "head")) ?: "?");
-	if (json_string_value(json_object_get(tr, "description")))
-		printf("  %s\n", json_string_value(json_object_get(tr, "description")));
-	if (json_string_value(json_object_get(tr, "error")))
-		printf("  changes: %s\n", json_string_value(json_object_get(tr, "error")));
-	else if (json_string_value(json_object_get(tr, "missing")))
-		printf("  changes: unknown: set %s\n", json_string_value(json_object_get(tr, "missing")));
-	if (ch) {
-		printf("  %lld files, +%lld -%lld lines: %lld platform-specific, %lld generic; "
-		       "model %lld, harness %lld, other %lld\n",
-		       (long long)json_integer_value(json_object_get(tot, "files")),
-		       (long long)json_integer_value(json_object_get(tot, "added")),
-		       (long long)json_integer_value(json_object_get(tot, "deleted")),
-		       (long long)json_integer_value(json_object_get(tot, "platform")),
-		       (long long)json_integer_value(json_object_get(tot, "generic")),
-		       (long long)json_integer_value(json_object_get(json_object_get(tot, "by_kind"), "model")),
-		       (long long)json_integer_value(json_object_get(json_object_get(tot, "by_kind"), "harness")),
-		       (long long)json_integer_value(json_object_get(json_object_get(tot, "by_kind"), "other")));
-		json_array_foreach(json_object_get(ch, "files"), i, f)
-			print_file(f);
-		json_object_foreach(json_object_get(tot, "by_rule"), rule, e)
-			printf("    %-20s %lld lines\n", rule, (long long)json_integer_value(e));
-		printf("  marked: %lld lines reusable, %lld model-specific, %lld unmarked\n",
-		       (long long)json_integer_value(json_object_get(by_mark, "reusable")),
-		       (long long)json_integer_value(json_object_get(by_mark, "model-specific")),
-		       (long long)json_integer_value(json_object_get(by_mark, "unmarked")));
-	}
-	json_array_foreach(json_object_get(tr, "stale_marks"), i, f)
-		printf("  marked %s, no longer changed: %s\n",
-		       json_string_value(json_object_get(f, "mark")),
-		       json_string_value(json_object_get(f, "path")));
-	printf("  effort: %.1f h", (double)json_integer_value(json_object_get(effort, "total_ms")) /
-				       3600000.0);
-	if (json_is_number(json_object_get(tr, "budget_hours")))
-		printf(" of a %.1f h budget (%.0f%%)",
-		       json_number_value(json_object_get(tr, "budget_hours")),
-		       100 * json_number_value(json_object_get(tr, "budget_used")));
+	printf("  %lld files, +%lld -%lld lines: %lld platform-specific, %lld generic; "
+	       "model %lld, harness %lld, other %lld\n",
+	       (long long)tr->totals.files, (long long)tr->totals.added,
+	       (long long)tr->totals.deleted, (long long)tr->totals.platform,
+	       (long long)tr->totals.generic, (long long)tr->totals.model,
+	       (long long)tr->totals.harness, (long long)tr->totals.other);
+	for (i = 0; i < tr->nfiles; i++)
+		print_file(&tr->files[i]);
+	for (i = 0; i < tr->nby_rule; i++)
+		printf("    %-20s %lld lines\n", tr->by_rule[i].rule, (long long)tr->by_rule[i].lines);
+	printf("  marked: %lld lines reusable, %lld model-specific, %lld unmarked\n",
+	       (long long)tr->totals.reusable, (long long)tr->totals.model_specific,
+	       (long long)tr->totals.unmarked);
+}
+
+static void print_track(const mt_track_view *tr)
+{
+	printf("%s track: %s..%s\n", tr->name, tr->base ?: "?", tr->head ?: "?");
+	if (tr->description)
+		printf("  %s\n", tr->description);
+	if (tr->error)
+		printf("  changes: %s\n", tr->error);
+	else if (tr->missing)
+		printf("  changes: unknown: set %s\n", tr->missing);
+	if (tr->has_changes)
+		print_changes(tr);
+	for (size_t i = 0; i < tr->nstale; i++)
+		printf("  marked %s, no longer changed: %s\n", tr->stale[i].mark, tr->stale[i].path);
+	printf("  effort: %.1f h", (double)tr->effort_ms / 3600000.0);
+	if (tr->budget_hours == tr->budget_hours) /* not NAN: a budget */
+		printf(" of a %.1f h budget (%.0f%%)", tr->budget_hours, 100 * tr->budget_used);
 	printf("\n");
 }
 
@@ -97,26 +78,28 @@ static int show(struct cli *cli)
 {
 	mt_change_rules *rules = NULL;
 	mt_trial *t = NULL;
-	json_t *out = NULL, *tr;
+	json_t *out = NULL;
+	mt_track_view *v = NULL;
 	int error, status = CLI_EXIT_OK;
-	size_t i;
+	size_t i, n = 0;
 
 	if ((status = open_all(cli, &t, &rules)) != 0)
 		return status;
 	if ((error = mt_tracks_json(&out, t, rules, mt_now_ms())) < 0)
 		status = cli_fail(cli, error);
-	else if (cli->json)
+	else if (mt_tracks_view_read(&v, &n, out) < 0)
+		mt_error_clear(); /* the text says what there is */
+	if (!error && cli->json)
 		cli_print_json(json_incref(out));
-	else
-		json_array_foreach(out, i, tr)
-			print_track(tr);
-	json_array_foreach(out, i, tr) /* a revision that is not there: bad input */
-		if (json_string_value(json_object_get(tr, "error"))) {
-			fprintf(stderr, "mtrial tracks: %s track: %s\n",
-				json_string_value(json_object_get(tr, "name")),
-				json_string_value(json_object_get(tr, "error")));
+	else if (!error)
+		for (i = 0; i < n; i++)
+			print_track(&v[i]);
+	for (i = 0; i < n; i++) /* a revision that is not there: bad input */
+		if (v[i].error) {
+			fprintf(stderr, "mtrial tracks: %s track: %s\n", v[i].name, v[i].error);
 			status = CLI_EXIT_USAGE;
 		}
+	mt_tracks_view_free(v, n);
 	json_decref(out);
 	mt_change_rules_free(rules);
 	mt_trial_free(t);

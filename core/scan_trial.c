@@ -1,4 +1,5 @@
 #include "scan_trial.h"
+#include "scan_view.h"
 #include "error.h"
 #include "spec.h"
 #include "util.h"
@@ -36,24 +37,26 @@ void mt_scan_paths_free(char **v, size_t n)
 /* The summary's figures the callers show, typed. */
 static int read_summary(mt_scan_trial_result *out)
 {
-	json_t *s = mt_scan_result_summary(&out->scan), *missing, *p;
-	json_t *totals = json_object_get(s, "totals");
+	json_t *s = mt_scan_result_summary(&out->scan);
+	mt_scan_view v;
 	size_t i;
 
 	if (!s)
 		return mt_error_last_code();
-	out->files_scanned = (size_t)json_integer_value(json_object_get(s, "files_scanned"));
-	out->calls = (size_t)json_integer_value(json_object_get(totals, "calls"));
-	out->findings = (size_t)json_integer_value(json_object_get(totals, "findings"));
-	missing = json_object_get(s, "paths_missing");
-	if (json_array_size(missing) &&
-	    !(out->paths_missing = calloc(json_array_size(missing), sizeof(char *)))) {
+	if (mt_scan_view_read(&v, s) < 0)
+		mt_error_clear(); /* the figures there are */
+	out->files_scanned = (size_t)v.files_scanned;
+	out->calls = (size_t)v.totals.calls;
+	out->findings = (size_t)v.totals.findings;
+	if (v.npaths_missing &&
+	    !(out->paths_missing = calloc(v.npaths_missing, sizeof(char *)))) {
+		mt_scan_view_dispose(&v);
 		json_decref(s);
 		return mt_error_set(MT_EIO, "out of memory");
 	}
-	json_array_foreach(missing, i, p)
-		if (json_is_string(p))
-			out->paths_missing[out->npaths_missing++] = mt_strdup(json_string_value(p));
+	for (i = 0; i < v.npaths_missing; i++)
+		out->paths_missing[out->npaths_missing++] = mt_strdup(v.paths_missing[i]);
+	mt_scan_view_dispose(&v);
 	json_decref(s);
 	return 0;
 }

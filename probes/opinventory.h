@@ -20,6 +20,7 @@
 #ifndef MT_OPINVENTORY_H
 #define MT_OPINVENTORY_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
 
@@ -87,5 +88,108 @@ int mt_trace_parse(json_t **out, const char *text, size_t len, const char *name)
  * then are in no only_ list). Composites come from tables/
  * decompositions.yaml. */
 int mt_inventory_diff(json_t **out, json_t *a, json_t *b);
+
+/* An op of an inventory, keyed by its base name. */
+typedef struct {
+	const char *name; /* aten::add */
+	int64_t count;
+	int backward_only; /* a trace's op seen only in backward */
+	int has_phases;    /* a trace's: the counts by phase below */
+	int64_t setup, forward, backward, optimizer;
+	int64_t conditional;     /* a graph's nodes in a branch or loop body */
+	const char **dtypes;     /* ndtypes */
+	size_t ndtypes;
+	const char **dtype_args; /* the dtypes it converts to, ndtype_args */
+	size_t ndtype_args;
+	int64_t distinct_shapes; /* a trace's input shapes in training, 0 unknown */
+} mt_inventory_op;
+
+/* A call site of an inventory (a trace's has no file). */
+typedef struct {
+	const char *api, *op;
+	const char *file;   /* NULL for a trace's */
+	const char *module; /* a graph's submodule, NULL or "" for none */
+	int64_t line;
+} mt_inventory_call;
+
+/* A count by name (a graph's nodes left out). */
+typedef struct {
+	const char *name;
+	int64_t count;
+} mt_inventory_count;
+
+/* An inventory (a scan's, a graph's, a trace's) as other layers read it.
+ * Strings are borrowed from the JSON read, which must outlive the view;
+ * NULL is none. */
+typedef struct {
+	const char *source;   /* "scan", "torchscript", "trace" */
+	const char *file;     /* the archive or trace; NULL for a scan */
+	const char *repo, *rev; /* a scan's */
+	int64_t size;         /* an archive's bytes */
+	int64_t inventory_id; /* the trial's record, 0 when not recorded */
+	mt_inventory_op *ops; /* in the inventory's order, nops */
+	size_t nops;
+	mt_inventory_call *calls; /* ncalls */
+	size_t ncalls;
+	int is_torchscript;
+	struct {
+		const char *torch; /* libtorch's version */
+		const char **methods, **entry_points; /* nmethods, nentry_points */
+		size_t nmethods, nentry_points;
+		int64_t submodules, nodes, control_flow;
+		mt_inventory_count *metadata, *scalar; /* nodes left out, by op */
+		size_t nmetadata, nscalar;
+	} ts;
+	int is_trace;
+	struct {
+		const char *torch, *python, *step_counter, *ended, *incomplete, *error;
+		const char **devices, **warnings; /* ndevices, nwarnings */
+		size_t ndevices, nwarnings;
+		int64_t steps;
+	} trace;
+} mt_inventory_view;
+
+/* Reads an inventory (borrowed) into *v: 0, or MT_EINVALID naming the
+ * first key missing (filled as far as it goes either way). Dispose of it
+ * with mt_inventory_view_dispose. */
+int mt_inventory_view_read(mt_inventory_view *v, const json_t *inv);
+void mt_inventory_view_dispose(mt_inventory_view *v);
+
+/* An op of a difference with its count on each side. */
+typedef struct {
+	const char *op;
+	int64_t a, b;
+} mt_inventory_diff_op;
+
+/* A list of a difference's ops, sorted. */
+typedef struct {
+	mt_inventory_diff_op *v;
+	size_t n;
+} mt_inventory_diff_list;
+
+/* A composite one side names and the ops the trace ran for it. */
+typedef struct {
+	const char *composite;
+	const char **ops; /* nops */
+	size_t nops;
+} mt_inventory_decomposition;
+
+/* mt_inventory_diff's result as other layers read it. Strings are borrowed
+ * from the JSON read, which must outlive the view; NULL is none. */
+typedef struct {
+	struct {
+		const char *source, *file, *rev; /* file: an exact source's; rev: a scan's */
+	} a, b;
+	mt_inventory_diff_list both, only_a, only_b, backward_only;
+	int has_missed_by_scan; /* one side is a scan: the other's rest is listed */
+	mt_inventory_diff_list missed_by_scan;
+	mt_inventory_decomposition *decomposed; /* ndecomposed */
+	size_t ndecomposed;
+} mt_inventory_diff_view;
+
+/* Reads a difference (borrowed) into *v: 0, or MT_EINVALID naming the
+ * first key missing. Dispose of it with mt_inventory_diff_view_dispose. */
+int mt_inventory_diff_view_read(mt_inventory_diff_view *v, const json_t *diff);
+void mt_inventory_diff_view_dispose(mt_inventory_diff_view *v);
 
 #endif

@@ -20,6 +20,8 @@
 #define MT_PROBE_H
 
 #include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
 #include "compat.h"
 
 typedef struct {
@@ -54,5 +56,76 @@ typedef struct {
  * where support_percentage counts device and partial entries among the
  * distinct ops (APIs). A bad override is MT_EINVALID naming it. */
 int mt_probe_run(json_t **out, const mt_probe_inputs *in, json_t *calls, json_t *methods);
+
+/* Where an entry is called. */
+typedef struct {
+	const char *file; /* repository-relative; NULL for a trace's or graph's op */
+	int64_t line;     /* 1-based, 0 unknown */
+	int64_t col;      /* 1-based, 0 unknown */
+	int certain;      /* 0: a method call whose receiver may not be a tensor */
+} mt_probe_site;
+
+/* One entry of a probe: an op, or a public API. Strings are borrowed from
+ * the result; NULL is none. */
+typedef struct {
+	const char *name;     /* the API for an API entry, else the op */
+	const char *api;      /* NULL for an op entry */
+	const char *op;       /* the aten op; NULL for an API without one */
+	const char *status;   /* device, partial, cpu_fallback, unsupported, unknown */
+	const char *source;   /* "table:NAME:LINE", "override:...", "observed:...", "none" */
+	const char *kind;     /* an API entry's mapping to its op (the table's kind) */
+	const char *via;      /* the API entry or override the status came through */
+	const char *receiver; /* a tensor method's receiver ("assumed a tensor") */
+	const char *notes;    /* the table's or the override's note */
+	int64_t count;        /* call sites */
+	int certain;          /* 0 when every site is uncertain */
+	const char **conditions; /* the conditions of the status, nconditions */
+	size_t nconditions;
+	const char **apis; /* an op entry: the APIs whose calls reach it, napis */
+	size_t napis;
+	mt_probe_site *sites; /* in the scan's order, nsites */
+	size_t nsites;
+} mt_probe_entry;
+
+/* Counts by status of the distinct ops (APIs) of a probe. */
+typedef struct {
+	int64_t entries; /* distinct ops (APIs) */
+	int64_t device, partial, cpu_fallback, unsupported, unknown;
+	int64_t uncertain;         /* seen only at uncertain sites */
+	double support_percentage; /* device and partial among entries, one decimal */
+} mt_probe_counts;
+
+/* A probe's result as other layers read it: mt_probe_run's, with what
+ * mt_probe_trial adds. Strings are borrowed from the JSON read, which
+ * must outlive the view; the arrays are the view's own. */
+typedef struct {
+	const char *table_name, *table_backend, *table_version, *table_kind;
+	const char *table_source, *table_retrieved;
+	int by_api;             /* listed_by "api": a reader is shown the APIs first */
+	const char *repo, *rev; /* the scan's, NULL when not probed from a scan */
+	const char *from_source; /* "scan", "torchscript", "trace" */
+	const char *from_file;   /* the inventory's file, NULL for a scan */
+	const json_t *from;      /* the whole "from" object, for the ops diff */
+	const char **from_paths; /* a scan limited to these paths, nfrom_paths */
+	size_t nfrom_paths;
+	const char **rules; /* the table's backend-wide rules' texts, nrules */
+	size_t nrules;
+	mt_probe_entry *ops, *apis; /* nops, napis; worst first */
+	size_t nops, napis;
+	mt_probe_counts op_counts, api_counts;
+	int64_t probe_id; /* the journal's record (read back: its id), 0 when not recorded */
+} mt_probe_view;
+
+/* Reads a probe's result (mt_probe_run's or mt_probe_trial's, borrowed)
+ * into *v: 0, or MT_EINVALID naming the first key missing (the view is filled as
+ * far as it goes either way; an older record's absent keys read as none).
+ * Dispose of it with mt_probe_view_dispose. */
+int mt_probe_view_read(mt_probe_view *v, const json_t *res);
+void mt_probe_view_dispose(mt_probe_view *v);
+
+/* The entries a reader is shown first (the APIs or the ops) and their
+ * counts. */
+const mt_probe_entry *mt_probe_view_listed(const mt_probe_view *v, size_t *n);
+const mt_probe_counts *mt_probe_view_listed_counts(const mt_probe_view *v);
 
 #endif

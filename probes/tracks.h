@@ -63,4 +63,65 @@ int mt_tracks_json(json_t **out, mt_trial *t, const mt_change_rules *rules, int6
 int mt_tracks_mark(mt_trial *t, const mt_change_rules *rules, const char *track,
 		   const char *path, const char *mark, const char *note, const char **track_out);
 
+/* A platform-specific line a track changed. */
+typedef struct {
+	const char *sign; /* "+" added, "-" deleted */
+	int64_t line;     /* its number in the new (added) or old (deleted) file */
+	const char *rule; /* the platform rule it matched */
+	const char *text; /* without its line break */
+} mt_track_line;
+
+/* A file a track changed. */
+typedef struct {
+	const char *path, *old_path; /* old_path: a rename's, else NULL */
+	const char *status;          /* added, modified, deleted, renamed, ... */
+	const char *kind;            /* model, harness or other */
+	const char *mark, *mark_note; /* the team's mark and its note, NULL for none */
+	int binary;
+	int64_t added, deleted, platform; /* lines */
+	mt_track_line *lines;             /* its platform-specific lines, nlines */
+	size_t nlines;
+} mt_track_file;
+
+/* Lines by platform rule. */
+typedef struct {
+	const char *rule;
+	int64_t lines;
+} mt_track_rule_lines;
+
+/* A mark on a file the track's diff no longer has. */
+typedef struct {
+	const char *path, *mark;
+	const char *note; /* the mark's note, NULL for none */
+} mt_track_stale;
+
+/* One track of mt_tracks_json as other layers read it. Strings are
+ * borrowed from the JSON read, which must outlive the view; NULL is none. */
+typedef struct {
+	const char *name, *base, *head, *description;
+	const char *missing; /* what to set in trial.yaml for the changes to be known */
+	const char *error;   /* why the diff failed */
+	int has_changes;     /* 0: the changes are not known (missing or error) */
+	struct {
+		int64_t files, added, deleted, platform, generic;
+		int64_t model, harness, other;               /* lines by kind of file */
+		int64_t reusable, model_specific, unmarked; /* lines by mark */
+	} totals;
+	mt_track_rule_lines *by_rule; /* in the JSON's order, nby_rule */
+	size_t nby_rule;
+	mt_track_file *files; /* nfiles */
+	size_t nfiles;
+	mt_track_stale *stale; /* nstale */
+	size_t nstale;
+	int64_t effort_ms;   /* engineering time recorded on the track */
+	double budget_hours; /* NAN without a budget */
+	double budget_used;  /* a fraction of the budget; NAN without one */
+} mt_track_view;
+
+/* Reads mt_tracks_json's array (borrowed) into *out (*n tracks; free with
+ * mt_tracks_view_free): 0, or MT_EINVALID naming the first key missing
+ * (the views are filled as far as they go either way). */
+int mt_tracks_view_read(mt_track_view **out, size_t *n, const json_t *tracks);
+void mt_tracks_view_free(mt_track_view *v, size_t n);
+
 #endif

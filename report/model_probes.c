@@ -308,35 +308,54 @@ json_t *mt_model_probes_exact(mt_journal *j)
 
 /* {path, mark, note} of a file marked in a track (a changed file, or a
  * stale mark's journal row). */
-static json_t *mark_item(json_t *f, const char *note_key)
+static json_t *mark_item(const char *path, const char *mark, const char *note)
 {
-	return json_pack("{sO, sO, sO}", "path", json_object_get(f, "path"), "mark",
-			 json_object_get(f, "mark"), "note",
-			 json_object_get(f, note_key) ?: json_null());
+	return json_pack("{ss?, ss?, so}", "path", path, "mark", mark, "note",
+			 note ? json_string(note) : json_null());
 }
 
-/* One track of mt_tracks_json as the report shows it: name, base, head,
- * totals (with by_mark) and the marked files with their notes, or
- * "unknown" saying why the changes are not known; stale_marks either way. */
-static json_t *track_item(json_t *tr)
+/* A track's totals as mt_tracks_json orders them. */
+static json_t *totals_json(const mt_track_view *tr)
 {
-	json_t *changes = json_object_get(tr, "changes"), *marked = json_array(), *stale = json_array();
-	json_t *out = json_pack("{sO}", "name", json_object_get(tr, "name")), *f;
+	json_t *by_rule = json_object();
+
+	for (size_t i = 0; i < tr->nby_rule; i++)
+		json_object_set_new(by_rule, tr->by_rule[i].rule, json_integer(tr->by_rule[i].lines));
+	return json_pack("{sI, sI, sI, sI, sI, s{sI, sI, sI}, so, s{sI, sI, sI}}", "files",
+			 (json_int_t)tr->totals.files, "added", (json_int_t)tr->totals.added,
+			 "deleted", (json_int_t)tr->totals.deleted, "platform",
+			 (json_int_t)tr->totals.platform, "generic", (json_int_t)tr->totals.generic,
+			 "by_kind", "model", (json_int_t)tr->totals.model, "harness",
+			 (json_int_t)tr->totals.harness, "other", (json_int_t)tr->totals.other,
+			 "by_rule", by_rule, "by_mark", "reusable", (json_int_t)tr->totals.reusable,
+			 "model-specific", (json_int_t)tr->totals.model_specific, "unmarked",
+			 (json_int_t)tr->totals.unmarked);
+}
+
+/* One track as the report shows it: name, base, head, totals (with
+ * by_mark) and the marked files with their notes, or "unknown" saying why
+ * the changes are not known; stale_marks either way. */
+static json_t *track_item(const mt_track_view *tr)
+{
+	json_t *marked = json_array(), *stale = json_array();
+	json_t *out = json_pack("{ss?}", "name", tr->name);
 	size_t i;
 
-	json_array_foreach(json_object_get(changes, "files"), i, f)
-		if (json_is_string(json_object_get(f, "mark")))
-			json_array_append_new(marked, mark_item(f, "mark_note"));
-	json_array_foreach(json_object_get(tr, "stale_marks"), i, f)
-		json_array_append_new(stale, mark_item(f, "note"));
+	for (i = 0; i < tr->nfiles; i++)
+		if (tr->files[i].mark)
+			json_array_append_new(marked, mark_item(tr->files[i].path, tr->files[i].mark,
+								tr->files[i].mark_note));
+	for (i = 0; i < tr->nstale; i++)
+		json_array_append_new(stale, mark_item(tr->stale[i].path, tr->stale[i].mark,
+						       tr->stale[i].note));
 	json_object_set_new(out, "marked", marked);
 	json_object_set_new(out, "stale_marks", stale);
-	if (json_is_object(changes)) {
-		json_object_set(out, "totals", json_object_get(changes, "totals"));
-		json_object_set(out, "base", json_object_get(tr, "base"));
-		json_object_set(out, "head", json_object_get(tr, "head"));
-	} else if (json_is_string(json_object_get(tr, "error"))) {
-		json_object_set(out, "unknown", json_object_get(tr, "error"));
+	if (tr->has_changes) {
+		json_object_set_new(out, "totals", totals_json(tr));
+		json_object_set_new(out, "base", tr->base ? json_string(tr->base) : json_null());
+		json_object_set_new(out, "head", tr->head ? json_string(tr->head) : json_null());
+	} else if (tr->error) {
+		json_object_set_new(out, "unknown", json_string(tr->error));
 	} else {
 		json_object_set_new(out, "unknown", json_string("no base and head in trial.yaml"));
 	}
@@ -350,8 +369,9 @@ static json_t *track_item(json_t *tr)
 json_t *mt_model_probes_tracks(mt_trial *t, int64_t now_ms)
 {
 	mt_change_rules *rules = NULL;
-	json_t *all = NULL, *out, *tr;
-	size_t i;
+	json_t *all = NULL, *out;
+	mt_track_view *v = NULL;
+	size_t i, n = 0;
 
 	if (!t->spec || mt_change_rules_load(&rules) < 0 ||
 	    mt_tracks_json(&all, t, rules, now_ms) < 0) {
@@ -360,9 +380,12 @@ json_t *mt_model_probes_tracks(mt_trial *t, int64_t now_ms)
 		return json_null();
 	}
 	mt_change_rules_free(rules);
+	if (mt_tracks_view_read(&v, &n, all) < 0)
+		mt_error_clear(); /* the report shows what there is */
 	out = json_array();
-	json_array_foreach(all, i, tr)
-		json_array_append_new(out, track_item(tr));
+	for (i = 0; i < n; i++)
+		json_array_append_new(out, track_item(&v[i]));
+	mt_tracks_view_free(v, n);
 	json_decref(all);
 	return out;
 }

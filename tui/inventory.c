@@ -1,10 +1,9 @@
 /* The scan's inventory as lists: rows laid out in fixed columns cut with an
  * ellipsis, a cursor, and the source of the selected row underneath. */
 #include "inventory.h"
+#include "error.h"
 #include "rows.h"
-#include "model_path.h"
 #include "util.h"
-#include "jsonutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,19 +22,17 @@ static int same_str(const char *a, const char *b)
 }
 
 /* "file:line" of a finding or call into buf. */
-static const char *where(char *buf, size_t size, json_t *o)
+static const char *where(char *buf, size_t size, const char *file, int64_t line)
 {
-	snprintf(buf, size, "%s:%lld", mt_json_str(o, "file") ? mt_json_str(o, "file") : "?",
-		 (long long)jv_int(o, "line", 0));
+	snprintf(buf, size, "%s:%lld", file ? file : "?", (long long)line);
 	return buf;
 }
 
 /* "file:line:col" of a call site into buf. */
-static const char *site_where(char *buf, size_t size, json_t *call)
+static const char *site_where(char *buf, size_t size, const mt_scan_site *call)
 {
-	snprintf(buf, size, "%s:%lld:%lld",
-		 mt_json_str(call, "file") ? mt_json_str(call, "file") : "?",
-		 (long long)jv_int(call, "line", 0), (long long)jv_int(call, "col", 0) + 1);
+	snprintf(buf, size, "%s:%lld:%lld", call->file ? call->file : "?",
+		 (long long)call->line, (long long)call->col + 1);
 	return buf;
 }
 
@@ -54,24 +51,23 @@ static int op_cmp(const void *a, const void *b)
  * file by file, so counting file changes counts their files. */
 static void index_ops(struct inventory *inv)
 {
-	json_t *ops = json_object_get(inv->scan, "ops"), *v, *c;
+	const mt_scan_view *s = &inv->view;
 	struct inv_op unmapped = {NULL, 0, 0};
-	const char *name, *last_file = NULL;
+	const char *last_file = NULL;
 	size_t i;
 
-	inv->ops = calloc(json_object_size(ops) + 1, sizeof(*inv->ops));
+	inv->ops = calloc(s->nops + 1, sizeof(*inv->ops));
 	if (!inv->ops)
 		abort();
-	json_object_foreach(ops, name, v)
-		inv->ops[inv->nops++] = (struct inv_op){
-			name, json_integer_value(json_object_get(v, "count")),
-			json_array_size(json_object_get(v, "files"))};
-	json_array_foreach(json_object_get(inv->scan, "calls"), i, c) {
-		if (json_is_string(json_object_get(c, "op")))
+	for (i = 0; i < s->nops; i++)
+		inv->ops[inv->nops++] =
+			(struct inv_op){s->ops[i].name, s->ops[i].count, s->ops[i].nfiles};
+	for (i = 0; i < s->ncalls; i++) {
+		if (s->calls[i].op)
 			continue;
 		unmapped.count++;
-		unmapped.nfiles += !same_str(last_file, mt_json_str(c, "file"));
-		last_file = mt_json_str(c, "file");
+		unmapped.nfiles += !same_str(last_file, s->calls[i].file);
+		last_file = s->calls[i].file;
 	}
 	if (unmapped.count)
 		inv->ops[inv->nops++] = unmapped;
@@ -82,25 +78,26 @@ static const char *const effort_order[] = {"high", "medium", "low", "none", NULL
 
 static void index_findings(struct inventory *inv)
 {
-	json_t *all = json_object_get(inv->scan, "findings"), *f;
-	size_t i, n = json_array_size(all);
+	const mt_scan_finding *all = inv->view.findings;
+	size_t i, n = inv->view.nfindings;
 
 	inv->findings = calloc(n + 1, sizeof(*inv->findings));
 	if (!inv->findings)
 		abort();
 	for (const char *const *e = effort_order; *e; e++)
-		json_array_foreach(all, i, f)
-			if (same_str(mt_json_str(f, "effort"), *e))
-				inv->findings[inv->nfindings++] = f;
-	json_array_foreach(all, i, f) /* an effort level not known here: last */
-		if (!mt_json_str(f, "effort") || !mt_str_in(mt_json_str(f, "effort"), effort_order))
-			inv->findings[inv->nfindings++] = f;
+		for (i = 0; i < n; i++)
+			if (same_str(all[i].effort, *e))
+				inv->findings[inv->nfindings++] = &all[i];
+	for (i = 0; i < n; i++) /* an effort level not known here: last */
+		if (!all[i].effort || !mt_str_in(all[i].effort, effort_order))
+			inv->findings[inv->nfindings++] = &all[i];
 	inv->kind_w = 4;  /* "kind" */
 	inv->where_w = 5; /* "where" */
 	for (i = 0; i < inv->nfindings; i++) {
 		char buf[512];
-		int k = draw_width(mt_json_str(inv->findings[i], "kind"));
-		int l = draw_width(where(buf, sizeof(buf), inv->findings[i]));
+		int k = draw_width(inv->findings[i]->kind);
+		int l = draw_width(where(buf, sizeof(buf), inv->findings[i]->file,
+					 inv->findings[i]->line));
 		inv->kind_w = k > inv->kind_w ? k : inv->kind_w;
 		inv->where_w = l > inv->where_w ? l : inv->where_w;
 	}
@@ -124,6 +121,7 @@ static void drop_index(struct inventory *inv)
 	json_decref(inv->scan);
 	free(inv->ops);
 	free(inv->findings);
+	mt_scan_view_dispose(&inv->view);
 	inv->scan = NULL;
 	inv->ops = NULL;
 	inv->findings = NULL;
@@ -141,6 +139,8 @@ int inventory_sync(struct inventory *inv, json_t *scan, int64_t scan_id)
 	if (!scan)
 		return 1;
 	inv->scan = json_incref(scan);
+	if (mt_scan_view_read(&inv->view, scan) < 0)
+		mt_error_clear(); /* a record older than a key: none of it */
 	index_ops(inv);
 	index_findings(inv);
 	return 1;
@@ -161,7 +161,7 @@ static int row_count(const struct inventory *inv, enum inv_view v)
 	case INV_OPS:
 		return (int)(inv->nops + (inv->opened ? inv->nsites : 0));
 	case INV_FILES:
-		return (int)json_array_size(json_object_get(inv->scan, "files"));
+		return (int)inv->view.nfiles;
 	default:
 		return (int)inv->nfindings;
 	}
@@ -182,30 +182,32 @@ static int op_row(const struct inventory *inv, int r, int *site)
 	return r - n;
 }
 
-static json_t *first_call(const struct inventory *inv, const char *key, const char *value)
+/* The first call of an op (by_file 0) or in a file. */
+static const mt_scan_site *first_call(const struct inventory *inv, int by_file,
+				      const char *value)
 {
-	json_t *c;
-	size_t i;
-
-	json_array_foreach(json_object_get(inv->scan, "calls"), i, c)
-		if (same_str(mt_json_str(c, key), value))
+	for (size_t i = 0; i < inv->view.ncalls; i++) {
+		const mt_scan_site *c = &inv->view.calls[i];
+		if (same_str(by_file ? c->file : c->op, value))
 			return c;
+	}
 	return NULL;
 }
 
 static void open_op(struct inventory *inv, int i)
 {
-	json_t *calls = json_object_get(inv->scan, "calls"), *c;
+	const mt_scan_site *c;
 	size_t k;
 
 	close_op(inv);
-	inv->sites = calloc(json_array_size(calls) + 1, sizeof(*inv->sites));
+	inv->sites = calloc(inv->view.ncalls + 1, sizeof(*inv->sites));
 	if (!inv->sites)
 		abort();
-	json_array_foreach(calls, k, c) {
+	for (k = 0; k < inv->view.ncalls; k++) {
 		char buf[512];
 		int w;
-		if (!same_str(mt_json_str(c, "op"), inv->ops[i].name))
+		c = &inv->view.calls[k];
+		if (!same_str(c->op, inv->ops[i].name))
 			continue;
 		inv->sites[inv->nsites++] = c;
 		w = draw_width(site_where(buf, sizeof(buf), c));
@@ -302,11 +304,11 @@ static void op_line(struct inventory *inv, struct tui_page *p, int r, int sel, i
 				       {files, 6, 1, 0, STYLE_DIM}};
 		tui_row(p, c, 3, sel, focused);
 	} else {
-		json_t *call = inv->sites[site];
+		const mt_scan_site *call = inv->sites[site];
 		struct tui_cell c[] = {{"", 3, 0, 0, STYLE_NORMAL},
 				       {site_where(loc, sizeof(loc), call),
 				        site_width(inv, p->width), 0, 1, STYLE_NORMAL},
-				       {mt_json_str(call, "api"), 0, 0, 0, STYLE_DIM}};
+				       {call->api, 0, 0, 0, STYLE_DIM}};
 		tui_row(p, c, 3, sel, focused);
 	}
 	mt_buf_dispose(&text);
@@ -314,17 +316,16 @@ static void op_line(struct inventory *inv, struct tui_page *p, int r, int sel, i
 
 static void file_line(struct inventory *inv, struct tui_page *p, int r, int sel, int focused)
 {
-	json_t *f = json_array_get(json_object_get(inv->scan, "files"), (size_t)r);
+	const mt_scan_file *f = &inv->view.files[r];
 	char calls[24], methods[24], findings[24];
 
-	snprintf(calls, sizeof(calls), "%lld", (long long)jv_int(f, "calls", 0));
-	snprintf(methods, sizeof(methods), "%lld", (long long)jv_int(f, "methods", 0));
-	snprintf(findings, sizeof(findings), "%lld", (long long)jv_int(f, "findings", 0));
-	struct tui_cell c[] = {{mt_json_str(f, "path"), p->width - 27, 0, 1, STYLE_NORMAL},
+	snprintf(calls, sizeof(calls), "%lld", (long long)f->calls);
+	snprintf(methods, sizeof(methods), "%lld", (long long)f->methods);
+	snprintf(findings, sizeof(findings), "%lld", (long long)f->findings);
+	struct tui_cell c[] = {{f->path, p->width - 27, 0, 1, STYLE_NORMAL},
 			       {calls, 7, 1, 0, STYLE_NORMAL},
 			       {methods, 8, 1, 0, STYLE_NORMAL},
-			       {findings, 9, 1, 0,
-				jv_int(f, "findings", 0) ? STYLE_WARN : STYLE_DIM}};
+			       {findings, 9, 1, 0, f->findings ? STYLE_WARN : STYLE_DIM}};
 	tui_row(p, c, 4, sel, focused);
 }
 
@@ -355,16 +356,15 @@ static void finding_widths(const struct inventory *inv, int width, int *kind_w, 
 
 static void finding_line(struct inventory *inv, struct tui_page *p, int r, int sel, int focused)
 {
-	json_t *f = inv->findings[r];
+	const mt_scan_finding *f = inv->findings[r];
 	char loc[512];
 	int kind_w, loc_w;
 
 	finding_widths(inv, p->width, &kind_w, &loc_w);
-	struct tui_cell c[] = {{mt_json_str(f, "effort"), EFFORT_W, 0, 0,
-			        inventory_effort_style(mt_json_str(f, "effort"))},
-			       {mt_json_str(f, "kind"), kind_w, 0, 0, STYLE_NORMAL},
-			       {where(loc, sizeof(loc), f), loc_w, 0, 1, STYLE_DIM},
-			       {mt_json_str(f, "message"), 0, 0, 0, STYLE_NORMAL}};
+	struct tui_cell c[] = {{f->effort, EFFORT_W, 0, 0, inventory_effort_style(f->effort)},
+			       {f->kind, kind_w, 0, 0, STYLE_NORMAL},
+			       {where(loc, sizeof(loc), f->file, f->line), loc_w, 0, 1, STYLE_DIM},
+			       {f->message, 0, 0, 0, STYLE_NORMAL}};
 	tui_row(p, c, 4, sel, focused);
 }
 
@@ -403,31 +403,29 @@ struct target {
 	const char *message; /* a finding's message, or NULL */
 };
 
-static struct target call_target(json_t *c)
+static struct target call_target(const mt_scan_site *c)
 {
-	return (struct target){mt_json_str(c, "file"), (long)jv_int(c, "line", 0),
-			       (long)jv_int(c, "col", 0), mt_json_str(c, "api"), NULL};
+	return (struct target){c->file, (long)c->line, (long)c->col, c->api, NULL};
 }
 
 static struct target selected_target(const struct inventory *inv, enum inv_view v)
 {
 	struct target t = {0};
 	int site, r = inv->cursor[v];
-	json_t *o;
+	const mt_scan_site *o;
 
 	if (v == INV_OPS && r < row_count(inv, v)) {
 		int i = op_row(inv, r, &site);
-		o = site >= 0 ? inv->sites[site] : first_call(inv, "op", inv->ops[i].name);
+		o = site >= 0 ? inv->sites[site] : first_call(inv, 0, inv->ops[i].name);
 		t = o ? call_target(o) : t;
 	} else if (v == INV_FILES) {
-		const char *path = mt_json_str(json_array_get(json_object_get(inv->scan, "files"),
-						      (size_t)r), "path");
-		o = first_call(inv, "file", path);
+		const char *path = r >= 0 && (size_t)r < inv->view.nfiles ? inv->view.files[r].path
+									  : NULL;
+		o = first_call(inv, 1, path);
 		t = o ? call_target(o) : (struct target){path, 0, 0, NULL, NULL};
 	} else if (v == INV_FINDINGS && r < (int)inv->nfindings) {
-		o = inv->findings[r];
-		t = (struct target){mt_json_str(o, "file"), (long)jv_int(o, "line", 0),
-				    (long)jv_int(o, "col", 0), mt_json_str(o, "kind"), mt_json_str(o, "message")};
+		const mt_scan_finding *f = inv->findings[r];
+		t = (struct target){f->file, (long)f->line, (long)f->col, f->kind, f->message};
 	}
 	return t;
 }
@@ -451,10 +449,8 @@ static void rule_line(struct tui_page *p, const struct target *t)
 static void source_rows(struct tui_page *p, struct inventory *inv, const struct target *t,
 			int rows)
 {
-	json_t *s = inv->scan;
-	struct source_at at = {mt_json_str(s, "repo"), mt_json_str(s, "rev"),
-			       json_is_true(json_object_get(s, "worktree")), t->file, t->line,
-			       t->col};
+	const mt_scan_view *s = &inv->view;
+	struct source_at at = {s->repo, s->rev, s->worktree, t->file, t->line, t->col};
 
 	if (!t->file || t->line < 1) {
 		page_line(p);
@@ -481,16 +477,14 @@ static void detail(struct tui_page *p, struct inventory *inv, enum inv_view v, i
 
 static void title_line(struct tui_page *p, enum inv_view v, const struct inventory *inv)
 {
-	json_t *t = json_object_get(inv->scan, "totals");
 	char hint[64];
 
 	page_line(p);
 	if (v == INV_OPS)
 		page_addf(p, STYLE_HEADING, "By op: %zu ops, %lld calls", inv->nops,
-			  (long long)jv_int(t, "calls", 0));
+			  (long long)inv->view.totals.calls);
 	else if (v == INV_FILES)
-		page_addf(p, STYLE_HEADING, "By file: %zu files",
-			  json_array_size(json_object_get(inv->scan, "files")));
+		page_addf(p, STYLE_HEADING, "By file: %zu files", inv->view.nfiles);
 	else
 		page_addf(p, STYLE_HEADING, "By finding: %zu, most effort first", inv->nfindings);
 	snprintf(hint, sizeof(hint), "%s", v == INV_OPS ? "  Enter: call sites" : "");

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "scan_view.h"
 #include "screen.h"
 #include "source.h"
 
@@ -22,18 +23,19 @@ struct inv_op {
 	size_t nfiles;
 };
 
-/* Zeroed is empty (no scan). Every json_t below is borrowed from `scan`. */
+/* Zeroed is empty (no scan). Everything below borrows from `view`. */
 struct inventory {
 	json_t *scan; /* own reference */
+	mt_scan_view view; /* the scan read, borrowing from it */
 	int64_t scan_id;
 	struct inv_op *ops; /* most calls first, then by name */
 	size_t nops;
 	int opened;         /* 1 + the index of the op showing its call
 			       sites; 0 for none */
-	json_t **sites;     /* that op's calls, in file and line order */
+	const mt_scan_site **sites; /* that op's calls, in file and line order */
 	size_t nsites;
 	int site_w;         /* the widest "file:line:col" among them */
-	json_t **findings;  /* most effort first, in scan order within one level */
+	const mt_scan_finding **findings; /* most effort first, in scan order within one level */
 	size_t nfindings;
 	int kind_w, where_w; /* the widest kind and "file:line" among them */
 	int cursor[INV__COUNT], top[INV__COUNT];

@@ -8,6 +8,8 @@
  * APIs (torch.cumsum) instead, each with its aten op, as `mtrial probe`
  * does. Like the Repository step's lists, the page is laid out to the
  * pane's height, so the list scrolls itself to keep the cursor in view. */
+#include "error.h"
+#include "probe.h"
 #include "probe_trial.h"
 #include "ops_int.h"
 #include "rows.h"
@@ -45,8 +47,9 @@ static const struct look {
 
 struct ops_state {
 	json_t *probe; /* own reference; NULL with none */
+	mt_probe_view pv; /* the probe read, borrowing from it */
 	int64_t probe_id;
-	json_t **shown; /* the ops the filter lets through, in the probe's order */
+	const mt_probe_entry **shown; /* the ops the filter lets through, in the probe's order */
 	size_t nshown;
 	char text[128];     /* the filter's text, "" for none */
 	const char *status; /* the filter's status (from mt_compat_status_order), NULL: all */
@@ -66,29 +69,32 @@ static int same_str(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0;
 }
 
-/* 1 when the probe lists APIs (its table lists them), not ops. */
-static int by_api(json_t *probe)
-{
-	return same_str(mt_json_str(probe, "listed_by"), "api");
-}
-
-/* The entries listed: the APIs or the ops. */
-static json_t *entries(json_t *probe)
-{
-	return json_object_get(probe, by_api(probe) ? "apis" : "ops");
-}
-
 /* What an entry is listed by: its API, or its op. */
-static const char *name_of(json_t *e)
+static const char *name_of(const mt_probe_entry *e)
 {
-	return mt_json_str(e, "api") ? mt_json_str(e, "api") : mt_json_str(e, "op");
+	return e ? e->name : NULL;
 }
 
-/* The counts by status of what is listed. */
-static json_t *listed_summary(json_t *probe)
+/* A status's count in a probe's counts. */
+static int64_t count_of(const mt_probe_counts *c, const char *status)
 {
-	json_t *s = json_object_get(probe, "summary");
-	return by_api(probe) ? json_object_get(s, "apis") : s;
+	static const char *const names[] = {"device", "partial", "cpu_fallback", "unsupported",
+					    "unknown"};
+	const int64_t v[] = {c->device, c->partial, c->cpu_fallback, c->unsupported, c->unknown};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i], status) == 0)
+			return v[i];
+	return 0;
+}
+
+/* "66.7", "100": a share as the probe gives it. */
+static const char *share_text(double pct, char *buf, size_t size)
+{
+	if (pct != pct)
+		return "?";
+	snprintf(buf, size, "%g", pct);
+	return buf;
 }
 
 static const struct look *look_of(const char *status)
@@ -106,23 +112,19 @@ static int contains(const char *hay, const char *needle)
 	return hay && strcasestr(hay, needle) != NULL;
 }
 
-static int passes(const struct ops_state *st, json_t *op)
+static int passes(const struct ops_state *st, const mt_probe_entry *op)
 {
-	json_t *api;
-	size_t i;
-
-	if (st->status && !same_str(st->status, mt_json_str(op, "status")))
+	if (st->status && !same_str(st->status, op->status))
 		return 0;
-	if (!*st->text || contains(name_of(op), st->text) || contains(mt_json_str(op, "op"),
-								      st->text))
+	if (!*st->text || contains(name_of(op), st->text) || contains(op->op, st->text))
 		return 1;
-	json_array_foreach(json_object_get(op, "apis"), i, api)
-		if (contains(json_string_value(api), st->text))
+	for (size_t i = 0; i < op->napis; i++)
+		if (contains(op->apis[i], st->text))
 			return 1;
 	return 0;
 }
 
-static json_t *selected_op(const struct ops_state *st)
+static const mt_probe_entry *selected_op(const struct ops_state *st)
 {
 	return st->cursor >= 0 && (size_t)st->cursor < st->nshown ? st->shown[st->cursor] : NULL;
 }
@@ -130,7 +132,7 @@ static json_t *selected_op(const struct ops_state *st)
 /* Remembers the selection by name: a new probe or filter keeps it. */
 static void follow_cursor(struct ops_state *st)
 {
-	json_t *op = selected_op(st);
+	const mt_probe_entry *op = selected_op(st);
 
 	free(st->follow);
 	st->follow = op && name_of(op) ? mt_strdup(name_of(op)) : NULL;
@@ -140,15 +142,16 @@ static void follow_cursor(struct ops_state *st)
  * among them. */
 static void refilter(struct ops_state *st)
 {
-	json_t *ops = entries(st->probe), *op;
-	size_t i;
+	size_t i, n;
+	const mt_probe_entry *ops = mt_probe_view_listed(&st->pv, &n), *op;
 
 	free(st->shown);
-	st->shown = calloc(json_array_size(ops) + 1, sizeof(*st->shown));
+	st->shown = calloc(n + 1, sizeof(*st->shown));
 	if (!st->shown)
 		abort();
 	st->nshown = 0;
-	json_array_foreach(ops, i, op) {
+	for (i = 0; i < n; i++) {
+		op = &ops[i];
 		if (!passes(st, op))
 			continue;
 		if (same_str(st->follow, name_of(op)))
@@ -166,12 +169,12 @@ static void refilter(struct ops_state *st)
  * hides. */
 static int hidden_by_status(const struct ops_state *st, const char *name)
 {
-	json_t *op;
-	size_t i;
+	size_t i, n;
+	const mt_probe_entry *ops = mt_probe_view_listed(&st->pv, &n);
 
-	json_array_foreach(entries(st->probe), i, op)
-		if (same_str(name_of(op), name))
-			return st->status && !same_str(st->status, mt_json_str(op, "status"));
+	for (i = 0; i < n; i++)
+		if (same_str(name_of(&ops[i]), name))
+			return st->status && !same_str(st->status, ops[i].status);
 	return 0;
 }
 
@@ -183,9 +186,16 @@ static void sync(struct ops_state *st, const struct tui_ctx *ctx)
 {
 	if (ctx->probe == st->probe && ctx->probe_id == st->probe_id)
 		return;
+	free(st->shown); /* it points into the view */
+	st->shown = NULL;
+	st->nshown = 0;
+	mt_probe_view_dispose(&st->pv);
 	json_decref(st->probe);
 	st->probe = json_incref(ctx->probe);
 	st->probe_id = ctx->probe_id;
+	/* a record older than a key reads it as none, as it always did */
+	if (st->probe && mt_probe_view_read(&st->pv, st->probe) < 0)
+		mt_error_clear();
 	source_forget(&st->src);
 	if (st->follow && hidden_by_status(st, st->follow))
 		st->status = NULL;
@@ -197,15 +207,15 @@ struct ops_prompt *tui_ops_prompt(void *state)
 	return &((struct ops_state *)state)->pr;
 }
 
-/* The selected entry's op (an API's aten op): findings are about ops. */
-const char *tui_ops_selected(void *state)
-{
-	return mt_json_str(selected_op(state), "op");
-}
-
 const char *tui_ops_selected_name(void *state)
 {
 	return name_of(selected_op(state));
+}
+
+const char *tui_ops_selected_status(void *state)
+{
+	const mt_probe_entry *op = selected_op(state);
+	return op ? op->status : NULL;
 }
 
 const char *tui_ops_filter_text(void *state)
@@ -267,15 +277,13 @@ static void field(struct tui_page *p, const char *key, enum draw_style s, const 
 }
 
 /* "rules  11 for every op: float64 runs as float32 on the device; ..." */
-static void rules_field(struct tui_page *p, json_t *rules)
+static void rules_field(struct tui_page *p, const mt_probe_view *v)
 {
 	mt_buf b = MT_BUF_INIT;
-	json_t *r;
-	size_t i;
 
-	mt_buf_printf(&b, "%zu for every op: ", json_array_size(rules));
-	json_array_foreach(rules, i, r)
-		mt_buf_printf(&b, "%s%s", i ? "; " : "", mt_json_str(r, "text"));
+	mt_buf_printf(&b, "%zu for every op: ", v->nrules);
+	for (size_t i = 0; i < v->nrules; i++)
+		mt_buf_printf(&b, "%s%s", i ? "; " : "", v->rules[i]);
 	field(p, "rules", STYLE_NORMAL, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 }
@@ -283,11 +291,11 @@ static void rules_field(struct tui_page *p, json_t *rules)
 /* "ops from  trace /tmp/ops.json, 3 optimizer steps": which inventory the
  * probe read (a probe recorded before probes said so read a scan), on a
  * second row when it needs one and there is room. */
-static void from_field(struct tui_page *p, json_t *probe, int full)
+static void from_field(struct tui_page *p, const mt_probe_view *v, int full)
 {
 	mt_buf b = MT_BUF_INIT;
 
-	opsdiff_describe(&b, json_object_get(probe, "from"), mt_json_str(probe, "rev"));
+	opsdiff_describe(&b, (json_t *)v->from, v->rev);
 	tui_wrap_field(p, TUI_LABEL_COL, "ops from", VALUE_COL, mt_buf_cstr(&b), full ? 2 : 1,
 		       STYLE_NORMAL);
 	mt_buf_dispose(&b);
@@ -297,50 +305,48 @@ static void from_field(struct tui_page *p, json_t *probe, int full)
  * the ops, the date the table was retrieved and, with room, its backend and version, its source and its
  * rules. The name and the date come first, so that a narrow pane cuts
  * neither. A probe of another revision than the latest scan's says so. */
-static void identity(struct tui_page *p, const struct tui_ctx *ctx, json_t *probe, int full)
+static void identity(struct tui_page *p, const struct tui_ctx *ctx, const mt_probe_view *v,
+		     int full)
 {
-	json_t *t = json_object_get(probe, "table");
-	const char *rev = mt_json_str(probe, "rev"), *scanned = mt_json_str(ctx->scan, "rev");
+	const char *rev = v->rev, *scanned = mt_json_str(ctx->scan, "rev");
 	char line[128];
 
 	page_line(p);
-	page_addf(p, STYLE_HEADING, "Table %s",
-		  mt_json_str(t, "name") ? mt_json_str(t, "name") : "?");
-	page_addf(p, STYLE_DIM, " (%s)", mt_json_str(t, "kind") ? mt_json_str(t, "kind") : "?");
-	from_field(p, probe, full);
-	field(p, "retrieved", STYLE_NORMAL, mt_json_str(t, "retrieved"));
-	page_addf(p, STYLE_DIM, "  probe #%lld", (long long)jv_int(probe, "id", 0));
+	page_addf(p, STYLE_HEADING, "Table %s", v->table_name ? v->table_name : "?");
+	page_addf(p, STYLE_DIM, " (%s)", v->table_kind ? v->table_kind : "?");
+	from_field(p, v, full);
+	field(p, "retrieved", STYLE_NORMAL, v->table_retrieved);
+	page_addf(p, STYLE_DIM, "  probe #%lld", (long long)v->probe_id);
 	if (rev && scanned && strcmp(rev, scanned) != 0) {
 		snprintf(line, sizeof(line), "%.12s; the latest scan is newer: p probes it", rev);
 		field(p, "probed", STYLE_WARN, line);
 	}
 	if (!full)
 		return;
-	snprintf(line, sizeof(line), "%s %s",
-		 mt_json_str(t, "backend") ? mt_json_str(t, "backend") : "?",
-		 mt_json_str(t, "version") ? mt_json_str(t, "version") : "");
+	snprintf(line, sizeof(line), "%s %s", v->table_backend ? v->table_backend : "?",
+		 v->table_version ? v->table_version : "");
 	field(p, "backend", STYLE_NORMAL, line);
-	field(p, "source", STYLE_DIM, mt_json_str(t, "source"));
-	if (json_array_size(json_object_get(probe, "rules")))
-		rules_field(p, json_object_get(probe, "rules"));
+	field(p, "source", STYLE_DIM, v->table_source);
+	if (v->nrules)
+		rules_field(p, v);
 }
 
 /* One line, each status a segment as wide as its share of the ops
  * (mt_share_cells: unknown never loses a column to rounding), in its
  * colour and filled with its letter, so that a segment reads as wide
  * without colour and on any background. */
-static void status_bar(struct tui_page *p, json_t *probe)
+static void status_bar(struct tui_page *p, const mt_probe_view *v)
 {
-	json_t *summary = listed_summary(probe);
+	const mt_probe_counts *summary = mt_probe_view_listed_counts(v);
 	double n[NLOOKS];
 	int w[NLOOKS];
 	mt_buf seg = MT_BUF_INIT;
 
 	for (size_t i = 0; i < NLOOKS; i++)
-		n[i] = (double)jv_int(summary, looks[i].status, 0);
+		n[i] = (double)count_of(summary, looks[i].status);
 	mt_share_cells(n, NLOOKS, p->width, NLOOKS - 1 /* unknown */, w);
 	page_line(p);
-	if (!jv_int(summary, by_api(probe) ? "apis" : "ops", 0))
+	if (!summary->entries)
 		page_add(p, STYLE_DIM, "(the scan has no ops)");
 	for (size_t i = 0; i < NLOOKS; i++) {
 		if (!w[i])
@@ -356,9 +362,9 @@ static void status_bar(struct tui_page *p, json_t *probe)
  * as the width needs, then the share of ops supported (device or partial, as
  * `mtrial probe` counts them); listing APIs, the share of APIs and then the
  * ops' count and share. */
-static void legend(struct tui_page *p, json_t *probe)
+static void legend(struct tui_page *p, const mt_probe_view *v)
 {
-	json_t *summary = listed_summary(probe), *ops = json_object_get(probe, "summary");
+	const mt_probe_counts *summary = mt_probe_view_listed_counts(v), *ops = &v->op_counts;
 	char count[32], share[128], pct[32];
 	int col = 0;
 
@@ -367,17 +373,17 @@ static void legend(struct tui_page *p, json_t *probe)
 		int w;
 		if (i < NLOOKS) {
 			snprintf(count, sizeof(count), " %lld",
-				 (long long)jv_int(summary, looks[i].status, 0));
+				 (long long)count_of(summary, looks[i].status));
 			w = 2 + draw_width(looks[i].status) + draw_width(count);
 		} else {
-			if (by_api(probe))
+			if (v->by_api)
 				snprintf(share, sizeof(share), "%s%% of APIs supported; %lld ops, %s%%",
-					 jv_str(summary, "support_percentage", count, sizeof(count)),
-					 (long long)jv_int(ops, "ops", 0),
-					 jv_str(ops, "support_percentage", pct, sizeof(pct)));
+					 share_text(summary->support_percentage, count, sizeof(count)),
+					 (long long)ops->entries,
+					 share_text(ops->support_percentage, pct, sizeof(pct)));
 			else
 				snprintf(share, sizeof(share), "%s%% supported",
-					 jv_str(summary, "support_percentage", count, sizeof(count)));
+					 share_text(summary->support_percentage, count, sizeof(count)));
 			w = draw_width(share);
 		}
 		if (col && col + 2 + w > p->width) {
@@ -421,16 +427,16 @@ static int source_width(const struct ops_state *st, int width)
 	if (width < NARROW)
 		return 0;
 	for (size_t i = 0; i < st->nshown; i++) {
-		int sw = draw_width(short_source(mt_json_str(st->shown[i], "source"), buf,
-						 sizeof(buf)));
+		int sw = draw_width(short_source(st->shown[i]->source, buf, sizeof(buf)));
 		w = sw > w ? sw : w;
 	}
 	return w > MAX_SOURCE_W ? MAX_SOURCE_W : w;
 }
 
-static void op_row(struct tui_page *p, json_t *op, int src_w, int selected, int focused)
+static void op_row(struct tui_page *p, const mt_probe_entry *op, int src_w, int selected,
+		   int focused)
 {
-	const struct look *l = look_of(mt_json_str(op, "status"));
+	const struct look *l = look_of(op->status);
 	char calls[24], buf[128];
 	int unsupported = l->text == STYLE_OP_UNSUPPORTED;
 	struct tui_cell c[] = {
@@ -438,10 +444,10 @@ static void op_row(struct tui_page *p, json_t *op, int src_w, int selected, int 
 		{name_of(op), p->width - 2 - (CALLS_W + 1) - (src_w ? src_w + 1 : 0), 0, 0,
 		 unsupported ? STYLE_OP_UNSUPPORTED : STYLE_NORMAL},
 		{calls, CALLS_W, 1, 0, STYLE_NORMAL},
-		{short_source(mt_json_str(op, "source"), buf, sizeof(buf)), src_w, 0, 0, STYLE_DIM},
+		{short_source(op->source, buf, sizeof(buf)), src_w, 0, 0, STYLE_DIM},
 	};
 
-	snprintf(calls, sizeof(calls), "%lld", (long long)jv_int(op, "count", 0));
+	snprintf(calls, sizeof(calls), "%lld", (long long)op->count);
 	tui_row(p, c, src_w ? 4 : 3, selected, focused);
 }
 
@@ -467,8 +473,8 @@ static void title_row(struct tui_page *p, const struct ops_state *st)
 		     {TUI_ACT_SHOW_STATUS, "status"},
 		     {TUI_ACT_FINDING, "finding"},
 		     {TUI_ACT_IMPORT_TABLE, "import"}};
-	size_t total = json_array_size(entries(st->probe));
-	const char *what = by_api(st->probe) ? "APIs" : "ops";
+	size_t total = st->pv.by_api ? st->pv.napis : st->pv.nops;
+	const char *what = st->pv.by_api ? "APIs" : "ops";
 	char keys[32], title[64], hint[4][48];
 	int width = 0;
 
@@ -511,7 +517,7 @@ static void list_rows(struct tui_page *p, struct ops_state *st, int rows, int fo
 		st->top = st->cursor - rows + 1;
 	if (st->top > n - rows)
 		st->top = n - rows > 0 ? n - rows : 0;
-	header_row(p, src_w, by_api(st->probe));
+	header_row(p, src_w, st->pv.by_api);
 	if (!n) {
 		page_line(p);
 		page_add_at(p, 2, STYLE_DIM, "(none: Esc shows all)");
@@ -524,37 +530,34 @@ static void list_rows(struct tui_page *p, struct ops_state *st, int rows, int fo
 /* --- the selected op, under the list --------------------------------------- */
 
 /* "train.py:8" */
-static const char *where(char *buf, size_t size, json_t *loc)
+static const char *where(char *buf, size_t size, const mt_probe_site *loc)
 {
-	snprintf(buf, size, "%s:%lld", mt_json_str(loc, "file") ? mt_json_str(loc, "file") : "?",
-		 (long long)jv_int(loc, "line", 0));
+	snprintf(buf, size, "%s:%lld", loc->file ? loc->file : "?", (long long)loc->line);
 	return buf;
 }
 
 /* An entry's conditions as one text, with what its status assumes (a
  * method call's receiver) or borrows (another API's entry); caller frees. */
-static char *conditions(json_t *op)
+static char *conditions(const mt_probe_entry *op)
 {
 	mt_buf b = MT_BUF_INIT;
-	json_t *c;
-	size_t i;
 
-	json_array_foreach(json_object_get(op, "conditions"), i, c)
-		mt_buf_printf(&b, "%s%s", i ? "; " : "", json_string_value(c));
-	if (mt_json_str(op, "receiver"))
+	for (size_t i = 0; i < op->nconditions; i++)
+		mt_buf_printf(&b, "%s%s", i ? "; " : "", op->conditions[i]);
+	if (op->receiver)
 		mt_buf_printf(&b, "%sa tensor method: the receiver is assumed to be a tensor",
 			      b.len ? "; " : "");
-	if (mt_json_str(op, "via"))
+	if (op->via)
 		mt_buf_printf(&b, "%sby the %s for %s", b.len ? "; " : "",
-			      strncmp(mt_json_str(op, "source") ?: "", "override:", 9) ? "entry" : "override",
-			      mt_json_str(op, "via"));
+			      strncmp(op->source ?: "", "override:", 9) ? "entry" : "override",
+			      op->via);
 	return mt_buf_detach(&b);
 }
 
 /* Why an op has no call site, by the source of the ops. */
-static const char *no_sites(json_t *probe)
+static const char *no_sites(const mt_probe_view *v)
 {
-	const char *from = json_string_value(jv_get(probe, "from.source"));
+	const char *from = v->from_source;
 
 	if (same_str(from, "trace"))
 		return "none: a dispatch trace records no source lines";
@@ -564,16 +567,17 @@ static const char *no_sites(json_t *probe)
 }
 
 /* "at train.py:8, model.py:12 (+3 more)" cut to the width. */
-static void sites_line(struct tui_page *p, json_t *probe, json_t *op)
+static void sites_line(struct tui_page *p, const mt_probe_view *v, const mt_probe_entry *op)
 {
-	json_t *locs = json_object_get(op, "locations"), *loc;
 	mt_buf b = MT_BUF_INIT;
 	char buf[512], more[32];
-	size_t i, n = json_array_size(locs);
+	size_t i, n = op->nsites;
+	const mt_probe_site *loc;
 	char *fit;
 
-	mt_buf_puts(&b, n ? "at " : no_sites(probe));
-	json_array_foreach(locs, i, loc) {
+	mt_buf_puts(&b, n ? "at " : no_sites(v));
+	for (i = 0; i < n; i++) {
+		loc = &op->sites[i];
 		int room = p->width - 2 - draw_width(mt_buf_cstr(&b));
 		snprintf(more, sizeof(more), " (+%zu more)", n - i);
 		if (i && 2 + draw_width(where(buf, sizeof(buf), loc)) +
@@ -592,11 +596,12 @@ static void sites_line(struct tui_page *p, json_t *probe, json_t *op)
 
 /* `rows` lines: a rule naming the op, its status and source, where it is
  * called, then its conditions and notes, each on what is left. */
-static void summary_rows(struct tui_page *p, json_t *probe, json_t *op, int rows)
+static void summary_rows(struct tui_page *p, const mt_probe_view *v, const mt_probe_entry *op,
+			 int rows)
 {
-	const struct look *l = look_of(mt_json_str(op, "status"));
+	const struct look *l = look_of(op->status);
 	char *when = conditions(op);
-	const char *notes = mt_json_str(op, "notes");
+	const char *notes = op->notes;
 	int left = rows - 3, need_when = *when ? tui_wrap_count(when, p->width - 8) : 0;
 	int when_rows = need_when < left ? need_when : left;
 
@@ -605,12 +610,11 @@ static void summary_rows(struct tui_page *p, json_t *probe, json_t *op, int rows
 	tui_rule(p, name_of(op));
 	page_line(p);
 	page_add_at(p, 2, l->text, l->letter);
-	page_addf(p, l->text, " %s", mt_json_str(op, "status"));
-	page_addf(p, STYLE_DIM, "  %s", mt_json_str(op, "source"));
-	if (mt_json_str(op, "api")) /* an API: the op it runs */
-		page_addf(p, STYLE_NORMAL, "  %s",
-			  mt_json_str(op, "op") ? mt_json_str(op, "op") : "(no aten op)");
-	sites_line(p, probe, op);
+	page_addf(p, l->text, " %s", op->status);
+	page_addf(p, STYLE_DIM, "  %s", op->source);
+	if (op->api) /* an API: the op it runs */
+		page_addf(p, STYLE_NORMAL, "  %s", op->op ? op->op : "(no aten op)");
+	sites_line(p, v, op);
 	tui_wrap_field(p, 2, "when", 8, when, when_rows, STYLE_NORMAL);
 	tui_wrap_field(p, 2, "notes", 8, notes, left - when_rows, STYLE_NORMAL);
 	free(when);
@@ -620,9 +624,9 @@ static void summary_rows(struct tui_page *p, json_t *probe, json_t *op, int rows
 
 /* The worktree flag of the scan the probe read, when the latest scan is
  * that one; the probe itself does not keep it. */
-static int probe_worktree(json_t *probe, const struct tui_ctx *ctx)
+static int probe_worktree(const mt_probe_view *v, const struct tui_ctx *ctx)
 {
-	const char *repo = mt_json_str(probe, "repo"), *rev = mt_json_str(probe, "rev");
+	const char *repo = v->repo, *rev = v->rev;
 
 	return repo && rev && mt_json_str(ctx->scan, "repo") && mt_json_str(ctx->scan, "rev") &&
 	       !strcmp(repo, mt_json_str(ctx->scan, "repo")) && !strcmp(rev,
@@ -630,10 +634,10 @@ static int probe_worktree(json_t *probe, const struct tui_ctx *ctx)
 	       json_is_true(json_object_get(ctx->scan, "worktree"));
 }
 
-static void site_rows(struct tui_page *p, struct ops_state *st, json_t *locs, int rows,
-		      int focused)
+static void site_rows(struct tui_page *p, struct ops_state *st, const mt_probe_entry *op,
+		      int rows, int focused)
 {
-	int n = (int)json_array_size(locs);
+	int n = (int)op->nsites;
 	char buf[512];
 
 	st->site_rows = rows;
@@ -647,8 +651,8 @@ static void site_rows(struct tui_page *p, struct ops_state *st, json_t *locs, in
 		st->site_top = n - rows > 0 ? n - rows : 0;
 	for (int r = st->site_top; r < st->site_top + rows && r < n; r++) {
 		struct tui_cell c[] = {{"", 1, 0, 0, STYLE_NORMAL},
-				       {where(buf, sizeof(buf), json_array_get(locs, (size_t)r)), 0,
-					0, 1, STYLE_NORMAL}};
+				       {where(buf, sizeof(buf), &op->sites[r]), 0, 0, 1,
+					STYLE_NORMAL}};
 		tui_row(p, c, 2, r == st->site, focused);
 	}
 	tui_list_more(p, st->site_top, rows, n);
@@ -656,10 +660,10 @@ static void site_rows(struct tui_page *p, struct ops_state *st, json_t *locs, in
 
 /* How many rows the conditions and the notes get in the op's page, out of
  * `room`, each at most MAX_WRAP. */
-static void wrap_budget(json_t *op, const char *when, int width, int room, int *when_rows,
-			int *notes_rows)
+static void wrap_budget(const mt_probe_entry *op, const char *when, int width, int room,
+			int *when_rows, int *notes_rows)
 {
-	const char *notes = mt_json_str(op, "notes");
+	const char *notes = op->notes;
 	int nw = *when ? tui_wrap_count(when, width - VALUE_COL) : 0;
 	int nn = notes && *notes ? tui_wrap_count(notes, width - VALUE_COL) : 0;
 
@@ -676,36 +680,31 @@ static void wrap_budget(json_t *op, const char *when, int width, int room, int *
 	*notes_rows = nn;
 }
 
-static void details_fields(struct tui_page *p, json_t *probe, json_t *op, const char *when,
-			   int when_rows, int notes_rows)
+static void details_fields(struct tui_page *p, const mt_probe_view *v, const mt_probe_entry *op,
+			   const char *when, int when_rows, int notes_rows)
 {
-	const struct look *l = look_of(mt_json_str(op, "status"));
-	json_t *t = json_object_get(probe, "table"), *api;
+	const struct look *l = look_of(op->status);
 	mt_buf apis = MT_BUF_INIT, table = MT_BUF_INIT;
-	size_t i;
 
 	page_line(p);
 	page_add(p, STYLE_HEADING, name_of(op));
 	page_line(p);
 	page_add_at(p, TUI_LABEL_COL, STYLE_DIM, "status");
 	page_add_at(p, VALUE_COL, l->text, l->letter);
-	page_addf(p, l->text, " %s", mt_json_str(op, "status"));
-	field(p, "source", STYLE_NORMAL, mt_json_str(op, "source"));
-	mt_buf_printf(&table, "%s, retrieved %s",
-		      mt_json_str(t, "name") ? mt_json_str(t, "name") : "?",
-		      mt_json_str(t, "retrieved") ? mt_json_str(t, "retrieved") : "?");
+	page_addf(p, l->text, " %s", op->status);
+	field(p, "source", STYLE_NORMAL, op->source);
+	mt_buf_printf(&table, "%s, retrieved %s", v->table_name ? v->table_name : "?",
+		      v->table_retrieved ? v->table_retrieved : "?");
 	field(p, "table", STYLE_NORMAL, mt_buf_cstr(&table));
-	mt_buf_printf(&apis, "%lld:", (long long)jv_int(op, "count", 0));
-	json_array_foreach(json_object_get(op, "apis"), i, api)
-		mt_buf_printf(&apis, "%s %s", i ? "," : "", json_string_value(api));
-	if (mt_json_str(op, "api")) /* an API: the op it runs, and how */
-		mt_buf_printf(&apis, " %s%s%s",
-			      mt_json_str(op, "op") ? mt_json_str(op, "op") : "(no aten op)",
-			      mt_json_str(op, "kind") ? ", " : "", mt_json_str(op, "kind") ? mt_json_str(op, "kind") : "");
+	mt_buf_printf(&apis, "%lld:", (long long)op->count);
+	for (size_t i = 0; i < op->napis; i++)
+		mt_buf_printf(&apis, "%s %s", i ? "," : "", op->apis[i]);
+	if (op->api) /* an API: the op it runs, and how */
+		mt_buf_printf(&apis, " %s%s%s", op->op ? op->op : "(no aten op)",
+			      op->kind ? ", " : "", op->kind ? op->kind : "");
 	field(p, "calls", STYLE_NORMAL, mt_buf_cstr(&apis));
 	tui_wrap_field(p, TUI_LABEL_COL, "when", VALUE_COL, when, when_rows, STYLE_NORMAL);
-	tui_wrap_field(p, TUI_LABEL_COL, "notes", VALUE_COL, mt_json_str(op, "notes"), notes_rows,
-		       STYLE_NORMAL);
+	tui_wrap_field(p, TUI_LABEL_COL, "notes", VALUE_COL, op->notes, notes_rows, STYLE_NORMAL);
 	mt_buf_dispose(&apis);
 	mt_buf_dispose(&table);
 }
@@ -721,36 +720,34 @@ static int source_rows(int height)
 static void details_draw(struct tui_page *p, struct ops_state *st, const struct tui_ctx *ctx,
 			 int height)
 {
-	json_t *op = selected_op(st), *locs = json_object_get(op, "locations");
-	json_t *loc;
+	const mt_probe_entry *op = selected_op(st);
+	const mt_probe_site *loc;
 	char *when = conditions(op), title[64], buf[512];
-	int n = (int)json_array_size(locs), src = n ? source_rows(height) : 0;
+	int n = (int)op->nsites, src = n ? source_rows(height) : 0;
 	int sites_min = n < 2 ? n : 2, when_rows, notes_rows, rows;
 
 	/* fixed: name, status, source, table, calls (5), the sites' title (1) */
 	wrap_budget(op, when, p->width, height - 6 - src - sites_min, &when_rows, &notes_rows);
-	details_fields(p, st->probe, op, when, when_rows, notes_rows);
+	details_fields(p, &st->pv, op, when, when_rows, notes_rows);
 	free(when);
 	snprintf(title, sizeof(title), "Call sites (%d)", n);
 	page_line(p);
 	page_add(p, STYLE_HEADING, title);
 	if (!n) {
 		page_line(p);
-		page_add_at(p, 2, STYLE_DIM, no_sites(st->probe));
+		page_add_at(p, 2, STYLE_DIM, no_sites(&st->pv));
 		return;
 	}
 	rows = tui_list_fit(height - p->nlines - src, n); /* the source takes the rest */
 	src = height - p->nlines - rows - (rows < n); /* less the "more" line */
-	site_rows(p, st, locs, rows, ctx->focused);
+	site_rows(p, st, op, rows, ctx->focused);
 	if (src < 2)
 		return;
-	loc = json_array_get(locs, (size_t)st->site);
+	loc = &op->sites[st->site];
 	tui_rule(p, where(buf, sizeof(buf), loc));
 	source_draw(&st->src, p,
-		    &(struct source_at){mt_json_str(st->probe, "repo"),
-					mt_json_str(st->probe, "rev"),
-					probe_worktree(st->probe, ctx), mt_json_str(loc, "file"),
-					(long)jv_int(loc, "line", 0), (long)jv_int(loc, "col", 0)},
+		    &(struct source_at){st->pv.repo, st->pv.rev, probe_worktree(&st->pv, ctx),
+					loc->file, (long)loc->line, (long)loc->col},
 		    src - 1);
 }
 
@@ -791,16 +788,16 @@ static void list_draw(struct tui_page *p, struct ops_state *st, const struct tui
 {
 	int below = summary_height(height), rows, shown;
 
-	identity(p, ctx, st->probe, height >= 18);
-	status_bar(p, st->probe);
-	legend(p, st->probe);
+	identity(p, ctx, &st->pv, height >= 18);
+	status_bar(p, &st->pv);
+	legend(p, &st->pv);
 	title_row(p, st);
 	rows = height - p->nlines - 1 - below; /* 1: the header */
 	rows = rows < 1 ? 1 : rows;
 	shown = st->nshown ? (int)st->nshown : 1; /* "(none...)" takes a row */
 	list_rows(p, st, tui_list_fit(rows, shown), ctx->focused);
 	if (selected_op(st) && below)
-		summary_rows(p, st->probe, selected_op(st), below);
+		summary_rows(p, &st->pv, selected_op(st), below);
 }
 
 static void ops_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
@@ -821,8 +818,8 @@ static void ops_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
 
 static int move_to(struct ops_state *st, long to)
 {
-	int n = st->details ? (int)json_array_size(json_object_get(selected_op(st), "locations"))
-			    : (int)st->nshown;
+	const mt_probe_entry *op = selected_op(st);
+	int n = st->details ? (op ? (int)op->nsites : 0) : (int)st->nshown;
 	int *cur = st->details ? &st->site : &st->cursor;
 
 	to = to >= n ? n - 1 : to;
@@ -895,8 +892,9 @@ static void ops_done(void *state)
 {
 	struct ops_state *st = state;
 
-	json_decref(st->probe);
 	free(st->shown);
+	mt_probe_view_dispose(&st->pv);
+	json_decref(st->probe);
 	free(st->follow);
 	source_dispose(&st->src);
 	json_decref(st->diff);

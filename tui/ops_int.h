@@ -18,13 +18,13 @@ struct ops_prompt {
 /* The prompt state inside the Ops step's state. */
 struct ops_prompt *tui_ops_prompt(void *state);
 
-/* The op under the cursor (borrowed until the next draw or reload), or
- * NULL; the filter's text ("" for none; borrowed) and status (NULL for
- * all). */
-const char *tui_ops_selected(void *state);
-/* The entry under the cursor by name: its API when listed by API, else its
- * op; NULL when none. */
+/* The entry under the cursor by name (borrowed until the next draw or
+ * reload): its API when listed by API, else its op; NULL when none. The
+ * filter's text ("" for none; borrowed) and status (NULL for all). */
 const char *tui_ops_selected_name(void *state);
+/* The status of the entry under the cursor (borrowed likewise), NULL when
+ * none. */
+const char *tui_ops_selected_status(void *state);
 const char *tui_ops_filter_text(void *state);
 const char *tui_ops_filter_status(void *state);
 

@@ -5,7 +5,6 @@
 #include "ops_int.h"
 #include "wizard.h"
 #include "compat.h"
-#include "jsonutil.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -83,10 +82,7 @@ static int finding_start(void *state, const struct tui_ctx *ctx)
 	struct ops_prompt *pr = tui_ops_prompt(state);
 	/* the row selected: an API when the probe lists APIs, else an op */
 	const char *op = tui_ops_selected_name(state);
-	int api = op && !strstr(op, "::");
-	json_t *o;
-	size_t i;
-	int sel = 0;
+	int sel;
 
 	if (!op) {
 		tui_message(ctx->wizard, 0, "No op selected: %s",
@@ -95,9 +91,7 @@ static int finding_start(void *state, const struct tui_ctx *ctx)
 	}
 	free(pr->finding_op);
 	pr->finding_op = mt_strdup(op);
-	json_array_foreach(json_object_get(ctx->probe, api ? "apis" : "ops"), i, o)
-		if (strcmp(mt_json_str(o, api ? "api" : "op") ?: "", op) == 0)
-			sel = index_of(finding_statuses, mt_json_str(o, "status"));
+	sel = index_of(finding_statuses, tui_ops_selected_status(state));
 	snprintf(pr->title, sizeof(pr->title), "%s on the candidate:", op);
 	return open_menu(state, ctx->wizard, OPEN_FINDING_STATUS, pr->title, finding_statuses,
 			 sel < 0 ? 0 : sel);

@@ -40,6 +40,8 @@ struct tracks_state {
 	/* the changes */
 	mt_change_rules *rules;
 	json_t *tracks;  /* mt_tracks_json; NULL before the first read */
+	mt_track_view *tv; /* the tracks read, borrowing from `tracks`, ntv */
+	size_t ntv;
 	int64_t read_ms; /* when it was read (ctx->now_ms), 0 never */
 	char error[256]; /* why the last read failed, "" when it did not */
 	/* the files view */
@@ -54,29 +56,29 @@ struct tracks_state {
 /* A row: a track's heading (file NULL, or a line saying why it has none)
  * or one of its files. */
 struct row {
-	json_t *track, *file;
+	const mt_track_view *track;
+	const mt_track_file *file;
 };
 
 /* The rows into out (NULL: only counted). */
 static int rows_of(const struct tracks_state *st, struct row *out)
 {
-	json_t *tr, *f;
 	size_t i, k;
 	int n = 0;
 
-	json_array_foreach(st->tracks, i, tr) {
-		json_t *files = jv_get(tr, "changes.files");
+	for (i = 0; i < st->ntv; i++) {
+		const mt_track_view *tr = &st->tv[i];
 		if (out)
 			out[n] = (struct row){tr, NULL};
 		n++;
-		if (!json_array_size(files)) { /* a line saying why */
+		if (!tr->nfiles) { /* a line saying why */
 			if (out)
 				out[n] = (struct row){tr, NULL};
 			n++;
 		}
-		json_array_foreach(files, k, f) {
+		for (k = 0; k < tr->nfiles; k++) {
 			if (out)
-				out[n] = (struct row){tr, f};
+				out[n] = (struct row){tr, &tr->files[k]};
 			n++;
 		}
 	}
@@ -99,8 +101,8 @@ static struct row *all_rows(const struct tracks_state *st, int *n)
 
 static void follow_row(struct tracks_state *st, const struct row *r)
 {
-	snprintf(st->follow, sizeof(st->follow), "%s\t%s", mt_json_str(r->track, "name"),
-		 r->file ? mt_json_str(r->file, "path") : "");
+	snprintf(st->follow, sizeof(st->follow), "%s\t%s", r->track->name,
+		 r->file ? r->file->path : "");
 }
 
 /* The cursor on the followed file, else on the first file near it. */
@@ -116,8 +118,7 @@ static void refind(struct tracks_state *st)
 			continue;
 		if (first < 0)
 			first = i;
-		snprintf(key, sizeof(key), "%s\t%s", mt_json_str(rows[i].track, "name"),
-			 mt_json_str(rows[i].file, "path"));
+		snprintf(key, sizeof(key), "%s\t%s", rows[i].track->name, rows[i].file->path);
 		if (strcmp(key, st->follow) == 0)
 			st->cursor = i;
 	}
@@ -146,8 +147,11 @@ static void read_tracks(struct tracks_state *st, const struct tui_ctx *ctx)
 		return; /* the last tracks read stay */
 	}
 	st->error[0] = 0;
+	mt_tracks_view_free(st->tv, st->ntv);
 	json_decref(st->tracks);
 	st->tracks = tracks;
+	if (mt_tracks_view_read(&st->tv, &st->ntv, tracks) < 0)
+		mt_error_clear(); /* the step shows what there is */
 	refind(st);
 }
 
@@ -162,10 +166,11 @@ static void read_if_stale(struct tracks_state *st, const struct tui_ctx *ctx)
 
 /* A track's effort up to now: as read, plus the time since when the timer
  * runs on this track. */
-static int64_t effort_ms(const struct tracks_state *st, json_t *tr, const struct tui_ctx *ctx)
+static int64_t effort_ms(const struct tracks_state *st, const mt_track_view *tr,
+			 const struct tui_ctx *ctx)
 {
-	int64_t ms = json_integer_value(jv_get(tr, "effort.total_ms"));
-	const char *name = mt_json_str(tr, "name");
+	int64_t ms = tr->effort_ms;
+	const char *name = tr->name;
 
 	if (ctx->timer->running && name && strcmp(ctx->timer->track, name) == 0 &&
 	    ctx->now_ms > st->read_ms)
@@ -174,18 +179,18 @@ static int64_t effort_ms(const struct tracks_state *st, json_t *tr, const struct
 }
 
 /* "2h 05m of a 10 h budget (21%)" or "2h 05m, no budget" into b. */
-static void effort_text(mt_buf *b, const struct tracks_state *st, json_t *tr,
+static void effort_text(mt_buf *b, const struct tracks_state *st, const mt_track_view *tr,
 			const struct tui_ctx *ctx)
 {
-	json_t *budget = json_object_get(tr, "budget_hours");
+	double budget = tr->budget_hours; /* NAN: none */
 	int64_t ms = effort_ms(st, tr, ctx);
 	char dur[32];
 
 	mt_duration_fmt(dur, sizeof(dur), ms);
 	mt_buf_puts(b, dur);
-	if (json_is_number(budget) && json_number_value(budget) > 0)
-		mt_buf_printf(b, " of a %g h budget (%.0f%%)", json_number_value(budget),
-			      100.0 * (double)ms / 3600000.0 / json_number_value(budget));
+	if (budget > 0)
+		mt_buf_printf(b, " of a %g h budget (%.0f%%)", budget,
+			      100.0 * (double)ms / 3600000.0 / budget);
 	else
 		mt_buf_puts(b, ", no budget in trial.yaml");
 }
@@ -222,38 +227,33 @@ static void tracks_section(struct tui_page *p, const struct tui_ctx *ctx)
 }
 
 /* What a track changed, in two lines, or why it is not known. */
-static void changes_lines(struct tui_page *p, json_t *tr)
+static void changes_lines(struct tui_page *p, const mt_track_view *tr)
 {
-	json_t *tot = jv_get(tr, "changes.totals");
-	json_t *kind = json_object_get(tot, "by_kind"), *mark = json_object_get(tot, "by_mark");
 	mt_buf b = MT_BUF_INIT;
 
 	page_line(p);
-	page_add_at(p, LABEL_COL, STYLE_DIM, mt_json_str(tr, "name"));
+	page_add_at(p, LABEL_COL, STYLE_DIM, tr->name);
 	page_add_at(p, VALUE_COL, STYLE_NORMAL, "");
-	if (!tot) {
+	if (!tr->has_changes) {
 		mt_buf_printf(&b, "not known: %s",
-			      mt_json_str(tr, "error") ?: "set tracks.NAME.base and "
-						     ".head in trial.yaml");
+			      tr->error ?: "set tracks.NAME.base and .head in trial.yaml");
 		page_wrap(p, VALUE_COL, STYLE_WARN, mt_buf_cstr(&b));
 		mt_buf_dispose(&b);
 		return;
 	}
 	mt_buf_printf(&b, "%lld files, +%lld -%lld, %lld platform lines",
-		      (long long)mt_json_int(tot, "files"),
-		      (long long)mt_json_int(tot, "added"), (long long)mt_json_int(tot, "deleted"), (long long)mt_json_int(tot, "platform"));
+		      (long long)tr->totals.files, (long long)tr->totals.added,
+		      (long long)tr->totals.deleted, (long long)tr->totals.platform);
 	page_wrap(p, VALUE_COL, STYLE_NORMAL, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
-	mt_buf_printf(&b, "model %lld, harness %lld, other %lld",
-		      (long long)mt_json_int(kind, "model"),
-		      (long long)mt_json_int(kind, "harness"), (long long)mt_json_int(kind, "other"));
+	mt_buf_printf(&b, "model %lld, harness %lld, other %lld", (long long)tr->totals.model,
+		      (long long)tr->totals.harness, (long long)tr->totals.other);
 	page_line(p);
 	page_add_at(p, VALUE_COL, STYLE_DIM, "");
 	page_wrap(p, VALUE_COL, STYLE_DIM, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 	mt_buf_printf(&b, "marked reusable %lld, model-specific %lld",
-		      (long long)mt_json_int(mark, "reusable"),
-		      (long long)mt_json_int(mark, "model-specific"));
+		      (long long)tr->totals.reusable, (long long)tr->totals.model_specific);
 	page_line(p);
 	page_add_at(p, VALUE_COL, STYLE_DIM, "");
 	page_wrap(p, VALUE_COL, STYLE_DIM, mt_buf_cstr(&b));
@@ -262,7 +262,6 @@ static void changes_lines(struct tui_page *p, json_t *tr)
 
 static void changes_section(struct tui_page *p, const struct tracks_state *st)
 {
-	json_t *tr;
 	size_t i;
 
 	tui_heading(p, "Code changes");
@@ -271,8 +270,8 @@ static void changes_section(struct tui_page *p, const struct tracks_state *st)
 		page_para(p, LABEL_COL, STYLE_WARN, *st->error ? st->error : "not read yet");
 		return;
 	}
-	json_array_foreach(st->tracks, i, tr)
-		changes_lines(p, tr);
+	for (i = 0; i < st->ntv; i++)
+		changes_lines(p, &st->tv[i]);
 }
 
 static void timer_line(struct tui_page *p, const struct tui_timer *t, int64_t now_ms)
@@ -312,13 +311,13 @@ static void effort_section(struct tui_page *p, const struct tui_ctx *ctx,
 				  json_string_value(json_object_get(cat, "duration")));
 		}
 	}
-	json_array_foreach(st->tracks, i, tr) {
-		double hours = json_number_value(json_object_get(tr, "budget_hours"));
-		if (hours <= 0)
+	for (i = 0; i < st->ntv; i++) {
+		double hours = st->tv[i].budget_hours;
+		if (!(hours > 0)) /* none (NAN), or none worth a share */
 			continue;
 		mt_buf_printf(&b, "%.0f%% of %g h (%s)",
-			      100.0 * (double)effort_ms(st, tr, ctx) / 3600000.0 / hours, hours,
-			      mt_json_str(tr, "name"));
+			      100.0 * (double)effort_ms(st, &st->tv[i], ctx) / 3600000.0 / hours,
+			      hours, st->tv[i].name);
 		tui_field(p, "budget", mt_buf_cstr(&b));
 		mt_buf_dispose(&b);
 	}
@@ -399,9 +398,9 @@ static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
 
 /* --- the files view ------------------------------------------------------------ */
 
-static const char *mark_label(json_t *f)
+static const char *mark_label(const mt_track_file *f)
 {
-	const char *m = mt_json_str(f, "mark");
+	const char *m = f->mark;
 	return !m ? "-" : strcmp(m, "model-specific") == 0 ? "specific" : m;
 }
 
@@ -429,46 +428,44 @@ static void header_row(struct tui_page *p)
 	tui_row(p, cells, n, 0, 0);
 }
 
-static void file_row(struct tui_page *p, json_t *f, int sel, int focused)
+static void file_row(struct tui_page *p, const mt_track_file *f, int sel, int focused)
 {
 	char add[16], del[16], plat[16];
-	const char *mark = mt_json_str(f, "mark");
 	struct tui_cell cells[] = {
-		{mt_json_str(f, "kind"), KIND_W, 0, 0, STYLE_DIM},
+		{f->kind, KIND_W, 0, 0, STYLE_DIM},
 		{add, NUM_W, 1, 0, STYLE_NORMAL},
 		{del, NUM_W, 1, 0, STYLE_NORMAL},
-		{plat, NUM_W, 1, 0, (long long)mt_json_int(f, "platform") ? STYLE_WARN : STYLE_DIM},
-		{mark_label(f), MARK_W, 0, 0, mark ? STYLE_OK : STYLE_DIM},
-		{mt_json_str(f, "path"), 0, 0, 1, STYLE_NORMAL},
+		{plat, NUM_W, 1, 0, f->platform ? STYLE_WARN : STYLE_DIM},
+		{mark_label(f), MARK_W, 0, 0, f->mark ? STYLE_OK : STYLE_DIM},
+		{f->path, 0, 0, 1, STYLE_NORMAL},
 	};
 	int n;
 
-	snprintf(add, sizeof(add), "%lld", (long long)mt_json_int(f, "added"));
-	snprintf(del, sizeof(del), "%lld", (long long)mt_json_int(f, "deleted"));
-	snprintf(plat, sizeof(plat), "%lld", (long long)mt_json_int(f, "platform"));
+	snprintf(add, sizeof(add), "%lld", (long long)f->added);
+	snprintf(del, sizeof(del), "%lld", (long long)f->deleted);
+	snprintf(plat, sizeof(plat), "%lld", (long long)f->platform);
 	file_cells(p, cells, &n);
 	tui_row(p, cells, n, sel, focused);
 }
 
 /* A track's heading row, or the line under it saying why it has no files. */
-static void track_row(struct tui_page *p, json_t *tr, int why)
+static void track_row(struct tui_page *p, const mt_track_view *tr, int why)
 {
-	json_t *tot = jv_get(tr, "changes.totals");
+	int tot = tr->has_changes;
 	mt_buf b = MT_BUF_INIT;
 	char *fit;
 
 	if (why)
 		mt_buf_printf(&b, "    %s",
-			      !tot ? (mt_json_str(tr, "error") ?: "changes not known: set "
-							"tracks.NAME.base and .head in trial.yaml")
-					       : "no file changed");
+			      !tot ? (tr->error ?: "changes not known: set "
+						   "tracks.NAME.base and .head in trial.yaml")
+				   : "no file changed");
 	else if (tot)
-		mt_buf_printf(&b, "%s %.12s..%.12s: %lld files, %lld platform lines",
-			      mt_json_str(tr, "name"), mt_json_str(tr, "base"),
-			      mt_json_str(tr, "head"), (long long)mt_json_int(tot, "files"),
-			      (long long)mt_json_int(tot, "platform"));
+		mt_buf_printf(&b, "%s %.12s..%.12s: %lld files, %lld platform lines", tr->name,
+			      tr->base, tr->head, (long long)tr->totals.files,
+			      (long long)tr->totals.platform);
 	else
-		mt_buf_puts(&b, mt_json_str(tr, "name"));
+		mt_buf_puts(&b, tr->name);
 	fit = draw_fit(mt_buf_cstr(&b), p->width, 0);
 	page_line(p);
 	page_add(p, why ? (tot ? STYLE_DIM : STYLE_WARN) : STYLE_HEADING, fit);
@@ -477,22 +474,21 @@ static void track_row(struct tui_page *p, json_t *tr, int why)
 }
 
 /* The selected file's platform-specific lines, at most `rows`. */
-static void platform_lines(struct tui_page *p, json_t *f, int rows)
+static void platform_lines(struct tui_page *p, const mt_track_file *f, int rows)
 {
-	json_t *lines = json_object_get(f, "platform_lines"), *l;
-	long long total = (long long)mt_json_int(f, "platform");
+	long long total = (long long)f->platform;
 	size_t i;
 
 	if (rows <= 0)
 		return;
-	if (!json_array_size(lines)) {
+	if (!f->nlines) {
 		page_line(p);
 		page_add_at(p, LABEL_COL, STYLE_DIM,
-			    json_is_true(json_object_get(f, "binary")) ? "a binary file"
-								       : "no platform-specific line");
+			    f->binary ? "a binary file" : "no platform-specific line");
 		return;
 	}
-	json_array_foreach(lines, i, l) {
+	for (i = 0; i < f->nlines; i++) {
+		const mt_track_line *l = &f->lines[i];
 		char where[32], *fit;
 		if ((int)i >= rows - 1 && (long long)i + 1 < total) {
 			page_line(p);
@@ -500,13 +496,11 @@ static void platform_lines(struct tui_page *p, json_t *f, int rows)
 				  total - (long long)i);
 			return;
 		}
-		snprintf(where, sizeof(where), "%s%lld", mt_json_str(l, "sign"),
-			 (long long)mt_json_int(l, "line"));
+		snprintf(where, sizeof(where), "%s%lld", l->sign, (long long)l->line);
 		page_line(p);
-		page_add_at(p, LABEL_COL, *mt_json_str(l, "sign") == '+' ? STYLE_OK : STYLE_ERROR,
-			    where);
-		page_add_at(p, 8, STYLE_DIM, mt_json_str(l, "rule"));
-		fit = draw_fit(mt_json_str(l, "text"),
+		page_add_at(p, LABEL_COL, *l->sign == '+' ? STYLE_OK : STYLE_ERROR, where);
+		page_add_at(p, 8, STYLE_DIM, l->rule);
+		fit = draw_fit(l->text,
 			       p->width - p->cur_col - 2 > 0 ? p->width - p->cur_col - 2
 									  : 0, 0);
 		page_addf(p, STYLE_NORMAL, "  %s", fit);
@@ -548,20 +542,18 @@ static void detail(struct tui_page *p, const struct tracks_state *st, const stru
 {
 	mt_buf b = MT_BUF_INIT;
 	char clock[32];
-	const char *name = mt_json_str(r->track, "name");
+	const char *name = r->track->name;
 
-	mt_buf_printf(&b, "%s, %s", mt_json_str(r->file, "path"), name);
+	mt_buf_printf(&b, "%s, %s", r->file->path, name);
 	tui_rule(p, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 	platform_lines(p, r->file, rows - FIXED_ROWS);
-	if (mt_json_str(r->file, "mark"))
-		mt_buf_printf(&b, "%s%s%s", mt_json_str(r->file, "mark"),
-			      mt_json_str(r->file, "mark_note") ? ": " : "",
-			      mt_json_str(r->file, "mark_note") ?: "");
+	if (r->file->mark)
+		mt_buf_printf(&b, "%s%s%s", r->file->mark, r->file->mark_note ? ": " : "",
+			      r->file->mark_note ?: "");
 	else
 		mt_buf_puts(&b, "not marked (m: reusable, model-specific)");
-	detail_field(p, "mark", mt_json_str(r->file, "mark") ? STYLE_OK : STYLE_DIM,
-		     mt_buf_cstr(&b));
+	detail_field(p, "mark", r->file->mark ? STYLE_OK : STYLE_DIM, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 	effort_text(&b, st, r->track, ctx);
 	detail_field(p, "effort", STYLE_NORMAL, mt_buf_cstr(&b));
@@ -637,7 +629,7 @@ static int mark_next(struct tracks_state *st, const struct tui_ctx *ctx)
 	int n;
 	struct row *rows = all_rows(st, &n);
 	const struct row *r = st->cursor >= 0 && st->cursor < n ? &rows[st->cursor] : NULL;
-	const char *now = r && r->file ? mt_json_str(r->file, "mark") : NULL, *next;
+	const char *now = r && r->file ? r->file->mark : NULL, *next;
 	int error;
 
 	if (!r || !r->file) {
@@ -646,10 +638,9 @@ static int mark_next(struct tracks_state *st, const struct tui_ctx *ctx)
 		return TUI_HANDLED | TUI_REDRAW;
 	}
 	next = !now ? "reusable" : strcmp(now, "reusable") == 0 ? "model-specific" : NULL;
-	error = mt_tracks_mark(ctx->trial, st->rules, mt_json_str(r->track, "name"),
-			       mt_json_str(r->file, "path"),
-			       next, mt_json_str(r->file, "mark_note"), NULL);
-	snprintf(st->said, sizeof(st->said), "%s: %s", mt_json_str(r->file, "path"),
+	error = mt_tracks_mark(ctx->trial, st->rules, r->track->name, r->file->path, next,
+			       r->file->mark_note, NULL);
+	snprintf(st->said, sizeof(st->said), "%s: %s", r->file->path,
 		 error < 0 ? mt_error_last() : next ? next : "mark removed");
 	mt_error_clear();
 	free(rows);
@@ -728,6 +719,7 @@ static void tracks_leave(void *state, const struct tui_ctx *ctx)
 static void tracks_done(void *state)
 {
 	struct tracks_state *st = state;
+	mt_tracks_view_free(st->tv, st->ntv);
 	json_decref(st->tracks);
 	mt_change_rules_free(st->rules);
 }

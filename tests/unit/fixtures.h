@@ -12,4 +12,13 @@ void mt_fx_rmtree(const char *dir);
 /* Writes text to dir/name (creating parent directories). */
 void mt_fx_write(const char *dir, const char *name, const char *text);
 
+/* Writes the file at `src` (relative to the source tree: a fixture under
+ * tests/data) to dir/name. */
+void mt_fx_copy(const char *dir, const char *name, const char *src);
+
+/* Commits `files` (NULL-terminated, relative to dir) on HEAD, making dir a
+ * git repository first when it is not one; the commit's parent is HEAD's
+ * when there is one. Aborts the test on a libgit2 error. */
+void mt_fx_commit(const char *dir, const char *const *files);
+
 #endif

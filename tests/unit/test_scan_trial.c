@@ -1,15 +1,14 @@
 /* scan_trial: the scan as `mtrial scan` and the wizard run it, one core
  * function: trial.yaml's scan.paths as the limit, the scan recorded once
  * (a rescan of an unchanged tree is the same record), and no trial means
- * not recorded, with the reason given. The repository is built here with
- * libgit2. */
+ * not recorded, with the reason given. The repository is built by
+ * fixtures.c (libgit2). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,38 +24,6 @@
 static struct {
 	char *tmp, *trial_dir;
 } fx;
-
-static void ok(int gerr)
-{
-	if (gerr < 0) {
-		const git_error *e = git_error_last();
-		fail_msg("libgit2: %s", e && e->message ? e->message : "?");
-	}
-}
-
-/* One commit of every file in the work tree. */
-static void commit_all(const char *dir)
-{
-	git_repository *repo;
-	git_index *index;
-	git_oid tree_id, id;
-	git_tree *tree;
-	git_signature *sig;
-
-	ok(git_repository_init(&repo, dir, 0));
-	ok(git_repository_index(&index, repo));
-	ok(git_index_add_bypath(index, "train.py"));
-	ok(git_index_add_bypath(index, "pkg/model.py"));
-	ok(git_index_write(index));
-	ok(git_index_write_tree(&tree_id, index));
-	ok(git_tree_lookup(&tree, repo, &tree_id));
-	ok(git_signature_new(&sig, "t", "t@example.com", 1700000000, 0));
-	ok(git_commit_create_v(&id, repo, "HEAD", sig, sig, NULL, "c1", tree, 0));
-	git_signature_free(sig);
-	git_tree_free(tree);
-	git_index_free(index);
-	git_repository_free(repo);
-}
 
 /* trial.yaml's scan.paths set to `list` (a YAML flow list, "" for none). */
 static void set_scan_paths(const char *list)
@@ -89,11 +56,10 @@ static mt_trial *open_trial(void)
 static int setup(void **state)
 {
 	(void)state;
-	git_libgit2_init();
 	fx.tmp = mt_fx_tmpdir("scan_trial");
 	mt_fx_write(fx.tmp, "train.py", TRAIN);
 	mt_fx_write(fx.tmp, "pkg/model.py", MODEL);
-	commit_all(fx.tmp);
+	mt_fx_commit(fx.tmp, (const char *const[]){"train.py", "pkg/model.py", NULL});
 	fx.trial_dir = mt_path_join(fx.tmp, ".mtrial");
 	if (mt_trial_create(fx.trial_dir, "t", fx.tmp, NULL) < 0)
 		fail_msg("%s", mt_error_last());
@@ -106,7 +72,6 @@ static int teardown(void **state)
 	mt_fx_rmtree(fx.tmp);
 	free(fx.tmp);
 	free(fx.trial_dir);
-	git_libgit2_shutdown();
 	return 0;
 }
 
