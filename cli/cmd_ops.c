@@ -55,7 +55,7 @@ static int parse(struct cli *cli, int argc, char **argv, int min, int max, const
 	return 0;
 }
 
-static const char *source_of(const mt_inventory_view *inv)
+static const char *source_of(const mt_opinventory_view *inv)
 {
 	return inv->source ?: "scan";
 }
@@ -91,7 +91,7 @@ static void print_strings(const char *const *v, size_t n, const char *label)
 }
 
 /* What a TorchScript inventory is: its methods and how its nodes count. */
-static void describe_torchscript(const mt_inventory_view *inv)
+static void describe_torchscript(const mt_opinventory_view *inv)
 {
 	size_t i;
 
@@ -111,7 +111,7 @@ static void describe_torchscript(const mt_inventory_view *inv)
 }
 
 /* What a trace is: the run it recorded and how it ended. */
-static void describe_trace(const mt_inventory_view *inv)
+static void describe_trace(const mt_opinventory_view *inv)
 {
 	size_t i;
 
@@ -133,7 +133,7 @@ static void describe_trace(const mt_inventory_view *inv)
 }
 
 /* One line saying what an inventory is. */
-static void describe(const mt_inventory_view *inv)
+static void describe(const mt_opinventory_view *inv)
 {
 	if (inv->is_torchscript)
 		describe_torchscript(inv);
@@ -143,7 +143,7 @@ static void describe(const mt_inventory_view *inv)
 		printf("Scan of %s at %s\n", inv->repo, inv->rev);
 }
 
-static int any_conditional(const mt_inventory_view *inv)
+static int any_conditional(const mt_opinventory_view *inv)
 {
 	for (size_t i = 0; i < inv->nops; i++)
 		if (inv->ops[i].conditional)
@@ -152,7 +152,7 @@ static int any_conditional(const mt_inventory_view *inv)
 }
 
 /* One op's line: its count, phases, dtypes and where it is called. */
-static void print_op(const mt_inventory_view *inv, const mt_inventory_op *e)
+static void print_op(const mt_opinventory_view *inv, const mt_inventory_op *e)
 {
 	printf("  %-36s %8lld", e->name, (long long)e->count);
 	if (e->backward_only)
@@ -177,7 +177,7 @@ static void print_op(const mt_inventory_view *inv, const mt_inventory_op *e)
 	printf("\n");
 }
 
-static void print_inventory(const mt_inventory_view *inv)
+static void print_inventory(const mt_opinventory_view *inv)
 {
 	describe(inv);
 	for (size_t i = 0; i < inv->nops; i++)
@@ -192,9 +192,9 @@ static void print_inventory(const mt_inventory_view *inv)
 /* The inventory as text, and whether the trial has it. */
 static void print_shown(const json_t *obj, const mt_trial *t, int recorded)
 {
-	mt_inventory_view inv;
+	mt_opinventory_view inv;
 
-	if (mt_inventory_view_read(&inv, obj) < 0)
+	if (mt_opinventory_view_read(&inv, obj) < 0)
 		mt_error_clear(); /* the text says what there is */
 	print_inventory(&inv);
 	if (inv.inventory_id && t)
@@ -202,7 +202,7 @@ static void print_shown(const json_t *obj, const mt_trial *t, int recorded)
 		       source_of(&inv), (long long)inv.inventory_id, t->dir);
 	else if (!t && strcmp(source_of(&inv), "scan") != 0)
 		printf("(not recorded: no trial)\n");
-	mt_inventory_view_dispose(&inv);
+	mt_opinventory_view_dispose(&inv);
 }
 
 static int show(struct cli *cli, int argc, char **argv)
@@ -230,7 +230,7 @@ static int show(struct cli *cli, int argc, char **argv)
 }
 
 /* A list of ops with the count on side `which` (0: A, 1: B, -1: both). */
-static void print_list(const mt_inventory_diff_list *l, const char *title, int which)
+static void print_list(const mt_opinventory_diff_list *l, const char *title, int which)
 {
 	if (!l->n)
 		return;
@@ -252,7 +252,7 @@ static int is_trace(const char *source)
 
 /* "aten::log_softmax -> aten::_log_softmax": each composite with the trace
  * ops it accounts for. */
-static void print_decomposed(const mt_inventory_diff_view *d)
+static void print_decomposed(const mt_opinventory_diff_view *d)
 {
 	if (!d->ndecomposed)
 		return;
@@ -273,7 +273,7 @@ static const char *side_name(const char *source, const char *file, const char *r
 	return buf;
 }
 
-static void print_diff(const mt_inventory_diff_view *d)
+static void print_diff(const mt_opinventory_diff_view *d)
 {
 	char an[1024], bn[1024], title[1200];
 
@@ -305,7 +305,7 @@ static int diff(struct cli *cli, int argc, char **argv)
 	const char *args[2] = {0};
 	mt_trial *t = NULL;
 	json_t *a = NULL, *b = NULL, *d = NULL;
-	mt_inventory_diff_view v;
+	mt_opinventory_diff_view v;
 	int status, error;
 
 	if (parse(cli, argc, argv, 2, 2, args, NULL, &status))
@@ -313,14 +313,14 @@ static int diff(struct cli *cli, int argc, char **argv)
 	if ((error = open_optional(cli, &t)) == 0 &&
 	    (error = mt_inventory_resolve(&a, t, args[0], NULL, NULL)) == 0 &&
 	    (error = mt_inventory_resolve(&b, t, args[1], NULL, NULL)) == 0 &&
-	    (error = mt_inventory_diff(&d, a, b)) == 0) {
+	    (error = mt_opinventory_diff(&d, a, b)) == 0) {
 		if (cli->json) {
 			cli_print_json(json_incref(d));
 		} else {
-			if (mt_inventory_diff_view_read(&v, d) < 0)
+			if (mt_opinventory_diff_view_read(&v, d) < 0)
 				mt_error_clear(); /* the text says what there is */
 			print_diff(&v);
-			mt_inventory_diff_view_dispose(&v);
+			mt_opinventory_diff_view_dispose(&v);
 		}
 	}
 	json_decref(a);

@@ -194,11 +194,11 @@ static json_t *counts_json(const size_t *counts)
 	return o;
 }
 
-static json_t *result_json(const mt_import_result *r)
+static json_t *result_json(const mt_compat_import_result *r)
 {
 	return json_pack("{ss, ss, ss, ss, ss, sI, so, sI, so, sb, sb, so, so}", "name", r->name,
 			 "outcome", r->outcome, "path", r->path, "source", r->source, "format",
-			 mt_import_format_str(r->format), "ops", (json_int_t)r->nops, "counts",
+			 mt_compat_import_format_str(r->format), "ops", (json_int_t)r->nops, "counts",
 			 counts_json(r->counts), "apis", (json_int_t)r->napis, "api_counts",
 			 counts_json(r->api_counts), "replaced", r->replaced, "shadows_bundled",
 			 r->shadows_bundled, "skipped",
@@ -229,10 +229,10 @@ static void print_counts(size_t n, const char *what, const size_t *counts)
 	       counts[MT_COMPAT_CPU_FALLBACK], counts[MT_COMPAT_UNSUPPORTED]);
 }
 
-static void print_result(const mt_import_result *r)
+static void print_result(const mt_compat_import_result *r)
 {
 	printf("%s: %s from %s (%s): ", r->name, r->outcome, r->source,
-	       mt_import_format_str(r->format));
+	       mt_compat_import_format_str(r->format));
 	if (r->napis) {
 		print_counts(r->napis, "APIs", r->api_counts);
 		printf("; ");
@@ -258,7 +258,7 @@ static void print_result(const mt_import_result *r)
 
 /* Options of import and update. */
 struct import_args {
-	mt_import_options o;
+	mt_compat_import_options o;
 	const char *url;
 	int has_format;
 };
@@ -291,12 +291,12 @@ static int import_options(struct cli *cli, int argc, char **argv, struct import_
 		case 's': a->o.sha256 = optarg; break;
 		case 'u': a->url = optarg; break;
 		case 'f':
-			if ((fmt = mt_import_format_parse(optarg)) < 0) {
+			if ((fmt = mt_compat_import_format_parse(optarg)) < 0) {
 				*status = cli_usage_error(cli, "--format %s: markdown, rst, analyze, "
 							  "yaml or auto", optarg);
 				return 1;
 			}
-			a->o.format = (mt_import_format)fmt;
+			a->o.format = (mt_compat_import_format)fmt;
 			a->has_format = 1;
 			break;
 		case 't':
@@ -317,7 +317,7 @@ static int import_options(struct cli *cli, int argc, char **argv, struct import_
 static int import_cmd(struct cli *cli, int argc, char **argv)
 {
 	struct import_args a = {0};
-	mt_import_result r;
+	mt_compat_import_result r;
 	int status = 0;
 
 	if (import_options(cli, argc, argv, &a, &status))
@@ -334,14 +334,14 @@ static int import_cmd(struct cli *cli, int argc, char **argv)
 		cli_print_json(result_json(&r));
 	else
 		print_result(&r);
-	mt_import_result_dispose(&r);
+	mt_compat_import_result_dispose(&r);
 	return CLI_EXIT_OK;
 }
 
 /* Updates one table; returns its exit status and adds its outcome to out. */
 static int update_one(const char *name, const struct import_args *a, json_t *out, int json)
 {
-	mt_import_result r;
+	mt_compat_import_result r;
 	int code;
 
 	if (mt_compat_update(&r, name, a->url, a->o.sha256, a->o.timeout_ms) == 0) {
@@ -349,7 +349,7 @@ static int update_one(const char *name, const struct import_args *a, json_t *out
 			json_array_append_new(out, result_json(&r));
 		else
 			print_result(&r);
-		mt_import_result_dispose(&r);
+		mt_compat_import_result_dispose(&r);
 		return CLI_EXIT_OK;
 	}
 	code = mt_error_exit_status(mt_error_last_code());

@@ -60,13 +60,13 @@ static void print_track(const mt_track_view *tr)
 
 /* The trial (its spec loaded) and the rules; on failure, the error printed
  * and its exit status returned. */
-static int open_all(struct cli *cli, mt_trial **t, mt_change_rules **rules)
+static int open_all(struct cli *cli, mt_trial **t, mt_tracks_rules **rules)
 {
 	int error;
 
 	if ((error = cli_open_trial(cli, t, 1)) < 0)
 		return cli_fail(cli, error);
-	if ((error = mt_change_rules_load(rules)) < 0) {
+	if ((error = mt_tracks_rules_load(rules)) < 0) {
 		mt_trial_free(*t);
 		*t = NULL;
 		return cli_fail(cli, error);
@@ -76,7 +76,7 @@ static int open_all(struct cli *cli, mt_trial **t, mt_change_rules **rules)
 
 static int show(struct cli *cli)
 {
-	mt_change_rules *rules = NULL;
+	mt_tracks_rules *rules = NULL;
 	mt_trial *t = NULL;
 	json_t *out = NULL;
 	mt_track_view *v = NULL;
@@ -101,7 +101,7 @@ static int show(struct cli *cli)
 		}
 	mt_tracks_view_free(v, n);
 	json_decref(out);
-	mt_change_rules_free(rules);
+	mt_tracks_rules_free(rules);
 	mt_trial_free(t);
 	return status;
 }
@@ -109,7 +109,7 @@ static int show(struct cli *cli)
 static int mark_run(struct cli *cli, const char *track, const char *path, const char *mark,
 		    const char *note)
 {
-	mt_change_rules *rules = NULL;
+	mt_tracks_rules *rules = NULL;
 	mt_trial *t = NULL;
 	const char *done = NULL;
 	int error, status;
@@ -127,7 +127,7 @@ static int mark_run(struct cli *cli, const char *track, const char *path, const 
 		       note ? note : "");
 	else
 		printf("%s (%s track): mark removed\n", path, done);
-	mt_change_rules_free(rules);
+	mt_tracks_rules_free(rules);
 	mt_trial_free(t);
 	return status;
 }

@@ -122,7 +122,7 @@ static void an_decide(struct entry *x)
 }
 
 int mt_compat__from_analyze(struct entries *e, struct identity *id, const char *text,
-			    size_t len, const mt_import_convert_options *o, char **version)
+			    size_t len, const mt_compat_import_convert_options *o, char **version)
 {
 	json_error_t jerr;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr), *sup, *uns;

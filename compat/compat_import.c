@@ -24,12 +24,12 @@
 
 static const char *const format_names[] = {"auto", "markdown", "rst", "analyze", "yaml"};
 
-const char *mt_import_format_str(mt_import_format f)
+const char *mt_compat_import_format_str(mt_compat_import_format f)
 {
 	return (unsigned)f < 5 ? format_names[f] : "auto";
 }
 
-int mt_import_format_parse(const char *s)
+int mt_compat_import_format_parse(const char *s)
 {
 	for (int i = 0; s && i < 5; i++)
 		if (strcmp(s, format_names[i]) == 0)
@@ -118,7 +118,7 @@ static int name_error(const char *name)
 			    "(give one with --as NAME)", name);
 }
 
-int mt_import_name_from(char **out, const char *src)
+int mt_compat_import_name_from(char **out, const char *src)
 {
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	size_t n = strcspn(base, "?#");
@@ -248,7 +248,7 @@ static void emit_entry(mt_buf *b, const struct entry *x)
 }
 
 static char *emit(struct entries *e, const struct identity *id,
-		  const mt_import_convert_options *o)
+		  const mt_compat_import_convert_options *o)
 {
 	mt_buf b = MT_BUF_INIT;
 	char day[11];
@@ -347,10 +347,10 @@ static int own_schema(const struct lines *l)
 	return 0;
 }
 
-static mt_import_format detect(const char *origin, const char *text, size_t len)
+static mt_compat_import_format detect(const char *origin, const char *text, size_t len)
 {
 	const char *ext = origin ? strrchr(origin, '.') : NULL;
-	mt_import_format f = MT_IMPORT_AUTO;
+	mt_compat_import_format f = MT_IMPORT_AUTO;
 	size_t i = 0;
 	struct lines l;
 	int md = 0;
@@ -412,7 +412,7 @@ static int rename_table(char **out, const char *text, size_t len, const char *na
 /* A table in mtrial's own format: validated as any table, kept as it is
  * written (its comments say where its data came from), named o->name. */
 static int from_yaml(char **yaml, const char *text, size_t len,
-		     const mt_import_convert_options *o)
+		     const mt_compat_import_convert_options *o)
 {
 	mt_compat_table *t = NULL;
 	int error;
@@ -457,11 +457,11 @@ static void own_name(char **out, const char *text, size_t len)
 	mt_error_clear();
 }
 
-int mt_compat_convert(char **yaml, mt_import_info *info, const char *text, size_t len,
-		      const mt_import_convert_options *o)
+int mt_compat_convert(char **yaml, mt_compat_import_info *info, const char *text, size_t len,
+		      const mt_compat_import_convert_options *o)
 {
-	mt_import_convert_options opt = *o;
-	mt_import_info scratch, *in = info ? info : &scratch;
+	mt_compat_import_convert_options opt = *o;
+	mt_compat_import_info scratch, *in = info ? info : &scratch;
 	struct entries e = {0};
 	struct identity id = {.kind = "documented"};
 	mt_compat_table *t = NULL;
@@ -500,7 +500,7 @@ int mt_compat_convert(char **yaml, mt_import_info *info, const char *text, size_
 		}
 	}
 	if (error < 0 || !info)
-		mt_import_info_dispose(in);
+		mt_compat_import_info_dispose(in);
 	mt_compat_free(t);
 	entries_dispose(&e);
 	mt_buf_dispose(&id.note);
@@ -508,7 +508,7 @@ int mt_compat_convert(char **yaml, mt_import_info *info, const char *text, size_
 	return error;
 }
 
-void mt_import_info_dispose(mt_import_info *info)
+void mt_compat_import_info_dispose(mt_compat_import_info *info)
 {
 	free(info->skipped);
 	info->skipped = NULL;
@@ -578,7 +578,7 @@ static int origin_save(const char *name, json_t *origin)
 
 /* Adds op to *unknown unless libtorch's registry (the one mtrial was built
  * with) has its base name. */
-static void check_registered(mt_import_result *r, mt_buf *unknown, const char *op,
+static void check_registered(mt_compat_import_result *r, mt_buf *unknown, const char *op,
 			     unsigned line)
 {
 	const char *colons = strstr(op, "::");
@@ -594,7 +594,7 @@ static void check_registered(mt_import_result *r, mt_buf *unknown, const char *o
 
 /* Counts the table at r->path by status, and lists the ops that libtorch's
  * registry does not have. */
-static int result_counts(mt_import_result *r)
+static int result_counts(mt_compat_import_result *r)
 {
 	mt_compat_table *t = NULL;
 	mt_buf unknown = MT_BUF_INIT;
@@ -633,19 +633,19 @@ static json_t *jstr(const char *s)
 /* Where a body came from and how to read it, as the sidecar records it. */
 struct origin {
 	const char *name, *url, *file, *map, *backend, *version, *etag, *last_modified;
-	mt_import_format format;
+	mt_compat_import_format format;
 	const char *sha256; /* expected (files: checked here) */
 };
 
 /* Converts a body read from g->url or g->file and writes the table and its
  * sidecar. */
-static int import_body(mt_import_result *r, const struct origin *g, const char *body,
+static int import_body(mt_compat_import_result *r, const struct origin *g, const char *body,
 		       size_t len)
 {
-	mt_import_convert_options o = {.name = g->name, .format = g->format,
+	mt_compat_import_convert_options o = {.name = g->name, .format = g->format,
 				       .backend = g->backend, .version = g->version};
-	mt_import_map *map = NULL;
-	mt_import_info info = {0};
+	mt_compat_import_map *map = NULL;
+	mt_compat_import_info info = {0};
 	char sha[65], iso[32], *yaml = NULL;
 	mt_buf src = MT_BUF_INIT;
 	json_t *side = NULL;
@@ -658,7 +658,7 @@ static int import_body(mt_import_result *r, const struct origin *g, const char *
 				     g->file, g->sha256, sha);
 		goto cleanup;
 	}
-	if (g->map && (error = mt_import_map_load(&map, g->map)) < 0)
+	if (g->map && (error = mt_compat_import_map_load(&map, g->map)) < 0)
 		goto cleanup;
 	if (g->url)
 		mt_buf_puts(&src, g->url);
@@ -680,7 +680,7 @@ static int import_body(mt_import_result *r, const struct origin *g, const char *
 	side = json_pack("{ss, so, so, so, so, ss, ss, ss, so, so, so}", "name", g->name, "url",
 			 jstr(g->url), "file", jstr(g->file), "etag", jstr(g->etag),
 			 "last_modified", jstr(g->last_modified), "sha256", sha, "imported_at",
-			 iso, "format", mt_import_format_str(r->format), "map", jstr(g->map),
+			 iso, "format", mt_compat_import_format_str(r->format), "map", jstr(g->map),
 			 "backend", jstr(g->backend), "version", jstr(g->version));
 	if ((error = user_dir_create()) == 0 &&
 	    (error = mt_file_write_atomic(r->path, yaml, strlen(yaml), 0)) == 0 &&
@@ -689,7 +689,7 @@ static int import_body(mt_import_result *r, const struct origin *g, const char *
 cleanup:
 	json_decref(side);
 	mt_buf_dispose(&src);
-	mt_import_map_free(map);
+	mt_compat_import_map_free(map);
 	free(yaml);
 	return error;
 }
@@ -709,7 +709,7 @@ static void set_timeouts(mt_fetch_request *req, long timeout_ms)
 
 /* The import's name: --as, else a YAML table's own name, else one made
  * from the file name or URL. */
-static int import_name(char **name, const char *src, const mt_import_options *o,
+static int import_name(char **name, const char *src, const mt_compat_import_options *o,
 		       const char *body, size_t len)
 {
 	int error = 0;
@@ -719,12 +719,12 @@ static int import_name(char **name, const char *src, const mt_import_options *o,
 		*name = mt_strdup(o->as);
 	else if (o->format == MT_IMPORT_AUTO || o->format == MT_IMPORT_YAML)
 		own_name(name, body ? body : "", len);
-	if (!*name && (error = mt_import_name_from(name, src)) < 0)
+	if (!*name && (error = mt_compat_import_name_from(name, src)) < 0)
 		return error;
 	return valid_name(*name) ? 0 : name_error(*name);
 }
 
-int mt_compat_import(mt_import_result *out, const char *src, const mt_import_options *o)
+int mt_compat_import(mt_compat_import_result *out, const char *src, const mt_compat_import_options *o)
 {
 	struct origin g = {.format = o->format, .backend = o->backend, .version = o->version,
 			   .sha256 = o->sha256};
@@ -768,7 +768,7 @@ int mt_compat_import(mt_import_result *out, const char *src, const mt_import_opt
 		out->outcome = "imported";
 cleanup:
 	if (error < 0)
-		mt_import_result_dispose(out);
+		mt_compat_import_result_dispose(out);
 	mt_fetch_response_dispose(&resp);
 	free(body);
 	free(file);
@@ -778,13 +778,13 @@ cleanup:
 }
 
 /* Fills a result for a table left as it is. */
-static int unchanged(mt_import_result *r, const char *name, const char *url, json_t *side)
+static int unchanged(mt_compat_import_result *r, const char *name, const char *url, json_t *side)
 {
 	r->name = mt_strdup(name);
 	r->path = user_file(name, ".yaml", "compat-");
 	r->source = mt_strdup(url);
 	r->outcome = "unchanged";
-	r->format = (mt_import_format)mt_import_format_parse(
+	r->format = (mt_compat_import_format)mt_compat_import_format_parse(
 		json_string_value(json_object_get(side, "format")));
 	r->shadows_bundled = bundled(name);
 	return result_counts(r);
@@ -798,7 +798,7 @@ static const char *side_str(json_t *side, const char *key)
 /* The download and what follows it; the caller words the failure. A
  * conditional request is made only for the recorded URL, while its table is
  * there, and when a given digest is the recorded one. */
-static int update_fetch(mt_import_result *out, const char *name, json_t *side, const char *url,
+static int update_fetch(mt_compat_import_result *out, const char *name, json_t *side, const char *url,
 			const char *sha256, long timeout_ms)
 {
 	const char *old_url = side_str(side, "url"), *old_sha = side_str(side, "sha256");
@@ -810,7 +810,7 @@ static int update_fetch(mt_import_result *out, const char *name, json_t *side, c
 	struct origin g = {.name = name, .url = url, .map = side_str(side, "map"),
 			   .backend = side_str(side, "backend"),
 			   .version = side_str(side, "version")};
-	int error, fmt = mt_import_format_parse(side_str(side, "format"));
+	int error, fmt = mt_compat_import_format_parse(side_str(side, "format"));
 
 	free(table);
 	if (cond) {
@@ -830,7 +830,7 @@ static int update_fetch(mt_import_result *out, const char *name, json_t *side, c
 		if (error == 0)
 			error = unchanged(out, name, url, side);
 	} else {
-		g.format = fmt < 0 ? MT_IMPORT_AUTO : (mt_import_format)fmt;
+		g.format = fmt < 0 ? MT_IMPORT_AUTO : (mt_compat_import_format)fmt;
 		g.etag = resp.etag;
 		g.last_modified = resp.last_modified;
 		if ((error = import_body(out, &g, resp.body, resp.len)) == 0)
@@ -840,7 +840,7 @@ static int update_fetch(mt_import_result *out, const char *name, json_t *side, c
 	return error;
 }
 
-int mt_compat_update(mt_import_result *out, const char *name, const char *url,
+int mt_compat_update(mt_compat_import_result *out, const char *name, const char *url,
 		     const char *sha256, long timeout_ms)
 {
 	json_t *side = NULL;
@@ -855,7 +855,7 @@ int mt_compat_update(mt_import_result *out, const char *name, const char *url,
 		error = mt_error_set(MT_ENOTFOUND, "%s: not an imported table, so there is no URL "
 				     "to update it from (give --url URL)", name);
 	} else if (!side) {
-		mt_import_options o = {.as = name, .sha256 = sha256, .timeout_ms = timeout_ms};
+		mt_compat_import_options o = {.as = name, .sha256 = sha256, .timeout_ms = timeout_ms};
 		error = mt_compat_import(out, url, &o);
 	} else if (!url && !side_str(side, "url")) {
 		error = mt_error_set(MT_EINVALID, "%s was imported from the file %s, not a URL: "
@@ -868,7 +868,7 @@ int mt_compat_update(mt_import_result *out, const char *name, const char *url,
 			mt_error_prefix(error, "%s: kept the current table: ", name);
 	}
 	if (error < 0)
-		mt_import_result_dispose(out);
+		mt_compat_import_result_dispose(out);
 	json_decref(side);
 	return error;
 }
@@ -912,7 +912,7 @@ int mt_compat_updatable(char ***out)
 	return 0;
 }
 
-void mt_import_result_dispose(mt_import_result *r)
+void mt_compat_import_result_dispose(mt_compat_import_result *r)
 {
 	free(r->name);
 	free(r->path);

@@ -91,11 +91,11 @@ int mt_compat__md_is_delimiter(const char *line);
 #define ST_SKIP 100 /* a mapped word that leaves the row out */
 #define IDENT_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 
-/* Column mapping (mt_import_map): header per role, extra status words. */
+/* Column mapping (mt_compat_import_map): header per role, extra status words. */
 enum role { R_OP, R_STATUS, R_DTYPES, R_FALLBACK, R_NOTES, R_N };
 extern const char *const mt_compat__role_names[]; /* by role, NULL-ended */
 
-struct mt_import_map {
+struct mt_compat_import_map {
 	char *columns[R_N]; /* normalised header, or NULL */
 	struct word *words; /* normalised word -> status or ST_SKIP */
 	size_t nwords;
@@ -103,7 +103,7 @@ struct mt_import_map {
 /* A status cell: the whole cell, else its words before "(", ",", ";", ":"
  * or " - ", else its first word or symbol ("✅ Supported"). What follows the
  * status goes to *rest (caller frees) unless it only says it again. */
-int mt_compat__status_cell(const mt_import_map *map, const char *cell, char **rest);
+int mt_compat__status_cell(const mt_compat_import_map *map, const char *cell, char **rest);
 /* A fallback cell: 1 yes, 0 no or empty, -1 neither. */
 int mt_compat__fallback_cell(const char *cell);
 /* A dtypes cell: how many dtypes it names, all in *out; 0 (and *out empty)
@@ -120,13 +120,13 @@ int mt_compat__kind_in(const char *text, int *only);
 /* The readers: each adds the ops of text[0..len) to *e and fills *id (the
  * note, and what the format decides); 0, or MT_EINVALID naming o->origin.
  * o->origin is set. */
-int mt_compat__from_markdown(struct entries *e, struct identity *id, mt_import_info *info,
-			     const char *text, size_t len, const mt_import_convert_options *o);
+int mt_compat__from_markdown(struct entries *e, struct identity *id, mt_compat_import_info *info,
+			     const char *text, size_t len, const mt_compat_import_convert_options *o);
 int mt_compat__from_rst(struct entries *e, struct identity *id, const char *text, size_t len,
-			const mt_import_convert_options *o);
+			const mt_compat_import_convert_options *o);
 /* *version (caller frees): torch-neuronx's version as the output names it,
  * or left NULL. */
 int mt_compat__from_analyze(struct entries *e, struct identity *id, const char *text,
-			    size_t len, const mt_import_convert_options *o, char **version);
+			    size_t len, const mt_compat_import_convert_options *o, char **version);
 
 #endif

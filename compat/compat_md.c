@@ -1,6 +1,6 @@
 /* The Markdown reader of compat_import: every op table of a file, its
  * columns found by their headers or named in a mapping file (the
- * mt_import_map functions of compat_import.h, read in compat_words.c),
+ * mt_compat_import_map functions of compat_import.h, read in compat_words.c),
  * and the words of its cells (compat_words.c). */
 #include "compat_import_int.h"
 #include "compat.h"
@@ -15,7 +15,7 @@
 /* --- Markdown ------------------------------------------------------------------ */
 
 struct md {
-	const mt_import_convert_options *o;
+	const mt_compat_import_convert_options *o;
 	struct entries *e;
 	size_t tables, rows, apis;
 	mt_buf columns;     /* the first table's columns, for the note */
@@ -236,7 +236,7 @@ static int api_header(const char *h)
  * mapping names wins; else an exact header beats one that contains a word. */
 static int md_columns(struct md *m, char **cells, size_t n, int *col, unsigned line)
 {
-	const mt_import_map *map = m->o->map;
+	const mt_compat_import_map *map = m->o->map;
 	int best[R_N] = {0};
 
 	for (int r = 0; r < R_N; r++)
@@ -618,8 +618,8 @@ static int md_read(struct md *m, const char *text, size_t len)
 	return error;
 }
 
-int mt_compat__from_markdown(struct entries *e, struct identity *id, mt_import_info *info,
-			     const char *text, size_t len, const mt_import_convert_options *o)
+int mt_compat__from_markdown(struct entries *e, struct identity *id, mt_compat_import_info *info,
+			     const char *text, size_t len, const mt_compat_import_convert_options *o)
 {
 	struct md m = {.o = o, .e = e};
 	int error = md_read(&m, text, len);

@@ -55,7 +55,7 @@ static int rst_context_says_not(const char *context)
 }
 
 int mt_compat__from_rst(struct entries *e, struct identity *id, const char *text, size_t len,
-			const mt_import_convert_options *o)
+			const mt_compat_import_convert_options *o)
 {
 	struct lines l;
 	size_t listed = 0, context = 0;

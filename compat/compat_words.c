@@ -1,7 +1,7 @@
 /* The words of a compatibility table's cells, for the readers of
  * compat_import (compat_md.c's Markdown, compat_rst.c): op names, statuses,
  * dtypes, what a limitations text says, and the mapping file
- * (mt_import_map) that names a table's columns and words. */
+ * (mt_compat_import_map) that names a table's columns and words. */
 #include "compat_import_int.h"
 #include "compat.h"
 #include "error.h"
@@ -74,7 +74,7 @@ const char *const mt_compat__role_names[] = {"op", "status", "dtypes", "fallback
 
 /* The status for a normalised word: the map's first, then the known ones;
  * -1 when neither knows it. */
-static int status_word(const mt_import_map *map, const char *w)
+static int status_word(const mt_compat_import_map *map, const char *w)
 {
 	for (size_t i = 0; map && i < map->nwords; i++)
 		if (strcmp(map->words[i].w, w) == 0)
@@ -86,7 +86,7 @@ static int status_word(const mt_import_map *map, const char *w)
 }
 
 /* The status of a cell's first n bytes, or -1. */
-static int status_head(const mt_import_map *map, const char *cell, size_t n)
+static int status_head(const mt_compat_import_map *map, const char *cell, size_t n)
 {
 	char head[256], w[256];
 
@@ -101,7 +101,7 @@ static int status_head(const mt_import_map *map, const char *cell, size_t n)
 /* A status cell: the whole cell, else its words before "(", ",", ";", ":"
  * or " - ", else its first word or symbol ("✅ Supported"). What follows the
  * status goes to *rest (caller frees) unless it only says it again. */
-int mt_compat__status_cell(const mt_import_map *map, const char *cell, char **rest)
+int mt_compat__status_cell(const mt_compat_import_map *map, const char *cell, char **rest)
 {
 	char w[256];
 	const char *dash = strstr(cell, " - ");
@@ -312,7 +312,7 @@ int mt_compat__kind_in(const char *text, int *only)
 
 /* --- the mapping file ---------------------------------------------------------- */
 
-static int map_columns(mt_import_map *m, const mt_ynode *cols, const char *name)
+static int map_columns(mt_compat_import_map *m, const mt_ynode *cols, const char *name)
 {
 	for (size_t i = 0; cols && i < cols->n; i++) {
 		const mt_ynode *c = cols->kids[i];
@@ -334,7 +334,7 @@ static int map_columns(mt_import_map *m, const mt_ynode *cols, const char *name)
 	return 0;
 }
 
-static int map_statuses(mt_import_map *m, const mt_ynode *sts, const char *name)
+static int map_statuses(mt_compat_import_map *m, const mt_ynode *sts, const char *name)
 {
 	m->words = mt_compat__xrealloc(NULL, ((sts ? sts->n : 0) + 1) * sizeof(*m->words));
 	for (size_t i = 0; sts && i < sts->n; i++) {
@@ -352,10 +352,10 @@ static int map_statuses(mt_import_map *m, const mt_ynode *sts, const char *name)
 	return 0;
 }
 
-int mt_import_map_parse(mt_import_map **out, const char *text, size_t len, const char *name)
+int mt_compat_import_map_parse(mt_compat_import_map **out, const char *text, size_t len, const char *name)
 {
 	static const char *const keys[] = {"columns", "statuses", NULL};
-	mt_import_map *m = calloc(1, sizeof(*m));
+	mt_compat_import_map *m = calloc(1, sizeof(*m));
 	mt_ytree *tree = NULL;
 	const mt_ynode *root, *cols, *sts;
 	int error;
@@ -386,25 +386,25 @@ int mt_import_map_parse(mt_import_map **out, const char *text, size_t len, const
 cleanup:
 	mt_ytree_free(tree);
 	if (error < 0)
-		mt_import_map_free(m);
+		mt_compat_import_map_free(m);
 	else
 		*out = m;
 	return error;
 }
 
-int mt_import_map_load(mt_import_map **out, const char *path)
+int mt_compat_import_map_load(mt_compat_import_map **out, const char *path)
 {
 	char *text = NULL;
 	size_t len = 0;
 	int error = mt_file_read(&text, &len, path);
 	*out = NULL;
 	if (error == 0)
-		error = mt_import_map_parse(out, text, len, path);
+		error = mt_compat_import_map_parse(out, text, len, path);
 	free(text);
 	return error;
 }
 
-void mt_import_map_free(mt_import_map *m)
+void mt_compat_import_map_free(mt_compat_import_map *m)
 {
 	if (!m)
 		return;

@@ -227,7 +227,7 @@ int mt_model_trial_check(mt_check_trial_result *out, mt_trial *t,
 	if (!r)
 		return mt_error_set(MT_EUSAGE, "recipe %s: expected fp32, bf16, fp16 or f64-as-f32",
 				    o->recipe);
-	if ((error = mt_torchscript_check(o->model, &size)) < 0 ||
+	if ((error = mt_opinventory_torchscript_check(o->model, &size)) < 0 ||
 	    (error = mt_tensor_file_open(&in, o->inputs)) < 0 ||
 	    (error = shim_inputs(in, &args, &nargs)) < 0)
 		goto done;

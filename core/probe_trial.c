@@ -27,7 +27,7 @@ json_t *mt_probe_overrides(mt_trial *t)
 
 int mt_probe_load_observed(mt_compat_table **out, const char *what)
 {
-	mt_import_convert_options o = {.name = "observed", .format = MT_IMPORT_ANALYZE,
+	mt_compat_import_convert_options o = {.name = "observed", .format = MT_IMPORT_ANALYZE,
 				       .origin = what};
 	char *text = NULL, *yaml = NULL, source[1024];
 	size_t len = 0;
@@ -133,9 +133,9 @@ static int load_file(json_t **out, const char *path, const char *kind)
 	if (!kind)
 		kind = mt_inventory_file_kind(path);
 	if (strcmp(kind, "torchscript") == 0)
-		return mt_torchscript_inventory(out, path);
+		return mt_opinventory_torchscript_inventory(out, path);
 	if (strcmp(kind, "trace") == 0)
-		return mt_trace_inventory(out, path);
+		return mt_opinventory_trace(out, path);
 	return mt_error_set(MT_EUSAGE, "unknown inventory source '%s' (scan, torchscript, trace)",
 			    kind);
 }

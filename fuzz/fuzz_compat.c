@@ -63,20 +63,20 @@ static void table(const char *text, size_t len)
 	mt_compat_free(t);
 }
 
-static void convert(const char *text, size_t len, mt_import_format format)
+static void convert(const char *text, size_t len, mt_compat_import_format format)
 {
 	static const char *const origins[] = {"ops.md", "ops.md", "ops.rst", "result.json",
 					      "shared.yaml"};
-	mt_import_convert_options o = {.name = "fuzz", .format = format,
+	mt_compat_import_convert_options o = {.name = "fuzz", .format = format,
 				       .origin = origins[format], .source = "fuzz",
 				       .retrieved = "2026-01-01"};
-	mt_import_info info = {0};
+	mt_compat_import_info info = {0};
 	mt_compat_table *t = NULL;
 	char *yaml = NULL;
 
 	if (mt_compat_convert(&yaml, &info, text, len, &o) < 0) {
 		failed();
-		mt_import_info_dispose(&info);
+		mt_compat_import_info_dispose(&info);
 		return;
 	}
 	/* what the importer validated must read again */
@@ -84,17 +84,17 @@ static void convert(const char *text, size_t len, mt_import_format format)
 		abort();
 	walk(t);
 	mt_compat_free(t);
-	mt_import_info_dispose(&info);
+	mt_compat_import_info_dispose(&info);
 	free(yaml);
 }
 
 static void map(const char *text, size_t len)
 {
-	mt_import_map *m = NULL;
+	mt_compat_import_map *m = NULL;
 
-	if (mt_import_map_parse(&m, text, len, "map.yaml") < 0)
+	if (mt_compat_import_map_parse(&m, text, len, "map.yaml") < 0)
 		return failed();
-	mt_import_map_free(m);
+	mt_compat_import_map_free(m);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -112,7 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		map(text, size - 1);
 		break;
 	default:
-		convert(text, size - 1, (mt_import_format)(data[0] % 7 - 2));
+		convert(text, size - 1, (mt_compat_import_format)(data[0] % 7 - 2));
 		break;
 	}
 	return 0;

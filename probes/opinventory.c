@@ -152,7 +152,7 @@ static int check_nesting(const char *path, const unsigned char *map, const mt_zi
 	return 0;
 }
 
-int mt_torchscript_check(const char *path, int64_t *size)
+int mt_opinventory_torchscript_check(const char *path, int64_t *size)
 {
 	const unsigned char *map = NULL;
 	mt_zip_entry *entries = NULL;
@@ -240,7 +240,7 @@ static json_t *new_inventory(const char *source, const char *path)
 	return inv;
 }
 
-int mt_torchscript_inventory(json_t **out, const char *path)
+int mt_opinventory_torchscript_inventory(json_t **out, const char *path)
 {
 	char *text = NULL, version[64] = "";
 	json_t *graph = NULL, *inv = NULL, *op, *site, *v;
@@ -250,7 +250,7 @@ int mt_torchscript_inventory(json_t **out, const char *path)
 	int error;
 
 	*out = NULL;
-	if ((error = mt_torchscript_check(path, &size)) < 0 ||
+	if ((error = mt_opinventory_torchscript_check(path, &size)) < 0 ||
 	    (error = mt_torch_script_ops(path, &text)) < 0 ||
 	    (error = mt_torch_version(version, sizeof(version))) < 0)
 		goto done;
@@ -422,7 +422,7 @@ static int trace_op(struct trace_ctx *c, json_t *inv, json_t *op, size_t index)
 	return 0;
 }
 
-int mt_trace_parse(json_t **out, const char *text, size_t len, const char *name)
+int mt_opinventory_trace_parse(json_t **out, const char *text, size_t len, const char *name)
 {
 	struct trace_ctx c = {.name = name};
 	json_t *root, *inv = NULL, *ops, *meta, *v;
@@ -478,7 +478,7 @@ done:
 	return error;
 }
 
-int mt_trace_inventory(json_t **out, const char *path)
+int mt_opinventory_trace(json_t **out, const char *path)
 {
 	char *text = NULL, *abs;
 	size_t len = 0;
@@ -487,7 +487,7 @@ int mt_trace_inventory(json_t **out, const char *path)
 	*out = NULL;
 	if ((error = mt_file_read(&text, &len, path)) < 0)
 		return error;
-	if ((error = mt_trace_parse(out, text, len, path)) == 0) {
+	if ((error = mt_opinventory_trace_parse(out, text, len, path)) == 0) {
 		abs = mt_path_abs(path);
 		json_object_set_new(*out, "file", json_string(abs ? abs : path));
 		free(abs);
@@ -715,7 +715,7 @@ static void sort_lists(json_t *d)
 			mt_json_array_sort(v, mt_json_cmp_strings);
 }
 
-int mt_inventory_diff(json_t **out, json_t *a, json_t *b)
+int mt_opinventory_diff(json_t **out, json_t *a, json_t *b)
 {
 	json_t *ca = counts_by_base(a), *cb = counts_by_base(b), *explained = json_object(), *v;
 	json_t *d = json_pack("{so, so, s[], s[], s[], s[], s[], s[], s{}, s{}}", "a", side(a), "b",

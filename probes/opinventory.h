@@ -60,20 +60,20 @@
  * checkpoint, a truncated zip, not a zip), or the entry and line nested too
  * deep;
  * MT_ENOTFOUND when absent. *size gets its size. */
-int mt_torchscript_check(const char *path, int64_t *size);
+int mt_opinventory_torchscript_check(const char *path, int64_t *size);
 
 /* The inventory of a TorchScript archive: checked, then loaded through the
  * libtorch shim, every method of the root module with its submodules
  * inlined. */
-int mt_torchscript_inventory(json_t **out, const char *path);
+int mt_opinventory_torchscript_inventory(json_t **out, const char *path);
 
 /* The inventory of an optrace.py output file (format "mtrial-optrace",
  * version 1). A malformed file is MT_EINVALID naming the file and the field
  * ("ops.json: ops[3].count: expected a non-negative integer"). */
-int mt_trace_inventory(json_t **out, const char *path);
+int mt_opinventory_trace(json_t **out, const char *path);
 
 /* Parses a trace already in memory; `name` names it in messages. */
-int mt_trace_parse(json_t **out, const char *text, size_t len, const char *name);
+int mt_opinventory_trace_parse(json_t **out, const char *text, size_t len, const char *name);
 
 /* Compares two inventories by base op name. *out: {a: {source, file?},
  * b: {...}, counts {op: [a, b]}, and lists of ops, sorted, each op in
@@ -87,7 +87,7 @@ int mt_trace_parse(json_t **out, const char *text, size_t len, const char *name)
  * side is a scan, missed_by_scan (the other side's remaining ops, which
  * then are in no only_ list). Composites come from tables/
  * decompositions.yaml. */
-int mt_inventory_diff(json_t **out, json_t *a, json_t *b);
+int mt_opinventory_diff(json_t **out, json_t *a, json_t *b);
 
 /* An op of an inventory, keyed by its base name. */
 typedef struct {
@@ -147,25 +147,25 @@ typedef struct {
 		size_t ndevices, nwarnings;
 		int64_t steps;
 	} trace;
-} mt_inventory_view;
+} mt_opinventory_view;
 
 /* Reads an inventory (borrowed) into *v: 0, or MT_EINVALID naming the
  * first key missing (filled as far as it goes either way). Dispose of it
- * with mt_inventory_view_dispose. */
-int mt_inventory_view_read(mt_inventory_view *v, const json_t *inv);
-void mt_inventory_view_dispose(mt_inventory_view *v);
+ * with mt_opinventory_view_dispose. */
+int mt_opinventory_view_read(mt_opinventory_view *v, const json_t *inv);
+void mt_opinventory_view_dispose(mt_opinventory_view *v);
 
 /* An op of a difference with its count on each side. */
 typedef struct {
 	const char *op;
 	int64_t a, b;
-} mt_inventory_diff_op;
+} mt_opinventory_diff_op;
 
 /* A list of a difference's ops, sorted. */
 typedef struct {
-	mt_inventory_diff_op *v;
+	mt_opinventory_diff_op *v;
 	size_t n;
-} mt_inventory_diff_list;
+} mt_opinventory_diff_list;
 
 /* A composite one side names and the ops the trace ran for it. */
 typedef struct {
@@ -174,22 +174,22 @@ typedef struct {
 	size_t nops;
 } mt_inventory_decomposition;
 
-/* mt_inventory_diff's result as other layers read it. Strings are borrowed
+/* mt_opinventory_diff's result as other layers read it. Strings are borrowed
  * from the JSON read, which must outlive the view; NULL is none. */
 typedef struct {
 	struct {
 		const char *source, *file, *rev; /* file: an exact source's; rev: a scan's */
 	} a, b;
-	mt_inventory_diff_list both, only_a, only_b, backward_only;
+	mt_opinventory_diff_list both, only_a, only_b, backward_only;
 	int has_missed_by_scan; /* one side is a scan: the other's rest is listed */
-	mt_inventory_diff_list missed_by_scan;
+	mt_opinventory_diff_list missed_by_scan;
 	mt_inventory_decomposition *decomposed; /* ndecomposed */
 	size_t ndecomposed;
-} mt_inventory_diff_view;
+} mt_opinventory_diff_view;
 
 /* Reads a difference (borrowed) into *v: 0, or MT_EINVALID naming the
- * first key missing. Dispose of it with mt_inventory_diff_view_dispose. */
-int mt_inventory_diff_view_read(mt_inventory_diff_view *v, const json_t *diff);
-void mt_inventory_diff_view_dispose(mt_inventory_diff_view *v);
+ * first key missing. Dispose of it with mt_opinventory_diff_view_dispose. */
+int mt_opinventory_diff_view_read(mt_opinventory_diff_view *v, const json_t *diff);
+void mt_opinventory_diff_view_dispose(mt_opinventory_diff_view *v);
 
 #endif

@@ -1,4 +1,4 @@
-/* An inventory's JSON -> mt_inventory_view: the one place the layers above
+/* An inventory's JSON -> mt_opinventory_view: the one place the layers above
  * read an inventory's keys. */
 #include "opinventory.h"
 #include "jview.h"
@@ -42,7 +42,7 @@ static void read_op(mt_jview *parent, const char *name, const json_t *obj, mt_in
 	mt_jview_close(&v, parent);
 }
 
-static void read_calls(mt_jview *v, mt_inventory_view *inv)
+static void read_calls(mt_jview *v, mt_opinventory_view *inv)
 {
 	const json_t *arr = mt_jview_get(v, "calls"), *x;
 	size_t i;
@@ -62,7 +62,7 @@ static void read_calls(mt_jview *v, mt_inventory_view *inv)
 }
 
 /* A graph's counts, libtorch's version and its methods. */
-static void read_torchscript(mt_jview *v, mt_inventory_view *inv)
+static void read_torchscript(mt_jview *v, mt_opinventory_view *inv)
 {
 	mt_jview t;
 
@@ -80,7 +80,7 @@ static void read_torchscript(mt_jview *v, mt_inventory_view *inv)
 
 /* A trace's run: what optrace.py wrote (its required fields only are
  * required here). */
-static void read_trace(mt_jview *v, mt_inventory_view *inv)
+static void read_trace(mt_jview *v, mt_opinventory_view *inv)
 {
 	mt_jview t;
 
@@ -97,7 +97,7 @@ static void read_trace(mt_jview *v, mt_inventory_view *inv)
 	mt_jview_close(&t, v);
 }
 
-int mt_inventory_view_read(mt_inventory_view *inv, const json_t *obj)
+int mt_opinventory_view_read(mt_opinventory_view *inv, const json_t *obj)
 {
 	const json_t *ops, *x;
 	const char *name;
@@ -123,7 +123,7 @@ int mt_inventory_view_read(mt_inventory_view *inv, const json_t *obj)
 	return mt_jview_complete(&v);
 }
 
-void mt_inventory_view_dispose(mt_inventory_view *inv)
+void mt_opinventory_view_dispose(mt_opinventory_view *inv)
 {
 	if (!inv)
 		return;
@@ -155,7 +155,7 @@ static void read_side(mt_jview *v, const char *key, const char **source, const c
 }
 
 /* The ops of a list with their counts (counts: {op: [a, b]}). */
-static void read_list(const json_t *counts, const json_t *arr, mt_inventory_diff_list *l)
+static void read_list(const json_t *counts, const json_t *arr, mt_opinventory_diff_list *l)
 {
 	const json_t *x, *c;
 	size_t i;
@@ -165,13 +165,13 @@ static void read_list(const json_t *counts, const json_t *arr, mt_inventory_diff
 		if (!json_is_string(x))
 			continue;
 		c = json_object_get(counts, json_string_value(x));
-		l->v[l->n++] = (mt_inventory_diff_op){json_string_value(x),
+		l->v[l->n++] = (mt_opinventory_diff_op){json_string_value(x),
 						      json_integer_value(json_array_get(c, 0)),
 						      json_integer_value(json_array_get(c, 1))};
 	}
 }
 
-static void read_decomposed(mt_jview *v, mt_inventory_diff_view *d)
+static void read_decomposed(mt_jview *v, mt_opinventory_diff_view *d)
 {
 	const json_t *names = mt_jview_get(v, "decomposed"), *map = mt_jview_get(v, "decompositions");
 	const json_t *x;
@@ -185,7 +185,7 @@ static void read_decomposed(mt_jview *v, mt_inventory_diff_view *d)
 	}
 }
 
-int mt_inventory_diff_view_read(mt_inventory_diff_view *d, const json_t *diff)
+int mt_opinventory_diff_view_read(mt_opinventory_diff_view *d, const json_t *diff)
 {
 	const json_t *counts, *missed;
 	mt_jview v;
@@ -206,7 +206,7 @@ int mt_inventory_diff_view_read(mt_inventory_diff_view *d, const json_t *diff)
 	return mt_jview_complete(&v);
 }
 
-void mt_inventory_diff_view_dispose(mt_inventory_diff_view *d)
+void mt_opinventory_diff_view_dispose(mt_opinventory_diff_view *d)
 {
 	if (!d)
 		return;

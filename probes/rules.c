@@ -1,5 +1,5 @@
 /* findings.yaml -> rules: the schema is in rules.h, the rules themselves
- * are data; matching them is in rules_eval.c. */
+ * are data; matching them is in findings.c. */
 #include "rules_int.h"
 #include "embedded.h"
 #include "error.h"

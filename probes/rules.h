@@ -120,14 +120,14 @@ int mt_rules_eval_python(const mt_rules *r, const char *path, const mt_pyfile *f
 /* Which rules a name or string matches, cached for one thread to use over
  * many files (a repository names the same apis and methods over and over).
  * Not thread-safe; valid while the rules live. */
-typedef struct mt_rules_memo mt_rules_memo;
+typedef struct mt_findings_memo mt_findings_memo;
 
-mt_rules_memo *mt_rules_memo_new(const mt_rules *r);
-void mt_rules_memo_free(mt_rules_memo *m);
+mt_findings_memo *mt_findings_memo_new(const mt_rules *r);
+void mt_findings_memo_free(mt_findings_memo *m);
 
 /* mt_rules_eval_python with a memo made for r (NULL: none). */
 int mt_rules_eval_python_memo(const mt_rules *r, const char *path, const mt_pyfile *f,
-			      mt_rules_memo *memo, mt_findings *acc);
+			      mt_findings_memo *memo, mt_findings *acc);
 
 /* Appends the findings about a file by its path alone (`*.cu`). */
 int mt_rules_eval_path(const mt_rules *r, const char *path, mt_findings *acc);

@@ -1,4 +1,4 @@
-/* The rules as loaded (rules.c) and as matched (rules_eval.c): private to
+/* The rules as loaded (rules.c) and as matched (findings.c): private to
  * the two halves of the findings rules. */
 #ifndef MT_RULES_INT_H
 #define MT_RULES_INT_H

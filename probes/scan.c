@@ -188,7 +188,7 @@ static const char *memo_op(mt_strtab *memo, const mt_opmap *opmap, int methods, 
 struct wstate {
 	mt_gitrepo *repo;
 	mt_strtab ops;        /* memo_op */
-	mt_rules_memo *rules; /* which rules each name matches */
+	mt_findings_memo *rules; /* which rules each name matches */
 	mt_lexbuf lex;        /* token arrays, reused from file to file */
 };
 
@@ -455,7 +455,7 @@ static int process(const struct shared *s, struct wstate *ws, struct job *job)
 static void *worker(void *arg)
 {
 	struct shared *s = arg;
-	struct wstate ws = {.rules = mt_rules_memo_new(s->rules)};
+	struct wstate ws = {.rules = mt_findings_memo_new(s->rules)};
 	int error = mt_gitrepo_dup(&ws.repo, s->repo);
 
 	for (;;) {
@@ -485,7 +485,7 @@ static void *worker(void *arg)
 	}
 	mt_gitrepo_free(ws.repo);
 	mt_strtab_dispose(&ws.ops);
-	mt_rules_memo_free(ws.rules);
+	mt_findings_memo_free(ws.rules);
 	mt_lexbuf_dispose(&ws.lex);
 	pthread_mutex_lock(&s->lock);
 	pthread_cond_signal(&s->progress);

@@ -20,7 +20,7 @@ struct rule {
 	size_t ncontains;
 };
 
-struct mt_change_rules {
+struct mt_tracks_rules {
 	mt_ytree *tree;
 	struct rule *rules;
 	size_t nrules;
@@ -61,9 +61,9 @@ static int strings_ok(const char *name, const mt_ynode *list, const char *what)
 	return 0;
 }
 
-int mt_change_rules_parse(mt_change_rules **out, const char *text, size_t len, const char *name)
+int mt_tracks_rules_parse(mt_tracks_rules **out, const char *text, size_t len, const char *name)
 {
-	mt_change_rules *r = calloc(1, sizeof(*r));
+	mt_tracks_rules *r = calloc(1, sizeof(*r));
 	const mt_ynode *root, *platform, *schema, *script;
 	int error;
 
@@ -123,11 +123,11 @@ int mt_change_rules_parse(mt_change_rules **out, const char *text, size_t len, c
 	*out = r;
 	return 0;
 fail:
-	mt_change_rules_free(r);
+	mt_tracks_rules_free(r);
 	return error;
 }
 
-int mt_change_rules_load(mt_change_rules **out)
+int mt_tracks_rules_load(mt_tracks_rules **out)
 {
 	char *text = NULL;
 	int error;
@@ -136,12 +136,12 @@ int mt_change_rules_load(mt_change_rules **out)
 	if ((error = mt_embedded_load(&text, mt_embedded_tables, "MTRIAL_TABLES_DIR",
 				      "platform_changes.yaml")) < 0)
 		return error;
-	error = mt_change_rules_parse(out, text, strlen(text), "platform_changes.yaml");
+	error = mt_tracks_rules_parse(out, text, strlen(text), "platform_changes.yaml");
 	free(text);
 	return error;
 }
 
-void mt_change_rules_free(mt_change_rules *r)
+void mt_tracks_rules_free(mt_tracks_rules *r)
 {
 	if (!r)
 		return;
@@ -174,7 +174,7 @@ static int contains_any(const char *text, size_t len, const char **needles)
 	return 0;
 }
 
-const char *mt_change_rules_match(const mt_change_rules *r, const char *line, size_t len)
+const char *mt_tracks_rules_match(const mt_tracks_rules *r, const char *line, size_t len)
 {
 	for (size_t i = 0; i < r->nrules; i++)
 		for (size_t k = 0; k < r->rules[i].ncontains; k++)
@@ -197,7 +197,7 @@ static int any_glob(const char **g, const char *path)
 	return 0;
 }
 
-const char *mt_change_rules_kind(const mt_change_rules *r, const char *path, const char *text,
+const char *mt_tracks_rules_kind(const mt_tracks_rules *r, const char *path, const char *text,
 				 size_t len)
 {
 	size_t n = strlen(path);
@@ -213,7 +213,7 @@ const char *mt_change_rules_kind(const mt_change_rules *r, const char *path, con
 	return "other";
 }
 
-static const char *rule_why(const mt_change_rules *r, const char *id)
+static const char *rule_why(const mt_tracks_rules *r, const char *id)
 {
 	for (size_t i = 0; i < r->nrules; i++)
 		if (strcmp(r->rules[i].id, id) == 0)
@@ -239,9 +239,9 @@ static json_t *line_json(const mt_gitdiff_line *line, const char *rule)
 			 line->added ? "+" : "-", "text", line->text, (int)n);
 }
 
-/* What mt_changes_diff builds as mt_gitdiff_trees walks the changes. */
+/* What mt_tracks_diff builds as mt_gitdiff_trees walks the changes. */
 struct diff_acc {
-	const mt_change_rules *rules;
+	const mt_tracks_rules *rules;
 	json_t *files, *totals, *examples;
 	json_t *file;     /* the file being walked, borrowed from files */
 	const char *kind; /* its kind (static) */
@@ -252,7 +252,7 @@ struct diff_acc {
 static int on_file(const mt_gitdiff_file *f, void *payload)
 {
 	struct diff_acc *a = payload;
-	const char *kind = mt_change_rules_kind(a->rules, f->path, f->text, f->len);
+	const char *kind = mt_tracks_rules_kind(a->rules, f->path, f->text, f->len);
 	json_t *file = json_pack("{ss, ss, ss, sb, si, si, si, si, s{}, s[]}", "path", f->path,
 				 "status", f->status, "kind", kind, "binary", f->binary, "added", 0,
 				 "deleted", 0, "platform", 0, "generic", 0, "rules",
@@ -274,7 +274,7 @@ static int on_line(const mt_gitdiff_line *line, void *payload)
 	json_t *by_rule = json_object_get(a->totals, "by_rule");
 	json_t *lines = json_object_get(a->file, "platform_lines");
 	const char *sign = line->added ? "added" : "deleted";
-	const char *rule = mt_change_rules_match(a->rules, line->text, line->len);
+	const char *rule = mt_tracks_rules_match(a->rules, line->text, line->len);
 	const char *path = json_string_value(json_object_get(a->file, "path"));
 
 	bump(a->file, sign, 1);
@@ -297,8 +297,8 @@ static int on_line(const mt_gitdiff_line *line, void *payload)
 	return 0;
 }
 
-int mt_changes_diff(json_t **out, const char *repo_path, const char *base, const char *head,
-		    const mt_change_rules *rules)
+int mt_tracks_diff(json_t **out, const char *repo_path, const char *base, const char *head,
+		    const mt_tracks_rules *rules)
 {
 	static const mt_gitdiff_cb cb = {.file = on_file, .line = on_line};
 	struct diff_acc a = {.rules = rules, .files = json_array(), .examples = json_array()};
@@ -424,7 +424,7 @@ static void apply_marks(json_t *tr, json_t *marks)
 	json_object_set_new(tr, "stale_marks", stale);
 }
 
-static json_t *track_json(mt_trial *t, const mt_change_rules *rules, const char *name,
+static json_t *track_json(mt_trial *t, const mt_tracks_rules *rules, const char *name,
 			  json_t *effort, json_t *marks)
 {
 	json_t *tr = track_head(t, name, effort), *changes = NULL;
@@ -435,7 +435,7 @@ static json_t *track_json(mt_trial *t, const mt_change_rules *rules, const char 
 	if (!base || !head) {
 		json_object_set_new(tr, "changes", json_null());
 		json_object_set_new(tr, "missing", json_string("tracks.<name>.base and .head in trial.yaml"));
-	} else if (mt_changes_diff(&changes, repo, base, head, rules) < 0) {
+	} else if (mt_tracks_diff(&changes, repo, base, head, rules) < 0) {
 		json_object_set_new(tr, "changes", json_null());
 		json_object_set_new(tr, "error", json_string(mt_error_last()));
 		mt_error_clear();
@@ -447,7 +447,7 @@ static json_t *track_json(mt_trial *t, const mt_change_rules *rules, const char 
 	return tr;
 }
 
-int mt_tracks_json(json_t **out, mt_trial *t, const mt_change_rules *rules, int64_t now_ms)
+int mt_tracks_json(json_t **out, mt_trial *t, const mt_tracks_rules *rules, int64_t now_ms)
 {
 	json_t *effort = mt_journal_effort_summary_json(t->journal, now_ms);
 	json_t *marks = effort ? mt_journal_marks_json(t->journal) : NULL;
@@ -533,7 +533,7 @@ static int track_index(const char *track)
 	return -1;
 }
 
-int mt_tracks_mark(mt_trial *t, const mt_change_rules *rules, const char *track,
+int mt_tracks_mark(mt_trial *t, const mt_tracks_rules *rules, const char *track,
 		   const char *path, const char *mark, const char *note, const char **track_out)
 {
 	json_t *tracks = NULL, *marks = NULL, *tr, *f;

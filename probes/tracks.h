@@ -10,25 +10,25 @@
 #include <jansson.h>
 #include "trial.h"
 
-typedef struct mt_change_rules mt_change_rules;
+typedef struct mt_tracks_rules mt_tracks_rules;
 
 /* The bundled rules, or $MTRIAL_TABLES_DIR's platform_changes.yaml. */
-int mt_change_rules_load(mt_change_rules **out);
+int mt_tracks_rules_load(mt_tracks_rules **out);
 
 /* Rules from text; a malformed file is MT_EINVALID "name:LINE:COL: what". */
-int mt_change_rules_parse(mt_change_rules **out, const char *text, size_t len,
+int mt_tracks_rules_parse(mt_tracks_rules **out, const char *text, size_t len,
 			  const char *name);
 
-void mt_change_rules_free(mt_change_rules *r);
+void mt_tracks_rules_free(mt_tracks_rules *r);
 
 /* The platform rule a line matches ("neuron-device"), or NULL. */
-const char *mt_change_rules_match(const mt_change_rules *r, const char *line, size_t len);
+const char *mt_tracks_rules_match(const mt_tracks_rules *r, const char *line, size_t len);
 
 /* "model", "harness" or "other" for a file: harness when it is Python and
  * its text (may be NULL) holds one of training_script's entry strings (argparse, a
  * __main__ block) and one of its loop strings (backward, an optimizer
  * step), else by its path's globs. Static. */
-const char *mt_change_rules_kind(const mt_change_rules *r, const char *path, const char *text,
+const char *mt_tracks_rules_kind(const mt_tracks_rules *r, const char *path, const char *text,
 				 size_t len);
 
 /* The changes from `base` to `head` (any revision libgit2 reads) in the
@@ -39,20 +39,20 @@ const char *mt_change_rules_kind(const mt_change_rules *r, const char *path, con
  * by_rule {id: lines}}, examples [{rule, why, file, line, text}] (the first
  * 3 lines of each rule)}. Counts are of added plus deleted lines.
  * MT_ENOTFOUND for a revision that does not exist, naming it. */
-int mt_changes_diff(json_t **out, const char *repo, const char *base, const char *head,
-		    const mt_change_rules *rules);
+int mt_tracks_diff(json_t **out, const char *repo, const char *base, const char *head,
+		    const mt_tracks_rules *rules);
 
 /* The tracks of trial `t` (mt_tracks, in order), each {name, base, head,
  * description, budget_hours, effort {total_ms, by_category} (running
  * timers counted up to now_ms), budget_used (a fraction, with a budget),
- * changes (mt_changes_diff of base..head, each file with its "mark"
+ * changes (mt_tracks_diff of base..head, each file with its "mark"
  * (reusable, model-specific or null) and "mark_note", and totals.by_mark
  * {reusable, model-specific, unmarked: lines}) or null with "missing" (no
  * revisions in trial.yaml) or "error" (the diff failed: why), and
  * stale_marks: marks of files the diff no longer has}. The revisions live
  * in workload.repository when it is a directory, else the repository
  * holding the trial. */
-int mt_tracks_json(json_t **out, mt_trial *t, const mt_change_rules *rules, int64_t now_ms);
+int mt_tracks_json(json_t **out, mt_trial *t, const mt_tracks_rules *rules, int64_t now_ms);
 
 /* Marks PATH as changed by `track` (NULL: the one track that changed it)
  * `mark` (one of mt_change_marks) with an optional note; mark NULL clears
@@ -60,7 +60,7 @@ int mt_tracks_json(json_t **out, mt_trial *t, const mt_change_rules *rules, int6
  * track did not change, or a track whose changes are not known, is
  * MT_EINVALID naming the track and its revisions. *track_out (may be
  * NULL) gets the track marked (static). */
-int mt_tracks_mark(mt_trial *t, const mt_change_rules *rules, const char *track,
+int mt_tracks_mark(mt_trial *t, const mt_tracks_rules *rules, const char *track,
 		   const char *path, const char *mark, const char *note, const char **track_out);
 
 /* A platform-specific line a track changed. */

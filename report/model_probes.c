@@ -274,7 +274,7 @@ static json_t *exact_model(mt_journal *j, const char *source, json_t *scan)
 	m = json_pack("{sI, sO, si}", "id", (json_int_t)id, "file", json_object_get(inv, "file"),
 		      "ops", (int)json_object_size(json_object_get(inv, "ops")));
 	json_object_set(m, "detail", json_object_get(inv, source));
-	if (scan && mt_inventory_diff(&d, scan, inv) == 0) {
+	if (scan && mt_opinventory_diff(&d, scan, inv) == 0) {
 		set_op_list(m, "missed_by_scan", json_object_get(d, "missed_by_scan"));
 		set_op_list(m, "only_in_scan", json_object_get(d, "only_a"));
 		set_op_list(m, "backward_only", json_object_get(d, "backward_only"));
@@ -368,18 +368,18 @@ static json_t *track_item(const mt_track_view *tr)
  * shows. */
 json_t *mt_model_probes_tracks(mt_trial *t, int64_t now_ms)
 {
-	mt_change_rules *rules = NULL;
+	mt_tracks_rules *rules = NULL;
 	json_t *all = NULL, *out;
 	mt_track_view *v = NULL;
 	size_t i, n = 0;
 
-	if (!t->spec || mt_change_rules_load(&rules) < 0 ||
+	if (!t->spec || mt_tracks_rules_load(&rules) < 0 ||
 	    mt_tracks_json(&all, t, rules, now_ms) < 0) {
 		mt_error_clear();
-		mt_change_rules_free(rules);
+		mt_tracks_rules_free(rules);
 		return json_null();
 	}
-	mt_change_rules_free(rules);
+	mt_tracks_rules_free(rules);
 	if (mt_tracks_view_read(&v, &n, all) < 0)
 		mt_error_clear(); /* the report shows what there is */
 	out = json_array();

@@ -31,7 +31,7 @@ int mt_torch_operator_count(size_t *out);
 
 /* The ops of a TorchScript archive, as JSON text in *json (heap; free()):
  * see mtt_torchscript_ops in abi.h. The file is loaded in-process and its
- * methods are never run; callers check the path first (probes' mt_torchscript_check
+ * methods are never run; callers check the path first (probes' mt_opinventory_torchscript_check
  * does). MT_EINVALID with libtorch's message when it is not loadable. */
 int mt_torch_script_ops(const char *path, char **json);
 

@@ -34,7 +34,7 @@ const char *tui_ops_filter_status(void *state);
 void tui_ops_set_filter_text(void *state, const char *text);
 void tui_ops_set_filter_status(void *state, const char *status);
 
-/* Opens the differences view on `diff` (mt_inventory_diff's result, a
+/* Opens the differences view on `diff` (mt_opinventory_diff's result, a
  * reference taken) or, with no diff, on `why` (copied): what to record
  * first. Both NULL closes it. */
 void tui_ops_show_diff(void *state, json_t *diff, const char *why);

@@ -712,9 +712,9 @@ void record_diff(struct tui_wizard *w, json_t **diff, char **why)
 		mt_error_clear();
 		*why = nothing_to_compare(shown, inv != NULL);
 	} else if (error == 0 && strcmp(shown, "scan") != 0) {
-		error = mt_inventory_diff(diff, other, inv); /* the scan on side a, as the CLI's */
+		error = mt_opinventory_diff(diff, other, inv); /* the scan on side a, as the CLI's */
 	} else if (error == 0) {
-		error = mt_inventory_diff(diff, inv, other);
+		error = mt_opinventory_diff(diff, inv, other);
 	}
 	if (error < 0 && error != MT_ENOTFOUND)
 		tui_message(w, 1, "cannot compare the ops: %s", mt_error_last());
@@ -773,8 +773,8 @@ int record_withdraw_run(struct tui_wizard *w, int64_t id, const char *why)
 
 int record_import_table(struct tui_wizard *w, const char *file_or_url)
 {
-	mt_import_options o = {0};
-	mt_import_result r;
+	mt_compat_import_options o = {0};
+	mt_compat_import_result r;
 	size_t n, device;
 
 	if (!*file_or_url) {
@@ -792,7 +792,7 @@ int record_import_table(struct tui_wizard *w, const char *file_or_url)
 		    "probe.table: %s makes it the trial's", r.name, r.outcome, n,
 		    r.napis ? "APIs" : "ops", device, r.shadows_bundled ? ", shadowing the bundled one" : "",
 		    r.name);
-	mt_import_result_dispose(&r);
+	mt_compat_import_result_dispose(&r);
 	return TUI_REDRAW;
 }
 

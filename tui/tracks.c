@@ -38,7 +38,7 @@ struct tracks_state {
 	int started;
 	int64_t seen_id, max_id;
 	/* the changes */
-	mt_change_rules *rules;
+	mt_tracks_rules *rules;
 	json_t *tracks;  /* mt_tracks_json; NULL before the first read */
 	mt_track_view *tv; /* the tracks read, borrowing from `tracks`, ntv */
 	size_t ntv;
@@ -140,7 +140,7 @@ static void read_tracks(struct tracks_state *st, const struct tui_ctx *ctx)
 		snprintf(st->error, sizeof(st->error), "no trial open");
 		return;
 	}
-	if ((!st->rules && mt_change_rules_load(&st->rules) < 0) ||
+	if ((!st->rules && mt_tracks_rules_load(&st->rules) < 0) ||
 	    mt_tracks_json(&tracks, ctx->trial, st->rules, ctx->now_ms) < 0) {
 		snprintf(st->error, sizeof(st->error), "%s", mt_error_last());
 		mt_error_clear();
@@ -721,7 +721,7 @@ static void tracks_done(void *state)
 	struct tracks_state *st = state;
 	mt_tracks_view_free(st->tv, st->ntv);
 	json_decref(st->tracks);
-	mt_change_rules_free(st->rules);
+	mt_tracks_rules_free(st->rules);
 }
 
 const struct tui_screen_ops tui_tracks_ops = {

@@ -146,7 +146,7 @@ int record_sources(struct tui_wizard *w);
 int record_probe_source(struct tui_wizard *w, const char *source);
 /* Compares the source shown with the latest scan, or when the scan is
  * shown, with the latest exact inventory (a trace before a TorchScript
- * archive): *diff gets mt_inventory_diff's result with the sides'
+ * archive): *diff gets mt_opinventory_diff's result with the sides'
  * inventories' descriptions, or *why (caller frees) says what to record
  * first; neither when the record cannot be read (the message line says
  * why). */

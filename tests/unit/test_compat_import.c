@@ -38,11 +38,11 @@ static char *fixture(const char *file, size_t *len)
 }
 
 /* Converts a fixture; map is a fixture name or NULL. Returns the YAML. */
-static int convert(char **yaml, mt_import_info *info, const char *file, const char *map,
-		   mt_import_format fmt)
+static int convert(char **yaml, mt_compat_import_info *info, const char *file, const char *map,
+		   mt_compat_import_format fmt)
 {
-	mt_import_map *m = NULL;
-	mt_import_convert_options o = {.name = "t", .format = fmt, .origin = file,
+	mt_compat_import_map *m = NULL;
+	mt_compat_import_convert_options o = {.name = "t", .format = fmt, .origin = file,
 				       .source = "test", .retrieved = "2026-01-02"};
 	size_t len = 0;
 	char *text = fixture(file, &len);
@@ -51,19 +51,19 @@ static int convert(char **yaml, mt_import_info *info, const char *file, const ch
 	if (map) {
 		char path[1024];
 		snprintf(path, sizeof(path), FIXTURES "%s", map);
-		if (mt_import_map_load(&m, path) < 0)
+		if (mt_compat_import_map_load(&m, path) < 0)
 			fail_msg("%s", mt_error_last());
 	}
 	o.map = m;
 	error = mt_compat_convert(yaml, info, text, len, &o);
-	mt_import_map_free(m);
+	mt_compat_import_map_free(m);
 	free(text);
 	return error;
 }
 
 /* The imported table, parsed again as mtrial reads any table. */
-static mt_compat_table *import_ok(const char *file, const char *map, mt_import_format fmt,
-				  mt_import_info *info)
+static mt_compat_table *import_ok(const char *file, const char *map, mt_compat_import_format fmt,
+				  mt_compat_import_info *info)
 {
 	mt_compat_table *t = NULL;
 	char *yaml = NULL;
@@ -96,7 +96,7 @@ static const mt_compat_op *expect(const mt_compat_table *t, const char *op,
 }
 
 /* Expects a conversion to fail with a message that starts with `want`. */
-static void convert_fails(const char *file, const char *map, mt_import_format fmt,
+static void convert_fails(const char *file, const char *map, mt_compat_import_format fmt,
 			  const char *want)
 {
 	char *yaml = NULL;
@@ -109,9 +109,9 @@ static void convert_fails(const char *file, const char *map, mt_import_format fm
 		fail_msg("message:\n  %s\nwant it to start with:\n  %s", mt_error_last(), want);
 }
 
-static int text_fails(const char *text, mt_import_format fmt, const char *want)
+static int text_fails(const char *text, mt_compat_import_format fmt, const char *want)
 {
-	mt_import_convert_options o = {.name = "t", .format = fmt, .origin = "inline.md"};
+	mt_compat_import_convert_options o = {.name = "t", .format = fmt, .origin = "inline.md"};
 	char *yaml = NULL;
 
 	if (mt_compat_convert(&yaml, NULL, text, strlen(text), &o) == 0)
@@ -151,7 +151,7 @@ static const mt_compat_api *expect_api(const mt_compat_table *t, const char *api
 
 static void test_markdown_shuffled(void **state)
 {
-	mt_import_info info;
+	mt_compat_import_info info;
 	mt_compat_table *t = import_ok("shuffled.md", NULL, MT_IMPORT_AUTO, &info);
 	const mt_compat_op *o;
 
@@ -211,7 +211,7 @@ static void test_markdown_map(void **state)
 
 static void test_markdown_several_tables(void **state)
 {
-	mt_import_info info;
+	mt_compat_import_info info;
 	mt_compat_table *t = import_ok("multi.md", NULL, MT_IMPORT_AUTO, &info);
 	const mt_compat_op *o;
 
@@ -221,7 +221,7 @@ static void test_markdown_several_tables(void **state)
 			    "line 5: 'Symbol | Meaning' (no name column; words seen: '\u2705', "
 			    "'supported')\n"
 			    "line 34: 'Name | Dtypes' (no status column; words seen: 'fp32')");
-	mt_import_info_dispose(&info);
+	mt_compat_import_info_dispose(&info);
 	assert_int_equal(mt_compat_nops(t), 5);
 	expect(t, "aten::add", MT_COMPAT_DEVICE);
 	o = expect(t, "aten::mul", MT_COMPAT_PARTIAL);
@@ -261,7 +261,7 @@ static void test_markdown_errors(void **state)
 
 static void test_api_table_qualified(void **state)
 {
-	mt_import_info info;
+	mt_compat_import_info info;
 	mt_compat_table *t = import_ok("tn-qualified.md", NULL, MT_IMPORT_AUTO, &info);
 	const mt_compat_api *a;
 	const mt_compat_op *o;
@@ -310,7 +310,7 @@ static void test_api_table_qualified(void **state)
 
 static void test_api_table_headings(void **state)
 {
-	mt_import_info info;
+	mt_compat_import_info info;
 	mt_compat_table *t = import_ok("tn-headings.md", NULL, MT_IMPORT_MARKDOWN, &info);
 	const mt_compat_api *a;
 
@@ -400,9 +400,9 @@ static void test_api_table_errors(void **state)
 /* ---- mtrial's own YAML ------------------------------------------------------ */
 
 static char *convert_text(const char *text, const char *origin, const char *name,
-			  mt_import_format fmt, mt_import_info *info)
+			  mt_compat_import_format fmt, mt_compat_import_info *info)
 {
-	mt_import_convert_options o = {.name = name, .format = fmt, .origin = origin};
+	mt_compat_import_convert_options o = {.name = name, .format = fmt, .origin = origin};
 	char *yaml = NULL;
 
 	if (mt_compat_convert(&yaml, info, text, strlen(text), &o) < 0)
@@ -413,7 +413,7 @@ static char *convert_text(const char *text, const char *origin, const char *name
 static void test_own_yaml(void **state)
 {
 	char *md, *again, *renamed;
-	mt_import_info info;
+	mt_compat_import_info info;
 	mt_compat_table *a = NULL, *b = NULL;
 	size_t len;
 	char *text = fixture("tn-qualified.md", &len);
@@ -445,7 +445,7 @@ static void test_own_yaml(void **state)
 
 static void test_own_yaml_errors(void **state)
 {
-	mt_import_convert_options o = {.name = "t", .origin = "team.yaml", .backend = "x"};
+	mt_compat_import_convert_options o = {.name = "t", .origin = "team.yaml", .backend = "x"};
 	const char *good = "schema: mtrial-compat/1\nname: t\nbackend: b\nversion: v\n"
 			   "kind: documented\nsource: {url: https://example.com}\n"
 			   "retrieved: 2026-11-01\napis:\n  torch.abs: {status: device}\n";
@@ -471,7 +471,7 @@ static void test_own_yaml_errors(void **state)
 
 static void test_rst(void **state)
 {
-	mt_import_info info;
+	mt_compat_import_info info;
 	mt_compat_table *t = import_ok("ops.rst", NULL, MT_IMPORT_AUTO, &info);
 
 	(void)state;
@@ -495,7 +495,7 @@ static void test_rst(void **state)
 
 static void test_analyze_inference(void **state)
 {
-	mt_import_info info;
+	mt_compat_import_info info;
 	mt_compat_table *t = import_ok("analyze-inference.json", NULL, MT_IMPORT_AUTO, &info);
 	const mt_compat_op *o;
 
@@ -545,25 +545,25 @@ static void test_detect_and_names(void **state)
 		{"result.json", "result"},
 		{"/tmp/compat.v2.md", "compat.v2"},
 	};
-	mt_import_convert_options o = {.name = "t", .origin = "https://host/download?id=3"};
-	mt_import_info info;
+	mt_compat_import_convert_options o = {.name = "t", .origin = "https://host/download?id=3"};
+	mt_compat_import_info info;
 	char *name = NULL, *yaml = NULL;
 	const char *json = "{\"supported_operators\": {\"aten::add\": 1}}";
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		assert_int_equal(mt_import_name_from(&name, names[i].from), 0);
+		assert_int_equal(mt_compat_import_name_from(&name, names[i].from), 0);
 		assert_string_equal(name, names[i].name);
 		free(name);
 	}
-	assert_int_equal(mt_import_name_from(&name, "https://x/..."), MT_EINVALID);
+	assert_int_equal(mt_compat_import_name_from(&name, "https://x/..."), MT_EINVALID);
 	assert_int_equal(mt_compat_convert(&yaml, &info, json, strlen(json), &o), 0);
 	assert_int_equal(info.format, MT_IMPORT_ANALYZE); /* by the text */
 	free(yaml);
 	o.name = "Bad Name";
 	assert_int_equal(mt_compat_convert(&yaml, NULL, json, strlen(json), &o), MT_EINVALID);
-	assert_int_equal(mt_import_format_parse("rst"), MT_IMPORT_RST);
-	assert_int_equal(mt_import_format_parse("csv"), -1);
+	assert_int_equal(mt_compat_import_format_parse("rst"), MT_IMPORT_RST);
+	assert_int_equal(mt_compat_import_format_parse("csv"), -1);
 }
 
 static void test_map_errors(void **state)
@@ -574,11 +574,11 @@ static void test_map_errors(void **state)
 		{"statuses:\n  GA: yes\n", "m.yaml:2:7: 'GA' must map to device"},
 		{"columns: [op]\n", "m.yaml: columns and statuses must be maps"},
 	};
-	mt_import_map *m = NULL;
+	mt_compat_import_map *m = NULL;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(mt_import_map_parse(&m, bad[i].text, strlen(bad[i].text),
+		assert_int_equal(mt_compat_import_map_parse(&m, bad[i].text, strlen(bad[i].text),
 						     "m.yaml"), MT_EINVALID);
 		assert_null(m);
 		if (strncmp(mt_error_last(), bad[i].want, strlen(bad[i].want)) != 0)
@@ -624,8 +624,8 @@ static char *read_user(const char *file)
 
 static void test_import_files(void **state)
 {
-	mt_import_options o = {.as = "team"};
-	mt_import_result r;
+	mt_compat_import_options o = {.as = "team"};
+	mt_compat_import_result r;
 	mt_compat_table *t = NULL;
 	size_t len;
 	char sha[65], *text = fixture("shuffled.md", &len), *before;
@@ -644,7 +644,7 @@ static void test_import_files(void **state)
 	assert_int_equal(r.counts[MT_COMPAT_UNSUPPORTED], 1);
 	assert_false(r.replaced);
 	assert_false(r.shadows_bundled);
-	mt_import_result_dispose(&r);
+	mt_compat_import_result_dispose(&r);
 
 	text = read_user("team.origin.json");
 	side = json_loads(text, 0, NULL);
@@ -678,20 +678,20 @@ static void test_import_files(void **state)
 	assert_true(r.replaced);
 	assert_int_equal(r.nops, 5);
 	assert_non_null(strstr(r.skipped, "'Symbol | Meaning'"));
-	mt_import_result_dispose(&r);
+	mt_compat_import_result_dispose(&r);
 }
 
 static void test_import_shadow_and_update(void **state)
 {
-	mt_import_options o = {.as = "torch-neuronx-training", .map_path = FIXTURES "mapped.map.yaml"};
-	mt_import_result r;
+	mt_compat_import_options o = {.as = "torch-neuronx-training", .map_path = FIXTURES "mapped.map.yaml"};
+	mt_compat_import_result r;
 	mt_compat_table *t = NULL;
 	char **names = NULL, *text;
 
 	(void)state;
 	assert_int_equal(mt_compat_import(&r, FIXTURES "mapped.md", &o), 0);
 	assert_true(r.shadows_bundled);
-	mt_import_result_dispose(&r);
+	mt_compat_import_result_dispose(&r);
 	assert_int_equal(mt_compat_load(&t, "torch-neuronx-training"), 0);
 	assert_int_equal(mt_compat_nops(t), 3); /* the import, not the bundled 41 */
 	mt_compat_free(t);

@@ -347,7 +347,7 @@ static void assert_same_findings(const mt_findings *a, const mt_findings *b)
 static void test_memo_agrees(void **state)
 {
 	const mt_rules *r = *state;
-	mt_rules_memo *memo = mt_rules_memo_new(r);
+	mt_findings_memo *memo = mt_findings_memo_new(r);
 	mt_findings plain = {0}, cold = {0}, warm = {0};
 	mt_pyfile f = {0};
 
@@ -373,7 +373,7 @@ static void test_memo_agrees(void **state)
 	mt_findings_dispose(&cold);
 	mt_findings_dispose(&warm);
 	py_free(&f);
-	mt_rules_memo_free(memo);
+	mt_findings_memo_free(memo);
 }
 
 /* An example whose rule is gone from the table is stale. */

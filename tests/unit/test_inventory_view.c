@@ -1,5 +1,5 @@
 /* inventory_view: an inventory as `mtrial ops show` reads it, from the real
- * producers: a trace parsed by mt_trace_parse (optrace.py's format, with
+ * producers: a trace parsed by mt_opinventory_trace_parse (optrace.py's format, with
  * phases, dtypes, shapes and a run that ended early), and a trial's scan
  * of the scan fixtures resolved as "scan", and their difference. Every key
  * read, values as in the JSON, and a key renamed on the producer's side
@@ -30,7 +30,7 @@ static const char trace[] =
 	" \"dtypes\": [\"float32\"], \"shapes\": [[[2, 3], [2, 3]]], \"distinct_shapes\": 1},"
 	"{\"op\": \"aten::mm\", \"overload\": \"default\", \"count\": 2, \"backward_only\": true}]}";
 
-static const mt_inventory_op *op_named(const mt_inventory_view *v, const char *name)
+static const mt_inventory_op *op_named(const mt_opinventory_view *v, const char *name)
 {
 	for (size_t i = 0; i < v->nops; i++)
 		if (strcmp(v->ops[i].name, name) == 0)
@@ -42,12 +42,12 @@ static const mt_inventory_op *op_named(const mt_inventory_view *v, const char *n
 static void test_trace(void **state)
 {
 	json_t *inv = NULL;
-	mt_inventory_view v;
+	mt_opinventory_view v;
 	const mt_inventory_op *add, *mm;
 
 	(void)state;
-	if (mt_trace_parse(&inv, trace, strlen(trace), "ops.json") < 0 ||
-	    mt_inventory_view_read(&v, inv) < 0)
+	if (mt_opinventory_trace_parse(&inv, trace, strlen(trace), "ops.json") < 0 ||
+	    mt_opinventory_view_read(&v, inv) < 0)
 		fail_msg("%s", mt_error_last());
 	assert_true(v.is_trace);
 	assert_false(v.is_torchscript);
@@ -66,15 +66,15 @@ static void test_trace(void **state)
 	mm = op_named(&v, "aten::mm");
 	assert_true(mm->backward_only);
 	assert_int_equal(v.ncalls, json_array_size(json_object_get(inv, "calls")));
-	mt_inventory_view_dispose(&v);
+	mt_opinventory_view_dispose(&v);
 	/* a key renamed inside an op is named */
 	json_object_set(json_object_get(json_object_get(inv, "ops"), "aten::mm"), "n",
 			json_object_get(json_object_get(json_object_get(inv, "ops"), "aten::mm"),
 					"count"));
 	json_object_del(json_object_get(json_object_get(inv, "ops"), "aten::mm"), "count");
-	assert_int_equal(mt_inventory_view_read(&v, inv), MT_EINVALID);
+	assert_int_equal(mt_opinventory_view_read(&v, inv), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "'count'"));
-	mt_inventory_view_dispose(&v);
+	mt_opinventory_view_dispose(&v);
 	json_decref(inv);
 }
 
@@ -83,11 +83,11 @@ static void test_trace(void **state)
 static void diff_against_trace(json_t *scan)
 {
 	json_t *tr = NULL, *d = NULL;
-	mt_inventory_diff_view v;
+	mt_opinventory_diff_view v;
 	size_t n;
 
-	if (mt_trace_parse(&tr, trace, strlen(trace), "ops.json") < 0 ||
-	    mt_inventory_diff(&d, scan, tr) < 0 || mt_inventory_diff_view_read(&v, d) < 0)
+	if (mt_opinventory_trace_parse(&tr, trace, strlen(trace), "ops.json") < 0 ||
+	    mt_opinventory_diff(&d, scan, tr) < 0 || mt_opinventory_diff_view_read(&v, d) < 0)
 		fail_msg("%s", mt_error_last());
 	assert_string_equal(v.a.source, "scan");
 	assert_string_equal(v.b.source, "trace");
@@ -98,10 +98,10 @@ static void diff_against_trace(json_t *scan)
 	assert_int_equal(v.backward_only.n, 1); /* aten::mm */
 	assert_string_equal(v.backward_only.v[0].op, "aten::mm");
 	assert_int_equal(v.backward_only.v[0].b, 2);
-	mt_inventory_diff_view_dispose(&v);
+	mt_opinventory_diff_view_dispose(&v);
 	json_object_del(json_object_get(d, "a"), "source");
-	assert_int_equal(mt_inventory_diff_view_read(&v, d), MT_EINVALID);
-	mt_inventory_diff_view_dispose(&v);
+	assert_int_equal(mt_opinventory_diff_view_read(&v, d), MT_EINVALID);
+	mt_opinventory_diff_view_dispose(&v);
 	json_decref(d);
 	json_decref(tr);
 }
@@ -113,7 +113,7 @@ static void test_scan(void **state)
 	mt_trial *t = NULL;
 	json_t *inv = NULL;
 	char *tmp = mt_fx_tmpdir("inventory_view"), *dir = mt_path_join(tmp, ".mtrial");
-	mt_inventory_view v;
+	mt_opinventory_view v;
 	size_t sited = 0;
 
 	(void)state;
@@ -123,7 +123,7 @@ static void test_scan(void **state)
 	if (mt_trial_create(dir, "t", tmp, NULL) < 0 || mt_trial_open(&t, dir, 1) < 0 ||
 	    mt_scan_trial_run(&r, t, &o, NULL) < 0 ||
 	    mt_inventory_resolve(&inv, t, "scan", NULL, NULL) < 0 ||
-	    mt_inventory_view_read(&v, inv) < 0)
+	    mt_opinventory_view_read(&v, inv) < 0)
 		fail_msg("%s", mt_error_last());
 	assert_string_equal(v.source, "scan");
 	assert_false(v.is_trace || v.is_torchscript);
@@ -133,7 +133,7 @@ static void test_scan(void **state)
 	for (size_t i = 0; i < v.ncalls; i++)
 		sited += v.calls[i].file && v.calls[i].line > 0;
 	assert_int_equal(sited, v.ncalls);
-	mt_inventory_view_dispose(&v);
+	mt_opinventory_view_dispose(&v);
 	diff_against_trace(inv);
 	mt_scan_trial_result_dispose(&r);
 	json_decref(inv);

@@ -30,7 +30,7 @@ static struct {
 
 static int setup(void **state)
 {
-	mt_change_rules *rules = NULL;
+	mt_tracks_rules *rules = NULL;
 	mt_trial *t = NULL;
 	char *dir;
 
@@ -46,11 +46,11 @@ static int setup(void **state)
 	if (mt_trial_create(dir, "t", fx.tmp, NULL) < 0)
 		fail_msg("%s", mt_error_last());
 	mt_fx_write(dir, "trial.yaml", YAML);
-	if (mt_trial_open(&t, dir, 1) < 0 || mt_change_rules_load(&rules) < 0 ||
+	if (mt_trial_open(&t, dir, 1) < 0 || mt_tracks_rules_load(&rules) < 0 ||
 	    mt_tracks_mark(t, rules, "portability", "train.py", "reusable", "any model", NULL) < 0 ||
 	    mt_tracks_json(&fx.tracks, t, rules, mt_now_ms()) < 0)
 		fail_msg("%s", mt_error_last());
-	mt_change_rules_free(rules);
+	mt_tracks_rules_free(rules);
 	mt_trial_free(t);
 	free(dir);
 	return 0;

@@ -309,7 +309,7 @@ static int cands_flush(struct cands *cs, mt_findings *acc)
  * and not its except patterns; conditions on arguments are the call's). A
  * repository names the same apis and methods over and over, so a worker
  * keeps the masks it has computed in a memo. */
-struct mt_rules_memo {
+struct mt_findings_memo {
 	const mt_rules *rules;
 	mt_strtab masks; /* tag: subject * 2^32 + block */
 };
@@ -331,7 +331,7 @@ static uint64_t subject_mask(const mt_rules *r, enum subject s, size_t block, co
 }
 
 /* The mask, from the memo when there is one. */
-static uint64_t mask_of(const mt_rules *r, mt_rules_memo *m, enum subject s, size_t block,
+static uint64_t mask_of(const mt_rules *r, mt_findings_memo *m, enum subject s, size_t block,
 			const char *str, size_t n)
 {
 	uint64_t tag = ((uint64_t)s << 32) + block;
@@ -349,9 +349,9 @@ static uint64_t mask_of(const mt_rules *r, mt_rules_memo *m, enum subject s, siz
 	return e->value;
 }
 
-mt_rules_memo *mt_rules_memo_new(const mt_rules *r)
+mt_findings_memo *mt_findings_memo_new(const mt_rules *r)
 {
-	mt_rules_memo *m = calloc(1, sizeof(*m));
+	mt_findings_memo *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		abort();
@@ -359,7 +359,7 @@ mt_rules_memo *mt_rules_memo_new(const mt_rules *r)
 	return m;
 }
 
-void mt_rules_memo_free(mt_rules_memo *m)
+void mt_findings_memo_free(mt_findings_memo *m)
 {
 	if (!m)
 		return;
@@ -375,7 +375,7 @@ void mt_rules_memo_free(mt_rules_memo *m)
 /* The call-shaped rules on every call, call by call, rule by rule in table
  * order within each subject. A rule's candidates still come in call order,
  * which is all the dedup's tie-break (seq) needs. */
-static void eval_call(struct cands *cs, mt_rules_memo *memo, const char *path, const mt_call *c)
+static void eval_call(struct cands *cs, mt_findings_memo *memo, const char *path, const mt_call *c)
 {
 	const mt_rules *r = cs->rules;
 
@@ -424,7 +424,7 @@ static void eval_call(struct cands *cs, mt_rules_memo *memo, const char *path, c
 }
 
 /* The rules of subject s on one string; `what` is the candidate's match. */
-static void eval_string(struct cands *cs, mt_rules_memo *memo, enum subject s, const char *path,
+static void eval_string(struct cands *cs, mt_findings_memo *memo, enum subject s, const char *path,
 			const char *str, size_t n, uint32_t line, uint32_t col, const char *what)
 {
 	const mt_rules *r = cs->rules;
@@ -436,7 +436,7 @@ static void eval_string(struct cands *cs, mt_rules_memo *memo, enum subject s, c
 }
 
 int mt_rules_eval_python_memo(const mt_rules *r, const char *path, const mt_pyfile *f,
-			      mt_rules_memo *memo, mt_findings *acc)
+			      mt_findings_memo *memo, mt_findings *acc)
 {
 	struct cands cs = {.rules = r};
 	const char *val;

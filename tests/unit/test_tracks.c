@@ -24,25 +24,25 @@ static const char model_code[] =
 	"    def forward(self, x):\n        return self.decoder(x)\n\n"
 	"if __name__ == '__main__':\n    print(RNNModel())\n";
 
-static mt_change_rules *rules(void)
+static mt_tracks_rules *rules(void)
 {
-	mt_change_rules *r = NULL;
+	mt_tracks_rules *r = NULL;
 
-	if (mt_change_rules_load(&r) < 0)
+	if (mt_tracks_rules_load(&r) < 0)
 		fail_msg("bundled rules: %s", mt_error_last());
 	return r;
 }
 
-static const char *kind(const mt_change_rules *r, const char *path, const char *text)
+static const char *kind(const mt_tracks_rules *r, const char *path, const char *text)
 {
-	return mt_change_rules_kind(r, path, text, text ? strlen(text) : 0);
+	return mt_tracks_rules_kind(r, path, text, text ? strlen(text) : 0);
 }
 
 /* The word_language_model layout: the training loop lives in main.py,
  * inside a directory whose name holds "model". */
 static void test_training_script_is_harness(void **state)
 {
-	mt_change_rules *r = rules();
+	mt_tracks_rules *r = rules();
 	(void)state;
 
 	assert_string_equal(kind(r, "word_language_model/main.py", train_script), "harness");
@@ -54,7 +54,7 @@ static void test_training_script_is_harness(void **state)
 	assert_string_equal(kind(r, "train_model.py", train_script), "harness");
 	assert_string_equal(kind(r, "README.md", "run with argparse and .backward("), "other");
 	assert_string_equal(kind(r, "README.md", "hello"), "other");
-	mt_change_rules_free(r);
+	mt_tracks_rules_free(r);
 }
 
 static void test_dependency_lines_are_platform(void **state)
@@ -72,27 +72,27 @@ static void test_dependency_lines_are_platform(void **state)
 		{"numpy==1.26.4", NULL},
 		{"torch==2.1.0", NULL},
 	};
-	mt_change_rules *r = rules();
+	mt_tracks_rules *r = rules();
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		const char *got = mt_change_rules_match(r, lines[i].line, strlen(lines[i].line));
+		const char *got = mt_tracks_rules_match(r, lines[i].line, strlen(lines[i].line));
 		if ((got == NULL) != (lines[i].rule == NULL) ||
 		    (got && strcmp(got, lines[i].rule) != 0))
 			fail_msg("'%s': rule %s, want %s", lines[i].line, got ? got : "none",
 				 lines[i].rule ? lines[i].rule : "none");
 	}
-	mt_change_rules_free(r);
+	mt_tracks_rules_free(r);
 }
 
 static void test_bad_training_script_rules(void **state)
 {
-	mt_change_rules *r = NULL;
+	mt_tracks_rules *r = NULL;
 	const char text[] = "schema: mtrial-changes/1\nplatform: []\nmodel: []\nharness: []\n"
 			    "training_script:\n  entry: argparse\n  loop: []\n";
 	(void)state;
 
-	assert_int_equal(mt_change_rules_parse(&r, text, strlen(text), "p.yaml"), MT_EINVALID);
+	assert_int_equal(mt_tracks_rules_parse(&r, text, strlen(text), "p.yaml"), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "p.yaml:6:10: training_script.entry"));
 	assert_null(r);
 }

@@ -19,7 +19,7 @@
 static json_t *parse_ok(const char *text)
 {
 	json_t *inv = NULL;
-	if (mt_trace_parse(&inv, text, strlen(text), "t.json") < 0)
+	if (mt_opinventory_trace_parse(&inv, text, strlen(text), "t.json") < 0)
 		fail_msg("%s", mt_error_last());
 	return inv;
 }
@@ -27,7 +27,7 @@ static json_t *parse_ok(const char *text)
 static void parse_fails(const char *text, const char *message)
 {
 	json_t *inv = NULL;
-	assert_int_equal(mt_trace_parse(&inv, text, strlen(text), "t.json"), MT_EINVALID);
+	assert_int_equal(mt_opinventory_trace_parse(&inv, text, strlen(text), "t.json"), MT_EINVALID);
 	assert_null(inv);
 	if (!strstr(mt_error_last(), message))
 		fail_msg("expected '%s' in '%s'", message, mt_error_last());
@@ -130,7 +130,7 @@ static void test_diff_against_a_recorded_scan(void **state)
 	(void)state;
 
 	assert_non_null(scan);
-	assert_int_equal(mt_inventory_diff(&d, scan, trace), 0);
+	assert_int_equal(mt_opinventory_diff(&d, scan, trace), 0);
 	assert_non_null(d);
 	text = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "a"), "source")), "scan");
@@ -154,14 +154,14 @@ static void test_diff_against_a_recorded_scan(void **state)
 	json_decref(d);
 
 	/* the trace first: the same matching, sides swapped */
-	assert_int_equal(mt_inventory_diff(&d, trace, scan), 0);
+	assert_int_equal(mt_opinventory_diff(&d, trace, scan), 0);
 	assert_int_equal(json_array_size(json_object_get(d, "explained")), 3);
 	assert_int_equal(json_array_size(json_object_get(d, "only_b")), 1);
 	each_op_once(d);
 	json_decref(d);
 
 	/* two exact sources: no missed_by_scan, no decomposition */
-	assert_int_equal(mt_inventory_diff(&d, trace, trace), 0);
+	assert_int_equal(mt_opinventory_diff(&d, trace, trace), 0);
 	assert_null(json_object_get(d, "missed_by_scan"));
 	assert_int_equal(json_array_size(json_object_get(d, "both")), 6);
 	json_decref(d);
@@ -191,7 +191,7 @@ static void test_decomposition_needs_its_own_op(void **state)
 	(void)state;
 
 	assert_non_null(scan);
-	assert_int_equal(mt_inventory_diff(&d, scan, opt_clone), 0);
+	assert_int_equal(mt_opinventory_diff(&d, scan, opt_clone), 0);
 	dec = json_object_get(d, "decompositions");
 	assert_null(json_object_get(dec, "aten::batch_norm")); /* clone, empty: generic */
 	assert_null(json_object_get(dec, "aten::reshape"));    /* clone only in the optimizer */
@@ -199,7 +199,7 @@ static void test_decomposition_needs_its_own_op(void **state)
 	each_op_once(d);
 	json_decref(d);
 
-	assert_int_equal(mt_inventory_diff(&d, scan, bn), 0);
+	assert_int_equal(mt_opinventory_diff(&d, scan, bn), 0);
 	dec = json_object_get(d, "decompositions");
 	assert_int_equal(json_array_size(json_object_get(dec, "aten::batch_norm")), 2); /* with its clone */
 	assert_non_null(json_object_get(dec, "aten::reshape")); /* generic only: matched by clone */
@@ -228,7 +228,7 @@ static void check_refused(const char *name, const void *data, size_t len, const 
 {
 	char *path = write_tmp(name, data, len);
 	int64_t size = -1;
-	assert_int_equal(mt_torchscript_check(path, &size), MT_EINVALID);
+	assert_int_equal(mt_opinventory_torchscript_check(path, &size), MT_EINVALID);
 	if (!strstr(mt_error_last(), message) || !strstr(mt_error_last(), name))
 		fail_msg("%s: expected '%s' in '%s'", name, message, mt_error_last());
 	unlink(path);
@@ -252,8 +252,8 @@ static void test_archive_checks(void **state)
 		memcpy(zip + 26, empty_zip, sizeof(empty_zip));
 		check_refused("bare.pt", zip, sizeof(zip), "without the code/ and constants.pkl");
 	}
-	assert_int_equal(mt_torchscript_check("/nonexistent/model.pt", &size), MT_ENOTFOUND);
-	assert_int_equal(mt_torchscript_check("/", &size), MT_EINVALID);
+	assert_int_equal(mt_opinventory_torchscript_check("/nonexistent/model.pt", &size), MT_ENOTFOUND);
+	assert_int_equal(mt_opinventory_torchscript_check("/", &size), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "not a regular file"));
 }
 
