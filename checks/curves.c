@@ -31,13 +31,12 @@ static int bad(const struct reader *r, size_t line, const char *fmt, ...)
 static int bad(const struct reader *r, size_t line, const char *fmt, ...)
 {
 	va_list ap;
+	int error;
 
 	va_start(ap, fmt);
-	mt_error_vset(MT_EINVALID, fmt, ap);
+	error = mt_error_vat(MT_EINVALID, r->path, line, 0, fmt, ap);
 	va_end(ap);
-	if (line)
-		return mt_error_prefix(MT_EINVALID, "%s:%zu: ", r->path, line);
-	return mt_error_prefix(MT_EINVALID, "%s: ", r->path);
+	return error;
 }
 
 static int add_point(struct reader *r, double step, double value, size_t line)

@@ -50,16 +50,14 @@ static int fail_node(const struct loader *ld, const mt_ynode *n, int at_key, con
 static int fail_node(const struct loader *ld, const mt_ynode *n, int at_key, const char *fmt,
 		     ...)
 {
-	char msg[512];
+	int key = at_key && n->key, error;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	error = mt_error_vat(MT_EINVALID, ld->name, key ? n->key_line : n->line,
+			     key ? n->key_col : n->col, fmt, ap);
 	va_end(ap);
-	if (at_key && n->key)
-		return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", ld->name, n->key_line, n->key_col,
-				    msg);
-	return mt_error_set(MT_EINVALID, "%s:%u:%u: %s", ld->name, n->line, n->col, msg);
+	return error;
 }
 
 static void globs_dispose(struct globs *g)
