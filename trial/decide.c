@@ -194,6 +194,7 @@ static const struct {
 	{"ops", mt_dc_judge_ops, 0},
 	{"time_to_quality", mt_dc_judge_time, 1},
 	{"cost_to_quality", mt_dc_judge_cost, 1},
+	{"device_hours", mt_dc_judge_device_hours, 1},
 	{"effort", mt_dc_judge_effort, 0},
 	{"custom", mt_dc_judge_custom, 0},
 };
@@ -204,6 +205,62 @@ static const char *spec_item(const mt_spec *spec, size_t i, const char *field)
 	char path[64];
 	snprintf(path, sizeof(path), "criteria.%zu.%s", i, field);
 	return mt_spec_get(spec, path);
+}
+
+/* The devices of a flattened run; 0 when not known. */
+static int64_t run_devices(json_t *r)
+{
+	double d = mt_dc_num(json_object_get(r, "devices"));
+	return isfinite(d) && d >= 1 ? (int64_t)d : 0;
+}
+
+/* The evidence a run criterion reads: with `devices:`, only the runs at
+ * that device count (a chip-level advantage can vanish across devices, so
+ * both systems compare like for like); without, all of them, unless a
+ * comparison's system has runs at several counts: then NULL, and c is
+ * judged unknown, since no figure may pool topologies. New reference. */
+static json_t *topology_evidence(struct ctx *x, json_t *c, size_t i, const char *kind)
+{
+	char at[48];
+	const char *dv;
+	int64_t devices = 0;
+	json_t *ev, *runs, *r;
+	size_t k;
+
+	snprintf(at, sizeof(at), "criteria.%zu.devices", i);
+	if ((dv = mt_spec_get(x->spec, at)))
+		devices = strtoll(dv, NULL, 10);
+	if (!devices && strcmp(kind, "quality") != 0) {
+		static const char *const systems[] = {"baseline", "candidate"};
+		for (size_t s = 0; s < 2; s++) {
+			int64_t seen = 0;
+			json_array_foreach(json_object_get(x->ev, "runs"), k, r) {
+				int64_t d = run_devices(r);
+				if (!d || mt_dc_is_rehearsal(r) || !mt_dc_streq(mt_dc_str(r, "system"), systems[s]))
+					continue;
+				if (seen && d != seen) {
+					mt_dc_source(c, "runs of both systems");
+					mt_dc_judge(c, "unknown", NAN, "the %s's runs are at several device counts "
+						    "(%lld and %lld, at least): a criterion judges one topology, "
+						    "so that no figure pools them", systems[s], (long long)seen,
+						    (long long)d);
+					mt_dc_need(c, at, "edit trial.yaml: the device count judged");
+					return NULL;
+				}
+				seen = d;
+			}
+		}
+	}
+	ev = json_copy(x->ev);
+	if (!devices)
+		return ev;
+	runs = json_array();
+	json_array_foreach(json_object_get(x->ev, "runs"), k, r)
+		if (run_devices(r) == devices)
+			json_array_append(runs, r);
+	json_object_set_new(ev, "runs", runs);
+	json_object_set_new(c, "devices", json_integer(devices));
+	return ev;
 }
 
 /* Criterion i of trial.yaml, judged. NULL with MT_EINVALID for a kind this
@@ -233,7 +290,23 @@ static json_t *criterion(struct ctx *x, size_t i, int *runs)
 	}
 	for (size_t k = 0; k < N_JUDGES; k++)
 		if (strcmp(judges[k].kind, kind) == 0) {
+			json_t *all = x->ev, *at_topology = judges[k].runs ? topology_evidence(x, c, i, kind)
+									  : NULL;
+			if (judges[k].runs && !at_topology)
+				return c; /* judged unknown: which topology is not said */
+			if (at_topology)
+				x->ev = at_topology;
 			judges[k].judge(x, c, threshold);
+			x->ev = all;
+			json_decref(at_topology);
+			if (json_is_integer(json_object_get(c, "devices")) && mt_dc_str(c, "evidence")) {
+				mt_buf b = MT_BUF_INIT;
+				mt_buf_printf(&b, "at %lld devices: %s",
+					      (long long)json_integer_value(json_object_get(c, "devices")),
+					      mt_dc_str(c, "evidence"));
+				json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&b)));
+				mt_buf_dispose(&b);
+			}
 			*runs |= judges[k].runs && mt_dc_streq(mt_dc_str(c, "status"), "met");
 			if (judges[k].runs) /* quality reads the candidate's runs alone */
 				mt_dc_rehearsals_left_out(x, c, strcmp(kind, "quality") == 0 ? "candidate" : NULL);

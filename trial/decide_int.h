@@ -97,6 +97,7 @@ void mt_dc_attempts_condition(struct ctx *x, json_t *c);
 void mt_dc_judge_quality(struct ctx *x, json_t *c, double threshold);     /* decide_runs.c */
 void mt_dc_judge_time(struct ctx *x, json_t *c, double threshold);        /* decide_runs.c */
 void mt_dc_judge_cost(struct ctx *x, json_t *c, double threshold);        /* decide_runs.c */
+void mt_dc_judge_device_hours(struct ctx *x, json_t *c, double threshold); /* decide_runs.c */
 void mt_dc_judge_correctness(struct ctx *x, json_t *c, double threshold); /* decide_records.c */
 void mt_dc_judge_ops(struct ctx *x, json_t *c, double threshold);         /* decide_records.c */
 void mt_dc_judge_effort(struct ctx *x, json_t *c, double threshold);      /* decide_records.c */

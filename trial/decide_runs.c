@@ -547,6 +547,15 @@ void mt_dc_judge_time(struct ctx *x, json_t *c, double threshold)
 		judge_ratio_runs(x, c, threshold, &r);
 }
 
+void mt_dc_judge_device_hours(struct ctx *x, json_t *c, double threshold)
+{
+	static const struct ratio r = {"device_hours_to_target", "device-hours to the target", 1,
+				       "device-hours"};
+	mt_dc_source(c, "runs of both systems: device_hours_to_target");
+	if (!mt_dc_lacks_threshold(x, c, threshold))
+		judge_ratio_runs(x, c, threshold, &r);
+}
+
 void mt_dc_judge_cost(struct ctx *x, json_t *c, double threshold)
 {
 	static const char *const systems[] = {"baseline", "candidate"};

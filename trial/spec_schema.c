@@ -53,7 +53,8 @@ static const char *const op_statuses[] = {"device", "cpu_fallback", "unsupported
 					  NULL};
 static const char *const judgements[] = {"met", "not_met", NULL};
 static const char *const criterion_kinds[] = {
-	"quality", "correctness", "ops", "time_to_quality", "cost_to_quality", "effort", "custom",
+	"quality", "correctness", "ops", "time_to_quality", "cost_to_quality", "device_hours",
+	"effort", "custom",
 	NULL};
 
 /* A scaling study runs one workload at several sizes. */
@@ -213,7 +214,12 @@ static const struct field schema_fields[] = {
 	ENUM("criteria.*.kind", criterion_kinds,
 	     "What is judged: reaching the quality target, matching the baseline within "
 	     "tolerances, operator coverage on the candidate, time or cost to quality, "
+	     "device-hours to quality (scarce devices, apart from turnaround), "
 	     "engineering effort, or something else (custom)."),
+	COUNT("criteria.*.devices", "The topology judged, by its device count: only runs at it "
+				    "count, on both systems, so that they compare like for like. "
+				    "Needed by time, cost and device-hours criteria when a "
+				    "system's runs are at several device counts."),
 	NUM("criteria.*.threshold", "The number it is judged against; its unit follows from "
 				    "kind (e.g. a ratio to the baseline's cost)."),
 	STR("criteria.*.description", "The criterion in words, as the report shows it."),

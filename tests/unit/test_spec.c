@@ -182,7 +182,7 @@ static void test_template_explains_every_section(void **state)
 		"One of: input, target, padded.", "target = a position with a loss target",
 		"One of: measured, public_rate, omitted.", "public rate page",
 		"One of: fp32, tf32, bf16, fp16, fp8, mixed.", "One of: lower, higher.",
-		"time_to_quality, cost_to_quality, effort, custom.", "\"not yet known\"", NULL};
+		"time_to_quality, cost_to_quality, device_hours, effort, custom.", "\"not yet known\"", NULL};
 	char *text = mt_spec_template("t", "r", NULL);
 	char *words = comment_words(text);
 	(void)state;
@@ -396,7 +396,7 @@ static void test_schema_errors(void **state)
 			   "padded (got 'bytes')");
 	assert_parse_fails(HEAD "criteria:\n  - name: a\n  - kind: qualty\n", MT_EINVALID,
 			   "t.yaml:5:11: 'criteria.1.kind' must be one of: quality, correctness, "
-			   "ops, time_to_quality, cost_to_quality, effort, custom (got 'qualty')");
+			   "ops, time_to_quality, cost_to_quality, device_hours, effort, custom (got 'qualty')");
 	assert_parse_fails(HEAD "criteria:\n  - name: a\n    weight: 2\n", MT_EINVALID,
 			   "t.yaml:5:5: unknown key 'weight' in 'criteria.0'");
 	assert_parse_fails(HEAD "tolerances:\n  equal_nan: yes\n", MT_EINVALID,
