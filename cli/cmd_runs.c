@@ -96,6 +96,9 @@ static void print_systems(json_t *systems)
 			printf("; median time to target %.4g s", s.time_to_target_s.median);
 		if (!isnan(s.run_minutes.median))
 			printf("; MLPerf minutes median %.4g", s.run_minutes.median);
+		if (s.several_topologies)
+			printf("; runs at several device counts: times per topology in mtrial scaling, "
+			       "never pooled");
 		printf("\n");
 		first = 0;
 	}

@@ -112,7 +112,10 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec);
  * current target) (rehearsals left out:
  * they are not evidence; null for a system without other runs) plus
  * devices (as the runs count them when they agree, else trial.yaml's) and
- * the hourly price. New reference. */
+ * the hourly price; "topologies" [{devices, summary}] per device count, and
+ * with several ("several_topologies" true) the spreads over time
+ * (time_to_target_s, run_minutes) are null with a "pooled_note": no figure
+ * pools topologies. New reference. */
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec);
 
 #endif

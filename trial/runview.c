@@ -348,6 +348,7 @@ int mt_runview_system(mt_run_system_view *s, const json_t *systems, const char *
 	read_spread(&s->run_minutes, &v, "run_minutes");
 	s->devices = mt_jview_num(&v, "devices");
 	s->price_hourly = mt_jview_num(&v, "price_hourly");
+	s->several_topologies = json_is_true(mt_jview_opt_get(&v, "several_topologies"));
 	return mt_jview_complete(&v);
 }
 

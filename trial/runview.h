@@ -156,6 +156,8 @@ typedef struct {
 	mt_run_spread time_to_target_s; /* over the runs that reached it */
 	mt_run_spread run_minutes;      /* MLPerf's, over its successful runs */
 	double devices, price_hourly;
+	int several_topologies; /* runs at several device counts: the spreads are
+	                           unknown, never pooled (mtrial scaling has them) */
 } mt_run_system_view;
 
 /* Reads system `name` ("baseline", "candidate") of mt_runs_by_system's

@@ -641,13 +641,22 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 	side_counts(p, &b, &c);
 	bc = b.time_to_target_s.median, cc = c.time_to_target_s.median;
 	side_row(p, "  to target", secs(bs, sizeof(bs), bc), secs(cs, sizeof(cs), cc), cc / bc);
-	side_secs(p, runs, "  clock 1", clock1_of);
-	side_secs(p, runs, "  steady step", step_of);
-	bc = median_of(runs, "baseline", target_cost_of);
-	cc = median_of(runs, "candidate", target_cost_of);
-	snprintf(bs, sizeof(bs), isfinite(bc) ? "%.4g" : "-", bc);
-	snprintf(cs, sizeof(cs), isfinite(cc) ? "%.4g" : "-", cc);
-	side_row(p, "  target cost", bs, cs, cc / bc);
+	if (b.several_topologies || c.several_topologies) {
+		/* medians over runs at several device counts would pool them */
+		tui_action_keys(TUI_ACT_SCALING, keys, sizeof(keys));
+		snprintf(bs, sizeof(bs), "%s", keys);
+		page_line(p);
+		page_addf(p, STYLE_WARN, "  runs at several device counts: per topology on the "
+			  "scaling page (%s), never pooled", bs);
+	} else {
+		side_secs(p, runs, "  clock 1", clock1_of);
+		side_secs(p, runs, "  steady step", step_of);
+		bc = median_of(runs, "baseline", target_cost_of);
+		cc = median_of(runs, "candidate", target_cost_of);
+		snprintf(bs, sizeof(bs), isfinite(bc) ? "%.4g" : "-", bc);
+		snprintf(cs, sizeof(cs), isfinite(cc) ? "%.4g" : "-", cc);
+		side_row(p, "  target cost", bs, cs, cc / bc);
+	}
 	page_para(p, 2, STYLE_DIM,
 		  "Medians over the successful runs; failed: attempts that failed or were "
 		  "aborted; target cost: the price of the devices until the target. "

@@ -57,6 +57,14 @@ has "2048 devices finish (MLPerf time)" "$(json "j['systems']['baseline']['trade
 run_mt 0 scaling --system baseline
 has "3 topologies: every figure is per topology, never pooled." "$OUT" "the text says so"
 has "Times are MLPerf's run minutes" "$OUT" "and what the times are"
+# runs --json carries the same grouping, and pools no time across topologies
+run_mt 0 runs --json
+eq "$(json "[t['devices'] for t in j['systems']['baseline']['topologies']]")" "[8.0, 64.0, 2048.0]" "runs --json: per device count"
+eq "$(json "round(j['systems']['baseline']['topologies'][1]['summary']['run_minutes']['median'] * 60, 3)")" "$T64" "each with its own summary"
+eq "$(json "j['systems']['baseline']['run_minutes']['median'], j['systems']['baseline']['several_topologies']")" "None True" \
+	"the pooled median over 8, 64 and 2,048 devices is not given"
+run_mt 0 runs
+has "runs at several device counts: times per topology in mtrial scaling, never pooled" "$OUT" "runs says so"
 run_mt 2 scaling --system gpu
 has "--system: 'gpu' is not baseline or candidate" "$ERR" "a bad system is named"
 
