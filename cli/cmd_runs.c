@@ -339,6 +339,29 @@ static void print_throughput(const mt_run_view *r)
 	printf("\n");
 }
 
+/* The steady time spent waiting for input and communicating (data_s=,
+ * comm_s=), or that it is not measured: never counted as none. */
+static void print_waits(const mt_run_view *r)
+{
+	double d = r->figures.data_wait_share, c = r->figures.comm_wait_share;
+
+	if (!r->figures.steady)
+		return;
+	if (isnan(d) && isnan(c)) {
+		printf("  waits    not measured (print data_s= and comm_s= on step lines)\n");
+		return;
+	}
+	printf("  waits    ");
+	if (!isnan(d))
+		printf("%.1f%% of the steady time waiting for input", 100 * d);
+	else
+		printf("input wait not measured");
+	if (!isnan(c))
+		printf(", %.1f%% communicating\n", 100 * c);
+	else
+		printf(", communication not measured\n");
+}
+
 /* Device-hours and cost, or why there are none. */
 static void print_cost(const mt_run_view *r)
 {
@@ -499,6 +522,7 @@ static void print_one(const mt_run_view *r)
 	       secs(buf, sizeof(buf), r->steady_step_s),
 	       r->steady_statistic ? "mean, as the throughput" : "-");
 	print_throughput(r);
+	print_waits(r);
 	print_target(r);
 	if (!isnan(r->run_minutes))
 		printf("  MLPerf   %.3f minutes (run_stop - run_start)\n", r->run_minutes);

@@ -23,6 +23,9 @@ eq "$(json "round(j['metrics']['steady']['data_wait']['share'], 6)")" 0.25 "a qu
 eq "$(json "j['metrics']['steady']['data_wait']['intervals']")" 30 "over the 30 steady intervals that report it"
 eq "$(json "round(j['metrics']['steady']['comm_wait']['share'], 6)")" 0.1 "a tenth communicating"
 
+run_mt 0 runs show 1
+has "waits    25.0% of the steady time waiting for input, 10.0% communicating" "$OUT" "runs show says it"
+
 # a line every 2 steps stands for both: its per-step wait counts twice
 L2=$T_TMP/every2.log
 for s in $(seq 2 2 60); do
@@ -49,6 +52,8 @@ for s in $(seq 1 20); do echo "mtrial:step=$s loss=2.0 time_ms=$((t + 1000 * s))
 run_mt 0 runs import "$L3" --system baseline
 run_mt 0 runs show 4 --json
 eq "$(json "j['metrics']['steady']['data_wait']")" None "not measured is null"
+run_mt 0 runs show 4
+has "waits    not measured" "$OUT" "and runs show says it is not measured"
 
 # a negative wait is a warning naming the line; the step still counts
 L4=$T_TMP/bad.log
