@@ -2,6 +2,7 @@
  * CSV or JSON Lines series), an MLPerf system description's topology, and
  * the runs flattened with the trial's target and prices. */
 #include "runs.h"
+#include "runs_int.h"
 #include "topology.h"
 #include "error.h"
 #include "runlog.h"
@@ -614,18 +615,18 @@ int mt_runs_system_read(json_t **out, const char *path)
 	return *out ? 0 : mt_error_set(MT_EIO, "out of memory");
 }
 
-static double num(json_t *v)
+double mt_runs__num(json_t *v)
 {
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static json_t *real_or_null(double v)
+json_t *mt_runs__real_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
 /* A number of trial.yaml, NaN without one. */
-static double spec_num(const mt_spec *spec, const char *system, const char *key)
+double mt_runs__spec_num(const mt_spec *spec, const char *system, const char *key)
 {
 	char path[96];
 	const char *v;
@@ -635,9 +636,9 @@ static double spec_num(const mt_spec *spec, const char *system, const char *key)
 }
 
 /* Devices of a system: accelerators per host x hosts (hosts default 1). */
-static double devices_of(const mt_spec *spec, const char *system)
+double mt_runs__devices_of(const mt_spec *spec, const char *system)
 {
-	double count = spec_num(spec, system, "count"), hosts = spec_num(spec, system, "hosts");
+	double count = mt_runs__spec_num(spec, system, "count"), hosts = mt_runs__spec_num(spec, system, "hosts");
 	return isnan(count) ? NAN : count * (isnan(hosts) ? 1 : hosts);
 }
 
@@ -671,7 +672,7 @@ static json_t *first_meeting(json_t *evals, const char *metric, double threshold
 	size_t i;
 
 	json_array_foreach(evals, i, e) {
-		double v = num(json_object_get(e, "value"));
+		double v = mt_runs__num(json_object_get(e, "value"));
 		if (!json_is_integer(json_object_get(e, "t_ms")) ||
 		    strcmp(json_string_value(json_object_get(e, "metric")) ?: "", metric) != 0)
 			continue;
@@ -690,7 +691,7 @@ static int64_t legacy_anchor(json_t *m, const char *key)
 	json_t *old = json_object_get(m, "target"), *e;
 	const char *metric = json_string_value(json_object_get(old, "metric"));
 	const char *dir = json_string_value(json_object_get(old, "direction"));
-	double s = num(json_object_get(old, key)), threshold = num(json_object_get(old, "value"));
+	double s = mt_runs__num(json_object_get(old, key)), threshold = mt_runs__num(json_object_get(old, "value"));
 
 	if (!metric || !json_is_true(json_object_get(old, "reached")) || !isfinite(s) ||
 	    !isfinite(threshold))
@@ -754,13 +755,13 @@ json_t *mt_runs_target(json_t *m, const mt_spec *spec)
 	t = json_pack("{s:s, s:f, s:s, s:b, s:b, s:o, s:o, s:O?, s:O?}", "metric", metric, "value",
 		      value, "direction", higher ? "higher" : "lower", "evaluated", evaluated,
 		      "reached", hit != NULL, "from_run_start_s",
-		      real_or_null(hit && start != MT_RUNLOG_NO_TIME ? (double)(at - start) / 1000 : NAN),
+		      mt_runs__real_or_null(hit && start != MT_RUNLOG_NO_TIME ? (double)(at - start) / 1000 : NAN),
 		      "from_submission_s",
-		      real_or_null(hit && sub != MT_RUNLOG_NO_TIME ? (double)(at - sub) / 1000 : NAN),
+		      mt_runs__real_or_null(hit && sub != MT_RUNLOG_NO_TIME ? (double)(at - sub) / 1000 : NAN),
 		      "at_step", json_object_get(hit, "step"), "at_epoch", json_object_get(hit, "epoch"));
 	/* what the cost to the target counts: the attempt's start to the hit */
 	json_object_set_new(t, "from_attempt_start_s",
-			    real_or_null(hit && acc != MT_RUNLOG_NO_TIME ? (double)(at - acc) / 1000 : NAN));
+			    mt_runs__real_or_null(hit && acc != MT_RUNLOG_NO_TIME ? (double)(at - acc) / 1000 : NAN));
 	metrics_in_log(&b, evals);
 	json_object_set_new(t, "metrics_in_log", json_string(mt_buf_cstr(&b)));
 	if (!hit)
@@ -864,29 +865,29 @@ static void flatten_cost(json_t *run, json_t *m, json_t *target, const mt_spec *
 	int rehearsal = json_is_true(json_object_get(run, "rehearsal"));
 	mt_topology topo;
 	double devices;
-	double price = system && !rehearsal ? spec_num(spec, system, "price.hourly") : NAN;
+	double price = system && !rehearsal ? mt_runs__spec_num(spec, system, "price.hourly") : NAN;
 	double hours = attempt_hours(run, m, &from, &to);
 	/* to the target inside the same boundary: from the attempt's start */
-	double to_target = num(json_object_get(target, "from_attempt_start_s"));
+	double to_target = mt_runs__num(json_object_get(target, "from_attempt_start_s"));
 
 	run_topology(&topo, m, system, rehearsal, spec);
 	devices = topo.n[MT_TOPO_DEVICES] ? (double)topo.n[MT_TOPO_DEVICES] : NAN;
 
 	json_object_set_new(run, "accounting",
 			    from ? json_pack("{s:s, s:s, s:o}", "from", from, "to", to, "hours",
-					     real_or_null(hours))
+					     mt_runs__real_or_null(hours))
 				 : json_null());
-	json_object_set_new(run, "devices", real_or_null(devices));
+	json_object_set_new(run, "devices", mt_runs__real_or_null(devices));
 	json_object_set_new(run, "devices_from",
 			    isfinite(devices) ? json_string(topo.from[MT_TOPO_DEVICES]) : json_null());
 	json_object_set_new(run, "topology", mt_topology_json(&topo));
-	json_object_set_new(run, "device_hours", real_or_null(rehearsal ? NAN : devices * hours));
+	json_object_set_new(run, "device_hours", mt_runs__real_or_null(rehearsal ? NAN : devices * hours));
 	json_object_set_new(run, "device_hours_to_target",
-			    real_or_null(rehearsal ? NAN : devices * to_target / 3600.0));
+			    mt_runs__real_or_null(rehearsal ? NAN : devices * to_target / 3600.0));
 	if (rehearsal)
 		json_object_set_new(run, "not_priced", json_string("rehearsal"));
-	json_object_set_new(run, "cost", real_or_null(price * hours));
-	json_object_set_new(run, "cost_to_target", real_or_null(price * to_target / 3600.0));
+	json_object_set_new(run, "cost", mt_runs__real_or_null(price * hours));
+	json_object_set_new(run, "cost_to_target", mt_runs__real_or_null(price * to_target / 3600.0));
 }
 
 void mt_runs_flatten(json_t *run, const mt_spec *spec)
@@ -898,16 +899,16 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec)
 
 	if (json_is_object(m)) /* the frozen target of an older record goes */
 		json_object_set(m, "target", target);
-	json_object_set_new(run, "clock1_s", real_or_null(num(json_object_get(json_object_get(m, "clock1"),
+	json_object_set_new(run, "clock1_s", mt_runs__real_or_null(mt_runs__num(json_object_get(json_object_get(m, "clock1"),
 									      "seconds"))));
 	/* clock 2: the steady-state mean, as throughput (an older record: its mean) */
 	json_object_set_new(run, "steady_step_s",
-			    real_or_null(num(step ? step : json_object_get(steady, "step_mean_s"))));
+			    mt_runs__real_or_null(mt_runs__num(step ? step : json_object_get(steady, "step_mean_s"))));
 	json_object_set_new(run, "steady_statistic", json_is_object(steady) ? json_string("mean")
 									     : json_null());
 	json_object_set_new(run, "throughput",
 			    json_pack("{so, sO?}", "value",
-				      real_or_null(num(json_object_get(steady, "throughput"))), "unit",
+				      mt_runs__real_or_null(mt_runs__num(json_object_get(steady, "throughput"))), "unit",
 				      json_object_get(steady, "unit")));
 	json_object_set_new(run, "outcome", json_string(mt_run_outcome(
 		json_string_value(json_object_get(run, "status")), target)));
@@ -916,10 +917,10 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec)
 					    : json_is_true(json_object_get(target, "evaluated")) ? json_false()
 					    : json_null());
 	json_object_set_new(run, "time_to_target_s",
-			    real_or_null(reached ? num(json_object_get(target, "from_run_start_s")) : NAN));
+			    mt_runs__real_or_null(reached ? mt_runs__num(json_object_get(target, "from_run_start_s")) : NAN));
 	json_object_set_new(run, "time_to_target_from_submission_s",
-			    real_or_null(reached ? num(json_object_get(target, "from_submission_s")) : NAN));
-	json_object_set_new(run, "run_minutes", real_or_null(num(json_object_get(m, "run_minutes"))));
+			    mt_runs__real_or_null(reached ? mt_runs__num(json_object_get(target, "from_submission_s")) : NAN));
+	json_object_set_new(run, "run_minutes", mt_runs__real_or_null(mt_runs__num(json_object_get(m, "run_minutes"))));
 	flatten_cache(run, json_object_get(m, "compile_cache"));
 	flatten_cost(run, m, target, spec);
 	flatten_warnings(run, m, target, spec);
@@ -934,125 +935,4 @@ void mt_runs_set_end(json_t *metrics, int64_t end_ms)
 		return;
 	json_object_set_new(a, "end_ms", json_integer(end_ms));
 	json_object_set_new(a, "end_from", json_string("process_end"));
-}
-
-/* A system's devices as its runs count them (flattened: a system
- * description imported with them wins over trial.yaml) when they agree,
- * else trial.yaml's count x hosts. */
-static double system_devices(json_t *runs, const char *system, const mt_spec *spec)
-{
-	double d = NAN;
-	json_t *r;
-	size_t i;
-
-	json_array_foreach(runs, i, r) {
-		double v = num(json_object_get(r, "devices"));
-		if (json_is_true(json_object_get(r, "rehearsal")) || !isfinite(v) ||
-		    strcmp(json_string_value(json_object_get(r, "system")) ?: "", system) != 0)
-			continue;
-		if (isfinite(d) && d != v)
-			return devices_of(spec, system);
-		d = v;
-	}
-	return isfinite(d) ? d : devices_of(spec, system);
-}
-
-/* The run's metrics with the journal's status (an imported log without an
- * end marker is not a failure), for mt_run_summary_json. New reference. */
-static json_t *summary_item(json_t *r)
-{
-	json_t *m = json_copy(json_object_get(r, "metrics"));
-
-	json_object_set(m, "status", json_object_get(r, "status"));
-	return m;
-}
-
-/* The system's summary per device count, smallest first: no figure pools
- * topologies. A run without a known count is in none. */
-static json_t *topologies_of(json_t *runs, const char *system)
-{
-	json_t *out = json_array(), *r;
-	json_t **items = calloc(json_array_size(runs) + 1, sizeof(*items));
-	double last = 0;
-	size_t i;
-
-	for (;;) {
-		double next = INFINITY;
-		size_t n = 0;
-		json_array_foreach(runs, i, r) {
-			double d = num(json_object_get(r, "devices"));
-			if (strcmp(json_string_value(json_object_get(r, "system")) ?: "", system) == 0 &&
-			    json_is_object(json_object_get(r, "metrics")) &&
-			    !json_is_true(json_object_get(r, "rehearsal")) && d > last && d < next)
-				next = d;
-		}
-		if (!isfinite(next) || !items)
-			break;
-		json_array_foreach(runs, i, r)
-			if (strcmp(json_string_value(json_object_get(r, "system")) ?: "", system) == 0 &&
-			    json_is_object(json_object_get(r, "metrics")) &&
-			    !json_is_true(json_object_get(r, "rehearsal")) &&
-			    num(json_object_get(r, "devices")) == next)
-				items[n++] = summary_item(r);
-		json_array_append_new(out, json_pack("{s:f, s:o}", "devices", next, "summary",
-						     mt_run_summary_json(items, n)));
-		for (size_t k = 0; k < n; k++)
-			json_decref(items[k]);
-		last = next;
-	}
-	free(items);
-	return out;
-}
-
-/* With runs at several device counts, the summary's figures over time
- * would pool them: they become unknown, and the per-topology ones say. */
-static void unpool(json_t *sum, json_t *topologies)
-{
-	static const char *const spreads[] = {"time_to_target_s", "run_minutes"};
-
-	json_object_set(sum, "topologies", topologies);
-	json_object_set_new(sum, "several_topologies", json_boolean(json_array_size(topologies) > 1));
-	if (json_array_size(topologies) <= 1)
-		return;
-	for (size_t k = 0; k < 2; k++)
-		json_object_set_new(sum, spreads[k],
-				    json_pack("{s:n, s:n, s:n, s:n}", "min", "median", "max",
-					      "olympic_mean"));
-	json_object_set_new(sum, "pooled_note",
-			    json_string("runs at several device counts: their times are given per "
-					"topology, never pooled"));
-}
-
-json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec)
-{
-	static const char *const systems[] = {"baseline", "candidate"};
-	json_t *out = json_object();
-
-	for (size_t s = 0; s < 2; s++) {
-		json_t **items = calloc(json_array_size(runs) + 1, sizeof(*items)), *r, *sum;
-		size_t i, n = 0;
-		json_array_foreach(runs, i, r)
-			if (strcmp(json_string_value(json_object_get(r, "system")), systems[s]) == 0 &&
-			    json_is_object(json_object_get(r, "metrics")) &&
-			    !json_is_true(json_object_get(r, "rehearsal"))) {
-				/* the attempt's status is the journal's: an imported log
-				 * without an end marker is not a failure */
-				items[n] = json_copy(json_object_get(r, "metrics"));
-				json_object_set(items[n++], "status", json_object_get(r, "status"));
-			}
-		sum = n ? mt_run_summary_json(items, n) : json_null();
-		for (i = 0; i < n; i++)
-			json_decref(items[i]);
-		free(items);
-		if (json_is_object(sum)) {
-			json_t *topologies = topologies_of(runs, systems[s]);
-			unpool(sum, topologies);
-			json_decref(topologies);
-			json_object_set_new(sum, "devices", real_or_null(system_devices(runs, systems[s], spec)));
-			json_object_set_new(sum, "price_hourly",
-					    real_or_null(spec_num(spec, systems[s], "price.hourly")));
-		}
-		json_object_set_new(out, systems[s], sum ? sum : json_null());
-	}
-	return out;
 }

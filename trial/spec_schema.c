@@ -16,24 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum field_type { F_STRING, F_INTEGER, F_NUMBER, F_BOOLEAN, F_ENUM, F_MAP, F_DICT, F_LIST };
-
-/* B_COUNT: 1 to COUNT_MAX (devices, hosts, batch sizes: every consumer reads
- * them into an int, and 0 of them is no system); B_AMOUNT: 0 or more (a
- * tolerance, a price, hours). Anything else is only bounded by its type. */
-enum field_bound { B_ANY, B_COUNT, B_AMOUNT };
-#define COUNT_MAX 2147483647LL
-
-struct field {
-	const char *path;          /* dotted; "*" is any item of a list */
-	enum field_type type;
-	int required;              /* must be present and not empty */
-	const char *const *values; /* F_ENUM: the allowed values, NULL-terminated */
-	const char *example;       /* F_DICT: a sample line for the template */
-	const char *help;          /* one line: what it means, how to fill it */
-	enum field_bound bound;    /* F_INTEGER, F_NUMBER: the values that make sense */
-};
-
 #define STR(p, h) {.path = (p), .type = F_STRING, .help = (h)}
 #define INT(p, h) {.path = (p), .type = F_INTEGER, .help = (h)}
 #define NUM(p, h) {.path = (p), .type = F_NUMBER, .help = (h)}
@@ -102,7 +84,7 @@ static const char *const criterion_kinds[] = {
 
 #define OVERRIDE_HELP "Tolerances for particular tensors, matched by name."
 
-static const struct field schema_fields[] = {
+const struct field mt_spec__fields[] = {
 	{.path = "schema", .type = F_INTEGER, .required = 1,
 	 .help = "Version of this file's layout; this mtrial reads 1. Leave it as it is."},
 	{.path = "name", .type = F_STRING, .required = 1,
@@ -249,7 +231,8 @@ static const struct field schema_fields[] = {
 				      "eager on 2.14.3 (Ada, 2026-11-20)\"."),
 };
 
-#define N_FIELDS (sizeof(schema_fields) / sizeof(schema_fields[0]))
+const size_t mt_spec__nfields = sizeof(mt_spec__fields) / sizeof(mt_spec__fields[0]);
+#define N_FIELDS mt_spec__nfields
 
 /* The top level, as if it were a field; "" joins without a dot. */
 static const struct field root_field = {.path = "", .type = F_MAP, .required = 1};
@@ -259,8 +242,8 @@ static const struct field dict_value = {.path = "", .type = F_STRING};
 static const struct field *field_find(const char *path)
 {
 	for (size_t i = 0; i < N_FIELDS; i++)
-		if (strcmp(schema_fields[i].path, path) == 0)
-			return &schema_fields[i];
+		if (strcmp(mt_spec__fields[i].path, path) == 0)
+			return &mt_spec__fields[i];
 	return NULL;
 }
 
@@ -281,13 +264,13 @@ static const struct field *field_child(const struct field *parent, const char *k
 }
 
 /* The field every item of a list is. */
-static const struct field *field_item(const struct field *list)
+const struct field *mt_spec__field_item(const struct field *list)
 {
 	return field_join(list, "*");
 }
 
 /* The last part of f's path if f is a direct child of parent, else NULL. */
-static const char *child_key(const struct field *f, const struct field *parent)
+const char *mt_spec__child_key(const struct field *f, const struct field *parent)
 {
 	size_t n = strlen(parent->path);
 
@@ -338,7 +321,7 @@ static void path_pop(struct check *c, size_t len)
 }
 
 /* A value as quoted in a message: long ones are cut, on a character edge. */
-static const char *shown(const char *text, char *buf, size_t size)
+const char *mt_spec__shown(const char *text, char *buf, size_t size)
 {
 	size_t n = strlen(text);
 
@@ -356,7 +339,7 @@ static const char *kind_name(const mt_snode *n)
 	return n->kind == MT_SNODE_MAP ? "a map" : n->kind == MT_SNODE_LIST ? "a list" : "a value";
 }
 
-static void put_values(mt_buf *b, const char *const *values)
+void mt_spec__put_values(mt_buf *b, const char *const *values)
 {
 	for (size_t i = 0; values[i]; i++)
 		mt_buf_printf(b, "%s%s", i ? ", " : "", values[i]);
@@ -370,7 +353,7 @@ static int wrong_type(const struct check *c, const mt_snode *n, const char *want
 		return fail(c, n->line, n->col, "'%s' must be %s, got %s", mt_buf_cstr(&c->path),
 			    want, kind_name(n));
 	return fail(c, n->line, n->col, "'%s' must be %s, got '%s'%s", mt_buf_cstr(&c->path), want,
-		    shown(n->text, buf, sizeof(buf)),
+		    mt_spec__shown(n->text, buf, sizeof(buf)),
 		    n->plain ? "" : " (quoted, so text: remove the quotes)");
 }
 
@@ -448,12 +431,12 @@ static int unknown_key(const struct check *c, const mt_snode *kid, const struct 
 	else
 		mt_buf_puts(&where, "at the top level");
 	for (size_t i = 0; i < N_FIELDS; i++) {
-		const char *key = child_key(&schema_fields[i], f);
+		const char *key = mt_spec__child_key(&mt_spec__fields[i], f);
 		if (key)
 			mt_buf_printf(&keys, "%s%s", keys.len ? ", " : "", key);
 	}
 	error = fail(c, kid->key_line, kid->key_col, "unknown key '%s' %s (expected one of: %s)",
-		     shown(kid->key, buf, sizeof(buf)), mt_buf_cstr(&where), mt_buf_cstr(&keys));
+		     mt_spec__shown(kid->key, buf, sizeof(buf)), mt_buf_cstr(&where), mt_buf_cstr(&keys));
 	mt_buf_dispose(&where);
 	mt_buf_dispose(&keys);
 	return error;
@@ -467,9 +450,9 @@ static int check_required(const struct check *c, const mt_snode *map, const stru
 	size_t col = map->key ? map->key_col : map->col;
 
 	for (size_t i = 0; i < N_FIELDS; i++) {
-		const char *key = child_key(&schema_fields[i], f);
+		const char *key = mt_spec__child_key(&mt_spec__fields[i], f);
 
-		if (!key || !schema_fields[i].required || member(map, key))
+		if (!key || !mt_spec__fields[i].required || member(map, key))
 			continue;
 		if (c->path.len)
 			return fail(c, line, col, "missing required key '%s' in '%s'", key,
@@ -485,11 +468,11 @@ static int enum_error(const struct check *c, const mt_snode *n, const struct fie
 	char buf[64];
 	int error;
 
-	put_values(&want, f->values);
+	mt_spec__put_values(&want, f->values);
 	if (n->kind == MT_SNODE_SCALAR)
 		error = fail(c, n->line, n->col, "'%s' must be one of: %s (got '%s')",
 			     mt_buf_cstr(&c->path), mt_buf_cstr(&want),
-			     shown(n->text, buf, sizeof(buf)));
+			     mt_spec__shown(n->text, buf, sizeof(buf)));
 	else
 		error = fail(c, n->line, n->col, "'%s' must be one of: %s (got %s)",
 			     mt_buf_cstr(&c->path), mt_buf_cstr(&want), kind_name(n));
@@ -536,7 +519,7 @@ static int check_range(const struct check *c, const mt_snode *n, const struct fi
 	if (ok)
 		return 0;
 	return fail(c, n->line, n->col, "'%s' is out of range: %s (expected %s)",
-		    mt_buf_cstr(&c->path), shown(n->text, buf, sizeof(buf)),
+		    mt_buf_cstr(&c->path), mt_spec__shown(n->text, buf, sizeof(buf)),
 		    range_text(f, range, sizeof(range)));
 }
 
@@ -608,7 +591,7 @@ static int check_dict(struct check *c, const mt_snode *n)
 
 static int check_list(struct check *c, const mt_snode *n, const struct field *f)
 {
-	const struct field *item = field_item(f);
+	const struct field *item = mt_spec__field_item(f);
 	char index[32];
 
 	if (n->kind != MT_SNODE_LIST)
@@ -657,7 +640,7 @@ static int check_version(const struct check *c, const mt_snode *root)
 	if (!v || v->kind != MT_SNODE_SCALAR || !v->text[0] || strcmp(v->text, want) == 0)
 		return 0;
 	return fail(c, v->line, v->col, "'schema' is '%s', but this mtrial reads schema %s",
-		    shown(v->text, buf, sizeof(buf)), want);
+		    mt_spec__shown(v->text, buf, sizeof(buf)), want);
 }
 
 /* ---- rules between fields --------------------------------------------------- */
@@ -692,7 +675,7 @@ static int check_criterion_names(const struct check *c, const mt_snode *root)
 				return fail(c, name->line, name->col, "'criteria.%zu.name' is '%s', "
 					    "already the name of criteria.%zu (line %u): each "
 					    "criterion needs its own name", i,
-					    shown(name->text, buf, sizeof(buf)), k, earlier->line);
+					    mt_spec__shown(name->text, buf, sizeof(buf)), k, earlier->line);
 		}
 	}
 	return 0;
@@ -805,7 +788,7 @@ static int check_table_name(const struct check *c, const mt_snode *root)
 		return 0;
 	return fail(c, t->line, t->col, "'probe.table' is '%s': no table can have that name "
 		    "(table names match [a-z0-9][a-z0-9._-]*; a file needs a '/' or a .yaml "
-		    "ending; mtrial tables list shows them)", shown(s, buf, sizeof(buf)));
+		    "ending; mtrial tables list shows them)", mt_spec__shown(s, buf, sizeof(buf)));
 }
 
 /* One probe override names one op (aten::add) or one torch API
@@ -826,10 +809,10 @@ static int check_override(const struct check *c, const mt_snode *o, size_t i)
 	if (api && (!api_kind || strcmp(api_kind, "api") != 0))
 		return fail(c, api->line, api->col, "'probe.overrides.%zu.api' is '%s', not a "
 			    "dotted torch API (torch.cumsum, torch.Tensor.masked_scatter)", i,
-			    shown(api->text, buf, sizeof(buf)));
+			    mt_spec__shown(api->text, buf, sizeof(buf)));
 	if (op && (!op_kind || strcmp(op_kind, "op") != 0))
 		return fail(c, op->line, op->col, "'probe.overrides.%zu.op' is '%s', %s", i,
-			    shown(op->text, buf, sizeof(buf)),
+			    mt_spec__shown(op->text, buf, sizeof(buf)),
 			    op_kind ? "a torch API: write it as api:" : "not an aten op (aten::add)");
 	return 0;
 }
@@ -877,7 +860,7 @@ static const struct field *kid_field(const struct field *f, const char *key)
 		return &dict_value;
 	if (f->type == F_MAP)
 		return field_child(f, key);
-	return f->type == F_LIST ? field_item(f) : NULL;
+	return f->type == F_LIST ? mt_spec__field_item(f) : NULL;
 }
 
 static json_t *scalar_json(const mt_snode *n, const struct field *f)
@@ -945,230 +928,3 @@ const char *const *mt_spec_enum_values(const char *path)
 	return f && f->type == F_ENUM ? f->values : NULL;
 }
 
-/* ---- the template ---------------------------------------------------------- */
-
-static const char template_head[] =
-	"# trial.yaml: the specification of one migration trial of PyTorch training\n"
-	"# code to AWS Trainium, read by mtrial.\n"
-	"#\n"
-	"# Every key of the schema is here, each under a comment saying what it means.\n"
-	"# An empty value means \"not yet known\": fill values in as the trial settles\n"
-	"# them. Put text in double quotes when it contains \": \" or \" #\", or when it\n"
-	"# could be read as a number (\"2.10\"). Anchors (&) and aliases (*) are not\n"
-	"# accepted.\n";
-
-#define TEMPLATE_WIDTH 79
-
-/* text as comment lines no wider than TEMPLATE_WIDTH where its words allow;
- * `first` starts the first line, `cont` the others. */
-static void put_wrapped(mt_buf *b, int indent, const char *first, const char *cont,
-			const char *text)
-{
-	const char *prefix = first;
-
-	while (*text) {
-		int room = TEMPLATE_WIDTH - indent - (int)strlen(prefix);
-		size_t n = strlen(text);
-
-		if (room < 20)
-			room = 20;
-		if (n > (size_t)room) {
-			n = (size_t)room;
-			while (n > 0 && text[n] != ' ')
-				n--;
-			if (n == 0)
-				n = strcspn(text, " ");
-		}
-		mt_buf_printf(b, "%*s%s%.*s\n", indent, "", prefix, (int)n, text);
-		text += n;
-		while (*text == ' ')
-			text++;
-		prefix = cont;
-	}
-}
-
-static void put_help(mt_buf *b, int indent, const char *first, const char *cont,
-		     const struct field *f, const char *key)
-{
-	mt_buf text = MT_BUF_INIT;
-
-	if (key)
-		mt_buf_printf(&text, "%s: ", key);
-	mt_buf_puts(&text, f->help);
-	if (f->bound == B_COUNT)
-		mt_buf_puts(&text, " 1 or more.");
-	else if (f->bound == B_AMOUNT)
-		mt_buf_puts(&text, " 0 or more.");
-	if (f->type == F_ENUM) {
-		mt_buf_puts(&text, " One of: ");
-		put_values(&text, f->values);
-		mt_buf_puts(&text, ".");
-	}
-	put_wrapped(b, indent, first, cont, mt_buf_cstr(&text));
-	mt_buf_dispose(&text);
-}
-
-/* One UTF-8 character as strictly as libyaml reads it (no overlong forms,
- * no surrogates); its length, or 0 when the bytes are not UTF-8. */
-static size_t utf8_decode(const unsigned char *p, uint32_t *cp)
-{
-	uint32_t c = p[0];
-	size_t n;
-
-	if (c < 0x80)
-		n = 1;
-	else if ((c & 0xE0) == 0xC0)
-		n = 2, c &= 0x1F;
-	else if ((c & 0xF0) == 0xE0)
-		n = 3, c &= 0x0F;
-	else if ((c & 0xF8) == 0xF0)
-		n = 4, c &= 0x07;
-	else
-		return 0;
-	/* A NUL terminator fails the continuation test, so this stops in time. */
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3F);
-	}
-	if ((n == 2 && c < 0x80) || (n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return n;
-}
-
-/* What libyaml accepts unescaped inside a double-quoted scalar. */
-static int yaml_printable(uint32_t c)
-{
-	return (c >= 0x20 && c <= 0x7E) || c == 0x85 || (c >= 0xA0 && c <= 0xD7FF) ||
-	       (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || (c >= 0x10000 && c <= 0x10FFFF);
-}
-
-/* s as a double-quoted YAML scalar that reads back as s: a name such as
- * 'a: "b" #c' must not become a map, a comment or a syntax error. Bytes that
- * are not UTF-8 cannot be written in YAML at all and become U+FFFD. */
-static void put_quoted(mt_buf *b, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	mt_buf_puts(b, "\"");
-	while (*p) {
-		uint32_t c = 0;
-		size_t n = utf8_decode(p, &c);
-
-		if (n == 0) {
-			mt_buf_puts(b, "\\uFFFD");
-			p++;
-			continue;
-		}
-		if (c == '"' || c == '\\')
-			mt_buf_printf(b, "\\%c", (char)c);
-		else if (!yaml_printable(c))
-			mt_buf_printf(b, c <= 0xFF ? "\\x%02X" : "\\u%04X", (unsigned)c);
-		else
-			mt_buf_put(b, (const char *)p, n);
-		p += n;
-	}
-	mt_buf_puts(b, "\"");
-}
-
-/* The facts the user gave to `mtrial init`; every other value starts empty. */
-struct facts {
-	const char *name, *repository, *revision;
-};
-
-static void put_value(mt_buf *b, const struct field *f, const struct facts *facts)
-{
-	const char *value = NULL;
-
-	if (strcmp(f->path, "schema") == 0) {
-		mt_buf_printf(b, " %d", MT_SPEC_SCHEMA_VERSION);
-		return;
-	}
-	if (strcmp(f->path, "name") == 0)
-		value = facts->name;
-	else if (strcmp(f->path, "workload.repository") == 0)
-		value = facts->repository;
-	else if (strcmp(f->path, "workload.revision") == 0)
-		value = facts->revision;
-	if (value && *value) {
-		mt_buf_puts(b, " ");
-		put_quoted(b, value);
-	}
-}
-
-/* A list's items are described in its comment and shown as a commented-out
- * skeleton under its key, so that the list starts empty and uncommenting
- * the skeleton gives a valid item. */
-static void put_item_help(mt_buf *b, const struct field *list, int indent)
-{
-	const struct field *item = field_item(list);
-
-	if (!item)
-		return;
-	mt_buf_printf(b, "%*s# Each item:\n", indent, "");
-	if (item->type != F_MAP) {
-		put_help(b, indent, "#   ", "#     ", item, NULL);
-		return;
-	}
-	for (size_t i = 0; i < N_FIELDS; i++) {
-		const char *key = child_key(&schema_fields[i], item);
-		if (key)
-			put_help(b, indent, "#   ", "#     ", &schema_fields[i], key);
-	}
-}
-
-static void put_item_skeleton(mt_buf *b, const struct field *list, int indent)
-{
-	const struct field *item = field_item(list);
-	int first = 1;
-
-	if (item && item->type != F_MAP)
-		mt_buf_printf(b, "%*s# -\n", indent, "");
-	for (size_t i = 0; item && item->type == F_MAP && i < N_FIELDS; i++) {
-		const char *key = child_key(&schema_fields[i], item);
-		if (!key)
-			continue;
-		mt_buf_printf(b, "%*s# %s%s:\n", indent, "", first ? "- " : "  ", key);
-		first = 0;
-	}
-}
-
-static void put_field(mt_buf *b, const struct field *f, const struct facts *facts)
-{
-	int depth = 0, indent;
-	const char *key = strrchr(f->path, '.');
-
-	if (strchr(f->path, '*'))
-		return; /* shown by its list */
-	for (const char *p = f->path; *p; p++)
-		depth += *p == '.';
-	indent = 2 * depth;
-	if (depth == 0 && (f->type == F_MAP || f->type == F_LIST))
-		mt_buf_puts(b, "\n");
-	put_help(b, indent, "# ", "# ", f, NULL);
-	if (f->type == F_LIST)
-		put_item_help(b, f, indent);
-	mt_buf_printf(b, "%*s%s:", indent, "", key ? key + 1 : f->path);
-	put_value(b, f, facts);
-	mt_buf_puts(b, "\n");
-	if (f->type == F_LIST)
-		put_item_skeleton(b, f, indent + 2);
-	if (f->type == F_DICT && f->example)
-		mt_buf_printf(b, "%*s# %s\n", indent + 2, "", f->example);
-}
-
-char *mt_spec_template(const char *name, const char *repository, const char *revision)
-{
-	/* name is required to be non-empty; with none given, the template must
-	 * still parse, so it gets a placeholder the user will see and change. */
-	struct facts facts = {name && *name ? name : "trial", repository, revision};
-	mt_buf b = MT_BUF_INIT;
-
-	mt_buf_puts(&b, template_head);
-	mt_buf_puts(&b, "\n");
-	for (size_t i = 0; i < N_FIELDS; i++)
-		put_field(&b, &schema_fields[i], &facts);
-	return mt_buf_detach(&b);
-}
