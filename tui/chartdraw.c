@@ -1,5 +1,6 @@
 /* The error histogram and the overlaid loss curves. */
 #include "chartdraw.h"
+#include "check_view.h"
 #include "error.h"
 #include "jsonutil.h"
 #include "util.h"
@@ -18,16 +19,7 @@ const char *chart_num(char *buf, size_t size, json_t *v, int digits)
 	if (!json_is_number(v))
 		return "-";
 	d = json_number_value(v);
-	if (digits > 0) {
-		snprintf(buf, size, "%.*g", digits, d);
-		return buf;
-	}
-	for (int p = 1; p <= 17; p++) {
-		snprintf(buf, size, "%.*g", p, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	return buf;
+	return mt_check_num(buf, size, d, digits); /* JSON holds no NaN or infinity */
 }
 
 /* A number of the result: the strings "inf", "-inf", "nan" as such; NaN
