@@ -9,6 +9,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+double mt_olympic_mean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	if (n < 3)
+		return NAN;
+	for (size_t i = 1; i + 1 < n; i++)
+		sum += v[i];
+	return sum / (double)(n - 2);
+}
+
 double mt_median(double *v, size_t n)
 {
 	if (!n)

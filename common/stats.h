@@ -11,4 +11,8 @@
  * the caller. */
 double mt_median(double *v, size_t n);
 
+/* MLPerf's olympic mean of sorted v[0..n) (as mt_median leaves it): the
+ * mean without the fastest and the slowest; NAN with fewer than 3. */
+double mt_olympic_mean(const double *v, size_t n);
+
 #endif

@@ -648,18 +648,13 @@ json_t *mt_run_metrics_json(const mt_run_metrics *m)
 /* min, median, max and olympic mean of v[0..n) (reordered). */
 static json_t *stats_json(double *v, size_t n)
 {
-	double olympic = NAN, sum = 0, med;
+	double med;
 
 	if (n == 0)
 		return json_pack("{s:n, s:n, s:n, s:n}", "min", "median", "max", "olympic_mean");
 	med = mt_median(v, n); /* sorts */
-	if (n >= 3) {
-		for (size_t i = 1; i + 1 < n; i++)
-			sum += v[i];
-		olympic = sum / (double)(n - 2);
-	}
 	return json_pack("{s:f, s:f, s:f, s:o}", "min", v[0], "median", med, "max", v[n - 1],
-	                 "olympic_mean", jnum(olympic));
+	                 "olympic_mean", jnum(mt_olympic_mean(v, n)));
 }
 
 const char *mt_run_outcome(const char *status, json_t *target)

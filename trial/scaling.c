@@ -27,19 +27,6 @@ static int cmp_run(const void *a, const void *b)
 	return (x->devices > y->devices) - (x->devices < y->devices);
 }
 
-/* The mean without the fastest and the slowest (MLPerf's olympic mean) of
- * sorted v[0..n); NAN with fewer than 3. */
-static double olympic_of(const double *v, size_t n)
-{
-	double sum = 0;
-
-	if (n < 3)
-		return NAN;
-	for (size_t i = 1; i + 1 < n; i++)
-		sum += v[i];
-	return sum / (double)(n - 2);
-}
-
 /* The median of a field over the group's runs that give it; *count of them. */
 static double median_field(mt_scaling_run *const *g, size_t n, size_t offset, double *buf,
                            size_t *count)
@@ -82,7 +69,7 @@ static void group_row(mt_scaling_row *r, mt_scaling_run *const *g, size_t n, dou
 		r->basis = "mlperf_minutes", k = r->timed;
 	r->timed = k;
 	r->median_s = mt_median(buf, k);
-	r->olympic_s = olympic_of(buf, k);
+	r->olympic_s = mt_olympic_mean(buf, k);
 	r->device_hours = (double)r->devices * r->median_s / 3600;
 	r->throughput = median_field(g, n, offsetof(mt_scaling_run, throughput), buf, NULL);
 	r->throughput_per_device = r->throughput / (double)r->devices;

@@ -28,10 +28,22 @@ static void test_median(void **state)
 	assert_float_equal(ties[3], 9, 0);
 }
 
+/* The olympic mean drops the fastest and the slowest: it needs 3 values. */
+static void test_olympic(void **state)
+{
+	double v[] = {1, 2, 10, 100};
+
+	(void)state;
+	assert_true(isnan(mt_olympic_mean(v, 2)));
+	assert_float_equal(mt_olympic_mean(v, 3), 2, 0);
+	assert_float_equal(mt_olympic_mean(v, 4), 6, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_olympic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
