@@ -38,8 +38,15 @@ static json_t *torch_json(void)
 static json_t *doctor_json(void)
 {
 	json_t *libs = json_array();
-	json_array_append_new(libs, lib("libgit2", mt_repo_libgit2_version(),
-					"reading repositories without a checkout"));
+	const char *git2 = mt_repo_libgit2_version();
+
+	if (git2)
+		json_array_append_new(libs, lib("libgit2", git2,
+						"reading repositories (loaded on first use)"));
+	else
+		json_array_append_new(libs, json_pack("{ss, sb, ss, ss}", "name", "libgit2", "found", 0,
+						      "error", mt_error_last(), "purpose",
+						      "reading repositories"));
 	json_array_append_new(libs, lib("libyaml", yaml_get_version_string(),
 					"trial.yaml and compatibility tables"));
 	if (mt_curl_load() == 0)

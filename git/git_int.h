@@ -2,10 +2,10 @@
 #ifndef MT_GIT_INT_H
 #define MT_GIT_INT_H
 
-#include <git2.h>
 #include <stdio.h>
 
 #include "error.h"
+#include "git2_int.h"
 #include "gitpack.h"
 #include "gitread.h"
 

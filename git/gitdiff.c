@@ -118,7 +118,8 @@ int mt_gitdiff_trees(char base_id[41], char head_id[41], const char *repo_path, 
 	git_diff_find_options find;
 	int error = 0;
 
-	git_libgit2_init();
+	if (git_libgit2_init() < 0)
+		return git_fail(MT_EIO, "libgit2");
 	if (git_repository_open_ext(&repo, repo_path, 0, NULL) < 0) {
 		const git_error *e = git_error_last();
 		error = mt_error_set(MT_EINVALID, "not a git repository: %s (%s)", repo_path,

@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,6 @@
 #include "git_int.h"
 #include "util.h"
 
-#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,8 @@ int mt_repo_discover(char **workdir, char **head, const char *path)
 	*workdir = NULL;
 	if (head)
 		*head = NULL;
-	git_libgit2_init();
+	if (git_libgit2_init() < 0)
+		return git_fail(MT_EIO, "libgit2");
 	if (git_repository_discover(&gitdir, path, 0, NULL) < 0) {
 		error = git_fail(MT_ENOTFOUND, path);
 		mt_error_prefix(MT_ENOTFOUND, "not a git repository: ");
@@ -53,7 +53,13 @@ const char *mt_repo_libgit2_version(void)
 {
 	static char v[32];
 	int major, minor, rev;
+
+	if (git_libgit2_init() < 0) {
+		git_fail(MT_EIO, "libgit2");
+		return NULL;
+	}
 	git_libgit2_version(&major, &minor, &rev);
+	git_libgit2_shutdown();
 	snprintf(v, sizeof(v), "%d.%d.%d", major, minor, rev);
 	return v;
 }
@@ -65,7 +71,10 @@ char *mt_repo_user_name(void)
 	const char *env = getenv("USER");
 	char *out = NULL;
 
-	git_libgit2_init();
+	if (git_libgit2_init() < 0) {
+		mt_error_clear();
+		return mt_strdup(env && *env ? env : "unknown");
+	}
 	if (git_config_open_default(&cfg) == 0 &&
 	    git_config_get_string_buf(&name, cfg, "user.name") == 0 && name.ptr && *name.ptr)
 		out = mt_strdup(name.ptr);
