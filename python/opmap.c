@@ -1,4 +1,5 @@
 #include "opmap.h"
+#include "opmap_int.h"
 
 #include "embedded.h"
 #include "error.h"
@@ -13,6 +14,8 @@
 
 /* --- the operator registry ------------------------------------------------ */
 
+#define ATEN_NAME(i) (mt_aten_strings + mt_aten_recs[i].name)
+
 /* The first schema whose name is not below `name` (lower bound). */
 static size_t aten_lower(const char *name)
 {
@@ -20,7 +23,7 @@ static size_t aten_lower(const char *name)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(mt_aten_ops[mid].name, name) < 0)
+		if (strcmp(ATEN_NAME(mid), name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -28,20 +31,20 @@ static size_t aten_lower(const char *name)
 	return lo;
 }
 
-const mt_aten_op *mt_aten_lookup(const char *name, size_t *n)
+size_t mt_aten_lookup(const char *name, size_t *first)
 {
-	size_t first = aten_lower(name), end = first;
+	size_t lo = aten_lower(name), end = lo;
 
-	while (end < mt_aten_nops && strcmp(mt_aten_ops[end].name, name) == 0)
+	while (end < mt_aten_nops && strcmp(ATEN_NAME(end), name) == 0)
 		end++;
-	if (n)
-		*n = end - first;
-	return end > first ? &mt_aten_ops[first] : NULL;
+	if (first)
+		*first = lo;
+	return end - lo;
 }
 
 int mt_aten_registered(const char *name)
 {
-	return mt_aten_lookup(name, NULL) != NULL;
+	return mt_aten_lookup(name, NULL) > 0;
 }
 
 size_t mt_aten_count(void)
@@ -49,9 +52,19 @@ size_t mt_aten_count(void)
 	return mt_aten_nops;
 }
 
-const mt_aten_op *mt_aten_at(size_t i)
+int mt_aten_at(size_t i, mt_aten_op *out)
 {
-	return i < mt_aten_nops ? &mt_aten_ops[i] : NULL;
+	const mt_aten_rec *r;
+
+	if (i >= mt_aten_nops)
+		return -1;
+	r = &mt_aten_recs[i];
+	out->name = mt_aten_strings + r->name;
+	out->overload = mt_aten_strings + r->overload;
+	out->schema = mt_aten_strings + r->schema;
+	out->self_tensor = r->self_tensor;
+	out->method = r->method;
+	return 0;
 }
 
 const char *mt_aten_version(void)
@@ -77,20 +90,21 @@ char *mt_aten_unregistered_warning(const char *op)
 	return mt_buf_detach(&b);
 }
 
-/* "aten::" + prefix + name when registered, else NULL. No aten name comes
- * near 128 bytes, so a longer one is simply not registered. */
-static const mt_aten_op *aten_by_name(const char *prefix, const char *name)
+/* "aten::" + prefix + name when registered: its first schema's index, else
+ * -1. No aten name comes near 128 bytes, so a longer one is simply not
+ * registered. */
+static ptrdiff_t aten_by_name(const char *prefix, const char *name)
 {
 	char buf[128];
-	size_t np = strlen(prefix), nn = strlen(name);
+	size_t np = strlen(prefix), nn = strlen(name), first;
 
 	/* no snprintf: every tensor method call of a scan comes through here */
 	if (6 + np + nn >= sizeof(buf))
-		return NULL;
+		return -1;
 	memcpy(buf, "aten::", 6);
 	memcpy(buf + 6, prefix, np);
 	memcpy(buf + 6 + np, name, nn + 1);
-	return mt_aten_lookup(buf, NULL);
+	return mt_aten_lookup(buf, &first) ? (ptrdiff_t)first : -1;
 }
 
 /* --- the tables ------------------------------------------------------------ */
@@ -693,7 +707,7 @@ const mt_opmap_entry *mt_opmap_api_entry(const mt_opmap *m, const char *api)
 static const char *api_by_name(const mt_opmap *m, const char *api)
 {
 	const char *dot = strrchr(api, '.');
-	const mt_aten_op *op;
+	ptrdiff_t op;
 
 	if (!dot || !dot[1] || isupper((unsigned char)dot[1]))
 		return NULL;
@@ -702,7 +716,7 @@ static const char *api_by_name(const mt_opmap *m, const char *api)
 		if (strlen(b->ns) != (size_t)(dot - api) || strncmp(b->ns, api, dot - api) != 0)
 			continue;
 		op = aten_by_name(b->prefix, dot + 1);
-		return op ? op->name : NULL;
+		return op >= 0 ? ATEN_NAME(op) : NULL;
 	}
 	return NULL;
 }
@@ -736,12 +750,12 @@ const char *mt_opmap_method(const mt_opmap *m, const char *name, enum mt_op_kind
 
 	if (!namelist_get(&m->deny, name)) {
 		const mt_opmap_entry *e = namelist_get(&m->methods, name);
-		const mt_aten_op *a;
+		ptrdiff_t a;
 		if (e) {
 			op = e->op;
 			k = op ? MT_OP_MAPPED : MT_OP_NOT_AN_OP;
-		} else if ((a = aten_by_name("", name)) && a->method) {
-			op = a->name;
+		} else if ((a = aten_by_name("", name)) >= 0 && mt_aten_recs[a].method) {
+			op = ATEN_NAME(a);
 			k = MT_OP_BY_NAME;
 		}
 	}

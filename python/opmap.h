@@ -39,7 +39,7 @@
 
 /* --- the operator registry ------------------------------------------------ */
 
-/* One operator schema. */
+/* One operator schema. Its strings live for the process. */
 typedef struct {
 	const char *name;     /* "aten::add" (any namespace: aten, prim, quantized...) */
 	const char *overload; /* "Tensor" for aten::add.Tensor, "" for the default */
@@ -49,26 +49,19 @@ typedef struct {
 				 (all overloads of a name agree) */
 } mt_aten_op;
 
-/* Defined by the generated aten_registry.c; read them through the functions
- * below. mt_aten_ops is sorted by (name, overload) with strcmp, no
- * duplicates. */
-extern const mt_aten_op mt_aten_ops[];
-extern const size_t mt_aten_nops;
-extern const char mt_aten_torch_version[];  /* "1.13.0" */
-extern const char mt_aten_method_source[]; /* how `method` was decided */
-
 /* 1 if an operator of that name ("aten::linear", no overload) is registered. */
 int mt_aten_registered(const char *name);
 
 /* The number of schemas (name, overload pairs) in the registry. */
 size_t mt_aten_count(void);
 
-/* The i-th schema in sorted order, NULL when i >= mt_aten_count(). */
-const mt_aten_op *mt_aten_at(size_t i);
+/* The i-th schema in the registry's order, sorted by (name, overload) with
+ * strcmp, no duplicates: 0, or -1 when i >= mt_aten_count(). */
+int mt_aten_at(size_t i, mt_aten_op *out);
 
-/* The overloads of `name`: the first one (the default overload "" sorts
- * first) with their number in *n, or NULL with *n = 0. */
-const mt_aten_op *mt_aten_lookup(const char *name, size_t *n);
+/* The overloads of `name`: their number (0 for none), the first (the
+ * default overload "" sorts first) at index *first. */
+size_t mt_aten_lookup(const char *name, size_t *first);
 
 /* The version of libtorch the registry was generated from. */
 const char *mt_aten_version(void);

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "fixtures.h"
 #include "opmap.h"
+#include "opmap_int.h" /* the generated registry's version and source */
 
 static mt_opmap *load_bundled(void)
 {
@@ -30,8 +31,8 @@ static mt_opmap *load_bundled(void)
 
 static void test_registry(void **state)
 {
-	size_t n = 0;
-	const mt_aten_op *add = mt_aten_lookup("aten::add", &n);
+	size_t first = 0, n = mt_aten_lookup("aten::add", &first);
+	mt_aten_op add, o;
 
 	(void)state;
 	assert_true(mt_aten_registered("aten::linear"));
@@ -44,22 +45,28 @@ static void test_registry(void **state)
 	assert_false(mt_aten_registered(""));
 	assert_true(mt_aten_count() > 1500);
 	assert_string_equal(mt_aten_version(), mt_aten_torch_version);
-	assert_non_null(add);
 	assert_true(n > 1);
-	assert_string_equal(add->overload, ""); /* the default overload sorts first */
-	assert_string_equal(add->schema, "aten::add(Scalar a, Scalar b) -> Scalar");
-	assert_false(add->self_tensor);
-	assert_true(add->method); /* a property of the name: every overload */
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(add[i].overload, "Tensor") == 0) {
-			assert_string_equal(add[i].schema, "aten::add.Tensor(Tensor self, Tensor other, "
-							   "*, Scalar alpha=1) -> Tensor");
-			assert_true(add[i].self_tensor);
+	assert_int_equal(mt_aten_at(first, &add), 0);
+	assert_string_equal(add.name, "aten::add");
+	assert_string_equal(add.overload, ""); /* the default overload sorts first */
+	assert_string_equal(add.schema, "aten::add(Scalar a, Scalar b) -> Scalar");
+	assert_false(add.self_tensor);
+	assert_true(add.method); /* a property of the name: every overload */
+	int tensor = 0;
+	for (size_t i = first; i < first + n; i++) {
+		assert_int_equal(mt_aten_at(i, &o), 0);
+		assert_string_equal(o.name, "aten::add");
+		assert_true(o.method);
+		if (strcmp(o.overload, "Tensor") == 0) {
+			assert_string_equal(o.schema, "aten::add.Tensor(Tensor self, Tensor other, "
+						      "*, Scalar alpha=1) -> Tensor");
+			assert_true(o.self_tensor);
+			tensor++;
 		}
 	}
-	assert_null(mt_aten_lookup("aten::definitely_not_an_op", &n));
-	assert_int_equal(n, 0);
-	assert_null(mt_aten_at(mt_aten_count()));
+	assert_int_equal(tensor, 1);
+	assert_int_equal(mt_aten_lookup("aten::definitely_not_an_op", &first), 0);
+	assert_int_equal(mt_aten_at(mt_aten_count(), &o), -1);
 }
 
 /* Sorted by (name, overload), no duplicates: what bsearch relies on. */
@@ -67,12 +74,16 @@ static void test_registry_sorted(void **state)
 {
 	(void)state;
 	for (size_t i = 1; i < mt_aten_count(); i++) {
-		const mt_aten_op *a = mt_aten_at(i - 1), *b = mt_aten_at(i);
-		int c = strcmp(a->name, b->name);
-		if (c > 0 || (c == 0 && strcmp(a->overload, b->overload) >= 0))
-			fail_msg("out of order at %zu: %s.%s, %s.%s", i, a->name, a->overload,
-				 b->name, b->overload);
-		assert_non_null(strstr(b->schema, "->"));
+		mt_aten_op a, b;
+		assert_int_equal(mt_aten_at(i - 1, &a), 0);
+		assert_int_equal(mt_aten_at(i, &b), 0);
+		int c = strcmp(a.name, b.name);
+		if (c > 0 || (c == 0 && strcmp(a.overload, b.overload) >= 0))
+			fail_msg("out of order at %zu: %s.%s, %s.%s", i, a.name, a.overload,
+				 b.name, b.overload);
+		/* each schema names its op and overload: the offsets point right */
+		assert_int_equal(strncmp(b.schema, b.name, strlen(b.name)), 0);
+		assert_non_null(strstr(b.schema, "->"));
 	}
 }
 
