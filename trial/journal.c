@@ -177,6 +177,21 @@ static int migrate(mt_journal *j)
 	return mt_jstmt_finish(j, error);
 }
 
+/* The schema version, read without a transaction: -1 when there is no
+ * version table yet. */
+static int version_now(mt_journal *j)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(j->db, "SELECT version FROM schema_version", -1, &st, NULL) ==
+		    SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 int mt_journal_open(mt_journal **out, const char *path, int create)
 {
 	mt_journal *j;
@@ -199,7 +214,9 @@ int mt_journal_open(mt_journal **out, const char *path, int create)
 	if ((error = mt_jstmt_exec_sql(j, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
 					  "PRAGMA synchronous=NORMAL")) < 0)
 		goto cleanup;
-	if ((error = migrate(j)) < 0)
+	/* a journal at this version needs no write transaction to be read:
+	 * `notes` and the wizard never wait on a writer's lock to open it */
+	if (version_now(j) != N_MIGRATIONS && (error = migrate(j)) < 0)
 		goto cleanup;
 	*out = j;
 	return 0;
