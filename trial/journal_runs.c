@@ -123,10 +123,18 @@ static json_t *any_run_row(mt_journal *j, sqlite3_stmt *st)
 
 json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 {
+#define RUN_COLS                                                                 \
+	"SELECT id, created_ms, system, track, label, cache, origin, command,"   \
+	" log, status, exit_status, started_ms, ended_ms, metrics, pid, host,"  \
+	" rehearsal FROM runs"
+	/* one run by its id alone: with the other cases OR'ed in, SQLite reads
+	 * every row (and a report asking for runs one by one read the table
+	 * once per run) */
+	if (only_id > 0)
+		return mt_jstmt_rows_json(j, any_run_row, "reading runs",
+					  RUN_COLS " WHERE id = ?1", "I", only_id);
 	return mt_jstmt_rows_json(j, only_id ? any_run_row : standing_run_row, "reading runs",
-				  "SELECT id, created_ms, system, track, label, cache, origin, command,"
-				  " log, status, exit_status, started_ms, ended_ms, metrics, pid, host,"
-				  " rehearsal FROM runs"
-				  " WHERE (?1 = 0 AND" NOT_WITHDRAWN("run") ") OR ?1 < 0 OR id = ?1"
+				  RUN_COLS " WHERE (?1 = 0 AND" NOT_WITHDRAWN("run") ") OR ?1 < 0"
 				  " ORDER BY id", "I", only_id);
+#undef RUN_COLS
 }
