@@ -241,6 +241,18 @@ int mt_journal_schema_version(mt_journal *j)
 	return v;
 }
 
+int64_t mt_journal_data_version(mt_journal *j)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(j->db, "PRAGMA data_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
 void mt_note_dispose(mt_note *n)
 {
 	free(n->track);

@@ -29,6 +29,12 @@ void mt_journal_free(mt_journal *j);
 /* The schema version stored in the file. */
 int mt_journal_schema_version(mt_journal *j);
 
+/* A number that changes when another process (or another handle) commits
+ * to the journal: the wizard rebuilds what it shows only then, not on a
+ * clock. This handle's own writes do not change it. -1 when it cannot be
+ * read. */
+int64_t mt_journal_data_version(mt_journal *j);
+
 typedef struct {
 	int64_t id;
 	int64_t created_ms;

@@ -229,11 +229,14 @@ static void read_runs(struct tui_wizard *w)
 		tui_message(w, 1, "cannot read the runs: %s", mt_error_last());
 		return;
 	}
+	w->live_runs = 0;
 	json_array_foreach(runs, i, r) {
 		mt_run_view v;
 		(void)mt_runview_read(&v, r);
-		if (v.status && strcmp(v.status, "running") == 0)
+		if (v.status && strcmp(v.status, "running") == 0) {
 			add_live(w, r, &v);
+			w->live_runs++;
+		}
 		mt_runs_flatten(r, w->trial->spec);
 	}
 	mt_error_clear();
@@ -252,6 +255,7 @@ void record_reload(struct tui_wizard *w)
 	size_t n, extra;
 
 	reread_spec(w);
+	w->data_version = mt_journal_data_version(w->trial->journal);
 	model = mt_report_model(w->trial, mt_now_ms());
 	w->model_mono = mt_mono_ms();
 	read_timer(w);
@@ -273,6 +277,14 @@ void record_reload(struct tui_wizard *w)
 	read_probe(w);
 	read_checks(w);
 	read_runs(w);
+}
+
+int record_stale(struct tui_wizard *w)
+{
+	int64_t v = mt_journal_data_version(w->trial->journal);
+
+	return v < 0 || v != w->data_version || spec_mtime(w) != w->spec_mtime_ns ||
+	       w->live_runs > 0 || w->timer.running;
 }
 
 int record_add_note(struct tui_wizard *w, const char *text)

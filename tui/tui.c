@@ -163,7 +163,11 @@ static void run_loop(struct tui_wizard *w)
 	if (w->steps[w->selected].ops->enter)
 		result |= w->steps[w->selected].ops->enter(w->steps[w->selected].state, &ctx);
 	while (!stop_signal && !(result & TUI_QUIT)) {
-		if ((result & TUI_RELOAD) || mt_mono_ms() - w->model_mono >= TUI_RELOAD_MS)
+		/* on the clock only when something changed: a large record
+		 * takes long to build, and rebuilding the same one every two
+		 * seconds would keep the wizard busy */
+		if ((result & TUI_RELOAD) ||
+		    (mt_mono_ms() - w->model_mono >= TUI_RELOAD_MS && record_stale(w)))
 			record_reload(w);
 		if (result & TUI_REPAINT)
 			clearok(curscr, TRUE);

@@ -64,6 +64,8 @@ struct tui_wizard {
 	size_t note_count;            /* notes in the model */
 	size_t own_notes;             /* notes this wizard added since the last build */
 	int64_t spec_mtime_ns;        /* trial.yaml's mtime when last read, -1 unknown */
+	int64_t data_version;         /* the journal's, when the model was built */
+	size_t live_runs;             /* runs going when it was: their logs grow */
 	struct tui_timer timer;
 	struct tui_screen steps[TUI_NSTEPS];
 	struct tui_screen help;
@@ -104,6 +106,11 @@ void record_init(struct tui_wizard *w);
 /* Rebuilds the model and reads the timer; a failure keeps the last model and
  * puts the error in the message line. */
 void record_reload(struct tui_wizard *w);
+/* Whether the record may have changed since the last build: another process
+ * committed to the journal, trial.yaml changed, a run is going (its log
+ * grows without a commit) or the effort timer runs. Cheap: the wizard asks
+ * it on the clock, and rebuilds only when it says so. */
+int record_stale(struct tui_wizard *w);
 /* Adds a note made of UTF-8 text; empty text saves nothing. Returns result bits. */
 int record_add_note(struct tui_wizard *w, const char *text);
 int record_timer_start(struct tui_wizard *w, const char *category, const char *track);

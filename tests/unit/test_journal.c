@@ -83,6 +83,26 @@ static void test_reopen_keeps_data_and_version(void **state)
 	json_decref(notes);
 }
 
+/* What the wizard reloads on: another handle's commit changes the data
+ * version, its own writes and plain reads do not. */
+static void test_data_version_moves_on_others_commits(void **state)
+{
+	struct ctx *c = *state;
+	mt_journal *other = NULL;
+	int64_t v0 = mt_journal_data_version(c->j), v1;
+
+	assert_true(v0 >= 0);
+	assert_int_equal(mt_journal_note_add(c->j, "mine", NULL, NULL, 0, NULL), 0);
+	v1 = mt_journal_data_version(c->j);
+	assert_int_equal(v1, v0);
+	assert_int_equal(mt_journal_open(&other, c->path, 0), 0);
+	json_decref(mt_journal_notes_json(other));
+	assert_int_equal(mt_journal_data_version(c->j), v1);
+	assert_int_equal(mt_journal_note_add(other, "theirs", NULL, NULL, 0, NULL), 0);
+	assert_true(mt_journal_data_version(c->j) != v1);
+	mt_journal_free(other);
+}
+
 static void test_newer_schema_is_refused(void **state)
 {
 	struct ctx *c = *state;
@@ -637,6 +657,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_missing_without_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version_and_wal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_keeps_data_and_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_data_version_moves_on_others_commits, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_an_older_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_runs_to_rehearsals, setup, teardown),
