@@ -90,7 +90,9 @@ run_mt 2 tables update team
 has "was imported from the file" "$ERR" "a file import has no URL"
 
 # --- over HTTP: tests/http/server.py on 127.0.0.1 ---------------------------
-python3 "$MT_SOURCE_DIR/tests/http/server.py" --lifetime 60 >"$T_TMP/port" &
+# the test kills it; the lifetime is for a test that dies (600 s: under
+# ASan on a loaded machine the test takes minutes)
+python3 "$MT_SOURCE_DIR/tests/http/server.py" --lifetime 600 >"$T_TMP/port" &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null; rm -rf "$T_TMP"' EXIT
 for _ in $(seq 100); do [ -s "$T_TMP/port" ] && break; sleep 0.1; done

@@ -3,7 +3,7 @@
 
 Binds 127.0.0.1 on an ephemeral port, prints the port on the first line of
 stdout, serves each request in its own thread, and exits by itself after
---lifetime seconds (default 60) so that a test that dies cannot leave it
+--lifetime seconds (default 60, at most 600) so that a test that dies cannot leave it
 behind.
 
 Routes:
@@ -211,7 +211,7 @@ def main():
     server = Server(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     # os._exit, not shutdown(): a handler asleep in /slow must not delay it.
-    timer = threading.Timer(min(args.lifetime, 60.0), os._exit, args=(0,))
+    timer = threading.Timer(min(args.lifetime, 600.0), os._exit, args=(0,))
     timer.daemon = True
     timer.start()
     try:
