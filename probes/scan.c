@@ -646,13 +646,16 @@ static void tree_key(char *key, size_t size, const char *what, const mt_gitlisti
 }
 
 /* The result's figures (scan.h) as the text the tree cache keeps beside
- * the summary; paths_missing quoted as the summary quotes them. */
+ * the body; paths_missing quoted as the summary quotes them; and the
+ * summary's length: the body ends with its members, so it is not stored
+ * twice (nor read twice on a rescan). */
 static char *figures_text(const mt_scan_result *r, const struct shared *s)
 {
 	mt_buf b = MT_BUF_INIT;
 
 	mt_buf_printf(&b, "{\"files_scanned\":%zu,\"calls\":%zu,\"findings\":%zu,"
-		      "\"paths_missing\":[", r->files_scanned, r->calls, r->findings);
+		      "\"summary_bytes\":%zu,\"paths_missing\":[", r->files_scanned, r->calls,
+		      r->findings, strlen(r->summary));
 	for (size_t i = 0; i < s->nmissing; i++) {
 		if (i)
 			mt_buf_puts(&b, ",");
@@ -662,17 +665,19 @@ static char *figures_text(const mt_scan_result *r, const struct shared *s)
 	return mt_buf_detach(&b);
 }
 
-/* The inverse of figures_text, into r; -1 when it does not read. Reading
- * the text on a fresh scan too gives paths_missing as a hit gives them. */
-static int figures_read(mt_scan_result *r, const char *text)
+/* The inverse of figures_text, into r and *summary_bytes; -1 when it does
+ * not read. Reading the text on a fresh scan too gives paths_missing as a
+ * hit gives them. */
+static int figures_read(mt_scan_result *r, size_t *summary_bytes, const char *text)
 {
 	json_t *v = json_loads(text, 0, NULL), *missing = json_object_get(v, "paths_missing"), *x;
 	size_t i;
 
-	if (!json_is_array(missing)) {
+	if (!json_is_array(missing) || !json_is_integer(json_object_get(v, "summary_bytes"))) {
 		json_decref(v);
 		return -1;
 	}
+	*summary_bytes = (size_t)mt_json_num(v, "summary_bytes");
 	r->files_scanned = (size_t)mt_json_num(v, "files_scanned");
 	r->calls = (size_t)mt_json_num(v, "calls");
 	r->findings = (size_t)mt_json_num(v, "findings");
@@ -691,26 +696,35 @@ static int cached_tree(mt_scan_result *out, mt_scancache *cache, const mt_gitlis
 		       const struct shared *o)
 {
 	char key[160], *figures = NULL;
+	size_t len = 0, sb = 0;
 
 	if (!cache || !l->tree[0])
 		return 0;
-	tree_key(key, sizeof(key), "body", l, o);
-	if (mt_scancache_get(cache, "tree", key, &out->body, NULL) < 0 || !out->body)
-		return 0;
-	tree_key(key, sizeof(key), "summary", l, o);
-	if (mt_scancache_get(cache, "tree", key, &out->summary, NULL) < 0 || !out->summary)
-		goto miss;
 	tree_key(key, sizeof(key), "figures", l, o);
 	if (mt_scancache_get(cache, "tree", key, &figures, NULL) < 0 || !figures ||
-	    figures_read(out, figures) < 0)
+	    figures_read(out, &sb, figures) < 0)
 		goto miss;
+	tree_key(key, sizeof(key), "body", l, o);
+	if (mt_scancache_get(cache, "tree", key, &out->body, &len) < 0 || !out->body ||
+	    sb < 2 || sb - 2 > len)
+		goto miss;
+	/* the summary: the body's last members, in braces */
+	if (!(out->summary = malloc(sb + 1)))
+		abort();
+	out->summary[0] = '{';
+	memcpy(out->summary + 1, out->body + len - (sb - 2), sb - 2);
+	memcpy(out->summary + sb - 1, "}", 2);
 	free(figures);
 	return 1;
 miss:
 	free(figures);
 	free(out->body);
-	free(out->summary);
-	out->body = out->summary = NULL;
+	out->body = NULL;
+	for (size_t i = 0; i < out->npaths_missing; i++)
+		free(out->paths_missing[i]);
+	free(out->paths_missing);
+	out->paths_missing = NULL;
+	out->npaths_missing = 0;
 	return 0;
 }
 
@@ -747,8 +761,6 @@ static void store_tree(mt_scancache *cache, const mt_gitlisting *l, const struct
 			mt_scancache_put(cache, "tree", key, body, strlen(body));
 		free(body);
 	}
-	tree_key(key, sizeof(key), "summary", l, o);
-	mt_scancache_put(cache, "tree", key, r->summary, strlen(r->summary));
 	tree_key(key, sizeof(key), "figures", l, o);
 	mt_scancache_put(cache, "tree", key, figures, strlen(figures));
 	mt_scancache_commit(cache);
@@ -784,7 +796,7 @@ static void phase(const char *what)
 static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisting *l,
 			mt_scancache *cache)
 {
-	size_t from_cache = 0;
+	size_t from_cache = 0, summary_bytes;
 	char *figures;
 	int error;
 
@@ -813,7 +825,7 @@ static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisti
 	if (error < 0)
 		return error;
 	figures = figures_text(out, s);
-	if (figures_read(out, figures) < 0) {
+	if (figures_read(out, &summary_bytes, figures) < 0) {
 		free(figures);
 		return mt_error_set(MT_EIO, "out of memory");
 	}
