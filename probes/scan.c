@@ -28,7 +28,8 @@
 /* Bump when the per-file result format, the extraction or the summary
  * (cached whole per tree) changes. 4: the summary's method_ops, and
  * split() with no argument or sep= is a str's. 5: a finding's details.
- * 6: a tree's figures cached beside its summary. */
+ * 6: a tree's figures cached beside its body (and every table read from
+ * $MTRIAL_TABLES_DIR in the version). */
 #define SCAN_FORMAT 6
 
 struct shared {
@@ -61,16 +62,33 @@ static enum file_kind kind_of(const char *path)
 	return FILE_OTHER;
 }
 
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
 const char *mt_scan_cache_version(void)
 {
 	static char version[64];
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a over the bundled tables */
+	const char *dir = getenv("MTRIAL_TABLES_DIR");
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a over the tables */
 
 	if (version[0])
 		return version;
-	for (const struct mt_embedded *t = mt_embedded_tables; t->name; t++)
-		for (const char *p = t->text; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	/* the tables the scan reads: from $MTRIAL_TABLES_DIR when it is set
+	 * (every one, not only findings.yaml: an api map changed there changes
+	 * the results), else the bundled ones */
+	for (const struct mt_embedded *t = mt_embedded_tables; t->name; t++) {
+		char *path = dir && *dir ? mt_path_join(dir, t->name) : NULL, *text = NULL;
+		if (path && mt_file_read(&text, NULL, path) < 0)
+			mt_error_clear(); /* unreadable: the load says so */
+		h = fnv(h, t->name);
+		h = fnv(h, path ? (text ? text : "") : t->text);
+		free(path);
+		free(text);
+	}
 	h = mt_rules_digest(h); /* a team's rules, or tables read from a directory */
 	snprintf(version, sizeof(version), "%s/%d/%016llx", MT_VERSION, SCAN_FORMAT,
 		 (unsigned long long)h);

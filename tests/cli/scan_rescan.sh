@@ -4,10 +4,11 @@
 # the header (commit, requested revision) of this run and the typed figures
 # (files, calls, findings, paths with nothing there) of the stored result.
 # What the result depends on keys it: the tree, the limit, the version
-# (mtrial, the result format, the tables); a row of a result missing or
-# written by another version is never served.
+# (mtrial, the result format, the tables, bundled or from a directory); a
+# row of a result missing or written by another version is never served.
 . "$MT_SOURCE_DIR/tests/lib.sh"
 export XDG_CACHE_HOME=$T_TMP/cache
+unset MTRIAL_FINDINGS MTRIAL_TABLES_DIR
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
 DB=$XDG_CACHE_HOME/mtrial/scan.db
 
@@ -89,5 +90,17 @@ git -C "$R" add -A && git -C "$R" commit -qm "one more file"
 run_mt 0 scan --repo "$R" --json
 eq "$(json 'j["cache"]["hit"]')" blobs "a changed tree is scanned"
 eq "$(json 'any(c["api"]=="torch.tanh" and c["file"]=="pkg/new.py" for c in j["calls"])')" True "and the change is seen"
+
+# tables read from $MTRIAL_TABLES_DIR key the results: every one of them,
+# not only the findings (an api map changed there maps calls anew)
+mkdir "$T_TMP/tables" && cp "$MT_SOURCE_DIR"/tables/* "$T_TMP/tables/"
+export MTRIAL_TABLES_DIR=$T_TMP/tables
+run_mt 0 scan --repo "$R" --json
+run_mt 0 scan --repo "$R" --json
+eq "$(json 'j["cache"]["hit"]')" tree "tables from a directory: a rescan is served"
+printf '\n# changed\n' >>"$T_TMP/tables/api_map.yaml"
+run_mt 0 scan --repo "$R" --json
+eq "$(json 'j["cache"]["hit"]')" none "an api map changed there is another version: nothing served"
+unset MTRIAL_TABLES_DIR
 
 finish
