@@ -1,5 +1,4 @@
 #include "scan_trial.h"
-#include "scan_view.h"
 #include "error.h"
 #include "spec.h"
 #include "util.h"
@@ -34,30 +33,19 @@ void mt_scan_paths_free(char **v, size_t n)
 	free(v);
 }
 
-/* The summary's figures the callers show, typed. */
+/* The figures the callers show, as the scan gives them typed (parsing its
+ * summary took a rescan of a large repository longer than the rest). */
 static int read_summary(mt_scan_trial_result *out)
 {
-	json_t *s = mt_scan_result_summary(&out->scan);
-	mt_scan_view v;
-	size_t i;
+	const mt_scan_result *r = &out->scan;
 
-	if (!s)
-		return mt_error_last_code();
-	if (mt_scan_view_read(&v, s) < 0)
-		mt_error_clear(); /* the figures there are */
-	out->files_scanned = (size_t)v.files_scanned;
-	out->calls = (size_t)v.totals.calls;
-	out->findings = (size_t)v.totals.findings;
-	if (v.npaths_missing &&
-	    !(out->paths_missing = calloc(v.npaths_missing, sizeof(char *)))) {
-		mt_scan_view_dispose(&v);
-		json_decref(s);
+	out->files_scanned = r->files_scanned;
+	out->calls = r->calls;
+	out->findings = r->findings;
+	if (r->npaths_missing && !(out->paths_missing = calloc(r->npaths_missing, sizeof(char *))))
 		return mt_error_set(MT_EIO, "out of memory");
-	}
-	for (i = 0; i < v.npaths_missing; i++)
-		out->paths_missing[out->npaths_missing++] = mt_strdup(v.paths_missing[i]);
-	mt_scan_view_dispose(&v);
-	json_decref(s);
+	for (size_t i = 0; i < r->npaths_missing; i++)
+		out->paths_missing[out->npaths_missing++] = mt_strdup(r->paths_missing[i]);
 	return 0;
 }
 

@@ -99,7 +99,10 @@ int mt_gitrepo_list(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int work
  * size once it has the blob), only its presence is checked; a header that
  * cannot be read is then not an error of the listing. Headers are most of
  * the cost of listing a large packed tree. Without `worktree` only. */
-enum { MT_LIST_NO_SIZES = 1 };
+enum { MT_LIST_NO_SIZES = 1, MT_LIST_IDS_ONLY = 2 };
+/* MT_LIST_IDS_ONLY: only `commit` and `tree` are filled (the revision
+ * resolved, with mt_gitrepo_list()'s errors), no tree is walked: what a
+ * rescan needs to find its whole result in the cache. */
 
 /* mt_gitrepo_list with flags. */
 int mt_gitrepo_list_ext(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int worktree,

@@ -740,9 +740,12 @@ int mt_gitrepo_list_ext(mt_gitlisting *out, mt_gitrepo *r, const char *rev, int 
 		git_oid_tostr(out->commit, sizeof(out->commit), git_commit_id(commit));
 		if (!worktree)
 			git_oid_tostr(out->tree, sizeof(out->tree), git_tree_id(tree));
-		if ((error = list_tree(&it, r, tree, (flags & MT_LIST_NO_SIZES) && !worktree)) < 0)
+		if (!(flags & MT_LIST_IDS_ONLY) &&
+		    (error = list_tree(&it, r, tree, (flags & MT_LIST_NO_SIZES) && !worktree)) < 0)
 			goto cleanup;
 	}
+	if (flags & MT_LIST_IDS_ONLY)
+		goto cleanup;
 	if (worktree && (error = apply_worktree(&it, r, tree)) < 0)
 		goto cleanup;
 	error = finish(out, &it);

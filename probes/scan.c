@@ -5,6 +5,7 @@
 #include "error.h"
 #include "extract.h"
 #include "jsonw.h"
+#include "jsonutil.h"
 #include "rules.h"
 #include "gitread.h"
 #include "opmap.h"
@@ -26,8 +27,10 @@
 
 /* Bump when the per-file result format, the extraction or the summary
  * (cached whole per tree) changes. 4: the summary's method_ops, and
- * split() with no argument or sep= is a str's. 5: a finding's details. */
-#define SCAN_FORMAT 5
+ * split() with no argument or sep= is a str's. 5: a finding's details.
+ * 6: a tree's figures cached beside its body (and every table read from
+ * $MTRIAL_TABLES_DIR in the version). */
+#define SCAN_FORMAT 6
 
 struct shared {
 	const mt_scan_options *opts;
@@ -59,16 +62,33 @@ static enum file_kind kind_of(const char *path)
 	return FILE_OTHER;
 }
 
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
 const char *mt_scan_cache_version(void)
 {
 	static char version[64];
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a over the bundled tables */
+	const char *dir = getenv("MTRIAL_TABLES_DIR");
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a over the tables */
 
 	if (version[0])
 		return version;
-	for (const struct mt_embedded *t = mt_embedded_tables; t->name; t++)
-		for (const char *p = t->text; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	/* the tables the scan reads: from $MTRIAL_TABLES_DIR when it is set
+	 * (every one, not only findings.yaml: an api map changed there changes
+	 * the results), else the bundled ones */
+	for (const struct mt_embedded *t = mt_embedded_tables; t->name; t++) {
+		char *path = dir && *dir ? mt_path_join(dir, t->name) : NULL, *text = NULL;
+		if (path && mt_file_read(&text, NULL, path) < 0)
+			mt_error_clear(); /* unreadable: the load says so */
+		h = fnv(h, t->name);
+		h = fnv(h, path ? (text ? text : "") : t->text);
+		free(path);
+		free(text);
+	}
 	h = mt_rules_digest(h); /* a team's rules, or tables read from a directory */
 	snprintf(version, sizeof(version), "%s/%d/%016llx", MT_VERSION, SCAN_FORMAT,
 		 (unsigned long long)h);
@@ -493,6 +513,20 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Adds the settled jobs [summed, upto) to the summary, in job order, and
+ * frees each one's result: all that is kept of it is its rendered sites
+ * (and its cache value), so what a scan holds grows with the sites it
+ * reports, not with the files it reads. */
+static void summarise(struct shared *s, size_t upto)
+{
+	for (size_t i = s->summed; i < upto; i++) {
+		mt_scan__asm_job(s->asm_, &s->jobs[i]);
+		if (s->jobs[i].rendered)
+			result_dispose(&s->jobs[i].r);
+	}
+	s->summed = upto;
+}
+
 /* Runs the workers over the jobs without a result, reporting progress from
  * this thread. */
 static int run_workers(struct shared *s, int nthreads)
@@ -536,10 +570,8 @@ static int run_workers(struct shared *s, int nthreads)
 			upto++;
 		if (upto > s->summed) {
 			pthread_mutex_unlock(&s->lock);
-			for (size_t i = s->summed; i < upto; i++)
-				mt_scan__asm_job(s->asm_, &s->jobs[i]);
+			summarise(s, upto);
 			pthread_mutex_lock(&s->lock);
-			s->summed = upto;
 		}
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 10 * 1000000L; /* summary and progress at 100 Hz */
@@ -560,27 +592,37 @@ static int run_workers(struct shared *s, int nthreads)
 }
 
 /* The blob cache key: the id, plus the base name for a manifest (the parser
- * depends on it). */
-static void blob_key(char *key, size_t size, const struct job *job)
+ * depends on it), plus a size limit other than the default (a file over it
+ * is skipped, its reason naming the limit; the default's key is the one it
+ * always had). */
+static void blob_key(char *key, size_t size, const struct job *job, uint64_t max)
 {
 	const char *base = strrchr(job->entry->path, '/');
+	int n;
+
 	base = base ? base + 1 : job->entry->path;
 	if (job->manifest)
-		snprintf(key, size, "%s:%s", job->entry->oid, base);
+		n = snprintf(key, size, "%s:%s", job->entry->oid, base);
 	else
-		snprintf(key, size, "%s", job->entry->oid);
+		n = snprintf(key, size, "%s", job->entry->oid);
+	if (max && max != MT_SCAN_MAX_FILE_BYTES && n > 0 && (size_t)n < size)
+		snprintf(key + n, size - (size_t)n, ":max=%llu", (unsigned long long)max);
 }
 
 static void cache_lookup_jobs(mt_scancache *cache, struct shared *s)
 {
 	char key[512];
 	for (size_t i = 0; cache && i < s->njobs; i++) {
-		blob_key(key, sizeof(key), &s->jobs[i]);
+		blob_key(key, sizeof(key), &s->jobs[i], s->opts->max_file_bytes);
 		if (mt_scancache_get(cache, "blob", key, &s->jobs[i].cached, NULL) < 0 ||
 		    !s->jobs[i].cached)
 			continue;
 		if (decode_result(&s->jobs[i].r, s->jobs[i].cached) == 0) {
 			s->jobs[i].from_cache = s->jobs[i].done = 1;
+			mt_scan__render_sites(s->jobs[i].sites, &s->jobs[i]);
+			s->jobs[i].rendered = 1;
+			free(s->jobs[i].cached); /* never written back */
+			s->jobs[i].cached = NULL;
 		} else { /* a damaged entry: scan the file again */
 			free(s->jobs[i].cached);
 			s->jobs[i].cached = NULL;
@@ -597,7 +639,7 @@ static void cache_store_jobs(mt_scancache *cache, const struct shared *s)
 	for (size_t i = 0; i < s->njobs; i++) {
 		if (s->jobs[i].from_cache || !s->jobs[i].cached)
 			continue;
-		blob_key(key, sizeof(key), &s->jobs[i]);
+		blob_key(key, sizeof(key), &s->jobs[i], s->opts->max_file_bytes);
 		mt_scancache_put(cache, "blob", key, s->jobs[i].cached,
 				 strlen(s->jobs[i].cached));
 	}
@@ -621,24 +663,87 @@ static void tree_key(char *key, size_t size, const char *what, const mt_gitlisti
 			 (unsigned long long)mt_scan__paths_hash(s->paths, s->npaths));
 }
 
+/* The result's figures (scan.h) as the text the tree cache keeps beside
+ * the body; paths_missing quoted as the summary quotes them; and the
+ * summary's length: the body ends with its members, so it is not stored
+ * twice (nor read twice on a rescan). */
+static char *figures_text(const mt_scan_result *r, const struct shared *s)
+{
+	mt_buf b = MT_BUF_INIT;
+
+	mt_buf_printf(&b, "{\"files_scanned\":%zu,\"calls\":%zu,\"findings\":%zu,"
+		      "\"summary_bytes\":%zu,\"paths_missing\":[", r->files_scanned, r->calls,
+		      r->findings, strlen(r->summary));
+	for (size_t i = 0; i < s->nmissing; i++) {
+		if (i)
+			mt_buf_puts(&b, ",");
+		mt_json_quote(&b, s->missing[i]);
+	}
+	mt_buf_puts(&b, "]}");
+	return mt_buf_detach(&b);
+}
+
+/* The inverse of figures_text, into r and *summary_bytes; -1 when it does
+ * not read. Reading the text on a fresh scan too gives paths_missing as a
+ * hit gives them. */
+static int figures_read(mt_scan_result *r, size_t *summary_bytes, const char *text)
+{
+	json_t *v = json_loads(text, 0, NULL), *missing = json_object_get(v, "paths_missing"), *x;
+	size_t i;
+
+	if (!json_is_array(missing) || !json_is_integer(json_object_get(v, "summary_bytes"))) {
+		json_decref(v);
+		return -1;
+	}
+	*summary_bytes = (size_t)mt_json_num(v, "summary_bytes");
+	r->files_scanned = (size_t)mt_json_num(v, "files_scanned");
+	r->calls = (size_t)mt_json_num(v, "calls");
+	r->findings = (size_t)mt_json_num(v, "findings");
+	r->paths_missing = calloc(json_array_size(missing) + 1, sizeof(char *));
+	if (!r->paths_missing)
+		abort();
+	json_array_foreach(missing, i, x)
+		if (json_is_string(x))
+			r->paths_missing[r->npaths_missing++] = mt_strdup(json_string_value(x));
+	json_decref(v);
+	return 0;
+}
+
 /* The result for this tree from the cache; 1 on a hit. */
 static int cached_tree(mt_scan_result *out, mt_scancache *cache, const mt_gitlisting *l,
 		       const struct shared *o)
 {
-	char key[160];
+	char key[160], *figures = NULL;
+	size_t len = 0, sb = 0;
 
 	if (!cache || !l->tree[0])
 		return 0;
+	tree_key(key, sizeof(key), "figures", l, o);
+	if (mt_scancache_get(cache, "tree", key, &figures, NULL) < 0 || !figures ||
+	    figures_read(out, &sb, figures) < 0)
+		goto miss;
 	tree_key(key, sizeof(key), "body", l, o);
-	if (mt_scancache_get(cache, "tree", key, &out->body, NULL) < 0 || !out->body)
-		return 0;
-	tree_key(key, sizeof(key), "summary", l, o);
-	if (mt_scancache_get(cache, "tree", key, &out->summary, NULL) < 0 || !out->summary) {
-		free(out->body);
-		out->body = NULL;
-		return 0;
-	}
+	if (mt_scancache_get(cache, "tree", key, &out->body, &len) < 0 || !out->body ||
+	    sb < 2 || sb - 2 > len)
+		goto miss;
+	/* the summary: the body's last members, in braces */
+	if (!(out->summary = malloc(sb + 1)))
+		abort();
+	out->summary[0] = '{';
+	memcpy(out->summary + 1, out->body + len - (sb - 2), sb - 2);
+	memcpy(out->summary + sb - 1, "}", 2);
+	free(figures);
 	return 1;
+miss:
+	free(figures);
+	free(out->body);
+	out->body = NULL;
+	for (size_t i = 0; i < out->npaths_missing; i++)
+		free(out->paths_missing[i]);
+	free(out->paths_missing);
+	out->paths_missing = NULL;
+	out->npaths_missing = 0;
+	return 0;
 }
 
 /* The body pieces as one string (for the cache). NULL when out of memory. */
@@ -660,7 +765,7 @@ static char *body_join(const mt_scan_result *r)
 }
 
 static void store_tree(mt_scancache *cache, const mt_gitlisting *l, const struct shared *o,
-		       const mt_scan_result *r)
+		       const mt_scan_result *r, const char *figures)
 {
 	char key[160];
 	if (!cache || !l->tree[0] || mt_scancache_begin(cache) < 0)
@@ -674,8 +779,8 @@ static void store_tree(mt_scancache *cache, const mt_gitlisting *l, const struct
 			mt_scancache_put(cache, "tree", key, body, strlen(body));
 		free(body);
 	}
-	tree_key(key, sizeof(key), "summary", l, o);
-	mt_scancache_put(cache, "tree", key, r->summary, strlen(r->summary));
+	tree_key(key, sizeof(key), "figures", l, o);
+	mt_scancache_put(cache, "tree", key, figures, strlen(figures));
 	mt_scancache_commit(cache);
 }
 
@@ -709,7 +814,8 @@ static void phase(const char *what)
 static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisting *l,
 			mt_scancache *cache)
 {
-	size_t from_cache = 0;
+	size_t from_cache = 0, summary_bytes;
+	char *figures;
 	int error;
 
 	if ((error = make_jobs(s, l)) < 0)
@@ -731,14 +837,19 @@ static int scan_listing(mt_scan_result *out, struct shared *s, const mt_gitlisti
 	phase("files");
 	cache_store_jobs(cache, s);
 	phase("cache store");
-	for (; s->summed < s->njobs; s->summed++)
-		mt_scan__asm_job(s->asm_, &s->jobs[s->summed]);
+	summarise(s, s->njobs);
 	error = mt_scan__asm_end(s->asm_, out, s->jobs, s->njobs);
 	s->asm_ = NULL;
 	if (error < 0)
 		return error;
+	figures = figures_text(out, s);
+	if (figures_read(out, &summary_bytes, figures) < 0) {
+		free(figures);
+		return mt_error_set(MT_EIO, "out of memory");
+	}
 	phase("assemble");
-	store_tree(cache, l, s, out);
+	store_tree(cache, l, s, out, figures);
+	free(figures);
 	phase("tree store");
 	for (size_t i = 0; i < s->njobs; i++)
 		from_cache += s->jobs[i].from_cache;
@@ -757,15 +868,41 @@ static void fill_header(mt_scan_result *out, const mt_gitrepo *repo, const mt_gi
 	out->requested_rev = o->rev ? mt_strdup(o->rev) : NULL;
 }
 
-/* Holds the listing to opts->paths. */
-static int limit_paths(struct shared *s, mt_gitlisting *l)
+/* The files at the revision, held to opts->paths (normalised already):
+ * for a scan the tree cache did not answer. Keeps the ids the header was
+ * given (a branch that moved since is listed at the commit it names now). */
+static int list_files(struct shared *s, mt_gitlisting *l, mt_scan_result *out)
 {
-	int error = mt_scan__paths_norm(&s->paths, &s->npaths, s->opts->paths, s->opts->npaths,
-					mt_gitrepo_path(s->repo));
+	int error;
 
-	if (error < 0 || !s->npaths)
+	mt_gitlisting_dispose(l);
+	if ((error = mt_gitrepo_list_ext(l, s->repo, s->opts->rev, s->opts->worktree,
+					 MT_LIST_NO_SIZES)) < 0)
 		return error;
+	memcpy(out->commit, l->commit, sizeof(out->commit));
+	memcpy(out->tree, l->tree, sizeof(out->tree));
+	if (!s->npaths)
+		return 0;
 	return mt_scan__paths_filter(l, s->paths, s->npaths, &s->missing, &s->nmissing);
+}
+
+/* The revision's ids, which is all a rescan of a tree the cache holds
+ * reads (no tree is walked), the limit normalised, and the header. */
+static int resolve_rev(struct shared *s, mt_gitlisting *l, mt_scan_result *out)
+{
+	const mt_scan_options *o = s->opts;
+	int error;
+
+	if ((error = mt_gitrepo_list_ext(l, s->repo, o->rev, o->worktree, MT_LIST_IDS_ONLY)) < 0 ||
+	    (error = mt_scan__paths_norm(&s->paths, &s->npaths, o->paths, o->npaths,
+					 mt_gitrepo_path(s->repo))) < 0)
+		return error;
+	fill_header(out, s->repo, l, o);
+	if (s->npaths && !(out->paths = calloc(s->npaths, sizeof(*out->paths))))
+		return mt_error_set(MT_EIO, "out of memory");
+	for (; out->npaths < s->npaths; out->npaths++)
+		out->paths[out->npaths] = mt_strdup(s->paths[out->npaths]);
+	return 0;
 }
 
 int mt_scan_run(mt_scan_result *out, const mt_scan_options *o)
@@ -782,25 +919,19 @@ int mt_scan_run(mt_scan_result *out, const mt_scan_options *o)
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.progress, NULL);
 	if ((error = mt_gitrepo_open(&s.repo, o->repo ? o->repo : ".")) < 0 ||
-	    (error = mt_gitrepo_list_ext(&l, s.repo, o->rev, o->worktree,
-					MT_LIST_NO_SIZES)) < 0)
+	    (error = resolve_rev(&s, &l, out)) < 0)
 		goto cleanup;
-	if ((error = limit_paths(&s, &l)) < 0)
-		goto cleanup;
-	fill_header(out, s.repo, &l, o);
-	if (s.npaths && !(out->paths = calloc(s.npaths, sizeof(*out->paths)))) {
-		error = mt_error_set(MT_EIO, "out of memory");
-		goto cleanup;
-	}
-	for (; out->npaths < s.npaths; out->npaths++)
-		out->paths[out->npaths] = mt_strdup(s.paths[out->npaths]);
-	phase("list");
+	phase("resolve");
 	if (o->use_cache && mt_scancache_open(&cache, o->cache_path, mt_scan_cache_version()) < 0)
 		cache = NULL; /* a cache that cannot be opened only costs time */
 	if (cached_tree(out, cache, &l, &s)) {
 		out->cache_hit = "tree";
 		goto cleanup;
 	}
+	phase("tree lookup");
+	if ((error = list_files(&s, &l, out)) < 0)
+		goto cleanup;
+	phase("list");
 	if ((error = mt_opmap_load(&opmap)) < 0 || (error = mt_rules_load(&rules)) < 0)
 		goto cleanup;
 	s.opmap = opmap;
@@ -848,6 +979,9 @@ void mt_scan_result_dispose(mt_scan_result *r)
 	free(r->keep);
 	free(r->pieces);
 	free(r->summary);
+	for (size_t i = 0; i < r->npaths_missing; i++)
+		free(r->paths_missing[i]);
+	free(r->paths_missing);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -909,6 +1043,18 @@ char *mt_scan_result_json(const mt_scan_result *r, json_t *extra)
 	return mt_buf_detach(&b);
 }
 
+/* In pieces of 64 KB at most: the CLI's stdout is a filtering stream that
+ * holds a whole write in buffers of its own (two fresh copies of a 10 MB
+ * body cost a rescan more than reading it from the cache). */
+static void write_chunked(FILE *f, const char *p, size_t n)
+{
+	while (n) {
+		size_t k = n < 65536 ? n : 65536;
+		fwrite(p, 1, k, f);
+		p += k, n -= k;
+	}
+}
+
 int mt_scan_result_write_json(FILE *f, const mt_scan_result *r, json_t *extra)
 {
 	mt_buf b = MT_BUF_INIT;
@@ -917,9 +1063,9 @@ int mt_scan_result_write_json(FILE *f, const mt_scan_result *r, json_t *extra)
 	fputs(mt_buf_cstr(&b), f);
 	mt_buf_dispose(&b);
 	if (r->body)
-		fputs(r->body, f);
+		write_chunked(f, r->body, strlen(r->body));
 	for (size_t i = 0; i < r->npieces; i++)
-		fwrite(r->pieces[i].p, 1, r->pieces[i].n, f);
+		write_chunked(f, r->pieces[i].p, r->pieces[i].n);
 	fputc('}', f);
 	return ferror(f) ? mt_error_set(MT_EIO, "write error: %s", strerror(errno)) : 0;
 }

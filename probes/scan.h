@@ -76,6 +76,13 @@ typedef struct {
 				  dependencies [{name, spec, file, line,
 				  cuda_only, why}], files [{path, lines, calls,
 				  methods, findings}], totals {...} */
+	/* What callers show without parsing the summary (its megabytes were
+	 * most of a rescan's time): the summary's files_scanned,
+	 * totals.calls and totals.findings, and paths_missing as its reader
+	 * gives them (strings the result owns) */
+	size_t files_scanned, calls, findings;
+	char **paths_missing;
+	size_t npaths_missing;
 } mt_scan_result;
 
 /* Runs a scan into *out (caller disposes; zeroed on error). A path in

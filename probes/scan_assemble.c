@@ -184,7 +184,9 @@ static struct opstat *op_get(struct summary *sm, const char *op)
 		if (!sm->ops)
 			abort();
 	}
-	sm->ops[sm->nops] = (struct opstat){.name = op};
+	/* a copy: the job's result the name came from (the cache's, in its
+	 * arena) is freed once summarised */
+	sm->ops[sm->nops] = (struct opstat){.name = mt_strdup(op)};
 	sm->slots[k] = ++sm->nops;
 	return &sm->ops[sm->nops - 1];
 }
@@ -452,6 +454,7 @@ static void summary_dispose(struct summary *sm)
 	mt_buf_dispose(&sm->entry);
 	free(sm->extra);
 	for (size_t i = 0; i < sm->nops; i++) {
+		free((char *)sm->ops[i].name);
 		free(sm->ops[i].files.v);
 		free(sm->ops[i].method_files.v);
 	}
@@ -634,8 +637,13 @@ void mt_scan__asm_free(mt_scan_asm *a)
 
 int mt_scan__asm_end(mt_scan_asm *a, mt_scan_result *out, struct job *jobs, size_t njobs)
 {
-	char *text = summary_text(&a->sm);
+	char *text;
 	int error;
+
+	out->files_scanned = a->sm.python_files;
+	out->calls = a->sm.calls;
+	out->findings = a->sm.findings.n;
+	text = summary_text(&a->sm);
 
 	mt_scan__asm_free(a);
 	if (!text)

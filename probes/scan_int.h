@@ -80,8 +80,9 @@ void mt_scan__render_sites(mt_buf sites[3], const struct job *job);
  * body's pieces and the summary text.
  *   begin: the listing's skipped files and path findings;
  *   job:   one settled job's result (call in job order);
- *   end:   out's summary and body pieces; the jobs' rendered sites move to
- *          out; frees `a` (as _free does on any other path). */
+ *   end:   out's summary, its figures (files_scanned, calls, findings) and
+ *          body pieces; the jobs' rendered sites move to out; frees `a`
+ *          (as _free does on any other path). */
 typedef struct mt_scan_asm mt_scan_asm;
 mt_scan_asm *mt_scan__asm_begin(const mt_gitlisting *l, const mt_rules *rules);
 void mt_scan__asm_job(mt_scan_asm *a, const struct job *job);

@@ -15,6 +15,7 @@
 
 #include "error.h"
 #include "fixtures.h"
+#include "jsonutil.h"
 #include "scan_trial.h"
 #include "util.h"
 
@@ -163,6 +164,69 @@ static void test_scan_fails(void **state)
 	mt_trial_free(t);
 }
 
+/* The figures a scan gives typed are its summary's, on a fresh scan and on
+ * a rescan served whole from the tree cache (which keeps them beside the
+ * summary); another size limit is another result. */
+static void check_figures(const mt_scan_trial_result *r, const char *hit)
+{
+	json_t *s = mt_scan_result_summary(&r->scan), *missing;
+
+	assert_non_null(s);
+	assert_string_equal(r->scan.cache_hit, hit);
+	assert_int_equal(r->files_scanned, json_integer_value(json_object_get(s, "files_scanned")));
+	assert_int_equal(r->calls, mt_json_num(json_object_get(s, "totals"), "calls"));
+	assert_int_equal(r->findings, mt_json_num(json_object_get(s, "totals"), "findings"));
+	missing = json_object_get(s, "paths_missing");
+	assert_int_equal(r->npaths_missing, json_array_size(missing));
+	for (size_t i = 0; i < r->npaths_missing; i++)
+		assert_string_equal(r->paths_missing[i],
+				    json_string_value(json_array_get(missing, i)));
+	json_decref(s);
+}
+
+static void test_tree_cache_figures(void **state)
+{
+	const char *const paths[] = {"pkg", "gone", "train.py"};
+	mt_scan_trial_options o = options();
+	mt_scan_trial_result r, again;
+	char *db = mt_path_join(fx.tmp, "cache.db");
+
+	(void)state;
+	o.scan.use_cache = 1;
+	o.scan.cache_path = db;
+	o.scan.paths = paths;
+	o.scan.npaths = 3;
+	assert_int_equal(mt_scan_trial_run(&r, NULL, &o, NULL), 0);
+	check_figures(&r, "none");
+	assert_int_equal(r.files_scanned, 2);
+	assert_int_equal(r.calls, 3);
+	assert_int_equal(r.npaths_missing, 1);
+	assert_string_equal(r.paths_missing[0], "gone");
+	assert_int_equal(mt_scan_trial_run(&again, NULL, &o, NULL), 0);
+	check_figures(&again, "tree");
+	assert_int_equal(again.files_scanned, r.files_scanned);
+	assert_int_equal(again.calls, r.calls);
+	assert_int_equal(again.findings, r.findings);
+	assert_int_equal(again.npaths_missing, 1);
+	assert_string_equal(again.paths_missing[0], "gone");
+	mt_scan_trial_result_dispose(&again);
+	o.scan.max_file_bytes = 10; /* each file too large: another result */
+	assert_int_equal(mt_scan_trial_run(&again, NULL, &o, NULL), 0);
+	check_figures(&again, "none");
+	assert_int_equal(again.files_scanned, 0);
+	mt_scan_trial_result_dispose(&again);
+	o.scan.paths = NULL; /* no limit: not the limited result */
+	o.scan.npaths = 0;
+	o.scan.max_file_bytes = 0;
+	assert_int_equal(mt_scan_trial_run(&again, NULL, &o, NULL), 0);
+	assert_string_equal(again.scan.cache_hit, "blobs");
+	check_figures(&again, "blobs");
+	assert_int_equal(again.npaths_missing, 0);
+	mt_scan_trial_result_dispose(&again);
+	mt_scan_trial_result_dispose(&r);
+	free(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_no_trial),
 		cmocka_unit_test(test_trial_paths),
 		cmocka_unit_test(test_scan_fails),
+		cmocka_unit_test(test_tree_cache_figures),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
