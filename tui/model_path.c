@@ -1,6 +1,7 @@
 /* Dotted-path access into the report model. */
 #include "model_path.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +65,45 @@ const char *jv_time(json_t *v, char *buf, size_t size)
 		return s ? s : "";
 	snprintf(buf, size, "%.10s %.5s", s, s + 11);
 	return buf;
+}
+
+double jv_num(json_t *root, const char *path)
+{
+	json_t *v = jv_get(root, path);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *jv_string(json_t *root, const char *path)
+{
+	return json_string_value(jv_get(root, path));
+}
+
+json_t *jv_get_at(json_t *root, const char *path, size_t i)
+{
+	const char *star = strchr(path, '*');
+	char full[256];
+
+	if (!star)
+		return jv_get(root, path);
+	if (snprintf(full, sizeof(full), "%.*s%zu%s", (int)(star - path), path, i, star + 1) >=
+	    (int)sizeof(full))
+		return NULL;
+	return jv_get(root, full);
+}
+
+const char *jv_string_at(json_t *root, const char *path, size_t i)
+{
+	return json_string_value(jv_get_at(root, path, i));
+}
+
+int64_t jv_int_at(json_t *root, const char *path, size_t i, int64_t dflt)
+{
+	json_t *v = jv_get_at(root, path, i);
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : dflt;
+}
+
+double jv_num_at(json_t *root, const char *path, size_t i)
+{
+	json_t *v = jv_get_at(root, path, i);
+	return json_is_number(v) ? json_number_value(v) : NAN;
 }
