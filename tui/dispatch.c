@@ -82,11 +82,8 @@ static int set_help(struct tui_wizard *w, int open)
 /* The track the last interval had, as an index into the track menu. */
 static int last_track_item(struct tui_wizard *w)
 {
-	json_t *ivs = jv_get(w->model, "effort.intervals");
-	size_t n = json_array_size(ivs);
-	const char *track = n ? json_string_value(json_object_get(json_array_get(ivs, n - 1),
-								  "track"))
-			      : NULL;
+	size_t n = json_array_size(jv_get(w->model, "effort.intervals"));
+	const char *track = n ? jv_string_at(w->model, "effort.intervals.*.track", n - 1) : NULL;
 
 	for (int i = 0; track && mt_tracks[i]; i++)
 		if (strcmp(mt_tracks[i], track) == 0)

@@ -66,11 +66,12 @@ def lookup(stack, key):
 
 
 def follow(v, parts):
-    """The value along parts from v; a "*" (the wizard's jv_*_at: every
-    item of an array) resolves when some item has the rest."""
+    """The value along parts from v; a "*" (the wizard's jv_*_at and
+    jv_*_key: every item of an array, every member of an object) resolves
+    when some item has the rest."""
     for n, part in enumerate(parts):
-        if part == "*" and isinstance(v, list):
-            for item in v:
+        if part == "*" and isinstance(v, (list, dict)):
+            for item in (v if isinstance(v, list) else v.values()):
                 found = follow(item, parts[n + 1:])
                 if found is not MISSING:
                     return found
