@@ -2,7 +2,6 @@
 #include "chartdraw.h"
 #include "check_view.h"
 #include "error.h"
-#include "jsonutil.h"
 #include "util.h"
 
 #include <math.h>
@@ -436,13 +435,12 @@ void chart_evals(struct tui_page *p, const mt_run_figures *f, const char *metric
 
 /* --- total time against run length ------------------------------------------- */
 
-void chart_breakeven(struct tui_page *p, json_t *be, double run_length, int rows)
+void chart_breakeven(struct tui_page *p, const struct chart_breakeven *be, double run_length,
+		     int rows)
 {
-	double bs = mt_json_num(mt_json_path(be, "baseline"), "start_s");
-	double bt = mt_json_num(mt_json_path(be, "baseline"), "step_s");
-	double cs = mt_json_num(mt_json_path(be, "candidate"), "start_s");
-	double ct = mt_json_num(mt_json_path(be, "candidate"), "step_s");
-	double n = mt_json_num(be, "steps"), xmax = 100;
+	double bs = be->base_start_s, bt = be->base_step_s;
+	double cs = be->cand_start_s, ct = be->cand_step_s;
+	double n = be->steps, xmax = 100;
 	struct plot pl = {.mark = -1};
 	char last[32];
 

@@ -40,11 +40,18 @@ void chart_curves(struct tui_page *p, json_t *check, int rows);
 void chart_evals(struct tui_page *p, const mt_run_figures *f, const char *metric, double target,
 		 int64_t origin_ms, int rows);
 
-/* Total time (hours) against run length for both systems, from a
- * break-even {baseline {start_s, step_s}, candidate {...}, steps} (the
- * report's compilation.breakeven), in `rows` new lines (at least 6): '*' the
- * baseline, 'o' the candidate, the break-even a vertical line and the
- * trial's own run length (NaN: none) marked under the axis. */
-void chart_breakeven(struct tui_page *p, json_t *be, double run_length, int rows);
+/* Each system's total time as start + steps * step (the report's
+ * compilation.breakeven); NaN is not known. */
+struct chart_breakeven {
+	double base_start_s, base_step_s, cand_start_s, cand_step_s;
+	double steps; /* where the lines cross; NaN: they do not */
+};
+
+/* Total time (hours) against run length for both systems, in `rows` new
+ * lines (at least 6): '*' the baseline, 'o' the candidate, the break-even a
+ * vertical line and the trial's own run length (NaN: none) marked under the
+ * axis. */
+void chart_breakeven(struct tui_page *p, const struct chart_breakeven *be, double run_length,
+		     int rows);
 
 #endif

@@ -134,6 +134,23 @@ const char *jv_str_key(json_t *root, const char *path, const char *key, char *bu
 	return jv_text(jv_get_key(root, path, key), buf, size);
 }
 
+const char *jv_string_key(json_t *root, const char *path, const char *key)
+{
+	return json_string_value(jv_get_key(root, path, key));
+}
+
+int64_t jv_int_key(json_t *root, const char *path, const char *key, int64_t dflt)
+{
+	json_t *v = jv_get_key(root, path, key);
+	return json_is_integer(v) ? (int64_t)json_integer_value(v) : dflt;
+}
+
+double jv_num_key(json_t *root, const char *path, const char *key)
+{
+	json_t *v = jv_get_key(root, path, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 const char *jv_string_at2(json_t *root, const char *path, size_t i, size_t k)
 {
 	return json_string_value(jv_get_at2(root, path, i, k));

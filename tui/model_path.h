@@ -42,6 +42,9 @@ const char *jv_string_at2(json_t *root, const char *path, size_t i, size_t k);
 /* A "*" that stands for a member's name ("spec.tracks.*.base", "port"). */
 json_t *jv_get_key(json_t *root, const char *path, const char *key);
 const char *jv_str_key(json_t *root, const char *path, const char *key, char *buf, size_t size);
+const char *jv_string_key(json_t *root, const char *path, const char *key);
+int64_t jv_int_key(json_t *root, const char *path, const char *key, int64_t dflt);
+double jv_num_key(json_t *root, const char *path, const char *key);
 
 /* "2026-11-29T14:30:05Z" shown as "2026-11-29 14:30" into buf. */
 const char *jv_time(json_t *value, char *buf, size_t size);
