@@ -40,9 +40,9 @@ static void spec_or_scan(struct tui_page *p, const char *key, const char *spec_v
 
 static void workload_section(struct tui_page *p, const struct tui_ctx *ctx)
 {
-	json_t *spec = jv_get(ctx->model, "spec");
+	json_t *model = ctx->model;
 	char b1[64], b2[64], rev[SHORT_ID + 1];
-	const char *name, *extra, *scanned = jv_string(ctx->model, "scan.rev");
+	const char *name, *extra, *scanned = jv_string(model, "scan.rev");
 	mt_buf line = MT_BUF_INIT;
 
 	/* a relative repository ("..", as init writes it) read against the trial */
@@ -51,20 +51,20 @@ static void workload_section(struct tui_page *p, const struct tui_ctx *ctx)
 	snprintf(rev, sizeof(rev), "%s", scanned ? scanned : "");
 	tui_heading(p, "Workload");
 	spec_or_scan(p, "repository",
-		     repo ? repo : jv_str(spec, "workload.repository", b1, sizeof(b1)),
-		     jv_string(ctx->model, "scan.repo"));
+		     repo ? repo : jv_str(model, "spec.workload.repository", b1, sizeof(b1)),
+		     jv_string(model, "scan.repo"));
 	free(repo);
-	spec_or_scan(p, "revision", jv_str(spec, "workload.revision", b1, sizeof(b1)),
+	spec_or_scan(p, "revision", jv_str(model, "spec.workload.revision", b1, sizeof(b1)),
 		     *rev ? rev : NULL);
-	name = jv_str(spec, "workload.model.name", b1, sizeof(b1));
-	extra = jv_str(spec, "workload.model.config", b2, sizeof(b2));
+	name = jv_str(model, "spec.workload.model.name", b1, sizeof(b1));
+	extra = jv_str(model, "spec.workload.model.config", b2, sizeof(b2));
 	if (name)
 		mt_buf_printf(&line, "%s%s%s%s", name, extra ? " (" : "", extra ? extra : "",
 			      extra ? ")" : "");
 	tui_field(p, "model", name ? mt_buf_cstr(&line) : NULL);
 	mt_buf_dispose(&line);
-	tui_field(p, "dataset", jv_str(spec, "workload.dataset.name", b1, sizeof(b1)));
-	tui_field(p, "token unit", jv_str(spec, "workload.token_unit", b1, sizeof(b1)));
+	tui_field(p, "dataset", jv_str(model, "spec.workload.dataset.name", b1, sizeof(b1)));
+	tui_field(p, "token unit", jv_str(model, "spec.workload.token_unit", b1, sizeof(b1)));
 }
 
 /* "o by op  f by file  e by finding  s scans again", keys from actions.h. */
@@ -147,11 +147,12 @@ static void cuda_only_field(struct tui_page *p, json_t *model)
 
 	if (!n)
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		int64_t at = jv_int_at(model, "scan.cuda_only_dependencies.*.line", i, 0);
 		mt_buf_printf(&line, "%s%s (%s:%lld)", i ? ", " : "",
 			      jv_string_at(model, "scan.cuda_only_dependencies.*.name", i),
-			      jv_string_at(model, "scan.cuda_only_dependencies.*.file", i),
-			      (long long)jv_int_at(model, "scan.cuda_only_dependencies.*.line", i, 0));
+			      jv_string_at(model, "scan.cuda_only_dependencies.*.file", i), (long long)at);
+	}
 	fit = draw_fit(mt_buf_cstr(&line), p->width - TUI_VALUE_COL, 0);
 	page_line(p);
 	page_add_at(p, TUI_LABEL_COL, STYLE_DIM, "CUDA-only");
@@ -186,7 +187,8 @@ static void scan_summary(struct tui_page *p, const struct tui_ctx *ctx, const mt
 		 (long long)jv_int(model, "scan.files_skipped", 0),
 		 (long long)jv_int(model, "scan.totals.lines", 0));
 	tui_field(p, "files", buf);
-	snprintf(buf, sizeof(buf), "%lld torch calls", (long long)jv_int(model, "scan.totals.calls", 0));
+	snprintf(buf, sizeof(buf), "%lld torch calls",
+		 (long long)jv_int(model, "scan.totals.calls", 0));
 	tui_field(p, "calls", buf);
 	snprintf(buf, sizeof(buf), "%lld of them to an aten op",
 		 (long long)jv_int(model, "scan.totals.calls_mapped", 0));

@@ -766,7 +766,8 @@ static void breakeven_draw(struct tui_page *p, json_t *model, int height)
 	page_add(p, STYLE_HEADING, "Break-even");
 	if (!json_is_object(jv_get(model, "compilation.breakeven"))) {
 		mt_buf b = MT_BUF_INIT;
-		mt_buf_printf(&b, "None: %s", jv_string(model, "compilation.breakeven_missing") ?: "");
+		mt_buf_printf(&b, "None: %s",
+			      jv_string(model, "compilation.breakeven_missing") ?: "");
 		page_para(p, 2, STYLE_DIM, mt_buf_cstr(&b));
 		mt_buf_dispose(&b);
 		return;
@@ -797,17 +798,20 @@ static void compilation_draw(struct tui_page *p, struct runs_state *st, const st
 
 /* --- the screen ------------------------------------------------------------ */
 
-/* A system of trial.yaml: accelerator, then count, hosts and price. */
-static void system_lines(struct tui_page *p, json_t *sys, const char *which)
+/* A system of trial.yaml ("baseline", "candidate"): accelerator, then
+ * count, hosts and price. */
+static void system_lines(struct tui_page *p, json_t *model, const char *which)
 {
 	char b1[64], b2[64], b3[64], b4[16], acc[128];
-	const char *count = jv_str(sys, "count", b1, sizeof(b1));
-	const char *hosts = jv_str(sys, "hosts", b2, sizeof(b2));
-	const char *price = jv_str(sys, "price.hourly", b3, sizeof(b3));
-	const char *currency = jv_str(sys, "price.currency", b4, sizeof(b4));
+	const char *count = jv_str_key(model, "spec.systems.*.count", which, b1, sizeof(b1));
+	const char *hosts = jv_str_key(model, "spec.systems.*.hosts", which, b2, sizeof(b2));
+	const char *price = jv_str_key(model, "spec.systems.*.price.hourly", which, b3, sizeof(b3));
+	const char *currency =
+		jv_str_key(model, "spec.systems.*.price.currency", which, b4, sizeof(b4));
 	mt_buf line = MT_BUF_INIT;
 
-	tui_field(p, which, jv_str(sys, "accelerator", acc, sizeof(acc)));
+	tui_field(p, which,
+		  jv_str_key(model, "spec.systems.*.accelerator", which, acc, sizeof(acc)));
 	if (count)
 		mt_buf_printf(&line, "%s per host", count);
 	if (hosts)
@@ -841,8 +845,8 @@ static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 	char text[96];
 
 	tui_heading(p, "Systems (trial.yaml)");
-	system_lines(p, jv_get(ctx->model, "spec.systems.baseline"), "baseline");
-	system_lines(p, jv_get(ctx->model, "spec.systems.candidate"), "candidate");
+	system_lines(p, ctx->model, "baseline");
+	system_lines(p, ctx->model, "candidate");
 	tui_heading(p, "Runs");
 	snprintf(text, sizeof(text), "No runs left: %lld withdrawn (`mtrial runs --all` lists them).",
 		 gone);

@@ -45,7 +45,8 @@ const char *tui_step_label(json_t *model, const char *step_id)
 	size_t i = model_step(model, step_id);
 
 	/* the Summary's verdict says more than "done" */
-	return jv_string_at(model, "steps.*.verdict", i) ?: jv_string_at(model, "steps.*.status", i);
+	return jv_string_at(model, "steps.*.verdict", i)
+		       ?: jv_string_at(model, "steps.*.status", i);
 }
 
 void tui_heading(struct tui_page *p, const char *text)

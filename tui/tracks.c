@@ -206,8 +206,10 @@ static void tracks_section(struct tui_page *p, const struct tui_ctx *ctx)
 		const char *track = mt_tracks[i];
 		const char *desc =
 			jv_str_key(ctx->model, "spec.tracks.*.description", track, b1, sizeof(b1));
-		const char *base = jv_str_key(ctx->model, "spec.tracks.*.base", track, b2, sizeof(b2));
-		const char *head = jv_str_key(ctx->model, "spec.tracks.*.head", track, b3, sizeof(b3));
+		const char *base =
+			jv_str_key(ctx->model, "spec.tracks.*.base", track, b2, sizeof(b2));
+		const char *head =
+			jv_str_key(ctx->model, "spec.tracks.*.head", track, b3, sizeof(b3));
 		const char *budget =
 			jv_str_key(ctx->model, "spec.tracks.*.budget_hours", track, b4, sizeof(b4));
 		page_line(p);

@@ -152,9 +152,9 @@ int record_probe_source(struct tui_wizard *w, const char *source);
 /* Compares the source shown with the latest scan, or when the scan is
  * shown, with the latest exact inventory (a trace before a TorchScript
  * archive): *diff gets mt_opinventory_diff's result and steps each side's
- * trace's optimizer steps (-1: not a trace's, or not known), or *why (caller frees) says what to record
- * first; neither when the record cannot be read (the message line says
- * why). */
+ * trace's optimizer steps (-1: not a trace's, or not known), or *why
+ * (caller frees) says what to record first; neither when the record cannot
+ * be read (the message line says why). */
 void record_diff(struct tui_wizard *w, json_t **diff, int64_t steps[2], char **why);
 /* Records a team finding (an override: op, status, a required note), then
  * probes again with the latest probe's table and source so that the op
