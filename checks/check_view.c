@@ -202,7 +202,46 @@ static double step_of(const json_t *x)
 	return json_is_object(x) ? word_num(json_object_get(x, "step")) : word_num(x);
 }
 
-static void read_curves(mt_check_curves *c, mt_jview *v)
+/* The numbers of array a into a new array of n (NAN where not a number);
+ * 0 or MT_EIO. */
+static int nums(double **out, const json_t *a, size_t n)
+{
+	*out = NULL;
+	if (!n)
+		return 0;
+	if (!(*out = calloc(n, sizeof(**out))))
+		return mt_error_set(MT_EIO, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = word_num(json_array_get(a, i));
+	return 0;
+}
+
+/* The plotted series, when the result has them (a record older than them
+ * has none). */
+static int read_series(mt_check_curves *c, mt_jview *v)
+{
+	const json_t *steps, *ref, *cand;
+	mt_jview s;
+	size_t n;
+	int error;
+
+	if (!mt_jview_opt_get(v, "series"))
+		return 0;
+	mt_jview_sub(&s, v, "series");
+	steps = mt_jview_get(&s, "steps");
+	ref = mt_jview_get(&s, "reference");
+	cand = mt_jview_get(&s, "candidate");
+	mt_jview_close(&s, v);
+	n = json_array_size(steps);
+	if ((error = nums(&c->series_steps, steps, n)) < 0 ||
+	    (error = nums(&c->series_reference, ref, n)) < 0 ||
+	    (error = nums(&c->series_candidate, cand, n)) < 0)
+		return error;
+	c->nseries = n;
+	return 0;
+}
+
+static int read_curves(mt_check_curves *c, mt_jview *v)
 {
 	mt_jview s, f;
 
@@ -233,6 +272,7 @@ static void read_curves(mt_check_curves *c, mt_jview *v)
 	c->value_name = mt_jview_str(&s, "value");
 	mt_jview_close(&s, &f);
 	mt_jview_close(&f, v);
+	return read_series(c, v);
 }
 
 int mt_check_view_read(mt_check_view *v, mt_jview *jv, const char *kind)
@@ -247,7 +287,7 @@ int mt_check_view_read(mt_check_view *v, mt_jview *jv, const char *kind)
 	v->reference = mt_jview_str(jv, "reference");
 	v->candidate = mt_jview_str(jv, "candidate");
 	if ((v->is_curves = kind && strcmp(kind, "curves") == 0))
-		read_curves(&v->c, jv);
+		error = read_curves(&v->c, jv);
 	else
 		error = read_tensors(&v->t, jv, kind ? kind : "");
 	if (error == 0)
@@ -323,6 +363,9 @@ void mt_check_view_dispose(mt_check_view *v)
 	free(v->t.only_in_candidate.v);
 	free(v->t.pickle_globals);
 	free(v->warnings.v);
+	free(v->c.series_steps);
+	free(v->c.series_reference);
+	free(v->c.series_candidate);
 	memset(v, 0, sizeof(*v));
 }
 

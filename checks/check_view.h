@@ -105,6 +105,10 @@ typedef struct {
 	int final_agree;
 	double mean_abs_gap;
 	const char *value_name; /* the reference file's value column ("loss") */
+	/* the series as the result keeps them (downsampled), nseries each; a
+	 * value not known is NAN; none in a record without them */
+	double *series_steps, *series_reference, *series_candidate;
+	size_t nseries;
 } mt_check_curves;
 
 /* A check, fresh from the core or as the journal keeps it. */

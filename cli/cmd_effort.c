@@ -1,6 +1,7 @@
 /* mtrial effort: engineering effort timers. */
 #include "cli.h"
 #include "error.h"
+#include "journal_view.h"
 #include "parse.h"
 #include "util.h"
 
@@ -94,8 +95,8 @@ static int print_log_row(const mt_effort *e, void *payload)
 
 static int log_cmd(struct cli *cli, mt_trial *t)
 {
-	json_t *summary = mt_journal_effort_summary_json(t->journal, mt_now_ms()), *tr;
-	const char *name;
+	json_t *summary = mt_journal_effort_summary_json(t->journal, mt_now_ms());
+	mt_effort_summary_view v;
 	char dur[32];
 	int error;
 
@@ -111,18 +112,20 @@ static int log_cmd(struct cli *cli, mt_trial *t)
 						summary));
 	}
 	error = mt_journal_effort_foreach(t->journal, print_log_row, NULL);
-	mt_duration_fmt(dur, sizeof(dur), json_integer_value(json_object_get(summary, "total_ms")));
+	if (mt_effort_summary_view_read(&v, summary) < 0 && error == 0)
+		error = mt_error_last_code();
+	mt_duration_fmt(dur, sizeof(dur), v.total_ms);
 	printf("Total: %s\n", dur);
-	json_object_foreach(json_object_get(summary, "by_track"), name, tr) {
-		json_t *ms;
-		const char *cat;
-		mt_duration_fmt(dur, sizeof(dur), json_integer_value(json_object_get(tr, "total_ms")));
-		printf("  %s: %s\n", name, dur);
-		json_object_foreach(json_object_get(tr, "by_category"), cat, ms) {
-			mt_duration_fmt(dur, sizeof(dur), json_integer_value(ms));
-			printf("    %-22s %s\n", cat, dur);
+	for (size_t i = 0; i < v.ntracks; i++) {
+		const mt_effort_track_view *tr = &v.tracks[i];
+		mt_duration_fmt(dur, sizeof(dur), tr->total_ms);
+		printf("  %s: %s\n", tr->track, dur);
+		for (size_t k = 0; k < tr->ncategories; k++) {
+			mt_duration_fmt(dur, sizeof(dur), tr->categories[k].ms);
+			printf("    %-22s %s\n", tr->categories[k].category, dur);
 		}
 	}
+	mt_effort_summary_view_dispose(&v);
 	json_decref(summary);
 	return error;
 }

@@ -69,25 +69,14 @@ static int print_note(const mt_note *n, void *payload)
 	return 0;
 }
 
-static json_t *filter_json(json_t *all, const struct filter *f)
+/* --json: the notes the filter keeps, as mt_journal_notes_json has them. */
+static int add_note(const mt_note *n, void *payload)
 {
-	json_t *out = json_array(), *n;
-	size_t i;
+	struct filter *f = payload;
 
-	json_array_foreach(all, i, n) {
-		json_t *track = json_object_get(n, "track"), *tag;
-		size_t k;
-		int tag_ok = !f->tag;
-		if (f->track && (!json_is_string(track) ||
-				 strcmp(json_string_value(track), f->track) != 0))
-			continue;
-		json_array_foreach(json_object_get(n, "tags"), k, tag)
-			tag_ok |= f->tag && strcmp(json_string_value(tag), f->tag) == 0;
-		if (tag_ok)
-			json_array_append(out, n);
-	}
-	json_decref(all);
-	return out;
+	if (matches(f, n))
+		json_array_append_new(f->out, mt_note_json(n));
+	return 0;
 }
 
 int cmd_notes(struct cli *cli, int argc, char **argv)
@@ -115,8 +104,11 @@ int cmd_notes(struct cli *cli, int argc, char **argv)
 	if ((error = cli_open_trial(cli, &t, 0)) < 0)
 		return cli_fail(cli, error);
 	if (cli->json) {
-		json_t *all = mt_journal_notes_json(t->journal);
-		error = all ? cli_print_json(filter_json(all, &f)) : mt_error_last_code();
+		f.out = json_array();
+		if ((error = mt_journal_notes_foreach(t->journal, add_note, &f)) == 0)
+			error = cli_print_json(f.out);
+		else
+			json_decref(f.out);
 	} else {
 		error = mt_journal_notes_foreach(t->journal, print_note, &f);
 		if (error == 0 && f.shown == 0)

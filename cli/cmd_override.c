@@ -2,6 +2,7 @@
  * API. */
 #include "cli.h"
 #include "error.h"
+#include "journal_view.h"
 #include "override_trial.h"
 #include "util.h"
 
@@ -17,14 +18,13 @@ static int list(struct cli *cli, mt_trial *t)
 		return mt_error_last_code();
 	if (cli->json)
 		return cli_print_json(all);
-	json_array_foreach(all, i, o)
-		printf("#%-3lld %s  %-32s %-12s %s\n",
-		       (long long)json_integer_value(json_object_get(o, "id")),
-		       json_string_value(json_object_get(o, "created")),
-		       json_string_value(json_object_get(o, "op"))
-			       ?: json_string_value(json_object_get(o, "api")),
-		       json_string_value(json_object_get(o, "status")),
-		       json_string_value(json_object_get(o, "note")));
+	json_array_foreach(all, i, o) {
+		mt_override_view v;
+		(void)mt_override_view_read(&v, o); /* a key missing reads as none */
+		printf("#%-3lld %s  %-32s %-12s %s\n", (long long)v.id, v.created, v.key, v.status,
+		       v.note);
+	}
+	mt_error_clear();
 	if (!json_array_size(all))
 		printf("No overrides recorded (mtrial override OP|API STATUS --note TEXT).\n");
 	json_decref(all);

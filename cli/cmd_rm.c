@@ -2,6 +2,7 @@
  * interval, note). Nothing is deleted: the journal keeps it with who, when
  * and why, and every figure leaves it out (trial/journal.c filters it). */
 #include "cli.h"
+#include "journal_view.h"
 #include "withdraw_trial.h"
 #include "error.h"
 #include "util.h"
@@ -19,14 +20,13 @@ static int list(struct cli *cli, mt_trial *t)
 		return mt_error_last_code();
 	if (cli->json)
 		return cli_print_json(all);
-	json_array_foreach(all, i, w)
-		printf("%s #%lld  withdrawn %s by %s\n      was: %s\n      why: %s\n",
-		       json_string_value(json_object_get(w, "kind")),
-		       (long long)json_integer_value(json_object_get(w, "item_id")),
-		       json_string_value(json_object_get(w, "when")),
-		       json_string_value(json_object_get(w, "who")),
-		       json_string_value(json_object_get(w, "what")) ?: "(gone)",
-		       json_string_value(json_object_get(w, "why")));
+	json_array_foreach(all, i, w) {
+		mt_withdrawal_view v;
+		(void)mt_withdrawal_view_read(&v, w); /* a key missing reads as none */
+		printf("%s #%lld  withdrawn %s by %s\n      was: %s\n      why: %s\n", v.kind,
+		       (long long)v.item_id, v.when, v.who, v.what ?: "(gone)", v.why);
+	}
+	mt_error_clear();
 	if (!json_array_size(all))
 		printf("Nothing withdrawn.\n");
 	json_decref(all);

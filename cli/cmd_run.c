@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "error.h"
 #include "run_trial.h"
+#include "runview.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,11 @@ static void on_event(mt_run_trial_event ev, const mt_run_trial_result *r, void *
 
 static void say_ended(struct cli *cli, const mt_run_trial_result *r)
 {
-	const char *warning = json_string_value(json_object_get(r->run, "cache_warning"));
+	mt_run_view v;
+	const char *warning;
+
+	(void)mt_runview_read(&v, r->run); /* a key missing reads as none */
+	warning = v.cache_warning;
 
 	if (r->no_figures)
 		fprintf(stderr, "mtrial: run #%lld: no figures from its log: %s\n",

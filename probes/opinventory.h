@@ -147,6 +147,7 @@ typedef struct {
 		size_t ndevices, nwarnings;
 		int64_t steps;
 	} trace;
+	int has_trace_steps; /* the trace says how many optimizer steps it saw (trace.steps) */
 } mt_opinventory_view;
 
 /* Reads an inventory (borrowed) into *v: 0, or MT_EINVALID naming the

@@ -120,6 +120,12 @@ int mt_opinventory_view_read(mt_opinventory_view *inv, const json_t *obj)
 		read_torchscript(&v, inv);
 	else if ((inv->is_trace = mt_jview_opt_get(&v, "trace") != NULL))
 		read_trace(&v, inv);
+	if (inv->is_trace) {
+		mt_jview t;
+		mt_jview_sub(&t, &v, "trace");
+		inv->has_trace_steps = mt_jview_opt_get(&t, "steps") != NULL;
+		mt_jview_close(&t, &v);
+	}
 	return mt_jview_complete(&v);
 }
 

@@ -114,6 +114,8 @@ typedef struct {
 	size_t nops, napis;
 	mt_probe_counts op_counts, api_counts;
 	int64_t probe_id; /* the journal's record (read back: its id), 0 when not recorded */
+	int64_t from_inventory_id; /* the inventory's record, -1 when the probe does not say */
+	int64_t from_steps; /* a trace's optimizer steps, -1 when the probe does not say */
 } mt_probe_view;
 
 /* Reads a probe's result (mt_probe_run's or mt_probe_trial's, borrowed)
@@ -127,5 +129,9 @@ void mt_probe_view_dispose(mt_probe_view *v);
  * counts. */
 const mt_probe_entry *mt_probe_view_listed(const mt_probe_view *v, size_t *n);
 const mt_probe_counts *mt_probe_view_listed_counts(const mt_probe_view *v);
+
+/* A status's count ("device", "partial", ...: mt_compat_status_order's
+ * names) in c; 0 for another name. */
+int64_t mt_probe_counts_of(const mt_probe_counts *c, const char *status);
 
 #endif

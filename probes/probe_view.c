@@ -140,6 +140,10 @@ int mt_probe_view_read(mt_probe_view *p, const json_t *res)
 	read_counts(&a, "apis", &p->api_counts);
 	mt_jview_close(&a, &s);
 	mt_jview_close(&s, &v);
+	mt_jview_sub(&s, &v, "from");
+	p->from_inventory_id = mt_jview_opt_int(&s, "inventory_id", -1);
+	p->from_steps = mt_jview_opt_int(&s, "steps", -1);
+	mt_jview_close(&s, &v);
 	return mt_jview_complete(&v);
 }
 
@@ -173,4 +177,16 @@ const mt_probe_entry *mt_probe_view_listed(const mt_probe_view *p, size_t *n)
 const mt_probe_counts *mt_probe_view_listed_counts(const mt_probe_view *p)
 {
 	return p->by_api ? &p->api_counts : &p->op_counts;
+}
+
+int64_t mt_probe_counts_of(const mt_probe_counts *c, const char *status)
+{
+	static const char *const names[] = {"device", "partial", "cpu_fallback", "unsupported",
+					    "unknown"};
+	const int64_t v[] = {c->device, c->partial, c->cpu_fallback, c->unsupported, c->unknown};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(names[i], status) == 0)
+			return v[i];
+	return 0;
 }

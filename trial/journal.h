@@ -245,6 +245,10 @@ int mt_journal_withdrawn_count(mt_journal *j, const char *kind, size_t *out);
  * UTC or null), running, duration_ms (up to now while running). */
 json_t *mt_effort_json(const mt_effort *e);
 
+/* One note as JSON: id, created (ISO UTC), track, text, interval (the
+ * effort interval's id or null), tags. New reference. */
+json_t *mt_note_json(const mt_note *n);
+
 /* JSON views used by --json output and the report. New references. */
 json_t *mt_journal_notes_json(mt_journal *j);
 json_t *mt_journal_effort_json(mt_journal *j);

@@ -19,17 +19,20 @@ static json_t *time_json(int64_t ms)
 	return json_string(iso);
 }
 
-static int note_to_json(const mt_note *n, void *payload)
+json_t *mt_note_json(const mt_note *n)
 {
 	json_t *tags = json_array();
 	for (size_t i = 0; i < n->ntags; i++)
 		json_array_append_new(tags, mt_json_text(n->tags[i]));
-	json_array_append_new((json_t *)payload,
-			      json_pack("{sI, so, so, so, so, so}", "id", (json_int_t)n->id,
-					"created", time_json(n->created_ms), "track",
-					str_or_null(n->track), "text", mt_json_text(n->text), "interval",
-					n->interval_id ? json_integer(n->interval_id) : json_null(),
-					"tags", tags));
+	return json_pack("{sI, so, so, so, so, so}", "id", (json_int_t)n->id, "created",
+			 time_json(n->created_ms), "track", str_or_null(n->track), "text",
+			 mt_json_text(n->text), "interval",
+			 n->interval_id ? json_integer(n->interval_id) : json_null(), "tags", tags);
+}
+
+static int note_to_json(const mt_note *n, void *payload)
+{
+	json_array_append_new((json_t *)payload, mt_note_json(n));
 	return 0;
 }
 

@@ -2,7 +2,6 @@
 #include "chartdraw.h"
 #include "check_view.h"
 #include "error.h"
-#include "jsonutil.h"
 #include "util.h"
 
 #include <math.h>
@@ -10,31 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *chart_num(char *buf, size_t size, json_t *v, int digits)
+/* A figure of the result as text: "-" for none (the JSON's null). */
+static const char *num_text(char *buf, size_t size, double d, int digits)
 {
-	double d;
-
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (!json_is_number(v))
-		return "-";
-	d = json_number_value(v);
-	return mt_check_num(buf, size, d, digits); /* JSON holds no NaN or infinity */
-}
-
-/* A number of the result: the strings "inf", "-inf", "nan" as such; NaN
- * for none. */
-static double value_of(json_t *v)
-{
-	const char *s = json_string_value(v);
-
-	if (json_is_number(v))
-		return json_number_value(v);
-	if (s && strcmp(s, "inf") == 0)
-		return INFINITY;
-	if (s && strcmp(s, "-inf") == 0)
-		return -INFINITY;
-	return NAN;
+	return isnan(d) ? "-" : mt_check_num(buf, size, d, digits);
 }
 
 /* --- the error histogram ---------------------------------------------------- */
@@ -65,44 +43,43 @@ static int bucket_of(double v)
 
 struct histogram {
 	int count[NBUCKETS];
-	json_t *atol[NBUCKETS]; /* borrowed: the first atol in each decade */
+	double atol[NBUCKETS]; /* the first atol in each decade, NAN for none */
 	int max, not_compared;
 	int lo, hi; /* the decades with a tensor or an atol */
 	int tol_hi; /* the highest decade of an atol, -1 with none */
 };
 
-static void histogram_count(struct histogram *h, json_t *tensors)
+static void histogram_count(struct histogram *h, const mt_check_tensor *tensors, size_t n)
 {
-	json_t *t;
-	size_t i;
-
 	memset(h, 0, sizeof(*h));
+	for (int b = 0; b < NBUCKETS; b++)
+		h->atol[b] = NAN;
 	h->lo = NBUCKETS - 1;
 	h->tol_hi = -1;
-	json_array_foreach(tensors, i, t) {
-		json_t *atol = json_object_get(t, "atol");
+	for (size_t i = 0; i < n; i++) {
+		const mt_check_tensor *t = &tensors[i];
+		double atol = t->atol;
 		int b;
-		if (!json_object_get(t, "min_atol")) {
+		if (t->reason) { /* not compared: no figures */
 			h->not_compared++;
 			continue;
 		}
-		b = bucket_of(value_of(json_object_get(t, "min_atol")));
+		b = bucket_of(t->min_atol);
 		h->max = ++h->count[b] > h->max ? h->count[b] : h->max;
 		h->lo = b < h->lo ? b : h->lo;
 		h->hi = b > h->hi ? b : h->hi;
-		if (!json_is_number(atol))
+		if (!isfinite(atol)) /* none: JSON's numbers are finite */
 			continue;
-		b = bucket_of(json_number_value(atol));
-		h->atol[b] = h->atol[b] ? h->atol[b] : atol;
+		b = bucket_of(atol);
+		h->atol[b] = isnan(h->atol[b]) ? atol : h->atol[b];
 		h->lo = b < h->lo ? b : h->lo;
 		h->hi = b > h->hi ? b : h->hi;
 		h->tol_hi = b > h->tol_hi ? b : h->tol_hi;
 	}
 }
 
-int chart_histogram_rows(json_t *tensors)
+int chart_histogram_rows(void)
 {
-	(void)tensors;
 	return 1 + NBUCKETS;
 }
 
@@ -123,13 +100,13 @@ static void histogram_line(struct tui_page *p, const struct histogram *h, int b,
 		page_add(p, b > h->tol_hi && h->tol_hi >= 0 ? STYLE_ERROR : STYLE_OK,
 			 mt_buf_cstr(&bar));
 	page_addf(p, h->count[b] ? STYLE_NORMAL : STYLE_DIM, "%s%d", len ? " " : "", h->count[b]);
-	if (h->atol[b])
+	if (!isnan(h->atol[b]))
 		page_addf(p, STYLE_WARN, "  %s atol %s", draw_glyph(GLYPH_POINT_LEFT),
-			  chart_num(num, sizeof(num), h->atol[b], 0));
+			  mt_check_num(num, sizeof(num), h->atol[b], 0));
 	mt_buf_dispose(&bar);
 }
 
-void chart_histogram(struct tui_page *p, json_t *tensors, int rows)
+void chart_histogram(struct tui_page *p, const mt_check_tensor *tensors, size_t n, int rows)
 {
 	struct histogram h;
 	int lo = 0, hi = NBUCKETS - 1;
@@ -137,7 +114,7 @@ void chart_histogram(struct tui_page *p, json_t *tensors, int rows)
 
 	if (rows < 2)
 		return;
-	histogram_count(&h, tensors);
+	histogram_count(&h, tensors, n);
 	if (rows < 1 + NBUCKETS && h.hi >= h.lo) {
 		lo = h.lo;
 		hi = h.hi - h.lo + 2 > rows ? h.lo + rows - 2 : h.hi;
@@ -168,7 +145,7 @@ static const struct {
 };
 
 struct plot {
-	json_t *steps, *ref, *cand; /* borrowed from the result's series */
+	const double *steps, *ref, *cand; /* borrowed from the result's series */
 	size_t n;
 	int w, h;
 	double s0, s1, lo, hi;
@@ -192,8 +169,7 @@ static void plot_range(struct plot *pl)
 	pl->lo = INFINITY;
 	pl->hi = -INFINITY;
 	for (size_t i = 0; i < pl->n; i++) {
-		double v[2] = {value_of(json_array_get(pl->ref, i)),
-			       value_of(json_array_get(pl->cand, i))};
+		double v[2] = {pl->ref[i], pl->cand[i]};
 		for (int k = 0; k < 2; k++) {
 			if (!isfinite(v[k]))
 				continue;
@@ -212,9 +188,8 @@ static void plot_range(struct plot *pl)
 static void plot_fill(struct plot *pl)
 {
 	for (size_t i = 0; i < pl->n; i++) {
-		int col = plot_col(pl, value_of(json_array_get(pl->steps, i)));
-		double v[2] = {value_of(json_array_get(pl->ref, i)),
-			       value_of(json_array_get(pl->cand, i))};
+		int col = plot_col(pl, pl->steps[i]);
+		double v[2] = {pl->ref[i], pl->cand[i]};
 		for (int k = 0; k < 2; k++)
 			if (isfinite(v[k]) && col >= 0 && col < pl->w)
 				pl->cells[plot_row(pl, v[k]) * pl->w + col] |= (unsigned char)(1 << k);
@@ -266,21 +241,21 @@ static void axis_rule(struct tui_page *p, int w)
 
 /* The axis, the first and last steps under it and the divergence named at
  * its column. */
-static void plot_axis(struct tui_page *p, const struct plot *pl, json_t *div)
+static void plot_axis(struct tui_page *p, const struct plot *pl, double div)
 {
 	char num[32], last[32];
 
 	axis_rule(p, pl->w);
 	page_line(p);
 	page_addf(p, STYLE_DIM, "%*s", AXIS_W + 1, "step ");
-	page_add(p, STYLE_DIM, chart_num(num, sizeof(num), json_array_get(pl->steps, 0), 6));
+	page_add(p, STYLE_DIM, num_text(num, sizeof(num), pl->steps[0], 6));
 	if (pl->mark >= 0) {
 		int at = AXIS_W + 1 + pl->mark;
 		char mark[48];
-		snprintf(mark, sizeof(mark), "^ %s", chart_num(num, sizeof(num), div, 6));
+		snprintf(mark, sizeof(mark), "^ %s", num_text(num, sizeof(num), div, 6));
 		page_add_at(p, at > p->cur_col ? at : p->cur_col + 1, STYLE_ERROR, mark);
 	}
-	chart_num(last, sizeof(last), json_array_get(pl->steps, pl->n - 1), 6);
+	snprintf(last, sizeof(last), "%s", num_text(num, sizeof(num), pl->steps[pl->n - 1], 6));
 	if (p->cur_col + 2 + (int)strlen(last) <= AXIS_W + 1 + pl->w)
 		page_add_at(p, AXIS_W + 1 + pl->w - (int)strlen(last), STYLE_DIM, last);
 }
@@ -290,8 +265,8 @@ static void plot_legend(struct tui_page *p, const struct plot *pl)
 	size_t nan_ref = 0, nan_cand = 0;
 
 	for (size_t i = 0; i < pl->n; i++) {
-		nan_ref += !isfinite(value_of(json_array_get(pl->ref, i)));
-		nan_cand += !isfinite(value_of(json_array_get(pl->cand, i)));
+		nan_ref += !isfinite(pl->ref[i]);
+		nan_cand += !isfinite(pl->cand[i]);
 	}
 	page_line(p);
 	page_add_at(p, 2, STYLE_PLOT_REF, "*");
@@ -309,15 +284,14 @@ static void plot_legend(struct tui_page *p, const struct plot *pl)
 		page_addf(p, STYLE_WARN, "  %zu NaN or inf not drawn", nan_ref + nan_cand);
 }
 
-void chart_curves(struct tui_page *p, json_t *check, int rows)
+void chart_curves(struct tui_page *p, const mt_check_curves *c, int rows)
 {
-	json_t *series = json_object_get(check, "series");
-	json_t *div = json_object_get(check, "first_divergent_step");
-	struct plot pl = {.steps = json_object_get(series, "steps"),
-			  .ref = json_object_get(series, "reference"),
-			  .cand = json_object_get(series, "candidate")};
+	double div = c->first_divergent_step;
+	struct plot pl = {.steps = c->series_steps,
+			  .ref = c->series_reference,
+			  .cand = c->series_candidate};
 
-	pl.n = json_array_size(pl.steps);
+	pl.n = c->nseries;
 	pl.w = p->width - AXIS_W - 2;
 	pl.h = rows - 3; /* the axis, the steps under it, the legend */
 	if (!pl.n || pl.h < 3 || pl.w < 10) {
@@ -325,9 +299,9 @@ void chart_curves(struct tui_page *p, json_t *check, int rows)
 		page_add_at(p, 2, STYLE_DIM, pl.n ? "(no room for the plot)" : "(no points)");
 		return;
 	}
-	pl.s0 = value_of(json_array_get(pl.steps, 0));
-	pl.s1 = value_of(json_array_get(pl.steps, pl.n - 1));
-	pl.mark = json_is_number(div) ? plot_col(&pl, json_number_value(div)) : -1;
+	pl.s0 = pl.steps[0];
+	pl.s1 = pl.steps[pl.n - 1];
+	pl.mark = isfinite(div) ? plot_col(&pl, div) : -1;
 	pl.cells = calloc((size_t)pl.w * (size_t)pl.h, 1);
 	if (!pl.cells)
 		abort();
@@ -436,13 +410,12 @@ void chart_evals(struct tui_page *p, const mt_run_figures *f, const char *metric
 
 /* --- total time against run length ------------------------------------------- */
 
-void chart_breakeven(struct tui_page *p, json_t *be, double run_length, int rows)
+void chart_breakeven(struct tui_page *p, const struct chart_breakeven *be, double run_length,
+		     int rows)
 {
-	double bs = mt_json_num(mt_json_path(be, "baseline"), "start_s");
-	double bt = mt_json_num(mt_json_path(be, "baseline"), "step_s");
-	double cs = mt_json_num(mt_json_path(be, "candidate"), "start_s");
-	double ct = mt_json_num(mt_json_path(be, "candidate"), "step_s");
-	double n = mt_json_num(be, "steps"), xmax = 100;
+	double bs = be->base_start_s, bt = be->base_step_s;
+	double cs = be->cand_start_s, ct = be->cand_step_s;
+	double n = be->steps, xmax = 100;
 	struct plot pl = {.mark = -1};
 	char last[32];
 

@@ -8,30 +8,26 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "check_view.h"
 #include "page.h"
 #include "runview.h"
 
-/* A number of a check's result as text into buf: `digits` significant
- * digits, or with 0 the shortest that reads back the same; the strings
- * "inf" and "nan" as they are, "-" for none. Returns buf or the string. */
-const char *chart_num(char *buf, size_t size, json_t *v, int digits);
-
-/* The lines the error histogram of these tensors (a compare result's
- * "tensors") takes whole: a title and a line per decade. */
-int chart_histogram_rows(json_t *tensors);
+/* The lines the error histogram takes whole: a title and a line per
+ * decade. */
+int chart_histogram_rows(void);
 
 /* The error histogram in at most `rows` new lines: how many tensors have
  * their greatest absolute difference (min_atol: the atol that passes them
  * with rtol 0) in each decade, as bars, the decades of their atol marked.
  * With fewer rows than it needs, only the decades from the lowest to the
  * highest that has a tensor or a tolerance. */
-void chart_histogram(struct tui_page *p, json_t *tensors, int rows);
+void chart_histogram(struct tui_page *p, const mt_check_tensor *tensors, size_t n, int rows);
 
 /* A curves result's two series overlaid in `rows` new lines (at least 6):
  * '*' the reference, 'o' the candidate, '#' both in one cell, each in its
  * style; the first step outside the band marked by a line and named under
  * the axis; a legend last. */
-void chart_curves(struct tui_page *p, json_t *check, int rows);
+void chart_curves(struct tui_page *p, const mt_check_curves *c, int rows);
 
 /* A run's evaluations (f's) of `metric` (NULL: every metric) as points, value
  * against seconds since origin_ms, in `rows` new lines (at least 6), with
@@ -40,11 +36,18 @@ void chart_curves(struct tui_page *p, json_t *check, int rows);
 void chart_evals(struct tui_page *p, const mt_run_figures *f, const char *metric, double target,
 		 int64_t origin_ms, int rows);
 
-/* Total time (hours) against run length for both systems, from a
- * break-even {baseline {start_s, step_s}, candidate {...}, steps} (the
- * report's compilation.breakeven), in `rows` new lines (at least 6): '*' the
- * baseline, 'o' the candidate, the break-even a vertical line and the
- * trial's own run length (NaN: none) marked under the axis. */
-void chart_breakeven(struct tui_page *p, json_t *be, double run_length, int rows);
+/* Each system's total time as start + steps * step (the report's
+ * compilation.breakeven); NaN is not known. */
+struct chart_breakeven {
+	double base_start_s, base_step_s, cand_start_s, cand_step_s;
+	double steps; /* where the lines cross; NaN: they do not */
+};
+
+/* Total time (hours) against run length for both systems, in `rows` new
+ * lines (at least 6): '*' the baseline, 'o' the candidate, the break-even a
+ * vertical line and the trial's own run length (NaN: none) marked under the
+ * axis. */
+void chart_breakeven(struct tui_page *p, const struct chart_breakeven *be, double run_length,
+		     int rows);
 
 #endif

@@ -699,9 +699,7 @@ static void table_title(struct tui_page *p, const mt_check_view *c, int hint)
 static void tensors_draw(struct tui_page *p, struct corr_state *st, const mt_check_view *c,
 			 int height, int focused)
 {
-	/* chartdraw.c draws the histogram from the tensors' JSON */
-	json_t *tensors = (json_t *)c->t.tensors_json;
-	int n = (int)c->t.ntensors, hist = chart_histogram_rows(tensors);
+	int n = (int)c->t.ntensors, hist = chart_histogram_rows();
 	int fixed, both, rows;
 	char keys[32];
 
@@ -710,7 +708,7 @@ static void tensors_draw(struct tui_page *p, struct corr_state *st, const mt_che
 	fixed = p->nlines + 2 + TEXT_ROWS; /* the table's title and header */
 	both = height - fixed - (n < 3 ? n : 3) >= hist;
 	if (st->histogram && !both) {
-		chart_histogram(p, tensors, height - p->nlines - 1);
+		chart_histogram(p, c->t.tensors, c->t.ntensors, height - p->nlines - 1);
 		tui_action_keys(TUI_ACT_HISTOGRAM, keys, sizeof(keys));
 		page_line(p);
 		page_addf(p, STYLE_DIM, "  %s the tensor table", keys);
@@ -731,7 +729,7 @@ static void tensors_draw(struct tui_page *p, struct corr_state *st, const mt_che
 		failure_text(p, &c->t.tensors[st->tensor], height - p->nlines - (both ? hist : 0));
 	}
 	if (both)
-		chart_histogram(p, tensors, hist);
+		chart_histogram(p, c->t.tensors, c->t.ntensors, hist);
 }
 
 /* --- a curve comparison in full ------------------------------------------ */
@@ -779,8 +777,7 @@ static void curves_draw(struct tui_page *p, const mt_check_view *v, int height)
 			      cnum(b, sizeof(b), c->max_abs_gap.step, 6));
 	tui_wrap_rows(p, mt_buf_cstr(&line), 2, 1, STYLE_NORMAL);
 	mt_buf_dispose(&line);
-	/* chartdraw.c draws the series from the check's JSON */
-	chart_curves(p, (json_t *)v->json, height - p->nlines);
+	chart_curves(p, c, height - p->nlines);
 }
 
 /* --- the screen ------------------------------------------------------------ */

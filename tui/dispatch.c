@@ -21,8 +21,10 @@ struct tui_ctx tui_make_ctx(struct tui_wizard *w)
 	struct tui_ctx ctx = {.model = w->model,
 			      .scan = w->scan,
 			      .scan_id = w->scan_id,
+			      .scan_view = &w->scan_view,
 			      .probe = w->probe,
 			      .probe_id = w->probe_id,
+			      .probe_steps = w->probe_steps,
 			      .checks = w->checks,
 			      .runs = w->runs,
 			      .trial = w->trial,
@@ -82,11 +84,8 @@ static int set_help(struct tui_wizard *w, int open)
 /* The track the last interval had, as an index into the track menu. */
 static int last_track_item(struct tui_wizard *w)
 {
-	json_t *ivs = jv_get(w->model, "effort.intervals");
-	size_t n = json_array_size(ivs);
-	const char *track = n ? json_string_value(json_object_get(json_array_get(ivs, n - 1),
-								  "track"))
-			      : NULL;
+	size_t n = json_array_size(jv_get(w->model, "effort.intervals"));
+	const char *track = n ? jv_string_at(w->model, "effort.intervals.*.track", n - 1) : NULL;
 
 	for (int i = 0; track && mt_tracks[i]; i++)
 		if (strcmp(mt_tracks[i], track) == 0)

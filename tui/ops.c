@@ -59,8 +59,7 @@ struct ops_state {
 	int site, site_top, site_rows;
 	struct tui_source src;
 	int diff_open;      /* the differences have the whole pane */
-	json_t *diff;       /* own reference: what they show, NULL with none */
-	char *why;          /* with no diff: what to record first */
+	struct opsdiff diff; /* what they show */
 	struct ops_prompt pr;
 };
 
@@ -73,19 +72,6 @@ static int same_str(const char *a, const char *b)
 static const char *name_of(const mt_probe_entry *e)
 {
 	return e ? e->name : NULL;
-}
-
-/* A status's count in a probe's counts. */
-static int64_t count_of(const mt_probe_counts *c, const char *status)
-{
-	static const char *const names[] = {"device", "partial", "cpu_fallback", "unsupported",
-					    "unknown"};
-	const int64_t v[] = {c->device, c->partial, c->cpu_fallback, c->unsupported, c->unknown};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(names[i], status) == 0)
-			return v[i];
-	return 0;
 }
 
 /* "66.7", "100": a share as the probe gives it. */
@@ -256,14 +242,11 @@ void tui_ops_set_filter_status(void *state, const char *status)
 	filter_changed(st);
 }
 
-void tui_ops_show_diff(void *state, json_t *diff, const char *why)
+void tui_ops_show_diff(void *state, json_t *diff, const int64_t steps[2], const char *why)
 {
 	struct ops_state *st = state;
 
-	json_decref(st->diff);
-	free(st->why);
-	st->diff = json_incref(diff);
-	st->why = why ? mt_strdup(why) : NULL;
+	opsdiff_set(&st->diff, diff, steps, why);
 	st->diff_open = diff || why;
 }
 
@@ -291,11 +274,11 @@ static void rules_field(struct tui_page *p, const mt_probe_view *v)
 /* "ops from  trace /tmp/ops.json, 3 optimizer steps": which inventory the
  * probe read (a probe recorded before probes said so read a scan), on a
  * second row when it needs one and there is room. */
-static void from_field(struct tui_page *p, const mt_probe_view *v, int full)
+static void from_field(struct tui_page *p, const mt_probe_view *v, int64_t steps, int full)
 {
 	mt_buf b = MT_BUF_INIT;
 
-	opsdiff_describe(&b, (json_t *)v->from, v->rev);
+	opsdiff_describe(&b, v->from_source, v->from_file, v->rev, steps);
 	tui_wrap_field(p, TUI_LABEL_COL, "ops from", VALUE_COL, mt_buf_cstr(&b), full ? 2 : 1,
 		       STYLE_NORMAL);
 	mt_buf_dispose(&b);
@@ -308,13 +291,13 @@ static void from_field(struct tui_page *p, const mt_probe_view *v, int full)
 static void identity(struct tui_page *p, const struct tui_ctx *ctx, const mt_probe_view *v,
 		     int full)
 {
-	const char *rev = v->rev, *scanned = mt_json_str(ctx->scan, "rev");
+	const char *rev = v->rev, *scanned = ctx->scan_view->rev;
 	char line[128];
 
 	page_line(p);
 	page_addf(p, STYLE_HEADING, "Table %s", v->table_name ? v->table_name : "?");
 	page_addf(p, STYLE_DIM, " (%s)", v->table_kind ? v->table_kind : "?");
-	from_field(p, v, full);
+	from_field(p, v, ctx->probe_steps, full);
 	field(p, "retrieved", STYLE_NORMAL, v->table_retrieved);
 	page_addf(p, STYLE_DIM, "  probe #%lld", (long long)v->probe_id);
 	if (rev && scanned && strcmp(rev, scanned) != 0) {
@@ -343,7 +326,7 @@ static void status_bar(struct tui_page *p, const mt_probe_view *v)
 	mt_buf seg = MT_BUF_INIT;
 
 	for (size_t i = 0; i < NLOOKS; i++)
-		n[i] = (double)count_of(summary, looks[i].status);
+		n[i] = (double)mt_probe_counts_of(summary, looks[i].status);
 	mt_share_cells(n, NLOOKS, p->width, NLOOKS - 1 /* unknown */, w);
 	page_line(p);
 	if (!summary->entries)
@@ -373,7 +356,7 @@ static void legend(struct tui_page *p, const mt_probe_view *v)
 		int w;
 		if (i < NLOOKS) {
 			snprintf(count, sizeof(count), " %lld",
-				 (long long)count_of(summary, looks[i].status));
+				 (long long)mt_probe_counts_of(summary, looks[i].status));
 			w = 2 + draw_width(looks[i].status) + draw_width(count);
 		} else {
 			if (v->by_api)
@@ -626,12 +609,10 @@ static void summary_rows(struct tui_page *p, const mt_probe_view *v, const mt_pr
  * that one; the probe itself does not keep it. */
 static int probe_worktree(const mt_probe_view *v, const struct tui_ctx *ctx)
 {
-	const char *repo = v->repo, *rev = v->rev;
+	const mt_scan_view *s = ctx->scan_view;
 
-	return repo && rev && mt_json_str(ctx->scan, "repo") && mt_json_str(ctx->scan, "rev") &&
-	       !strcmp(repo, mt_json_str(ctx->scan, "repo")) && !strcmp(rev,
-									mt_json_str(ctx->scan, "rev")) &&
-	       json_is_true(json_object_get(ctx->scan, "worktree"));
+	return v->repo && v->rev && s->repo && s->rev && !strcmp(v->repo, s->repo) &&
+	       !strcmp(v->rev, s->rev) && s->worktree;
 }
 
 static void site_rows(struct tui_page *p, struct ops_state *st, const mt_probe_entry *op,
@@ -807,7 +788,7 @@ static void ops_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p)
 
 	sync(st, ctx);
 	if (st->diff_open)
-		opsdiff_draw(p, st->diff, st->why);
+		opsdiff_draw(p, &st->diff);
 	else if (!st->probe)
 		nothing_yet(p, ctx);
 	else if (st->details && selected_op(st))
@@ -850,7 +831,7 @@ static int diff_handle(struct ops_state *st, enum tui_action a)
 	case TUI_ACT_BACK:
 	case TUI_ACT_QUIT:
 	case TUI_ACT_OP_DIFF:
-		tui_ops_show_diff(st, NULL, NULL);
+		tui_ops_show_diff(st, NULL, NULL, NULL);
 		return TUI_HANDLED | TUI_REDRAW;
 	default:
 		return TUI_UNHANDLED;
@@ -897,8 +878,7 @@ static void ops_done(void *state)
 	json_decref(st->probe);
 	free(st->follow);
 	source_dispose(&st->src);
-	json_decref(st->diff);
-	free(st->why);
+	opsdiff_dispose(&st->diff);
 	ops_prompt_dispose(&st->pr);
 }
 

@@ -37,7 +37,7 @@ void tui_ops_set_filter_status(void *state, const char *status);
 /* Opens the differences view on `diff` (mt_opinventory_diff's result, a
  * reference taken) or, with no diff, on `why` (copied): what to record
  * first. Both NULL closes it. */
-void tui_ops_show_diff(void *state, json_t *diff, const char *why);
+void tui_ops_show_diff(void *state, json_t *diff, const int64_t steps[2], const char *why);
 
 /* Starts the prompt or menu of an action (p, i, D, r, /, S) on the Ops
  * step; TUI_UNHANDLED for other actions. */

@@ -67,11 +67,12 @@ static int probe_start(void *state, const struct tui_ctx *ctx)
 static int diff_start(void *state, const struct tui_ctx *ctx)
 {
 	json_t *diff = NULL;
+	int64_t steps[2];
 	char *why = NULL;
 
-	record_diff(ctx->wizard, &diff, &why);
+	record_diff(ctx->wizard, &diff, steps, &why);
 	if (diff || why)
-		tui_ops_show_diff(state, diff, why);
+		tui_ops_show_diff(state, diff, steps, why);
 	json_decref(diff);
 	free(why);
 	return TUI_HANDLED | TUI_REDRAW;
@@ -167,7 +168,7 @@ static int menu_chosen(void *state, const struct tui_ctx *ctx, int i)
 	case OPEN_PROBE_TABLE:
 		return record_probe(w, w->tables[i]);
 	case OPEN_SOURCE:
-		tui_ops_show_diff(state, NULL, NULL); /* the list shows the new source */
+		tui_ops_show_diff(state, NULL, NULL, NULL); /* the list shows the new source */
 		return record_probe_source(w, record_source_names[i]);
 	case OPEN_FINDING_STATUS:
 		pr->finding_status = finding_statuses[i];

@@ -4,46 +4,67 @@
 #include "opsdiff.h"
 #include "screen.h"
 #include "rows.h"
-#include "model_path.h"
-#include "jsonutil.h"
+#include "error.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COUNT_W 8
 
-void opsdiff_describe(mt_buf *b, json_t *side, const char *rev)
+void opsdiff_describe(mt_buf *b, const char *source, const char *file, const char *rev,
+		      int64_t steps)
 {
-	const char *source = mt_json_str(side, "source") ? mt_json_str(side, "source") : "scan";
-	const char *file = mt_json_str(side, "file");
-
-	rev = rev ? rev : mt_json_str(side, "rev");
+	source = source ? source : "scan";
 	if (strcmp(source, "scan") == 0) {
 		mt_buf_printf(b, "scan %.7s", rev ? rev : "");
 		return;
 	}
 	mt_buf_printf(b, "%s %s", strcmp(source, "torchscript") == 0 ? "TorchScript" : source,
 		      file ? file : "?");
-	if (json_object_get(side, "steps"))
-		mt_buf_printf(b, ", %lld optimizer steps", (long long)jv_int(side, "steps", 0));
+	if (steps >= 0)
+		mt_buf_printf(b, ", %lld optimizer steps", (long long)steps);
 }
 
-/* "  against   scan abc1234" and the like. */
-static void side_field(struct tui_page *p, const char *key, json_t *side)
+void opsdiff_set(struct opsdiff *d, json_t *diff, const int64_t steps[2], const char *why)
+{
+	opsdiff_dispose(d);
+	if (diff && mt_opinventory_diff_view_read(&d->v, diff) < 0)
+		mt_error_clear(); /* what is there is drawn */
+	d->diff = json_incref(diff);
+	d->steps[0] = steps ? steps[0] : -1;
+	d->steps[1] = steps ? steps[1] : -1;
+	d->why = why ? mt_strdup(why) : NULL;
+}
+
+void opsdiff_dispose(struct opsdiff *d)
+{
+	if (d->diff)
+		mt_opinventory_diff_view_dispose(&d->v);
+	json_decref(d->diff);
+	free(d->why);
+	memset(d, 0, sizeof(*d));
+}
+
+/* "  against   scan abc1234" and the like: side 0 (a) or 1 (b). */
+static void side_field(struct tui_page *p, const char *key, const struct opsdiff *d, int side)
 {
 	mt_buf b = MT_BUF_INIT;
 
-	opsdiff_describe(&b, side, NULL);
+	if (side == 0)
+		opsdiff_describe(&b, d->v.a.source, d->v.a.file, d->v.a.rev, d->steps[0]);
+	else
+		opsdiff_describe(&b, d->v.b.source, d->v.b.file, d->v.b.rev, d->steps[1]);
 	tui_wrap_field(p, TUI_LABEL_COL, key, TUI_VALUE_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
 }
 
 /* Why ops are on one side by design, for the kind of exact source. */
-static void explanation(struct tui_page *p, json_t *exact)
+static void explanation(struct tui_page *p, const char *exact_source)
 {
 	char text[400];
 
-	if (strcmp(mt_json_str(exact, "source") ? mt_json_str(exact, "source") : "", "trace") == 0)
+	if (strcmp(exact_source ? exact_source : "", "trace") == 0)
 		snprintf(text, sizeof(text),
 			 "A trace names what the dispatcher ran after decomposition "
 			 "(aten::linear %s aten::t + aten::addmm) and every backward op; the scan "
@@ -60,59 +81,50 @@ static void explanation(struct tui_page *p, json_t *exact)
 
 /* A count of one side: `which` 0 for the scan, 1 for the exact source, -1
  * for whichever saw the op. */
-static json_int_t count_of(json_t *diff, const char *op, int which)
+static int64_t count_of(const mt_opinventory_diff_op *op, int which)
 {
-	json_t *c = json_object_get(json_object_get(diff, "counts"), op);
-	json_int_t a = json_integer_value(json_array_get(c, 0));
-	json_int_t b = json_integer_value(json_array_get(c, 1));
-
-	return which == 0 ? a : which == 1 || b ? b : a;
+	return which == 0 ? op->a : which == 1 || op->b ? op->b : op->a;
 }
 
 /* "Missed by the static scan (12)" then its ops with their counts. */
-static void section(struct tui_page *p, json_t *diff, const char *key, const char *title,
+static void section(struct tui_page *p, const mt_opinventory_diff_list *ops, const char *title,
 		    int which)
 {
-	json_t *ops = json_object_get(diff, key), *op;
 	char heading[96], count[24];
-	size_t i;
 
-	snprintf(heading, sizeof(heading), "%s (%zu)", title, json_array_size(ops));
+	snprintf(heading, sizeof(heading), "%s (%zu)", title, ops->n);
 	tui_heading(p, heading);
-	if (!json_array_size(ops)) {
+	if (!ops->n) {
 		page_line(p);
 		page_add_at(p, TUI_LABEL_COL, STYLE_DIM, "(none)");
 	}
-	json_array_foreach(ops, i, op) {
+	for (size_t i = 0; i < ops->n; i++) {
 		struct tui_cell c[] = {
 			{"", 1, 0, 0, STYLE_NORMAL},
-			{json_string_value(op), p->width - 3 - COUNT_W, 0, 0, STYLE_NORMAL},
+			{ops->v[i].op, p->width - 3 - COUNT_W, 0, 0, STYLE_NORMAL},
 			{count, COUNT_W, 1, 0, STYLE_NORMAL},
 		};
-		snprintf(count, sizeof(count), "%lld",
-			 (long long)count_of(diff, json_string_value(op), which));
+		snprintf(count, sizeof(count), "%lld", (long long)count_of(&ops->v[i], which));
 		tui_row(p, c, 3, 0, 0);
 	}
 }
 
 /* "Run decomposed (3)": each composite the scan names, then the ops the
  * trace ran for it. */
-static void decomposed(struct tui_page *p, json_t *diff)
+static void decomposed(struct tui_page *p, const mt_opinventory_diff_view *v)
 {
-	json_t *ops = json_object_get(diff, "decomposed"), *op, *into, *v;
 	char heading[96];
-	size_t i, k;
 
-	if (!json_array_size(ops))
+	if (!v->ndecomposed)
 		return;
-	snprintf(heading, sizeof(heading), "Run decomposed (%zu)", json_array_size(ops));
+	snprintf(heading, sizeof(heading), "Run decomposed (%zu)", v->ndecomposed);
 	tui_heading(p, heading);
-	json_array_foreach(ops, i, op) {
+	for (size_t i = 0; i < v->ndecomposed; i++) {
+		const mt_inventory_decomposition *d = &v->decomposed[i];
 		mt_buf b = MT_BUF_INIT;
-		into = json_object_get(json_object_get(diff, "decompositions"), json_string_value(op));
-		mt_buf_printf(&b, "%s %s", json_string_value(op), draw_glyph(GLYPH_ARROW));
-		json_array_foreach(into, k, v)
-			mt_buf_printf(&b, "%s %s", k ? "," : "", json_string_value(v));
+		mt_buf_printf(&b, "%s %s", d->composite, draw_glyph(GLYPH_ARROW));
+		for (size_t k = 0; k < d->nops; k++)
+			mt_buf_printf(&b, "%s %s", k ? "," : "", d->ops[k]);
 		struct tui_cell c[] = {
 			{"", 1, 0, 0, STYLE_NORMAL},
 			{mt_buf_cstr(&b), p->width - 2, 0, 0, STYLE_NORMAL},
@@ -122,26 +134,25 @@ static void decomposed(struct tui_page *p, json_t *diff)
 	}
 }
 
-void opsdiff_draw(struct tui_page *p, json_t *diff, const char *why)
+void opsdiff_draw(struct tui_page *p, const struct opsdiff *d)
 {
-	json_t *exact = json_object_get(diff, "b");
+	const mt_opinventory_diff_view *v = &d->v;
 	char title[96];
 
 	page_line(p);
 	page_add(p, STYLE_HEADING, "Differences");
 	page_add(p, STYLE_DIM, "  (Esc returns to the ops)");
-	if (!diff) {
-		page_para(p, TUI_LABEL_COL, STYLE_WARN, why ? why : "Nothing to compare.");
+	if (!d->diff) {
+		page_para(p, TUI_LABEL_COL, STYLE_WARN, d->why ? d->why : "Nothing to compare.");
 		return;
 	}
-	side_field(p, "ops of", exact);
-	side_field(p, "against", json_object_get(diff, "a"));
-	explanation(p, exact);
-	section(p, diff, "missed_by_scan", "Missed by the static scan", 1);
-	decomposed(p, diff);
-	section(p, diff, "backward_only", "Seen only in backward", -1);
-	section(p, diff, "only_a", "Only in the scan", 0);
-	snprintf(title, sizeof(title), "In both: %zu ops",
-		 json_array_size(json_object_get(diff, "both")));
+	side_field(p, "ops of", d, 1);
+	side_field(p, "against", d, 0);
+	explanation(p, v->b.source);
+	section(p, &v->missed_by_scan, "Missed by the static scan", 1);
+	decomposed(p, v);
+	section(p, &v->backward_only, "Seen only in backward", -1);
+	section(p, &v->only_a, "Only in the scan", 0);
+	snprintf(title, sizeof(title), "In both: %zu ops", v->both.n);
 	tui_heading(p, title);
 }

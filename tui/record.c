@@ -119,28 +119,53 @@ static void read_scan(struct tui_wizard *w)
 		return;
 	}
 	json_decref(w->scan);
+	mt_scan_view_dispose(&w->scan_view);
 	w->scan = scan;
 	w->scan_id = id;
+	if (scan && mt_scan_view_read(&w->scan_view, scan) < 0)
+		mt_error_clear(); /* a record older than a key reads it as none */
 }
 
-/* The optimizer steps of the trace a probe read, for the Ops step's header:
- * the probe's "from" names the inventory, the inventory has the steps. Only
- * the latest trace is at hand; an older one goes without. */
-static void add_trace_steps(struct tui_wizard *w, json_t *probe)
+/* The optimizer steps of the trace probe `v` read, for the Ops step's
+ * header: a probe recorded before probes said so names the inventory, and
+ * the inventory has the steps. Only the latest trace is at hand; an older
+ * one goes without (-1). */
+static int64_t trace_steps(struct tui_wizard *w, const mt_probe_view *v)
 {
-	json_t *from = json_object_get(probe, "from"), *inv = NULL, *steps;
-	const char *source = json_string_value(json_object_get(from, "source"));
+	json_t *inv = NULL;
+	mt_opinventory_view iv;
+	int64_t steps = -1;
 
-	if (!source || strcmp(source, "trace") != 0)
-		return;
+	if (v->from_steps >= 0 || !v->from_source || strcmp(v->from_source, "trace") != 0)
+		return v->from_steps;
 	if (mt_journal_inventory_latest(w->trial->journal, "trace", &inv, NULL) < 0) {
 		mt_error_clear(); /* the header does without */
-		return;
+		return -1;
 	}
-	steps = jv_get(inv, "trace.steps");
-	if (steps && jv_int(inv, "inventory_id", 0) == jv_int(from, "inventory_id", -1))
-		json_object_set(from, "steps", steps);
+	(void)mt_opinventory_view_read(&iv, inv);
+	if (iv.has_trace_steps && iv.inventory_id == v->from_inventory_id)
+		steps = iv.trace.steps;
+	mt_opinventory_view_dispose(&iv);
+	mt_error_clear();
 	json_decref(inv);
+	return steps;
+}
+
+/* What the wizard keeps of the probe it holds (w->probe) besides its JSON. */
+static void probe_facts(struct tui_wizard *w)
+{
+	mt_probe_view v;
+
+	w->probe_table = w->probe_from = NULL;
+	w->probe_steps = -1;
+	if (!w->probe)
+		return;
+	(void)mt_probe_view_read(&v, w->probe);
+	mt_error_clear(); /* an older record's absent keys read as none */
+	w->probe_table = v.table_name;
+	w->probe_from = v.from_source;
+	w->probe_steps = trace_steps(w, &v);
+	mt_probe_view_dispose(&v);
 }
 
 /* The full probe behind the model's, read again only when the model names
@@ -161,11 +186,11 @@ static void read_probe(struct tui_wizard *w)
 		mt_time_iso(when, sizeof(when), created);
 		json_object_set_new(probe, "id", json_integer(id));
 		json_object_set_new(probe, "created", json_string(when));
-		add_trace_steps(w, probe);
 	}
 	json_decref(w->probe);
 	w->probe = probe;
 	w->probe_id = id;
+	probe_facts(w);
 }
 
 /* The full results behind the model's checks (which keeps a line of
@@ -263,7 +288,7 @@ void record_reload(struct tui_wizard *w)
 		tui_message(w, 1, "cannot read the record: %s", mt_error_last());
 		return;
 	}
-	n = json_array_size(json_object_get(model, "notes"));
+	n = json_array_size(jv_get(model, "notes"));
 	if (w->model && n > w->note_count + w->own_notes) {
 		extra = n - w->note_count - w->own_notes;
 		tui_message(w, 0, "%zu new note%s from another terminal", extra,
@@ -491,13 +516,16 @@ int record_tables(struct tui_wizard *w)
 
 static void probe_message(struct tui_wizard *w, json_t *res, int64_t id)
 {
-	json_t *t = json_object_get(res, "table"), *s = json_object_get(res, "summary");
 	mt_buf counts = MT_BUF_INIT;
-	const char *from = json_string_value(jv_get(res, "from.source"));
+	mt_probe_view v;
+	const char *from;
 	char source[32] = "";
 
+	(void)mt_probe_view_read(&v, res);
+	mt_error_clear(); /* what is there is said */
+	from = v.from_source;
 	for (size_t i = 0; mt_compat_status_order[i]; i++) {
-		json_int_t n = jv_int(s, mt_compat_status_order[i], 0);
+		int64_t n = mt_probe_counts_of(&v.op_counts, mt_compat_status_order[i]);
 		if (n)
 			mt_buf_printf(&counts, "%s %lld %s", counts.len ? "," : ":", (long long)n,
 				      mt_compat_status_order[i]);
@@ -505,9 +533,10 @@ static void probe_message(struct tui_wizard *w, json_t *res, int64_t id)
 	if (from && strcmp(from, "scan") != 0) /* the scan goes without saying */
 		snprintf(source, sizeof(source), " (%s)", from);
 	tui_message(w, 0, "Probe #%lld recorded%s: %s, %lld ops%s", (long long)id, source,
-		    json_string_value(json_object_get(t, "name")), (long long)jv_int(s, "ops", 0),
+		    v.table_name, (long long)v.op_counts.entries,
 		    counts.len ? mt_buf_cstr(&counts) : "");
 	mt_buf_dispose(&counts);
+	mt_probe_view_dispose(&v);
 }
 
 const char *const record_source_names[TUI_NSOURCES + 1] = {"scan", "torchscript", "trace",
@@ -527,7 +556,7 @@ static const char *const how_more[TUI_NSOURCES] = {
 
 const char *record_shown_source(const struct tui_wizard *w)
 {
-	const char *from = json_string_value(jv_get(w->probe, "from.source"));
+	const char *from = w->probe_from;
 
 	for (int i = 0; from && i < TUI_NSOURCES; i++)
 		if (strcmp(from, record_source_names[i]) == 0)
@@ -615,7 +644,7 @@ int record_probe(struct tui_wizard *w, const char *table)
 
 int record_probe_source(struct tui_wizard *w, const char *source)
 {
-	return probe_and_say(w, source, json_string_value(jv_get(w->probe, "table.name")));
+	return probe_and_say(w, source, w->probe_table);
 }
 
 static void sources_dispose(struct tui_wizard *w)
@@ -624,6 +653,19 @@ static void sources_dispose(struct tui_wizard *w)
 		free(w->source_items[i]);
 		w->source_items[i] = NULL;
 	}
+}
+
+/* "/tmp/ops.json (3 steps)": an inventory's file and a trace's steps. */
+static void inventory_item(mt_buf *b, const json_t *inv)
+{
+	mt_opinventory_view v;
+
+	(void)mt_opinventory_view_read(&v, inv);
+	mt_error_clear(); /* an older record's absent keys read as none */
+	mt_buf_puts(b, v.file ?: "?");
+	if (v.has_trace_steps)
+		mt_buf_printf(b, " (%lld steps)", (long long)v.trace.steps);
+	mt_opinventory_view_dispose(&v);
 }
 
 /* "trace        /tmp/ops.json (3 steps)", or how to record one. */
@@ -645,12 +687,9 @@ static char *source_item(struct tui_wizard *w, int i)
 	else if (error < 0)
 		mt_buf_printf(&b, "cannot be read: %s", mt_error_last());
 	else if (i == 0)
-		mt_buf_printf(&b, "%.7s (latest scan)",
-			      json_string_value(json_object_get(w->scan, "rev")) ?: "?");
+		mt_buf_printf(&b, "%.7s (latest scan)", w->scan_view.rev ?: "?");
 	else
-		mt_buf_puts(&b, json_string_value(json_object_get(inv, "file")) ?: "?");
-	if (jv_get(inv, "trace.steps"))
-		mt_buf_printf(&b, " (%lld steps)", (long long)jv_int(inv, "trace.steps", 0));
+		inventory_item(&b, inv);
 	if (error < 0)
 		mt_error_clear();
 	json_decref(inv);
@@ -682,13 +721,19 @@ static int other_inventory(struct tui_wizard *w, const char *shown, json_t **oth
 	return error;
 }
 
-/* The trace's steps on its side of the differences, for the title. */
-static void side_steps(json_t *diff, const char *key, json_t *inv)
+/* An inventory's trace's optimizer steps, -1 when it does not say. */
+static int64_t inventory_steps(const json_t *inv)
 {
-	json_t *steps = jv_get(inv, "trace.steps");
+	mt_opinventory_view v;
+	int64_t steps;
 
-	if (steps)
-		json_object_set(json_object_get(diff, key), "steps", steps);
+	if (!inv)
+		return -1;
+	(void)mt_opinventory_view_read(&v, inv);
+	mt_error_clear(); /* an older record's absent keys read as none */
+	steps = v.has_trace_steps ? v.trace.steps : -1;
+	mt_opinventory_view_dispose(&v);
+	return steps;
 }
 
 /* What to record before there is anything to compare. Caller frees. */
@@ -709,7 +754,7 @@ static char *nothing_to_compare(const char *shown, int have_shown)
 	return mt_buf_detach(&b);
 }
 
-void record_diff(struct tui_wizard *w, json_t **diff, char **why)
+void record_diff(struct tui_wizard *w, json_t **diff, int64_t steps[2], char **why)
 {
 	const char *shown = record_shown_source(w);
 	json_t *inv = NULL, *other = NULL;
@@ -718,6 +763,7 @@ void record_diff(struct tui_wizard *w, json_t **diff, char **why)
 
 	*diff = NULL;
 	*why = NULL;
+	steps[0] = steps[1] = -1;
 	if ((error = latest_inventory(w, shown, &inv, &scan_id)) == 0)
 		error = other_inventory(w, shown, &other);
 	if (error == MT_ENOTFOUND) {
@@ -731,8 +777,8 @@ void record_diff(struct tui_wizard *w, json_t **diff, char **why)
 	if (error < 0 && error != MT_ENOTFOUND)
 		tui_message(w, 1, "cannot compare the ops: %s", mt_error_last());
 	if (*diff) {
-		side_steps(*diff, "a", strcmp(shown, "scan") != 0 ? other : inv);
-		side_steps(*diff, "b", strcmp(shown, "scan") != 0 ? inv : other);
+		steps[0] = inventory_steps(strcmp(shown, "scan") != 0 ? other : inv);
+		steps[1] = inventory_steps(strcmp(shown, "scan") != 0 ? inv : other);
 	}
 	json_decref(inv);
 	json_decref(other);
@@ -740,7 +786,7 @@ void record_diff(struct tui_wizard *w, json_t **diff, char **why)
 
 int record_finding(struct tui_wizard *w, const char *op, const char *status, const char *note)
 {
-	const char *table = json_string_value(jv_get(w->probe, "table.name"));
+	const char *table = w->probe_table;
 	mt_override_trial_result o;
 	json_t *res = NULL;
 	int64_t probe_id = 0;
@@ -890,6 +936,8 @@ void record_dispose(struct tui_wizard *w)
 	tables_dispose(w);
 	sources_dispose(w);
 	json_decref(w->scan);
+	mt_scan_view_dispose(&w->scan_view);
 	json_decref(w->probe);
 	w->scan = w->probe = NULL;
+	probe_facts(w);
 }

@@ -40,9 +40,9 @@ static void spec_or_scan(struct tui_page *p, const char *key, const char *spec_v
 
 static void workload_section(struct tui_page *p, const struct tui_ctx *ctx)
 {
-	json_t *spec = jv_get(ctx->model, "spec"), *scan = jv_get(ctx->model, "scan");
+	json_t *model = ctx->model;
 	char b1[64], b2[64], rev[SHORT_ID + 1];
-	const char *name, *extra, *scanned = json_string_value(json_object_get(scan, "rev"));
+	const char *name, *extra, *scanned = jv_string(model, "scan.rev");
 	mt_buf line = MT_BUF_INIT;
 
 	/* a relative repository ("..", as init writes it) read against the trial */
@@ -51,20 +51,20 @@ static void workload_section(struct tui_page *p, const struct tui_ctx *ctx)
 	snprintf(rev, sizeof(rev), "%s", scanned ? scanned : "");
 	tui_heading(p, "Workload");
 	spec_or_scan(p, "repository",
-		     repo ? repo : jv_str(spec, "workload.repository", b1, sizeof(b1)),
-		     json_string_value(json_object_get(scan, "repo")));
+		     repo ? repo : jv_str(model, "spec.workload.repository", b1, sizeof(b1)),
+		     jv_string(model, "scan.repo"));
 	free(repo);
-	spec_or_scan(p, "revision", jv_str(spec, "workload.revision", b1, sizeof(b1)),
+	spec_or_scan(p, "revision", jv_str(model, "spec.workload.revision", b1, sizeof(b1)),
 		     *rev ? rev : NULL);
-	name = jv_str(spec, "workload.model.name", b1, sizeof(b1));
-	extra = jv_str(spec, "workload.model.config", b2, sizeof(b2));
+	name = jv_str(model, "spec.workload.model.name", b1, sizeof(b1));
+	extra = jv_str(model, "spec.workload.model.config", b2, sizeof(b2));
 	if (name)
 		mt_buf_printf(&line, "%s%s%s%s", name, extra ? " (" : "", extra ? extra : "",
 			      extra ? ")" : "");
 	tui_field(p, "model", name ? mt_buf_cstr(&line) : NULL);
 	mt_buf_dispose(&line);
-	tui_field(p, "dataset", jv_str(spec, "workload.dataset.name", b1, sizeof(b1)));
-	tui_field(p, "token unit", jv_str(spec, "workload.token_unit", b1, sizeof(b1)));
+	tui_field(p, "dataset", jv_str(model, "spec.workload.dataset.name", b1, sizeof(b1)));
+	tui_field(p, "token unit", jv_str(model, "spec.workload.token_unit", b1, sizeof(b1)));
 }
 
 /* "o by op  f by file  e by finding  s scans again", keys from actions.h. */
@@ -102,16 +102,19 @@ static void paths_field(struct tui_page *p, json_t *paths)
 	mt_buf_dispose(&b);
 }
 
-static void findings_field(struct tui_page *p, json_t *totals)
+static void findings_field(struct tui_page *p, json_t *model)
 {
 	static const char *const levels[] = {"high", "medium", "low", "none"};
-	json_t *by = json_object_get(totals, "findings_by_effort");
+	const json_int_t by[] = {jv_int(model, "scan.totals.findings_by_effort.high", 0),
+				 jv_int(model, "scan.totals.findings_by_effort.medium", 0),
+				 jv_int(model, "scan.totals.findings_by_effort.low", 0),
+				 jv_int(model, "scan.totals.findings_by_effort.none", 0)};
 	char label[16];
 
-	snprintf(label, sizeof(label), "%lld", (long long)jv_int(totals, "findings", 0));
+	snprintf(label, sizeof(label), "%lld", (long long)jv_int(model, "scan.totals.findings", 0));
 	tui_field(p, "findings", label);
 	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		json_int_t n = jv_int(by, levels[i], 0);
+		json_int_t n = by[i];
 		if (!n && !strcmp(levels[i], "none"))
 			continue; /* only high, medium and low are always worth a zero */
 		page_add(p, STYLE_NORMAL, i ? ", " : ": ");
@@ -120,40 +123,36 @@ static void findings_field(struct tui_page *p, json_t *totals)
 	}
 }
 
-static void top_ops_field(struct tui_page *p, json_t *scan)
+static void top_ops_field(struct tui_page *p, json_t *model)
 {
-	json_t *op;
-	size_t i;
+	size_t n = json_array_size(jv_get(model, "scan.top_ops"));
 	mt_buf line = MT_BUF_INIT;
 	char *fit;
 
-	json_array_foreach(json_object_get(scan, "top_ops"), i, op) {
-		if (i == TOP_OPS)
-			break;
+	for (size_t i = 0; i < n && i < TOP_OPS; i++)
 		mt_buf_printf(&line, "%s%s %lld", i ? ", " : "",
-			      json_string_value(json_object_get(op, "op")),
-			      (long long)jv_int(op, "count", 0));
-	}
+			      jv_string_at(model, "scan.top_ops.*.op", i),
+			      (long long)jv_int_at(model, "scan.top_ops.*.count", i, 0));
 	fit = draw_fit(line.len ? mt_buf_cstr(&line) : "none", p->width - TUI_VALUE_COL, 0);
 	tui_field(p, "top ops", fit);
 	free(fit);
 	mt_buf_dispose(&line);
 }
 
-static void cuda_only_field(struct tui_page *p, json_t *scan)
+static void cuda_only_field(struct tui_page *p, json_t *model)
 {
-	json_t *deps = json_object_get(scan, "cuda_only_dependencies"), *d;
+	size_t n = json_array_size(jv_get(model, "scan.cuda_only_dependencies"));
 	mt_buf line = MT_BUF_INIT;
-	size_t i;
 	char *fit;
 
-	if (!json_array_size(deps))
+	if (!n)
 		return;
-	json_array_foreach(deps, i, d)
+	for (size_t i = 0; i < n; i++) {
+		int64_t at = jv_int_at(model, "scan.cuda_only_dependencies.*.line", i, 0);
 		mt_buf_printf(&line, "%s%s (%s:%lld)", i ? ", " : "",
-			      json_string_value(json_object_get(d, "name")),
-			      json_string_value(json_object_get(d, "file")),
-			      (long long)jv_int(d, "line", 0));
+			      jv_string_at(model, "scan.cuda_only_dependencies.*.name", i),
+			      jv_string_at(model, "scan.cuda_only_dependencies.*.file", i), (long long)at);
+	}
 	fit = draw_fit(mt_buf_cstr(&line), p->width - TUI_VALUE_COL, 0);
 	page_line(p);
 	page_add_at(p, TUI_LABEL_COL, STYLE_DIM, "CUDA-only");
@@ -162,56 +161,62 @@ static void cuda_only_field(struct tui_page *p, json_t *scan)
 	mt_buf_dispose(&line);
 }
 
-static void scan_summary(struct tui_page *p, const struct tui_ctx *ctx, json_t *scan)
+/* The report model's scan section; what was asked for (requested_rev) is
+ * the recorded scan's, read through its view (inventory.c's). */
+static void scan_summary(struct tui_page *p, const struct tui_ctx *ctx, const mt_scan_view *v)
 {
-	json_t *t = json_object_get(scan, "totals");
-	const char *rev = json_string_value(json_object_get(scan, "rev"));
-	const char *asked = json_string_value(json_object_get(ctx->scan, "requested_rev"));
+	json_t *model = ctx->model;
+	const char *rev = jv_string(model, "scan.rev");
+	const char *asked = v->requested_rev;
 	char when[32], buf[128];
 
-	snprintf(buf, sizeof(buf), "#%lld, %s", (long long)jv_int(scan, "id", 0),
-		 jv_time(json_object_get(scan, "created"), when, sizeof(when)));
+	snprintf(buf, sizeof(buf), "#%lld, %s", (long long)jv_int(model, "scan.id", 0),
+		 jv_time(jv_get(model, "scan.created"), when, sizeof(when)));
 	tui_field(p, "scan", buf);
 	snprintf(buf, sizeof(buf), "%.*s", SHORT_ID, rev ? rev : "?");
 	tui_field(p, "revision", buf);
-	if (asked && ctx->scan_id == jv_int(scan, "id", 0) &&
+	if (asked && ctx->scan_id == jv_int(model, "scan.id", 0) &&
 	    (!rev || strncmp(rev, asked, strlen(asked)) != 0)) /* a name, not the id */
 		page_addf(p, STYLE_DIM, " (%s)", asked);
-	if (json_is_true(json_object_get(scan, "worktree")))
+	if (json_is_true(jv_get(model, "scan.worktree")))
 		page_add(p, STYLE_WARN, " + work tree");
-	if (json_array_size(json_object_get(scan, "paths")))
-		paths_field(p, json_object_get(scan, "paths"));
+	if (json_array_size(jv_get(model, "scan.paths")))
+		paths_field(p, jv_get(model, "scan.paths"));
 	snprintf(buf, sizeof(buf), "%lld Python, %lld skipped, %lld lines",
-		 (long long)jv_int(scan, "files_scanned", 0),
-		 (long long)jv_int(scan, "files_skipped", 0), (long long)jv_int(t, "lines", 0));
+		 (long long)jv_int(model, "scan.files_scanned", 0),
+		 (long long)jv_int(model, "scan.files_skipped", 0),
+		 (long long)jv_int(model, "scan.totals.lines", 0));
 	tui_field(p, "files", buf);
-	snprintf(buf, sizeof(buf), "%lld torch calls", (long long)jv_int(t, "calls", 0));
+	snprintf(buf, sizeof(buf), "%lld torch calls",
+		 (long long)jv_int(model, "scan.totals.calls", 0));
 	tui_field(p, "calls", buf);
 	snprintf(buf, sizeof(buf), "%lld of them to an aten op",
-		 (long long)jv_int(t, "calls_mapped", 0));
+		 (long long)jv_int(model, "scan.totals.calls_mapped", 0));
 	tui_field(p, "mapped", buf);
 	snprintf(buf, sizeof(buf), "%lld tensor methods (%lld certain)",
-		 (long long)jv_int(t, "methods", 0), (long long)jv_int(t, "methods_certain", 0));
+		 (long long)jv_int(model, "scan.totals.methods", 0),
+		 (long long)jv_int(model, "scan.totals.methods_certain", 0));
 	tui_field(p, "methods", buf);
 	/* both kinds of site, as the probe judges them; an older scan record
 	 * has only the torch calls' count, and says so */
-	if (json_object_get(t, "ops_with_methods"))
+	if (jv_get(model, "scan.totals.ops_with_methods"))
 		snprintf(buf, sizeof(buf), "%lld distinct (%lld at torch calls)",
-			 (long long)jv_int(t, "ops_with_methods", 0), (long long)jv_int(t, "ops", 0));
+			 (long long)jv_int(model, "scan.totals.ops_with_methods", 0),
+			 (long long)jv_int(model, "scan.totals.ops", 0));
 	else
-		snprintf(buf, sizeof(buf), "%lld distinct at torch calls", (long long)jv_int(t, "ops", 0));
+		snprintf(buf, sizeof(buf), "%lld distinct at torch calls",
+			 (long long)jv_int(model, "scan.totals.ops", 0));
 	tui_field(p, "ops", buf);
-	findings_field(p, t);
-	top_ops_field(p, scan);
-	cuda_only_field(p, scan);
+	findings_field(p, model);
+	top_ops_field(p, model);
+	cuda_only_field(p, model);
 }
 
-static void inventory_section(struct tui_page *p, const struct tui_ctx *ctx)
+static void inventory_section(struct tui_page *p, const struct tui_ctx *ctx,
+			      const mt_scan_view *v)
 {
-	json_t *scan = jv_get(ctx->model, "scan");
-
 	tui_heading(p, "Op inventory");
-	if (!json_is_object(scan)) {
+	if (!json_is_object(jv_get(ctx->model, "scan"))) {
 		page_line(p);
 		page_add_at(p, TUI_LABEL_COL, STYLE_WARN, "Nothing scanned yet.");
 		page_para(p, TUI_LABEL_COL, STYLE_NORMAL,
@@ -220,17 +225,17 @@ static void inventory_section(struct tui_page *p, const struct tui_ctx *ctx)
 			  "`s`, or run `mtrial scan`.");
 		return;
 	}
-	scan_summary(p, ctx, scan);
+	scan_summary(p, ctx, v);
 	page_line(p);
 	key_hints(p, 1);
 }
 
-static void summary_draw(struct tui_page *p, const struct tui_ctx *ctx)
+static void summary_draw(struct tui_page *p, const struct tui_ctx *ctx, const mt_scan_view *v)
 {
 	char buf[64];
 
 	workload_section(p, ctx);
-	inventory_section(p, ctx);
+	inventory_section(p, ctx, v);
 	tui_heading(p, "Trial record");
 	tui_field(p, "directory", jv_str(ctx->model, "trial.dir", buf, sizeof(buf)));
 }
@@ -252,7 +257,7 @@ static void repository_draw(void *state, const struct tui_ctx *ctx, struct tui_p
 
 	sync(st, ctx);
 	if (st->view == VIEW_SUMMARY) {
-		summary_draw(p, ctx);
+		summary_draw(p, ctx, &st->inv.view);
 	} else if (!st->inv.scan) {
 		tui_heading(p, "Op inventory");
 		page_para(p, TUI_LABEL_COL, STYLE_WARN,

@@ -18,7 +18,6 @@
 #include "model_path.h"
 #include "chartdraw.h"
 #include "util.h"
-#include "jsonutil.h"
 #include "compilation.h"
 #include "error.h"
 #include "runview.h"
@@ -47,7 +46,8 @@ struct runs_state {
 	int compilation; /* compilation and shapes */
 	int scaling;     /* each system per device count */
 	struct tui_scaling scale;
-	json_t *comp;    /* the report's compilation section, for `comp_of` */
+	json_t *comp_model; /* {compilation: the report's section}, for `comp_of`:
+			       read as the model is, by its paths */
 	json_t *comp_of; /* a copy of the attempts it was worked out from */
 	int64_t withdraw_id; /* the run the withdrawal's prompt asks about */
 	char title[64];      /* and that prompt's title */
@@ -682,104 +682,136 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
  * attempts change, not at every reload, which rebuilds the same runs). */
 static void compilation_sync(struct runs_state *st, const struct tui_ctx *ctx)
 {
-	json_t *model, *evidence = json_array(), *r;
+	json_t *model, *evidence = json_array(), *r, *comp;
 	size_t i;
 
-	if (st->comp && json_equal(st->comp_of, attempts(st)))
+	if (st->comp_model && json_equal(st->comp_of, attempts(st)))
 		return;
 	json_array_foreach(attempts(st), i, r)
 		if (!is_rehearsal(r))
 			json_array_append(evidence, r);
 	model = json_pack("{s:o, s:o}", "attempts", evidence, "no_evidence",
 			  json_array_size(evidence) ? json_null() : json_true());
-	json_decref(st->comp);
-	st->comp = mt_report_compilation(ctx->trial, model);
+	json_decref(st->comp_model);
+	comp = mt_report_compilation(ctx->trial, model);
+	st->comp_model = comp ? json_pack("{so}", "compilation", comp) : NULL;
 	json_decref(st->comp_of);
 	st->comp_of = json_deep_copy(attempts(st));
 	json_decref(model);
 }
 
-static void plan_row(struct tui_page *p, const char *name, json_t *plan)
+/* A bucket plan: "*" of compilation.buckets.* is its name. */
+static void plan_row(struct tui_page *p, const char *name, json_t *model, const char *plan)
 {
+	int64_t n = jv_int_key(model, "compilation.buckets.*.compiles", plan, 0);
 	char s[16];
 
 	page_line(p);
 	page_addf(p, STYLE_NORMAL, "  %-12s %3lld compile%s %7s %5.1f%% padding  ", name,
-		  (long long)jv_int(plan, "compiles", 0), jv_int(plan, "compiles", 0) == 1 ? " " : "s",
-		  secs(s, sizeof(s), mt_json_num(plan, "predicted_s")), mt_json_num(plan, "padding_pct"));
-	page_add(p, STYLE_DIM, mt_json_str(plan, "buckets") ?: "");
+		  (long long)n, n == 1 ? " " : "s",
+		  secs(s, sizeof(s), jv_num_key(model, "compilation.buckets.*.predicted_s", plan)),
+		  jv_num_key(model, "compilation.buckets.*.padding_pct", plan));
+	page_add(p, STYLE_DIM, jv_string_key(model, "compilation.buckets.*.buckets", plan) ?: "");
+}
+
+/* Each run's compilations, then the bucket advice. */
+static void compiles_draw(struct tui_page *p, json_t *model)
+{
+	size_t n = json_array_size(jv_get(model, "compilation.runs"));
+	char s[16], t[16];
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t count = jv_int_at(model, "compilation.runs.*.count", i, 0);
+		page_line(p);
+		page_addf(p, STYLE_NORMAL, "  #%-4lld %-9s %3lld compile%s, %s each, %s in all, %.0f%%",
+			  (long long)jv_int_at(model, "compilation.runs.*.id", i, 0),
+			  jv_string_at(model, "compilation.runs.*.system", i) ?: "", (long long)count,
+			  count == 1 ? "" : "s",
+			  secs(s, sizeof(s), jv_num_at(model, "compilation.runs.*.each_s", i)),
+			  secs(t, sizeof(t), jv_num_at(model, "compilation.runs.*.total_s", i)),
+			  jv_num_at(model, "compilation.runs.*.share_pct", i));
+	}
+	if (!n)
+		page_para(p, 2, STYLE_DIM, "No run's log gives step times or compile-cache lines.");
+	if (json_is_object(jv_get(model, "compilation.buckets"))) {
+		page_line(p);
+		page_addf(p, STYLE_HEADING, "Buckets");
+		page_addf(p, STYLE_DIM, " from run #%lld, %s a compilation",
+			  (long long)jv_int(model, "compilation.buckets.run", 0),
+			  secs(s, sizeof(s), jv_num(model, "compilation.buckets.compile_s")));
+		plan_row(p, "best", model, "best");
+		plan_row(p, "pad to max", model, "pad_to_max");
+		plan_row(p, "per length", model, "per_length");
+	} else {
+		mt_buf b = MT_BUF_INIT;
+		mt_buf_printf(&b, "No bucket advice: %s",
+			      jv_string(model, "compilation.buckets_missing") ?: "");
+		page_para(p, 2, STYLE_DIM, mt_buf_cstr(&b));
+		mt_buf_dispose(&b);
+	}
+}
+
+static void breakeven_draw(struct tui_page *p, json_t *model, int height)
+{
+	struct chart_breakeven be = {
+		.base_start_s = jv_num(model, "compilation.breakeven.baseline.start_s"),
+		.base_step_s = jv_num(model, "compilation.breakeven.baseline.step_s"),
+		.cand_start_s = jv_num(model, "compilation.breakeven.candidate.start_s"),
+		.cand_step_s = jv_num(model, "compilation.breakeven.candidate.step_s"),
+		.steps = jv_num(model, "compilation.breakeven.steps"),
+	};
+	const char *after = jv_string(model, "compilation.breakeven.winner_after");
+
+	page_line(p);
+	page_add(p, STYLE_HEADING, "Break-even");
+	if (!json_is_object(jv_get(model, "compilation.breakeven"))) {
+		mt_buf b = MT_BUF_INIT;
+		mt_buf_printf(&b, "None: %s",
+			      jv_string(model, "compilation.breakeven_missing") ?: "");
+		page_para(p, 2, STYLE_DIM, mt_buf_cstr(&b));
+		mt_buf_dispose(&b);
+		return;
+	}
+	if (json_is_integer(jv_get(model, "compilation.breakeven.steps")))
+		page_addf(p, STYLE_NORMAL, ": %lld steps (the %s faster before, %s after)",
+			  (long long)jv_int(model, "compilation.breakeven.steps", 0),
+			  jv_string(model, "compilation.breakeven.winner_before"), after);
+	else
+		page_addf(p, STYLE_NORMAL, ": none, the %s is faster at every length", after);
+	chart_breakeven(p, &be, jv_num(model, "compilation.run_length_steps"),
+			height - p->nlines > 8 ? height - p->nlines : 8);
 }
 
 static void compilation_draw(struct tui_page *p, struct runs_state *st, const struct tui_ctx *ctx,
 			     int height)
 {
-	json_t *c, *be, *bk, *x;
-	char keys[32], s[16], t[16];
-	size_t i;
+	char keys[32];
 
 	compilation_sync(st, ctx);
-	c = st->comp, be = json_object_get(c, "breakeven"), bk = json_object_get(c, "buckets");
 	page_line(p);
 	page_add(p, STYLE_HEADING, "Compilation and shapes");
 	tui_action_keys(TUI_ACT_COMPILATION, keys, sizeof(keys));
 	page_addf(p, STYLE_DIM, "  %s the list", keys);
-	json_array_foreach(json_object_get(c, "runs"), i, x) {
-		page_line(p);
-		page_addf(p, STYLE_NORMAL, "  #%-4lld %-9s %3lld compile%s, %s each, %s in all, %.0f%%",
-			  (long long)jv_int(x, "id", 0), mt_json_str(x, "system") ?: "",
-			  (long long)jv_int(x, "count", 0), jv_int(x, "count", 0) == 1 ? "" : "s",
-			  secs(s, sizeof(s), mt_json_num(x, "each_s")),
-			  secs(t, sizeof(t), mt_json_num(x, "total_s")), mt_json_num(x, "share_pct"));
-	}
-	if (!json_array_size(json_object_get(c, "runs")))
-		page_para(p, 2, STYLE_DIM, "No run's log gives step times or compile-cache lines.");
-	if (json_is_object(bk)) {
-		page_line(p);
-		page_addf(p, STYLE_HEADING, "Buckets");
-		page_addf(p, STYLE_DIM, " from run #%lld, %s a compilation", (long long)jv_int(bk, "run", 0),
-			  secs(s, sizeof(s), mt_json_num(bk, "compile_s")));
-		plan_row(p, "best", json_object_get(bk, "best"));
-		plan_row(p, "pad to max", json_object_get(bk, "pad_to_max"));
-		plan_row(p, "per length", json_object_get(bk, "per_length"));
-	} else {
-		mt_buf b = MT_BUF_INIT;
-		mt_buf_printf(&b, "No bucket advice: %s", mt_json_str(c, "buckets_missing") ?: "");
-		page_para(p, 2, STYLE_DIM, mt_buf_cstr(&b));
-		mt_buf_dispose(&b);
-	}
-	page_line(p);
-	page_add(p, STYLE_HEADING, "Break-even");
-	if (!json_is_object(be)) {
-		mt_buf b = MT_BUF_INIT;
-		mt_buf_printf(&b, "None: %s", mt_json_str(c, "breakeven_missing") ?: "");
-		page_para(p, 2, STYLE_DIM, mt_buf_cstr(&b));
-		mt_buf_dispose(&b);
-		return;
-	}
-	if (json_is_integer(json_object_get(be, "steps")))
-		page_addf(p, STYLE_NORMAL, ": %lld steps (the %s faster before, %s after)",
-			  (long long)jv_int(be, "steps", 0), mt_json_str(be, "winner_before"),
-			  mt_json_str(be, "winner_after"));
-	else
-		page_addf(p, STYLE_NORMAL, ": none, the %s is faster at every length",
-			  mt_json_str(be, "winner_after"));
-	chart_breakeven(p, be, mt_json_num(c, "run_length_steps"),
-			height - p->nlines > 8 ? height - p->nlines : 8);
+	compiles_draw(p, st->comp_model);
+	breakeven_draw(p, st->comp_model, height);
 }
 
 /* --- the screen ------------------------------------------------------------ */
 
-/* A system of trial.yaml: accelerator, then count, hosts and price. */
-static void system_lines(struct tui_page *p, json_t *sys, const char *which)
+/* A system of trial.yaml ("baseline", "candidate"): accelerator, then
+ * count, hosts and price. */
+static void system_lines(struct tui_page *p, json_t *model, const char *which)
 {
 	char b1[64], b2[64], b3[64], b4[16], acc[128];
-	const char *count = jv_str(sys, "count", b1, sizeof(b1));
-	const char *hosts = jv_str(sys, "hosts", b2, sizeof(b2));
-	const char *price = jv_str(sys, "price.hourly", b3, sizeof(b3));
-	const char *currency = jv_str(sys, "price.currency", b4, sizeof(b4));
+	const char *count = jv_str_key(model, "spec.systems.*.count", which, b1, sizeof(b1));
+	const char *hosts = jv_str_key(model, "spec.systems.*.hosts", which, b2, sizeof(b2));
+	const char *price = jv_str_key(model, "spec.systems.*.price.hourly", which, b3, sizeof(b3));
+	const char *currency =
+		jv_str_key(model, "spec.systems.*.price.currency", which, b4, sizeof(b4));
 	mt_buf line = MT_BUF_INIT;
 
-	tui_field(p, which, jv_str(sys, "accelerator", acc, sizeof(acc)));
+	tui_field(p, which,
+		  jv_str_key(model, "spec.systems.*.accelerator", which, acc, sizeof(acc)));
 	if (count)
 		mt_buf_printf(&line, "%s per host", count);
 	if (hosts)
@@ -813,8 +845,8 @@ static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 	char text[96];
 
 	tui_heading(p, "Systems (trial.yaml)");
-	system_lines(p, jv_get(ctx->model, "spec.systems.baseline"), "baseline");
-	system_lines(p, jv_get(ctx->model, "spec.systems.candidate"), "candidate");
+	system_lines(p, ctx->model, "baseline");
+	system_lines(p, ctx->model, "candidate");
 	tui_heading(p, "Runs");
 	snprintf(text, sizeof(text), "No runs left: %lld withdrawn (`mtrial runs --all` lists them).",
 		 gone);
@@ -938,7 +970,7 @@ static void runs_done(void *state)
 {
 	struct runs_state *st = state;
 	json_decref(st->runs);
-	json_decref(st->comp);
+	json_decref(st->comp_model);
 	json_decref(st->comp_of);
 	tui_scaling_done(&st->scale);
 }

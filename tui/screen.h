@@ -14,6 +14,7 @@
 #include "actions.h"
 #include "input.h"
 #include "page.h"
+#include "scan_view.h"
 #include "trial.h"
 
 struct tui_wizard;
@@ -34,10 +35,12 @@ struct tui_ctx {
 	json_t *scan;                  /* the latest scan's full result
 					  (mt_journal_scan_latest), or NULL */
 	int64_t scan_id;               /* its id in the journal, 0 with none */
+	const mt_scan_view *scan_view; /* scan read (zeroed with none); never NULL */
 	json_t *probe;                 /* the latest probe's full result
 					  (mt_journal_probe_latest) with its
 					  "id" and "created", or NULL */
 	int64_t probe_id;              /* its id in the journal, 0 with none */
+	int64_t probe_steps;           /* its trace's optimizer steps, -1 not known */
 	json_t *checks;                /* the recorded checks' full results,
 					  newest first (mt_journal_checks_json),
 					  or NULL with none */

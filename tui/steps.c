@@ -21,31 +21,32 @@ void tui_elapsed_fmt(char *buf, size_t size, int64_t ms)
 		 (long long)(s / 60 % 60), (long long)(s % 60));
 }
 
-static json_t *model_step(json_t *model, const char *step_id)
+/* The index of the model's step step_id, or the number of steps (which
+ * reads as none) when it has none. */
+static size_t model_step(json_t *model, const char *step_id)
 {
-	size_t i;
-	json_t *step;
+	size_t i, n = json_array_size(jv_get(model, "steps"));
 
-	json_array_foreach(jv_get(model, "steps"), i, step) {
-		const char *id = json_string_value(json_object_get(step, "id"));
+	for (i = 0; i < n; i++) {
+		const char *id = jv_string_at(model, "steps.*.id", i);
 		if (id && step_id && strcmp(id, step_id) == 0)
-			return step;
+			break;
 	}
-	return NULL;
+	return i;
 }
 
 const char *tui_step_status(json_t *model, const char *step_id)
 {
-	return json_string_value(json_object_get(model_step(model, step_id), "status"));
+	return jv_string_at(model, "steps.*.status", model_step(model, step_id));
 }
 
 const char *tui_step_label(json_t *model, const char *step_id)
 {
-	json_t *step = model_step(model, step_id);
+	size_t i = model_step(model, step_id);
 
 	/* the Summary's verdict says more than "done" */
-	return json_string_value(json_object_get(step, "verdict"))
-		       ?: json_string_value(json_object_get(step, "status"));
+	return jv_string_at(model, "steps.*.verdict", i)
+		       ?: jv_string_at(model, "steps.*.status", i);
 }
 
 void tui_heading(struct tui_page *p, const char *text)

@@ -203,13 +203,15 @@ static void tracks_section(struct tui_page *p, const struct tui_ctx *ctx)
 
 	tui_heading(p, "Tracks (trial.yaml)");
 	for (size_t i = 0; mt_tracks[i]; i++) {
-		char path[64];
-		snprintf(path, sizeof(path), "spec.tracks.%s", mt_tracks[i]);
-		json_t *t = jv_get(ctx->model, path);
-		const char *desc = jv_str(t, "description", b1, sizeof(b1));
-		const char *base = jv_str(t, "base", b2, sizeof(b2));
-		const char *head = jv_str(t, "head", b3, sizeof(b3));
-		const char *budget = jv_str(t, "budget_hours", b4, sizeof(b4));
+		const char *track = mt_tracks[i];
+		const char *desc =
+			jv_str_key(ctx->model, "spec.tracks.*.description", track, b1, sizeof(b1));
+		const char *base =
+			jv_str_key(ctx->model, "spec.tracks.*.base", track, b2, sizeof(b2));
+		const char *head =
+			jv_str_key(ctx->model, "spec.tracks.*.head", track, b3, sizeof(b3));
+		const char *budget =
+			jv_str_key(ctx->model, "spec.tracks.*.budget_hours", track, b4, sizeof(b4));
 		page_line(p);
 		page_add_at(p, LABEL_COL, STYLE_DIM, mt_tracks[i]);
 		page_add_at(p, VALUE_COL, desc ? STYLE_NORMAL : STYLE_DIM, "");
@@ -294,21 +296,22 @@ static void timer_line(struct tui_page *p, const struct tui_timer *t, int64_t no
 static void effort_section(struct tui_page *p, const struct tui_ctx *ctx,
 			   const struct tracks_state *st)
 {
-	json_t *effort = jv_get(ctx->model, "effort"), *tr, *cat;
+	json_t *model = ctx->model;
+	size_t i, k, ntracks = json_array_size(jv_get(model, "effort.tracks")), ncats;
 	mt_buf b = MT_BUF_INIT;
 	char buf[32];
-	size_t i, k;
 
 	tui_heading(p, "Effort");
-	tui_field(p, "total", jv_str(effort, "total", buf, sizeof(buf)));
-	json_array_foreach(json_object_get(effort, "tracks"), i, tr) {
-		tui_field(p, json_string_value(json_object_get(tr, "track")),
-			  json_string_value(json_object_get(tr, "duration")));
-		json_array_foreach(json_object_get(tr, "categories"), k, cat) {
+	tui_field(p, "total", jv_str(model, "effort.total", buf, sizeof(buf)));
+	for (i = 0; i < ntracks; i++) {
+		tui_field(p, jv_string_at(model, "effort.tracks.*.track", i),
+			  jv_string_at(model, "effort.tracks.*.duration", i));
+		ncats = json_array_size(jv_get_at(model, "effort.tracks.*.categories", i));
+		for (k = 0; k < ncats; k++) {
 			page_add(p, STYLE_DIM, k ? ", " : "  ");
 			page_addf(p, STYLE_DIM, "%s %s",
-				  json_string_value(json_object_get(cat, "category")),
-				  json_string_value(json_object_get(cat, "duration")));
+				  jv_string_at2(model, "effort.tracks.*.categories.*.category", i, k),
+				  jv_string_at2(model, "effort.tracks.*.categories.*.duration", i, k));
 		}
 	}
 	for (i = 0; i < st->ntv; i++) {
@@ -324,29 +327,28 @@ static void effort_section(struct tui_page *p, const struct tui_ctx *ctx,
 	timer_line(p, ctx->timer, ctx->now_ms);
 }
 
-static void note_lines(struct tui_page *p, json_t *note, int is_new)
+/* The model's note i. */
+static void note_lines(struct tui_page *p, json_t *model, size_t i, int is_new)
 {
 	char when[32];
-	json_t *tag;
-	size_t i;
-	const char *track = mt_json_str(note, "track");
+	size_t ntags = json_array_size(jv_get_at(model, "notes.*.tags", i));
+	const char *track = jv_string_at(model, "notes.*.track", i);
 
 	page_line(p);
-	page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(note, "id", 0));
-	page_add(p, STYLE_DIM, jv_time(json_object_get(note, "created"), when, sizeof(when)));
+	page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int_at(model, "notes.*.id", i, 0));
+	page_add(p, STYLE_DIM, jv_time(jv_get_at(model, "notes.*.created", i), when, sizeof(when)));
 	page_addf(p, STYLE_NORMAL, "  %s", track ? track : "no track");
-	json_array_foreach(json_object_get(note, "tags"), i, tag)
-		page_addf(p, STYLE_CMD, " #%s", json_string_value(tag));
+	for (size_t k = 0; k < ntags; k++)
+		page_addf(p, STYLE_CMD, " #%s", jv_string_at2(model, "notes.*.tags.*", i, k));
 	if (is_new)
 		page_add(p, STYLE_NEW, "  new");
-	page_para(p, LABEL_COL + 3, STYLE_NORMAL, mt_json_str(note, "text"));
+	page_para(p, LABEL_COL + 3, STYLE_NORMAL, jv_string_at(model, "notes.*.text", i));
 }
 
 static void notes_section(struct tui_page *p, const struct tui_ctx *ctx,
 			  struct tracks_state *st)
 {
-	json_t *notes = jv_get(ctx->model, "notes");
-	size_t n = json_array_size(notes);
+	size_t n = json_array_size(jv_get(ctx->model, "notes"));
 	char title[64];
 
 	snprintf(title, sizeof(title), "Friction notes (%zu%s)", n, n > 1 ? ", newest first" : "");
@@ -356,10 +358,10 @@ static void notes_section(struct tui_page *p, const struct tui_ctx *ctx,
 			  "None yet: press n, or run `mtrial note TEXT` in another terminal.");
 	st->max_id = 0;
 	for (size_t i = n; i-- > 0;) {
-		int64_t id = jv_int(json_array_get(notes, i), "id", 0);
+		int64_t id = jv_int_at(ctx->model, "notes.*.id", i, 0);
 		if (id > st->max_id)
 			st->max_id = id;
-		note_lines(p, json_array_get(notes, i), st->started && id > st->seen_id);
+		note_lines(p, ctx->model, i, st->started && id > st->seen_id);
 	}
 	if (!st->started) {
 		st->started = 1; /* what is there at start is not new */
@@ -369,8 +371,8 @@ static void notes_section(struct tui_page *p, const struct tui_ctx *ctx,
 
 static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
 {
-	json_t *ivs = jv_get(ctx->model, "effort.intervals");
-	size_t n = json_array_size(ivs);
+	json_t *model = ctx->model;
+	size_t n = json_array_size(jv_get(model, "effort.intervals"));
 	char title[64], when[32];
 
 	snprintf(title, sizeof(title), "Effort intervals (%zu%s)", n,
@@ -380,16 +382,17 @@ static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
 		page_para(p, LABEL_COL, STYLE_DIM,
 			  "None yet: press t, or run `mtrial effort start` in another terminal.");
 	for (size_t i = n; i-- > 0;) {
-		json_t *iv = json_array_get(ivs, i);
-		const char *track = mt_json_str(iv, "track");
-		const char *text = mt_json_str(iv, "text");
-		int running = json_is_true(json_object_get(iv, "running"));
+		const char *track = jv_string_at(model, "effort.intervals.*.track", i);
+		const char *text = jv_string_at(model, "effort.intervals.*.text", i);
+		int running = json_is_true(jv_get_at(model, "effort.intervals.*.running", i));
 		page_line(p);
-		page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int(iv, "id", 0));
-		page_add(p, STYLE_DIM, jv_time(json_object_get(iv, "started"), when, sizeof(when)));
+		page_addf(p, STYLE_DIM, "  #%lld ",
+			  (long long)jv_int_at(model, "effort.intervals.*.id", i, 0));
+		page_add(p, STYLE_DIM, jv_time(jv_get_at(model, "effort.intervals.*.started", i), when,
+					       sizeof(when)));
 		page_addf(p, running ? STYLE_OK : STYLE_NORMAL, "  %s  %s  %s",
-			  running ? "running" : mt_json_str(iv, "duration"),
-			  mt_json_str(iv, "category"),
+			  running ? "running" : jv_string_at(model, "effort.intervals.*.duration", i),
+			  jv_string_at(model, "effort.intervals.*.category", i),
 			  track ? track : "no track");
 		if (text && *text)
 			page_para(p, LABEL_COL + 3, STYLE_NORMAL, text);
@@ -511,18 +514,20 @@ static void platform_lines(struct tui_page *p, const mt_track_file *f, int rows)
 /* The newest note of a track and how many it has, into b. */
 static void track_notes(mt_buf *b, const struct tui_ctx *ctx, const char *track)
 {
-	json_t *notes = jv_get(ctx->model, "notes"), *newest = NULL, *n;
-	size_t i, count = 0;
+	size_t i, count = 0, newest = 0, n = json_array_size(jv_get(ctx->model, "notes"));
 
-	json_array_foreach(notes, i, n)
-		if (mt_json_str(n, "track") && strcmp(mt_json_str(n, "track"), track) == 0) {
+	for (i = 0; i < n; i++) {
+		const char *of = jv_string_at(ctx->model, "notes.*.track", i);
+		if (of && strcmp(of, track) == 0) {
 			count++;
-			newest = n;
+			newest = i;
 		}
+	}
 	if (!count)
 		mt_buf_puts(b, "none on this track (n adds one)");
 	else
-		mt_buf_printf(b, "%zu; newest: %s", count, mt_json_str(newest, "text"));
+		mt_buf_printf(b, "%zu; newest: %s", count,
+			      jv_string_at(ctx->model, "notes.*.text", newest));
 }
 
 static void detail_field(struct tui_page *p, const char *label, enum draw_style s,

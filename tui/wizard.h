@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "trial.h"
+#include "scan_view.h"
 #include "screen.h"
 #include "prompt.h"
 #include "menu.h"
@@ -82,6 +83,10 @@ struct tui_wizard {
 	int64_t scan_id;              /* its id, 0 with none */
 	json_t *probe;                /* owned; the latest probe's full result */
 	int64_t probe_id;             /* its id, 0 with none */
+	const char *probe_table;      /* its table's name, borrowed from probe */
+	const char *probe_from;       /* the source of its ops, borrowed from probe */
+	int64_t probe_steps;          /* its trace's optimizer steps, -1 not known */
+	mt_scan_view scan_view;       /* scan read, borrowing from it */
 	json_t *checks;               /* owned; the recorded checks' full results,
 					 newest first (at most RECORD_CHECKS) */
 	int64_t checks_id;            /* the newest one's id, 0 with none */
@@ -153,11 +158,11 @@ int record_sources(struct tui_wizard *w);
 int record_probe_source(struct tui_wizard *w, const char *source);
 /* Compares the source shown with the latest scan, or when the scan is
  * shown, with the latest exact inventory (a trace before a TorchScript
- * archive): *diff gets mt_opinventory_diff's result with the sides'
- * inventories' descriptions, or *why (caller frees) says what to record
- * first; neither when the record cannot be read (the message line says
- * why). */
-void record_diff(struct tui_wizard *w, json_t **diff, char **why);
+ * archive): *diff gets mt_opinventory_diff's result and steps each side's
+ * trace's optimizer steps (-1: not a trace's, or not known), or *why
+ * (caller frees) says what to record first; neither when the record cannot
+ * be read (the message line says why). */
+void record_diff(struct tui_wizard *w, json_t **diff, int64_t steps[2], char **why);
 /* Records a team finding (an override: op, status, a required note), then
  * probes again with the latest probe's table and source so that the op
  * shows it.

@@ -28,9 +28,13 @@ for d in report trial probes checks common shim; do ln -s "$MT_SOURCE_DIR/$d" "$
 cp "$MT_SOURCE_DIR/templates/summary.md" "$MT_SOURCE_DIR/templates/summary.html" "$T_TMP/src/templates/"
 printf '{{#decision}}{{verdikt}}{{/decision}}\n' >>"$T_TMP/src/templates/summary.md"
 printf 'x = jv_str(ctx->model, "trial.nmae", b, 1);\n' >"$T_TMP/src/tui/x.c"
+printf 'y = jv_int_at(ctx->model, "steps.*.stauts", i, 0);\n' >>"$T_TMP/src/tui/x.c"
+printf 'z = jv_string_at(ctx->model, "steps.*.status", i);\n' >>"$T_TMP/src/tui/x.c"
 python3 "$KEYS" "$T_TMP/model.json" "$T_TMP/src" >"$T_TMP/keys2" 2>&1
 eq "$?" 1 "a key the model does not have fails"
 has "missing verdikt in templates/summary.md" "$(cat "$T_TMP/keys2")" "the template's key is named with its line"
 has "missing trial.nmae in tui/x.c:1" "$(cat "$T_TMP/keys2")" "the screen's key is named with its line"
+has "missing steps.*.stauts in tui/x.c:2" "$(cat "$T_TMP/keys2")" "a key of each item of an array is named"
+hasnt "tui/x.c:3" "$(cat "$T_TMP/keys2")" "a key the model's items have passes"
 
 finish

@@ -200,6 +200,12 @@ static void test_renamed_key_caught(void **state)
 	mt_check_trial_result_dispose(&r);
 }
 
+/* A series' value as the result writes it: a value not finite as none. */
+static int as_written(double read, double computed)
+{
+	return isfinite(computed) ? read == computed : isnan(read);
+}
+
 /* The curves fixture against one that leaves the band: the view says what
  * the comparison found, the reference file's metric, and a record of it. */
 static void test_curves(void **state)
@@ -227,6 +233,13 @@ static void test_curves(void **state)
 	assert_true(c->final_reference == r.cmp.final_ref);
 	assert_int_equal(c->max_abs_gap.has, r.cmp.max_abs_gap.has);
 	assert_true(c->has_max_abs_gap_key);
+	/* the series the wizard plots: the first and the last point kept */
+	assert_true(c->nseries > 1 && c->nseries <= r.cmp.n);
+	assert_true(c->series_steps[0] == r.cmp.steps[0]);
+	assert_true(c->series_reference[0] == r.cmp.ref[0]);
+	assert_true(c->series_candidate[0] == r.cmp.cand[0]);
+	assert_true(c->series_steps[c->nseries - 1] == r.cmp.steps[r.cmp.n - 1]);
+	assert_true(as_written(c->series_candidate[c->nseries - 1], r.cmp.cand[r.cmp.n - 1]));
 	mt_check_trial_curves_dispose(&r);
 }
 

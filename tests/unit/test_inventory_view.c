@@ -55,6 +55,7 @@ static void test_trace(void **state)
 	assert_string_equal(v.trace.torch, "2.5.1");
 	assert_string_equal(v.trace.incomplete, "stopped at 2 steps");
 	assert_int_equal(v.trace.steps, 2);
+	assert_true(v.has_trace_steps);
 	assert_int_equal(v.trace.ndevices, 1);
 	assert_int_equal(v.trace.nwarnings, 1);
 	assert_int_equal(v.nops, json_object_size(json_object_get(inv, "ops")));
@@ -127,6 +128,7 @@ static void test_scan(void **state)
 		fail_msg("%s", mt_error_last());
 	assert_string_equal(v.source, "scan");
 	assert_false(v.is_trace || v.is_torchscript);
+	assert_false(v.has_trace_steps);
 	assert_string_equal(v.rev, r.scan.commit);
 	assert_int_equal(v.nops, json_object_size(json_object_get(inv, "ops")));
 	assert_int_equal(v.ncalls, r.calls);

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "fixtures.h"
 #include "journal.h"
+#include "journal_view.h"
 #include "jsonw.h"
 #include "util.h"
 
@@ -651,10 +652,114 @@ static void test_duration_format(void **state)
 	assert_string_equal(buf, "1h 02m");
 }
 
+/* journal_view: the overrides, withdrawals and effort summary as the CLI
+ * reads them; a key renamed on the maker's side is named, not read as none. */
+static void test_overrides(void **state)
+{
+	struct ctx *c = *state;
+	int64_t op = 0, api = 0;
+	mt_override_view v;
+	json_t *all;
+
+	assert_int_equal(mt_journal_override_add(c->j, "aten::cumsum", "device", "on 2.21", &op), 0);
+	assert_int_equal(mt_journal_override_add(c->j, "torch.nn.functional.gelu", "partial",
+						 "tanh only", &api), 0);
+	assert_non_null(all = mt_journal_overrides_json(c->j));
+	assert_int_equal(json_array_size(all), 2);
+	/* newest first */
+	assert_int_equal(mt_override_view_read(&v, json_array_get(all, 0)), 0);
+	assert_int_equal(v.id, api);
+	assert_true(v.is_api);
+	assert_string_equal(v.key, "torch.nn.functional.gelu");
+	assert_string_equal(v.status, "partial");
+	assert_string_equal(v.note, "tanh only");
+	assert_non_null(v.created);
+	assert_int_equal(mt_override_view_read(&v, json_array_get(all, 1)), 0);
+	assert_int_equal(v.id, op);
+	assert_false(v.is_api);
+	assert_string_equal(v.key, "aten::cumsum");
+	assert_non_null(strstr(v.source, "override:journal#"));
+	/* a key renamed on the maker's side */
+	json_object_set(json_array_get(all, 1), "state", json_string("device"));
+	json_object_del(json_array_get(all, 1), "status");
+	assert_int_equal(mt_override_view_read(&v, json_array_get(all, 1)), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "status"));
+	mt_error_clear();
+	json_decref(all);
+}
+
+static void test_withdrawals(void **state)
+{
+	struct ctx *c = *state;
+	int64_t note = 0, wid = 0;
+	mt_withdrawal_view v;
+	json_t *all;
+
+	assert_int_equal(mt_journal_note_add(c->j, "oops", NULL, NULL, 0, &note), 0);
+	assert_int_equal(mt_journal_withdraw(c->j, "note", note, "ada", "a typo", &wid), 0);
+	assert_non_null(all = mt_journal_withdrawals_json(c->j));
+	assert_int_equal(mt_withdrawal_view_read(&v, json_array_get(all, 0)), 0);
+	assert_int_equal(v.id, wid);
+	assert_string_equal(v.kind, "note");
+	assert_int_equal(v.item_id, note);
+	assert_string_equal(v.who, "ada");
+	assert_string_equal(v.why, "a typo");
+	assert_non_null(v.when);
+	assert_non_null(v.what);
+	assert_non_null(strstr(v.what, "oops"));
+	json_object_del(json_array_get(all, 0), "item_id");
+	assert_int_equal(mt_withdrawal_view_read(&v, json_array_get(all, 0)), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "item_id"));
+	mt_error_clear();
+	json_decref(all);
+}
+
+static void test_effort_summary(void **state)
+{
+	struct ctx *c = *state;
+	int64_t now = mt_now_ms();
+	mt_effort_summary_view v;
+	json_t *s;
+
+	assert_int_equal(mt_journal_effort_add(c->j, "portability", "debugging", NULL,
+					       now - 600000, now - 60000, NULL), 0);
+	assert_int_equal(mt_journal_effort_add(c->j, "portability", "setup", NULL,
+					       now - 60000, now, NULL), 0);
+	assert_int_equal(mt_journal_effort_add(c->j, NULL, "setup", NULL, now - 1000, now, NULL),
+			 0);
+	assert_non_null(s = mt_journal_effort_summary_json(c->j, now));
+	assert_int_equal(mt_effort_summary_view_read(&v, s), 0);
+	assert_int_equal(v.total_ms, 600000 + 1000);
+	assert_int_equal(v.ntracks, 2);
+	for (size_t i = 0; i < v.ntracks; i++) {
+		const mt_effort_track_view *t = &v.tracks[i];
+		if (strcmp(t->track, "portability") == 0) {
+			assert_int_equal(t->total_ms, 600000);
+			assert_int_equal(t->ncategories, 2);
+		} else {
+			assert_string_equal(t->track, "unassigned");
+			assert_int_equal(t->total_ms, 1000);
+			assert_int_equal(t->ncategories, 1);
+			assert_string_equal(t->categories[0].category, "setup");
+			assert_int_equal(t->categories[0].ms, 1000);
+		}
+	}
+	mt_effort_summary_view_dispose(&v);
+	json_object_del(json_object_get(json_object_get(s, "by_track"), "unassigned"), "total_ms");
+	assert_int_equal(mt_effort_summary_view_read(&v, s), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "total_ms"));
+	mt_error_clear();
+	mt_effort_summary_view_dispose(&v);
+	json_decref(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_missing_without_create, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overrides, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_withdrawals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_effort_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version_and_wal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_keeps_data_and_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_data_version_moves_on_others_commits, setup,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "opinventory.h"
 #include "fixtures.h"
 #include "probe.h"
 #include "probe_trial.h"
@@ -104,6 +105,8 @@ static void test_reads_a_real_probe(void **state)
 	assert_string_equal(v.from_source, "scan");
 	assert_string_equal(v.rev, json_string_value(json_object_get(fx.probe, "rev")));
 	assert_true(v.probe_id > 0);
+	assert_int_equal(v.from_inventory_id, -1); /* a scan's probe names no inventory */
+	assert_int_equal(v.from_steps, -1);
 	/* receivers.py's method calls: some sites are uncertain, others not */
 	for (i = 0; i < v.nops; i++)
 		for (size_t k = 0; k < v.ops[i].nsites; k++)
@@ -132,11 +135,37 @@ static void test_names_a_renamed_key(void **state)
 	json_decref(copy);
 }
 
+/* A probe of a recorded trace names the inventory and its optimizer steps. */
+static void test_trace_probe(void **state)
+{
+	static const char trace[] =
+		"{\"format\": \"mtrial-optrace\", \"version\": 1, \"torch\": \"2.5.1\", "
+		"\"steps\": 3, \"ops\": [{\"op\": \"aten::add\", \"overload\": \"Tensor\", "
+		"\"count\": 4}]}";
+	json_t *inv = NULL, *probe = NULL;
+	mt_probe_view v;
+
+	(void)state;
+	if (mt_opinventory_trace_parse(&inv, trace, strlen(trace), "ops.json") < 0)
+		fail_msg("%s", mt_error_last());
+	json_object_set_new(inv, "inventory_id", json_integer(7));
+	if (mt_probe_trial(&probe, NULL, NULL, NULL, NULL, inv, 0) < 0 ||
+	    mt_probe_view_read(&v, probe) < 0)
+		fail_msg("%s", mt_error_last());
+	assert_string_equal(v.from_source, "trace");
+	assert_int_equal(v.from_inventory_id, 7);
+	assert_int_equal(v.from_steps, 3);
+	mt_probe_view_dispose(&v);
+	json_decref(probe);
+	json_decref(inv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reads_a_real_probe),
 		cmocka_unit_test(test_names_a_renamed_key),
+		cmocka_unit_test(test_trace_probe),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,8 +11,9 @@ section the fixture does not enter) must at least be a key some code of the
 model makes: each part of its path a string literal of report/, trial/,
 probes/, checks/, common/ or shim/. A key that is neither is a typo or a key the
 model no longer makes, and fails. The wizard's keys are the literal paths
-tui/*.c passes with a model (jv_get(ctx->model, "a.b")...), checked the
-same way, and each screen's step_id, which must be one of the model's steps.
+tui/*.c passes with a model (jv_get(ctx->model, "a.b")...; a "*" stands
+for each item of an array, jv_int_at(ctx->model, "scan.top_ops.*.count",
+i, 0)), checked the same way, and each screen's step_id, which must be one of the model's steps.
 
 Usage: model_keys.py MODEL.json SOURCE_DIR
 Prints "missing KEY in FILE:LINE" for each key that fails (exit 1), then
@@ -61,7 +62,20 @@ def lookup(stack, key):
             break
     else:
         return MISSING
-    for part in rest:
+    return follow(v, rest)
+
+
+def follow(v, parts):
+    """The value along parts from v; a "*" (the wizard's jv_*_at and
+    jv_*_key: every item of an array, every member of an object) resolves
+    when some item has the rest."""
+    for n, part in enumerate(parts):
+        if part == "*" and isinstance(v, (list, dict)):
+            for item in (v if isinstance(v, list) else v.values()):
+                found = follow(item, parts[n + 1:])
+                if found is not MISSING:
+                    return found
+            return MISSING
         if isinstance(v, dict) and part in v:
             v = v[part]
         elif isinstance(v, list) and part.isdigit() and int(part) < len(v):
@@ -121,7 +135,7 @@ def made(key, keys):
     (set_op_list, report/model.c)."""
     def part_made(part):
         return part.isdigit() or part in keys or (part.endswith("_list") and part[:-5] in keys)
-    return all(part_made(part) for part in key.split(".") if part != ".")
+    return all(part_made(part) for part in key.split(".") if part not in (".", "*"))
 
 
 def judge(key, where, resolved, keys, out):

@@ -1,0 +1,66 @@
+/* The journal's listings as other layers read them: an override
+ * (mt_journal_overrides_json), a withdrawal (mt_journal_withdrawals_json)
+ * and the effort's summary (mt_journal_effort_summary_json), read into C
+ * structs by the one reader of each shape (journal_view.c, the only place
+ * outside their makers where the keys are spelled). Strings are borrowed
+ * from the JSON read, which must outlive the view; NULL is none. */
+#ifndef MT_JOURNAL_VIEW_H
+#define MT_JOURNAL_VIEW_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the team found out about an op or a torch API. */
+typedef struct {
+	int64_t id;
+	const char *created; /* ISO 8601 */
+	const char *key;     /* the op, or the API when is_api */
+	int is_api;
+	const char *status, *note;
+	const char *source; /* "override:journal#ID" */
+} mt_override_view;
+
+/* Reads one row of mt_journal_overrides_json: 0, or MT_EINVALID naming
+ * the first key missing (filled as far as it goes either way). */
+int mt_override_view_read(mt_override_view *v, const json_t *row);
+
+/* A record withdrawn, who withdrew it, when and why. */
+typedef struct {
+	int64_t id, item_id;
+	const char *when, *kind;
+	const char *what; /* the record in one line; NULL when it is gone */
+	const char *who, *why;
+} mt_withdrawal_view;
+
+/* Reads one row of mt_journal_withdrawals_json, as mt_override_view_read. */
+int mt_withdrawal_view_read(mt_withdrawal_view *v, const json_t *row);
+
+/* The time recorded in a category of a track. */
+typedef struct {
+	const char *category;
+	int64_t ms;
+} mt_effort_category_view;
+
+/* A track's time ("unassigned" for intervals with none), by category in
+ * the summary's order. */
+typedef struct {
+	const char *track;
+	int64_t total_ms;
+	mt_effort_category_view *categories; /* ncategories */
+	size_t ncategories;
+} mt_effort_track_view;
+
+typedef struct {
+	int64_t total_ms;
+	mt_effort_track_view *tracks; /* in the summary's order, ntracks */
+	size_t ntracks;
+} mt_effort_summary_view;
+
+/* Reads mt_journal_effort_summary_json's object: 0, MT_EINVALID naming
+ * the first key missing, or MT_EIO out of memory. Dispose of it with
+ * mt_effort_summary_view_dispose (either way). */
+int mt_effort_summary_view_read(mt_effort_summary_view *v, const json_t *summary);
+void mt_effort_summary_view_dispose(mt_effort_summary_view *v);
+
+#endif
