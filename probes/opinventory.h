@@ -147,6 +147,8 @@ typedef struct {
 		size_t ndevices, nwarnings;
 		int64_t steps;
 	} trace;
+	const json_t *detail; /* the torchscript or trace object whole, for what
+	                         passes it on (the report's model); NULL for a scan */
 } mt_opinventory_view;
 
 /* Reads an inventory (borrowed) into *v: 0, or MT_EINVALID naming the

@@ -120,6 +120,7 @@ int mt_opinventory_view_read(mt_opinventory_view *inv, const json_t *obj)
 		read_torchscript(&v, inv);
 	else if ((inv->is_trace = mt_jview_opt_get(&v, "trace") != NULL))
 		read_trace(&v, inv);
+	inv->detail = mt_jview_opt_get(&v, inv->is_torchscript ? "torchscript" : "trace");
 	return mt_jview_complete(&v);
 }
 
