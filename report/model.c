@@ -84,7 +84,8 @@ static json_t *effort_tracks(json_t *summary)
 	return arr;
 }
 
-static json_t *effort_model(mt_journal *j, int64_t now_ms)
+/* The Tracks & effort section; *n the intervals recorded. */
+static json_t *effort_model(mt_journal *j, int64_t now_ms, size_t *n)
 {
 	json_t *summary = mt_journal_effort_summary_json(j, now_ms);
 	json_t *intervals = summary ? mt_journal_effort_json(j) : NULL;
@@ -95,6 +96,7 @@ static json_t *effort_model(mt_journal *j, int64_t now_ms)
 		json_decref(summary);
 		return NULL;
 	}
+	*n = json_array_size(intervals);
 	json_array_foreach(intervals, i, iv) {
 		json_object_set_new(iv, "duration",
 				    duration(json_integer_value(json_object_get(iv, "duration_ms"))));
@@ -120,7 +122,7 @@ static const char *summary_status(const mt_decision_view *d)
 	return strcmp(d->verdict, MT_VERDICT_NOT_ENOUGH_EVIDENCE) == 0 ? "partial" : "done";
 }
 
-static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan,
+static json_t *steps_model(size_t intervals, json_t *notes, const mt_spec *spec, json_t *scan,
 			   int probed, int checked, int ran, json_t *decision)
 {
 	json_t *arr = json_array();
@@ -131,8 +133,7 @@ static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, j
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		const char *status = "empty", *verdict = NULL;
 		if (strcmp(steps[i].id, "effort") == 0 &&
-		    (json_array_size(json_object_get(effort, "intervals")) ||
-		     json_array_size(notes)))
+		    (intervals || json_array_size(notes)))
 			status = "partial";
 		if (strcmp(steps[i].id, "repository") == 0 && spec &&
 		    mt_spec_get(spec, "workload.repository"))
@@ -185,7 +186,8 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	char iso[32];
 	const char *name = t->spec ? mt_spec_get(t->spec, "name") : NULL;
 	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
-	json_t *effort = effort_model(t->journal, now_ms);
+	size_t intervals = 0;
+	json_t *effort = effort_model(t->journal, now_ms, &intervals);
 	json_t *notes = effort ? mt_journal_notes_json(t->journal) : NULL;
 	json_t *scan, *probe, *checks, *correctness, *runs, *decision, *attempts;
 	int checked;
@@ -212,10 +214,10 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", mt_model_probes_exact(t->journal),
 			 "probe", probe, "checks", checks, "correctness", correctness,
-			 "costs", mt_model_runs_costs(runs, t->spec), "compilation", mt_report_compilation(t, runs),
+			 "costs", mt_model_runs_costs(attempts, t->spec), "compilation", mt_report_compilation(t, runs),
 			 "scaling", mt_model_scaling(attempts, t->spec),
 			 "runs", runs,
 			 "tracks", mt_model_probes_tracks(t, now_ms), "steps",
-			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
+			 steps_model(intervals, notes, t->spec, scan, !json_is_null(probe),
 				     checked, !json_is_null(runs), decision)));
 }

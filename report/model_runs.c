@@ -207,7 +207,7 @@ json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec)
 	for (size_t s = 0; s < 2; s++) {
 		double to = 0, after = 0, failed = 0, short_of = 0, no_metric = 0;
 		json_int_t attempts = 0, unpriced = 0;
-		json_array_foreach(json_object_get(runs, "attempts"), i, r) {
+		json_array_foreach(runs, i, r) {
 			mt_run_view v;
 			(void)mt_runview_read(&v, r);
 			double cost = v.devices.cost;
