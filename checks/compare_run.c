@@ -3,7 +3,6 @@
 #include "compare.h"
 
 #include "error.h"
-#include "jsonutil.h"
 
 #include <fnmatch.h>
 #include <math.h>
@@ -190,6 +189,16 @@ static void pair_progress(uint64_t done, uint64_t total, void *payload)
 	p->outer->progress(p->base + done, p->total, p->outer->payload);
 }
 
+/* A tensor's entry with what orders it (cmp_worst) and decides the
+ * verdict, kept as C values beside its JSON. */
+struct entry {
+	json_t *json;
+	const char *name;
+	int passed, compared;
+	double share;    /* mismatched of numel */
+	double min_atol; /* inf when not finite, as the JSON's strings sort */
+};
+
 struct run {
 	const mt_cmp_options *o;
 	mt_cmp_options inner;
@@ -197,6 +206,8 @@ struct run {
 	double noise_max, cand_max, worst_ratio;
 	const char *worst;
 	json_t *missing_noise;
+	struct entry *entries; /* nentries, in the candidate's order until sorted */
+	size_t nentries;
 };
 
 /* The reference's own spread for one tensor: noise compared with ref. */
@@ -225,65 +236,52 @@ static int add_noise(struct run *r, json_t *e, const char *name, const mt_tensor
 	r->noise_max = fmax(r->noise_max, ns.min_atol);
 	r->cand_max = fmax(r->cand_max, s->min_atol);
 	if (!r->worst || ratio > r->worst_ratio)
-		r->worst_ratio = ratio, r->worst = json_string_value(json_object_get(e, "name"));
+		r->worst_ratio = ratio, r->worst = name;
 	return 0;
 }
 
-static int compare_one(struct run *r, json_t *tensors, const char *name, const mt_tensor *ref,
+static int compare_one(struct run *r, const char *name, const mt_tensor *ref,
                        const mt_tensor *cand, const mt_tensor_set *noise)
 {
+	struct entry *en = &r->entries[r->nentries];
 	char why[200];
 	struct tol t;
 	mt_cmp_stats s;
-	json_t *e;
 	int error;
 
 	if (incomparable(ref, cand, why, sizeof(why))) {
-		json_array_append_new(tensors, incomparable_json(name, ref, cand, why));
+		*en = (struct entry){incomparable_json(name, ref, cand, why), name, 0, 0, 0, 0};
+		r->nentries++;
 		return 0;
 	}
 	resolve_tol(&t, name, ref, cand, r->o);
 	if ((error = mt_cmp_tensors(&s, ref, cand, t.rtol, t.atol, &r->inner)) < 0)
 		return error;
 	r->prog.base += ref->nbytes + cand->nbytes;
-	e = stats_json(name, ref, cand, &t, &s, r->o);
-	json_array_append_new(tensors, e);
-	return noise ? add_noise(r, e, name, ref, &s, &t, noise) : 0;
+	*en = (struct entry){stats_json(name, ref, cand, &t, &s, r->o), name, s.passed, 1,
+	                     (double)(json_int_t)s.mismatched / fmax(1, (double)(json_int_t)s.numel),
+	                     isfinite(s.min_atol) ? s.min_atol : INFINITY};
+	r->nentries++;
+	return noise ? add_noise(r, en->json, name, ref, &s, &t, noise) : 0;
 }
 
 /* Failed before passed; among failures, the ones not compared first, then
  * the greater share mismatched, then the greater difference. */
 static int cmp_worst(const void *pa, const void *pb)
 {
-	json_t *a = *(json_t *const *)pa, *b = *(json_t *const *)pb;
-	int fa = !json_is_true(json_object_get(a, "passed")),
-	    fb = !json_is_true(json_object_get(b, "passed"));
-	int ra = json_object_get(a, "reason") != NULL, rb = json_object_get(b, "reason") != NULL;
-	double sa, sb, ma, mb;
+	const struct entry *a = pa, *b = pb;
 
-	if (fa != fb)
-		return fb - fa;
-	if (ra != rb)
-		return rb - ra;
-	if (ra)
-		return strcmp(json_string_value(json_object_get(a, "name")),
-		              json_string_value(json_object_get(b, "name")));
-	sa = (double)json_integer_value(json_object_get(a, "mismatched")) /
-	     fmax(1, (double)json_integer_value(json_object_get(a, "numel")));
-	sb = (double)json_integer_value(json_object_get(b, "mismatched")) /
-	     fmax(1, (double)json_integer_value(json_object_get(b, "numel")));
-	if (sa != sb)
-		return sa < sb ? 1 : -1;
-	ma = json_is_string(json_object_get(a, "min_atol"))
-	         ? INFINITY
-	         : json_real_value(json_object_get(a, "min_atol"));
-	mb = json_is_string(json_object_get(b, "min_atol"))
-	         ? INFINITY
-	         : json_real_value(json_object_get(b, "min_atol"));
-	if (ma != mb)
-		return ma < mb ? 1 : -1;
-	return strcmp(json_string_value(json_object_get(a, "name")),
-	              json_string_value(json_object_get(b, "name")));
+	if (a->passed != b->passed)
+		return a->passed - b->passed;
+	if (a->compared != b->compared)
+		return a->compared - b->compared;
+	if (!a->compared)
+		return strcmp(a->name, b->name);
+	if (a->share != b->share)
+		return a->share < b->share ? 1 : -1;
+	if (a->min_atol != b->min_atol)
+		return a->min_atol < b->min_atol ? 1 : -1;
+	return strcmp(a->name, b->name);
 }
 
 static uint64_t total_bytes(const mt_tensor_set *ref, const mt_tensor_set *cand,
@@ -326,16 +324,13 @@ static json_t *noise_json(struct run *r, const char *noise_name)
 	return n;
 }
 
-static int all_passed(json_t *res)
+static int all_passed(const struct run *r, json_t *only_ref, json_t *only_cand)
 {
-	json_t *e;
-	size_t i;
-
-	if (json_array_size(json_object_get(res, "only_in_reference")) ||
-	    json_array_size(json_object_get(res, "only_in_candidate")))
+	if (json_array_size(only_ref) || json_array_size(only_cand))
 		return 0;
-	json_array_foreach(json_object_get(res, "tensors"), i,
-	                   e) if (!json_is_true(json_object_get(e, "passed"))) return 0;
+	for (size_t i = 0; i < r->nentries; i++)
+		if (!r->entries[i].passed)
+			return 0;
 	return 1;
 }
 
@@ -391,11 +386,17 @@ int mt_cmp_run(json_t **out, const mt_tensor_set *ref, const mt_tensor_set *cand
                const char *noise_name, const mt_cmp_options *o)
 {
 	struct run r = {.o = o, .inner = *o, .missing_noise = json_array()};
-	json_t *res = json_object(), *tensors = json_array();
+	json_t *res = json_object(), *tensors = json_array(), *only_ref, *only_cand;
 	char stat[64];
 	int error = 0;
 
 	*out = NULL;
+	if (!(r.entries = calloc(mt_tensor_set_count(cand) + 1, sizeof(*r.entries)))) {
+		json_decref(r.missing_noise);
+		json_decref(res);
+		json_decref(tensors);
+		return mt_error_set(MT_EIO, "out of memory");
+	}
 	r.prog = (struct progress){0, total_bytes(ref, cand, noise), o};
 	if (o->progress)
 		r.inner.progress = pair_progress, r.inner.payload = &r.prog;
@@ -403,23 +404,26 @@ int mt_cmp_run(json_t **out, const mt_tensor_set *ref, const mt_tensor_set *cand
 		const mt_tensor *c = mt_tensor_set_at(cand, i),
 		                *rt = mt_tensor_set_find(ref, c->name);
 		if (rt)
-			error = compare_one(&r, tensors, c->name, rt, c, noise);
+			error = compare_one(&r, c->name, rt, c, noise);
 	}
-	mt_json_array_sort(tensors, cmp_worst);
+	qsort(r.entries, r.nentries, sizeof(*r.entries), cmp_worst);
+	for (size_t i = 0; i < r.nentries; i++)
+		json_array_append_new(tensors, r.entries[i].json);
 	json_object_set_new(res, "reference", json_string(ref_name));
 	json_object_set_new(res, "candidate", json_string(cand_name));
 	json_object_set_new(res, "stat", json_string(mt_cmp_stat_name(o, stat, sizeof(stat))));
 	json_object_set_new(res, "equal_nan", json_boolean(o->equal_nan));
 	json_object_set_new(res, "tensors", tensors);
-	json_object_set_new(res, "only_in_reference", names_missing(ref, cand));
-	json_object_set_new(res, "only_in_candidate", names_missing(cand, ref));
+	json_object_set_new(res, "only_in_reference", only_ref = names_missing(ref, cand));
+	json_object_set_new(res, "only_in_candidate", only_cand = names_missing(cand, ref));
 	if (noise)
 		json_object_set_new(res, "noise", noise_json(&r, noise_name));
 	note_set(res, ref);
 	note_set(res, cand);
 	note_set(res, noise);
-	json_object_set_new(res, "passed", json_boolean(all_passed(res)));
+	json_object_set_new(res, "passed", json_boolean(all_passed(&r, only_ref, only_cand)));
 	json_decref(r.missing_noise);
+	free(r.entries);
 	if (error < 0)
 		json_decref(res);
 	else

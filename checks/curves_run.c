@@ -5,6 +5,7 @@
 #include "error.h"
 #include "journal.h"
 #include "runlog.h"
+#include "runview.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -182,8 +183,8 @@ static int run_format(const char *path, const char *origin)
 
 static int open_run(mt_curve **out, int64_t id, mt_journal *j, const mt_curve_read_opts *opts)
 {
-	json_t *runs, *r;
-	const char *src, *label;
+	json_t *runs;
+	mt_run_view r;
 	char name[1400];
 	int format, error;
 
@@ -192,19 +193,20 @@ static int open_run(mt_curve **out, int64_t id, mt_journal *j, const mt_curve_re
 				    (long long)id);
 	if (!(runs = mt_journal_runs_json(j, id)))
 		return mt_error_last_code();
-	if (!(r = json_array_get(runs, 0)) || !(src = json_string_value(json_object_get(r, "source")))) {
+	if (mt_runview_read(&r, json_array_get(runs, 0)) < 0)
+		mt_error_clear(); /* what is there is read; a run without its log is none */
+	if (!json_array_size(runs) || !r.source) {
 		json_decref(runs);
 		return mt_error_set(MT_ENOTFOUND, "no run #%lld in this trial ('mtrial runs' lists them)",
 				    (long long)id);
 	}
-	format = run_format(src, json_string_value(json_object_get(r, "origin")));
-	label = json_string_value(json_object_get(r, "label"));
-	snprintf(name, sizeof(name), "run #%lld (%s%s%s): %s", (long long)id,
-		 json_string_value(json_object_get(r, "system")), label ? ", " : "", label ? label : "",
-		 src);
+	format = run_format(r.source, r.origin);
+	snprintf(name, sizeof(name), "run #%lld (%s%s%s): %s", (long long)id, r.system,
+		 r.label ? ", " : "", r.label ? r.label : "", r.source);
 	error = format == MT_RUNS_SYSTEM
-			? mt_error_set(MT_EINVALID, "run #%lld: %s is a system description", (long long)id, src)
-			: mt_curve_read_runlog(out, src, (enum mt_runs_log_format)format, opts);
+			? mt_error_set(MT_EINVALID, "run #%lld: %s is a system description", (long long)id,
+				       r.source)
+			: mt_curve_read_runlog(out, r.source, (enum mt_runs_log_format)format, opts);
 	if (error == 0) {
 		free((*out)->path);
 		(*out)->path = mt_strdup(name);

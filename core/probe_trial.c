@@ -1,6 +1,7 @@
 #include "probe_trial.h"
 #include "compat_import.h"
 #include "error.h"
+#include "jsonutil.h"
 #include "opinventory.h"
 #include "probe.h"
 #include "util.h"
@@ -12,7 +13,7 @@
 json_t *mt_probe_overrides(mt_trial *t)
 {
 	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : NULL;
-	json_t *written = json_object_get(json_object_get(spec, "probe"), "overrides");
+	json_t *written = mt_json_path(spec, "probe.overrides"); /* trial.yaml's path */
 	json_t *recorded = mt_journal_overrides_json(t->journal);
 	json_t *all = recorded ? json_array() : NULL;
 
@@ -79,25 +80,8 @@ int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *tab
 		goto cleanup;
 	in.table = table;
 	in.observed = seen;
-	in.inventory_ops = json_object_get(inventory, "ops"); /* a trace's dtypes */
-	if ((error = mt_probe_run(&res, &in, json_object_get(inventory, "calls"),
-				  json_object_get(inventory, "methods"))) < 0)
+	if ((error = mt_probe_inventory(&res, &in, inventory)) < 0)
 		goto cleanup;
-	if (json_object_get(inventory, "repo")) {
-		json_object_set(res, "repo", json_object_get(inventory, "repo"));
-		json_object_set(res, "rev", json_object_get(inventory, "rev"));
-	}
-	json_object_set_new(res, "from", json_pack("{ss}", "source",
-						   json_string_value(json_object_get(inventory,
-										     "source")) ?: "scan"));
-	/* a scan limited by --path or scan.paths says so */
-	for (const char *const *k = (const char *const[]){"file", "inventory_id", "paths", NULL}; *k;
-	     k++)
-		if (json_object_get(inventory, *k))
-			json_object_set(json_object_get(res, "from"), *k, json_object_get(inventory, *k));
-	if (json_object_get(json_object_get(inventory, "trace"), "steps"))
-		json_object_set(json_object_get(res, "from"), "steps",
-				json_object_get(json_object_get(inventory, "trace"), "steps"));
 	if (t && (error = mt_journal_probe_add(t->journal, res, scan_id, &id)) < 0)
 		goto cleanup;
 	json_object_set_new(res, "probe_id", id ? json_integer(id) : json_null());

@@ -4,25 +4,25 @@
 #include "util.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 int mt_scan_trial_paths(char ***out, size_t *n, const mt_trial *t)
 {
-	json_t *spec = t && t->spec ? mt_spec_to_json(t->spec) : NULL;
-	json_t *paths = json_object_get(json_object_get(spec, "scan"), "paths"), *p;
-	size_t i;
+	size_t count = t && t->spec ? mt_spec_count(t->spec, "scan.paths") : 0;
+	char key[64];
 
 	*out = NULL;
 	*n = 0;
-	if (json_array_size(paths) && !(*out = calloc(json_array_size(paths), sizeof(**out)))) {
-		json_decref(spec);
+	if (count && !(*out = calloc(count, sizeof(**out))))
 		return mt_error_set(MT_EIO, "out of memory");
+	for (size_t i = 0; i < count; i++) {
+		const char *p;
+		snprintf(key, sizeof(key), "scan.paths.%zu", i);
+		if ((p = mt_spec_get(t->spec, key))) /* an empty item is none */
+			(*out)[(*n)++] = mt_strdup(p);
 	}
-	json_array_foreach(paths, i, p)
-		if (json_is_string(p))
-			(*out)[(*n)++] = mt_strdup(json_string_value(p));
-	json_decref(spec);
 	return 0;
 }
 

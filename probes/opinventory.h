@@ -148,6 +148,8 @@ typedef struct {
 		int64_t steps;
 	} trace;
 	int has_trace_steps; /* the trace says how many optimizer steps it saw (trace.steps) */
+	const json_t *detail; /* the torchscript or trace object whole, for what
+	                         passes it on (the report's model); NULL for a scan */
 } mt_opinventory_view;
 
 /* Reads an inventory (borrowed) into *v: 0, or MT_EINVALID naming the

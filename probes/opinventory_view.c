@@ -126,6 +126,7 @@ int mt_opinventory_view_read(mt_opinventory_view *inv, const json_t *obj)
 		inv->has_trace_steps = mt_jview_opt_get(&t, "steps") != NULL;
 		mt_jview_close(&t, &v);
 	}
+	inv->detail = mt_jview_opt_get(&v, inv->is_torchscript ? "torchscript" : "trace");
 	return mt_jview_complete(&v);
 }
 

@@ -571,3 +571,32 @@ cleanup:
 	json_decref(by_api);
 	return error;
 }
+
+int mt_probe_inventory(json_t **out, const mt_probe_inputs *in, json_t *inventory)
+{
+	static const char *const from_keys[] = {"file", "inventory_id", "paths", NULL};
+	mt_probe_inputs with = *in;
+	json_t *res, *from, *steps;
+	int error;
+
+	*out = NULL;
+	with.inventory_ops = json_object_get(inventory, "ops"); /* a trace's dtypes */
+	if ((error = mt_probe_run(&res, &with, json_object_get(inventory, "calls"),
+				  json_object_get(inventory, "methods"))) < 0)
+		return error;
+	if (json_object_get(inventory, "repo")) {
+		json_object_set(res, "repo", json_object_get(inventory, "repo"));
+		json_object_set(res, "rev", json_object_get(inventory, "rev"));
+	}
+	from = json_pack("{ss}", "source",
+			 json_string_value(json_object_get(inventory, "source")) ?: "scan");
+	/* a scan limited by --path or scan.paths says so */
+	for (const char *const *k = from_keys; *k; k++)
+		if (json_object_get(inventory, *k))
+			json_object_set(from, *k, json_object_get(inventory, *k));
+	if ((steps = json_object_get(json_object_get(inventory, "trace"), "steps")))
+		json_object_set(from, "steps", steps);
+	json_object_set_new(res, "from", from);
+	*out = res;
+	return 0;
+}

@@ -85,6 +85,7 @@ typedef struct {
 	size_t napis;
 	mt_probe_site *sites; /* in the scan's order, nsites */
 	size_t nsites;
+	const json_t *json; /* the entry whole, for what passes it on (the report's model) */
 } mt_probe_entry;
 
 /* Counts by status of the distinct ops (APIs) of a probe. */
@@ -133,5 +134,16 @@ const mt_probe_counts *mt_probe_view_listed_counts(const mt_probe_view *v);
 /* A status's count ("device", "partial", ...: mt_compat_status_order's
  * names) in c; 0 for another name. */
 int64_t mt_probe_counts_of(const mt_probe_counts *c, const char *status);
+
+/* Probes an inventory (borrowed): a scan's whole result, or an exact
+ * source's (mt_opinventory_*; a trace's ops' dtypes decide dtype-limited
+ * fallbacks), with in's table, observed table and overrides. *out is
+ * mt_probe_run's result with repo and rev (a scan's) and from {source,
+ * file, inventory_id, paths, steps: what the inventory gives of them}. */
+int mt_probe_inventory(json_t **out, const mt_probe_inputs *in, json_t *inventory);
+
+/* Cuts the call sites of entry (an mt_probe_entry's json, whose owner
+ * passes it on) to its first max. */
+void mt_probe_entry_cut_sites(json_t *entry, size_t max);
 
 #endif

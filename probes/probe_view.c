@@ -45,6 +45,7 @@ static void read_entry(mt_jview *parent, const json_t *obj, mt_probe_entry *e, i
 	e->conditions = mt_view_strings(mt_jview_get(&v, "conditions"), &e->nconditions);
 	e->apis = mt_view_strings(api ? NULL : mt_jview_get(&v, "apis"), &e->napis);
 	read_sites(&v, e);
+	e->json = obj;
 	mt_jview_close(&v, parent);
 }
 
@@ -189,4 +190,12 @@ int64_t mt_probe_counts_of(const mt_probe_counts *c, const char *status)
 		if (strcmp(names[i], status) == 0)
 			return v[i];
 	return 0;
+}
+
+void mt_probe_entry_cut_sites(json_t *entry, size_t max)
+{
+	json_t *locs = json_object_get(entry, "locations");
+
+	while (json_array_size(locs) > max)
+		json_array_remove(locs, json_array_size(locs) - 1);
 }

@@ -31,22 +31,32 @@ static mt_scan_site *read_sites(mt_jview *v, const char *key, const char *name, 
 	return s;
 }
 
-static void read_ops(mt_jview *v, mt_scan_view *s)
+/* The ops of `ops` (the calls' or the methods'), with the methods'
+ * uncertain sites. */
+static mt_scan_op *read_ops(mt_jview *v, const json_t *ops, int methods, size_t *n)
 {
-	const json_t *ops = mt_jview_get(v, "ops"), *x;
+	mt_scan_op *out = mt_view_items(json_object_size(ops), sizeof(*out));
+	const json_t *x, *f;
 	const char *name;
-	size_t i = 0;
+	size_t i = 0, k;
 
-	s->ops = mt_view_items(json_object_size(ops), sizeof(*s->ops));
 	json_object_foreach((json_t *)ops, name, x) {
+		const json_t *files;
 		mt_jview o;
 		mt_jview_init(&o, x, v->shape);
-		s->ops[i].name = name;
-		s->ops[i].count = mt_jview_int(&o, "count", 0);
-		s->ops[i++].nfiles = json_array_size(mt_jview_get(&o, "files"));
+		out[i].name = name;
+		out[i].count = mt_jview_int(&o, "count", 0);
+		out[i].uncertain = methods ? mt_jview_int(&o, "uncertain", 0) : 0;
+		files = mt_jview_get(&o, "files");
+		out[i].nfiles = json_array_size(files);
+		out[i].files = mt_view_items(out[i].nfiles, sizeof(*out[i].files));
+		json_array_foreach(files, k, f)
+			out[i].files[k] = json_string_value(f);
+		i++;
 		mt_jview_close(&o, v);
 	}
-	s->nops = i;
+	*n = i;
+	return out;
 }
 
 static void read_findings(mt_jview *v, mt_scan_view *s)
@@ -66,6 +76,7 @@ static void read_findings(mt_jview *v, mt_scan_view *s)
 		f->file = mt_jview_str(&o, "file");
 		f->line = mt_jview_int(&o, "line", 0);
 		f->col = mt_jview_int(&o, "col", 0);
+		f->json = x;
 		mt_jview_close(&o, v);
 	}
 	s->nfindings = json_array_size(arr);
@@ -85,6 +96,7 @@ static void read_deps(mt_jview *v, mt_scan_view *s)
 		s->deps[i].file = mt_jview_str(&o, "file");
 		s->deps[i].line = mt_jview_int(&o, "line", 0);
 		s->deps[i].cuda_only = mt_jview_bool(&o, "cuda_only", 0);
+		s->deps[i].json = x;
 		mt_jview_close(&o, v);
 	}
 	s->ndeps = json_array_size(arr);
@@ -156,7 +168,7 @@ int mt_scan_view_read(mt_scan_view *s, const json_t *scan)
 	s->paths = mt_view_strings(mt_jview_opt_get(&v, "paths"), &s->npaths); /* a limited scan's */
 	s->paths_missing = mt_view_strings(mt_jview_opt_get(&v, "paths_missing"), &s->npaths_missing);
 	s->files_scanned = mt_jview_int(&v, "files_scanned", 0);
-	read_ops(&v, s);
+	s->ops = read_ops(&v, mt_jview_get(&v, "ops"), 0, &s->nops);
 	read_findings(&v, s);
 	read_deps(&v, s);
 	read_files(&v, s);
@@ -164,7 +176,17 @@ int mt_scan_view_read(mt_scan_view *s, const json_t *scan)
 	s->has_sites = mt_jview_opt_get(&v, "calls") != NULL;
 	s->calls = read_sites(&v, "calls", "api", &s->ncalls);
 	s->methods = read_sites(&v, "methods", "name", &s->nmethods);
+	s->has_method_ops = mt_jview_opt_get(&v, "method_ops") != NULL;
+	s->method_ops = read_ops(&v, mt_jview_opt_get(&v, "method_ops"), 1, &s->nmethod_ops);
+	s->totals_json = mt_jview_opt_get(&v, "totals"); /* required above */
 	return mt_jview_complete(&v);
+}
+
+static void ops_free(mt_scan_op *ops, size_t n)
+{
+	for (size_t i = 0; ops && i < n; i++)
+		free(ops[i].files);
+	free(ops);
 }
 
 void mt_scan_view_dispose(mt_scan_view *s)
@@ -174,7 +196,8 @@ void mt_scan_view_dispose(mt_scan_view *s)
 	free(s->paths);
 	free(s->paths_missing);
 	free(s->skipped);
-	free(s->ops);
+	ops_free(s->ops, s->nops);
+	ops_free(s->method_ops, s->nmethod_ops);
 	free(s->findings);
 	free(s->deps);
 	free(s->files);

@@ -26,18 +26,22 @@ typedef struct {
 	const char *name; /* aten::cumsum */
 	int64_t count;
 	size_t nfiles;
+	const char **files; /* their paths, nfiles (NULL: an item not a string) */
+	int64_t uncertain;  /* method_ops': sites whose receiver may not be a tensor */
 } mt_scan_op;
 
 typedef struct {
 	const char *rule, *kind, *effort, *message;
 	const char *file;
 	int64_t line, col;
+	const json_t *json; /* the finding whole, for what passes it on (the report's model) */
 } mt_scan_finding;
 
 typedef struct {
 	const char *name, *spec, *file;
 	int64_t line;
 	int cuda_only; /* a CUDA-only package: no use on Trainium */
+	const json_t *json; /* the dependency whole, for what passes it on */
 } mt_scan_dependency;
 
 typedef struct {
@@ -77,6 +81,12 @@ typedef struct {
 	int has_sites;
 	mt_scan_site *calls, *methods;
 	size_t ncalls, nmethods;
+	/* the ops of tensor-method sites (method_ops; has_method_ops 0 for a
+	   scan recorded before it), with their uncertain sites */
+	int has_method_ops;
+	mt_scan_op *method_ops;
+	size_t nmethod_ops;
+	const json_t *totals_json; /* totals whole, for what passes it on */
 } mt_scan_view;
 
 /* Reads a scan (borrowed) into *v: 0, or MT_EINVALID naming the first key

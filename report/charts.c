@@ -1,6 +1,7 @@
 #include "charts.h"
 #include "error.h"
 #include "jsonutil.h"
+#include "probe.h"
 #include "runview.h"
 #include "svg.h"
 #include "util.h"
@@ -181,21 +182,32 @@ static json_t *quality_chart(json_t *model)
  * its size like any other status. */
 static json_t *ops_chart(json_t *model)
 {
-	static const char *const keys[] = {"device", "partial", "cpu_fallback", "unsupported", "unknown"};
 	static const char *const rows[] = {"on device", "partial", "CPU fallback", "unsupported", "unknown"};
 	static const char *const colors[] = {"#2ca02c", "#bcbd22", "#ff7f0e", "#d62728", "#999999"};
-	int by_api = json_is_true(mt_json_path(model, "probe.by_api"));
-	const char *const *segment = by_api ? (const char *const[]){"APIs"}
-					    : (const char *const[]){"ops"};
-	json_t *summary = mt_json_path(model, by_api ? "probe.summary.apis" : "probe.summary");
-	double values[5];
+	const json_t *probe = mt_json_path(model, "probe");
+	double values[5] = {NAN, NAN, NAN, NAN, NAN};
+	const mt_probe_counts *n;
+	const char *const *segment;
+	mt_probe_view pv;
+	int by_api;
 	char title[160];
 	mt_buf b = MT_BUF_INIT;
 
-	for (size_t i = 0; i < 5; i++)
-		values[i] = num(json_object_get(summary, keys[i]));
+	/* the model's probe is the probe's result, read by its own reader */
+	if (mt_probe_view_read(&pv, probe) < 0)
+		mt_error_clear();
+	n = mt_probe_view_listed_counts(&pv);
+	by_api = pv.by_api;
+	if (json_is_object(probe)) { /* else unknown, not 0 */
+		const int64_t counts[] = {n->device, n->partial, n->cpu_fallback, n->unsupported,
+					  n->unknown};
+		for (size_t i = 0; i < 5; i++)
+			values[i] = (double)counts[i];
+	}
+	segment = by_api ? (const char *const[]){"APIs"} : (const char *const[]){"ops"};
 	snprintf(title, sizeof(title), "%s by status on %s", by_api ? "APIs" : "Ops",
-		 mt_json_str_at(model, "probe.table.name") ?: "the target");
+		 pv.table_name ?: "the target");
+	mt_probe_view_dispose(&pv);
 	mt_svg_bars c = {
 		.title = title,
 		.value_label = by_api ? "APIs called (the table lists APIs; the ops are counted above)"

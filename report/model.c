@@ -4,6 +4,7 @@
 #include "error.h"
 #include "tracks.h"
 #include "decide.h"
+#include "decide_view.h"
 #include "opinventory.h"
 #include "runs.h"
 #include "util.h"
@@ -83,7 +84,8 @@ static json_t *effort_tracks(json_t *summary)
 	return arr;
 }
 
-static json_t *effort_model(mt_journal *j, int64_t now_ms)
+/* The Tracks & effort section; *n the intervals recorded. */
+static json_t *effort_model(mt_journal *j, int64_t now_ms, size_t *n)
 {
 	json_t *summary = mt_journal_effort_summary_json(j, now_ms);
 	json_t *intervals = summary ? mt_journal_effort_json(j) : NULL;
@@ -94,6 +96,7 @@ static json_t *effort_model(mt_journal *j, int64_t now_ms)
 		json_decref(summary);
 		return NULL;
 	}
+	*n = json_array_size(intervals);
 	json_array_foreach(intervals, i, iv) {
 		json_object_set_new(iv, "duration",
 				    duration(json_integer_value(json_object_get(iv, "duration_ms"))));
@@ -112,36 +115,25 @@ static json_t *effort_model(mt_journal *j, int64_t now_ms)
 
 /* The Summary step's status: done with a verdict, partial when the verdict
  * is that evidence is missing, empty when there is no decision. */
-static const char *summary_status(json_t *decision)
+static const char *summary_status(const mt_decision_view *d)
 {
-	const char *v = json_string_value(json_object_get(decision, "verdict"));
-	if (!v)
+	if (!d->verdict)
 		return "empty";
-	return strcmp(v, MT_VERDICT_NOT_ENOUGH_EVIDENCE) == 0 ? "partial" : "done";
+	return strcmp(d->verdict, MT_VERDICT_NOT_ENOUGH_EVIDENCE) == 0 ? "partial" : "done";
 }
 
-/* 0 no check, 1 only rehearsal checks, 2 a check that is evidence. */
-static int checks_state(json_t *checks)
-{
-	json_t *c;
-	size_t i;
-	int state = 0;
-
-	json_array_foreach(checks, i, c)
-		if ((state = json_is_true(json_object_get(c, "rehearsal")) ? 1 : 2) == 2)
-			break;
-	return state;
-}
-
-static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, json_t *scan,
+static json_t *steps_model(size_t intervals, json_t *notes, const mt_spec *spec, json_t *scan,
 			   int probed, int checked, int ran, json_t *decision)
 {
 	json_t *arr = json_array();
+	mt_decision_view d;
+
+	if (mt_decide_view_read(&d, decision) < 0)
+		mt_error_clear(); /* an error's object: no verdict */
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		const char *status = "empty", *verdict = NULL;
 		if (strcmp(steps[i].id, "effort") == 0 &&
-		    (json_array_size(json_object_get(effort, "intervals")) ||
-		     json_array_size(notes)))
+		    (intervals || json_array_size(notes)))
 			status = "partial";
 		if (strcmp(steps[i].id, "repository") == 0 && spec &&
 		    mt_spec_get(spec, "workload.repository"))
@@ -155,8 +147,8 @@ static json_t *steps_model(json_t *effort, json_t *notes, const mt_spec *spec, j
 		if (strcmp(steps[i].id, "runs") == 0 && ran)
 			status = "partial"; /* done once clocks and time to quality are known */
 		if (strcmp(steps[i].id, "summary") == 0) {
-			status = summary_status(decision);
-			verdict = json_string_value(json_object_get(decision, "headline"));
+			status = summary_status(&d);
+			verdict = d.headline;
 		}
 		json_array_append_new(arr, json_pack("{ss, ss, ss, ss, ss*}", "id", steps[i].id,
 						     "title", steps[i].title, "status", status,
@@ -194,9 +186,11 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	char iso[32];
 	const char *name = t->spec ? mt_spec_get(t->spec, "name") : NULL;
 	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
-	json_t *effort = effort_model(t->journal, now_ms);
+	size_t intervals = 0;
+	json_t *effort = effort_model(t->journal, now_ms, &intervals);
 	json_t *notes = effort ? mt_journal_notes_json(t->journal) : NULL;
-	json_t *scan, *probe, *checks, *runs, *decision;
+	json_t *scan, *probe, *checks, *correctness, *runs, *decision, *attempts;
+	int checked;
 
 	if (!effort || !notes) {
 		json_decref(spec);
@@ -205,8 +199,8 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 	}
 	scan = mt_model_probes_scan(t->journal);
 	probe = mt_model_probes_probe(t->journal);
-	checks = mt_model_checks_list(t->journal);
-	runs = mt_model_runs_list(t->journal, t->spec);
+	checks = mt_model_checks_list(t->journal, &correctness, &checked);
+	runs = mt_model_runs_list(t->journal, t->spec, &attempts);
 	decision = mt_model_runs_decision(t, now_ms);
 	mt_time_iso(iso, sizeof(iso), now_ms);
 	return with_withdrawn(t->journal,
@@ -219,11 +213,11 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 			 "effort", effort, "notes", notes,
 			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
 			 missing_facts(t->spec), "scan", scan, "exact", mt_model_probes_exact(t->journal),
-			 "probe", probe, "checks", checks, "correctness", mt_model_checks_correctness(checks),
-			 "costs", mt_model_runs_costs(runs, t->spec), "compilation", mt_report_compilation(t, runs),
-			 "scaling", mt_model_scaling(t),
+			 "probe", probe, "checks", checks, "correctness", correctness,
+			 "costs", mt_model_runs_costs(attempts, t->spec), "compilation", mt_report_compilation(t, runs),
+			 "scaling", mt_model_scaling(attempts, t->spec),
 			 "runs", runs,
 			 "tracks", mt_model_probes_tracks(t, now_ms), "steps",
-			 steps_model(effort, notes, t->spec, scan, !json_is_null(probe),
-				     checks_state(checks), !json_is_null(runs), decision)));
+			 steps_model(intervals, notes, t->spec, scan, !json_is_null(probe),
+				     checked, !json_is_null(runs), decision)));
 }

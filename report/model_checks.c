@@ -69,48 +69,52 @@ static json_t *check_model(const mt_check_view *c)
 	return m;
 }
 
-/* The recorded correctness checks, newest first, each in one line with
- * whether it is a rehearsal. null without any. */
-json_t *mt_model_checks_list(mt_journal *j)
-{
-	json_t *all = mt_journal_checks_json(j, NULL, REPORT_CHECKS), *out = json_array();
-	mt_check_view *views = NULL;
-	size_t n = 0;
-
-	if (!all || mt_check_view_read_list(&views, &n, all) < 0) {
-		mt_error_clear();
-		json_decref(all);
-		json_decref(out);
-		return json_null();
-	}
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(out, check_model(&views[i]));
-	mt_check_view_free_list(views, n);
-	json_decref(all);
-	if (!json_array_size(out)) {
-		json_decref(out);
-		return json_null();
-	}
-	return out;
-}
-
 /* The checks as the report's Correctness section shows them: "evidence",
  * the checks decide counts, and "rehearsals" (stand-ins compared to test
  * the comparison) listed apart, never evidence. null without any check. */
-json_t *mt_model_checks_correctness(json_t *checks)
+static json_t *correctness(json_t *evidence, json_t *rehearsals)
 {
-	json_t *evidence, *rehearsals, *c;
-	size_t i;
-
-	if (json_is_null(checks))
-		return json_null();
-	evidence = json_array();
-	rehearsals = json_array();
-	json_array_foreach(checks, i, c)
-		json_array_append(json_is_true(json_object_get(c, "rehearsal")) ? rehearsals : evidence, c);
 	return json_pack("{so, so, so, so}", "evidence", evidence, "no_evidence",
 			 json_array_size(evidence) ? json_null() : json_true(), "rehearsals", rehearsals,
 			 "rehearsal_count",
 			 json_array_size(rehearsals) ? json_integer((json_int_t)json_array_size(rehearsals))
 						     : json_null());
+}
+
+/* The recorded correctness checks, newest first, each in one line with
+ * whether it is a rehearsal; null without any. */
+json_t *mt_model_checks_list(mt_journal *j, json_t **section, int *state)
+{
+	json_t *all = mt_journal_checks_json(j, NULL, REPORT_CHECKS), *out = json_array();
+	json_t *evidence = json_array(), *rehearsals = json_array();
+	mt_check_view *views = NULL;
+	size_t n = 0;
+
+	*section = json_null();
+	*state = 0;
+	if (!all || mt_check_view_read_list(&views, &n, all) < 0) {
+		mt_error_clear();
+		json_decref(all);
+		json_decref(out);
+		json_decref(evidence);
+		json_decref(rehearsals);
+		return json_null();
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *m = check_model(&views[i]);
+		json_array_append_new(out, m);
+		json_array_append(views[i].rehearsal ? rehearsals : evidence, m);
+		if (*state < 2) /* 2: a check that is evidence; 1: rehearsals alone */
+			*state = views[i].rehearsal ? 1 : 2;
+	}
+	mt_check_view_free_list(views, n);
+	json_decref(all);
+	if (!json_array_size(out)) {
+		json_decref(out);
+		json_decref(evidence);
+		json_decref(rehearsals);
+		return json_null();
+	}
+	*section = correctness(evidence, rehearsals);
+	return out;
 }

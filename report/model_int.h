@@ -50,15 +50,20 @@ json_t *mt_model_probes_tracks(mt_trial *t, int64_t now_ms);
 json_t *mt_model_probes_probe(mt_journal *j);
 
 /* Sections over the correctness checks (model_checks.c). */
-json_t *mt_model_checks_list(mt_journal *j);
-json_t *mt_model_checks_correctness(json_t *checks);
+/* The list; *correctness the Correctness section (both null without
+ * checks), *state 0 without checks, 1 with rehearsals alone, 2 with a
+ * check that is evidence. */
+json_t *mt_model_checks_list(mt_journal *j, json_t **correctness, int *state);
 
-/* Sections over the runs, their costs and the decision (model_runs.c). */
-json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec);
+/* Sections over the runs, their costs and the decision (model_runs.c).
+ * *attempts (borrowed from the section, NULL when it is null): the runs
+ * that are evidence, flattened: the runs the costs are worked out from. */
+json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec, json_t **attempts);
 json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec);
 json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms);
 
-/* The Scaling section (model_scaling.c): null without runs. */
-json_t *mt_model_scaling(mt_trial *t);
+/* The Scaling section (model_scaling.c) of the runs section's attempts
+ * (flattened; NULL when the runs could not be read): null without runs. */
+json_t *mt_model_scaling(json_t *attempts, const mt_spec *spec);
 
 #endif

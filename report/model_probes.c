@@ -4,104 +4,106 @@
 #include "error.h"
 #include "jsonutil.h"
 #include "opinventory.h"
+#include "probe.h"
+#include "scan_view.h"
 #include "tracks.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int op_count_desc(const void *a, const void *b)
+/* An op as the report lists it: its sites of both kinds as `count`, as
+ * the probe counts them, and each kind apart; or (varying_shapes) the
+ * distinct input shapes a trace saw as `count`. */
+struct op_item {
+	const char *op;
+	int64_t count, calls, methods, uncertain;
+	int files;
+};
+
+static int op_count_desc(const void *pa, const void *pb)
 {
-	json_int_t ca = json_integer_value(json_object_get(*(json_t *const *)a, "count"));
-	json_int_t cb = json_integer_value(json_object_get(*(json_t *const *)b, "count"));
-	const char *na = json_string_value(json_object_get(*(json_t *const *)a, "op"));
-	const char *nb = json_string_value(json_object_get(*(json_t *const *)b, "op"));
-	if (ca != cb || !na || !nb)
-		return (cb > ca) - (cb < ca);
-	return strcmp(na, nb); /* ties by name: the same order on every machine */
+	const struct op_item *a = pa, *b = pb;
+
+	if (a->count != b->count)
+		return (b->count > a->count) - (b->count < a->count);
+	return strcmp(a->op, b->op); /* ties by name: the same order on every machine */
 }
 
-/* Items made from the ops of an inventory by `item` (NULL: left out), most
- * counted first, at most `max`. */
-static json_t *top_items(json_t *ops, size_t max, json_t *(*item)(const char *, json_t *))
+/* The items most counted first, at most `max`, each made by `item`. */
+static json_t *top_items(struct op_item *items, size_t n, size_t max,
+			 json_t *(*item)(const struct op_item *))
 {
-	json_t **items = malloc((json_object_size(ops) + 1) * sizeof(*items)), *arr = json_array();
-	const char *name;
-	json_t *v;
-	size_t n = 0;
+	json_t *arr = json_array();
 
-	json_object_foreach(ops, name, v)
-		if ((items[n] = item(name, v)))
-			n++;
 	qsort(items, n, sizeof(*items), op_count_desc);
-	for (size_t i = 0; i < n; i++) {
-		if (i < max)
-			json_array_append(arr, items[i]);
-		json_decref(items[i]);
-	}
-	free(items);
+	for (size_t i = 0; i < n && i < max; i++)
+		json_array_append_new(arr, item(&items[i]));
 	return arr;
 }
 
-/* An op of scan_inventory: its sites of both kinds as `count`, as the probe
- * counts them, and each kind apart. */
-static json_t *site_item(const char *name, json_t *v)
+static json_t *site_item(const struct op_item *it)
 {
-	return json_pack("{ss, sO, sO, sO, sO, si}", "op", name, "count", json_object_get(v, "count"),
-			 "calls", json_object_get(v, "calls"), "methods", json_object_get(v, "methods"),
-			 "uncertain", json_object_get(v, "uncertain"), "files",
-			 (int)json_object_size(json_object_get(v, "files")));
+	return json_pack("{ss, sI, sI, sI, sI, si}", "op", it->op, "count", (json_int_t)it->count,
+			 "calls", (json_int_t)it->calls, "methods", (json_int_t)it->methods,
+			 "uncertain", (json_int_t)it->uncertain, "files", it->files);
 }
 
-/* The entry of op in inv, made when absent: {count, calls, methods,
- * uncertain, files {name: true}}. */
-static json_t *inventory_entry(json_t *inv, const char *op)
+static int str_cmp(const void *a, const void *b)
 {
-	json_t *e = json_object_get(inv, op);
-
-	if (!e) {
-		e = json_pack("{si, si, si, si, s{}}", "count", 0, "calls", 0, "methods", 0,
-			      "uncertain", 0, "files");
-		json_object_set_new(inv, op, e);
-	}
-	return e;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void add_to(json_t *e, const char *key, json_int_t n)
+/* The distinct files of an op's calls and method calls. */
+static int distinct_files(const mt_scan_op *calls, const mt_scan_op *methods)
 {
-	json_object_set_new(e, key, json_integer(json_integer_value(json_object_get(e, key)) + n));
-}
+	const mt_scan_op *both[] = {calls, methods};
+	size_t n = 0, k, total = (calls ? calls->nfiles : 0) + (methods ? methods->nfiles : 0);
+	const char **v = malloc((total + 1) * sizeof(*v));
+	int distinct = 0;
 
-/* Adds the ops of one kind of site (the summary's `ops` or `method_ops`)
- * to inv under `key`, with their files. */
-static void add_sites(json_t *inv, json_t *ops, const char *key)
-{
-	json_t *v, *f, *e;
-	const char *op;
-	size_t k;
-
-	json_object_foreach(ops, op, v) {
-		json_int_t n = json_integer_value(json_object_get(v, "count"));
-		e = inventory_entry(inv, op);
-		add_to(e, key, n);
-		add_to(e, "count", n);
-		add_to(e, "uncertain", json_integer_value(json_object_get(v, "uncertain")));
-		json_array_foreach(json_object_get(v, "files"), k, f)
-			if (json_is_string(f))
-				json_object_set_new(json_object_get(e, "files"), json_string_value(f), json_true());
-	}
+	if (!v)
+		return 0;
+	for (int s = 0; s < 2; s++)
+		for (k = 0; both[s] && k < both[s]->nfiles; k++)
+			if (both[s]->files[k])
+				v[n++] = both[s]->files[k];
+	qsort(v, n, sizeof(*v), str_cmp);
+	for (k = 0; k < n; k++)
+		distinct += k == 0 || strcmp(v[k], v[k - 1]) != 0;
+	free(v);
+	return distinct;
 }
 
 /* A scan's ops at torch calls and at tensor method calls together, as the
  * probe judges them: the ops section must not list one count and the
  * compatibility section another for the same op. (A scan recorded before
- * method_ops has the torch calls only; the template says so.) */
-static json_t *scan_inventory(json_t *r)
+ * method_ops has the torch calls only; the template says so.) *n items. */
+static struct op_item *scan_inventory(const mt_scan_view *sv, size_t *n)
 {
-	json_t *inv = json_object();
+	struct op_item *items = calloc(sv->nops + sv->nmethod_ops + 1, sizeof(*items));
+	size_t i, k;
 
-	add_sites(inv, json_object_get(r, "ops"), "calls");
-	add_sites(inv, json_object_get(r, "method_ops"), "methods");
-	return inv;
+	*n = 0;
+	if (!items)
+		return NULL;
+	for (i = 0; i < sv->nops; i++)
+		items[(*n)++] = (struct op_item){sv->ops[i].name, sv->ops[i].count, sv->ops[i].count, 0,
+						 0, distinct_files(&sv->ops[i], NULL)};
+	for (i = 0; i < sv->nmethod_ops; i++) {
+		const mt_scan_op *m = &sv->method_ops[i], *c = NULL;
+		for (k = 0; k < sv->nops; k++) /* items[k] is ops[k]'s */
+			if (strcmp(sv->ops[k].name, m->name) == 0) {
+				c = &sv->ops[k];
+				break;
+			}
+		if (!c)
+			items[k = (*n)++] = (struct op_item){m->name, 0, 0, 0, 0, 0};
+		items[k].count += m->count;
+		items[k].methods += m->count;
+		items[k].uncertain += m->uncertain;
+		items[k].files = distinct_files(c, m);
+	}
+	return items;
 }
 
 static const char *const effort_order[] = {"high", "medium", "low", "none", NULL};
@@ -115,61 +117,86 @@ static const char *const effort_order[] = {"high", "medium", "low", "none", NULL
 #define REPORT_FINDINGS 50
 
 /* Findings, most effort first (stable within a level), at most `max`. */
-static json_t *sorted_findings(json_t *findings, size_t max)
+static json_t *sorted_findings(const mt_scan_view *sv, size_t max)
 {
-	json_t *arr = json_array(), *f;
-	size_t i;
+	json_t *arr = json_array();
+
 	for (const char *const *e = effort_order; *e; e++)
-		json_array_foreach(findings, i, f)
-			if (json_array_size(arr) < max &&
-			    strcmp(json_string_value(json_object_get(f, "effort")), *e) == 0)
-				json_array_append(arr, f);
+		for (size_t i = 0; i < sv->nfindings; i++)
+			if (json_array_size(arr) < max && sv->findings[i].effort &&
+			    strcmp(sv->findings[i].effort, *e) == 0)
+				json_array_append(arr, (json_t *)sv->findings[i].json);
 	return arr;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *strings_json(const char *const *v, size_t n)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(v[i]));
+	return arr;
+}
+
+/* null, not 0, when none are left out: a section shows for any number */
+static json_t *more(size_t n, size_t max)
+{
+	return n > max ? json_integer((json_int_t)(n - max)) : json_null();
+}
+
+/* The scan's part of the model: what the scan recorded, its ops most used
+ * first, its findings most effort first, its CUDA-only dependencies. */
+static json_t *scan_model(const mt_scan_view *sv, int64_t id, int64_t created)
+{
+	json_t *deps = json_array(), *m;
+	struct op_item *inv;
+	size_t ninv;
+	char when[32];
+
+	for (size_t i = 0; i < sv->ndeps; i++)
+		if (sv->deps[i].cuda_only)
+			json_array_append(deps, (json_t *)sv->deps[i].json);
+	mt_time_iso(when, sizeof(when), created);
+	inv = scan_inventory(sv, &ninv);
+	m = json_pack("{sI, ss, so, so, sb, sI, sO, so, so, so, so, so, si}", "id", (json_int_t)id,
+		      "created", when, "repo", str_or_null(sv->repo), "rev", str_or_null(sv->rev),
+		      "worktree", sv->worktree, "files_scanned", (json_int_t)sv->files_scanned,
+		      "totals", (json_t *)sv->totals_json, "top_ops",
+		      top_items(inv, ninv, REPORT_SCAN_OPS, site_item), "top_ops_more",
+		      more(ninv, REPORT_SCAN_OPS), "findings", sorted_findings(sv, REPORT_FINDINGS),
+		      "findings_more", more(sv->nfindings, REPORT_FINDINGS), "cuda_only_dependencies",
+		      deps, "files_skipped", (int)sv->nskipped);
+	free(inv);
+	if (!sv->has_method_ops)
+		json_object_set_new(m, "top_ops_calls_only", json_true());
+	if (sv->npaths) /* scan --path, scan.paths */
+		json_object_set_new(m, "paths", strings_json(sv->paths, sv->npaths));
+	if (sv->npaths_missing)
+		json_object_set_new(m, "paths_missing",
+				    strings_json(sv->paths_missing, sv->npaths_missing));
+	return m;
 }
 
 /* The latest scan, summarised: what the report and the wizard show. */
 json_t *mt_model_probes_scan(mt_journal *j)
 {
-	json_t *r = NULL, *deps = json_array(), *d, *m, *inv;
+	json_t *r = NULL, *m;
 	int64_t id = 0, created = 0;
-	char when[32];
-	size_t i;
+	mt_scan_view sv;
 
 	if (mt_journal_scan_latest(j, 0, &r, &id, &created) < 0) {
 		mt_error_clear();
-		json_decref(deps);
 		return json_null();
 	}
-	json_array_foreach(json_object_get(r, "dependencies"), i, d)
-		if (json_is_true(json_object_get(d, "cuda_only")))
-			json_array_append(deps, d);
-	mt_time_iso(when, sizeof(when), created);
-	inv = scan_inventory(r);
-	m = json_pack("{sI, ss, sO, sO, sO, sO, sO, so, so, so, so, so, si}", "id", (json_int_t)id,
-		      "created", when, "repo", json_object_get(r, "repo"), "rev",
-		      json_object_get(r, "rev"), "worktree", json_object_get(r, "worktree"),
-		      "files_scanned", json_object_get(r, "files_scanned"), "totals",
-		      json_object_get(r, "totals"), "top_ops",
-		      top_items(inv, REPORT_SCAN_OPS, site_item), "top_ops_more",
-		      json_object_size(inv) > REPORT_SCAN_OPS
-			      ? json_integer((json_int_t)(json_object_size(inv) - REPORT_SCAN_OPS))
-			      : json_null(),
-		      "findings",
-		      sorted_findings(json_object_get(r, "findings"), REPORT_FINDINGS),
-		      "findings_more", /* null, not 0: a section shows for any number */
-		      json_array_size(json_object_get(r, "findings")) > REPORT_FINDINGS
-			      ? json_integer((json_int_t)(json_array_size(json_object_get(r, "findings")) -
-							  REPORT_FINDINGS))
-			      : json_null(),
-		      "cuda_only_dependencies",
-		      deps, "files_skipped", (int)json_array_size(json_object_get(r, "files_skipped")));
-	json_decref(inv);
-	if (!json_object_get(r, "method_ops"))
-		json_object_set_new(m, "top_ops_calls_only", json_true());
-	if (json_array_size(json_object_get(r, "paths"))) /* scan --path, scan.paths */
-		json_object_set(m, "paths", json_object_get(r, "paths"));
-	if (json_array_size(json_object_get(r, "paths_missing")))
-		json_object_set(m, "paths_missing", json_object_get(r, "paths_missing"));
+	if (mt_scan_view_read(&sv, r) < 0)
+		mt_error_clear(); /* an older record: what is there is shown */
+	m = scan_model(&sv, id, created);
+	mt_scan_view_dispose(&sv);
 	json_decref(r);
 	return m;
 }
@@ -177,117 +204,134 @@ json_t *mt_model_probes_scan(mt_journal *j)
 /* The report lists this many ops per list of an exact source. */
 #define REPORT_EXACT_OPS 30
 
-/* The first `max` strings of arr joined as "`a`, `b`" with "and N more". */
-static json_t *op_list(json_t *arr, size_t max)
+/* The first `max` ops of l joined as "`a`, `b`" with "and N more". */
+static json_t *op_list(const mt_opinventory_diff_list *l, size_t max)
 {
 	mt_buf b = MT_BUF_INIT;
-	json_t *v, *out;
-	size_t i;
+	json_t *out;
 
-	if (!json_array_size(arr))
+	if (!l->n)
 		return json_null();
-	json_array_foreach(arr, i, v) {
+	for (size_t i = 0; i < l->n; i++) {
 		if (i == max) {
-			mt_buf_printf(&b, " and %zu more", json_array_size(arr) - max);
+			mt_buf_printf(&b, " and %zu more", l->n - max);
 			break;
 		}
-		mt_buf_printf(&b, "%s`%s`", i ? ", " : "", json_string_value(v));
+		mt_buf_printf(&b, "%s`%s`", i ? ", " : "", l->v[i].op);
 	}
 	out = json_string(mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 	return out;
 }
 
-/* Sets m[key] to op_list(arr) for Markdown and m[key + "_list"] to
+/* Sets m[key] to op_list(l) for Markdown and m[key + "_list"] to
  * {ops: the first REPORT_EXACT_OPS, more: how many are left or null} for
  * HTML, which marks each op up itself; both null for an empty list. */
-static void set_op_list(json_t *m, const char *key, json_t *arr)
+static void set_op_list(json_t *m, const char *key, const mt_opinventory_diff_list *l)
 {
 	char list_key[64];
-	size_t n = json_array_size(arr);
 	json_t *ops;
 
 	snprintf(list_key, sizeof(list_key), "%s_list", key);
-	json_object_set_new(m, key, op_list(arr, REPORT_EXACT_OPS));
-	if (!n) {
+	json_object_set_new(m, key, op_list(l, REPORT_EXACT_OPS));
+	if (!l->n) {
 		json_object_set_new(m, list_key, json_null());
 		return;
 	}
 	ops = json_array();
-	for (size_t i = 0; i < n && i < REPORT_EXACT_OPS; i++)
-		json_array_append(ops, json_array_get(arr, i));
+	for (size_t i = 0; i < l->n && i < REPORT_EXACT_OPS; i++)
+		json_array_append_new(ops, json_string(l->v[i].op));
 	json_object_set_new(m, list_key,
-			    json_pack("{so, so}", "ops", ops, "more",
-				      n > REPORT_EXACT_OPS ? json_integer((json_int_t)(n - REPORT_EXACT_OPS))
-							   : json_null()));
+			    json_pack("{so, so}", "ops", ops, "more", more(l->n, REPORT_EXACT_OPS)));
 }
 
-static json_t *shapes_item(const char *name, json_t *v)
+static json_t *shapes_item(const struct op_item *it)
 {
-	if (json_integer_value(json_object_get(v, "distinct_shapes")) < 2)
-		return NULL;
-	return json_pack("{ss, sO}", "op", name, "count", json_object_get(v, "distinct_shapes"));
+	return json_pack("{ss, sI}", "op", it->op, "count", (json_int_t)it->count);
 }
 
 /* Ops whose input shapes varied in the trace's training steps (a new step
- * shape can mean a new graph to compile on the target), most shapes first. */
-static json_t *varying_shapes(json_t *ops, size_t max)
+ * shape can mean a new graph to compile on the target), most shapes first;
+ * null for none. */
+static json_t *varying_shapes(const mt_opinventory_view *iv, size_t max)
 {
-	return top_items(ops, max, shapes_item);
+	struct op_item *items = calloc(iv->nops + 1, sizeof(*items));
+	size_t n = 0;
+	json_t *arr;
+
+	if (!items)
+		return json_null();
+	for (size_t i = 0; i < iv->nops; i++)
+		if (iv->ops[i].distinct_shapes >= 2)
+			items[n++] = (struct op_item){.op = iv->ops[i].name,
+						      .count = iv->ops[i].distinct_shapes};
+	arr = top_items(items, n, max, shapes_item);
+	free(items);
+	if (!json_array_size(arr)) {
+		json_decref(arr);
+		return json_null();
+	}
+	return arr;
 }
 
 /* The composites the scan names that the trace ran as other ops:
  * [{composite, ops: [...]}], at most REPORT_EXACT_OPS (then "more"); null
  * for none. */
-static json_t *decomposed_items(json_t *d)
+static json_t *decomposed_items(const mt_opinventory_diff_view *d)
 {
-	json_t *names = json_object_get(d, "decomposed"), *map = json_object_get(d, "decompositions");
-	json_t *items, *v;
-	size_t i, n = json_array_size(names);
+	json_t *items;
 
-	if (!n)
+	if (!d->ndecomposed)
 		return json_null();
 	items = json_array();
-	json_array_foreach(names, i, v) {
-		if (i == REPORT_EXACT_OPS)
-			break;
-		json_array_append_new(items, json_pack("{sO, sO}", "composite", v, "ops",
-						       json_object_get(map, json_string_value(v))
-							       ?: json_array()));
-	}
-	return json_pack("{so, so}", "items", items, "more",
-			 n > REPORT_EXACT_OPS ? json_integer((json_int_t)(n - REPORT_EXACT_OPS))
-					      : json_null());
+	for (size_t i = 0; i < d->ndecomposed && i < REPORT_EXACT_OPS; i++)
+		json_array_append_new(items, json_pack("{so, so}", "composite",
+						       str_or_null(d->decomposed[i].composite), "ops",
+						       strings_json(d->decomposed[i].ops,
+								    d->decomposed[i].nops)));
+	return json_pack("{so, so}", "items", items, "more", more(d->ndecomposed, REPORT_EXACT_OPS));
+}
+
+/* How the inventory differs from the scan, into m. */
+static void diff_model(json_t *m, const char *source, json_t *scan, json_t *inv)
+{
+	mt_opinventory_diff_view dv;
+	json_t *d = NULL;
+
+	if (!scan || mt_opinventory_diff(&d, scan, inv) < 0)
+		return;
+	if (mt_opinventory_diff_view_read(&dv, d) < 0)
+		mt_error_clear(); /* mt_opinventory_diff's own: complete */
+	set_op_list(m, "missed_by_scan", &dv.missed_by_scan);
+	set_op_list(m, "only_in_scan", &dv.only_a);
+	set_op_list(m, "backward_only", &dv.backward_only);
+	if (strcmp(source, "trace") == 0)
+		json_object_set_new(m, "decomposed", decomposed_items(&dv));
+	mt_opinventory_diff_view_dispose(&dv);
+	json_decref(d);
 }
 
 /* The latest inventory of an exact source and how it differs from the
  * latest scan; null when none is recorded. */
 static json_t *exact_model(mt_journal *j, const char *source, json_t *scan)
 {
-	json_t *inv = NULL, *d = NULL, *m;
+	mt_opinventory_view iv;
+	json_t *inv = NULL, *m;
 	int64_t id = 0;
 
 	if (mt_journal_inventory_latest(j, source, &inv, &id) < 0) {
 		mt_error_clear();
 		return json_null();
 	}
-	m = json_pack("{sI, sO, si}", "id", (json_int_t)id, "file", json_object_get(inv, "file"),
-		      "ops", (int)json_object_size(json_object_get(inv, "ops")));
-	json_object_set(m, "detail", json_object_get(inv, source));
-	if (scan && mt_opinventory_diff(&d, scan, inv) == 0) {
-		set_op_list(m, "missed_by_scan", json_object_get(d, "missed_by_scan"));
-		set_op_list(m, "only_in_scan", json_object_get(d, "only_a"));
-		set_op_list(m, "backward_only", json_object_get(d, "backward_only"));
-		if (strcmp(source, "trace") == 0)
-			json_object_set_new(m, "decomposed", decomposed_items(d));
-		json_decref(d);
-	}
-	if (strcmp(source, "trace") == 0) {
-		json_t *shapes = varying_shapes(json_object_get(inv, "ops"), 10);
-		json_object_set_new(m, "varying_shapes",
-				    json_array_size(shapes) ? json_incref(shapes) : json_null());
-		json_decref(shapes);
-	}
+	if (mt_opinventory_view_read(&iv, inv) < 0)
+		mt_error_clear(); /* an older record: what is there is shown */
+	m = json_pack("{sI, so, si}", "id", (json_int_t)id, "file", str_or_null(iv.file), "ops",
+		      (int)iv.nops);
+	json_object_set(m, "detail", (json_t *)iv.detail);
+	diff_model(m, source, scan, inv);
+	if (strcmp(source, "trace") == 0)
+		json_object_set_new(m, "varying_shapes", varying_shapes(&iv, 10));
+	mt_opinventory_view_dispose(&iv);
 	json_decref(inv);
 	return m;
 }
@@ -398,45 +442,47 @@ json_t *mt_model_probes_tracks(mt_trial *t, int64_t now_ms)
  * device_override. Call sites are cut to a few per entry. */
 json_t *mt_model_probes_probe(mt_journal *j)
 {
-	json_t *r = NULL, *by = json_object(), *o, *list;
+	json_t *r = NULL, *by = json_object(), *list;
+	const mt_probe_entry *e;
 	int64_t id = 0, created = 0;
+	mt_probe_view pv;
 	char when[32];
-	size_t i;
-	int by_api;
+	size_t i, n;
 
 	if (mt_journal_probe_latest(j, &r, &id, &created) < 0) {
 		mt_error_clear();
 		json_decref(by);
 		return json_null();
 	}
-	by_api = !strcmp(json_string_value(json_object_get(r, "listed_by")) ?: "op", "api");
-	json_array_foreach(json_object_get(r, by_api ? "apis" : "ops"), i, o) {
-		const char *st = json_string_value(json_object_get(o, "status"));
-		json_t *locs = json_object_get(o, "locations");
+	if (mt_probe_view_read(&pv, r) < 0)
+		mt_error_clear(); /* an older record: what is there is shown */
+	e = mt_probe_view_listed(&pv, &n);
+	for (i = 0; i < n; i++, e++) {
+		/* r is this function's own: its entries are passed on changed */
+		json_t *o = (json_t *)e->json;
+		const char *st = e->status ?: "";
 		if (!(list = json_object_get(by, st)))
 			json_object_set_new(by, st, list = json_array());
 		json_array_append(list, o);
-		if (!strcmp(st, "device") && json_array_size(json_object_get(o, "conditions"))) {
+		if (!strcmp(st, "device") && e->nconditions) {
 			if (!(list = json_object_get(by, "device_conditional")))
 				json_object_set_new(by, "device_conditional", list = json_array());
 			json_array_append(list, o);
-		} else if (!strcmp(st, "device") &&
-			   !strncmp(json_string_value(json_object_get(o, "source")) ?: "",
-				    "override:", 9)) {
+		} else if (!strcmp(st, "device") && !strncmp(e->source ?: "", "override:", 9)) {
 			if (!(list = json_object_get(by, "device_override")))
 				json_object_set_new(by, "device_override", list = json_array());
 			json_array_append(list, o);
 		}
-		while (json_array_size(locs) > 3)
-			json_array_remove(locs, json_array_size(locs) - 1);
-		json_object_set(o, "name", json_object_get(o, by_api ? "api" : "op"));
-		if (by_api && json_is_string(json_object_get(o, "op")))
-			json_object_set(o, "api_op", json_object_get(o, "op"));
+		json_object_set_new(o, "name", str_or_null(e->name));
+		if (pv.by_api && e->op)
+			json_object_set_new(o, "api_op", json_string(e->op));
+		mt_probe_entry_cut_sites(o, 3); /* last: the view's sites borrow from them */
 	}
 	mt_time_iso(when, sizeof(when), created);
 	json_object_set_new(r, "id", json_integer(id));
 	json_object_set_new(r, "created", json_string(when));
 	json_object_set_new(r, "by_status", by);
-	json_object_set_new(r, "by_api", json_boolean(by_api));
+	json_object_set_new(r, "by_api", json_boolean(pv.by_api));
+	mt_probe_view_dispose(&pv);
 	return r;
 }

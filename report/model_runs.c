@@ -140,10 +140,12 @@ static void run_warnings(json_t *out, const mt_run_view *r)
  * the target, and per system the summary across its runs: "attempts" are
  * the evidence; "rehearsals" (runs that tested the pipeline) are listed
  * apart, never evidence, and not priced. */
-json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec)
+json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec, json_t **attempts)
 {
 	json_t *runs = mt_journal_runs_json(j, 0), *r, *evidence, *rehearsals, *out, *warnings;
 	size_t i, failed = 0, missed = 0, no_metric = 0;
+
+	*attempts = NULL;
 
 	if (!runs) {
 		mt_error_clear();
@@ -183,6 +185,7 @@ json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec)
 						  : json_null(),
 		      "systems", systems_model(runs, spec));
 	json_decref(runs);
+	*attempts = out ? evidence : NULL;
 	return out;
 }
 
@@ -204,7 +207,7 @@ json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec)
 	for (size_t s = 0; s < 2; s++) {
 		double to = 0, after = 0, failed = 0, short_of = 0, no_metric = 0;
 		json_int_t attempts = 0, unpriced = 0;
-		json_array_foreach(json_object_get(runs, "attempts"), i, r) {
+		json_array_foreach(runs, i, r) {
 			mt_run_view v;
 			(void)mt_runview_read(&v, r);
 			double cost = v.devices.cost;

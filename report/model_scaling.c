@@ -76,14 +76,16 @@ static json_t *system_model(const mt_scaling_trial_result *r, int s, const char 
 			 "ambiguous", r->ambiguous[s] > 0);
 }
 
-json_t *mt_model_scaling(mt_trial *t)
+json_t *mt_model_scaling(json_t *attempts, const mt_spec *spec)
 {
 	static const char *const names[] = {"baseline", "candidate"};
 	mt_scaling_trial_result r;
 	json_t *systems, *out;
 	int waits = 0;
 
-	if (mt_scaling_trial(&r, t) < 0) {
+	if (!attempts)
+		return json_null();
+	if (mt_scaling_trial_runs(&r, attempts, spec) < 0) {
 		mt_error_clear();
 		mt_scaling_trial_result_dispose(&r);
 		return json_null();

@@ -49,25 +49,23 @@ static void read_run(mt_scaling_run *r, mt_topology *topo, const json_t *run, co
 	r->comm_share = v.figures.comm_wait_share;
 }
 
-int mt_scaling_trial(mt_scaling_trial_result *out, mt_trial *t)
+int mt_scaling_trial_runs(mt_scaling_trial_result *out, json_t *runs, const mt_spec *spec)
 {
 	json_t *run;
 	size_t i;
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if (!(out->record = mt_journal_runs_json(t->journal, 0)))
-		return mt_error_last_code() ? mt_error_last_code() : MT_EIO;
-	out->runs = calloc(json_array_size(out->record) + 1, sizeof(*out->runs));
+	out->record = json_incref(runs);
+	out->runs = calloc(json_array_size(runs) + 1, sizeof(*out->runs));
 	if (!out->runs)
 		return mt_error_set(MT_EIO, "out of memory");
-	json_array_foreach(out->record, i, run) {
+	json_array_foreach(runs, i, run) {
 		int ambiguous = 0, s;
 		mt_topology topo;
-		mt_runs_flatten(run, t->spec);
 		if (json_is_true(json_object_get(run, "rehearsal")))
 			continue; /* a rehearsal tests the pipeline: never evidence */
-		read_run(&out->runs[out->n_runs], &topo, run, t->spec, &ambiguous);
+		read_run(&out->runs[out->n_runs], &topo, run, spec, &ambiguous);
 		s = system_index(out->runs[out->n_runs].system);
 		if (s >= 0 && !*out->accelerator[s] && *topo.accelerator)
 			snprintf(out->accelerator[s], sizeof(out->accelerator[s]), "%s", topo.accelerator);
@@ -82,11 +80,27 @@ int mt_scaling_trial(mt_scaling_trial_result *out, mt_trial *t)
 		const char *acc;
 		mt_scaling_tradeoff(&out->scaling, systems[s], out->tradeoff[s], sizeof(out->tradeoff[s]));
 		snprintf(path, sizeof(path), "systems.%s.accelerator", systems[s]);
-		acc = t->spec ? mt_spec_get(t->spec, path) : NULL;
+		acc = spec ? mt_spec_get(spec, path) : NULL;
 		if (acc) /* trial.yaml's name for it wins over a run's record */
 			snprintf(out->accelerator[s], sizeof(out->accelerator[s]), "%s", acc);
 	}
 	return 0;
+}
+
+int mt_scaling_trial(mt_scaling_trial_result *out, mt_trial *t)
+{
+	json_t *runs, *run;
+	size_t i;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (!(runs = mt_journal_runs_json(t->journal, 0)))
+		return mt_error_last_code() ? mt_error_last_code() : MT_EIO;
+	json_array_foreach(runs, i, run)
+		mt_runs_flatten(run, t->spec);
+	error = mt_scaling_trial_runs(out, runs, t->spec);
+	json_decref(runs);
+	return error;
 }
 
 void mt_scaling_trial_result_dispose(mt_scaling_trial_result *r)

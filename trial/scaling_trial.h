@@ -24,6 +24,11 @@ typedef struct {
 /* The figures of t's runs. 0, or MT_EIO. Dispose *out. */
 int mt_scaling_trial(mt_scaling_trial_result *out, mt_trial *t);
 
+/* The same of runs already read and flattened against spec
+ * (mt_journal_runs_json, mt_runs_flatten: the report's model has them),
+ * rehearsals among them left out; runs is kept referenced by out->record. */
+int mt_scaling_trial_runs(mt_scaling_trial_result *out, json_t *runs, const mt_spec *spec);
+
 void mt_scaling_trial_result_dispose(mt_scaling_trial_result *r);
 
 /* {systems: {baseline: {accelerator, topologies: [...], tradeoff,

@@ -131,8 +131,9 @@ static void test_compare_failure_recorded(void **state)
 	mt_check_trial_result r;
 	mt_check_view *views = NULL, check;
 	mt_trial *t = NULL;
-	json_t *records;
+	json_t *records, *section;
 	size_t n = 0;
+	int checked;
 
 	(void)state;
 	assert_int_equal(mt_trial_open(&t, fx.trial_dir, 0), 0);
@@ -163,11 +164,15 @@ static void test_compare_failure_recorded(void **state)
 	json_decref(records);
 
 	/* the report's line on it, from the same view */
-	records = mt_model_checks_list(t->journal);
+	records = mt_model_checks_list(t->journal, &section, &checked);
 	assert_int_equal(json_array_size(records), 1);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(records, 0), "summary")),
 			    "1 of 1 tensors failed; worst `w`: 1 of 3 mismatched, greatest |diff| 0.5, "
 			    "rtol 0 atol 0.1 (typed)");
+	assert_int_equal(checked, 2); /* a check that is evidence */
+	assert_int_equal(json_array_size(json_object_get(section, "evidence")), 1);
+	assert_true(json_is_null(json_object_get(section, "rehearsal_count")));
+	json_decref(section);
 	json_decref(records);
 	mt_check_trial_result_dispose(&r);
 	mt_trial_free(t);

@@ -67,6 +67,7 @@ static void test_trace(void **state)
 	mm = op_named(&v, "aten::mm");
 	assert_true(mm->backward_only);
 	assert_int_equal(v.ncalls, json_array_size(json_object_get(inv, "calls")));
+	assert_ptr_equal(v.detail, json_object_get(inv, "trace")); /* passed on whole */
 	mt_opinventory_view_dispose(&v);
 	/* a key renamed inside an op is named */
 	json_object_set(json_object_get(json_object_get(inv, "ops"), "aten::mm"), "n",
@@ -129,6 +130,7 @@ static void test_scan(void **state)
 	assert_string_equal(v.source, "scan");
 	assert_false(v.is_trace || v.is_torchscript);
 	assert_false(v.has_trace_steps);
+	assert_null(v.detail);
 	assert_string_equal(v.rev, r.scan.commit);
 	assert_int_equal(v.nops, json_object_size(json_object_get(inv, "ops")));
 	assert_int_equal(v.ncalls, r.calls);

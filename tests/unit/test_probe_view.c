@@ -83,6 +83,7 @@ static void same_entries(const json_t *arr, const mt_probe_entry *e, size_t n, c
 		assert_int_equal(e[i].nsites, json_array_size(json_object_get(x, "locations")));
 		assert_int_equal(e[i].nconditions, json_array_size(json_object_get(x, "conditions")));
 		assert_int_equal(e[i].certain, json_is_true(json_object_get(x, "certain")));
+		assert_ptr_equal(e[i].json, x);
 	}
 }
 
@@ -114,6 +115,36 @@ static void test_reads_a_real_probe(void **state)
 	assert_true(certain > 0);
 	assert_true(v.op_counts.uncertain > 0);
 	mt_probe_view_dispose(&v);
+}
+
+/* An entry passed on whole keeps its first sites only, as the view reads
+ * them. */
+static void test_cut_sites(void **state)
+{
+	json_t *copy = json_deep_copy(fx.probe);
+	const mt_probe_entry *e = NULL;
+	mt_probe_view v, cut;
+	size_t i;
+
+	(void)state;
+	if (mt_probe_view_read(&v, copy) < 0)
+		fail_msg("%s", mt_error_last());
+	for (i = 0; i < v.nops && !e; i++)
+		if (v.ops[i].nsites > 1)
+			e = &v.ops[i];
+	assert_non_null(e);
+	mt_probe_entry_cut_sites((json_t *)e->json, 1);
+	assert_int_equal(mt_probe_view_read(&cut, copy), 0);
+	assert_int_equal(cut.ops[i - 1].nsites, 1);
+	assert_int_equal(cut.ops[i - 1].sites[0].line,
+			 num(json_array_get(json_object_get(json_array_get(json_object_get(fx.probe, "ops"),
+									   i - 1),
+							    "locations"),
+					    0),
+			     "line"));
+	mt_probe_view_dispose(&cut);
+	mt_probe_view_dispose(&v);
+	json_decref(copy);
 }
 
 /* A key renamed in one entry (the producer's side) is named. */
@@ -164,6 +195,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reads_a_real_probe),
+		cmocka_unit_test(test_cut_sites),
 		cmocka_unit_test(test_names_a_renamed_key),
 		cmocka_unit_test(test_trace_probe),
 	};

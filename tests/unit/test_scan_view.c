@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,20 +131,68 @@ static void test_summary_and_record(void **state)
 	mt_scan_view_dispose(&v);
 }
 
+/* Renames key of obj (inside copy, which it frees): the view names it. */
+static void renamed_is_named(json_t *copy, json_t *obj, const char *key)
+{
+	char quoted[64];
+	mt_scan_view v;
+
+	json_object_set(obj, "renamed", json_object_get(obj, key));
+	json_object_del(obj, key);
+	assert_int_equal(mt_scan_view_read(&v, copy), MT_EINVALID);
+	snprintf(quoted, sizeof(quoted), "'%s'", key);
+	assert_non_null(strstr(mt_error_last(), quoted));
+	mt_scan_view_dispose(&v);
+	json_decref(copy);
+}
+
+/* The ops of the method sites with their uncertain sites and files, as
+ * the summary and the record hold them, and the objects a reader passes
+ * on whole. */
+static void test_method_ops(void **state)
+{
+	const json_t *mops = json_object_get(fx.summary, "method_ops");
+	json_int_t uncertain = 0;
+	json_t *copy, *first;
+	mt_scan_view v;
+
+	(void)state;
+	if (mt_scan_view_read(&v, fx.summary) < 0)
+		fail_msg("%s", mt_error_last());
+	assert_true(v.has_method_ops);
+	assert_true(v.nmethod_ops > 0);
+	assert_int_equal(v.nmethod_ops, json_object_size(mops));
+	for (size_t i = 0; i < v.nmethod_ops; i++) {
+		const json_t *o = json_object_get(mops, v.method_ops[i].name);
+		assert_int_equal(v.method_ops[i].count, num(o, "count"));
+		assert_int_equal(v.method_ops[i].uncertain, num(o, "uncertain"));
+		assert_int_equal(v.method_ops[i].nfiles, json_array_size(json_object_get(o, "files")));
+		assert_string_equal(v.method_ops[i].files[0],
+				    json_string_value(json_array_get(json_object_get(o, "files"), 0)));
+		uncertain += v.method_ops[i].uncertain;
+	}
+	assert_true(uncertain > 0); /* receivers.py's */
+	assert_string_equal(v.ops[0].files[0], json_string_value(json_array_get(
+		json_object_get(json_object_get(json_object_get(fx.summary, "ops"), v.ops[0].name), "files"), 0)));
+	assert_ptr_equal(v.totals_json, json_object_get(fx.summary, "totals"));
+	assert_ptr_equal(v.findings[0].json, json_array_get(json_object_get(fx.summary, "findings"), 0));
+	assert_ptr_equal(v.deps[0].json, json_array_get(json_object_get(fx.summary, "dependencies"), 0));
+	mt_scan_view_dispose(&v);
+
+	/* a method op's uncertain renamed is named */
+	copy = json_deep_copy(fx.summary);
+	first = json_object_iter_value(json_object_iter(json_object_get(copy, "method_ops")));
+	renamed_is_named(copy, first, "uncertain");
+}
+
 /* A key renamed in a nested object is named. */
 static void test_names_a_renamed_key(void **state)
 {
 	json_t *copy = json_deep_copy(fx.whole);
-	json_t *e = json_object_get(json_object_get(copy, "totals"), "findings_by_effort");
-	mt_scan_view v;
 
 	(void)state;
-	json_object_set(e, "hi", json_object_get(e, "high"));
-	json_object_del(e, "high");
-	assert_int_equal(mt_scan_view_read(&v, copy), MT_EINVALID);
-	assert_non_null(strstr(mt_error_last(), "'high'"));
-	mt_scan_view_dispose(&v);
-	json_decref(copy);
+	renamed_is_named(copy, json_object_get(json_object_get(copy, "totals"), "findings_by_effort"),
+			 "high");
 }
 
 int main(void)
@@ -151,6 +200,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_whole_result),
 		cmocka_unit_test(test_summary_and_record),
+		cmocka_unit_test(test_method_ops),
 		cmocka_unit_test(test_names_a_renamed_key),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
