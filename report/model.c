@@ -1,4 +1,5 @@
 #include "model.h"
+#include "journal_view.h"
 #include "model_int.h"
 #include "compilation.h"
 #include "error.h"
@@ -62,53 +63,71 @@ static json_t *missing_facts(const mt_spec *spec)
 	return arr;
 }
 
-/* Turns the summary's objects into arrays with formatted durations, which
- * templates can iterate over. */
-static json_t *effort_tracks(json_t *summary)
+/* The summary's tracks as arrays with formatted durations, which templates
+ * can iterate over. */
+static json_t *effort_tracks(const mt_effort_summary_view *sv)
 {
-	json_t *arr = json_array(), *t, *ms;
-	const char *track, *cat;
+	json_t *arr = json_array();
 
-	json_object_foreach(json_object_get(summary, "by_track"), track, t) {
+	for (size_t i = 0; i < sv->ntracks; i++) {
+		const mt_effort_track_view *t = &sv->tracks[i];
 		json_t *cats = json_array();
-		json_object_foreach(json_object_get(t, "by_category"), cat, ms)
-			json_array_append_new(cats, json_pack("{ss, sO, so}", "category", cat,
-							      "ms", ms, "duration",
-							      duration(json_integer_value(ms))));
-		json_array_append_new(
-			arr, json_pack("{ss, sO, so, so}", "track", track, "ms",
-				       json_object_get(t, "total_ms"), "duration",
-				       duration(json_integer_value(json_object_get(t, "total_ms"))),
-				       "categories", cats));
+		for (size_t k = 0; k < t->ncategories; k++)
+			json_array_append_new(
+				cats, json_pack("{ss, sI, so}", "category", t->categories[k].category,
+						"ms", (json_int_t)t->categories[k].ms, "duration",
+						duration(t->categories[k].ms)));
+		json_array_append_new(arr, json_pack("{ss, sI, so, so}", "track", t->track, "ms",
+						     (json_int_t)t->total_ms, "duration",
+						     duration(t->total_ms), "categories", cats));
 	}
 	return arr;
+}
+
+/* Each interval as mt_effort_json writes it, with its duration formatted;
+ * the running one also into `running`. */
+struct effort_list {
+	json_t *intervals, *running;
+};
+
+static int effort_interval(const mt_effort *e, void *payload)
+{
+	struct effort_list *l = payload;
+	json_t *iv = mt_effort_json(e);
+	int64_t end = e->stopped_ms ? e->stopped_ms : mt_now_ms();
+
+	json_object_set_new(iv, "duration", duration(end - e->started_ms));
+	if (!e->stopped_ms) {
+		json_decref(l->running);
+		l->running = json_incref(iv);
+	}
+	json_array_append_new(l->intervals, iv);
+	return 0;
 }
 
 /* The Tracks & effort section; *n the intervals recorded. */
 static json_t *effort_model(mt_journal *j, int64_t now_ms, size_t *n)
 {
-	json_t *summary = mt_journal_effort_summary_json(j, now_ms);
-	json_t *intervals = summary ? mt_journal_effort_json(j) : NULL;
-	json_t *running = json_null(), *iv;
-	size_t i;
+	json_t *summary = mt_journal_effort_summary_json(j, now_ms), *model, *total;
+	struct effort_list l = {json_array(), json_null()};
+	mt_effort_summary_view sv;
 
-	if (!intervals) {
-		json_decref(summary);
+	if (!summary || mt_journal_effort_foreach(j, effort_interval, &l) < 0) {
+		json_decref(summary), json_decref(l.intervals), json_decref(l.running);
 		return NULL;
 	}
-	*n = json_array_size(intervals);
-	json_array_foreach(intervals, i, iv) {
-		json_object_set_new(iv, "duration",
-				    duration(json_integer_value(json_object_get(iv, "duration_ms"))));
-		if (json_is_true(json_object_get(iv, "running")))
-			running = json_incref(iv);
+	if (mt_effort_summary_view_read(&sv, summary) < 0) {
+		mt_effort_summary_view_dispose(&sv);
+		json_decref(summary), json_decref(l.intervals), json_decref(l.running);
+		return NULL;
 	}
-	json_t *model = json_pack("{sO, so, so, so, so, so}", "total_ms",
-				  json_object_get(summary, "total_ms"), "total",
-				  duration(json_integer_value(json_object_get(summary, "total_ms"))),
-				  "total_hours", fig(json_object_get(summary, "total_ms"), 1.0 / 3600000),
-				  "tracks", effort_tracks(summary), "intervals", intervals,
-				  "running", running);
+	*n = json_array_size(l.intervals);
+	total = json_integer(sv.total_ms);
+	model = json_pack("{sO, so, so, so, so, so}", "total_ms", total, "total",
+			  duration(sv.total_ms), "total_hours", fig(total, 1.0 / 3600000), "tracks",
+			  effort_tracks(&sv), "intervals", l.intervals, "running", l.running);
+	json_decref(total);
+	mt_effort_summary_view_dispose(&sv);
 	json_decref(summary);
 	return model;
 }
