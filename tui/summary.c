@@ -55,7 +55,7 @@ static const char *decision_of(const struct tui_ctx *ctx, mt_decision_view *d)
 
 	(void)mt_decide_view_read(d, decision); /* a key missing: that part unknown */
 	mt_error_clear();
-	return mt_json_str(decision, "error");
+	return jv_string(ctx->model, "decision.error");
 }
 
 /* The name of criterion i, "" without one. */
@@ -218,20 +218,20 @@ static void report_section(struct tui_page *p, const struct summary_state *st,
 
 static void target_section(struct tui_page *p, const struct tui_ctx *ctx)
 {
-	json_t *spec = jv_get(ctx->model, "spec");
+	json_t *m = ctx->model;
 	char b1[64], b2[32], b3[32], b4[64];
-	const char *threshold = jv_str(spec, "quality_target.threshold", b2, sizeof(b2));
-	const char *direction = jv_str(spec, "quality_target.direction", b3, sizeof(b3));
+	const char *threshold = jv_str(m, "spec.quality_target.threshold", b2, sizeof(b2));
+	const char *direction = jv_str(m, "spec.quality_target.direction", b3, sizeof(b3));
 	mt_buf line = MT_BUF_INIT;
 
 	tui_heading(p, "Quality target (trial.yaml)");
-	tui_field(p, "metric", jv_str(spec, "quality_target.metric", b1, sizeof(b1)));
+	tui_field(p, "metric", jv_str(m, "spec.quality_target.metric", b1, sizeof(b1)));
 	if (threshold)
 		mt_buf_printf(&line, "%s%s%s%s", threshold, direction ? " (" : "",
 			      direction ? direction : "", direction ? " is better)" : "");
 	tui_field(p, "threshold", threshold ? mt_buf_cstr(&line) : NULL);
 	mt_buf_dispose(&line);
-	tui_field(p, "eval set", jv_str(spec, "quality_target.eval_set", b4, sizeof(b4)));
+	tui_field(p, "eval set", jv_str(m, "spec.quality_target.eval_set", b4, sizeof(b4)));
 }
 
 static const char *step_fills(const char *id)
@@ -244,30 +244,32 @@ static const char *step_fills(const char *id)
 
 static void missing_section(struct tui_page *p, const struct tui_ctx *ctx)
 {
-	json_t *step, *fact;
-	size_t i;
+	json_t *m = ctx->model;
+	size_t n = json_array_size(jv_get(m, "steps"));
 
 	tui_heading(p, "Missing");
-	json_array_foreach(jv_get(ctx->model, "steps"), i, step) {
-		const char *id = mt_json_str(step, "id"), *status = mt_json_str(step, "status");
-		if (!status || strcmp(status, "done") == 0 || strcmp(id, "summary") == 0)
+	for (size_t i = 0; i < n; i++) {
+		const char *id = jv_string_at(m, "steps.*.id", i);
+		const char *status = jv_string_at(m, "steps.*.status", i);
+		if (!status || !id || strcmp(status, "done") == 0 || strcmp(id, "summary") == 0)
 			continue;
 		page_line(p);
 		page_addf(p, STYLE_WARN, "  %s %s",
 			  draw_glyph(strcmp(status, "empty") ? GLYPH_PARTIAL : GLYPH_EMPTY),
-			  mt_json_str(step, "title"));
+			  jv_string_at(m, "steps.*.title", i));
 		page_add(p, STYLE_DIM, strcmp(status, "empty") ? " (partial): " : ": ");
 		page_wrap(p, LABEL_COL + 4, STYLE_DIM, step_fills(id));
 	}
-	if (json_array_size(jv_get(ctx->model, "missing"))) {
+	n = json_array_size(jv_get(m, "missing"));
+	if (n) {
 		page_line(p);
 		page_line(p);
 		page_add_at(p, LABEL_COL, STYLE_NORMAL, "Facts trial.yaml does not give yet:");
 	}
-	json_array_foreach(jv_get(ctx->model, "missing"), i, fact) {
+	for (size_t i = 0; i < n; i++) {
 		char *text = NULL;
-		if (asprintf(&text, "%s: %s", mt_json_str(fact, "field"),
-			     mt_json_str(fact, "why")) < 0)
+		if (asprintf(&text, "%s: %s", jv_string_at(m, "missing.*.field", i),
+			     jv_string_at(m, "missing.*.why", i)) < 0)
 			continue;
 		page_para_hanging(p, LABEL_COL + 2, LABEL_COL + 4, STYLE_DIM, text);
 		free(text);
