@@ -746,19 +746,27 @@ miss:
 	return 0;
 }
 
+/* A result's body pieces; none for a result read from the cache. */
+static const struct mt_scan_parts *parts_of(const mt_scan_result *r)
+{
+	static const struct mt_scan_parts none;
+	return r->parts ? r->parts : &none;
+}
+
 /* The body pieces as one string (for the cache). NULL when out of memory. */
 static char *body_join(const mt_scan_result *r)
 {
+	const struct mt_scan_parts *pp = parts_of(r);
 	size_t n = 0;
 	char *body, *at;
 
-	for (size_t i = 0; i < r->npieces; i++)
-		n += r->pieces[i].n;
+	for (size_t i = 0; i < pp->npieces; i++)
+		n += pp->pieces[i].n;
 	if (!(at = body = malloc(n + 1)))
 		return NULL;
-	for (size_t i = 0; i < r->npieces; i++) {
-		memcpy(at, r->pieces[i].p, r->pieces[i].n);
-		at += r->pieces[i].n;
+	for (size_t i = 0; i < pp->npieces; i++) {
+		memcpy(at, pp->pieces[i].p, pp->pieces[i].n);
+		at += pp->pieces[i].n;
 	}
 	*at = '\0';
 	return body;
@@ -974,10 +982,13 @@ void mt_scan_result_dispose(mt_scan_result *r)
 	free(r->repo);
 	free(r->requested_rev);
 	free(r->body);
-	for (size_t i = 0; i < r->nkeep; i++)
-		free(r->keep[i]);
-	free(r->keep);
-	free(r->pieces);
+	if (r->parts) {
+		for (size_t i = 0; i < r->parts->nkeep; i++)
+			free(r->parts->keep[i]);
+		free(r->parts->keep);
+		free(r->parts->pieces);
+		free(r->parts);
+	}
 	free(r->summary);
 	for (size_t i = 0; i < r->npaths_missing; i++)
 		free(r->paths_missing[i]);
@@ -1028,17 +1039,18 @@ static void json_head(mt_buf *b, const mt_scan_result *r, json_t *extra)
 
 char *mt_scan_result_json(const mt_scan_result *r, json_t *extra)
 {
+	const struct mt_scan_parts *pp = parts_of(r);
 	mt_buf b = MT_BUF_INIT;
 	size_t body = r->body ? strlen(r->body) : 0;
 
 	json_head(&b, r, extra);
-	for (size_t i = 0; i < r->npieces; i++)
-		body += r->pieces[i].n;
+	for (size_t i = 0; i < pp->npieces; i++)
+		body += pp->pieces[i].n;
 	mt_buf_reserve(&b, body + 1);
 	if (r->body)
 		mt_buf_put(&b, r->body, body);
-	for (size_t i = 0; i < r->npieces; i++)
-		mt_buf_put(&b, r->pieces[i].p, r->pieces[i].n);
+	for (size_t i = 0; i < pp->npieces; i++)
+		mt_buf_put(&b, pp->pieces[i].p, pp->pieces[i].n);
 	mt_buf_put(&b, "}", 1);
 	return mt_buf_detach(&b);
 }
@@ -1064,8 +1076,8 @@ int mt_scan_result_write_json(FILE *f, const mt_scan_result *r, json_t *extra)
 	mt_buf_dispose(&b);
 	if (r->body)
 		write_chunked(f, r->body, strlen(r->body));
-	for (size_t i = 0; i < r->npieces; i++)
-		write_chunked(f, r->pieces[i].p, r->pieces[i].n);
+	for (size_t i = 0; i < parts_of(r)->npieces; i++)
+		write_chunked(f, parts_of(r)->pieces[i].p, parts_of(r)->pieces[i].n);
 	fputc('}', f);
 	return ferror(f) ? mt_error_set(MT_EIO, "write error: %s", strerror(errno)) : 0;
 }

@@ -38,6 +38,8 @@ typedef struct {
 /* A scan's result. The call sites of a large repository are tens of
  * thousands of entries, so the result is kept as JSON text and only its
  * small summary is parsed when needed. */
+struct mt_scan_parts;
+
 typedef struct {
 	char *repo;            /* the work tree root, or the git dir when bare */
 	char commit[41];       /* the full id the revision resolved to */
@@ -58,17 +60,8 @@ typedef struct {
 				  file, line, receiver}] (a tensor method's name
 				  called on what the file shows is not a tensor:
 				  not counted), then the summary's members */
-	/* private: a fresh scan's body is these pieces (body NULL), most of
-	 * them the workers' rendered call sites, kept as they are instead of
-	 * copied into one 8 MB string for a large repository; a result from
-	 * the cache has `body` */
-	struct mt_scan_piece {
-		const char *p;
-		size_t n;
-	} *pieces;
-	size_t npieces;
-	char **keep; /* buffers the pieces point into, freed with the result */
-	size_t nkeep;
+	struct mt_scan_parts *parts; /* private to probes/ (scan_int.h): a fresh
+					scan's body as pieces, body NULL */
 	char *summary;         /* a JSON object: files_scanned, files_skipped
 				  [{path, reason}], ops {op: {count, files}},
 				  findings [{rule, kind, effort, file, line, col,

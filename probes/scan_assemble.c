@@ -544,7 +544,7 @@ void mt_scan__render_sites(mt_buf sites[3], const struct job *job)
 
 static void piece(mt_scan_result *out, const char *p, size_t n)
 {
-	out->pieces[out->npieces++] = (struct mt_scan_piece){p, n};
+	out->parts->pieces[out->parts->npieces++] = (struct mt_scan_piece){p, n};
 }
 
 /* "calls":[...],"methods":[...],"not_tensor":[...] from the rendered sites
@@ -558,9 +558,14 @@ static int write_sites(mt_scan_result *out, struct job *jobs, size_t njobs)
 
 	/* per array: its opening and closing, then per job a comma and its
 	 * sites; the summary's comma and members; buffers: three per job */
-	out->pieces = malloc((6 * njobs + 10) * sizeof(*out->pieces));
-	out->keep = malloc((3 * njobs + 1) * sizeof(*out->keep));
-	if (!out->pieces || !out->keep)
+	struct mt_scan_parts *parts = calloc(1, sizeof(*parts));
+
+	if (!parts)
+		return mt_error_set(MT_EIO, "out of memory");
+	out->parts = parts;
+	parts->pieces = malloc((6 * njobs + 10) * sizeof(*parts->pieces));
+	parts->keep = malloc((3 * njobs + 1) * sizeof(*parts->keep));
+	if (!parts->pieces || !parts->keep)
 		return mt_error_set(MT_EIO, "out of memory");
 	for (int which = 0; which < 3; which++) {
 		int first = 1;
@@ -576,7 +581,7 @@ static int write_sites(mt_scan_result *out, struct job *jobs, size_t njobs)
 				if (!first)
 					piece(out, ",", 1);
 				piece(out, b->ptr, b->len);
-				out->keep[out->nkeep++] = mt_buf_detach(b);
+				parts->keep[parts->nkeep++] = mt_buf_detach(b);
 				first = 0;
 			}
 			for (int k = 0; k < 3; k++)

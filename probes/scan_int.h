@@ -71,6 +71,20 @@ struct job {
 	int rendered;
 };
 
+/* A fresh scan's body (mt_scan_result.parts): these pieces, most of them
+ * the workers' rendered call sites, kept as they are instead of copied into
+ * one 8 MB string for a large repository; a result from the cache has
+ * `body` instead. */
+struct mt_scan_parts {
+	struct mt_scan_piece {
+		const char *p;
+		size_t n;
+	} *pieces;
+	size_t npieces;
+	char **keep; /* buffers the pieces point into, freed with the result */
+	size_t nkeep;
+};
+
 /* Writes the members of the calls, methods and not_tensor arrays for job's
  * result into sites[0..2] (appending). Thread-safe for distinct jobs. */
 void mt_scan__render_sites(mt_buf sites[3], const struct job *job);
