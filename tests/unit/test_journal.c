@@ -680,7 +680,7 @@ static void test_overrides(void **state)
 	assert_string_equal(v.key, "aten::cumsum");
 	assert_non_null(strstr(v.source, "override:journal#"));
 	/* a key renamed on the maker's side */
-	json_object_set(json_array_get(all, 1), "state", json_string("device"));
+	json_object_set_new(json_array_get(all, 1), "state", json_string("device"));
 	json_object_del(json_array_get(all, 1), "status");
 	assert_int_equal(mt_override_view_read(&v, json_array_get(all, 1)), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "status"));
