@@ -165,7 +165,6 @@ static int read_tensors(mt_check_tensors *t, mt_jview *v, const char *kind)
 	size_t n = json_array_size(a);
 	int error = 0;
 
-	t->tensors_json = a;
 	t->stat = mt_jview_str(v, "stat");
 	t->equal_nan = mt_jview_bool(v, "equal_nan", 0);
 	if (n && !(t->tensors = calloc(n, sizeof(*t->tensors))))
@@ -280,7 +279,6 @@ int mt_check_view_read(mt_check_view *v, mt_jview *jv, const char *kind)
 	int error = 0;
 
 	memset(v, 0, sizeof(*v));
-	v->json = jv->obj;
 	v->kind = kind;
 	v->passed = mt_jview_bool(jv, "passed", 0);
 	v->rehearsal = mt_jview_bool(jv, "rehearsal", 0);

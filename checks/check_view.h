@@ -64,7 +64,6 @@ typedef struct {
 	const char *stat; /* "elemwise", "quantile:0.99" */
 	int equal_nan;
 	mt_check_tensor *tensors; /* worst first */
-	const json_t *tensors_json; /* the same as JSON, for what draws them whole */
 	size_t ntensors, failed;  /* failed: of the tensors */
 	mt_check_strs only_in_reference, only_in_candidate;
 	mt_check_pickle *pickle_globals;
@@ -123,7 +122,6 @@ typedef struct {
 	int is_curves;                     /* which of the two below is filled */
 	mt_check_tensors t;
 	mt_check_curves c;
-	const json_t *json; /* the JSON read (borrowed): for what draws it whole */
 } mt_check_view;
 
 /* Reads a result of `kind` ("compare", "model", "curves") as the core

@@ -1,6 +1,7 @@
 #include "probe_trial.h"
 #include "compat_import.h"
 #include "error.h"
+#include "journal_view.h"
 #include "jsonutil.h"
 #include "opinventory.h"
 #include "probe.h"
@@ -10,20 +11,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-json_t *mt_probe_overrides(mt_trial *t)
+/* trial.yaml's probe.overrides.I as the probe takes it (a skeleton not
+ * filled in yet names nothing, and keeps its place in the numbering). */
+static void written_override(mt_probe_override *o, const mt_spec *spec, size_t i)
 {
-	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : NULL;
-	json_t *written = mt_json_path(spec, "probe.overrides"); /* trial.yaml's path */
-	json_t *recorded = mt_journal_overrides_json(t->journal);
-	json_t *all = recorded ? json_array() : NULL;
+	char path[64];
 
-	if (all && json_is_array(written))
-		json_array_extend(all, written);
-	if (all)
-		json_array_extend(all, recorded);
-	json_decref(recorded);
-	json_decref(spec);
-	return all;
+#define FIELD(key) (snprintf(path, sizeof(path), "probe.overrides.%zu." key, i), \
+		    mt_spec_get(spec, path))
+	o->name = FIELD("op");
+	if (!o->name)
+		o->is_api = (o->name = FIELD("api")) != NULL;
+	o->status = FIELD("status");
+	o->note = FIELD("note");
+#undef FIELD
+}
+
+int mt_probe_overrides_read(mt_probe_overrides *o, mt_trial *t)
+{
+	size_t written = t->spec ? mt_spec_count(t->spec, "probe.overrides") : 0, i, n;
+	mt_override_view v;
+
+	memset(o, 0, sizeof(*o));
+	if (!(o->recorded = mt_journal_overrides_json(t->journal)))
+		return mt_error_last_code();
+	n = written + json_array_size(o->recorded);
+	if (n && !(o->v = calloc(n, sizeof(*o->v)))) {
+		mt_probe_overrides_dispose(o);
+		return mt_error_set(MT_EIO, "out of memory");
+	}
+	for (i = 0; i < written; i++)
+		written_override(&o->v[o->n++], t->spec, i);
+	for (i = 0; i < json_array_size(o->recorded); i++) {
+		mt_probe_override *p = &o->v[o->n++];
+		if (mt_override_view_read(&v, json_array_get(o->recorded, i)) < 0) {
+			mt_probe_overrides_dispose(o);
+			return mt_error_last_code();
+		}
+		*p = (mt_probe_override){.name = v.key, .is_api = v.is_api, .status = v.status,
+					 .note = v.note, .source = v.source};
+	}
+	return 0;
+}
+
+void mt_probe_overrides_dispose(mt_probe_overrides *o)
+{
+	free(o->v);
+	json_decref(o->recorded);
+	memset(o, 0, sizeof(*o));
 }
 
 int mt_probe_load_observed(mt_compat_table **out, const char *what)
@@ -68,13 +103,16 @@ int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *tab
 {
 	mt_compat_table *table = NULL, *seen = NULL;
 	mt_probe_inputs in = {0};
+	mt_probe_overrides ov = {0};
 	json_t *res = NULL;
 	int64_t id = 0;
 	int error;
 
 	*out = NULL;
-	if (t && !(in.overrides = mt_probe_overrides(t)))
-		return mt_error_last_code();
+	if (t && (error = mt_probe_overrides_read(&ov, t)) < 0)
+		return error;
+	in.overrides = ov.v;
+	in.noverrides = ov.n;
 	if ((error = mt_compat_load(&table, table_for(t, table_name))) < 0 ||
 	    (observed && (error = mt_probe_load_observed(&seen, observed)) < 0))
 		goto cleanup;
@@ -91,7 +129,7 @@ int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *tab
 	res = NULL;
 cleanup:
 	json_decref(res);
-	json_decref(in.overrides);
+	mt_probe_overrides_dispose(&ov);
 	mt_compat_free(table);
 	mt_compat_free(seen);
 	return error;

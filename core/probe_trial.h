@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <jansson.h>
 #include "compat.h"
+#include "probe.h"
 #include "trial.h"
 
 /* The table a probe uses when neither the command line nor trial.yaml's
@@ -13,8 +14,17 @@
 #define MT_PROBE_DEFAULT_TABLE "torchneuron-2.14"
 
 /* trial.yaml's probe.overrides, then the journal's (newest first), as the
- * probe takes them. New reference, NULL with the error set. */
-json_t *mt_probe_overrides(mt_trial *t);
+ * probe takes them (mt_probe_inputs' overrides). */
+typedef struct {
+	mt_probe_override *v;
+	size_t n;
+	json_t *recorded; /* the journal's rows, which v's strings borrow */
+} mt_probe_overrides;
+
+/* Reads t's overrides into *o (the spec's strings are borrowed: t must
+ * outlive o). 0, or an error (set). mt_probe_overrides_dispose() frees. */
+int mt_probe_overrides_read(mt_probe_overrides *o, mt_trial *t);
+void mt_probe_overrides_dispose(mt_probe_overrides *o);
 
 /* An observed table: an imported table of kind observed, or an analyze JSON
  * file converted in memory (nothing is written). MT_EINVALID for a

@@ -132,17 +132,19 @@ static void add_api_sites(json_t *by_api, json_t *sites, const char *name_key,
 }
 
 /* The first override for op, or for its base name (aten::add for
- * aten::add.Tensor); with `key` "api", the first for that API (no base:
+ * aten::add.Tensor); with is_api, the first for that API (no base:
  * torch.Tensor.add is no overload of torch.Tensor). */
-static json_t *override_for(json_t *overrides, const char *key, const char *name, size_t *index)
+static const mt_probe_override *override_for(const mt_probe_inputs *in, int is_api,
+					     const char *name, size_t *index)
 {
-	const char *dot = strcmp(key, "op") == 0 ? strchr(name, '.') : NULL;
+	const char *dot = is_api ? NULL : strchr(name, '.');
 	size_t base = dot ? (size_t)(dot - name) : strlen(name);
-	json_t *o;
-	size_t i;
 
-	json_array_foreach(overrides, i, o) {
-		const char *n = json_string_value(json_object_get(o, key)) ?: "";
+	for (size_t i = 0; i < in->noverrides; i++) {
+		const mt_probe_override *o = &in->overrides[i];
+		const char *n = o->name ? o->name : "";
+		if (!o->is_api != !is_api)
+			continue;
 		if (strcmp(n, name) == 0 || (strlen(n) == base && strncmp(n, name, base) == 0)) {
 			*index = i;
 			return o;
@@ -162,33 +164,28 @@ static void set_result(json_t *entry, const char *status, const char *source, js
 
 /* Sets entry from the override ov (index oi in the list): 1, or an error
  * for a status no override can have. */
-static int from_override_entry(json_t *entry, json_t *ov, size_t oi, const char *name)
+static int from_override_entry(json_t *entry, const mt_probe_override *ov, size_t oi,
+			       const char *name)
 {
 	char source[512];
 	int st;
 
-	st = mt_compat_status_parse(json_string_value(json_object_get(ov, "status")) ?: "");
+	st = mt_compat_status_parse(ov->status ? ov->status : "");
 	if (st < 0)
 		return mt_error_set(MT_EINVALID, "trial.yaml: override for %s: unknown status '%s'",
-				    name, json_string_value(json_object_get(ov, "status")) ?: "");
-	if (json_is_string(json_object_get(ov, "source")))
-		snprintf(source, sizeof(source), "%s",
-			 json_string_value(json_object_get(ov, "source")));
+				    name, ov->status ? ov->status : "");
+	if (ov->source)
+		snprintf(source, sizeof(source), "%s", ov->source);
 	else
 		snprintf(source, sizeof(source), "override:trial.yaml#%zu", oi + 1);
-	set_result(entry, mt_compat_status_str(st), source,
-		   json_is_array(json_object_get(ov, "conditions"))
-			   ? json_incref(json_object_get(ov, "conditions"))
-			   : json_array(),
-		   json_is_string(json_object_get(ov, "note"))
-			   ? json_incref(json_object_get(ov, "note"))
-			   : NULL);
+	set_result(entry, mt_compat_status_str(st), source, json_array(),
+		   ov->note ? json_string(ov->note) : NULL);
 	return 1;
 }
 
-static int override_rank(json_t *ov)
+static int override_rank(const mt_probe_override *ov)
 {
-	return rank(mt_compat_status_parse(json_string_value(json_object_get(ov, "status")) ?: ""));
+	return rank(mt_compat_status_parse(ov->status ? ov->status : ""));
 }
 
 /* An op reached only by calls of APIs the team has overridden follows
@@ -196,13 +193,14 @@ static int override_rank(json_t *ov)
  * API entries); 1 when they decide. */
 static int from_api_overrides(json_t *entry, const mt_probe_inputs *in, json_t *callers)
 {
-	json_t *v, *ov, *worst = NULL;
+	const mt_probe_override *ov, *worst = NULL;
+	json_t *v;
 	size_t oi = 0, worst_i = 0;
 	const char *api, *worst_api = NULL;
 	int r;
 
 	json_object_foreach(callers, api, v) {
-		if (!(ov = override_for(in->overrides, "api", api, &oi)))
+		if (!(ov = override_for(in, 1, api, &oi)))
 			return 0;
 		if (!worst || override_rank(ov) < override_rank(worst)) {
 			worst = ov;
@@ -222,12 +220,12 @@ static int from_api_overrides(json_t *entry, const mt_probe_inputs *in, json_t *
 static int from_override(json_t *entry, const mt_probe_inputs *in, const char *api,
 			 const char *op, json_t *callers)
 {
+	const mt_probe_override *ov;
 	size_t oi = 0;
-	json_t *ov;
 
-	if (api && (ov = override_for(in->overrides, "api", api, &oi)))
+	if (api && (ov = override_for(in, 1, api, &oi)))
 		return from_override_entry(entry, ov, oi, api);
-	if (op && (ov = override_for(in->overrides, "op", op, &oi)))
+	if (op && (ov = override_for(in, 0, op, &oi)))
 		return from_override_entry(entry, ov, oi, op);
 	return api ? 0 : from_api_overrides(entry, in, callers);
 }

@@ -24,16 +24,25 @@
 #include <stdint.h>
 #include "compat.h"
 
+/* What the team found out about an op or a torch API: trial.yaml's
+ * probe.overrides, the journal's `mtrial override`. Strings borrowed. */
+typedef struct {
+	const char *name;   /* the op ("aten::foo": an overload matches its base), or the API */
+	int is_api;
+	const char *status; /* a status word (compat.h); another is an error */
+	const char *note;   /* NULL: none */
+	const char *source; /* "override:journal#3"; NULL: "override:trial.yaml#N", N
+			       its 1-based place in the list */
+} mt_probe_override;
+
 typedef struct {
 	const mt_compat_table *table;    /* required */
 	const mt_compat_table *observed; /* optional */
-	json_t *overrides; /* optional: [{op | api, status, note, conditions,
-			      source}], borrowed; the first for an op (an API)
-			      wins; source names it ("override:journal#3"),
-			      else "override:trial.yaml#N" (N = 1-based
-			      position). An API's decides its calls, before its
-			      op's; an op reached only by overridden APIs
-			      follows the worst of them ("via") */
+	/* optional: the first for an op (an API) wins. An API's decides its
+	 * calls, before its op's; an op reached only by overridden APIs
+	 * follows the worst of them ("via") */
+	const mt_probe_override *overrides;
+	size_t noverrides;
 	json_t *inventory_ops; /* optional, borrowed: an inventory's ops {op:
 				  {dtypes [], dtype_args []}} (a trace, a
 				  TorchScript graph); an op without dtypes has

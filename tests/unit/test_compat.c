@@ -128,10 +128,12 @@ static void test_precedence_and_sources(void **state)
 					"version: v\nkind: observed\nsource: {url: file:x}\n"
 					"retrieved: d\nops:\n  aten::add:\n    status: device\n");
 	json_t *calls = sites(), *res = NULL, *o;
-	json_t *ov = json_pack("[{ss, ss, ss}, {ss, ss, ss}]", "op", "aten::pow", "status",
-			       "device", "note", "ok on 2.14", "op", "aten::add", "status",
-			       "unsupported", "note", "loses to the observation");
-	mt_probe_inputs in = {doc, obs, ov, NULL};
+	mt_probe_override ov[] = {
+		{.name = "aten::pow", .status = "device", .note = "ok on 2.14"},
+		{.name = "aten::add", .status = "unsupported", .note = "loses to the observation"},
+		{.name = "aten::sin", .status = "sometimes"},
+	};
+	mt_probe_inputs in = {.table = doc, .observed = obs, .overrides = ov, .noverrides = 2};
 	(void)state;
 
 	assert_int_equal(mt_probe_run(&res, &in, calls, NULL), 0);
@@ -153,17 +155,17 @@ static void test_precedence_and_sources(void **state)
 	json_decref(res);
 	/* without the observation the override decides, and unsupported sorts first */
 	in.observed = NULL;
-	json_array_remove(ov, 0);
+	in.overrides = ov + 1; /* aten::add alone */
+	in.noverrides = 1;
 	assert_int_equal(mt_probe_run(&res, &in, calls, NULL), 0);
 	o = json_array_get(json_object_get(res, "ops"), 0);
 	assert_string_equal(json_string_value(json_object_get(o, "op")), "aten::add");
 	assert_string_equal(json_string_value(json_object_get(o, "status")), "unsupported");
 	assert_string_equal(json_string_value(json_object_get(o, "source")), "override:trial.yaml#1");
 	json_decref(res);
-	json_array_append_new(ov, json_pack("{ss, ss}", "op", "aten::sin", "status", "sometimes"));
+	in.noverrides = 2; /* and a status no override can have */
 	assert_int_equal(mt_probe_run(&res, &in, calls, NULL), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "sometimes"));
-	json_decref(ov);
 	json_decref(calls);
 	mt_compat_free(doc);
 	mt_compat_free(obs);

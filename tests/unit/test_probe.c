@@ -130,8 +130,8 @@ static void test_observed_and_override_outrank_api_entries(void **state)
 {
 	mt_compat_table *t = parse_ok(APIS);
 	mt_compat_table *seen = parse_ok(HEAD("observed") "ops:\n  aten::add: {status: device}\n");
-	json_t *ov = json_pack("[{ss, ss}]", "op", "aten::cumsum", "status", "unsupported");
-	mt_probe_inputs in = {.table = t, .observed = seen, .overrides = ov};
+	mt_probe_override ov = {.name = "aten::cumsum", .status = "unsupported"};
+	mt_probe_inputs in = {.table = t, .observed = seen, .overrides = &ov, .noverrides = 1};
 	json_t *calls, *methods, *res = NULL, *o;
 	(void)state;
 
@@ -144,7 +144,6 @@ static void test_observed_and_override_outrank_api_entries(void **state)
 	assert_string_equal(s(o, "status"), "unsupported");
 	assert_string_equal(s(o, "source"), "override:trial.yaml#1");
 	json_decref(res);
-	json_decref(ov);
 	json_decref(calls);
 	json_decref(methods);
 	mt_compat_free(t);
