@@ -4,6 +4,7 @@
 #include "embedded.h"
 #include "error.h"
 #include "gitdiff.h"
+#include "journal_view.h"
 #include "util.h"
 #include "ytree.h"
 
@@ -347,25 +348,54 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+/* What the journal holds that the tracks show: the effort and the marks. */
+struct journal_in {
+	mt_effort_summary_view effort;
+	json_t *effort_json, *marks_json; /* what the views borrow from */
+	mt_mark_view *marks;
+	size_t nmarks;
+};
+
+/* A track's effort: {total_ms, by_category {category: ms}}. */
+static json_t *track_effort(const struct journal_in *in, const char *name)
+{
+	json_t *by = json_object();
+
+	for (size_t i = 0; i < in->effort.ntracks; i++) {
+		const mt_effort_track_view *tv = &in->effort.tracks[i];
+		if (strcmp(tv->track, name) != 0)
+			continue;
+		for (size_t c = 0; c < tv->ncategories; c++)
+			json_object_set_new(by, tv->categories[c].category,
+					    json_integer(tv->categories[c].ms));
+		return json_pack("{sI, so}", "total_ms", (json_int_t)tv->total_ms, "by_category", by);
+	}
+	return json_pack("{sI, so}", "total_ms", (json_int_t)0, "by_category", by);
+}
+
+static int64_t track_effort_ms(const struct journal_in *in, const char *name)
+{
+	for (size_t i = 0; i < in->effort.ntracks; i++)
+		if (strcmp(in->effort.tracks[i].track, name) == 0)
+			return in->effort.tracks[i].total_ms;
+	return 0;
+}
+
 /* A track's revisions, budget and effort, without its changes. */
-static json_t *track_head(const mt_trial *t, const char *name, json_t *effort)
+static json_t *track_head(const mt_trial *t, const char *name, const struct journal_in *in)
 {
 	const char *budget = track_spec(t, name, "budget_hours");
 	double hours = budget ? strtod(budget, NULL) : 0;
-	json_t *spent = json_object_get(json_object_get(effort, "by_track"), name);
 	json_t *tr = json_pack("{ss, so, so, so, so, so}", "name", name, "base",
 			       str_or_null(track_spec(t, name, "base")), "head",
 			       str_or_null(track_spec(t, name, "head")), "description",
 			       str_or_null(track_spec(t, name, "description")), "budget_hours",
 			       budget ? json_real(hours) : json_null(), "effort",
-			       spent ? json_incref(spent)
-				     : json_pack("{sI, s{}}", "total_ms", (json_int_t)0, "by_category"));
+			       track_effort(in, name));
 
 	if (hours > 0)
 		json_object_set_new(tr, "budget_used",
-				    json_real((double)json_integer_value(json_object_get(
-						      json_object_get(tr, "effort"), "total_ms")) /
-					      3600000.0 / hours));
+				    json_real((double)track_effort_ms(in, name) / 3600000.0 / hours));
 	return tr;
 }
 
@@ -389,12 +419,11 @@ static json_t *track_file(json_t *tr, const char *path)
 	return NULL;
 }
 
-/* Puts each mark of the track on its file, totals the lines by mark, and
- * keeps the marks of files the diff no longer has as stale. */
-static void apply_marks(json_t *tr, json_t *marks)
+/* Puts each mark of track `name` on its file, totals the lines by mark,
+ * and keeps the marks of files the diff no longer has as stale. */
+static void apply_marks(json_t *tr, const char *name, const struct journal_in *in)
 {
-	const char *name = json_string_value(json_object_get(tr, "name"));
-	json_t *changes = json_object_get(tr, "changes"), *stale = json_array(), *m, *f;
+	json_t *changes = json_object_get(tr, "changes"), *stale = json_array(), *f;
 	json_t *by_mark = json_pack("{si, si, si}", "reusable", 0, "model-specific", 0, "unmarked", 0);
 	size_t i;
 
@@ -402,16 +431,19 @@ static void apply_marks(json_t *tr, json_t *marks)
 		json_object_set_new(f, "mark", json_null());
 		json_object_set_new(f, "mark_note", json_null());
 	}
-	json_array_foreach(marks, i, m) {
-		if (strcmp(json_string_value(json_object_get(m, "track")), name) != 0)
+	for (i = 0; i < in->nmarks; i++) {
+		const mt_mark_view *m = &in->marks[i];
+		if (strcmp(m->track, name) != 0)
 			continue;
-		f = track_file(tr, json_string_value(json_object_get(m, "path")));
-		if (!f) {
-			json_array_append(stale, m);
+		if (!(f = track_file(tr, m->path))) {
+			json_array_append_new(stale, json_pack("{ss, ss, ss, ss, so}", "created",
+							       m->created, "track", m->track,
+							       "path", m->path, "mark", m->mark,
+							       "note", str_or_null(m->note)));
 			continue;
 		}
-		json_object_set(f, "mark", json_object_get(m, "mark"));
-		json_object_set_new(f, "mark_note", json_incref(json_object_get(m, "note") ?: json_null()));
+		json_object_set_new(f, "mark", json_string(m->mark));
+		json_object_set_new(f, "mark_note", str_or_null(m->note));
 	}
 	json_array_foreach(json_object_get(changes, "files"), i, f)
 		bump(by_mark, json_string_value(json_object_get(f, "mark")) ?: "unmarked",
@@ -425,11 +457,11 @@ static void apply_marks(json_t *tr, json_t *marks)
 }
 
 static json_t *track_json(mt_trial *t, const mt_tracks_rules *rules, const char *name,
-			  json_t *effort, json_t *marks)
+			  const struct journal_in *in)
 {
-	json_t *tr = track_head(t, name, effort), *changes = NULL;
-	const char *base = json_string_value(json_object_get(tr, "base"));
-	const char *head = json_string_value(json_object_get(tr, "head"));
+	json_t *tr = track_head(t, name, in), *changes = NULL;
+	const char *base = track_spec(t, name, "base");
+	const char *head = track_spec(t, name, "head");
 	char *repo = tracks_repo(t);
 
 	if (!base || !head) {
@@ -443,26 +475,47 @@ static json_t *track_json(mt_trial *t, const mt_tracks_rules *rules, const char 
 		json_object_set_new(tr, "changes", changes);
 	}
 	free(repo);
-	apply_marks(tr, marks);
+	apply_marks(tr, name, in);
 	return tr;
+}
+
+static void journal_in_dispose(struct journal_in *in)
+{
+	mt_effort_summary_view_dispose(&in->effort);
+	free(in->marks);
+	json_decref(in->effort_json);
+	json_decref(in->marks_json);
+	memset(in, 0, sizeof(*in));
+}
+
+static int journal_in_read(struct journal_in *in, mt_trial *t, int64_t now_ms)
+{
+	int error = 0;
+
+	memset(in, 0, sizeof(*in));
+	if (!(in->effort_json = mt_journal_effort_summary_json(t->journal, now_ms)) ||
+	    !(in->marks_json = mt_journal_marks_json(t->journal)))
+		error = mt_error_last_code() ? mt_error_last_code() : MT_EIO;
+	if (error == 0 && (error = mt_effort_summary_view_read(&in->effort, in->effort_json)) == 0)
+		error = mt_mark_view_read_list(&in->marks, &in->nmarks, in->marks_json);
+	if (error < 0)
+		journal_in_dispose(in);
+	return error;
 }
 
 int mt_tracks_json(json_t **out, mt_trial *t, const mt_tracks_rules *rules, int64_t now_ms)
 {
-	json_t *effort = mt_journal_effort_summary_json(t->journal, now_ms);
-	json_t *marks = effort ? mt_journal_marks_json(t->journal) : NULL;
+	struct journal_in in;
 	json_t *arr;
+	int error;
 
 	*out = NULL;
-	if (!effort || !marks) {
-		json_decref(effort);
-		return mt_error_last_code() ? mt_error_last_code() : MT_EIO;
-	}
+	if ((error = journal_in_read(&in, t, now_ms)) < 0)
+		return error;
 	arr = json_array();
 	for (const char *const *n = mt_tracks; *n; n++)
-		json_array_append_new(arr, track_json(t, rules, *n, effort, marks));
-	json_decref(effort);
-	json_decref(marks);
+		json_array_append_new(arr, track_json(t, rules, *n, &in));
+	journal_in_dispose(&in);
 	*out = arr;
 	return 0;
 }
@@ -486,29 +539,25 @@ static int not_in_track(json_t *tr, const char *path)
 			    json_array_size(json_object_get(json_object_get(tr, "changes"), "files")));
 }
 
-static int marked_in(json_t *marks, const char *track, const char *path)
+static int marked_in(const struct journal_in *in, const char *track, const char *path)
 {
-	json_t *m;
-	size_t i;
-
-	json_array_foreach(marks, i, m)
-		if (strcmp(json_string_value(json_object_get(m, "track")), track) == 0 &&
-		    strcmp(json_string_value(json_object_get(m, "path")), path) == 0)
+	for (size_t i = 0; i < in->nmarks; i++)
+		if (strcmp(in->marks[i].track, track) == 0 && strcmp(in->marks[i].path, path) == 0)
 			return 1;
 	return 0;
 }
 
 /* The track to mark or unmark PATH in when none is named: the only one
  * that changed it (marking) or that has it marked (clearing). */
-static int pick_track(json_t *tracks, json_t *marks, const char *path, int clearing,
-		      const char **out)
+static int pick_track(json_t *tracks, const struct journal_in *in, const char *path,
+		      int clearing, const char **out)
 {
 	json_t *tr;
 	size_t i, n = 0;
 
 	json_array_foreach(tracks, i, tr) {
 		const char *name = json_string_value(json_object_get(tr, "name"));
-		if (clearing ? marked_in(marks, name, path) : track_file(tr, path) != NULL)
+		if (clearing ? marked_in(in, name, path) : track_file(tr, path) != NULL)
 			*out = n++ ? *out : mt_tracks[i];
 	}
 	if (n == 1)
@@ -536,7 +585,8 @@ static int track_index(const char *track)
 int mt_tracks_mark(mt_trial *t, const mt_tracks_rules *rules, const char *track,
 		   const char *path, const char *mark, const char *note, const char **track_out)
 {
-	json_t *tracks = NULL, *marks = NULL, *tr, *f;
+	json_t *tracks = NULL, *tr, *f;
+	struct journal_in in;
 	int error;
 
 	if (track && track_index(track) < 0)
@@ -545,11 +595,11 @@ int mt_tracks_mark(mt_trial *t, const mt_tracks_rules *rules, const char *track,
 		return mt_error_set(MT_EINVALID, "unknown mark '%s' (reusable or model-specific)", mark);
 	if ((error = mt_tracks_json(&tracks, t, rules, mt_now_ms())) < 0)
 		return error;
-	if (!(marks = mt_journal_marks_json(t->journal))) {
-		error = mt_error_last_code();
-		goto cleanup;
+	if ((error = journal_in_read(&in, t, mt_now_ms())) < 0) {
+		json_decref(tracks);
+		return error;
 	}
-	if (!track && (error = pick_track(tracks, marks, path, !mark, &track)) < 0)
+	if (!track && (error = pick_track(tracks, &in, path, !mark, &track)) < 0)
 		goto cleanup;
 	track = mt_tracks[track_index(track)]; /* static, for track_out */
 	tr = json_array_get(tracks, (size_t)track_index(track));
@@ -567,6 +617,6 @@ int mt_tracks_mark(mt_trial *t, const mt_tracks_rules *rules, const char *track,
 		*track_out = track;
 cleanup:
 	json_decref(tracks);
-	json_decref(marks);
+	journal_in_dispose(&in);
 	return error;
 }

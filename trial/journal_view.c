@@ -41,6 +41,29 @@ int mt_withdrawal_view_read(mt_withdrawal_view *v, const json_t *row)
 	return mt_jview_complete(&j);
 }
 
+int mt_mark_view_read_list(mt_mark_view **out, size_t *n, const json_t *rows)
+{
+	size_t count = json_array_size(rows);
+	mt_jview j;
+	int error = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (count && !(*out = calloc(count, sizeof(**out))))
+		return mt_error_set(MT_EIO, "out of memory");
+	for (size_t i = 0; i < count && error == 0; i++) {
+		mt_mark_view *v = &(*out)[(*n)++];
+		mt_jview_init(&j, json_array_get(rows, i), "change mark");
+		v->created = mt_jview_str(&j, "created");
+		v->track = mt_jview_str(&j, "track");
+		v->path = mt_jview_str(&j, "path");
+		v->mark = mt_jview_str(&j, "mark");
+		v->note = mt_jview_str(&j, "note");
+		error = mt_jview_complete(&j);
+	}
+	return error;
+}
+
 /* A track's {total_ms, by_category {category: ms}}; 0 or MT_EIO. */
 static int read_track(mt_effort_track_view *t, mt_jview *parent, const char *name,
 		      const json_t *obj)

@@ -57,6 +57,19 @@ typedef struct {
 	size_t ntracks;
 } mt_effort_summary_view;
 
+/* What the team says a track's change to a file is. */
+typedef struct {
+	const char *created; /* ISO 8601 */
+	const char *track, *path;
+	const char *mark; /* "reusable", "model-specific" */
+	const char *note; /* NULL: none */
+} mt_mark_view;
+
+/* Reads mt_journal_marks_json's rows (borrowed: the array must outlive
+ * them) into *out, n of them, in its order; free(*out) after. 0,
+ * MT_EINVALID naming the first key missing, or MT_EIO. */
+int mt_mark_view_read_list(mt_mark_view **out, size_t *n, const json_t *rows);
+
 /* Reads mt_journal_effort_summary_json's object: 0, MT_EINVALID naming
  * the first key missing, or MT_EIO out of memory. Dispose of it with
  * mt_effort_summary_view_dispose (either way). */
