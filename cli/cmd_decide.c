@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "decide.h"
 #include "decide_view.h"
+#include "decision.h"
 #include "error.h"
 #include "util.h"
 
@@ -64,7 +65,7 @@ int cmd_decide(struct cli *cli, int argc, char **argv)
 		return status;
 	if ((error = cli_open_trial(cli, &t, 1)) < 0)
 		return cli_fail(cli, error);
-	if ((error = mt_decide(&d, t, mt_now_ms())) < 0) {
+	if ((error = mt_decision(&d, t, mt_now_ms())) < 0) {
 		mt_trial_free(t);
 		return cli_fail(cli, error);
 	}

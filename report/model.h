@@ -11,7 +11,7 @@
 /* Builds the model of trial `t` as of now_ms (running timers count up to it).
  * Keys: "mtrial" {version, schema}, "generated", "trial" {dir, name},
  * "spec" (mt_spec_to_json), "effort" {summary, intervals}, "notes",
- * "decision" (mt_decide with labels, or {error}), "tracks" [{name, base,
+ * "decision" (mt_decision with labels, or {error}), "tracks" [{name, base,
  * head, totals (with by_mark), marked [{path, mark, note}], stale_marks,
  * or unknown: why}] (from mt_tracks_json), "runs" {attempts (the
  * evidence), count, failed, no_evidence (true without any), rehearsals

@@ -6,6 +6,7 @@
 #include "compilation.h"
 #include "decide.h"
 #include "decide_view.h"
+#include "decision.h"
 #include "runs.h"
 #include "runview.h"
 
@@ -257,7 +258,7 @@ json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms)
 
 	if (!t->spec)
 		return json_pack("{ss}", "error", "trial.yaml could not be read");
-	if (mt_decide(&d, t, now_ms) < 0) {
+	if (mt_decision(&d, t, now_ms) < 0) {
 		json_t *err = json_pack("{ss}", "error", mt_error_last());
 		mt_error_clear();
 		return err;

@@ -1,6 +1,6 @@
 /* The go/no-go decision (decide.h): the helpers every judge shares, the
- * verdict across the criteria and the evidence gathered from the journal.
- * The judges are in decide_runs.c (quality, time and cost to quality) and
+ * verdict across the criteria. The evidence is gathered from the journal
+ * by report/decision.c. The judges are in decide_runs.c (quality, time and cost to quality) and
  * decide_records.c (correctness, ops, effort, custom). */
 #include "decide_int.h"
 #include "error.h"
@@ -77,7 +77,7 @@ static const char *table_file_name(const char *path, char *buf, size_t size)
 /* The table the trial judges ops against, as probes name it: trial.yaml's
  * probe.table (a table's name, or a file: the name it declares), else the
  * one `mtrial probe` uses by default. Borrowed from spec or a static buffer. */
-const char *mt_dc_trial_table(const mt_spec *spec)
+const char *mt_decide_table(const mt_spec *spec)
 {
 	static char buf[256];
 	const char *name = spec ? mt_spec_get(spec, "probe.table") : NULL;
@@ -466,78 +466,6 @@ int mt_decide_from(json_t **out, const mt_spec *spec, json_t *evidence)
 			 "conditions", json_object_get(lists, "conditions"), "caveats", x.caveats);
 	json_decref(lists);
 	return *out ? 0 : mt_error_set(MT_EIO, "out of memory");
-}
-
-/* ---- the evidence, from the journal ------------------------------------------- */
-
-/* The latest probe against the trial's table (an exploratory probe against
- * another table does not decide), with its id and time, and "latest_other"
- * {id, table} when a later probe used another table; null when no probe
- * used the trial's table, with "trial_table" and the other's name kept in
- * the evidence for the criterion to say so. */
-static json_t *trial_probe(mt_journal *j, const mt_spec *spec, json_t **other)
-{
-	json_t *p = NULL, *last = NULL;
-	int64_t id = 0, created = 0, last_id = 0;
-	char when[32];
-
-	*other = json_null();
-	if (mt_journal_probe_latest(j, &last, &last_id, NULL) == 0 &&
-	    !mt_dc_streq(mt_dc_str(json_object_get(last, "table"), "name"), mt_dc_trial_table(spec))) {
-		json_decref(*other);
-		*other = json_pack("{sI, ss?}", "id", (json_int_t)last_id, "table",
-				   mt_dc_str(json_object_get(last, "table"), "name"));
-	}
-	json_decref(last);
-	if (mt_journal_probe_latest_of(j, mt_dc_trial_table(spec), &p, &id, &created) < 0) {
-		mt_error_clear(); /* MT_ENOTFOUND or an unreadable row: no probe to judge */
-		return json_null();
-	}
-	mt_time_iso(when, sizeof(when), created);
-	json_object_set_new(p, "id", json_integer(id));
-	json_object_set_new(p, "created", json_string(when));
-	return p;
-}
-
-json_t *mt_decide_evidence(mt_trial *t, int64_t now_ms)
-{
-	json_t *runs = mt_journal_runs_json(t->journal, 0), *checks = NULL, *overrides = NULL;
-	json_t *effort = NULL, *r, *other = NULL, *probe;
-	mt_effort cur;
-	int running;
-	size_t i;
-
-	if (!runs || !(checks = mt_journal_checks_json(t->journal, NULL, 0)) ||
-	    !(overrides = mt_journal_overrides_json(t->journal)) ||
-	    !(effort = mt_journal_effort_summary_json(t->journal, now_ms))) {
-		json_decref(runs);
-		json_decref(checks);
-		json_decref(overrides);
-		return NULL;
-	}
-	json_array_foreach(runs, i, r)
-		mt_runs_flatten(r, t->spec);
-	running = mt_journal_effort_current(t->journal, &cur) == 0;
-	if (running)
-		mt_effort_dispose(&cur);
-	mt_error_clear();
-	probe = trial_probe(t->journal, t->spec, &other);
-	return json_pack("{so, so, so, so, so, so, sb}", "runs", runs, "checks", checks, "probe",
-			 probe, "probe_other", other, "overrides", overrides, "effort", effort,
-			 "effort_running", running);
-}
-
-int mt_decide(json_t **out, mt_trial *t, int64_t now_ms)
-{
-	json_t *ev = mt_decide_evidence(t, now_ms);
-	int error;
-
-	*out = NULL;
-	if (!ev)
-		return mt_error_last_code() ? mt_error_last_code() : MT_EIO;
-	error = mt_decide_from(out, t->spec, ev);
-	json_decref(ev);
-	return error;
 }
 
 int mt_decide_is_go(const json_t *decision)

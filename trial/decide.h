@@ -71,13 +71,35 @@
  * MT_PROBE_DEFAULT_TABLE; tests/unit/test_decide.c checks they agree). */
 #define MT_DECIDE_DEFAULT_TABLE "torchneuron-2.14"
 
+/* The table the trial judges ops against, as probes name it: trial.yaml's
+ * probe.table (a table's name, or a file: the name it declares), else the
+ * one `mtrial probe` uses by default. Borrowed from spec or a static buffer. */
+const char *mt_decide_table(const mt_spec *spec);
+
 #define MT_VERDICT_GO "GO"
 #define MT_VERDICT_GO_WITH_CONDITIONS "GO_WITH_CONDITIONS"
 #define MT_VERDICT_NO_GO "NO_GO"
 #define MT_VERDICT_NOT_ENOUGH_EVIDENCE "NOT_ENOUGH_EVIDENCE"
 
-/* Decides trial `t` (opened with its spec) as of now_ms (a running effort
- * timer counts up to it). *out (new reference, the caller's):
+/* Decides from `spec` and `evidence` (both borrowed; the shape below): no
+ * I/O, so tests and the wizard can decide from evidence they hold. The
+ * evidence is this module's own input, written for it from the other
+ * layers' typed views (report/decision.c's mt_decision_evidence):
+ *
+ *   runs          [run]   mt_journal_runs_json's rows, flattened by
+ *                         mt_runs_flatten
+ *   checks        [{id, kind, passed, rehearsal, reference, candidate}]
+ *                         newest first (kind: compare, model, curves)
+ *   probe         {id, created, from {source}, table {name, version,
+ *                  retrieved}, ops [{op, status, source, conditions [text]}],
+ *                  apis [{api, op (null: none), status, source}]}: the
+ *                  latest probe against mt_decide_table(spec), or null
+ *   probe_other   {id, table}: a later probe against another table, or null
+ *   overrides     mt_journal_overrides_json's rows
+ *   effort        mt_journal_effort_summary_json at the decision's time
+ *   effort_running  true while an effort timer runs
+ *
+ * *out (new reference, the caller's):
  *
  *   verdict      one of the MT_VERDICT_* strings
  *   headline     the verdict in words ("GO WITH CONDITIONS")
@@ -107,27 +129,11 @@
  *                                              first
  *   caveat       the first of them (for a report's first screen), or null
  *
- * Returns 0, or a negative MT_E* code with mt_error_last() set when the
- * journal cannot be read. */
-int mt_decide(json_t **out, mt_trial *t, int64_t now_ms);
-
-/* The evidence mt_decide reads, gathered from the trial's journal (new
- * reference, NULL with the error set): runs (mt_journal_runs_json,
- * flattened by mt_runs_flatten), checks (mt_journal_checks_json), probe
- * (the latest against the trial's table, with "id" and "created"; null
- * when none), probe_other ({id, table} of a later probe against another
- * table, else null), overrides
- * (mt_journal_overrides_json), effort (mt_journal_effort_summary_json at
- * now_ms) and effort_running (boolean). */
-json_t *mt_decide_evidence(mt_trial *t, int64_t now_ms);
-
-/* The decision from `spec` and `evidence` (both borrowed; the shape of
- * mt_decide_evidence): no I/O, so tests and the wizard can decide from
- * evidence they hold. *out as for mt_decide. MT_EINVALID for a criterion
- * kind it does not know, naming the criterion. */
+ * Returns 0, or MT_EINVALID for a criterion kind it does not know, naming
+ * the criterion. */
 int mt_decide_from(json_t **out, const mt_spec *spec, json_t *evidence);
 
-/* 1 when `decision` (from mt_decide) is a plain GO, else 0. */
+/* 1 when `decision` (from mt_decide_from) is a plain GO, else 0. */
 int mt_decide_is_go(const json_t *decision);
 
 #endif

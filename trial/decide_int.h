@@ -30,11 +30,6 @@ int mt_dc_streq(const char *a, const char *b); /* both set and equal */
 /* A number of trial.yaml, NaN when absent or not a number. */
 double mt_dc_spec_num(const mt_spec *spec, const char *path);
 
-/* The table the trial judges ops against, as probes name it: trial.yaml's
- * probe.table (a table's name, or a file: the name it declares), else the
- * one `mtrial probe` uses by default. Borrowed from spec or a static buffer. */
-const char *mt_dc_trial_table(const mt_spec *spec);
-
 /* Sets the criterion's status, the value compared and the evidence. */
 void mt_dc_judge(json_t *c, const char *status, double value, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -15,13 +15,18 @@
  * checks come newest first, so the first of a pair wins; rehearsals are
  * left out (a rehearsal recorded after a real check does not hide it).
  * New reference. */
+static int check_rehearsal(json_t *ch)
+{
+	return json_is_true(json_object_get(ch, "rehearsal"));
+}
+
 static json_t *latest_checks(json_t *checks)
 {
 	json_t *seen = json_object(), *out = json_array(), *ch;
 	size_t i;
 	json_array_foreach(checks, i, ch) {
 		char *key = NULL;
-		if (mt_dc_is_rehearsal(ch))
+		if (check_rehearsal(ch))
 			continue;
 		if (asprintf(&key, "%s\x1f%s\x1f%s", mt_dc_str(ch, "kind") ?: "", mt_dc_str(ch, "reference") ?: "",
 			     mt_dc_str(ch, "candidate") ?: "") < 0)
@@ -49,7 +54,7 @@ static size_t rehearsal_checks(json_t *checks, mt_buf *b)
 	size_t i = json_array_size(checks), n = 0;
 	while (i-- > 0) {
 		json_t *ch = json_array_get(checks, i);
-		if (mt_dc_is_rehearsal(ch))
+		if (check_rehearsal(ch))
 			mt_buf_printf(b, "%s#%lld", n++ ? ", " : "",
 				      (long long)json_integer_value(json_object_get(ch, "id")));
 	}
@@ -222,7 +227,7 @@ static void table_said(struct ctx *x, json_t *c)
 	mt_buf b = MT_BUF_INIT;
 
 	mt_buf_printf(&b, "%s; judged against table %s (%s)", mt_dc_str(c, "evidence") ?: "",
-		      mt_dc_trial_table(x->spec), set && *set ? "trial.yaml probe.table"
+		      mt_decide_table(x->spec), set && *set ? "trial.yaml probe.table"
 						      : "mtrial probe's default: trial.yaml sets no probe.table");
 	json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&b)));
 	mt_buf_dispose(&b);
@@ -305,8 +310,8 @@ void mt_dc_judge_ops(struct ctx *x, json_t *c, double threshold)
 		mt_dc_source(c, "no probe against the trial's table recorded");
 		other_probe_note(c, other);
 		mt_dc_judge(c, "unknown", NAN, "the op inventory has not been probed against the trial's "
-		      "table %s", mt_dc_trial_table(x->spec));
-		snprintf(what, sizeof(what), "a probe of the op inventory against %s", mt_dc_trial_table(x->spec));
+		      "table %s", mt_decide_table(x->spec));
+		snprintf(what, sizeof(what), "a probe of the op inventory against %s", mt_decide_table(x->spec));
 		mt_dc_need(c, what, "mtrial probe (its table: trial.yaml probe.table)");
 		return;
 	}

@@ -1,4 +1,4 @@
-/* Reading a decision (mt_decide's JSON) into decide.h's views: the only
+/* Reading a decision (mt_decide_from's JSON) into decide.h's views: the only
  * place its keys are spelled outside decide.c, which writes them. */
 #include "decide_view.h"
 #include "error.h"

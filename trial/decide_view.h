@@ -1,4 +1,4 @@
-/* A decision (decide.h's mt_decide) as C structs: what the CLI, the wizard
+/* A decision (decide.h's mt_decide_from) as C structs: what the CLI, the wizard
  * and the report read of it, instead of its JSON's keys; decide_view.c is
  * the one reader of the shape decide.h documents. Texts and the arrays are
  * borrowed from the decision read: it must outlive the view. NULL is none;
@@ -40,7 +40,7 @@ typedef struct {
 	const json_t *criteria, *caveats; /* read with mt_decide_view_criterion / _caveat */
 } mt_decision_view;
 
-/* Reads `decision` (from mt_decide). 0, or MT_EINVALID naming the first
+/* Reads `decision` (from mt_decide_from). 0, or MT_EINVALID naming the first
  * key missing (what was there is read). */
 int mt_decide_view_read(mt_decision_view *d, const json_t *decision);
 

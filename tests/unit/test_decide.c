@@ -38,7 +38,7 @@ static const char all_criteria[] =
 	"  - {name: cost-to-quality, kind: cost_to_quality, threshold: 1.2}\n"
 	"  - {name: porting-effort, kind: effort, threshold: 40}\n";
 
-/* One run as mt_decide_evidence flattens it: a finished run that reached
+/* One run as mt_decision_evidence flattens it: a finished run that reached
  * eval_loss `best` after `ttt` seconds (ttt < 0: did not reach it). */
 static json_t *run(int id, const char *system, const char *track, const char *status,
 		   double best, double ttt)
