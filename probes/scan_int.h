@@ -85,6 +85,13 @@ struct mt_scan_parts {
 	size_t nkeep;
 };
 
+/* A result's body pieces; none for a result read from the cache. */
+static inline const struct mt_scan_parts *mt_scan__parts_of(const mt_scan_result *r)
+{
+	static const struct mt_scan_parts none;
+	return r->parts ? r->parts : &none;
+}
+
 /* Writes the members of the calls, methods and not_tensor arrays for job's
  * result into sites[0..2] (appending). Thread-safe for distinct jobs. */
 void mt_scan__render_sites(mt_buf sites[3], const struct job *job);
