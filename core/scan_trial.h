@@ -16,8 +16,9 @@ int mt_scan_trial_paths(char ***out, size_t *n, const mt_trial *t);
 
 void mt_scan_paths_free(char **v, size_t n);
 
-/* What to scan. The scan's own options; paths NULL (npaths 0) takes the
- * trial's scan.paths. `recording` (may be NULL) is called with `payload`
+/* What to scan. The scan's own options; repo NULL takes the trial's
+ * repository (trial.yaml workload.repository, when a local path; else
+ * "."), paths NULL (npaths 0) the trial's scan.paths. `recording` (may be NULL) is called with `payload`
  * when the scan is done and its result is being written down, which takes
  * a moment on a large repository. */
 typedef struct {

@@ -185,6 +185,18 @@ run_mt 0 probe
 has "Ops from a scan limited to: pkg/receivers.py, gone" "$OUT" "probe text says so"
 run_mt 0 scan --json --path .
 eq "$(json '"paths" in j')" False "--path . scans the whole repository despite scan.paths"
+# a trial kept outside its repository: `scan` reads the trial's repository,
+# wherever it runs, and one that is gone is named as trial.yaml's
+O=$T_TMP/outside
+mkdir -p "$O" && new_repo "$T_TMP/other"
+run_mt 0 init --repo "$T_TMP/other" --trial "$O/.mtrial"
+run_mt 0 scan --trial "$O/.mtrial" --json
+eq "$(json 'j["repo"], j["totals"]["calls"]')" "$T_TMP/other 0" \
+	"scan without --repo reads the trial's repository"
+mv "$T_TMP/other" "$T_TMP/moved"
+run_mt 2 scan --trial "$O/.mtrial"
+has "trial.yaml workload.repository" "$ERR" "a trial's repository that is gone: named as trial.yaml's"
+
 printf 'scan: [\n' >>"$R/.mtrial/trial.yaml"
 run_mt 2 scan
 has "trial.yaml:" "$ERR" "a trial.yaml that does not load stops the scan, named (its limit is unknown)"
