@@ -162,61 +162,6 @@ static int on_note_prompt(struct tui_wizard *w, const struct tui_key *k)
 	return one_prompt(w, k, "Note cancelled: nothing saved", record_add_note);
 }
 
-/* `s` from any step: the Repository step shows the scan, so it is selected
- * first; then the repository and revision prompts, with their defaults. */
-static int scan_start(struct tui_wizard *w)
-{
-	char *repo, *rev;
-	int result = TUI_HANDLED | TUI_REDRAW;
-
-	if (w->help_open)
-		set_help(w, 0);
-	result |= select_step(w, 0);
-	record_scan_defaults(w, &repo, &rev);
-	prompt_start_with(&w->prompt, "scan repository: ", repo);
-	w->mode = MODE_SCAN_REPO;
-	free(repo);
-	free(rev);
-	return result;
-}
-
-static int on_scan_prompt(struct tui_wizard *w, const struct tui_key *k)
-{
-	char *text, *repo, *rev;
-	int result;
-
-	switch (prompt_input(&w->prompt, k)) {
-	case PROMPT_CANCEL:
-		w->mode = MODE_NORMAL;
-		free(w->scan_repo);
-		w->scan_repo = NULL;
-		tui_message(w, 0, "Scan cancelled");
-		return TUI_REDRAW;
-	case PROMPT_DONE:
-		break;
-	default:
-		return TUI_REDRAW;
-	}
-	text = prompt_text(&w->prompt);
-	record_scan_defaults(w, &repo, &rev);
-	if (w->mode == MODE_SCAN_REPO) {
-		free(w->scan_repo);
-		w->scan_repo = mt_strdup(*text ? text : repo); /* emptied: the default */
-		prompt_start_with(&w->prompt, "scan revision: ", rev);
-		w->mode = MODE_SCAN_REV;
-		result = TUI_REDRAW;
-	} else {
-		w->mode = MODE_NORMAL;
-		result = record_scan(w, w->scan_repo, text);
-		free(w->scan_repo);
-		w->scan_repo = NULL;
-	}
-	free(text);
-	free(repo);
-	free(rev);
-	return result;
-}
-
 /* --- the steps' own prompts and menus ------------------------------------------ */
 
 void tui_screen_prompt(struct tui_wizard *w, const char *title, const char *initial)
@@ -351,8 +296,6 @@ static int generic_action(struct tui_wizard *w, enum tui_action a)
 		return TUI_HANDLED | TUI_REDRAW;
 	case TUI_ACT_TIMER:
 		return timer_toggle(w);
-	case TUI_ACT_SCAN:
-		return scan_start(w);
 	case TUI_ACT_IMPORT_TABLE:
 		return import_start(w);
 	case TUI_ACT_HELP:
@@ -415,12 +358,8 @@ int tui_dispatch(struct tui_wizard *w, const struct tui_key *k)
 		return on_note_prompt(w, k);
 	if (w->mode == MODE_CATEGORY || w->mode == MODE_TRACK)
 		return on_timer_menu(w, k);
-	if (w->mode == MODE_SCAN_REPO || w->mode == MODE_SCAN_REV)
-		return on_scan_prompt(w, k);
 	if (w->mode == MODE_SCREEN_PROMPT || w->mode == MODE_SCREEN_MENU)
 		return screen_input(w, k);
-	if ((result = runstart_input(w, k)) != TUI_UNHANDLED)
-		return result;
 	if (w->mode == MODE_IMPORT_TABLE)
 		return on_import_prompt(w, k);
 	a = tui_action_for_key(tui_key_code(k));

@@ -1,11 +1,13 @@
 /* The Repository step: the workload as trial.yaml gives it (or as the latest
  * scan found it), the scan's summary from the report model, so the wizard
  * says what the report says, and the scan's whole inventory to browse by
- * op, by file and by finding (inventory.c). */
+ * op, by file and by finding (inventory.c). `s` from any step shows it and
+ * asks what to scan: the repository, then the revision, in its prompts. */
 #include "screen.h"
 #include "inventory.h"
 #include "model_path.h"
 #include "util.h"
+#include "wizard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,8 @@ enum repo_view { VIEW_SUMMARY, VIEW_OPS, VIEW_FILES, VIEW_FINDINGS };
 struct repo_state {
 	enum repo_view view; /* calloc'ed: the summary */
 	struct inventory inv;
+	enum { ASK_NONE, ASK_REPO, ASK_REV } asking; /* the scan's prompts */
+	char *scan_repo; /* owned: the repository the first prompt chose */
 };
 
 static enum inv_view inv_view_of(enum repo_view v)
@@ -300,17 +304,88 @@ static int repository_handle(void *state, const struct tui_ctx *ctx, enum tui_ac
 	return result;
 }
 
+/* --- the scan's prompts ------------------------------------------------------- */
+
+/* `s` from any step (shown, with the keyboard): the repository prompt, with
+ * the trial's as its default. */
+static int repository_summon(void *state, const struct tui_ctx *ctx, enum tui_action a)
+{
+	struct repo_state *st = state;
+	char *repo, *rev;
+
+	(void)a;
+	record_scan_defaults(ctx->wizard, &repo, &rev);
+	tui_screen_prompt(ctx->wizard, "scan repository: ", repo);
+	st->asking = ASK_REPO;
+	free(repo);
+	free(rev);
+	return TUI_HANDLED | TUI_REDRAW;
+}
+
+static void scan_asked(struct repo_state *st, struct tui_wizard *w)
+{
+	st->asking = ASK_NONE;
+	free(st->scan_repo);
+	st->scan_repo = NULL;
+	tui_screen_ask_done(w);
+}
+
+/* A key for the repository prompt, then the revision's; an emptied
+ * prompt takes its default. */
+static int repository_input(void *state, const struct tui_ctx *ctx, const struct tui_key *k)
+{
+	struct repo_state *st = state;
+	struct tui_wizard *w = ctx->wizard;
+	char *text, *repo, *rev;
+	int result = TUI_REDRAW;
+
+	switch (prompt_input(&w->prompt, k)) {
+	case PROMPT_CANCEL:
+		scan_asked(st, w);
+		tui_message(w, 0, "Scan cancelled");
+		return TUI_REDRAW;
+	case PROMPT_DONE:
+		break;
+	default:
+		return TUI_REDRAW;
+	}
+	text = prompt_text(&w->prompt);
+	record_scan_defaults(w, &repo, &rev);
+	if (st->asking == ASK_REPO) {
+		free(st->scan_repo);
+		st->scan_repo = mt_strdup(*text ? text : repo);
+		tui_screen_prompt(w, "scan revision: ", rev);
+		st->asking = ASK_REV;
+	} else {
+		char *chosen = st->scan_repo;
+		st->scan_repo = NULL;
+		scan_asked(st, w);
+		result = record_scan(w, chosen, text);
+		free(chosen);
+	}
+	free(text);
+	free(repo);
+	free(rev);
+	return result;
+}
+
 static void repository_done(void *state)
 {
 	struct repo_state *st = state;
 	inventory_dispose(&st->inv);
+	free(st->scan_repo);
 }
+
+static const enum tui_action summoned_by[] = {TUI_ACT_SCAN, TUI_ACT_NONE};
 
 const struct tui_screen_ops tui_repository_ops = {
 	.name = "Repository",
 	.step_id = "repository",
 	.draw = repository_draw,
 	.handle = repository_handle,
+	.summoned_by = summoned_by,
+	.summon = repository_summon,
+	.input = repository_input,
 	.done = repository_done,
 	.private_size = sizeof(struct repo_state),
 };

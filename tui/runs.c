@@ -15,6 +15,7 @@
 #include "screen.h"
 #include "wizard.h"
 #include "rows.h"
+#include "runstart.h"
 #include "model_path.h"
 #include "chartdraw.h"
 #include "util.h"
@@ -51,6 +52,7 @@ struct runs_state {
 	json_t *comp_of; /* a copy of the attempts it was worked out from */
 	int64_t withdraw_id; /* the run the withdrawal's prompt asks about */
 	char title[64];      /* and that prompt's title */
+	struct tui_runstart start; /* the dialogue that starts a run (R) */
 };
 
 static json_t *attempts(const struct runs_state *st)
@@ -921,6 +923,17 @@ static int withdraw_input(void *state, const struct tui_ctx *ctx, const struct t
 	}
 }
 
+/* A key for the step's open prompt or menu: the run's dialogue, or the
+ * withdrawal's reason. */
+static int runs_input(void *state, const struct tui_ctx *ctx, const struct tui_key *k)
+{
+	struct runs_state *st = state;
+
+	if (st->start.stage != RUNSTART_NONE)
+		return runstart_input(&st->start, ctx->wizard, k);
+	return withdraw_input(state, ctx, k);
+}
+
 static const char *runs_elsewhere(enum tui_action a)
 {
 	return a == TUI_ACT_WITHDRAW ? WITHDRAW_HERE : NULL;
@@ -935,7 +948,7 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 		return withdraw_start(st, ctx);
 	sync(st, ctx);
 	if (a == TUI_ACT_START_RUN)
-		return runstart_begin(ctx->wizard);
+		return runstart_begin(&st->start, ctx->wizard);
 	if (!selected(st))
 		return TUI_UNHANDLED;
 	if (a == TUI_ACT_SYSTEMS || a == TUI_ACT_COMPILATION || a == TUI_ACT_SCALING) {
@@ -985,7 +998,7 @@ const struct tui_screen_ops tui_runs_ops = {
 	.handle = runs_handle,
 	.summoned_by = summoned_by,
 	.summon = runs_handle,
-	.input = withdraw_input,
+	.input = runs_input,
 	.elsewhere = runs_elsewhere,
 	.done = runs_done,
 	.private_size = sizeof(struct runs_state),

@@ -1,5 +1,5 @@
-/* Starting a run from the wizard (x): the system and the track in menus,
- * then the command in a prompt. The system menu also offers each system's
+/* Starting a run from the Runs step (R from any step): the system and the
+ * track in the step's menus, then the command in its prompt. The system menu also offers each system's
  * rehearsal (`mtrial run --rehearsal`: a run that tests the pipeline, never
  * evidence). The run is `mtrial run`'s core function (core/run_trial.h),
  * in the background, in a session of its own, so that the wizard keeps
@@ -7,7 +7,7 @@
  * when the wizard quits. The run records itself as every `mtrial run`
  * does; the Runs step shows its progress (elapsed, step, loss, evaluation)
  * from its log at each reload. The wizard itself writes nothing. */
-#include "wizard.h"
+#include "runstart.h"
 #include "journal.h"
 #include "run_trial.h"
 
@@ -29,10 +29,10 @@ static const char *const systems[] = {"baseline", "candidate",
 /* The label every run started here gets, so the record says where it came from. */
 #define RUN_LABEL "started from the wizard"
 
-int runstart_begin(struct tui_wizard *w)
+int runstart_begin(struct tui_runstart *rs, struct tui_wizard *w)
 {
-	menu_start(&w->menu, "Start a run: which system?", systems, 1);
-	w->mode = MODE_RUN_SYSTEM;
+	tui_screen_menu(w, "Start a run: which system?", systems, 1);
+	rs->stage = RUNSTART_SYSTEM;
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
@@ -81,31 +81,32 @@ static int spawn(struct tui_wizard *w, const char *system, const char *track, in
 	return 0;
 }
 
-static int on_system(struct tui_wizard *w, int i)
+static int on_system(struct tui_runstart *rs, struct tui_wizard *w, int i)
 {
 	static const char *tracks[TUI_MENU_MAX + 1] = {"no track"};
 
 	for (int t = 0; mt_tracks[t] && t < TUI_MENU_MAX - 1; t++)
 		tracks[t + 1] = mt_tracks[t];
-	w->run_system = i;
-	snprintf(w->menu_title, sizeof(w->menu_title), "Start a %s %s: which track?",
+	rs->system = i;
+	snprintf(rs->title, sizeof(rs->title), "Start a %s %s: which track?",
 		 systems[i % N_SYSTEMS], i >= N_SYSTEMS ? "rehearsal" : "run");
-	menu_start(&w->menu, w->menu_title, tracks, 0);
-	w->mode = MODE_RUN_TRACK;
+	tui_screen_menu(w, rs->title, tracks, 0);
+	rs->stage = RUNSTART_TRACK;
 	return TUI_REDRAW;
 }
 
-static int on_command(struct tui_wizard *w, const struct tui_key *k)
+static int on_command(struct tui_runstart *rs, struct tui_wizard *w, const struct tui_key *k)
 {
 	enum prompt_result r = prompt_input(&w->prompt, k);
-	const char *system = systems[w->run_system % N_SYSTEMS];
-	int rehearsal = w->run_system >= N_SYSTEMS;
-	const char *track = w->run_track > 0 ? mt_tracks[w->run_track - 1] : NULL;
+	const char *system = systems[rs->system % N_SYSTEMS];
+	int rehearsal = rs->system >= N_SYSTEMS;
+	const char *track = rs->track > 0 ? mt_tracks[rs->track - 1] : NULL;
 	char *cmd;
 
 	if (r == PROMPT_CONTINUE)
 		return TUI_REDRAW;
-	w->mode = MODE_NORMAL;
+	rs->stage = RUNSTART_NONE;
+	tui_screen_ask_done(w);
 	cmd = prompt_text(&w->prompt);
 	if (r == PROMPT_CANCEL || !*cmd)
 		tui_message(w, 0, "%s: no run started", r == PROMPT_CANCEL ? "Cancelled"
@@ -119,25 +120,26 @@ static int on_command(struct tui_wizard *w, const struct tui_key *k)
 	return TUI_HANDLED | TUI_REDRAW | TUI_RELOAD;
 }
 
-int runstart_input(struct tui_wizard *w, const struct tui_key *k)
+int runstart_input(struct tui_runstart *rs, struct tui_wizard *w, const struct tui_key *k)
 {
 	int i;
 
-	if (w->mode == MODE_RUN_COMMAND)
-		return on_command(w, k);
-	if (w->mode != MODE_RUN_SYSTEM && w->mode != MODE_RUN_TRACK)
+	if (rs->stage == RUNSTART_COMMAND)
+		return on_command(rs, w, k);
+	if (rs->stage == RUNSTART_NONE)
 		return TUI_UNHANDLED;
 	if ((i = menu_input(&w->menu, k)) == MENU_CONTINUE)
 		return TUI_REDRAW;
 	if (i == MENU_CANCEL) {
-		w->mode = MODE_NORMAL;
+		rs->stage = RUNSTART_NONE;
+		tui_screen_ask_done(w);
 		tui_message(w, 0, "No run started");
 		return TUI_REDRAW;
 	}
-	if (w->mode == MODE_RUN_SYSTEM)
-		return on_system(w, i);
-	w->run_track = i;
-	prompt_start(&w->prompt, "command (sh -c, in this directory): ");
-	w->mode = MODE_RUN_COMMAND;
+	if (rs->stage == RUNSTART_SYSTEM)
+		return on_system(rs, w, i);
+	rs->track = i;
+	tui_screen_prompt(w, "command (sh -c, in this directory): ", NULL);
+	rs->stage = RUNSTART_COMMAND;
 	return TUI_REDRAW;
 }

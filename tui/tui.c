@@ -211,7 +211,6 @@ int mt_tui_run(mt_trial *trial)
 	screens_dispose(&w);
 	json_decref(w.model);
 	record_dispose(&w);
-	free(w.scan_repo);
 	if (!error && stop_signal)
 		error = mt_error_set(MT_ERROR, "interrupted");
 	return error;

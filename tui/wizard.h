@@ -28,11 +28,6 @@ enum tui_mode {
 	MODE_NOTE,
 	MODE_CATEGORY,
 	MODE_TRACK,
-	MODE_SCAN_REPO, /* the scan's repository path */
-	MODE_SCAN_REV,  /* then its revision */
-	MODE_RUN_SYSTEM,     /* a run's system (a menu) */
-	MODE_RUN_TRACK,      /* then its track (a menu) */
-	MODE_RUN_COMMAND,    /* then its command */
 	MODE_IMPORT_TABLE,   /* the file or URL of a table to import */
 	MODE_SCREEN_PROMPT,  /* a screen's prompt (tui_screen_prompt) */
 	MODE_SCREEN_MENU,    /* a screen's menu (tui_screen_menu) */
@@ -42,14 +37,12 @@ enum tui_mode {
  * menu over the content. */
 static inline int tui_mode_prompts(enum tui_mode m)
 {
-	return m == MODE_NOTE || m == MODE_SCAN_REPO || m == MODE_SCAN_REV ||
-	       m == MODE_RUN_COMMAND || m == MODE_IMPORT_TABLE || m == MODE_SCREEN_PROMPT;
+	return m == MODE_NOTE || m == MODE_IMPORT_TABLE || m == MODE_SCREEN_PROMPT;
 }
 
 static inline int tui_mode_menu(enum tui_mode m)
 {
-	return m == MODE_CATEGORY || m == MODE_TRACK || m == MODE_RUN_SYSTEM ||
-	       m == MODE_RUN_TRACK || m == MODE_SCREEN_MENU;
+	return m == MODE_CATEGORY || m == MODE_TRACK || m == MODE_SCREEN_MENU;
 }
 
 struct tui_layout {
@@ -78,7 +71,6 @@ struct tui_wizard {
 	struct tui_prompt prompt;
 	struct tui_menu menu;
 	int category;                 /* chosen in MODE_CATEGORY */
-	char *scan_repo;              /* owned; chosen in MODE_SCAN_REPO */
 	json_t *scan;                 /* owned; the latest scan's full result */
 	int64_t scan_id;              /* its id, 0 with none */
 	json_t *probe;                /* owned; the latest probe's full result */
@@ -96,10 +88,6 @@ struct tui_wizard {
 	char *tables[TUI_MENU_MAX + 1];     /* owned; the table menu's names */
 	char *table_items[TUI_MENU_MAX + 1]; /* owned; and its items */
 	char *source_items[TUI_NSOURCES + 1]; /* owned; the source menu's items */
-	int run_system, run_track;    /* chosen in MODE_RUN_SYSTEM and _TRACK
-					 (0: no track, else mt_tracks[i - 1]) */
-	char menu_title[160];         /* a menu's (or a prompt's) title made for
-					 the occasion */
 	char message[512];
 	int message_error;
 	struct tui_layout layout;
@@ -193,13 +181,6 @@ void record_dispose(struct tui_wizard *w);
 /* Sets the message line (printf-style); is_error styles it as an error. */
 void tui_message(struct tui_wizard *w, int is_error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/* runstart.c */
-/* Asks for a run's system, track and command (menus, then a prompt). */
-int runstart_begin(struct tui_wizard *w);
-/* Takes a key in those modes and, after the command, starts `mtrial run`
- * in the background; TUI_UNHANDLED in other modes. Returns result bits. */
-int runstart_input(struct tui_wizard *w, const struct tui_key *k);
 
 /* dispatch.c */
 /* Opens a prompt (initial may be NULL) or a menu (items and title
