@@ -38,14 +38,31 @@ static int write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
-/* Sanitises pending + s[0..n); keeps a cut character for the next call. */
+/* How many bytes s starts with that every mode keeps as they are:
+ * printable ASCII, \t and \n (most of what any command prints). */
+static size_t plain_prefix(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) ||
+			 s[i] == '\n' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+/* Sanitises pending + s[0..n); keeps a cut character for the next call.
+ * A plain start (nothing pending) is written as it is, without a copy. */
 static int filter_put(struct filter *f, const char *s, size_t n, int last)
 {
 	mt_buf out = MT_BUF_INIT;
-	size_t took;
+	size_t took, plain = f->pending.len ? 0 : plain_prefix(s, n);
 	int error;
 
-	mt_buf_put(&f->pending, s, n);
+	if (plain && write_all(f->fd, s, plain) < 0)
+		return -1;
+	if (plain == n && (!last || !f->pending.len))
+		return 0;
+	mt_buf_put(&f->pending, s + plain, n - plain);
 	took = mt_term_safe_put(&out, mt_buf_cstr(&f->pending), f->pending.len, MT_TERM_TEXT,
 				last);
 	memmove(f->pending.ptr, f->pending.ptr + took, f->pending.len - took);
