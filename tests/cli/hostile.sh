@@ -163,5 +163,12 @@ python3 -c "print('\u00e9' * 40000)" >"$T_TMP/long"
 mt_clean 0 note - <"$T_TMP/long"
 mt_clean 0 notes
 has "$(python3 -c "print('\u00e9' * 40000)")" "$OUT" "a long UTF-8 note intact"
+# plain ASCII first (written as it is), then characters cut at stdio's
+# buffer edges and an escape, which the sanitiser still sees
+python3 -c "print('a' * 8191 + '\u00e9' * 5000 + '\x1b[31m' + '\u00fc' * 4000)" >"$T_TMP/mixed"
+mt_clean 0 note - <"$T_TMP/mixed"
+mt_clean 0 notes
+has "$(python3 -c "print('a' * 8191 + '\u00e9' * 5000 + '?[31m' + '\u00fc' * 4000)")" "$OUT" \
+	"a plain start, cut characters and an escape after it: intact, the escape shown as ?"
 
 finish
