@@ -117,11 +117,12 @@ static char *remembered_writer(const char *path, const char *host)
 	return found;
 }
 
-/* Keeps the local files of .mtrial/ out of git. */
-static void write_gitignore(const char *trial_dir)
+void mt_events_ignore_local(const char *trial_dir)
 {
 	char *path = mt_path_join(trial_dir, ".gitignore");
-	static const char text[] = "# local to this clone (mtrial): never committed\n/" WRITER_FILE "\n";
+	static const char text[] = "# local to this clone (mtrial): the writer of this host, and\n"
+				   "# journal.db, an index made again from events/ when missing\n"
+				   "/" WRITER_FILE "\n/journal.db\n/journal.db-*\n";
 
 	if (!mt_path_exists(path) && mt_file_write_atomic(path, text, strlen(text), 1) < 0)
 		mt_error_clear(); /* a read-only or raced directory: the writer still works */
@@ -152,7 +153,7 @@ int mt_events_writer(mt_events *ev, const char **out)
 			free(ev->writer);
 			ev->writer = NULL;
 		}
-		write_gitignore(ev->trial_dir);
+		mt_events_ignore_local(ev->trial_dir);
 	}
 done:
 	if (fd >= 0)
@@ -351,8 +352,11 @@ int mt_event_parse(mt_event *e, char *why, size_t why_size)
 	if (!json_is_object(e->obj))
 		return bad(e, why, why_size, "not a JSON object");
 	if (!json_is_integer(v) || json_integer_value(v) != MT_EVENTS_VERSION) {
-		snprintf(why, why_size, "event version %s is not %d (a newer mtrial wrote it?)",
-			 json_is_integer(v) ? "other" : "missing", MT_EVENTS_VERSION);
+		if (json_is_integer(v))
+			snprintf(why, why_size, "event version %lld is not %d (a newer mtrial wrote "
+				 "it?)", (long long)json_integer_value(v), MT_EVENTS_VERSION);
+		else
+			snprintf(why, why_size, "no event version \"v\"");
 		e->error = why;
 		return MT_EINVALID;
 	}

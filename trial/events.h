@@ -35,6 +35,10 @@ const char *mt_events_dir(const mt_events *ev);
  * first use. Borrowed, lives as long as ev. */
 int mt_events_writer(mt_events *ev, const char **out);
 
+/* Writes trial_dir/.gitignore, when there is none, keeping the local files
+ * out of git: the writer file and journal.db (an index of events/). */
+void mt_events_ignore_local(const char *trial_dir);
+
 /* A new event id for time `ms`: later ids of one process sort after
  * earlier ones even within one ms. */
 void mt_event_id(char out[MT_EVENT_ID_LEN + 1], int64_t ms);

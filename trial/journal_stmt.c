@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 int mt_jstmt_error(mt_journal *j, const char *what)
 {
@@ -121,7 +122,8 @@ int mt_jstmt_first(mt_journal *j, sqlite3_stmt **out, const char *what, const ch
 	return rc == SQLITE_DONE ? 0 : mt_jstmt_error(j, what);
 }
 
-static int run_v(mt_journal *j, const char *what, const char *sql, const char *types, va_list ap)
+static int run_once(mt_journal *j, const char *what, const char *sql, const char *types,
+		    va_list ap)
 {
 	sqlite3_stmt *st = NULL;
 	int error = prepare_v(j, &st, sql, types, ap);
@@ -129,6 +131,49 @@ static int run_v(mt_journal *j, const char *what, const char *sql, const char *t
 	if (error == 0 && sqlite3_step(st) != SQLITE_DONE)
 		error = mt_jstmt_error(j, what);
 	sqlite3_finalize(st);
+	return error;
+}
+
+/* The kept statement of `sql`, prepared on first use; NULL when the cache
+ * is full (the caller prepares one of its own). */
+static sqlite3_stmt *cached(mt_journal *j, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+
+	for (size_t i = 0; i < j->ncache; i++)
+		if (strcmp(j->cache[i].sql, sql) == 0)
+			return j->cache[i].st;
+	if (j->ncache == MT_JSTMT_CACHE ||
+	    sqlite3_prepare_v3(j->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	j->cache[j->ncache].sql = mt_strdup(sql);
+	j->cache[j->ncache++].st = st;
+	return st;
+}
+
+void mt_jstmt_cache_free(mt_journal *j)
+{
+	for (size_t i = 0; i < j->ncache; i++) {
+		sqlite3_finalize(j->cache[i].st);
+		free(j->cache[i].sql);
+	}
+	j->ncache = 0;
+}
+
+static int run_v(mt_journal *j, const char *what, const char *sql, const char *types, va_list ap)
+{
+	sqlite3_stmt *st = cached(j, sql);
+	int error;
+
+	if (!st)
+		return run_once(j, what, sql, types, ap);
+	error = bind_args(st, types, ap);
+	if (error == 0 && sqlite3_step(st) != SQLITE_DONE)
+		error = mt_jstmt_error(j, what);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	return error;
 }
 

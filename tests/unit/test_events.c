@@ -1,6 +1,7 @@
-/* The event log (trial/events.c): ids, the writer, appending from four
- * processes at once, a file cut short, lines refused with their file and
- * line. */
+/* The event log (trial/events.c) and journal.db as its index: ids, the
+ * writer, appending from four processes at once, a file cut short, lines
+ * refused with their file and line, and the index made again from the
+ * events alone. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include "error.h"
 #include "events.h"
 #include "fixtures.h"
+#include "journal.h"
 #include "jsonutil.h"
 #include "util.h"
 
@@ -263,6 +265,93 @@ static void test_bad_lines_say_why(void **state)
 	free(path);
 }
 
+/* What `notes`, `effort log`, `override --list`, `rm --list` and the
+ * marks show. */
+static json_t *listings(mt_journal *j)
+{
+	return json_pack("{so, so, so, so, so}", "notes", mt_journal_notes_json(j), "effort",
+			 mt_journal_effort_json(j), "overrides", mt_journal_overrides_json(j),
+			 "withdrawals", mt_journal_withdrawals_json(j), "marks",
+			 mt_journal_marks_json(j));
+}
+
+/* journal.db is an index: deleted, it is made again from the events with
+ * the same listings; a tampered line is refused with FILE:LINE and the
+ * rest still loads. */
+static void test_index_rebuilt_and_tampering_refused(void **state)
+{
+	struct ctx *c = *state;
+	char *db = mt_path_join(c->dir, "journal.db"), *path, *text = NULL, *wal, *dup;
+	const char *tags[] = {"env"};
+	json_t *before, *after, *status, *refused;
+	mt_journal *j = NULL;
+	mt_effort e = {0};
+	int64_t note = 0;
+	size_t len;
+
+	assert_int_equal(mt_journal_open(&j, db, 1), 0);
+	assert_int_equal(mt_journal_effort_start(j, "portability", "setup", NULL, &e), 0);
+	mt_effort_dispose(&e);
+	assert_int_equal(mt_journal_note_add(j, "pip fails", NULL, tags, 1, &note), 0);
+	assert_int_equal(mt_journal_effort_stop(j, &e), 0);
+	mt_effort_dispose(&e);
+	assert_int_equal(mt_journal_note_add(j, "mistake", NULL, NULL, 0, NULL), 0);
+	assert_int_equal(mt_journal_withdraw(j, "note", 2, "me", "typo", NULL), 0);
+	assert_int_equal(mt_journal_override_add(j, "aten::add", "device", "ok on 2.1", NULL), 0);
+	assert_int_equal(mt_journal_mark_set(j, "portability", "a.py", "reusable", NULL), 0);
+	before = listings(j);
+	mt_journal_free(j);
+
+	remove(db);
+	wal = malloc(strlen(db) + 5);
+	sprintf(wal, "%s-wal", db);
+	remove(wal);
+	sprintf(wal, "%s-shm", db);
+	remove(wal);
+	assert_int_equal(mt_journal_open(&j, db, 0), 0); /* no journal.db, but events */
+	after = listings(j);
+	/* the running durations differ by the clock only; none runs here */
+	assert_true(json_equal(before, after));
+	mt_journal_free(j);
+
+	/* a copy of line 1 with another payload, and a line that is not JSON */
+	path = events_file(c);
+	assert_int_equal(mt_file_read(&text, &len, path), 0);
+	*strchr(text, '\n') = '\0';
+	dup = malloc(strlen(text) + 40);
+	sprintf(dup, "%s\nnot json\n", text);
+	memcpy(strstr(dup, "\"setup\""), "\"other\"", 7);
+	append_raw(path, dup);
+	assert_int_equal(mt_journal_open(&j, db, 0), 0);
+	status = mt_journal_events_json(j);
+	refused = json_object_get(status, "refused");
+	assert_int_equal(json_array_size(refused), 2);
+	assert_int_equal(mt_json_int(json_array_get(refused, 0), "line"), 8);
+	assert_non_null(strstr(mt_json_str(json_array_get(refused, 0), "reason"),
+			       "another payload"));
+	assert_int_equal(mt_json_int(json_array_get(refused, 1), "line"), 9);
+	assert_int_equal(mt_json_int(status, "events"), 7);
+	json_decref(status);
+	/* the rest loads: still one interval of setup */
+	json_decref(after);
+	after = mt_journal_effort_json(j);
+	assert_int_equal(json_array_size(after), 1);
+	assert_string_equal(mt_json_str(json_array_get(after, 0), "category"), "setup");
+	json_decref(after);
+	/* rebuilt in place: the same */
+	assert_int_equal(mt_journal_rebuild(j), 0);
+	after = listings(j);
+	assert_true(json_equal(before, after));
+	mt_journal_free(j);
+	json_decref(before);
+	json_decref(after);
+	free(dup);
+	free(text);
+	free(path);
+	free(wal);
+	free(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +360,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_four_processes_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_last_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_lines_say_why, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_index_rebuilt_and_tampering_refused, setup,
+						teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
