@@ -275,8 +275,10 @@ int mt_journal_open(mt_journal **out, const char *path, int create)
 		goto cleanup;
 	}
 	sqlite3_busy_timeout(j->db, 30000);
+	/* temp_store: each event applied in a SAVEPOINT (a refused one is
+	 * rolled back alone), whose journal then stays in memory */
 	if ((error = mt_jstmt_exec_sql(j, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
-					  "PRAGMA synchronous=NORMAL")) < 0)
+					  "PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY")) < 0)
 		goto cleanup;
 	/* a journal at this version needs no write transaction to be read:
 	 * `notes` and the wizard never wait on a writer's lock to open it */

@@ -99,8 +99,8 @@ static int seen(mt_journal *j, const mt_event *e, const char *digest)
 {
 	sqlite3_stmt *st = NULL;
 	char why[300];
-	int rc = mt_jstmt_first(j, &st, "reading events", "SELECT digest, file, line FROM events"
-				" WHERE uid = ?", "t", e->id);
+	int rc = mt_jstmt_first_kept(j, &st, "reading events", "SELECT digest, file, line FROM"
+				     " events WHERE uid = ?", "t", e->id);
 
 	if (rc == 1 && strcmp((const char *)sqlite3_column_text(st, 0), digest) != 0) {
 		snprintf(why, sizeof(why), "event %s is already in the record with another payload"
@@ -114,7 +114,7 @@ static int seen(mt_journal *j, const mt_event *e, const char *digest)
 				  " uid = ?", "tIt", e->file, (int64_t)e->line, e->id);
 		rc = rc < 0 ? rc : 1;
 	}
-	sqlite3_finalize(st);
+	mt_jstmt_release(st);
 	return rc;
 }
 
@@ -139,18 +139,18 @@ static int apply_line(mt_journal *j, const mt_event *line)
 	mt_sha256_hex(digest, e.text, e.len);
 	if ((rc = seen(j, &e, digest)) != 0)
 		return rc < 0 ? rc : 0;
-	if ((rc = mt_jstmt_exec_sql(j, "SAVEPOINT event")) < 0)
+	if ((rc = mt_jstmt_run(j, "starting an event", "SAVEPOINT event", "")) < 0)
 		return rc;
 	if ((rc = mt_japply(j, &e, NULL)) == 0)
 		rc = mt_jevent_record(j, &e, digest);
 	if (rc < 0) {
 		char *reason = mt_strdup(mt_error_last());
-		mt_jstmt_exec_sql(j, "ROLLBACK TO event");
+		mt_jstmt_run(j, "refusing an event", "ROLLBACK TO event", "");
 		mt_error_clear();
 		rc = refuse(j, e.file, e.line, e.id, reason);
 		free(reason);
 	}
-	mt_jstmt_exec_sql(j, "RELEASE event");
+	mt_jstmt_run(j, "ending an event", "RELEASE event", "");
 	return rc;
 }
 

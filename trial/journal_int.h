@@ -59,6 +59,13 @@ int mt_jstmt_prepare(mt_journal *j, sqlite3_stmt **out, const char *sql, const c
 int mt_jstmt_first(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
 		   const char *types, ...);
 
+/* mt_jstmt_first on a statement kept by the handle (a query run once an
+ * event): the caller hands *out back with mt_jstmt_release, never
+ * finalizes it. */
+int mt_jstmt_first_kept(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
+			const char *types, ...);
+void mt_jstmt_release(sqlite3_stmt *st);
+
 /* Finalizes the statements kept by mt_jstmt_run. */
 void mt_jstmt_cache_free(mt_journal *j);
 

@@ -177,6 +177,33 @@ static int run_v(mt_journal *j, const char *what, const char *sql, const char *t
 	return error;
 }
 
+int mt_jstmt_first_kept(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
+			const char *types, ...)
+{
+	va_list ap;
+	int error, rc;
+
+	if (!(*out = cached(j, sql)))
+		return mt_jstmt_error(j, what);
+	va_start(ap, types);
+	error = bind_args(*out, types, ap);
+	va_end(ap);
+	if (error < 0)
+		return error;
+	rc = sqlite3_step(*out);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : mt_jstmt_error(j, what);
+}
+
+void mt_jstmt_release(sqlite3_stmt *st)
+{
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+	}
+}
+
 int mt_jstmt_run(mt_journal *j, const char *what, const char *sql, const char *types, ...)
 {
 	va_list ap;
