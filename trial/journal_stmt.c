@@ -105,21 +105,26 @@ int mt_jstmt_prepare(mt_journal *j, sqlite3_stmt **out, const char *sql, const c
 	return error;
 }
 
+/* Steps st to its first row: 1 a row, 0 none, or the error naming what. */
+static int step_first(mt_journal *j, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : mt_jstmt_error(j, what);
+}
+
 int mt_jstmt_first(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
 		   const char *types, ...)
 {
 	va_list ap;
-	int error, rc;
+	int error;
 
 	va_start(ap, types);
 	error = prepare_v(j, out, sql, types, ap);
 	va_end(ap);
-	if (error < 0)
-		return error;
-	rc = sqlite3_step(*out);
-	if (rc == SQLITE_ROW)
-		return 1;
-	return rc == SQLITE_DONE ? 0 : mt_jstmt_error(j, what);
+	return error < 0 ? error : step_first(j, *out, what);
 }
 
 static int run_once(mt_journal *j, const char *what, const char *sql, const char *types,
@@ -181,19 +186,14 @@ int mt_jstmt_first_kept(mt_journal *j, sqlite3_stmt **out, const char *what, con
 			const char *types, ...)
 {
 	va_list ap;
-	int error, rc;
+	int error;
 
 	if (!(*out = cached(j, sql)))
 		return mt_jstmt_error(j, what);
 	va_start(ap, types);
 	error = bind_args(*out, types, ap);
 	va_end(ap);
-	if (error < 0)
-		return error;
-	rc = sqlite3_step(*out);
-	if (rc == SQLITE_ROW)
-		return 1;
-	return rc == SQLITE_DONE ? 0 : mt_jstmt_error(j, what);
+	return error < 0 ? error : step_first(j, *out, what);
 }
 
 void mt_jstmt_release(sqlite3_stmt *st)
