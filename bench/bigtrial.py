@@ -19,7 +19,8 @@ def main():
         subprocess.run([mt, "--trial", trial, "runs", "import", "--system", system, log],
                        check=True, stdout=subprocess.DEVNULL)
     db = sqlite3.connect(trial + "/journal.db")
-    cols = [r[1] for r in db.execute("PRAGMA table_info(runs)") if r[1] != "id"]
+    # uid names the event a row was made from (issue 19): unique, not copied
+    cols = [r[1] for r in db.execute("PRAGMA table_info(runs)") if r[1] not in ("id", "uid")]
     seeds = [r[0] for r in db.execute("SELECT id FROM runs ORDER BY id")]
     for i in range(nruns - len(seeds)):
         db.execute("INSERT INTO runs (%s) SELECT %s FROM runs WHERE id = ?" % (",".join(cols), ",".join(cols)),

@@ -349,6 +349,16 @@ const struct cli_command cli_commands[] = {
 	 "inline CSS and SVG charts, no script); json prints the model they are\n"
 	 "rendered from. -o writes FILE atomically instead of standard output.\n"
 	 "MTRIAL_TEMPLATE_DIR overrides the templates compiled into the binary.\n"},
+	{"index", cmd_index, "the events files the journal indexes; rebuild the index",
+	 "Usage: mtrial index [--rebuild] [--json]\n\n"
+	 "The trial's record is the events files in .mtrial/events/ (one per writer:\n"
+	 "a host and a random id); journal.db is an index of them, brought up to date\n"
+	 "whenever the trial is opened. Lists the files, the events indexed and every\n"
+	 "line refused (not an event, a newer version, a duplicate id with another\n"
+	 "payload, a payload that does not hold) as FILE:LINE with why; a last line\n"
+	 "cut short is left unread, with a warning. --rebuild makes the index again\n"
+	 "from the files (the local ids are given again; rows another tool wrote into\n"
+	 "journal.db alone become events first).\n"},
 	{"doctor", cmd_doctor, "show library versions and what mtrial can use here",
 	 "Usage: mtrial doctor [--json]\n\n"
 	 "Shows the version of every library mtrial uses and whether it was found,\n"

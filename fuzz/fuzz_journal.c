@@ -25,19 +25,19 @@ static mt_journal *journal;
 static sqlite3 *db;
 
 static const char *const inserts[] = {
-	"INSERT INTO scans VALUES (1, 1, 'r', 'v', 't', 0, ?1, ?1)",
-	"INSERT INTO probes VALUES (1, 1, 'n', 'v', 'r', 's', 1, ?1)",
-	"INSERT INTO inventories VALUES (1, 1, 'trace', 'f', 'd', ?1)",
+	"INSERT INTO scans VALUES (1, 1, 'r', 'v', 't', 0, ?1, ?1, NULL)",
+	"INSERT INTO probes VALUES (1, 1, 'n', 'v', 'r', 's', 1, ?1, NULL)",
+	"INSERT INTO inventories VALUES (1, 1, 'trace', 'f', 'd', ?1, NULL)",
 	"INSERT INTO checks (id, created_ms, kind, passed, reference, candidate, result)"
 	" VALUES (1, 1, 'compare', 1, 'a', 'b', ?1)",
 	"INSERT INTO runs (id, created_ms, system, track, label, origin, command, log, status,"
 	" started_ms, ended_ms, metrics) VALUES (1, 1, 'baseline', ?1, ?1, 'import', ?1, ?1,"
 	" 'success', 1, 2, ?1)",
-	"INSERT INTO change_marks VALUES (1, 1, ?1, ?1, 'reusable', ?1)",
-	"INSERT INTO effort VALUES (1, ?1, 'other', ?1, 1, 2)",
-	"INSERT INTO notes VALUES (1, 1, ?1, ?1, NULL)",
+	"INSERT INTO change_marks VALUES (1, 1, ?1, ?1, 'reusable', ?1, NULL)",
+	"INSERT INTO effort VALUES (1, ?1, 'other', ?1, 1, 2, NULL)",
+	"INSERT INTO notes VALUES (1, 1, ?1, ?1, NULL, NULL)",
 	"INSERT INTO note_tags VALUES (1, ?1)",
-	"INSERT INTO op_overrides VALUES (1, 1, ?1, 'device', ?1)",
+	"INSERT INTO op_overrides VALUES (1, 1, ?1, 'device', ?1, NULL)",
 };
 
 static void setup(void)

@@ -135,6 +135,48 @@ static const char *const migrations[] = {
 	"  who TEXT NOT NULL,"
 	"  why TEXT NOT NULL,"
 	"  UNIQUE (kind, item_id));",
+	/* 13: the record is the events files (.mtrial/events/, issue 19) and
+	 *    this database their index: each row names the event that made it
+	 *    (uid), each file how far it was read, each event its digest (a
+	 *    replay tells a tampered duplicate), each refused line why */
+	"ALTER TABLE effort ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX effort_uid ON effort(uid);"
+	"ALTER TABLE notes ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX notes_uid ON notes(uid);"
+	"ALTER TABLE scans ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX scans_uid ON scans(uid);"
+	"ALTER TABLE probes ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX probes_uid ON probes(uid);"
+	"ALTER TABLE op_overrides ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX op_overrides_uid ON op_overrides(uid);"
+	"ALTER TABLE inventories ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX inventories_uid ON inventories(uid);"
+	"ALTER TABLE checks ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX checks_uid ON checks(uid);"
+	"ALTER TABLE runs ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX runs_uid ON runs(uid);"
+	"ALTER TABLE change_marks ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX change_marks_uid ON change_marks(uid);"
+	"ALTER TABLE withdrawals ADD COLUMN uid TEXT;"
+	"CREATE UNIQUE INDEX withdrawals_uid ON withdrawals(uid);"
+	"CREATE TABLE events ("
+	"  uid TEXT PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  t INTEGER NOT NULL,"
+	"  digest TEXT NOT NULL,"
+	"  file TEXT NOT NULL,"
+	"  line INTEGER NOT NULL) WITHOUT ROWID;"
+	"CREATE TABLE event_files ("
+	"  file TEXT PRIMARY KEY,"
+	"  bytes INTEGER NOT NULL,"
+	"  lines INTEGER NOT NULL,"
+	"  tail INTEGER NOT NULL);"
+	"CREATE TABLE refused_events ("
+	"  file TEXT NOT NULL,"
+	"  line INTEGER NOT NULL,"
+	"  uid TEXT,"
+	"  reason TEXT NOT NULL,"
+	"  PRIMARY KEY (file, line));",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -192,31 +234,60 @@ static int version_now(mt_journal *j)
 	return v;
 }
 
+/* The events directory of the trial holding journal `path` has events:
+ * the journal is their index, made again when it is missing. */
+static int has_events(mt_events *ev)
+{
+	char **names = NULL;
+	int yes = mt_events_names(ev, &names) == 0 && names[0];
+
+	mt_events_names_free(names);
+	mt_error_clear();
+	return yes;
+}
+
 int mt_journal_open(mt_journal **out, const char *path, int create)
 {
 	mt_journal *j;
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	int error;
+	char *dir = mt_strdup(path), *slash = strrchr(dir, '/');
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error, version;
 
 	*out = NULL;
-	if (!create && !mt_path_exists(path))
-		return mt_error_set(MT_ENOTFOUND, "%s: no journal", path);
 	j = calloc(1, sizeof(*j));
-	if (!j)
+	if (!j) {
+		free(dir);
 		return mt_error_set(MT_EIO, "out of memory");
+	}
 	j->path = mt_strdup(path);
+	if (slash)
+		*slash = '\0';
+	error = mt_events_open(&j->events, slash ? (dir[0] ? dir : "/") : ".");
+	free(dir);
+	if (error < 0)
+		goto cleanup;
+	if (!create && !mt_path_exists(path) && !has_events(j->events)) {
+		error = mt_error_set(MT_ENOTFOUND, "%s: no journal", path);
+		goto cleanup;
+	}
 	if (sqlite3_open_v2(path, &j->db, flags, NULL) != SQLITE_OK) {
 		error = mt_error_set(MT_EIO, "%s: %s", path,
 				     j->db ? sqlite3_errmsg(j->db) : "cannot open");
 		goto cleanup;
 	}
 	sqlite3_busy_timeout(j->db, 30000);
+	/* temp_store: each event applied in a SAVEPOINT (a refused one is
+	 * rolled back alone), whose journal then stays in memory */
 	if ((error = mt_jstmt_exec_sql(j, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
-					  "PRAGMA synchronous=NORMAL")) < 0)
+					  "PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY")) < 0)
 		goto cleanup;
 	/* a journal at this version needs no write transaction to be read:
 	 * `notes` and the wizard never wait on a writer's lock to open it */
-	if (version_now(j) != N_MIGRATIONS && (error = migrate(j)) < 0)
+	version = version_now(j);
+	if (version != N_MIGRATIONS && (error = migrate(j)) < 0)
+		goto cleanup;
+	if (version > 0 && version < 13 && (error = mt_jexport_all(j)) < 0)
+		goto cleanup;
+	if ((error = mt_jevent_catch_up(j)) < 0)
 		goto cleanup;
 	*out = j;
 	return 0;
@@ -229,7 +300,9 @@ void mt_journal_free(mt_journal *j)
 {
 	if (!j)
 		return;
+	mt_jstmt_cache_free(j);
 	sqlite3_close(j->db);
+	mt_events_free(j->events);
 	free(j->path);
 	free(j);
 }
@@ -313,47 +386,40 @@ int mt_journal_check_choice(const char *what, const char *value, const char *con
 	return error;
 }
 
-static int insert_tags(mt_journal *j, int64_t note_id, const char *const *tags, size_t ntags)
+/* The tags of a note as event data. */
+static json_t *tags_json(const char *const *tags, size_t ntags)
 {
-	int error = 0;
+	json_t *arr = json_array();
 
-	for (size_t i = 0; i < ntags && error == 0; i++)
-		error = mt_jstmt_run(j, "adding tag", "INSERT OR IGNORE INTO note_tags VALUES (?, ?)",
-				     "It", note_id, tags[i]);
-	return error;
+	for (size_t i = 0; i < ntags; i++)
+		json_array_append_new(arr, mt_json_text(tags[i]));
+	return arr;
 }
 
 int mt_journal_note_add(mt_journal *j, const char *text, const char *track,
 			const char *const *tags, size_t ntags, int64_t *id_out)
 {
 	mt_effort running = {0};
+	char interval[MT_EVENT_ID_LEN + 1] = "";
 	int error, have_timer;
-	int64_t id = 0;
 
-	if (!text || !*text)
-		return mt_error_set(MT_EINVALID, "a note needs text");
-	if ((error = mt_journal_check_choice("track", track, mt_tracks)) < 0)
-		return error;
-	if ((error = mt_jstmt_begin(j)) < 0)
+	if ((error = mt_jevent_begin(j)) < 0)
 		return error;
 	error = current_locked(j, &running);
 	have_timer = error == 0;
 	if (error == MT_ENOTFOUND)
 		error = 0;
+	if (have_timer)
+		error = mt_jevent_uid_of(j, "effort", "effort", running.id, interval);
 	if (error == 0)
-		error = mt_jstmt_run(j, "adding note", "INSERT INTO notes (created_ms, track, text,"
-				     " interval_id) VALUES (?, ?, ?, ?)", "ITtN", mt_now_ms(),
-				     track ? track : (have_timer ? running.track : NULL), text,
-				     have_timer ? running.id : (int64_t)0);
-	id = sqlite3_last_insert_rowid(j->db);
-	if (error == 0)
-		error = insert_tags(j, id, tags, ntags);
+		error = mt_jevent_emit(j, "note.add", mt_now_ms(),
+				       json_pack("{so, so, so, so}", "text", mt_json_text(text),
+						 "track", mt_json_text(track ? track : running.track),
+						 "tags", tags_json(tags, ntags), "interval",
+						 mt_json_text(have_timer ? interval : NULL)),
+				       id_out);
 	mt_effort_dispose(&running);
-	if ((error = mt_jstmt_finish(j, error)) < 0)
-		return error;
-	if (id_out)
-		*id_out = id;
-	return 0;
+	return mt_jstmt_finish(j, error);
 }
 
 static int load_tags(mt_journal *j, sqlite3_stmt *tag_st, mt_note *n)
@@ -409,31 +475,21 @@ cleanup:
 	return error;
 }
 
-/* Inserts one interval inside an open transaction; stopped_ms 0 leaves it
- * running. */
-static int insert_interval(mt_journal *j, const char *track, const char *category,
-			   const char *text, int64_t started_ms, int64_t stopped_ms)
+/* An interval's fields as event data. */
+static json_t *interval_json(const char *track, const char *category, const char *text)
 {
-	return mt_jstmt_run(j, "recording effort", "INSERT INTO effort (track, category, text,"
-			    " started_ms, stopped_ms) VALUES (?, ?, ?, ?, ?)", "TtTIN", track,
-			    category, text, started_ms, stopped_ms);
-}
-
-static int check_effort(const char *track, const char *category)
-{
-	int error = mt_journal_check_choice("track", track, mt_tracks);
-	return error < 0 ? error : mt_journal_check_choice("category", category, mt_effort_categories);
+	return json_pack("{so, ss, so}", "track", mt_json_text(track), "category",
+			 category ? category : "other", "text", mt_json_text(text));
 }
 
 int mt_journal_effort_start(mt_journal *j, const char *track, const char *category,
 			    const char *text, mt_effort *out)
 {
 	mt_effort running = {0};
+	int64_t id = 0;
 	int error;
 
-	if (!category)
-		category = "other";
-	if ((error = check_effort(track, category)) < 0 || (error = mt_jstmt_begin(j)) < 0)
+	if ((error = mt_jevent_begin(j)) < 0)
 		return error;
 	error = current_locked(j, &running);
 	if (error == 0) {
@@ -444,7 +500,8 @@ int mt_journal_effort_start(mt_journal *j, const char *track, const char *catego
 				     "stop it first with 'mtrial effort stop'",
 				     (long long)running.id, running.category, since);
 	} else if (error == MT_ENOTFOUND) {
-		error = insert_interval(j, track, category, text, mt_now_ms(), 0);
+		error = mt_jevent_emit(j, "effort.start", mt_now_ms(),
+				       interval_json(track, category, text), &id);
 	}
 	mt_effort_dispose(&running);
 	if (error == 0 && out)
@@ -470,39 +527,47 @@ int mt_journal_effort_add(mt_journal *j, const char *track, const char *category
 			  const char *text, int64_t started_ms, int64_t stopped_ms,
 			  mt_effort *out)
 {
+	json_t *data = interval_json(track, category, text);
+	int64_t id = 0;
 	int error;
 
-	if (!category)
-		category = "other";
-	if ((error = check_effort(track, category)) < 0)
-		return error;
-	if (stopped_ms <= started_ms || stopped_ms > mt_now_ms() + 1000)
+	if (stopped_ms <= started_ms || stopped_ms > mt_now_ms() + 1000) {
+		json_decref(data);
 		return mt_error_set(MT_EINVALID, "an effort interval must have a positive "
 				    "duration and end no later than now");
-	if ((error = mt_jstmt_begin(j)) < 0)
+	}
+	json_object_set_new(data, "started", json_integer(started_ms));
+	json_object_set_new(data, "stopped", json_integer(stopped_ms));
+	if ((error = mt_jevent_begin(j)) < 0) {
+		json_decref(data);
 		return error;
-	error = insert_interval(j, track, category, text, started_ms, stopped_ms);
+	}
+	error = mt_jevent_emit(j, "effort.add", mt_now_ms(), data, &id);
 	if (error == 0 && out)
-		error = read_interval(j, sqlite3_last_insert_rowid(j->db), out);
+		error = read_interval(j, id, out);
 	return mt_jstmt_finish(j, error);
 }
 
 int mt_journal_effort_stop(mt_journal *j, mt_effort *out)
 {
 	mt_effort running = {0};
+	char uid[MT_EVENT_ID_LEN + 1];
 	int error;
 
-	if ((error = mt_jstmt_begin(j)) < 0)
+	if ((error = mt_jevent_begin(j)) < 0)
 		return error;
 	error = current_locked(j, &running);
 	if (error == MT_ENOTFOUND)
 		error = mt_error_set(MT_ESTATE, "no effort timer is running");
+	if (error == 0)
+		error = mt_jevent_uid_of(j, "effort", "effort", running.id, uid);
 	if (error == 0) {
 		running.stopped_ms = mt_now_ms();
 		if (running.stopped_ms < running.started_ms)
 			running.stopped_ms = running.started_ms;
-		error = mt_jstmt_run(j, "stopping timer", "UPDATE effort SET stopped_ms = ?"
-				     " WHERE id = ?", "II", running.stopped_ms, running.id);
+		error = mt_jevent_emit(j, "effort.stop", mt_now_ms(),
+				       json_pack("{ss, sI}", "interval", uid, "stopped",
+						 (json_int_t)running.stopped_ms), NULL);
 	}
 	if ((error = mt_jstmt_finish(j, error)) == 0 && out) {
 		*out = running;
@@ -540,8 +605,9 @@ int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload)
 }
 
 /* The latest scan's id when it has the same committed tree and summary as
- * the one being added (a rescan of an unchanged revision), else 0. */
-static int64_t same_as_latest(mt_journal *j, const mt_journal_scan *scan)
+ * the one being added (a rescan of an unchanged revision), else 0. The
+ * summary is compared as the index stores it (`summary`). */
+static int64_t same_as_latest(mt_journal *j, const mt_journal_scan *scan, const char *summary)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t id = 0;
@@ -550,35 +616,57 @@ static int64_t same_as_latest(mt_journal *j, const mt_journal_scan *scan)
 		return 0;
 	if (mt_jstmt_first(j, &st, "reading scans", "SELECT id FROM scans WHERE id ="
 			   " (SELECT MAX(id) FROM scans) AND rev = ? AND tree = ? AND worktree = 0"
-			   " AND summary = ?", "ttt", scan->rev, scan->tree, scan->summary) == 1)
+			   " AND summary = ?", "ttt", scan->rev, scan->tree, summary) == 1)
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return id;
 }
 
+/* JSON text given to the journal, parsed for its event. */
+static int load_json(json_t **out, const char *text, const char *what)
+{
+	json_error_t jerr;
+
+	if (!text || !(*out = json_loads(text, 0, &jerr)))
+		return mt_error_set(MT_EINVALID, "the %s to record is not JSON%s%s", what,
+				    text ? ": " : "", text ? jerr.text : "");
+	return 0;
+}
+
 int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_out,
 			int *unchanged)
 {
-	int64_t same;
+	json_t *summary = NULL, *result = NULL;
+	char *stored = NULL;
+	int64_t same = 0;
 	int error;
 
-	if ((error = mt_jstmt_begin(j)) < 0)
-		return error;
-	same = same_as_latest(j, scan);
+	if (unchanged)
+		*unchanged = 0;
+	if ((error = load_json(&summary, scan->summary, "scan summary")) < 0 ||
+	    (error = load_json(&result, scan->result, "scan result")) < 0)
+		goto cleanup;
+	stored = json_dumps(summary, JSON_COMPACT);
+	if ((error = mt_jevent_begin(j)) < 0)
+		goto cleanup;
+	same = same_as_latest(j, scan, stored);
 	if (unchanged)
 		*unchanged = same != 0;
-	if (same) {
-		if (id_out)
-			*id_out = same;
-		return mt_jstmt_finish(j, 0);
+	if (same && id_out)
+		*id_out = same;
+	if (!same) {
+		error = mt_jevent_emit(j, "scan.add", mt_now_ms(),
+				       json_pack("{ss, ss, ss, sb, sO, sO}", "repo", scan->repo,
+						 "rev", scan->rev, "tree", scan->tree, "worktree",
+						 scan->worktree, "summary", summary, "result", result),
+				       id_out);
 	}
-	error = mt_jstmt_run(j, "recording scan", "INSERT INTO scans (created_ms, repo, rev, tree,"
-			     " worktree, summary, result) VALUES (?, ?, ?, ?, ?, ?, ?)", "Itttitt",
-			     mt_now_ms(), scan->repo, scan->rev, scan->tree, scan->worktree,
-			     scan->summary, scan->result);
-	if (error == 0 && id_out)
-		*id_out = sqlite3_last_insert_rowid(j->db);
-	return mt_jstmt_finish(j, error);
+	error = mt_jstmt_finish(j, error);
+cleanup:
+	free(stored);
+	json_decref(summary);
+	json_decref(result);
+	return error;
 }
 
 /* The id and time of the row *st stands on (columns 0 and 1). */
@@ -619,27 +707,31 @@ int mt_journal_scan_latest(mt_journal *j, int full, json_t **out, int64_t *id_ou
 	return rc < 0 ? rc : 0;
 }
 
+/* begin, the event id of `table`'s row `id` (none when 0) as data's `key`,
+ * emit, finish: a record that names another. */
+static int write_with_ref(mt_journal *j, const char *kind, json_t *data, const char *key,
+			  const char *table, const char *thing, int64_t id, int64_t *id_out)
+{
+	char uid[MT_EVENT_ID_LEN + 1];
+	int error = mt_jevent_begin(j);
+
+	if (error < 0) {
+		json_decref(data);
+		return error;
+	}
+	if (id && (error = mt_jevent_uid_of(j, table, thing, id, uid)) == 0)
+		json_object_set_new(data, key, json_string(uid));
+	if (error == 0)
+		error = mt_jevent_emit(j, kind, mt_now_ms(), data, id_out);
+	else
+		json_decref(data);
+	return mt_jstmt_finish(j, error);
+}
+
 int mt_journal_probe_add(mt_journal *j, json_t *result, int64_t scan_id, int64_t *id_out)
 {
-	json_t *table = json_object_get(result, "table");
-	char *text = json_dumps(result, JSON_COMPACT);
-	const char *v[4];
-	int error;
-
-	if (!text || !json_is_object(table)) {
-		free(text);
-		return mt_error_set(MT_EINVALID, "a probe result needs its table");
-	}
-	for (int i = 0; i < 4; i++) {
-		static const char *const keys[] = {"name", "version", "retrieved", "source"};
-		v[i] = json_string_value(json_object_get(table, keys[i])) ?: "";
-	}
-	error = mt_jstmt_write(j, id_out, "recording probe", "INSERT INTO probes (created_ms,"
-			       " table_name, table_version, table_retrieved, table_source, scan_id,"
-			       " result) VALUES (?, ?, ?, ?, ?, ?, ?)", "IttttNt", mt_now_ms(), v[0],
-			       v[1], v[2], v[3], scan_id, text);
-	free(text);
-	return error;
+	return write_with_ref(j, "probe.add", json_pack("{sO, sn}", "result", result, "scan"),
+			      "scan", "scans", "scan", scan_id, id_out);
 }
 
 int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms)
@@ -687,21 +779,19 @@ static int64_t same_inventory(mt_journal *j, const char *source, const char *dig
 int mt_journal_inventory_add(mt_journal *j, json_t *inv, int64_t *id_out, int *unchanged)
 {
 	const char *source = json_string_value(json_object_get(inv, "source"));
-	const char *file = json_string_value(json_object_get(inv, "file"));
-	char *text = json_dumps(inv, JSON_COMPACT | JSON_SORT_KEYS);
-	char digest[65];
+	char digest[65], *text = mt_japply_inventory_text(inv, digest);
 	int64_t same;
 	int error;
 
 	if (unchanged)
 		*unchanged = 0;
-	if (!text || !source || !file) {
+	if (!text || !source) {
 		free(text);
 		return mt_error_set(MT_EINVALID, "an inventory needs its source and file");
 	}
-	mt_sha256_hex(digest, text, strlen(text));
-	if ((error = mt_jstmt_begin(j)) < 0)
-		goto cleanup;
+	free(text);
+	if ((error = mt_jevent_begin(j)) < 0)
+		return error;
 	same = same_inventory(j, source, digest);
 	error = same < 0 ? (int)same : 0;
 	if (same > 0) {
@@ -710,16 +800,10 @@ int mt_journal_inventory_add(mt_journal *j, json_t *inv, int64_t *id_out, int *u
 		if (unchanged)
 			*unchanged = 1;
 	} else if (error == 0) {
-		error = mt_jstmt_run(j, "recording inventory", "INSERT INTO inventories (created_ms,"
-				     " source, file, digest, result) VALUES (?, ?, ?, ?, ?)", "Itttt",
-				     mt_now_ms(), source, file, digest, text);
-		if (error == 0 && id_out)
-			*id_out = sqlite3_last_insert_rowid(j->db);
+		error = mt_jevent_emit(j, "inventory.add", mt_now_ms(),
+				       json_pack("{sO}", "inventory", inv), id_out);
 	}
-	error = mt_jstmt_finish(j, error);
-cleanup:
-	free(text);
-	return error;
+	return mt_jstmt_finish(j, error);
 }
 
 int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out, int64_t *id_out)
@@ -748,36 +832,20 @@ int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out,
 int mt_journal_mark_rehearsal(mt_journal *j, const char *table, const char *thing, int64_t id,
 			      int rehearsal)
 {
-	char sql[64], what[32];
-	int error;
+	char kind[32];
 
-	snprintf(sql, sizeof(sql), "UPDATE %s SET rehearsal = ? WHERE id = ?", table);
-	snprintf(what, sizeof(what), "marking %s", thing);
-	error = mt_jstmt_write(j, NULL, what, sql, "iI", rehearsal != 0, id);
-	if (error == 0 && sqlite3_changes(j->db) != 1)
-		error = mt_error_set(MT_ENOTFOUND, "no %s #%lld", thing, (long long)id);
-	return error;
+	snprintf(kind, sizeof(kind), "%s.mark", thing);
+	return write_with_ref(j, kind, json_pack("{sb}", "rehearsal", rehearsal != 0), thing, table,
+			      thing, id, NULL);
 }
 
 int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_t *id_out)
 {
-	const char *ref = json_string_value(json_object_get(result, "reference"));
-	const char *cand = json_string_value(json_object_get(result, "candidate"));
-	json_t *passed = json_object_get(result, "passed");
-	char *text = json_dumps(result, JSON_COMPACT);
-	int error;
-
-	if (!text || !kind || !ref || !cand || !json_is_boolean(passed)) {
-		free(text);
-		return mt_error_set(MT_EINVALID, "a check result needs reference, candidate and passed");
-	}
-	error = mt_jstmt_write(j, id_out, "recording check", "INSERT INTO checks (created_ms, kind,"
-			       " passed, reference, candidate, result, rehearsal)"
-			       " VALUES (?, ?, ?, ?, ?, ?, ?)", "Itittti", mt_now_ms(), kind,
-			       json_is_true(passed), ref, cand, text,
-			       json_is_true(json_object_get(result, "rehearsal")));
-	free(text);
-	return error;
+	return mt_jevent_write(j, "check.add", json_pack("{so, sO, sb}", "kind", mt_json_text(kind),
+							 "result", result, "rehearsal",
+							 json_is_true(json_object_get(result,
+										      "rehearsal"))),
+			       id_out);
 }
 
 static json_t *check_row(mt_journal *j, sqlite3_stmt *st)
@@ -809,9 +877,6 @@ int mt_journal_check_mark(mt_journal *j, int64_t id, int rehearsal)
 {
 	return mt_journal_mark_rehearsal(j, "checks", "check", id, rehearsal);
 }
-
-static const char *const override_statuses[] = {"device", "cpu_fallback", "unsupported",
-						"partial", NULL};
 
 /* Python identifiers joined by dots, at least two. */
 static int is_dotted_name(const char *s)
@@ -847,20 +912,10 @@ const char *mt_override_key_kind(const char *key)
 int mt_journal_override_add(mt_journal *j, const char *op, const char *status, const char *note,
 			    int64_t *id_out)
 {
-	int error;
-
-	if (!mt_override_key_kind(op))
-		return mt_error_set(MT_EINVALID, "'%s' is neither an aten op (aten::add) nor a "
-				    "dotted torch API (torch.cumsum, torch.Tensor.masked_scatter)",
-				    op ? op : "");
-	if ((error = mt_journal_check_choice("status", status, override_statuses)) < 0)
-		return error;
-	if (!note || !*note)
-		return mt_error_set(MT_EINVALID, "an override needs a note: who found it, where, "
-				    "on which version");
-	return mt_jstmt_write(j, id_out, "recording override", "INSERT INTO op_overrides"
-			      " (created_ms, op, status, note) VALUES (?, ?, ?, ?)", "Ittt",
-			      mt_now_ms(), op, status, note);
+	return mt_jevent_write(j, "override.add", json_pack("{so, so, so}", "op", mt_json_text(op),
+							    "status", mt_json_text(status), "note",
+							    mt_json_text(note)),
+			       id_out);
 }
 
 static json_t *override_row(mt_journal *j, sqlite3_stmt *st)
@@ -892,27 +947,17 @@ json_t *mt_journal_overrides_json(mt_journal *j)
 int mt_journal_mark_set(mt_journal *j, const char *track, const char *path, const char *mark,
 			const char *note)
 {
-	int error;
-
-	if (!track || !path || !*path || !mark)
-		return mt_error_set(MT_EINVALID, "a mark needs a track, a path and a mark");
-	if ((error = mt_journal_check_choice("track", track, mt_tracks)) < 0 ||
-	    (error = mt_journal_check_choice("mark", mark, mt_change_marks)) < 0)
-		return error;
-	/* a new mark of the same file replaces the old one, note and time too */
-	return mt_jstmt_write(j, NULL, "recording mark", "INSERT OR REPLACE INTO change_marks"
-			      " (created_ms, track, path, mark, note) VALUES (?, ?, ?, ?, ?)",
-			      "ItttT", mt_now_ms(), track, path, mark, note);
+	return mt_jevent_write(j, "mark.set", json_pack("{so, so, so, so}", "track",
+							mt_json_text(track), "path",
+							mt_json_text(path), "mark",
+							mt_json_text(mark), "note",
+							mt_json_text(note)), NULL);
 }
 
 int mt_journal_mark_clear(mt_journal *j, const char *track, const char *path)
 {
-	int error = mt_jstmt_write(j, NULL, "clearing mark", "DELETE FROM change_marks"
-				   " WHERE track = ? AND path = ?", "tt", track, path);
-
-	if (error == 0 && sqlite3_changes(j->db) == 0)
-		error = mt_error_set(MT_ENOTFOUND, "%s is not marked in the %s track", path, track);
-	return error;
+	return mt_jevent_write(j, "mark.clear", json_pack("{so, so}", "track", mt_json_text(track),
+							  "path", mt_json_text(path)), NULL);
 }
 
 static json_t *mark_row_json(mt_journal *j, sqlite3_stmt *st)

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 12
+#define MT_JOURNAL_SCHEMA_VERSION 13
 
 typedef struct mt_journal mt_journal;
 
@@ -256,5 +256,16 @@ json_t *mt_journal_effort_json(mt_journal *j);
  * running intervals counted up to `now_ms`. Intervals with no track are under
  * "unassigned". */
 json_t *mt_journal_effort_summary_json(mt_journal *j, int64_t now_ms);
+
+/* The event log the journal indexes (issue 19): {dir, events (applied),
+ * files: [{file, writer, lines, bytes, incomplete_bytes (a last line cut
+ * short, left unread)}], refused: [{file, line, id, reason}]}. New
+ * reference, NULL with the error set. */
+json_t *mt_journal_events_json(mt_journal *j);
+
+/* Makes the index again from the events files, in one transaction: the
+ * local ids are given again from 1. Rows that another tool wrote into the
+ * database alone become events first, so nothing is lost. */
+int mt_journal_rebuild(mt_journal *j);
 
 #endif

@@ -4,12 +4,23 @@
 #define MT_JOURNAL_INT_H
 
 #include "journal.h"
+#include "events.h"
 
 #include <sqlite3.h>
+
+#define MT_JSTMT_CACHE 48
 
 struct mt_journal {
 	sqlite3 *db;
 	char *path;
+	mt_events *events; /* the record; the database is its index */
+	/* the statements mt_jstmt_run prepared, kept: a rebuild runs the same
+	 * few for each of 100,000 events */
+	struct {
+		char *sql;
+		sqlite3_stmt *st;
+	} cache[MT_JSTMT_CACHE];
+	size_t ncache;
 };
 
 /* SQL: the row of a query over `kind`'s table is not withdrawn. */
@@ -48,6 +59,16 @@ int mt_jstmt_prepare(mt_journal *j, sqlite3_stmt **out, const char *sql, const c
 int mt_jstmt_first(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
 		   const char *types, ...);
 
+/* mt_jstmt_first on a statement kept by the handle (a query run once an
+ * event): the caller hands *out back with mt_jstmt_release, never
+ * finalizes it. */
+int mt_jstmt_first_kept(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
+			const char *types, ...);
+void mt_jstmt_release(sqlite3_stmt *st);
+
+/* Finalizes the statements kept by mt_jstmt_run. */
+void mt_jstmt_cache_free(mt_journal *j);
+
 /* Runs one statement that returns no rows, inside the caller's
  * transaction; `what` names it in the error ("recording run").
  * sqlite3_changes(j->db) then counts the rows it changed. */
@@ -84,5 +105,60 @@ int mt_journal_mark_rehearsal(mt_journal *j, const char *table, const char *thin
 /* Fails with MT_EINVALID unless `value` (NULL passes) is one of `allowed`,
  * naming `what` and the choices. */
 int mt_journal_check_choice(const char *what, const char *value, const char *const *allowed);
+
+/* The record as events (journal_event.c): every write makes an event,
+ * applies it to the index with the function a replay uses (mt_japply),
+ * then appends it to this writer's events file. */
+
+/* Starts a write transaction and applies the events not in the index yet
+ * (appended by another process, or a crash between append and commit). */
+int mt_jevent_begin(mt_journal *j);
+
+/* Inside the transaction begun: makes event `kind` at time `t` with `data`
+ * (stolen), applies it, appends it. *rowid_out (may be NULL) is the row the
+ * event made. On error nothing is appended; the caller rolls back. */
+int mt_jevent_emit(mt_journal *j, const char *kind, int64_t t, json_t *data, int64_t *rowid_out);
+
+/* begin, emit at the current time, finish. */
+int mt_jevent_write(mt_journal *j, const char *kind, json_t *data, int64_t *rowid_out);
+
+/* Applies, outside any transaction, the events appended since the index
+ * last read them; writes nothing when there are none. */
+int mt_jevent_catch_up(mt_journal *j);
+
+/* The event id of row `id` of `table` (a constant) into uid; MT_ENOTFOUND
+ * "no THING #ID". */
+int mt_jevent_uid_of(mt_journal *j, const char *table, const char *thing, int64_t id,
+		     char uid[MT_EVENT_ID_LEN + 1]);
+
+/* Records event e (its digest of the line) as in the index. */
+int mt_jevent_record(mt_journal *j, const mt_event *e, const char *digest);
+
+/* How far the index has read events file `name`, and recording it. */
+int mt_jevent_file_mark(mt_journal *j, const char *name, mt_events_mark *out);
+int mt_jevent_set_file_mark(mt_journal *j, const char *name, const mt_events_mark *m);
+
+/* Applies one valid event to the index (journal_apply.c): the only code
+ * that turns an event into rows. *rowid_out (may be NULL) the row made or
+ * changed. A payload that does not hold is MT_EINVALID (or MT_ENOTFOUND for
+ * a reference to an event not in the record) with the reason set. */
+int mt_japply(mt_journal *j, const mt_event *e, int64_t *rowid_out);
+
+/* The row id in `table` of the record event `uid` made, into *id;
+ * MT_ENOTFOUND naming `what` when the record holds none. */
+int mt_japply_ref(mt_journal *j, const char *table, const char *what, const char *uid,
+		  int64_t *id);
+
+/* An inventory's stored text (sorted keys) and its digest. Caller frees. */
+char *mt_japply_inventory_text(json_t *inv, char digest[65]);
+
+/* Exports the rows of a journal older than the event log (schema < 13)
+ * as events, once, in the order they were made (journal_export.c). */
+int mt_jexport_all(mt_journal *j);
+
+/* The appliers that live with their records' readers. */
+int mt_japply_run_add(mt_journal *j, const mt_event *e, int64_t *rowid_out);
+int mt_japply_run_end(mt_journal *j, const mt_event *e, int64_t *rowid_out);
+int mt_japply_withdraw(mt_journal *j, const mt_event *e, int64_t *rowid_out);
 
 #endif

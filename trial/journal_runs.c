@@ -22,36 +22,122 @@ static int run_process_gone(int64_t pid, const char *host)
 	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
+/* Run JSON text (metrics) given to the journal as an event value: parsed
+ * when it is JSON, kept as text when not. */
+static json_t *metrics_json(const char *text)
+{
+	json_t *v = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+	return v ? v : mt_json_text(text);
+}
+
+static json_t *exit_json(int has, int status)
+{
+	return has ? json_integer(status) : json_null();
+}
+
 int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out)
 {
+	json_t *data = json_pack("{so, so, so, so, so, so, so, so, so, sI, sI, so, sI, so, sb}",
+				 "system", mt_json_text(run->system), "track", mt_json_text(run->track),
+				 "label", mt_json_text(run->label), "cache", mt_json_text(run->cache),
+				 "origin", mt_json_text(run->origin), "command",
+				 mt_json_text(run->command), "log", mt_json_text(run->log), "status",
+				 mt_json_text(run->status), "exit_status",
+				 exit_json(run->has_exit_status, run->exit_status), "started",
+				 (json_int_t)run->started_ms, "ended", (json_int_t)run->ended_ms,
+				 "metrics", metrics_json(run->metrics), "pid", (json_int_t)run->pid,
+				 "host", mt_json_text(run->host), "rehearsal", run->rehearsal != 0);
+
+	return mt_jevent_write(j, "run.add", data, id_out);
+}
+
+/* Text for a column: "" binds NULL, as an optional field of a run. */
+static const char *opt(const json_t *data, const char *key)
+{
+	const char *s = mt_json_str(data, key);
+	return s && *s ? s : NULL;
+}
+
+/* The metrics of a run event as the index stores them: JSON text. */
+static char *metrics_text(const json_t *data)
+{
+	json_t *m = json_object_get(data, "metrics");
+
+	if (!m || json_is_null(m))
+		return NULL;
+	return json_is_string(m) ? mt_strdup(json_string_value(m)) : json_dumps(m, JSON_COMPACT);
+}
+
+int mt_japply_run_add(mt_journal *j, const mt_event *e, int64_t *rowid_out)
+{
+	const json_t *d = e->data;
+	json_t *exit = json_object_get(d, "exit_status");
+	const char *status = mt_json_str(d, "status");
+	int64_t started = (int64_t)mt_json_int(d, "started");
+	char *metrics;
 	int error;
 
-	if (!run->system || !run->origin || !run->log || !run->status || !run->started_ms)
+	if (!mt_json_str(d, "system") || !mt_json_str(d, "origin") || !mt_json_str(d, "log") ||
+	    !status || started <= 0)
 		return mt_error_set(MT_EINVALID, "a run needs its system, origin, log, status and start");
-	if ((error = mt_journal_check_choice("status", run->status, run_statuses)) < 0)
+	if ((error = mt_journal_check_choice("status", status, run_statuses)) < 0)
 		return error;
-	return mt_jstmt_write(j, id_out, "recording run", "INSERT INTO runs (created_ms, system,"
-			      " track, label, cache, origin, command, log, status, exit_status,"
-			      " started_ms, ended_ms, metrics, pid, host, rehearsal) VALUES (?, ?, ?,"
-			      " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "ItTTTtTttXINTNTi",
-			      mt_now_ms(), run->system, run->track, run->label, run->cache,
-			      run->origin, run->command, run->log, run->status,
-			      run->has_exit_status, run->exit_status, run->started_ms,
-			      run->ended_ms, run->metrics, run->pid, run->host, run->rehearsal != 0);
+	metrics = metrics_text(d);
+	error = mt_jstmt_run(j, "recording run", "INSERT INTO runs (uid, created_ms, system,"
+			     " track, label, cache, origin, command, log, status, exit_status,"
+			     " started_ms, ended_ms, metrics, pid, host, rehearsal) VALUES (?, ?, ?,"
+			     " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "tItTTTtTttXINTNTi", e->id,
+			     e->t, mt_json_str(d, "system"), opt(d, "track"), opt(d, "label"),
+			     opt(d, "cache"), mt_json_str(d, "origin"), opt(d, "command"),
+			     mt_json_str(d, "log"), status, json_is_integer(exit),
+			     (int)json_integer_value(exit), started,
+			     (int64_t)mt_json_int(d, "ended"), metrics, (int64_t)mt_json_int(d, "pid"),
+			     opt(d, "host"), json_is_true(json_object_get(d, "rehearsal")));
+	free(metrics);
+	if (error == 0 && rowid_out)
+		*rowid_out = sqlite3_last_insert_rowid(j->db);
+	return error;
 }
 
 int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_exit_status,
 		       int exit_status, int64_t ended_ms, const char *metrics)
 {
+	char uid[MT_EVENT_ID_LEN + 1];
 	int error;
 
-	if ((error = mt_journal_check_choice("status", status, run_statuses)) < 0)
+	if ((error = mt_jevent_begin(j)) < 0)
 		return error;
-	error = mt_jstmt_write(j, NULL, "ending run", "UPDATE runs SET status = ?, exit_status = ?,"
-			       " ended_ms = ?, metrics = coalesce(?, metrics) WHERE id = ?", "tXITI",
-			       status, has_exit_status, exit_status, ended_ms, metrics, id);
-	if (error == 0 && sqlite3_changes(j->db) != 1)
-		error = mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
+	if ((error = mt_jevent_uid_of(j, "runs", "run", id, uid)) == 0)
+		error = mt_jevent_emit(j, "run.end", mt_now_ms(),
+				       json_pack("{ss, so, so, sI, so}", "run", uid, "status",
+						 mt_json_text(status), "exit_status",
+						 exit_json(has_exit_status, exit_status), "ended",
+						 (json_int_t)ended_ms, "metrics",
+						 metrics_json(metrics)), NULL);
+	return mt_jstmt_finish(j, error);
+}
+
+int mt_japply_run_end(mt_journal *j, const mt_event *e, int64_t *rowid_out)
+{
+	const char *status = mt_json_str(e->data, "status");
+	json_t *exit = json_object_get(e->data, "exit_status");
+	char *metrics = NULL;
+	int64_t id;
+	int error = mt_journal_check_choice("status", status ? status : "", run_statuses);
+
+	if (error == 0)
+		error = mt_japply_ref(j, "runs", "run", mt_json_str(e->data, "run"), &id);
+	if (error == 0) {
+		metrics = metrics_text(e->data);
+		error = mt_jstmt_run(j, "ending run", "UPDATE runs SET status = ?, exit_status = ?,"
+				     " ended_ms = ?, metrics = coalesce(?, metrics) WHERE id = ?",
+				     "tXITI", status, json_is_integer(exit),
+				     (int)json_integer_value(exit), (int64_t)mt_json_int(e->data, "ended"),
+				     metrics, id);
+	}
+	free(metrics);
+	if (error == 0 && rowid_out)
+		*rowid_out = id;
 	return error;
 }
 

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 int mt_jstmt_error(mt_journal *j, const char *what)
 {
@@ -104,24 +105,30 @@ int mt_jstmt_prepare(mt_journal *j, sqlite3_stmt **out, const char *sql, const c
 	return error;
 }
 
-int mt_jstmt_first(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
-		   const char *types, ...)
+/* Steps st to its first row: 1 a row, 0 none, or the error naming what. */
+static int step_first(mt_journal *j, sqlite3_stmt *st, const char *what)
 {
-	va_list ap;
-	int error, rc;
+	int rc = sqlite3_step(st);
 
-	va_start(ap, types);
-	error = prepare_v(j, out, sql, types, ap);
-	va_end(ap);
-	if (error < 0)
-		return error;
-	rc = sqlite3_step(*out);
 	if (rc == SQLITE_ROW)
 		return 1;
 	return rc == SQLITE_DONE ? 0 : mt_jstmt_error(j, what);
 }
 
-static int run_v(mt_journal *j, const char *what, const char *sql, const char *types, va_list ap)
+int mt_jstmt_first(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
+		   const char *types, ...)
+{
+	va_list ap;
+	int error;
+
+	va_start(ap, types);
+	error = prepare_v(j, out, sql, types, ap);
+	va_end(ap);
+	return error < 0 ? error : step_first(j, *out, what);
+}
+
+static int run_once(mt_journal *j, const char *what, const char *sql, const char *types,
+		    va_list ap)
 {
 	sqlite3_stmt *st = NULL;
 	int error = prepare_v(j, &st, sql, types, ap);
@@ -130,6 +137,71 @@ static int run_v(mt_journal *j, const char *what, const char *sql, const char *t
 		error = mt_jstmt_error(j, what);
 	sqlite3_finalize(st);
 	return error;
+}
+
+/* The kept statement of `sql`, prepared on first use; NULL when the cache
+ * is full (the caller prepares one of its own). */
+static sqlite3_stmt *cached(mt_journal *j, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+
+	for (size_t i = 0; i < j->ncache; i++)
+		if (strcmp(j->cache[i].sql, sql) == 0)
+			return j->cache[i].st;
+	if (j->ncache == MT_JSTMT_CACHE ||
+	    sqlite3_prepare_v3(j->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	j->cache[j->ncache].sql = mt_strdup(sql);
+	j->cache[j->ncache++].st = st;
+	return st;
+}
+
+void mt_jstmt_cache_free(mt_journal *j)
+{
+	for (size_t i = 0; i < j->ncache; i++) {
+		sqlite3_finalize(j->cache[i].st);
+		free(j->cache[i].sql);
+	}
+	j->ncache = 0;
+}
+
+static int run_v(mt_journal *j, const char *what, const char *sql, const char *types, va_list ap)
+{
+	sqlite3_stmt *st = cached(j, sql);
+	int error;
+
+	if (!st)
+		return run_once(j, what, sql, types, ap);
+	error = bind_args(st, types, ap);
+	if (error == 0 && sqlite3_step(st) != SQLITE_DONE)
+		error = mt_jstmt_error(j, what);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return error;
+}
+
+int mt_jstmt_first_kept(mt_journal *j, sqlite3_stmt **out, const char *what, const char *sql,
+			const char *types, ...)
+{
+	va_list ap;
+	int error;
+
+	if (!(*out = cached(j, sql)))
+		return mt_jstmt_error(j, what);
+	va_start(ap, types);
+	error = bind_args(*out, types, ap);
+	va_end(ap);
+	return error < 0 ? error : step_first(j, *out, what);
+}
+
+void mt_jstmt_release(sqlite3_stmt *st)
+{
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+	}
 }
 
 int mt_jstmt_run(mt_journal *j, const char *what, const char *sql, const char *types, ...)

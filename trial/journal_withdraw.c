@@ -2,6 +2,7 @@
  * (who withdraws is git's user, git/repo.c, a layer above). */
 #include "journal_int.h"
 #include "error.h"
+#include "jsonutil.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -84,6 +85,7 @@ int mt_journal_withdraw(mt_journal *j, const char *kind, int64_t id, const char 
 			const char *why, int64_t *id_out)
 {
 	const struct withdrawable *w = withdrawable(kind);
+	char uid[MT_EVENT_ID_LEN + 1];
 	int error;
 
 	if (!w)
@@ -91,16 +93,40 @@ int mt_journal_withdraw(mt_journal *j, const char *kind, int64_t id, const char 
 	if (!why || !*why)
 		return mt_error_set(MT_EINVALID, "withdrawing needs a reason: why the %s is "
 				    "mistaken", kind);
-	if ((error = mt_jstmt_begin(j)) < 0)
+	if ((error = mt_jevent_begin(j)) < 0)
 		return error;
 	if ((error = withdraw_check(j, w, id)) == 0)
-		error = mt_jstmt_run(j, "recording the withdrawal", "INSERT INTO withdrawals"
-				     " (created_ms, kind, item_id, who, why) VALUES (?, ?, ?, ?, ?)",
-				     "ItItt", mt_now_ms(), w->kind, id, who && *who ? who : "unknown",
-				     why);
-	if (error == 0 && id_out)
-		*id_out = sqlite3_last_insert_rowid(j->db);
+		error = mt_jevent_uid_of(j, w->table, w->kind, id, uid);
+	if (error == 0)
+		error = mt_jevent_emit(j, "withdraw", mt_now_ms(),
+				       json_pack("{ss, ss, ss, so}", "kind", w->kind, "item", uid,
+						 "who", who && *who ? who : "unknown", "why",
+						 mt_json_text(why)), id_out);
 	return mt_jstmt_finish(j, error);
+}
+
+int mt_japply_withdraw(mt_journal *j, const mt_event *e, int64_t *rowid_out)
+{
+	const struct withdrawable *w = withdrawable(mt_json_str(e->data, "kind"));
+	const char *why = mt_json_str(e->data, "why"), *who = mt_json_str(e->data, "who");
+	int64_t id;
+	int error;
+
+	if (!w)
+		return mt_journal_check_choice("kind", mt_json_str(e->data, "kind") ?: "",
+					       mt_withdraw_kinds);
+	if (!why || !*why)
+		return mt_error_set(MT_EINVALID, "withdrawing needs a reason: why the %s is "
+				    "mistaken", w->kind);
+	if ((error = mt_japply_ref(j, w->table, w->kind, mt_json_str(e->data, "item"), &id)) < 0 ||
+	    (error = withdraw_check(j, w, id)) < 0)
+		return error;
+	error = mt_jstmt_run(j, "recording the withdrawal", "INSERT INTO withdrawals (uid,"
+			     " created_ms, kind, item_id, who, why) VALUES (?, ?, ?, ?, ?, ?)",
+			     "tItItt", e->id, e->t, w->kind, id, who && *who ? who : "unknown", why);
+	if (error == 0 && rowid_out)
+		*rowid_out = sqlite3_last_insert_rowid(j->db);
+	return error;
 }
 
 /* One withdrawal as JSON, with what the withdrawn row was. */

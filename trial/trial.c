@@ -1,5 +1,6 @@
 #include "trial.h"
 #include "error.h"
+#include "events.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -147,6 +148,7 @@ int mt_trial_create(const char *dir, const char *name, const char *repository,
 		remove(spec_path); /* leave no half-made trial behind */
 		goto cleanup;
 	}
+	mt_events_ignore_local(dir);
 cleanup:
 	mt_journal_free(j);
 	free(repo);

@@ -132,7 +132,12 @@ cd "$C"
 run_mt 0 init --trial "$T_TMP/elsewhere" --json
 has "repository: \"$C\"" "$(cat "$T_TMP/elsewhere/trial.yaml")" "a trial outside the repository keeps the absolute path"
 run_mt 0 --trial "$C/.mtrial" tracks --json
-eq "$(json '[f["path"] for f in j[0]["changes"]["files"]]')" "['.mtrial/journal.db', '.mtrial/trial.yaml']" "tracks diff the clone, found through '..'"
+# the record is events/ (one file a writer); journal.db, its index, stays local
+eq "$(json '[f["path"] if not f["path"].startswith(".mtrial/events/") else "EVENTS" for f in j[0]["changes"]["files"]]')" \
+	"['.mtrial/.gitignore', 'EVENTS', '.mtrial/trial.yaml']" "tracks diff the clone, found through '..'"
+check "the clone made its index from the events" test -f "$C/.mtrial/journal.db"
+run_mt 0 --trial "$C/.mtrial" rm --list --json
+eq "$(json 'len(j)')" 6 "and holds the withdrawals made in the first repository"
 echo "x = 1" >>"$C/train.py"; git -C "$C" -c user.name=t -c user.email=t@example.com commit -qam local
 run_mt 0 --trial "$C/.mtrial" tracks --json
 eq "$(json '[f["path"] for f in j[0]["changes"]["files"]]')" "['train.py']" "the clone's own commits, not the original's"

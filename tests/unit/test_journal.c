@@ -118,6 +118,27 @@ static void test_newer_schema_is_refused(void **state)
 	assert_non_null(strstr(mt_error_last(), "newer"));
 }
 
+/* Turns the journal of c back into one made before the event log
+ * (schema 12): no uid columns, no index tables, no events files. */
+static void undo_events(struct ctx *c, sqlite3 *db)
+{
+	static const char *const tables[] = {"effort", "notes", "scans", "probes", "op_overrides",
+					     "inventories", "checks", "runs", "change_marks",
+					     "withdrawals"};
+	char sql[160], *events = mt_path_join(c->dir, "events");
+
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		snprintf(sql, sizeof(sql), "DROP INDEX %s_uid; ALTER TABLE %s DROP COLUMN uid",
+			 tables[i], tables[i]);
+		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE events; DROP TABLE event_files;"
+				      " DROP TABLE refused_events; UPDATE schema_version SET version = 12",
+				      NULL, NULL, NULL), SQLITE_OK);
+	mt_fx_rmtree(events);
+	free(events);
+}
+
 /* A version 9 journal's runs, made before rehearsals existed, are evidence. */
 static void test_migrates_runs_to_rehearsals(void **state)
 {
@@ -130,6 +151,7 @@ static void test_migrates_runs_to_rehearsals(void **state)
 	assert_int_equal(mt_journal_run_add(c->j, &run, NULL), 0);
 	mt_journal_free(c->j);
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	undo_events(c, db);
 	assert_int_equal(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN rehearsal;"
 				      " ALTER TABLE checks DROP COLUMN rehearsal; DROP TABLE withdrawals;"
 				      " UPDATE schema_version SET version = 9",
@@ -160,6 +182,7 @@ static void test_migrates_checks_to_rehearsals(void **state)
 	json_decref(r);
 	mt_journal_free(c->j);
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	undo_events(c, db);
 	assert_int_equal(sqlite3_exec(db, "ALTER TABLE checks DROP COLUMN rehearsal;"
 				      " DROP TABLE withdrawals; UPDATE schema_version SET version = 10",
 				      NULL, NULL, NULL), SQLITE_OK);
@@ -187,6 +210,7 @@ static void test_migrates_an_older_journal(void **state)
 	mt_journal_free(c->j);
 	/* turn it back into a version 1 journal */
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	undo_events(c, db);
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE withdrawals; DROP TABLE change_marks; DROP TABLE runs; DROP TABLE checks; DROP TABLE inventories; DROP TABLE op_overrides;"
 				      " DROP TABLE probes; DROP TABLE scans;"
 				      " UPDATE schema_version SET version = 1",

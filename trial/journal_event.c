@@ -1,0 +1,483 @@
+/* journal.db as an index of the events files: what each file has given
+ * the index so far (event_files), the events applied (events: id and
+ * digest, to tell a replayed event from a tampered one) and the lines
+ * refused (refused_events), with their file and line. */
+#include "journal_int.h"
+#include "error.h"
+#include "jsonutil.h"
+#include "jsonw.h"
+#include "sha256.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* One line read from a file, kept until the merge applies it. */
+struct pending_event {
+	char *text;
+	size_t len;
+	uint64_t line;
+	json_t *obj;
+	char *error;
+};
+
+/* The new lines of one file. */
+struct pending_file {
+	char *name;
+	mt_events_mark from, at;
+	struct pending_event *ev;
+	size_t n, cap, next;
+};
+
+int mt_jevent_file_mark(mt_journal *j, const char *name, mt_events_mark *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = mt_jstmt_first(j, &st, "reading event_files", "SELECT bytes, lines, tail FROM"
+				" event_files WHERE file = ?", "t", name);
+
+	memset(out, 0, sizeof(*out));
+	if (rc == 1) {
+		out->bytes = (uint64_t)sqlite3_column_int64(st, 0);
+		out->lines = (uint64_t)sqlite3_column_int64(st, 1);
+		out->tail = (uint64_t)sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	return rc < 0 ? rc : 0;
+}
+
+int mt_jevent_set_file_mark(mt_journal *j, const char *name, const mt_events_mark *m)
+{
+	return mt_jstmt_run(j, "recording event_files", "INSERT OR REPLACE INTO event_files (file,"
+			    " bytes, lines, tail) VALUES (?, ?, ?, ?)", "tIII", name,
+			    (int64_t)m->bytes, (int64_t)m->lines, (int64_t)m->tail);
+}
+
+static int keep_line(const mt_event *e, void *payload)
+{
+	struct pending_file *f = payload;
+	struct pending_event *p;
+
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 64;
+		if (!(f->ev = realloc(f->ev, f->cap * sizeof(*f->ev))))
+			abort();
+	}
+	p = &f->ev[f->n++];
+	p->text = malloc(e->len + 1);
+	memcpy(p->text, e->text, e->len);
+	p->text[e->len] = '\0';
+	p->len = e->len;
+	p->line = e->line;
+	p->obj = e->obj ? json_incref(e->obj) : NULL;
+	p->error = e->error ? mt_strdup(e->error) : NULL;
+	return 0;
+}
+
+static void pending_dispose(struct pending_file *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->ev[i].text);
+		json_decref(f->ev[i].obj);
+		free(f->ev[i].error);
+	}
+	free(f->ev);
+	free(f->name);
+}
+
+static int refuse(mt_journal *j, const char *file, uint64_t line, const char *uid,
+		  const char *reason)
+{
+	return mt_jstmt_run(j, "recording a refused event", "INSERT OR REPLACE INTO refused_events"
+			    " (file, line, uid, reason) VALUES (?, ?, ?, ?)", "tItt", file,
+			    (int64_t)line, uid, reason);
+}
+
+/* 1 when event `uid` is in the index already with this digest (the same
+ * event read again), 0 when it is not; a different digest refuses it. */
+static int seen(mt_journal *j, const mt_event *e, const char *digest)
+{
+	sqlite3_stmt *st = NULL;
+	char why[300];
+	int rc = mt_jstmt_first_kept(j, &st, "reading events", "SELECT digest, file, line FROM"
+				     " events WHERE uid = ?", "t", e->id);
+
+	if (rc == 1 && strcmp((const char *)sqlite3_column_text(st, 0), digest) != 0) {
+		snprintf(why, sizeof(why), "event %s is already in the record with another payload"
+			 " (%s:%lld)", e->id, (const char *)sqlite3_column_text(st, 1),
+			 (long long)sqlite3_column_int64(st, 2));
+		rc = refuse(j, e->file, e->line, e->id, why);
+		rc = rc < 0 ? rc : 1;
+	} else if (rc == 1 && sqlite3_column_int64(st, 2) == 0) {
+		/* appended behind another writer's back: its place is known now */
+		rc = mt_jstmt_run(j, "recording events", "UPDATE events SET file = ?, line = ? WHERE"
+				  " uid = ?", "tIt", e->file, (int64_t)e->line, e->id);
+		rc = rc < 0 ? rc : 1;
+	}
+	mt_jstmt_release(st);
+	return rc;
+}
+
+int mt_jevent_record(mt_journal *j, const mt_event *e, const char *digest)
+{
+	return mt_jstmt_run(j, "recording events", "INSERT INTO events (uid, kind, t, digest, file,"
+			    " line) VALUES (?, ?, ?, ?, ?, ?)", "ttItti", e->id, e->kind, e->t,
+			    digest, e->file, (int)e->line);
+}
+
+/* Applies one line read from a file: refused lines are kept with their
+ * reason and never stop the rest. */
+static int apply_line(mt_journal *j, const mt_event *line)
+{
+	mt_event e = *line;
+	char why[200], digest[65];
+	int rc;
+
+	if (!e.obj)
+		return refuse(j, e.file, e.line, NULL, e.error ? e.error : "not an event");
+	mt_event_parse(&e, why, sizeof(why));
+	mt_sha256_hex(digest, e.text, e.len);
+	if ((rc = seen(j, &e, digest)) != 0)
+		return rc < 0 ? rc : 0;
+	if ((rc = mt_jstmt_run(j, "starting an event", "SAVEPOINT event", "")) < 0)
+		return rc;
+	if ((rc = mt_japply(j, &e, NULL)) == 0)
+		rc = mt_jevent_record(j, &e, digest);
+	if (rc < 0) {
+		char *reason = mt_strdup(mt_error_last());
+		mt_jstmt_run(j, "refusing an event", "ROLLBACK TO event", "");
+		mt_error_clear();
+		rc = refuse(j, e.file, e.line, e.id, reason);
+		free(reason);
+	}
+	mt_jstmt_run(j, "ending an event", "RELEASE event", "");
+	return rc;
+}
+
+static int apply_read(mt_journal *j, const char *file, const struct pending_event *p)
+{
+	mt_event e = {.file = file, .line = p->line, .text = p->text, .len = p->len, .obj = p->obj,
+		      .error = p->error};
+	return apply_line(j, &e);
+}
+
+static int apply_streamed(const mt_event *e, void *payload)
+{
+	return apply_line(payload, e);
+}
+
+/* The file whose next line comes first: a line that is not an event at
+ * once, then by time, then id (the union's order, issue 19). */
+static struct pending_file *next_file(struct pending_file *files, size_t n)
+{
+	struct pending_file *best = NULL;
+	const struct pending_event *b = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pending_event *p;
+		if (files[i].next >= files[i].n)
+			continue;
+		p = &files[i].ev[files[i].next];
+		if (!p->obj)
+			return &files[i];
+		if (b) {
+			json_int_t pt = json_integer_value(json_object_get(p->obj, "t"));
+			json_int_t bt = json_integer_value(json_object_get(b->obj, "t"));
+			if (pt > bt || (pt == bt && strcmp(json_string_value(json_object_get(p->obj, "id")),
+							   json_string_value(json_object_get(b->obj, "id"))) >= 0))
+				continue;
+		}
+		best = &files[i];
+		b = p;
+	}
+	return best;
+}
+
+/* A file cut shorter than what the index read (mt_events_read's error):
+ * said as a refusal at line 0, never fatal. */
+static int shrunk(mt_journal *j, const char *name)
+{
+	char *why = mt_strdup(mt_error_last());
+	int error;
+
+	mt_error_clear();
+	error = refuse(j, name, 0, NULL, why);
+	free(why);
+	return error;
+}
+
+/* Reads the new lines of every file into files (*n of them). */
+static int read_new(mt_journal *j, const char **names, struct pending_file **out, size_t *n)
+{
+	size_t count = 0;
+	struct pending_file *files;
+	int error = 0;
+
+	while (names[count])
+		count++;
+	files = calloc(count + 1, sizeof(*files));
+	*out = files;
+	*n = count;
+	for (size_t i = 0; i < count && error == 0; i++) {
+		files[i].name = mt_strdup(names[i]);
+		if ((error = mt_jevent_file_mark(j, names[i], &files[i].from)) == 0)
+			error = mt_events_read(j->events, names[i], &files[i].from, keep_line,
+					       &files[i], &files[i].at);
+		if (error == MT_EINVALID) {
+			error = shrunk(j, names[i]);
+			files[i].at = files[i].from;
+		}
+	}
+	return error;
+}
+
+/* The events files that have grown since the index read them, into
+ * *grown (NULL-terminated, names borrowed from `names`). */
+static int grown_files(mt_journal *j, char **names, const char ***grown)
+{
+	size_t n = 0, k = 0;
+	struct stat st;
+	mt_events_mark m;
+	int error = 0;
+
+	while (names[n])
+		n++;
+	*grown = calloc(n + 1, sizeof(**grown));
+	for (size_t i = 0; i < n && error == 0; i++) {
+		char *path = mt_path_join(mt_events_dir(j->events), names[i]);
+		if ((error = mt_jevent_file_mark(j, names[i], &m)) == 0 &&
+		    (stat(path, &st) != 0 || (uint64_t)st.st_size != m.bytes + m.tail))
+			(*grown)[k++] = names[i];
+		free(path);
+	}
+	return error;
+}
+
+/* One file grew (the usual case: this host's, or one writer's after a
+ * sync): its lines are applied as they are read, never all held. */
+static int catch_up_one(mt_journal *j, const char *name)
+{
+	struct pending_file f = {.name = (char *)name};
+	int error = mt_jevent_file_mark(j, name, &f.from);
+
+	if (error == 0)
+		error = mt_events_read(j->events, name, &f.from, apply_streamed, j, &f.at);
+	if (error == MT_EINVALID)
+		return shrunk(j, name);
+	if (error == 0 && memcmp(&f.at, &f.from, sizeof(f.at)) != 0)
+		error = mt_jevent_set_file_mark(j, name, &f.at);
+	return error;
+}
+
+/* Several grew: their new lines are merged in the union's order. */
+static int catch_up_merged(mt_journal *j, const char **names)
+{
+	struct pending_file *files = NULL, *f;
+	size_t n = 0;
+	int error = read_new(j, names, &files, &n);
+
+	while (error == 0 && (f = next_file(files, n)))
+		error = apply_read(j, f->name, &f->ev[f->next++]);
+	for (size_t i = 0; i < n; i++) {
+		if (error == 0 && memcmp(&files[i].at, &files[i].from, sizeof(files[i].at)) != 0)
+			error = mt_jevent_set_file_mark(j, files[i].name, &files[i].at);
+		pending_dispose(&files[i]);
+	}
+	free(files);
+	return error;
+}
+
+static int catch_up_locked(mt_journal *j)
+{
+	char **names = NULL;
+	const char **grown = NULL;
+	int error;
+
+	if ((error = mt_events_names(j->events, &names)) < 0)
+		return error;
+	if ((error = grown_files(j, names, &grown)) == 0 && grown[0])
+		error = grown[1] ? catch_up_merged(j, grown) : catch_up_one(j, grown[0]);
+	free(grown);
+	mt_events_names_free(names);
+	return error;
+}
+
+int mt_jevent_begin(mt_journal *j)
+{
+	int error = mt_jstmt_begin(j);
+
+	if (error == 0 && (error = catch_up_locked(j)) < 0)
+		mt_jstmt_finish(j, error);
+	return error;
+}
+
+/* 1 when some events file has grown since the index read it. */
+static int has_new(mt_journal *j)
+{
+	char **names = NULL;
+	const char **grown = NULL;
+	int found;
+
+	if (mt_events_names(j->events, &names) < 0) {
+		mt_error_clear();
+		return 1; /* let the catch-up say what is wrong */
+	}
+	found = grown_files(j, names, &grown) < 0 || grown[0];
+	free(grown);
+	mt_events_names_free(names);
+	mt_error_clear();
+	return found;
+}
+
+int mt_jevent_catch_up(mt_journal *j)
+{
+	int error;
+
+	if (!has_new(j))
+		return 0;
+	if ((error = mt_jevent_begin(j)) < 0)
+		return error;
+	return mt_jstmt_finish(j, 0);
+}
+
+/* Records where this process's own event landed: the index has read its
+ * file up to the event's end, unless something else was appended first
+ * (then the next catch-up reads the file from where it stopped). */
+static int record_own(mt_journal *j, const mt_event *e, const char *digest,
+		      const mt_events_pos *pos)
+{
+	mt_events_mark m;
+	mt_event placed = *e;
+	int error = mt_jevent_file_mark(j, pos->file, &m);
+
+	placed.file = pos->file;
+	placed.line = 0;
+	if (error == 0 && m.bytes == pos->start && m.tail == 0 && !pos->closed_tail) {
+		m.bytes = pos->end;
+		placed.line = ++m.lines;
+		error = mt_jevent_set_file_mark(j, pos->file, &m);
+	}
+	return error < 0 ? error : mt_jevent_record(j, &placed, digest);
+}
+
+int mt_jevent_emit(mt_journal *j, const char *kind, int64_t t, json_t *data, int64_t *rowid_out)
+{
+	json_t *obj = mt_events_make(j->events, NULL, kind, t, data);
+	char *text = obj ? mt_json_dumps(obj, JSON_COMPACT) : NULL, why[200], digest[65];
+	mt_event e = {.file = "(new event)", .text = text, .len = text ? strlen(text) : 0};
+	mt_events_pos pos;
+	int error;
+
+	json_decref(obj);
+	if (!text)
+		return mt_error_set(MT_ERROR, "%s: cannot encode a %s event", j->path, kind);
+	/* applied as read back, exactly as a replay will read it */
+	if ((error = mt_event_load(&e, why, sizeof(why))) < 0) {
+		error = mt_error_set(MT_ERROR, "%s event: %s", kind, why);
+		goto cleanup;
+	}
+	if ((error = mt_japply(j, &e, rowid_out)) < 0)
+		goto cleanup;
+	mt_sha256_hex(digest, text, e.len);
+	text[e.len] = '\n'; /* the NUL after it is no longer needed */
+	if ((error = mt_events_append(j->events, text, e.len + 1, &pos)) == 0)
+		error = record_own(j, &e, digest, &pos);
+cleanup:
+	json_decref(e.obj);
+	free(text);
+	return error;
+}
+
+int mt_jevent_write(mt_journal *j, const char *kind, json_t *data, int64_t *rowid_out)
+{
+	int error = mt_jevent_begin(j);
+
+	if (error < 0) {
+		json_decref(data);
+		return error;
+	}
+	error = mt_jevent_emit(j, kind, mt_now_ms(), data, rowid_out);
+	return mt_jstmt_finish(j, error);
+}
+
+int mt_jevent_uid_of(mt_journal *j, const char *table, const char *thing, int64_t id,
+		     char uid[MT_EVENT_ID_LEN + 1])
+{
+	sqlite3_stmt *st = NULL;
+	char sql[80];
+	int rc;
+
+	snprintf(sql, sizeof(sql), "SELECT uid FROM %s WHERE id = ?", table);
+	rc = mt_jstmt_first(j, &st, "reading the record", sql, "I", id);
+	if (rc == 0)
+		rc = mt_error_set(MT_ENOTFOUND, "no %s #%lld", thing, (long long)id);
+	else if (rc == 1 && sqlite3_column_type(st, 0) == SQLITE_NULL)
+		rc = mt_error_set(MT_ESTATE, "%s #%lld is in %s but in no events file (written "
+				  "there by another tool)", thing, (long long)id, j->path);
+	else if (rc == 1)
+		snprintf(uid, MT_EVENT_ID_LEN + 1, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return rc < 0 ? rc : 0;
+}
+
+static json_t *file_row(mt_journal *j, sqlite3_stmt *st)
+{
+	const char *file = (const char *)sqlite3_column_text(st, 0);
+	size_t n = strlen(file), el = strlen(MT_EVENTS_EXT);
+
+	(void)j;
+	return json_pack("{ss, s s%, sI, sI, sI}", "file", file, "writer", file,
+			 n > el ? n - el : n, "lines", (json_int_t)sqlite3_column_int64(st, 2),
+			 "bytes", (json_int_t)sqlite3_column_int64(st, 1), "incomplete_bytes",
+			 (json_int_t)sqlite3_column_int64(st, 3));
+}
+
+static json_t *refused_row(mt_journal *j, sqlite3_stmt *st)
+{
+	(void)j;
+	return json_pack("{ss, sI, so, so}", "file", (const char *)sqlite3_column_text(st, 0),
+			 "line", (json_int_t)sqlite3_column_int64(st, 1), "id",
+			 mt_json_text((const char *)sqlite3_column_text(st, 2)), "reason",
+			 mt_json_text((const char *)sqlite3_column_text(st, 3)));
+}
+
+json_t *mt_journal_events_json(mt_journal *j)
+{
+	sqlite3_stmt *st = NULL;
+	json_t *files, *refused;
+	int64_t events = 0;
+
+	files = mt_jstmt_rows_json(j, file_row, "reading event_files", "SELECT file, bytes, lines,"
+				   " tail FROM event_files ORDER BY file", "");
+	refused = mt_jstmt_rows_json(j, refused_row, "reading refused_events", "SELECT file, line,"
+				     " uid, reason FROM refused_events ORDER BY file, line", "");
+	if (mt_jstmt_first(j, &st, "reading events", "SELECT count(*) FROM events", "") == 1)
+		events = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (!files || !refused) {
+		json_decref(files);
+		json_decref(refused);
+		return NULL;
+	}
+	return json_pack("{ss, sI, so, so}", "dir", mt_events_dir(j->events), "events",
+			 (json_int_t)events, "files", files, "refused", refused);
+}
+
+int mt_journal_rebuild(mt_journal *j)
+{
+	int error;
+
+	/* rows another tool wrote into the index become events first: a
+	 * rebuild loses nothing */
+	if ((error = mt_jexport_all(j)) < 0 || (error = mt_jstmt_begin(j)) < 0)
+		return error;
+	error = mt_jstmt_exec_sql(j, "DELETE FROM note_tags; DELETE FROM notes;"
+				  " DELETE FROM withdrawals; DELETE FROM probes; DELETE FROM scans;"
+				  " DELETE FROM effort; DELETE FROM op_overrides;"
+				  " DELETE FROM inventories; DELETE FROM checks; DELETE FROM runs;"
+				  " DELETE FROM change_marks; DELETE FROM events;"
+				  " DELETE FROM event_files; DELETE FROM refused_events");
+	if (error == 0)
+		error = catch_up_locked(j);
+	return mt_jstmt_finish(j, error);
+}
