@@ -30,17 +30,23 @@ static int read_view(mt_check_trial_result *out, const char *kind)
 int mt_check_trial_record(mt_check_trial_result *out, mt_trial *t, const char *kind,
 			  int rehearsal)
 {
-	int error = 0, read;
+	mt_journal_check rec = {kind, NULL, NULL, 0, rehearsal, out->result};
+	int error, recorded = 0;
 
 	out->check_id = 0;
 	json_object_set_new(out->result, "rehearsal", json_boolean(rehearsal));
-	if (t && (error = mt_journal_check_add(t->journal, kind, out->result, &out->check_id)) < 0)
-		out->check_id = 0;
-	else if (t)
-		json_object_set_new(out->result, "check_id", json_integer(out->check_id));
 	/* read also when not recorded: the caller shows what ran */
-	if ((read = read_view(out, kind)) < 0 && error == 0)
-		error = read;
+	if ((error = read_view(out, kind)) < 0 || !t)
+		return error;
+	rec.reference = out->view.reference;
+	rec.candidate = out->view.candidate;
+	rec.passed = out->view.passed;
+	if ((error = mt_journal_check_add(t->journal, &rec, &out->check_id)) < 0)
+		out->check_id = 0;
+	else
+		recorded = 1;
+	if (recorded) /* a new member: the view's strings stay where they are */
+		json_object_set_new(out->result, "check_id", json_integer(out->check_id));
 	return error;
 }
 

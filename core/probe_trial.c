@@ -120,8 +120,13 @@ int mt_probe_trial(json_t **out, int64_t *probe_id, mt_trial *t, const char *tab
 	in.observed = seen;
 	if ((error = mt_probe_inventory(&res, &in, inventory)) < 0)
 		goto cleanup;
-	if (t && (error = mt_journal_probe_add(t->journal, res, scan_id, &id)) < 0)
-		goto cleanup;
+	if (t) {
+		mt_journal_probe rec = {mt_compat_name(table), mt_compat_version(table),
+					mt_compat_retrieved(table), mt_compat_source(table), res,
+					scan_id};
+		if ((error = mt_journal_probe_add(t->journal, &rec, &id)) < 0)
+			goto cleanup;
+	}
 	json_object_set_new(res, "probe_id", id ? json_integer(id) : json_null());
 	if (probe_id)
 		*probe_id = id;
@@ -162,6 +167,18 @@ static int load_file(json_t **out, const char *path, const char *kind)
 			    kind);
 }
 
+/* Records inventory inv in t's journal under its source and file. */
+static int record_inventory(mt_trial *t, json_t *inv, int64_t *id, int *unchanged)
+{
+	mt_opinventory_view v;
+	int error = mt_opinventory_view_read(&v, inv);
+
+	if (error == 0)
+		error = mt_journal_inventory_add(t->journal, v.source, v.file, inv, id, unchanged);
+	mt_opinventory_view_dispose(&v);
+	return error;
+}
+
 int mt_inventory_resolve(json_t **out, mt_trial *t, const char *what, const char *kind,
 			 int *recorded)
 {
@@ -188,7 +205,7 @@ int mt_inventory_resolve(json_t **out, mt_trial *t, const char *what, const char
 	}
 	if ((error = load_file(out, what, kind)) < 0 || !t)
 		return error;
-	if ((error = mt_journal_inventory_add(t->journal, *out, &id, &unchanged)) < 0) {
+	if ((error = record_inventory(t, *out, &id, &unchanged)) < 0) {
 		json_decref(*out);
 		*out = NULL;
 		return error;

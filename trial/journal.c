@@ -728,10 +728,16 @@ static int write_with_ref(mt_journal *j, const char *kind, json_t *data, const c
 	return mt_jstmt_finish(j, error);
 }
 
-int mt_journal_probe_add(mt_journal *j, json_t *result, int64_t scan_id, int64_t *id_out)
+int mt_journal_probe_add(mt_journal *j, const mt_journal_probe *p, int64_t *id_out)
 {
-	return write_with_ref(j, "probe.add", json_pack("{sO, sn}", "result", result, "scan"),
-			      "scan", "scans", "scan", scan_id, id_out);
+	if (!p->table_name || !p->result)
+		return mt_error_set(MT_EINVALID, "a probe needs its table and its result");
+	return write_with_ref(j, "probe.add",
+			      json_pack("{s{ss, so, so, so}, sO, sn}", "table", "name",
+					p->table_name, "version", mt_json_text(p->table_version),
+					"retrieved", mt_json_text(p->table_retrieved), "source",
+					mt_json_text(p->table_source), "result", p->result, "scan"),
+			      "scan", "scans", "scan", p->scan_id, id_out);
 }
 
 int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms)
@@ -747,7 +753,7 @@ int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, i
 
 	*out = NULL;
 	rc = mt_jstmt_first(j, &st, "reading probes", "SELECT id, created_ms, result FROM probes"
-			    " WHERE ?1 IS NULL OR json_extract(result, '$.table.name') = ?1"
+			    " WHERE ?1 IS NULL OR table_name = ?1"
 			    " ORDER BY id DESC LIMIT 1", "T", table);
 	if (rc == 1) {
 		row_id_time(st, id_out, created_ms);
@@ -776,16 +782,16 @@ static int64_t same_inventory(mt_journal *j, const char *source, const char *dig
 	return id;
 }
 
-int mt_journal_inventory_add(mt_journal *j, json_t *inv, int64_t *id_out, int *unchanged)
+int mt_journal_inventory_add(mt_journal *j, const char *source, const char *file, json_t *inv,
+			     int64_t *id_out, int *unchanged)
 {
-	const char *source = json_string_value(json_object_get(inv, "source"));
-	char digest[65], *text = mt_japply_inventory_text(inv, digest);
+	char digest[65], *text = inv ? mt_japply_inventory_text(inv, digest) : NULL;
 	int64_t same;
 	int error;
 
 	if (unchanged)
 		*unchanged = 0;
-	if (!text || !source) {
+	if (!text || !source || !file) {
 		free(text);
 		return mt_error_set(MT_EINVALID, "an inventory needs its source and file");
 	}
@@ -801,7 +807,9 @@ int mt_journal_inventory_add(mt_journal *j, json_t *inv, int64_t *id_out, int *u
 			*unchanged = 1;
 	} else if (error == 0) {
 		error = mt_jevent_emit(j, "inventory.add", mt_now_ms(),
-				       json_pack("{sO}", "inventory", inv), id_out);
+				       json_pack("{ss, ss, sO}", "source", source, "file", file,
+						 "inventory", inv),
+				       id_out);
 	}
 	return mt_jstmt_finish(j, error);
 }
@@ -839,12 +847,16 @@ int mt_journal_mark_rehearsal(mt_journal *j, const char *table, const char *thin
 			      thing, id, NULL);
 }
 
-int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_t *id_out)
+int mt_journal_check_add(mt_journal *j, const mt_journal_check *c, int64_t *id_out)
 {
-	return mt_jevent_write(j, "check.add", json_pack("{so, sO, sb}", "kind", mt_json_text(kind),
-							 "result", result, "rehearsal",
-							 json_is_true(json_object_get(result,
-										      "rehearsal"))),
+	if (!c->kind || !c->reference || !c->candidate || !c->result)
+		return mt_error_set(MT_EINVALID, "a check result needs its kind, reference and "
+				    "candidate");
+	return mt_jevent_write(j, "check.add",
+			       json_pack("{ss, ss, ss, sb, sb, sO}", "kind", c->kind, "reference",
+					 c->reference, "candidate", c->candidate, "passed",
+					 c->passed, "rehearsal", c->rehearsal, "result",
+					 c->result),
 			       id_out);
 }
 

@@ -112,9 +112,17 @@ int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_
 int mt_journal_scan_latest(mt_journal *j, int full, json_t **out, int64_t *id_out,
 			   int64_t *created_ms);
 
-/* Records a probe result (probes/probe.h's JSON, with its "table"
- * identity), made from scan `scan_id` (0 when not from a recorded scan). */
-int mt_journal_probe_add(mt_journal *j, json_t *result, int64_t scan_id, int64_t *id_out);
+/* A probe as the journal keeps it: the identity of the table it used (what
+ * the record is searched by) and the result whole, which the journal
+ * stores and never reads. */
+typedef struct {
+	const char *table_name, *table_version, *table_retrieved, *table_source;
+	json_t *result;  /* probes/probe.h's, borrowed */
+	int64_t scan_id; /* the scan it was made from, 0 when not a recorded one */
+} mt_journal_probe;
+
+/* Records a probe; MT_EINVALID without its table's name. */
+int mt_journal_probe_add(mt_journal *j, const mt_journal_probe *p, int64_t *id_out);
 
 /* The latest probe result (new reference); MT_ENOTFOUND when none. */
 int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_t *created_ms);
@@ -124,21 +132,29 @@ int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_
 int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, int64_t *id_out,
 			       int64_t *created_ms);
 
-/* Records an exact op inventory (probes/opinventory.h: source "torchscript" or
- * "trace", file). The same inventory as the latest of its source is not
- * stored again: *unchanged (may be NULL) is set and *id_out gets that id. */
-int mt_journal_inventory_add(mt_journal *j, json_t *inv, int64_t *id_out, int *unchanged);
+/* Records an exact op inventory `inv` (probes/opinventory.h's, borrowed,
+ * stored whole) of `source` ("torchscript" or "trace") read from `file`.
+ * The same inventory as the latest of its source is not stored again:
+ * *unchanged (may be NULL) is set and *id_out gets that id. */
+int mt_journal_inventory_add(mt_journal *j, const char *source, const char *file, json_t *inv,
+			     int64_t *id_out, int *unchanged);
 
 /* The latest inventory of a source, with "inventory_id" added (new
  * reference); MT_ENOTFOUND when none. */
 int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out, int64_t *id_out);
 
-/* Records a correctness check of `kind` ("compare", "model", "curves"):
- * the whole result, which must hold "reference" and "candidate" (what was
- * compared, as text) and "passed" (a boolean); "rehearsal": true records it
- * as a rehearsal (stand-ins compared to test the check: listed, never
- * evidence). */
-int mt_journal_check_add(mt_journal *j, const char *kind, json_t *result, int64_t *id_out);
+/* A correctness check as the journal keeps it: what its listings and the
+ * decision are searched by, and the result whole (stored, never read). */
+typedef struct {
+	const char *kind;                  /* "compare", "model", "curves" */
+	const char *reference, *candidate; /* what was compared, as text */
+	int passed;
+	int rehearsal; /* stand-ins compared to test the check: listed, never evidence */
+	json_t *result; /* checks/'s, borrowed */
+} mt_journal_check;
+
+/* Records a check; MT_EINVALID without its kind, reference or candidate. */
+int mt_journal_check_add(mt_journal *j, const mt_journal_check *c, int64_t *id_out);
 
 /* Marks check `id` a rehearsal (rehearsal 1) or evidence (0). MT_ENOTFOUND
  * for no such check. */

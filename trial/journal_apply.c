@@ -169,15 +169,15 @@ static int apply_scan(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 
 static int apply_probe(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 {
-	json_t *table = json_object_get(json_object_get(e->data, "result"), "table");
+	json_t *table = json_object_get(e->data, "table");
 	static const char *const keys[] = {"name", "version", "retrieved", "source"};
 	const char *v[4];
 	char *text = NULL;
 	int64_t scan = 0;
 	int error = json_text(e, "result", &text);
 
-	if (error == 0 && (!text || !json_is_object(table)))
-		error = mt_error_set(MT_EINVALID, "a probe result needs its table");
+	if (error == 0 && (!text || !mt_json_str(table, "name")))
+		error = mt_error_set(MT_EINVALID, "a probe needs its table's name and its result");
 	for (int i = 0; i < 4; i++)
 		v[i] = json_string_value(json_object_get(table, keys[i])) ?: "";
 	if (error == 0)
@@ -204,7 +204,7 @@ char *mt_japply_inventory_text(json_t *inv, char digest[65])
 static int apply_inventory(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 {
 	json_t *inv = json_object_get(e->data, "inventory");
-	const char *source = mt_json_str(inv, "source"), *file = mt_json_str(inv, "file");
+	const char *source = mt_json_str(e->data, "source"), *file = mt_json_str(e->data, "file");
 	char digest[65], *text = json_is_object(inv) ? mt_japply_inventory_text(inv, digest) : NULL;
 	int error = 0;
 
@@ -220,10 +220,9 @@ static int apply_inventory(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 
 static int apply_check(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 {
-	json_t *result = json_object_get(e->data, "result");
-	const char *kind = mt_json_str(e->data, "kind"), *ref = mt_json_str(result, "reference");
-	const char *cand = mt_json_str(result, "candidate");
-	json_t *passed = json_object_get(result, "passed");
+	const char *kind = mt_json_str(e->data, "kind"), *ref = mt_json_str(e->data, "reference");
+	const char *cand = mt_json_str(e->data, "candidate");
+	json_t *passed = json_object_get(e->data, "passed");
 	char *text = NULL;
 	int error = json_text(e, "result", &text);
 

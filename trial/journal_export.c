@@ -97,7 +97,9 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 	}
 	if (strcmp(table, "probes") == 0) {
 		*kind = "probe.add";
-		return json_pack("{so, so}", "result", col_json(st, 3), "scan",
+		return json_pack("{s{so, so, so, so}, so, so}", "table", "name", col_text(st, 4),
+				 "version", col_text(st, 5), "retrieved", col_text(st, 6), "source",
+				 col_text(st, 7), "result", col_json(st, 3), "scan",
 				 ref_json(x, "scans", st, 2));
 	}
 	if (strcmp(table, "op_overrides") == 0) {
@@ -107,12 +109,15 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 	}
 	if (strcmp(table, "inventories") == 0) {
 		*kind = "inventory.add";
-		return json_pack("{so}", "inventory", col_json(st, 2));
+		return json_pack("{so, so, so}", "source", col_text(st, 3), "file", col_text(st, 4),
+				 "inventory", col_json(st, 2));
 	}
 	if (strcmp(table, "checks") == 0) {
 		*kind = "check.add";
-		return json_pack("{so, so, sb}", "kind", col_text(st, 2), "result", col_json(st, 3),
-				 "rehearsal", sqlite3_column_int(st, 4));
+		return json_pack("{so, so, so, sb, sb, so}", "kind", col_text(st, 2), "reference",
+				 col_text(st, 5), "candidate", col_text(st, 6), "passed",
+				 sqlite3_column_int(st, 7), "rehearsal", sqlite3_column_int(st, 4),
+				 "result", col_json(st, 3));
 	}
 	if (strcmp(table, "runs") == 0) {
 		const char *m = (const char *)sqlite3_column_text(st, 13);
@@ -156,10 +161,11 @@ static const struct {
 	{"effort", "id, started_ms, track, category, text, stopped_ms"},
 	{"notes", "id, created_ms, track, text, interval_id"},
 	{"scans", "id, created_ms, repo, rev, tree, worktree, summary, result"},
-	{"probes", "id, created_ms, scan_id, result"},
+	{"probes", "id, created_ms, scan_id, result, table_name, table_version, table_retrieved,"
+		   " table_source"},
 	{"op_overrides", "id, created_ms, op, status, note"},
-	{"inventories", "id, created_ms, result"},
-	{"checks", "id, created_ms, kind, result, rehearsal"},
+	{"inventories", "id, created_ms, result, source, file"},
+	{"checks", "id, created_ms, kind, result, rehearsal, reference, candidate, passed"},
 	{"runs", "id, created_ms, system, track, label, cache, origin, command, log, status,"
 		 " exit_status, started_ms, ended_ms, metrics, pid, host, rehearsal"},
 	{"change_marks", "id, created_ms, track, path, mark, note"},

@@ -17,6 +17,25 @@
 #include "jsonw.h"
 #include "util.h"
 
+/* A check recorded as core/check_trial.c records one: what it compared,
+ * from the test's result. */
+static int check_add(mt_journal *j, const char *kind, json_t *r, int64_t *id)
+{
+	mt_journal_check rec = {kind, json_string_value(json_object_get(r, "reference")),
+				json_string_value(json_object_get(r, "candidate")),
+				json_is_true(json_object_get(r, "passed")),
+				json_is_true(json_object_get(r, "rehearsal")), r};
+	return mt_journal_check_add(j, &rec, id);
+}
+
+/* An inventory recorded under the source and file it names. */
+static int inventory_add(mt_journal *j, json_t *inv, int64_t *id, int *unchanged)
+{
+	return mt_journal_inventory_add(j, json_string_value(json_object_get(inv, "source")),
+					json_string_value(json_object_get(inv, "file")), inv, id,
+					unchanged);
+}
+
 struct ctx {
 	char *dir;
 	char *path;
@@ -178,7 +197,7 @@ static void test_migrates_checks_to_rehearsals(void **state)
 	sqlite3 *db;
 	json_t *list;
 
-	assert_int_equal(mt_journal_check_add(c->j, "curves", r, NULL), 0);
+	assert_int_equal(check_add(c->j, "curves", r, NULL), 0);
 	json_decref(r);
 	mt_journal_free(c->j);
 	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
@@ -283,10 +302,10 @@ static void test_migrates_an_older_journal(void **state)
 		json_t *r = json_pack("{ss, ss, sb, si}", "reference", "a.safetensors", "candidate",
 				      "b.safetensors", "passed", 0, "mismatched", 3), *list;
 		int64_t cid = 0;
-		assert_int_equal(mt_journal_check_add(c->j, "compare", r, &cid), 0);
+		assert_int_equal(check_add(c->j, "compare", r, &cid), 0);
 		assert_true(cid > 0);
-		json_object_del(r, "passed");
-		assert_int_equal(mt_journal_check_add(c->j, "compare", r, NULL), MT_EINVALID);
+		json_object_del(r, "reference");
+		assert_int_equal(check_add(c->j, "compare", r, NULL), MT_EINVALID);
 		list = mt_journal_checks_json(c->j, "compare", 0);
 		assert_int_equal(json_array_size(list), 1);
 		assert_int_equal(json_integer_value(json_object_get(json_array_get(list, 0), "mismatched")), 3);
@@ -300,7 +319,7 @@ static void test_migrates_an_older_journal(void **state)
 		json_t *r = json_pack("{ss, ss, sb, sb}", "reference", "cpu-a.csv", "candidate",
 				      "cpu-b.csv", "passed", 1, "rehearsal", 1), *list;
 		int64_t cid = 0;
-		assert_int_equal(mt_journal_check_add(c->j, "curves", r, &cid), 0);
+		assert_int_equal(check_add(c->j, "curves", r, &cid), 0);
 		list = mt_journal_checks_json(c->j, "curves", 0);
 		assert_int_equal(json_array_size(list), 1);
 		assert_true(json_is_true(json_object_get(json_array_get(list, 0), "rehearsal")));
@@ -325,9 +344,9 @@ static void test_migrates_an_older_journal(void **state)
 		int64_t first = 0, second = 0;
 		int unchanged = -1;
 		assert_int_equal(mt_journal_inventory_latest(c->j, "trace", &got, NULL), MT_ENOTFOUND);
-		assert_int_equal(mt_journal_inventory_add(c->j, inv, &first, &unchanged), 0);
+		assert_int_equal(inventory_add(c->j, inv, &first, &unchanged), 0);
 		assert_int_equal(unchanged, 0);
-		assert_int_equal(mt_journal_inventory_add(c->j, inv, &second, &unchanged), 0);
+		assert_int_equal(inventory_add(c->j, inv, &second, &unchanged), 0);
 		assert_int_equal(unchanged, 1);
 		assert_int_equal(second, first);
 		assert_int_equal(mt_journal_inventory_latest(c->j, "torchscript", &got, NULL),
@@ -338,7 +357,7 @@ static void test_migrates_an_older_journal(void **state)
 					 json_object_get(json_object_get(got, "ops"), "aten::mm"), "count")),
 				 3);
 		json_object_del(inv, "file");
-		assert_int_equal(mt_journal_inventory_add(c->j, inv, NULL, NULL), MT_EINVALID);
+		assert_int_equal(inventory_add(c->j, inv, NULL, NULL), MT_EINVALID);
 		json_decref(got);
 		json_decref(inv);
 	}
@@ -524,9 +543,10 @@ static void test_probe_of_a_bare_table(void **state)
 {
 	struct ctx *c = *state;
 	json_t *r = json_pack("{s{ss}, s[]}", "table", "name", "team", "ops"), *back = NULL;
+	mt_journal_probe p = {"team", "1", "2026-01-01", "file:t", r, 0};
 	int64_t id = 0, got = 0;
 
-	assert_int_equal(mt_journal_probe_add(c->j, r, 0, &id), 0);
+	assert_int_equal(mt_journal_probe_add(c->j, &p, &id), 0);
 	assert_true(id > 0);
 	assert_int_equal(mt_journal_probe_latest(c->j, &back, &got, NULL), 0);
 	assert_int_equal(got, id);
@@ -548,7 +568,7 @@ static void test_withdraw(void **state)
 
 	assert_int_equal(mt_journal_run_add(c->j, &run, &run1), 0);
 	assert_int_equal(mt_journal_run_add(c->j, &run, &run2), 0);
-	assert_int_equal(mt_journal_check_add(c->j, "compare", r, &check), 0);
+	assert_int_equal(check_add(c->j, "compare", r, &check), 0);
 	json_decref(r);
 	assert_int_equal(mt_journal_override_add(c->j, "aten::foo", "device", "typo", &ov), 0);
 	assert_int_equal(mt_journal_note_add(c->j, "oops", NULL, NULL, 0, &note), 0);
