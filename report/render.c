@@ -354,7 +354,7 @@ static void notes_summary(struct lists *l, struct notes *s)
 	json_object_set_new(json_object_get(l->summary, "notes"), "by_track", tracks);
 	json_object_set_new(json_object_get(l->summary, "notes"), "by_tag", tags);
 	json_object_set_new(json_object_get(l->summary, "notes"), "tags_more",
-			    json_integer((json_int_t)tags_more));
+			    tags_more ? json_integer((json_int_t)tags_more) : json_null());
 }
 
 /* --- writing ------------------------------------------------------------ */
