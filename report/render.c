@@ -186,8 +186,9 @@ struct lists {
 	int any;         /* a list in the page is not whole */
 };
 
-/* Records that the page holds `shown` of `count` `noun`, chosen as `what`
- * says, the rest in the list page at #anchor, else listed by `command`. */
+/* Records that the page holds `shown` of the `count` items of list `key`,
+ * chosen as `what` says; all of them are in the list page at #key, or,
+ * without one, listed by `command`. */
 static void summarised(struct lists *l, const char *key, size_t count, size_t shown,
 		       const char *what, const char *command)
 {
