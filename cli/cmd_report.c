@@ -15,7 +15,6 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 					     {0}};
 	const char *format = "md", *output = NULL;
 	mt_trial *t = NULL;
-	char *text = NULL;
 	int opt, error;
 
 	while ((opt = cli_getopt(cli, argc, argv, "hf:o:", opts)) >= 0) {
@@ -37,12 +36,7 @@ int cmd_report(struct cli *cli, int argc, char **argv)
 	cli->json = 0; /* the report is the output; errors go to stderr only */
 	if ((error = cli_open_trial(cli, &t, 1)) < 0)
 		return cli_fail(cli, error);
-	error = mt_report_render(&text, t, format, mt_now_ms());
-	if (error == 0 && output)
-		error = mt_file_write_atomic(output, text, strlen(text), 0);
-	else if (error == 0)
-		fputs(text, stdout);
-	free(text);
+	error = mt_report_write(t, format, mt_now_ms(), output, stdout);
 	mt_trial_free(t);
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }

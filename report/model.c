@@ -200,14 +200,14 @@ static json_t *resolved_repository(const mt_trial *t)
 	return v ? v : json_null();
 }
 
-json_t *mt_report_model(mt_trial *t, int64_t now_ms)
+static json_t *build(mt_trial *t, int64_t now_ms, int with_notes)
 {
 	char iso[32];
 	const char *name = t->spec ? mt_spec_get(t->spec, "name") : NULL;
 	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
 	size_t intervals = 0;
 	json_t *effort = effort_model(t->journal, now_ms, &intervals);
-	json_t *notes = effort ? mt_journal_notes_json(t->journal) : NULL;
+	json_t *notes = !effort ? NULL : with_notes ? mt_journal_notes_json(t->journal) : json_array();
 	json_t *scan, *probe, *checks, *correctness, *runs, *decision, *attempts;
 	int checked;
 
@@ -239,4 +239,14 @@ json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 			 "tracks", mt_model_probes_tracks(t, now_ms), "steps",
 			 steps_model(intervals, notes, t->spec, scan, !json_is_null(probe),
 				     checked, !json_is_null(runs), decision)));
+}
+
+json_t *mt_report_model(mt_trial *t, int64_t now_ms)
+{
+	return build(t, now_ms, 1);
+}
+
+json_t *mt_report_model_without_notes(mt_trial *t, int64_t now_ms)
+{
+	return build(t, now_ms, 0);
 }

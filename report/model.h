@@ -23,4 +23,8 @@
  * New reference, NULL with mt_error_last() on failure. */
 json_t *mt_report_model(mt_trial *t, int64_t now_ms);
 
+/* The same without the notes: "notes" empty and "note_count" 0, for a
+ * renderer that reads them itself, a page at a time (render.c). */
+json_t *mt_report_model_without_notes(mt_trial *t, int64_t now_ms);
+
 #endif

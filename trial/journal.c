@@ -427,16 +427,29 @@ static int load_tags(mt_journal *j, sqlite3_stmt *tag_st, mt_note *n)
 	size_t cap = 0;
 	int rc;
 
+	int64_t *rowids = NULL;
+
+	/* the tags in the order given (rowid), sorted here: an ORDER BY made
+	 * SQLite build a sorter for every note (issue 18: 30% of a report) */
 	sqlite3_bind_int64(tag_st, 1, n->id);
 	while ((rc = sqlite3_step(tag_st)) == SQLITE_ROW) {
+		size_t k = n->ntags;
 		if (n->ntags == cap) {
 			cap = cap ? cap * 2 : 4;
 			n->tags = realloc(n->tags, cap * sizeof(*n->tags));
-			if (!n->tags)
+			rowids = realloc(rowids, cap * sizeof(*rowids));
+			if (!n->tags || !rowids)
 				abort();
 		}
-		n->tags[n->ntags++] = mt_jstmt_col_text(tag_st, 0);
+		for (; k > 0 && rowids[k - 1] > sqlite3_column_int64(tag_st, 1); k--) {
+			rowids[k] = rowids[k - 1];
+			n->tags[k] = n->tags[k - 1];
+		}
+		rowids[k] = sqlite3_column_int64(tag_st, 1);
+		n->tags[k] = mt_jstmt_col_text(tag_st, 0);
+		n->ntags++;
 	}
+	free(rowids);
 	sqlite3_reset(tag_st);
 	return rc == SQLITE_DONE ? 0 : mt_jstmt_error(j, "reading tags");
 }
@@ -450,8 +463,8 @@ int mt_journal_notes_foreach(mt_journal *j, mt_note_cb cb, void *payload)
 				      " FROM notes WHERE" NOT_WITHDRAWN("note") " ORDER BY id",
 				      "")) < 0)
 		return error;
-	if ((error = mt_jstmt_prepare(j, &tag_st, "SELECT tag FROM note_tags WHERE note_id = ?"
-				      " ORDER BY rowid", "")) < 0)
+	if ((error = mt_jstmt_prepare(j, &tag_st, "SELECT tag, rowid FROM note_tags WHERE note_id = ?",
+				      "")) < 0)
 		goto cleanup;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		mt_note n = {0};

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,64 @@ static void test_errors_name_the_line(void **state)
 	assert_string_equal(mt_error_last(), "r.md:2: '{{/x}}' closes no section");
 	assert_int_equal(mt_template_render(&out, "{{x", m, "r.md"), MT_EINVALID);
 	assert_string_equal(mt_error_last(), "r.md:1: '{{' without '}}'");
+	json_decref(m);
+}
+
+static void test_blocks_render_where_asked_in_that_context(void **state)
+{
+	(void)state;
+	/* a definition renders nothing (its lines go), each use renders it */
+	expect("{{<row}}\n- {{name}}{{#unit}} ({{unit}}){{/unit}}\n{{/row}}\ntop\n{{#a}}\n{{>row}}\n{{/a}}\n"
+	       "[{{>row}}]",
+	       "{\"name\":\"outer\",\"a\":[{\"name\":\"x\",\"unit\":\"s\"},{\"name\":\"y\"}]}",
+	       "top\n- x (s)\n- y\n[- outer\n]");
+}
+
+static void test_missing_block_names_the_line(void **state)
+{
+	json_t *m = json_object();
+	char *out = NULL;
+	(void)state;
+	assert_int_equal(mt_template_render(&out, "a\n{{>nope}}", m, "r.md"), MT_EINVALID);
+	assert_string_equal(mt_error_last(), "r.md:2: no block 'nope' ({{<nope}})");
+	assert_int_equal(mt_template_render(&out, "{{<me}}{{>me}}{{/me}}{{>me}}", m, "r.md"),
+			 MT_EINVALID);
+	assert_string_equal(mt_error_last(), "r.md: blocks nested too deeply");
+	json_decref(m);
+}
+
+/* A streamed list: n items made one at a time, none kept. */
+static int numbers(void *payload, mt_template_item_fn item, void *renderer)
+{
+	int n = *(int *)payload, error = 0;
+	for (int i = 0; i < n && error == 0; i++) {
+		json_t *v = json_pack("{si, ss}", "i", i, "s", i % 2 ? "<odd>" : "even");
+		error = item(v, renderer);
+		json_decref(v);
+	}
+	return error;
+}
+
+static void test_streamed_list_written_as_it_goes(void **state)
+{
+	int n = 20000;
+	struct mt_template_list lists[] = {{"items", numbers, &n}, {NULL, NULL, NULL}};
+	json_t *m = json_pack("{ss, s[i]}", "title", "t&t", "items", 7);
+	char *text = NULL, line[64];
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	(void)state;
+	assert_int_equal(mt_template_write(f, "<h1>{{title}}</h1>\n{{#items}}\n<li>{{i}} {{s}}</li>\n{{/items}}\n"
+					      "{{^items}}none{{/items}}end\n",
+					      m, "t.html", lists),
+			 0);
+	fclose(f);
+	/* the model's own "items" is not used: the list is */
+	assert_true(strncmp(text, "<h1>t&amp;t</h1>\n<li>0 even</li>\n<li>1 &lt;odd&gt;</li>\n", 48) == 0);
+	snprintf(line, sizeof(line), "<li>%d &lt;odd&gt;</li>\nend\n", n - 1);
+	assert_string_equal(text + size - strlen(line), line);
+	assert_true(size > 64 * 1024); /* more than one flush */
+	free(text);
 	json_decref(m);
 }
 
@@ -225,6 +284,9 @@ int main(void)
 		cmocka_unit_test(test_nested_same_name),
 		cmocka_unit_test(test_standalone_lines_leave_no_blank_lines),
 		cmocka_unit_test(test_errors_name_the_line),
+		cmocka_unit_test(test_blocks_render_where_asked_in_that_context),
+		cmocka_unit_test(test_missing_block_names_the_line),
+		cmocka_unit_test(test_streamed_list_written_as_it_goes),
 		cmocka_unit_test(test_html_escapes_every_value_but_raw_ones),
 		cmocka_unit_test(test_html_marks_backtick_spans_up_as_code),
 		cmocka_unit_test(test_markdown_escapes_what_breaks_the_document),

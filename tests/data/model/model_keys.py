@@ -4,7 +4,8 @@ model against a model built from a real trial (`mtrial report --format json`).
 
 The templates are walked as the renderer walks them (report/template.h: a
 name is looked up in the current context, then outwards; a section over an
-array is entered once per item). A name that resolves where it is read is
+array is entered once per item; a block {{<name}}...{{/name}} is walked
+where {{>name}} uses it, in that context). A name that resolves where it is read is
 pinned by the model itself. A name that does not (an optional key the
 fixture leaves out: a dataset, a withdrawn run) or is never read (inside a
 section the fixture does not enter) must at least be a key some code of the
@@ -22,7 +23,7 @@ import json
 import re
 import sys
 
-TOKEN = re.compile(r"\{\{([#^/&!]?)\s*([^}]*?)\s*\}\}")
+TOKEN = re.compile(r"\{\{([#^/&!<>]?)\s*([^}]*?)\s*\}\}")
 
 
 def parse(text, name):
@@ -34,7 +35,7 @@ def parse(text, name):
         line = text.count("\n", 0, m.start()) + 1
         if kind == "!":
             continue
-        if kind in ("#", "^"):
+        if kind in ("#", "^", "<"):
             node = (kind, key, line, [])
             stack[-1][3].append(node)
             stack.append(node)
@@ -43,8 +44,18 @@ def parse(text, name):
                 sys.exit(f"{name}:{line}: {{{{/{key}}}}} closes {stack[-1][1]}")
             stack.pop()
         else:
-            stack[-1][3].append(("v", key, line, None))
+            stack[-1][3].append((">" if kind == ">" else "v", key, line, None))
     return root
+
+
+def blocks(nodes, out):
+    """The blocks defined anywhere in the tree, by name."""
+    for kind, key, line, children in nodes:
+        if kind == "<":
+            out[key] = children
+        if children:
+            blocks(children, out)
+    return out
 
 
 MISSING = object()
@@ -89,24 +100,33 @@ def truthy(v):
     return v not in (MISSING, None, False, "", 0) and v != [] and v != {}
 
 
-def walk(nodes, stack, seen, found):
+def walk(nodes, stack, seen, found, defs, depth=0):
     """Evaluates every name as the renderer would: seen[(line, key)] is set
     when a name was evaluated, found[(line, key)] when it resolved."""
     for kind, key, line, children in nodes:
+        if kind == "<":
+            continue  # walked where it is used
+        if kind == ">":
+            if key not in defs:
+                sys.exit(f"line {line}: no block {key}")
+            if depth < 8:
+                walk(defs[key], stack, seen, found, defs, depth + 1)
+            continue
         v = lookup(stack, key)
         seen.add((line, key))
         if v is not MISSING:
             found.add((line, key))
         if kind == "#" and truthy(v):
             for item in (v if isinstance(v, list) else [v]):
-                walk(children, stack + [item], seen, found)
+                walk(children, stack + [item], seen, found, defs, depth)
         elif kind == "^" and not truthy(v):
-            walk(children, stack, seen, found)
+            walk(children, stack, seen, found, defs, depth)
 
 
 def names(nodes):
     for kind, key, line, children in nodes:
-        yield line, key
+        if kind not in ("<", ">"):  # a block's name is no key of the model
+            yield line, key
         if children:
             yield from names(children)
 
@@ -152,7 +172,7 @@ def check_templates(model, src, keys, out):
         path = f"{src}/templates/{name}"
         tree = parse(open(path, encoding="utf-8").read(), path)
         seen, found = set(), set()
-        walk(tree, [model], seen, found)
+        walk(tree, [model], seen, found, blocks(tree, {}))
         for line, key in sorted(set(names(tree))):
             judge(key, f"templates/{name}:{line}", (line, key) in found, keys, out)
 
