@@ -682,25 +682,26 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
  * attempts change, not at every reload, which rebuilds the same runs). */
 static void compilation_sync(struct runs_state *st, const struct tui_ctx *ctx)
 {
-	json_t *model, *evidence = json_array(), *r, *comp;
-	size_t i;
+	size_t i, n = 0;
+	mt_run_view *evidence;
+	json_t *r, *comp;
 
 	if (st->comp_model && json_equal(st->comp_of, attempts(st)))
 		return;
+	if (!(evidence = calloc(json_array_size(attempts(st)) + 1, sizeof(*evidence))))
+		abort();
 	json_array_foreach(attempts(st), i, r)
 		if (!is_rehearsal(r))
-			json_array_append(evidence, r);
-	model = json_pack("{s:o, s:o}", "attempts", evidence, "no_evidence",
-			  json_array_size(evidence) ? json_null() : json_true());
+			(void)mt_runview_read(&evidence[n++], r);
+	mt_error_clear(); /* an older record's absent keys read as unknown */
 	json_decref(st->comp_model);
-	comp = mt_report_compilation(ctx->trial, model);
+	comp = mt_report_compilation(ctx->trial, evidence, n);
 	st->comp_model = comp ? json_pack("{so}", "compilation", comp) : NULL;
 	json_decref(st->comp_of);
 	st->comp_of = json_deep_copy(attempts(st));
-	json_decref(model);
+	free(evidence);
 }
 
-/* A bucket plan: "*" of compilation.buckets.* is its name. */
 static void plan_row(struct tui_page *p, const char *name, json_t *model, const char *plan)
 {
 	int64_t n = jv_int_key(model, "compilation.buckets.*.compiles", plan, 0);
