@@ -148,7 +148,7 @@ static const char *summary_status(const mt_decision_view *d)
 
 /* What the steps' statuses are worked out from: counts, not the lists. */
 struct step_facts {
-	size_t intervals, notes;
+	int effort; /* an effort interval or a note is recorded */
 	int repository, scanned, probed, checked, ran;
 	json_t *decision; /* NULL: not worked out yet (the Summary's status unknown) */
 };
@@ -158,7 +158,7 @@ static const char *step_status(const char *id, const struct step_facts *f,
 {
 	const char *status = "empty";
 
-	if (strcmp(id, "effort") == 0 && (f->intervals || f->notes))
+	if (strcmp(id, "effort") == 0 && f->effort)
 		status = "partial";
 	if (strcmp(id, "repository") == 0 && f->repository)
 		status = "partial";
@@ -275,7 +275,7 @@ static json_t *part_note_count(mt_report_parts *p)
 
 	if (p->v[P_NOTES])
 		return json_integer((json_int_t)json_array_size(p->v[P_NOTES]));
-	return mt_journal_note_count(p->t->journal, &n) < 0 ? NULL : json_integer((json_int_t)n);
+	return mt_journal_note_count(p->t->journal, 0, &n) < 0 ? NULL : json_integer((json_int_t)n);
 }
 
 static json_t *part_missing(mt_report_parts *p)
@@ -334,37 +334,36 @@ static json_t *part_tracks(mt_report_parts *p)
 	return mt_model_probes_tracks(p->t, p->now_ms);
 }
 
-/* Whether there is a run to list: of the list when it is built, else
- * counted by SQL. */
-static int any_run(mt_report_parts *p)
+/* Whether the journal holds a `kind` ("note", "effort", "run"): of the
+ * part when it is built, else asked of the journal (one row read). A
+ * journal that cannot be read holds none, as its listings would say. */
+static int any(mt_report_parts *p, const char *kind, enum part_id id)
 {
-	size_t n = 0;
+	int has = 0;
 
-	if (p->v[P_RUNS])
-		return !json_is_null(p->v[P_RUNS]);
-	if (mt_journal_run_count(p->t->journal, NULL, &n) < 0)
-		mt_error_clear(); /* as the list: runs that cannot be read are none */
-	return n > 0;
+	if (p->v[id] && id == P_RUNS)
+		return !json_is_null(p->v[id]);
+	if (p->v[id])
+		return id == P_EFFORT ? p->intervals > 0 : json_array_size(p->v[id]) > 0;
+	if (mt_journal_has(p->t->journal, kind, &has) < 0)
+		mt_error_clear();
+	return has;
 }
 
 static json_t *part_steps(mt_report_parts *p)
 {
 	struct step_facts f = {0};
-	json_t *notes = part(p, P_NOTE_COUNT), *scan = part(p, P_SCAN), *probe = part(p, P_PROBE);
+	json_t *scan = part(p, P_SCAN), *probe = part(p, P_PROBE);
 	const mt_spec *spec = p->t->spec;
 
-	if (!notes || !scan || !probe || !part(p, P_CHECKS))
+	if (!scan || !probe || !part(p, P_CHECKS))
 		return NULL;
-	if (p->v[P_EFFORT])
-		f.intervals = p->intervals;
-	else if (mt_journal_effort_count(p->t->journal, &f.intervals) < 0)
-		return NULL;
-	f.notes = (size_t)json_integer_value(notes);
+	f.effort = any(p, "effort", P_EFFORT) || any(p, "note", P_NOTES);
 	f.repository = spec && mt_spec_get(spec, "workload.repository");
 	f.scanned = !json_is_null(scan);
 	f.probed = !json_is_null(probe);
 	f.checked = p->checked;
-	f.ran = any_run(p);
+	f.ran = any(p, "run", P_RUNS);
 	f.decision = p->flags & MT_REPORT_PARTS_DEFER_DECISION ? p->v[P_DECISION]
 								: part(p, P_DECISION);
 	return steps_model(&f);

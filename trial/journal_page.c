@@ -9,37 +9,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int count_of(mt_journal *j, size_t *out, const char *what, const char *sql,
-		    const char *status)
+int mt_journal_note_count(mt_journal *j, int64_t after_id, size_t *out)
 {
 	sqlite3_stmt *st = NULL;
-	int error = mt_jstmt_first(j, &st, what, sql, status ? "t" : "", status);
+	int error = mt_jstmt_first(j, &st, "counting notes",
+				   "SELECT count(*) FROM notes WHERE id > ? AND" NOT_WITHDRAWN("note"),
+				   "I", after_id);
 
 	*out = error == 1 ? (size_t)sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
 	return error < 0 ? error : 0;
 }
 
-int mt_journal_note_count(mt_journal *j, size_t *out)
+int mt_journal_track_notes(mt_journal *j, const char *track, size_t *count, char **newest)
 {
-	return count_of(j, out, "counting notes",
-			"SELECT count(*) FROM notes WHERE" NOT_WITHDRAWN("note"), NULL);
+	sqlite3_stmt *st = NULL;
+	int error = mt_jstmt_first(j, &st, "reading notes",
+				   "SELECT count(*), (SELECT text FROM notes WHERE track = ?1 AND"
+				   NOT_WITHDRAWN("note") " ORDER BY id DESC LIMIT 1)"
+				   " FROM notes WHERE track = ?1 AND" NOT_WITHDRAWN("note"), "t", track);
+
+	*count = error == 1 ? (size_t)sqlite3_column_int64(st, 0) : 0;
+	*newest = error == 1 ? mt_jstmt_col_text(st, 1) : NULL;
+	sqlite3_finalize(st);
+	return error < 0 ? error : 0;
 }
 
-int mt_journal_effort_count(mt_journal *j, size_t *out)
-{
-	return count_of(j, out, "counting effort",
-			"SELECT count(*) FROM effort WHERE" NOT_WITHDRAWN("effort"), NULL);
-}
+/* The tables mt_journal_has asks, each with its kind's withdrawals: SQL
+ * constants, never user text. */
+static const struct {
+	const char *kind, *sql;
+} has_sql[] = {
+	{"note", "SELECT EXISTS (SELECT 1 FROM notes WHERE" NOT_WITHDRAWN("note") ")"},
+	{"effort", "SELECT EXISTS (SELECT 1 FROM effort WHERE" NOT_WITHDRAWN("effort") ")"},
+	{"run", "SELECT EXISTS (SELECT 1 FROM runs WHERE" NOT_WITHDRAWN("run") ")"},
+};
 
-int mt_journal_run_count(mt_journal *j, const char *status, size_t *out)
+int mt_journal_has(mt_journal *j, const char *kind, int *out)
 {
-	if (!status)
-		return count_of(j, out, "counting runs",
-				"SELECT count(*) FROM runs WHERE" NOT_WITHDRAWN("run"), NULL);
-	return count_of(j, out, "counting runs",
-			"SELECT count(*) FROM runs WHERE status = ? AND" NOT_WITHDRAWN("run"),
-			status);
+	sqlite3_stmt *st = NULL;
+	int error;
+
+	*out = 0;
+	for (size_t i = 0; i < sizeof(has_sql) / sizeof(has_sql[0]); i++) {
+		if (strcmp(has_sql[i].kind, kind) != 0)
+			continue;
+		error = mt_jstmt_first(j, &st, "reading the journal", has_sql[i].sql, "");
+		*out = error == 1 && sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		return error < 0 ? error : 0;
+	}
+	return mt_error_set(MT_EINVALID, "the journal has no records of kind '%s'", kind);
 }
 
 /* A tag as hex(tag) wrote it: bytes another tool stored need not be UTF-8,

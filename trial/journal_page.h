@@ -9,14 +9,18 @@
 
 #include "journal.h"
 
-/* *out the notes not withdrawn, counted by SQL without reading them. */
-int mt_journal_note_count(mt_journal *j, size_t *out);
+/* *out the notes not withdrawn whose id is above after_id (0: all),
+ * counted by SQL without reading them: all of them reads every page of
+ * the table; those since a known id only the newest. */
+int mt_journal_note_count(mt_journal *j, int64_t after_id, size_t *out);
 
-/* *out the effort intervals not withdrawn, counted as the notes. */
-int mt_journal_effort_count(mt_journal *j, size_t *out);
+/* *out 1 when the journal holds a `kind` ("note", "effort", "run") that
+ * is not withdrawn, else 0: one row read, however many there are. */
+int mt_journal_has(mt_journal *j, const char *kind, int *out);
 
-/* *out the runs not withdrawn, of `status` ("running") or, NULL, any. */
-int mt_journal_run_count(mt_journal *j, const char *status, size_t *out);
+/* *count the notes not withdrawn on `track`, and *newest (caller frees;
+ * NULL with none) the newest one's text. Reads every note, as a count. */
+int mt_journal_track_notes(mt_journal *j, const char *track, size_t *count, char **newest);
 
 /* Calls cb for at most `limit` notes not withdrawn, newest first, from
  * the newest whose id is below `before` (0: from the newest of all): a page

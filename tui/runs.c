@@ -38,7 +38,7 @@
 #define FIELD_COL 11 /* values after "  clock 1  " */
 
 struct runs_state {
-	json_t *runs;   /* own reference to ctx->runs; NULL with none */
+	struct tui_runs runs; /* own references to ctx->runs'; NULL with none */
 	int64_t follow; /* the selected run's id, kept across reloads */
 	int cursor, top, list_rows;
 	int details; /* the selected run has the whole pane */
@@ -55,7 +55,7 @@ struct runs_state {
 
 static json_t *attempts(const struct runs_state *st)
 {
-	return json_object_get(st->runs, "runs");
+	return st->runs.attempts;
 }
 
 static int count(const struct runs_state *st)
@@ -66,7 +66,7 @@ static int count(const struct runs_state *st)
 /* How many runs are withdrawn, left out of the list. */
 static int withdrawn(const struct runs_state *st)
 {
-	return (int)jv_int(st->runs, "withdrawn", 0);
+	return (int)st->runs.withdrawn;
 }
 
 /* Row r of the list, newest first. */
@@ -103,10 +103,14 @@ static int64_t id_at(const struct runs_state *st, int r)
 /* Takes the runs the wizard read last; the selection follows its run. */
 static void sync(struct runs_state *st, const struct tui_ctx *ctx)
 {
-	if (ctx->runs == st->runs)
+	if (ctx->runs ? ctx->runs->attempts == st->runs.attempts : !st->runs.attempts)
 		return;
-	json_decref(st->runs);
-	st->runs = json_incref(ctx->runs);
+	json_decref(st->runs.attempts);
+	json_decref(st->runs.systems);
+	memset(&st->runs, 0, sizeof(st->runs));
+	if (ctx->runs)
+		st->runs = (struct tui_runs){json_incref(ctx->runs->attempts),
+					     json_incref(ctx->runs->systems), ctx->runs->withdrawn};
 	st->cursor = 0;
 	for (int r = 0; r < count(st); r++)
 		if (id_at(st, r) == st->follow)
@@ -618,7 +622,7 @@ static void side_counts(struct tui_page *p, const mt_run_system_view *b,
 
 static void systems_draw(struct tui_page *p, struct runs_state *st)
 {
-	json_t *sys = json_object_get(st->runs, "systems"), *runs = attempts(st);
+	json_t *sys = st->runs.systems, *runs = attempts(st);
 	mt_run_system_view b, c;
 	char bs[32], cs[32], keys[32];
 	double bc, cc;
@@ -842,7 +846,7 @@ static void start_hint(struct tui_page *p)
 
 static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 {
-	long long gone = (long long)jv_int(ctx->runs, "withdrawn", 0);
+	long long gone = ctx->runs ? (long long)ctx->runs->withdrawn : 0;
 	char text[96];
 
 	tui_heading(p, "Systems (trial.yaml)");
@@ -868,7 +872,9 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 	mt_run_view v;
 
 	sync(st, ctx);
-	if (!selected(st))
+	if (!ctx->runs && record_pending(ctx->wizard)) /* read after this frame */
+		page_para(p, 2, STYLE_DIM, "Reading the runs and their logs...");
+	else if (!selected(st))
 		nothing_yet(p, ctx);
 	else if (st->systems)
 		systems_draw(p, st);
@@ -970,7 +976,8 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 static void runs_done(void *state)
 {
 	struct runs_state *st = state;
-	json_decref(st->runs);
+	json_decref(st->runs.attempts);
+	json_decref(st->runs.systems);
 	json_decref(st->comp_model);
 	json_decref(st->comp_of);
 	tui_scaling_done(&st->scale);

@@ -286,6 +286,13 @@ static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page
 	const char *error = decision_of(ctx, &d);
 
 	sync(st, ctx);
+	if (!jv_get(ctx->model, "decision")) { /* the loop works it out after this frame */
+		page_line(p);
+		page_add(p, STYLE_HEADING, "Verdict: ");
+		page_add(p, STYLE_DIM, "working out the decision from the record...");
+		target_section(p, ctx);
+		return;
+	}
 	verdict_section(p, &d, error);
 	checklist(p, st, ctx, &d);
 	if (mt_decide_view_criterion(&c, &d, (size_t)st->cursor) != MT_ENOTFOUND)
