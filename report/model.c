@@ -469,13 +469,6 @@ json_t *mt_report_parts_get(mt_report_parts *p, const char *key)
 	return v;
 }
 
-int mt_report_parts_built(const mt_report_parts *p, const char *key)
-{
-	int i = part_index(key);
-
-	return i >= 0 && p->v[i] != NULL;
-}
-
 void mt_report_parts_drop(mt_report_parts *p, const char *key)
 {
 	int i = part_index(key);

@@ -44,9 +44,6 @@ void mt_report_parts_free(mt_report_parts *p);
  * read or the model has no such key. */
 json_t *mt_report_parts_get(mt_report_parts *p, const char *key);
 
-/* Whether `key` is built already (asking for it costs nothing). */
-int mt_report_parts_built(const mt_report_parts *p, const char *key);
-
 /* Forgets `key`, to build it again (the steps once the decision is worked
  * out). A key made with another ("correctness" with "checks", "costs" and
  * "scaling" with "runs") goes with that one only. */
