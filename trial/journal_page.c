@@ -35,6 +35,17 @@ int mt_journal_track_notes(mt_journal *j, const char *track, size_t *count, char
 	return error < 0 ? error : 0;
 }
 
+int mt_journal_run_id_max(mt_journal *j, int64_t *out)
+{
+	sqlite3_stmt *st = NULL;
+	int error = mt_jstmt_first(j, &st, "reading runs", "SELECT coalesce(max(id), 0) FROM runs",
+				   "");
+
+	*out = error == 1 ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return error < 0 ? error : 0;
+}
+
 /* The tables mt_journal_has asks, each with its kind's withdrawals: SQL
  * constants, never user text. */
 static const struct {

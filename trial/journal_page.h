@@ -22,6 +22,10 @@ int mt_journal_has(mt_journal *j, const char *kind, int *out);
  * NULL with none) the newest one's text. Reads every note, as a count. */
 int mt_journal_track_notes(mt_journal *j, const char *track, size_t *count, char **newest);
 
+/* *out the largest run id, 0 with none: a bound on the runs there are
+ * (withdrawn ones too), read from the table's last row alone. */
+int mt_journal_run_id_max(mt_journal *j, int64_t *out);
+
 /* Calls cb for at most `limit` notes not withdrawn, newest first, from
  * the newest whose id is below `before` (0: from the newest of all): a page
  * keyed by the last id shown, so that a note added meanwhile does not shift

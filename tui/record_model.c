@@ -3,7 +3,7 @@
  * full scan, probe and checks behind the model's summaries, the runs with
  * their logs, and the timer; and whether any of it is stale. What costs
  * (the decision over every run, the notes counted) waits until the step
- * that shows it has drawn once saying so, or the keys pause (issue 18). */
+ * that shows it has drawn once saying so (issue 18). */
 #include "wizard.h"
 #include "model.h"
 #include "error.h"
@@ -330,6 +330,20 @@ static void new_notes(struct tui_wizard *w, json_t *old, int64_t old_version)
 	w->own_notes = 0;
 }
 
+/* Runs up to which the decision is worked out before the first frame
+ * (about 0.25 ms a run); on more, the side list's Summary says "?" until
+ * the step opens. */
+#define DECISION_EAGER_RUNS 50
+
+static int few_runs(struct tui_wizard *w)
+{
+	int64_t max_id = 0;
+
+	if (mt_journal_run_id_max(w->trial->journal, &max_id) < 0)
+		mt_error_clear(); /* the decision will say */
+	return max_id <= DECISION_EAGER_RUNS;
+}
+
 void record_reload(struct tui_wizard *w)
 {
 	json_t *old = w->model;
@@ -345,8 +359,9 @@ void record_reload(struct tui_wizard *w)
 	w->model_mono = mt_mono_ms();
 	read_timer(w);
 	/* the Summary shown: its decision again before the frame, not a
-	 * "working out" flashing at every reload */
-	if (showing(w, "summary") && json_object_get(old, "decision"))
+	 * "working out" flashing at every reload; and on a trial of few runs,
+	 * where it takes a few ms, for the side list's Summary */
+	if ((showing(w, "summary") && json_object_get(old, "decision")) || few_runs(w))
 		error = record_part(w, "decision");
 	for (size_t i = 0; frame_parts[i] && error == 0; i++)
 		error = record_part(w, frame_parts[i]);
@@ -414,28 +429,6 @@ void record_build_pending(struct tui_wizard *w)
 		read_runs(w);
 	else if (i >= 0)
 		build_costly(w, i);
-}
-
-/* The decision, of step_parts: what the side list waits for. */
-static int decision_part(void)
-{
-	for (size_t i = 0; i < N_STEP_PARTS; i++)
-		if (strcmp(step_parts[i].key, "decision") == 0)
-			return (int)i;
-	return -1;
-}
-
-int record_idle(const struct tui_wizard *w)
-{
-	int i = decision_part();
-
-	return w->parts && i >= 0 && !(w->tried & (1u << i)) && !json_object_get(w->model, "decision");
-}
-
-void record_build_idle(struct tui_wizard *w)
-{
-	if (record_idle(w))
-		build_costly(w, decision_part());
 }
 
 int record_stale(struct tui_wizard *w)

@@ -135,15 +135,13 @@ static void screens_dispose(struct tui_wizard *w)
 }
 
 /* Waits for a key until the next second of the wall clock, so that the
- * timer in the status line ticks on time, or at most max_ms (-1: no
- * limit). 0 when none came. */
-static int read_key(struct tui_key *k, int max_ms)
+ * timer in the status line ticks on time. 0 when none came. */
+static int read_key(struct tui_key *k)
 {
-	int wait = (int)(1000 - mt_now_ms() % 1000) + 5;
 	wint_t ch;
 	int rc;
 
-	timeout(max_ms >= 0 && max_ms < wait ? max_ms : wait);
+	timeout((int)(1000 - mt_now_ms() % 1000) + 5);
 	rc = get_wch(&ch);
 	if (rc == ERR)
 		return 0;
@@ -186,18 +184,8 @@ static void run_loop(struct tui_wizard *w)
 			result = TUI_REDRAW;
 			continue;
 		}
-		/* what no step shown waits for (the Summary's status in the
-		 * side list) once the keys have paused: a key pressed at once
-		 * is not kept waiting behind it */
-		if (record_idle(w)) {
-			if (read_key(&k, TUI_IDLE_MS))
-				result = tui_dispatch(w, &k);
-			else
-				record_build_idle(w), result = TUI_REDRAW;
-			continue;
-		}
 		/* No key before the next second is a tick: redraw for the clock. */
-		result = read_key(&k, -1) ? tui_dispatch(w, &k) : TUI_REDRAW;
+		result = read_key(&k) ? tui_dispatch(w, &k) : TUI_REDRAW;
 	}
 }
 

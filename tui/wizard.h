@@ -130,12 +130,6 @@ void record_step_parts(struct tui_wizard *w);
  * loop calls record_build_pending and draws again. */
 int record_pending(const struct tui_wizard *w);
 void record_build_pending(struct tui_wizard *w);
-/* Whether the side list waits for something no step shown does (the
- * Summary's status: the decision): the loop builds it once no key has come
- * for TUI_IDLE_MS, so that a key pressed at once is not kept waiting. */
-int record_idle(const struct tui_wizard *w);
-void record_build_idle(struct tui_wizard *w);
-#define TUI_IDLE_MS 250
 /* Whether the record may have changed since the last build: another process
  * committed to the journal, trial.yaml changed, a run is going (its log
  * grows without a commit) or the effort timer runs. Cheap: the wizard asks
