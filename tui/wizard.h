@@ -1,6 +1,8 @@
 /* The wizard's state, shared by the files of tui/: tui.c (terminal, loop,
- * dispatch), frame.c (layout and the parts around the content) and record.c
- * (the only code that reads or writes the trial). */
+ * dispatch), frame.c (layout and the parts around the content), and
+ * record_model.c (reading the record, a section at a time) with record.c
+ * (writing it): the code that reads or writes the trial, besides the steps
+ * that build costly views of it themselves (screen.h's tui_ctx.trial). */
 #ifndef MT_TUI_WIZARD_H
 #define MT_TUI_WIZARD_H
 
