@@ -348,9 +348,8 @@ void record_reload(struct tui_wizard *w)
 {
 	json_t *old = w->model;
 	mt_report_parts *old_parts = w->parts;
-	int error = 0;
-
 	int64_t old_version = w->data_version;
+	int error = 0;
 
 	reread_spec(w);
 	w->data_version = mt_journal_data_version(w->trial->journal);
