@@ -19,26 +19,23 @@ static json_t *rounded(double v, double unit)
 }
 
 /* The attempts that are evidence with the compilations their logs show. */
-static json_t *runs_compiles(json_t *runs_model)
+static json_t *runs_compiles(const mt_run_view *runs, size_t n)
 {
-	json_t *out = json_array(), *r;
-	size_t i;
+	json_t *out = json_array();
 
-	json_array_foreach(json_object_get(runs_model, "attempts"), i, r) {
-		mt_run_view v;
-		const mt_run_compiles_view *c = &v.figures.compiles;
-		(void)mt_runview_read(&v, r);
+	for (size_t i = 0; i < n; i++) {
+		const mt_run_view *v = &runs[i];
+		const mt_run_compiles_view *c = &v->figures.compiles;
 		if (!c->known)
 			continue;
 		/* each_s: a count from the compile cache alone has no time, said 0 s */
 		json_array_append_new(
-		    out, json_pack("{s:I, s:s?, s:I, s:o, s:o, s:o, s:s?}", "id", (json_int_t)v.id,
-		                   "system", v.system, "count", (json_int_t)c->count, "each_s",
+		    out, json_pack("{s:I, s:s?, s:I, s:o, s:o, s:o, s:s?}", "id", (json_int_t)v->id,
+		                   "system", v->system, "count", (json_int_t)c->count, "each_s",
 		                   rounded(isnan(c->seconds_each) ? 0 : c->seconds_each, 0.1),
 		                   "total_s", rounded(c->seconds_total, 0.1), "share_pct",
 		                   rounded(100 * c->share, 0.1), "from", c->from));
 	}
-	mt_error_clear();
 	if (!json_array_size(out)) {
 		json_decref(out);
 		return json_null();
@@ -96,18 +93,16 @@ static json_t *plan_json(const mt_bucket_plan *p)
 /* The bucket advice from the newest candidate run whose log gives its steps'
  * lengths, with the candidate's measured compilation and a fit of that run's
  * steps; why not into *why. */
-static json_t *buckets(mt_trial *t, json_t *runs_model, json_t **why)
+static json_t *buckets(mt_trial *t, const mt_run_view *runs, size_t n, json_t **why)
 {
-	json_t *attempts = json_object_get(runs_model, "attempts"), *out = NULL;
+	json_t *out = NULL;
 	mt_econ_buckets_req req = {.multiple = 1, .compile_auto = 1, .step_auto = 1};
 	mt_econ_buckets_result res;
 
-	for (size_t i = json_array_size(attempts); i-- > 0 && !out;) {
-		mt_run_view v;
-		(void)mt_runview_read(&v, json_array_get(attempts, i));
-		if (!v.system || strcmp(v.system, "candidate") != 0)
+	for (size_t i = n; i-- > 0 && !out;) {
+		if (!runs[i].system || strcmp(runs[i].system, "candidate") != 0)
 			continue;
-		req.from_run = v.id;
+		req.from_run = runs[i].id;
 		json_decref(*why);
 		if (mt_econ_buckets(&res, t, &req) < 0) {
 			*why = json_string(mt_error_last());
@@ -135,36 +130,31 @@ static json_t *buckets(mt_trial *t, json_t *runs_model, json_t **why)
 
 /* The median step count of the runs that are evidence: the trial's own run
  * length, marked on the chart. */
-static json_t *run_length(json_t *runs_model)
+static json_t *run_length(const mt_run_view *runs, size_t nruns)
 {
-	json_t *attempts = json_object_get(runs_model, "attempts"), *r;
-	double *v = malloc((json_array_size(attempts) + 1) * sizeof(*v));
-	size_t i, n = 0;
+	double *v = malloc((nruns + 1) * sizeof(*v));
+	size_t n = 0;
 	json_t *out;
 
 	if (!v)
 		return json_null();
-	json_array_foreach(attempts, i, r) {
-		mt_run_view rv;
-		(void)mt_runview_read(&rv, r);
-		if (rv.figures.steps > 0)
-			v[n++] = (double)rv.figures.steps;
-	}
-	mt_error_clear();
+	for (size_t i = 0; i < nruns; i++)
+		if (runs[i].figures.steps > 0)
+			v[n++] = (double)runs[i].figures.steps;
 	out = n ? json_integer((json_int_t)mt_median(v, n)) : json_null();
 	free(v);
 	return out;
 }
 
-json_t *mt_report_compilation(mt_trial *t, json_t *runs_model)
+json_t *mt_report_compilation(mt_trial *t, const mt_run_view *attempts, size_t n)
 {
 	json_t *be_why = NULL, *bk_why = NULL, *be, *bk;
 
-	if (!json_is_object(runs_model) || json_is_true(json_object_get(runs_model, "no_evidence")))
+	if (!n)
 		return json_null();
 	be = breakeven(t, &be_why);
-	bk = buckets(t, runs_model, &bk_why);
-	return json_pack("{s:o, s:o, s:o*, s:o, s:o*, s:o}", "runs", runs_compiles(runs_model),
+	bk = buckets(t, attempts, n, &bk_why);
+	return json_pack("{s:o, s:o, s:o*, s:o, s:o*, s:o}", "runs", runs_compiles(attempts, n),
 	                 "breakeven", be, "breakeven_missing", be_why, "buckets", bk,
-	                 "buckets_missing", bk_why, "run_length_steps", run_length(runs_model));
+	                 "buckets_missing", bk_why, "run_length_steps", run_length(attempts, n));
 }

@@ -5,6 +5,8 @@
 #define MT_REPORT_COMPILATION_H
 
 #include <jansson.h>
+#include <stddef.h>
+#include "runview.h"
 #include "trial.h"
 
 /* {runs [{id, system, count, each_s, total_s, share_pct, from}] | null,
@@ -14,8 +16,9 @@
  * pad_to_max, per_length (each {buckets, compiles, predicted_s,
  * padding_pct}), saving_s, compile_s, compile_runs, step} | null,
  * buckets_missing, run_length_steps (the median steps of the runs that are
- * evidence, null without)}. runs_model is the report's runs section
- * (borrowed; null without runs). New reference, or JSON null without runs. */
-json_t *mt_report_compilation(mt_trial *t, json_t *runs_model);
+ * evidence, null without)}, of the n runs that are evidence, oldest first
+ * (the runs section's attempts, read). New reference, or JSON null
+ * without any. */
+json_t *mt_report_compilation(mt_trial *t, const mt_run_view *attempts, size_t n);
 
 #endif

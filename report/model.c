@@ -8,6 +8,8 @@
 #include "decide_view.h"
 #include "opinventory.h"
 #include "runs.h"
+#include "runview.h"
+#include "journal_page.h"
 #include "util.h"
 #include "jsonutil.h"
 
@@ -88,14 +90,17 @@ static json_t *effort_tracks(const mt_effort_summary_view *sv)
  * the running one also into `running`. */
 struct effort_list {
 	json_t *intervals, *running;
+	int64_t now_ms; /* the model's: a running interval counts up to it */
 };
 
 static int effort_interval(const mt_effort *e, void *payload)
 {
 	struct effort_list *l = payload;
 	json_t *iv = mt_effort_json(e);
-	int64_t end = e->stopped_ms ? e->stopped_ms : mt_now_ms();
+	int64_t end = e->stopped_ms ? e->stopped_ms : l->now_ms;
 
+	if (!e->stopped_ms) /* mt_effort_json's own clock read a moment later */
+		json_object_set_new(iv, "duration_ms", json_integer(end - e->started_ms));
 	json_object_set_new(iv, "duration", duration(end - e->started_ms));
 	if (!e->stopped_ms) {
 		json_decref(l->running);
@@ -109,7 +114,7 @@ static int effort_interval(const mt_effort *e, void *payload)
 static json_t *effort_model(mt_journal *j, int64_t now_ms, size_t *n)
 {
 	json_t *summary = mt_journal_effort_summary_json(j, now_ms), *model, *total;
-	struct effort_list l = {json_array(), json_null()};
+	struct effort_list l = {json_array(), json_null(), now_ms};
 	mt_effort_summary_view sv;
 
 	if (!summary || mt_journal_effort_foreach(j, effort_interval, &l) < 0) {
@@ -141,50 +146,50 @@ static const char *summary_status(const mt_decision_view *d)
 	return strcmp(d->verdict, MT_VERDICT_NOT_ENOUGH_EVIDENCE) == 0 ? "partial" : "done";
 }
 
-static json_t *steps_model(size_t intervals, json_t *notes, const mt_spec *spec, json_t *scan,
-			   int probed, int checked, int ran, json_t *decision)
+/* What the steps' statuses are worked out from: counts, not the lists. */
+struct step_facts {
+	int effort; /* an effort interval or a note is recorded */
+	int repository, scanned, probed, checked, ran;
+	json_t *decision; /* NULL: not worked out yet (the Summary's status unknown) */
+};
+
+static const char *step_status(const char *id, const struct step_facts *f,
+			       const mt_decision_view *d)
+{
+	const char *status = "empty";
+
+	if (strcmp(id, "effort") == 0 && f->effort)
+		status = "partial";
+	if (strcmp(id, "repository") == 0 && f->repository)
+		status = "partial";
+	if (strcmp(id, "repository") == 0 && f->scanned)
+		status = "done";
+	if (strcmp(id, "ops") == 0 && f->probed)
+		status = "done";
+	if (strcmp(id, "correctness") == 0 && f->checked)
+		status = f->checked > 1 ? "done" : "partial"; /* partial: rehearsals alone */
+	if (strcmp(id, "runs") == 0 && f->ran)
+		status = "partial"; /* done once clocks and time to quality are known */
+	if (strcmp(id, "summary") == 0)
+		status = f->decision ? summary_status(d) : "unknown";
+	return status;
+}
+
+static json_t *steps_model(const struct step_facts *f)
 {
 	json_t *arr = json_array();
 	mt_decision_view d;
 
-	if (mt_decide_view_read(&d, decision) < 0)
+	if (mt_decide_view_read(&d, f->decision) < 0)
 		mt_error_clear(); /* an error's object: no verdict */
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		const char *status = "empty", *verdict = NULL;
-		if (strcmp(steps[i].id, "effort") == 0 &&
-		    (intervals || json_array_size(notes)))
-			status = "partial";
-		if (strcmp(steps[i].id, "repository") == 0 && spec &&
-		    mt_spec_get(spec, "workload.repository"))
-			status = "partial";
-		if (strcmp(steps[i].id, "repository") == 0 && !json_is_null(scan))
-			status = "done";
-		if (strcmp(steps[i].id, "ops") == 0 && probed)
-			status = "done";
-		if (strcmp(steps[i].id, "correctness") == 0 && checked)
-			status = checked > 1 ? "done" : "partial"; /* partial: rehearsals alone */
-		if (strcmp(steps[i].id, "runs") == 0 && ran)
-			status = "partial"; /* done once clocks and time to quality are known */
-		if (strcmp(steps[i].id, "summary") == 0) {
-			status = summary_status(&d);
-			verdict = d.headline;
-		}
+		const char *verdict = strcmp(steps[i].id, "summary") == 0 ? d.headline : NULL;
 		json_array_append_new(arr, json_pack("{ss, ss, ss, ss, ss*}", "id", steps[i].id,
-						     "title", steps[i].title, "status", status,
-						     "hint", steps[i].empty_hint, "verdict", verdict));
+						     "title", steps[i].title, "status",
+						     step_status(steps[i].id, f, &d), "hint",
+						     steps[i].empty_hint, "verdict", verdict));
 	}
 	return arr;
-}
-
-/* The records withdrawn with `mtrial rm`, apart: left out of every figure
- * above (the journal's listings filter them), listed with who and why. */
-static json_t *with_withdrawn(mt_journal *j, json_t *model)
-{
-	json_t *w = model ? mt_journal_withdrawals_json(j) : NULL;
-
-	if (model)
-		json_object_set_new(model, "withdrawn", w ? w : json_array());
-	return model;
 }
 
 /* workload.repository as the path it names, when trial.yaml gives it
@@ -200,53 +205,320 @@ static json_t *resolved_repository(const mt_trial *t)
 	return v ? v : json_null();
 }
 
-static json_t *build(mt_trial *t, int64_t now_ms, int with_notes)
+/* --- the sections, each built when first asked for -------------------------- */
+
+enum part_id {
+	P_MTRIAL, P_GENERATED, P_TRIAL, P_SPEC, P_DECISION, P_EFFORT, P_NOTES, P_NOTE_COUNT,
+	P_MISSING, P_SCAN, P_EXACT, P_PROBE, P_CHECKS, P_CORRECTNESS, P_COSTS, P_COMPILATION,
+	P_SCALING, P_RUNS, P_TRACKS, P_STEPS, P_WITHDRAWN, NPARTS
+};
+
+struct mt_report_parts {
+	mt_trial *t;
+	int64_t now_ms;
+	unsigned flags;
+	json_t *v[NPARTS];  /* owned; NULL: not built */
+	size_t intervals;   /* with P_EFFORT */
+	int checked;        /* with P_CHECKS */
+	mt_run_view *attempts; /* with P_RUNS: the evidence, borrowing from it */
+	size_t nattempts;
+};
+
+static json_t *part(mt_report_parts *p, enum part_id id);
+
+static json_t *part_mtrial(mt_report_parts *p)
+{
+	return json_pack("{ss, si}", "version", MT_VERSION, "journal_schema",
+			 mt_journal_schema_version(p->t->journal));
+}
+
+static json_t *part_generated(mt_report_parts *p)
 {
 	char iso[32];
-	const char *name = t->spec ? mt_spec_get(t->spec, "name") : NULL;
-	json_t *spec = t->spec ? mt_spec_to_json(t->spec) : json_null();
-	size_t intervals = 0;
-	json_t *effort = effort_model(t->journal, now_ms, &intervals);
-	json_t *notes = !effort ? NULL : with_notes ? mt_journal_notes_json(t->journal) : json_array();
-	json_t *scan, *probe, *checks, *correctness, *runs, *decision, *attempts;
-	int checked;
 
-	if (!effort || !notes) {
-		json_decref(spec);
-		json_decref(effort);
+	mt_time_iso(iso, sizeof(iso), p->now_ms);
+	return json_string(iso);
+}
+
+static json_t *part_trial(mt_report_parts *p)
+{
+	const char *name = p->t->spec ? mt_spec_get(p->t->spec, "name") : NULL;
+
+	return json_pack("{ss, ss?, so}", "dir", p->t->dir, "name", name, "repository",
+			 resolved_repository(p->t));
+}
+
+static json_t *part_spec(mt_report_parts *p)
+{
+	return p->t->spec ? mt_spec_to_json(p->t->spec) : json_null();
+}
+
+static json_t *part_decision(mt_report_parts *p)
+{
+	return mt_model_runs_decision(p->t, p->now_ms);
+}
+
+static json_t *part_effort(mt_report_parts *p)
+{
+	return effort_model(p->t->journal, p->now_ms, &p->intervals);
+}
+
+static json_t *part_notes(mt_report_parts *p)
+{
+	return mt_journal_notes_json(p->t->journal);
+}
+
+/* The notes' number: of the list when it is built, else counted by SQL. */
+static json_t *part_note_count(mt_report_parts *p)
+{
+	size_t n = 0;
+
+	if (p->v[P_NOTES])
+		return json_integer((json_int_t)json_array_size(p->v[P_NOTES]));
+	return mt_journal_note_count(p->t->journal, 0, &n) < 0 ? NULL : json_integer((json_int_t)n);
+}
+
+static json_t *part_missing(mt_report_parts *p)
+{
+	return missing_facts(p->t->spec);
+}
+
+static json_t *part_scan(mt_report_parts *p)
+{
+	return mt_model_probes_scan(p->t->journal);
+}
+
+static json_t *part_exact(mt_report_parts *p)
+{
+	return mt_model_probes_exact(p->t->journal);
+}
+
+static json_t *part_probe(mt_report_parts *p)
+{
+	return mt_model_probes_probe(p->t->journal);
+}
+
+/* The checks and, with them, the Correctness section. */
+static json_t *part_checks(mt_report_parts *p)
+{
+	return mt_model_checks_list(p->t->journal, &p->v[P_CORRECTNESS], &p->checked);
+}
+
+/* The runs section and, read from it, the attempts that are evidence. */
+static json_t *part_runs(mt_report_parts *p)
+{
+	json_t *attempts = NULL, *runs = mt_model_runs_list(p->t->journal, p->t->spec, &attempts);
+	size_t n = json_array_size(attempts);
+
+	p->attempts = n ? calloc(n, sizeof(*p->attempts)) : NULL;
+	if (n && !p->attempts)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		(void)mt_runview_read(&p->attempts[i], json_array_get(attempts, i));
+	mt_error_clear(); /* an older record's absent keys read as unknown */
+	p->nattempts = n;
+	p->v[P_COSTS] = runs ? mt_model_runs_costs(attempts, p->t->spec) : NULL;
+	p->v[P_SCALING] = runs ? mt_model_scaling(attempts, p->t->spec) : NULL;
+	return runs;
+}
+
+static json_t *part_compilation(mt_report_parts *p)
+{
+	if (!part(p, P_RUNS))
+		return NULL;
+	return mt_report_compilation(p->t, p->attempts, p->nattempts);
+}
+
+static json_t *part_tracks(mt_report_parts *p)
+{
+	return mt_model_probes_tracks(p->t, p->now_ms);
+}
+
+/* Whether the journal holds a `kind` ("note", "effort", "run"): of the
+ * part when it is built, else asked of the journal (one row read). A
+ * journal that cannot be read holds none, as its listings would say. */
+static int any(mt_report_parts *p, const char *kind, enum part_id id)
+{
+	int has = 0;
+
+	if (p->v[id] && id == P_RUNS)
+		return !json_is_null(p->v[id]);
+	if (p->v[id])
+		return id == P_EFFORT ? p->intervals > 0 : json_array_size(p->v[id]) > 0;
+	if (mt_journal_has(p->t->journal, kind, &has) < 0)
+		mt_error_clear();
+	return has;
+}
+
+static json_t *part_steps(mt_report_parts *p)
+{
+	struct step_facts f = {0};
+	json_t *scan = part(p, P_SCAN), *probe = part(p, P_PROBE);
+	const mt_spec *spec = p->t->spec;
+
+	if (!scan || !probe || !part(p, P_CHECKS))
+		return NULL;
+	f.effort = any(p, "effort", P_EFFORT) || any(p, "note", P_NOTES);
+	f.repository = spec && mt_spec_get(spec, "workload.repository");
+	f.scanned = !json_is_null(scan);
+	f.probed = !json_is_null(probe);
+	f.checked = p->checked;
+	f.ran = any(p, "run", P_RUNS);
+	f.decision = p->flags & MT_REPORT_PARTS_DEFER_DECISION ? p->v[P_DECISION]
+								: part(p, P_DECISION);
+	return steps_model(&f);
+}
+
+/* The records withdrawn with `mtrial rm`, apart: left out of every figure
+ * above (the journal's listings filter them), listed with who and why. */
+static json_t *part_withdrawn(mt_report_parts *p)
+{
+	json_t *w = mt_journal_withdrawals_json(p->t->journal);
+
+	mt_error_clear(); /* unreadable: listed as none, as before */
+	return w ? w : json_array();
+}
+
+static const struct {
+	const char *key;
+	json_t *(*build)(mt_report_parts *p);
+} parts[NPARTS] = {
+	[P_MTRIAL] = {"mtrial", part_mtrial},
+	[P_GENERATED] = {"generated", part_generated},
+	[P_TRIAL] = {"trial", part_trial},
+	[P_SPEC] = {"spec", part_spec},
+	[P_DECISION] = {"decision", part_decision},
+	[P_EFFORT] = {"effort", part_effort},
+	[P_NOTES] = {"notes", part_notes},
+	[P_NOTE_COUNT] = {"note_count", part_note_count},
+	[P_MISSING] = {"missing", part_missing},
+	[P_SCAN] = {"scan", part_scan},
+	[P_EXACT] = {"exact", part_exact},
+	[P_PROBE] = {"probe", part_probe},
+	[P_CHECKS] = {"checks", part_checks},
+	[P_CORRECTNESS] = {"correctness", NULL}, /* made with the checks */
+	[P_COSTS] = {"costs", NULL},             /* made with the runs */
+	[P_COMPILATION] = {"compilation", part_compilation},
+	[P_SCALING] = {"scaling", NULL},         /* made with the runs */
+	[P_RUNS] = {"runs", part_runs},
+	[P_TRACKS] = {"tracks", part_tracks},
+	[P_STEPS] = {"steps", part_steps},
+	[P_WITHDRAWN] = {"withdrawn", part_withdrawn},
+};
+
+/* The part whose builder makes part id: the checks make the Correctness
+ * section, the runs their costs and scaling. */
+static enum part_id owner_of(enum part_id id)
+{
+	if (id == P_CORRECTNESS)
+		return P_CHECKS;
+	return id == P_COSTS || id == P_SCALING ? P_RUNS : id;
+}
+
+/* Builds part id (with its owner) unless it is built. */
+static json_t *part(mt_report_parts *p, enum part_id id)
+{
+	enum part_id owner = owner_of(id);
+
+	if (!p->v[owner])
+		p->v[owner] = parts[owner].build(p);
+	return p->v[owner] ? p->v[id] : NULL;
+}
+
+mt_report_parts *mt_report_parts_new(mt_trial *t, int64_t now_ms, unsigned flags)
+{
+	mt_report_parts *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		abort();
+	p->t = t;
+	p->now_ms = now_ms;
+	p->flags = flags;
+	return p;
+}
+
+void mt_report_parts_free(mt_report_parts *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < NPARTS; i++)
+		json_decref(p->v[i]);
+	free(p->attempts);
+	free(p);
+}
+
+static int part_index(const char *key)
+{
+	for (int i = 0; i < NPARTS; i++)
+		if (strcmp(parts[i].key, key) == 0)
+			return i;
+	return -1;
+}
+
+json_t *mt_report_parts_get(mt_report_parts *p, const char *key)
+{
+	int i = part_index(key);
+	json_t *v;
+
+	if (i < 0) {
+		mt_error_set(MT_EINVALID, "the report model has no section '%s'", key);
 		return NULL;
 	}
-	scan = mt_model_probes_scan(t->journal);
-	probe = mt_model_probes_probe(t->journal);
-	checks = mt_model_checks_list(t->journal, &correctness, &checked);
-	runs = mt_model_runs_list(t->journal, t->spec, &attempts);
-	decision = mt_model_runs_decision(t, now_ms);
-	mt_time_iso(iso, sizeof(iso), now_ms);
-	return with_withdrawn(t->journal,
-			      json_pack("{s{ss, si}, ss, s{ss, ss?, so}, so, so, so, so, so, so, so, so, so, so, so, so, "
-			 "so, so, so, so, so}",
-			 "mtrial",
-			 "version", MT_VERSION, "journal_schema",
-			 mt_journal_schema_version(t->journal), "generated", iso, "trial", "dir",
-			 t->dir, "name", name, "repository", resolved_repository(t), "spec", spec, "decision", decision,
-			 "effort", effort, "notes", notes,
-			 "note_count", json_integer((json_int_t)json_array_size(notes)), "missing",
-			 missing_facts(t->spec), "scan", scan, "exact", mt_model_probes_exact(t->journal),
-			 "probe", probe, "checks", checks, "correctness", correctness,
-			 "costs", mt_model_runs_costs(attempts, t->spec), "compilation", mt_report_compilation(t, runs),
-			 "scaling", mt_model_scaling(attempts, t->spec),
-			 "runs", runs,
-			 "tracks", mt_model_probes_tracks(t, now_ms), "steps",
-			 steps_model(intervals, notes, t->spec, scan, !json_is_null(probe),
-				     checked, !json_is_null(runs), decision)));
+	if (!(v = part(p, (enum part_id)i)) && !*mt_error_last())
+		mt_error_set(MT_ERROR, "the report's %s could not be built", key);
+	return v;
+}
+
+void mt_report_parts_drop(mt_report_parts *p, const char *key)
+{
+	int i = part_index(key);
+
+	if (i < 0 || owner_of((enum part_id)i) != (enum part_id)i)
+		return; /* a companion goes with its owner only */
+	for (int k = 0; k < NPARTS; k++)
+		if (owner_of((enum part_id)k) == (enum part_id)i) {
+			json_decref(p->v[k]);
+			p->v[k] = NULL;
+		}
+	if (i == P_RUNS) {
+		free(p->attempts);
+		p->attempts = NULL;
+		p->nattempts = 0;
+	}
+}
+
+/* Every section in order; without the notes, "notes" empty and
+ * "note_count" 0. */
+static json_t *whole(mt_trial *t, int64_t now_ms, int with_notes)
+{
+	mt_report_parts *p = mt_report_parts_new(t, now_ms, 0);
+	json_t *model = json_object();
+
+	for (int i = 0; i < NPARTS && model; i++) {
+		json_t *v;
+		if (!with_notes && (i == P_NOTES || i == P_NOTE_COUNT)) {
+			/* left out, not built: the steps still ask the journal */
+			json_object_set_new(model, parts[i].key,
+					    i == P_NOTES ? json_array() : json_integer(0));
+			continue;
+		}
+		if (!(v = part(p, (enum part_id)i))) {
+			json_decref(model);
+			model = NULL;
+		} else {
+			json_object_set(model, parts[i].key, v);
+		}
+	}
+	mt_report_parts_free(p);
+	return model;
 }
 
 json_t *mt_report_model(mt_trial *t, int64_t now_ms)
 {
-	return build(t, now_ms, 1);
+	return whole(t, now_ms, 1);
 }
 
 json_t *mt_report_model_without_notes(mt_trial *t, int64_t now_ms)
 {
-	return build(t, now_ms, 0);
+	return whole(t, now_ms, 0);
 }

@@ -26,7 +26,7 @@ struct tui_ctx tui_make_ctx(struct tui_wizard *w)
 			      .probe_id = w->probe_id,
 			      .probe_steps = w->probe_steps,
 			      .checks = w->checks,
-			      .runs = w->runs,
+			      .runs = w->runs.attempts ? &w->runs : NULL,
 			      .trial = w->trial,
 			      .now_ms = mt_now_ms(),
 			      .timer = &w->timer,
@@ -84,7 +84,7 @@ static int set_help(struct tui_wizard *w, int open)
 /* The track the last interval had, as an index into the track menu. */
 static int last_track_item(struct tui_wizard *w)
 {
-	size_t n = json_array_size(jv_get(w->model, "effort.intervals"));
+	size_t n = record_part(w, "effort") < 0 ? 0 : json_array_size(jv_get(w->model, "effort.intervals"));
 	const char *track = n ? jv_string_at(w->model, "effort.intervals.*.track", n - 1) : NULL;
 
 	for (int i = 0; track && mt_tracks[i]; i++)

@@ -53,7 +53,7 @@ static int utf8_locale;
 
 static const char *const glyphs_utf8[GLYPH__COUNT] = {
 	[GLYPH_ELLIPSIS] = "\u2026", [GLYPH_DONE] = "\u25cf", [GLYPH_PARTIAL] = "\u25d0",
-	[GLYPH_EMPTY] = "\u25cb",    [GLYPH_MORE_UP] = "\u2191", [GLYPH_MORE_DOWN] = "\u2193",
+	[GLYPH_EMPTY] = "\u25cb", [GLYPH_UNKNOWN] = "?",    [GLYPH_MORE_UP] = "\u2191", [GLYPH_MORE_DOWN] = "\u2193",
 	[GLYPH_DOT] = "\u00b7",      [GLYPH_ARROW] = "\u2192",
 	[GLYPH_VLINE] = "\u2502",    [GLYPH_HLINE] = "\u2500",
 	[GLYPH_CORNER_TL] = "\u250c", [GLYPH_CORNER_TR] = "\u2510",
@@ -64,7 +64,7 @@ static const char *const glyphs_utf8[GLYPH__COUNT] = {
 };
 static const char *const glyphs_ascii[GLYPH__COUNT] = {
 	[GLYPH_ELLIPSIS] = "~", [GLYPH_DONE] = "*", [GLYPH_PARTIAL] = "+",
-	[GLYPH_EMPTY] = "-",    [GLYPH_MORE_UP] = "^", [GLYPH_MORE_DOWN] = "v",
+	[GLYPH_EMPTY] = "-", [GLYPH_UNKNOWN] = "?",    [GLYPH_MORE_UP] = "^", [GLYPH_MORE_DOWN] = "v",
 	[GLYPH_DOT] = "-",      [GLYPH_ARROW] = "->",
 	[GLYPH_VLINE] = "|",    [GLYPH_HLINE] = "-",
 	[GLYPH_CORNER_TL] = "+", [GLYPH_CORNER_TR] = "+",

@@ -57,6 +57,7 @@ enum draw_glyph {
 	GLYPH_DONE,
 	GLYPH_PARTIAL,
 	GLYPH_EMPTY,
+	GLYPH_UNKNOWN, /* a status not worked out yet */
 	GLYPH_MORE_UP,
 	GLYPH_MORE_DOWN,
 	GLYPH_DOT,

@@ -67,6 +67,8 @@ static void draw_side_step(struct tui_wizard *w, int i)
 	else if (status && strcmp(status, "partial") == 0)
 		g = GLYPH_PARTIAL, gs = STYLE_WARN;
 	draw_fill(r, row, s);
+	if (status && strcmp(status, "unknown") == 0) /* not worked out yet: not "empty" */
+		g = GLYPH_UNKNOWN;
 	if (s == STYLE_SELECTED) /* focus shown by more than a colour */
 		draw_text(r, row, 0, s, ">");
 	draw_textf(&label, row, 1, s, "%d %s", i + 1, w->steps[i].ops->name);

@@ -1,5 +1,6 @@
-/* The wizard's main contact with the trial: it builds the report model,
- * reads the timer, and writes notes and timers through the journal. (The
+/* The wizard's main contact with the trial: it writes notes and timers
+ * through the journal, and scans, probes and checks through the core
+ * (record_model.c reads the record: the model, the timer). (The
  * Tracks and Summary screens also reach the trial through tui_ctx.trial:
  * the diffs and the marks, the report files.) Every failure ends up in the
  * message line with the library's own words. */
@@ -25,6 +26,7 @@
 #include "runview.h"
 #include "runlog.h"
 #include "util.h"
+#include "journal_page.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -44,273 +46,6 @@ void tui_message(struct tui_wizard *w, int is_error, const char *fmt, ...)
 	w->message_error = is_error;
 }
 
-static void copy(char *dst, size_t size, const char *src)
-{
-	snprintf(dst, size, "%s", src ? src : "");
-}
-
-static void read_timer(struct tui_wizard *w)
-{
-	mt_effort e;
-	int error;
-
-	memset(&e, 0, sizeof(e));
-	error = mt_journal_effort_current(w->trial->journal, &e);
-	if (error == MT_ENOTFOUND) {
-		w->timer.running = 0;
-		mt_error_clear();
-		return;
-	}
-	if (error < 0) {
-		tui_message(w, 1, "cannot read the timer: %s", mt_error_last());
-		return;
-	}
-	w->timer.running = 1;
-	w->timer.id = e.id;
-	w->timer.started_ms = e.started_ms;
-	copy(w->timer.category, sizeof(w->timer.category), e.category);
-	copy(w->timer.track, sizeof(w->timer.track), e.track);
-	mt_effort_dispose(&e);
-}
-
-static int64_t spec_mtime(const struct tui_wizard *w)
-{
-	struct stat st;
-	if (stat(w->trial->spec_path, &st) != 0)
-		return -1;
-	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-}
-
-void record_init(struct tui_wizard *w)
-{
-	w->spec_mtime_ns = w->trial->spec ? spec_mtime(w) : -1;
-}
-
-/* trial.yaml edited in another window shows without a restart. An edit that
- * does not validate keeps the last good spec and says what is wrong. */
-static void reread_spec(struct tui_wizard *w)
-{
-	int64_t mtime = spec_mtime(w);
-	mt_spec *spec = NULL;
-
-	if (mtime == w->spec_mtime_ns)
-		return;
-	w->spec_mtime_ns = mtime;
-	if (mt_spec_load(&spec, w->trial->spec_path) < 0) {
-		tui_message(w, 1, "trial.yaml not reloaded: %s", mt_error_last());
-		return;
-	}
-	mt_spec_free(w->trial->spec);
-	w->trial->spec = spec;
-	tui_message(w, 0, "trial.yaml reloaded");
-}
-
-/* The full result behind the model's scan summary, read again only when
- * the summary names another scan. */
-static void read_scan(struct tui_wizard *w)
-{
-	int64_t want = jv_int(w->model, "scan.id", 0), id = 0;
-	json_t *scan = NULL;
-
-	if (want == w->scan_id)
-		return;
-	if (want && mt_journal_scan_latest(w->trial->journal, 1, &scan, &id, NULL) < 0) {
-		tui_message(w, 1, "cannot read the scan: %s", mt_error_last());
-		return;
-	}
-	json_decref(w->scan);
-	mt_scan_view_dispose(&w->scan_view);
-	w->scan = scan;
-	w->scan_id = id;
-	if (scan && mt_scan_view_read(&w->scan_view, scan) < 0)
-		mt_error_clear(); /* a record older than a key reads it as none */
-}
-
-/* The optimizer steps of the trace probe `v` read, for the Ops step's
- * header: a probe recorded before probes said so names the inventory, and
- * the inventory has the steps. Only the latest trace is at hand; an older
- * one goes without (-1). */
-static int64_t trace_steps(struct tui_wizard *w, const mt_probe_view *v)
-{
-	json_t *inv = NULL;
-	mt_opinventory_view iv;
-	int64_t steps = -1;
-
-	if (v->from_steps >= 0 || !v->from_source || strcmp(v->from_source, "trace") != 0)
-		return v->from_steps;
-	if (mt_journal_inventory_latest(w->trial->journal, "trace", &inv, NULL) < 0) {
-		mt_error_clear(); /* the header does without */
-		return -1;
-	}
-	(void)mt_opinventory_view_read(&iv, inv);
-	if (iv.has_trace_steps && iv.inventory_id == v->from_inventory_id)
-		steps = iv.trace.steps;
-	mt_opinventory_view_dispose(&iv);
-	mt_error_clear();
-	json_decref(inv);
-	return steps;
-}
-
-/* What the wizard keeps of the probe it holds (w->probe) besides its JSON. */
-static void probe_facts(struct tui_wizard *w)
-{
-	mt_probe_view v;
-
-	w->probe_table = w->probe_from = NULL;
-	w->probe_steps = -1;
-	if (!w->probe)
-		return;
-	(void)mt_probe_view_read(&v, w->probe);
-	mt_error_clear(); /* an older record's absent keys read as none */
-	w->probe_table = v.table_name;
-	w->probe_from = v.from_source;
-	w->probe_steps = trace_steps(w, &v);
-	mt_probe_view_dispose(&v);
-}
-
-/* The full probe behind the model's, read again only when the model names
- * another probe; it keeps every call site, which the model cuts. */
-static void read_probe(struct tui_wizard *w)
-{
-	int64_t want = jv_int(w->model, "probe.id", 0), id = 0, created = 0;
-	json_t *probe = NULL;
-	char when[32];
-
-	if (want == w->probe_id)
-		return;
-	if (want && mt_journal_probe_latest(w->trial->journal, &probe, &id, &created) < 0) {
-		tui_message(w, 1, "cannot read the probe: %s", mt_error_last());
-		return;
-	}
-	if (probe) {
-		mt_time_iso(when, sizeof(when), created);
-		json_object_set_new(probe, "id", json_integer(id));
-		json_object_set_new(probe, "created", json_string(when));
-	}
-	json_decref(w->probe);
-	w->probe = probe;
-	w->probe_id = id;
-	probe_facts(w);
-}
-
-/* The full results behind the model's checks (which keeps a line of
- * each), read again only when the model's newest check is another. */
-static void read_checks(struct tui_wizard *w)
-{
-	int64_t want = jv_int(w->model, "checks.0.id", 0);
-	json_t *checks = NULL;
-
-	if (want == w->checks_id)
-		return;
-	if (want && !(checks = mt_journal_checks_json(w->trial->journal, NULL, RECORD_CHECKS))) {
-		tui_message(w, 1, "cannot read the checks: %s", mt_error_last());
-		return;
-	}
-	json_decref(w->checks);
-	w->checks = checks;
-	w->checks_id = want;
-}
-
-/* --- runs ------------------------------------------------------------------ */
-
-/* "2026-11-29T18:20:02Z" (mt_time_iso's) as ms since the epoch, 0 when not. */
-static int64_t iso_ms(const char *iso)
-{
-	struct tm tm = {0};
-
-	if (!iso || sscanf(iso, "%d-%d-%dT%d:%d:%dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-			   &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
-		return 0;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (int64_t)timegm(&tm) * 1000;
-}
-
-/* A run still going (r, read from run): its figures so far from its log
- * (clock 1, steps, evaluations, the last step), and "live" {started_ms}. */
-static void add_live(struct tui_wizard *w, json_t *run, const mt_run_view *r)
-{
-	/* the journal's ms, as `mtrial run` anchors clock 1 when the run ends:
-	 * the ISO time's whole seconds made it change then */
-	int64_t started = r->started_ms ? r->started_ms : iso_ms(r->started);
-	json_t *m = NULL;
-
-	if (r->source &&
-	    mt_runs_metrics(&m, r->source, MT_RUNS_LOG_TIMED, w->trial->spec, started, -1) == 0)
-		json_object_set_new(run, "metrics", m);
-	mt_error_clear(); /* a log not written yet is no error */
-	json_object_set_new(run, "live", json_pack("{sI}", "started_ms", (json_int_t)started));
-}
-
-/* Every attempt with its figures, and the systems side by side: read at
- * each reload, as a run in another terminal changes its log, not only
- * the journal. */
-static void read_runs(struct tui_wizard *w)
-{
-	json_t *runs = mt_journal_runs_json(w->trial->journal, 0), *r;
-	size_t i, gone = 0;
-
-	if (!runs) {
-		tui_message(w, 1, "cannot read the runs: %s", mt_error_last());
-		return;
-	}
-	w->live_runs = 0;
-	json_array_foreach(runs, i, r) {
-		mt_run_view v;
-		(void)mt_runview_read(&v, r);
-		if (v.status && strcmp(v.status, "running") == 0) {
-			add_live(w, r, &v);
-			w->live_runs++;
-		}
-		mt_runs_flatten(r, w->trial->spec);
-	}
-	mt_error_clear();
-	json_decref(w->runs);
-	if (mt_journal_withdrawn_count(w->trial->journal, "run", &gone) < 0) {
-		tui_message(w, 1, "cannot read the withdrawals: %s", mt_error_last());
-		mt_error_clear();
-	}
-	w->runs = json_pack("{sososI}", "systems", mt_runs_by_system(runs, w->trial->spec), "runs",
-			    runs, "withdrawn", (json_int_t)gone);
-}
-
-void record_reload(struct tui_wizard *w)
-{
-	json_t *model;
-	size_t n, extra;
-
-	reread_spec(w);
-	w->data_version = mt_journal_data_version(w->trial->journal);
-	model = mt_report_model(w->trial, mt_now_ms());
-	w->model_mono = mt_mono_ms();
-	read_timer(w);
-	if (!model) {
-		tui_message(w, 1, "cannot read the record: %s", mt_error_last());
-		return;
-	}
-	n = json_array_size(jv_get(model, "notes"));
-	if (w->model && n > w->note_count + w->own_notes) {
-		extra = n - w->note_count - w->own_notes;
-		tui_message(w, 0, "%zu new note%s from another terminal", extra,
-			    extra == 1 ? "" : "s");
-	}
-	w->note_count = n;
-	w->own_notes = 0;
-	json_decref(w->model);
-	w->model = model;
-	read_scan(w);
-	read_probe(w);
-	read_checks(w);
-	read_runs(w);
-}
-
-int record_stale(struct tui_wizard *w)
-{
-	int64_t v = mt_journal_data_version(w->trial->journal);
-
-	return v < 0 || v != w->data_version || spec_mtime(w) != w->spec_mtime_ns ||
-	       w->live_runs > 0 || w->timer.running;
-}
 
 int record_add_note(struct tui_wizard *w, const char *text)
 {
@@ -929,8 +664,11 @@ int record_curves(struct tui_wizard *w, const char *ref, const char *cand, int64
 
 void record_dispose(struct tui_wizard *w)
 {
-	json_decref(w->runs);
-	w->runs = NULL;
+	mt_report_parts_free(w->parts);
+	w->parts = NULL;
+	json_decref(w->runs.attempts);
+	json_decref(w->runs.systems);
+	memset(&w->runs, 0, sizeof(w->runs));
 	json_decref(w->checks);
 	w->checks = NULL;
 	tables_dispose(w);
@@ -939,5 +677,6 @@ void record_dispose(struct tui_wizard *w)
 	mt_scan_view_dispose(&w->scan_view);
 	json_decref(w->probe);
 	w->scan = w->probe = NULL;
-	probe_facts(w);
+	w->probe_table = w->probe_from = NULL;
+	w->probe_steps = -1;
 }

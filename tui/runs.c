@@ -39,7 +39,7 @@
 #define FIELD_COL 11 /* values after "  clock 1  " */
 
 struct runs_state {
-	json_t *runs;   /* own reference to ctx->runs; NULL with none */
+	struct tui_runs runs; /* own references to ctx->runs'; NULL with none */
 	int64_t follow; /* the selected run's id, kept across reloads */
 	int cursor, top, list_rows;
 	int details; /* the selected run has the whole pane */
@@ -57,7 +57,7 @@ struct runs_state {
 
 static json_t *attempts(const struct runs_state *st)
 {
-	return json_object_get(st->runs, "runs");
+	return st->runs.attempts;
 }
 
 static int count(const struct runs_state *st)
@@ -68,7 +68,7 @@ static int count(const struct runs_state *st)
 /* How many runs are withdrawn, left out of the list. */
 static int withdrawn(const struct runs_state *st)
 {
-	return (int)jv_int(st->runs, "withdrawn", 0);
+	return (int)st->runs.withdrawn;
 }
 
 /* Row r of the list, newest first. */
@@ -105,10 +105,14 @@ static int64_t id_at(const struct runs_state *st, int r)
 /* Takes the runs the wizard read last; the selection follows its run. */
 static void sync(struct runs_state *st, const struct tui_ctx *ctx)
 {
-	if (ctx->runs == st->runs)
+	if (ctx->runs ? ctx->runs->attempts == st->runs.attempts : !st->runs.attempts)
 		return;
-	json_decref(st->runs);
-	st->runs = json_incref(ctx->runs);
+	json_decref(st->runs.attempts);
+	json_decref(st->runs.systems);
+	memset(&st->runs, 0, sizeof(st->runs));
+	if (ctx->runs)
+		st->runs = (struct tui_runs){json_incref(ctx->runs->attempts),
+					     json_incref(ctx->runs->systems), ctx->runs->withdrawn};
 	st->cursor = 0;
 	for (int r = 0; r < count(st); r++)
 		if (id_at(st, r) == st->follow)
@@ -620,7 +624,7 @@ static void side_counts(struct tui_page *p, const mt_run_system_view *b,
 
 static void systems_draw(struct tui_page *p, struct runs_state *st)
 {
-	json_t *sys = json_object_get(st->runs, "systems"), *runs = attempts(st);
+	json_t *sys = st->runs.systems, *runs = attempts(st);
 	mt_run_system_view b, c;
 	char bs[32], cs[32], keys[32];
 	double bc, cc;
@@ -684,25 +688,26 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
  * attempts change, not at every reload, which rebuilds the same runs). */
 static void compilation_sync(struct runs_state *st, const struct tui_ctx *ctx)
 {
-	json_t *model, *evidence = json_array(), *r, *comp;
-	size_t i;
+	size_t i, n = 0;
+	mt_run_view *evidence;
+	json_t *r, *comp;
 
 	if (st->comp_model && json_equal(st->comp_of, attempts(st)))
 		return;
+	if (!(evidence = calloc(json_array_size(attempts(st)) + 1, sizeof(*evidence))))
+		abort();
 	json_array_foreach(attempts(st), i, r)
 		if (!is_rehearsal(r))
-			json_array_append(evidence, r);
-	model = json_pack("{s:o, s:o}", "attempts", evidence, "no_evidence",
-			  json_array_size(evidence) ? json_null() : json_true());
+			(void)mt_runview_read(&evidence[n++], r);
+	mt_error_clear(); /* an older record's absent keys read as unknown */
 	json_decref(st->comp_model);
-	comp = mt_report_compilation(ctx->trial, model);
+	comp = mt_report_compilation(ctx->trial, evidence, n);
 	st->comp_model = comp ? json_pack("{so}", "compilation", comp) : NULL;
 	json_decref(st->comp_of);
 	st->comp_of = json_deep_copy(attempts(st));
-	json_decref(model);
+	free(evidence);
 }
 
-/* A bucket plan: "*" of compilation.buckets.* is its name. */
 static void plan_row(struct tui_page *p, const char *name, json_t *model, const char *plan)
 {
 	int64_t n = jv_int_key(model, "compilation.buckets.*.compiles", plan, 0);
@@ -843,7 +848,7 @@ static void start_hint(struct tui_page *p)
 
 static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 {
-	long long gone = (long long)jv_int(ctx->runs, "withdrawn", 0);
+	long long gone = ctx->runs ? (long long)ctx->runs->withdrawn : 0;
 	char text[96];
 
 	tui_heading(p, "Systems (trial.yaml)");
@@ -869,7 +874,9 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 	mt_run_view v;
 
 	sync(st, ctx);
-	if (!selected(st))
+	if (!ctx->runs && record_pending(ctx->wizard)) /* read after this frame */
+		page_para(p, 2, STYLE_DIM, "Reading the runs and their logs...");
+	else if (!selected(st))
 		nothing_yet(p, ctx);
 	else if (st->systems)
 		systems_draw(p, st);
@@ -982,7 +989,8 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 static void runs_done(void *state)
 {
 	struct runs_state *st = state;
-	json_decref(st->runs);
+	json_decref(st->runs.attempts);
+	json_decref(st->runs.systems);
 	json_decref(st->comp_model);
 	json_decref(st->comp_of);
 	tui_scaling_done(&st->scale);

@@ -28,6 +28,17 @@ struct tui_timer {
 	char track[64]; /* "" when the interval has no track */
 };
 
+/* The runs as the wizard read them last, for the Runs step: C fields, not
+ * a JSON container (issue 15). Owned by the wizard; a screen that keeps
+ * them takes its own references. */
+struct tui_runs {
+	json_t *attempts; /* every attempt, oldest first, flattened
+			     (trial/runs.h), a running one with "live"
+			     {started_ms} */
+	json_t *systems;  /* mt_runs_by_system of them */
+	size_t withdrawn; /* runs withdrawn, left out of both */
+};
+
 /* What a screen may look at. Everything is borrowed for the call only: a
  * screen that keeps `scan` or `probe` across calls takes its own reference. */
 struct tui_ctx {
@@ -44,11 +55,8 @@ struct tui_ctx {
 	json_t *checks;                /* the recorded checks' full results,
 					  newest first (mt_journal_checks_json),
 					  or NULL with none */
-	json_t *runs;                  /* {runs: every attempt, oldest first,
-					  flattened (trial/runs.h), a running
-					  one with "live" {started_ms};
-					  systems:
-					  mt_runs_by_system}, or NULL */
+	const struct tui_runs *runs;   /* the runs, NULL before they are read
+					  (the Runs step reads them) */
 	mt_trial *trial;               /* the trial, for the steps that build
 					  costly views of it themselves (the
 					  tracks' diffs, the decision) and that

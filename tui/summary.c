@@ -286,6 +286,13 @@ static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page
 	const char *error = decision_of(ctx, &d);
 
 	sync(st, ctx);
+	if (!jv_get(ctx->model, "decision")) { /* the loop works it out after this frame */
+		page_line(p);
+		page_add(p, STYLE_HEADING, "Verdict: ");
+		page_add(p, STYLE_DIM, "working out the decision from the record...");
+		target_section(p, ctx);
+		return;
+	}
 	verdict_section(p, &d, error);
 	checklist(p, st, ctx, &d);
 	if (mt_decide_view_criterion(&c, &d, (size_t)st->cursor) != MT_ENOTFOUND)
@@ -296,22 +303,15 @@ static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page
 	missing_section(p, ctx);
 }
 
-/* Writes one format of the report into the trial directory. */
+/* Writes one format of the report into the trial directory, as `mtrial
+ * report -o` does (long lists in full in the page beside it). */
 static int write_one(const struct tui_ctx *ctx, const char *format, char **path)
 {
-	char *text = NULL;
-	int error;
-
-	*path = NULL;
-	if ((error = mt_report_render(&text, ctx->trial, format, ctx->now_ms)) < 0)
-		return error;
 	if (asprintf(path, "%s/report.%s", ctx->trial->dir, format) < 0) {
-		free(text);
+		*path = NULL;
 		return mt_error_set(MT_EIO, "out of memory");
 	}
-	error = mt_file_write_atomic(*path, text, strlen(text), 0);
-	free(text);
-	return error;
+	return mt_report_write(ctx->trial, format, ctx->now_ms, *path, NULL);
 }
 
 /* w: report.md, then report.html; what happened goes in the page. */

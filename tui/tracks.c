@@ -16,6 +16,9 @@
 #include "rows.h"
 #include "model_path.h"
 #include "tracks.h"
+#include "notelist.h"
+#include "journal_page.h"
+#include "wizard.h"
 #include "journal.h"
 #include "error.h"
 #include "util.h"
@@ -37,6 +40,14 @@ struct tracks_state {
 	/* the overview's notes: newer than seen_id are new */
 	int started;
 	int64_t seen_id, max_id;
+	struct tui_notelist notes;
+	int notes_end; /* the page's line after the last note read */
+	/* the files view's notes of the selected file's track */
+	struct track_notes {
+		char *track, *newest;
+		size_t count;
+		unsigned reload;
+	} track_notes;
 	/* the changes */
 	mt_tracks_rules *rules;
 	json_t *tracks;  /* mt_tracks_json; NULL before the first read */
@@ -327,41 +338,76 @@ static void effort_section(struct tui_page *p, const struct tui_ctx *ctx,
 	timer_line(p, ctx->timer, ctx->now_ms);
 }
 
-/* The model's note i. */
-static void note_lines(struct tui_page *p, json_t *model, size_t i, int is_new)
+/* A note: its id, time, track and tags, then its text. */
+static void note_lines(struct tui_page *p, const mt_note *n, int is_new)
 {
-	char when[32];
-	size_t ntags = json_array_size(jv_get_at(model, "notes.*.tags", i));
-	const char *track = jv_string_at(model, "notes.*.track", i);
+	char iso[32], when[32];
 
+	mt_time_iso(iso, sizeof(iso), n->created_ms);
 	page_line(p);
-	page_addf(p, STYLE_DIM, "  #%lld ", (long long)jv_int_at(model, "notes.*.id", i, 0));
-	page_add(p, STYLE_DIM, jv_time(jv_get_at(model, "notes.*.created", i), when, sizeof(when)));
-	page_addf(p, STYLE_NORMAL, "  %s", track ? track : "no track");
-	for (size_t k = 0; k < ntags; k++)
-		page_addf(p, STYLE_CMD, " #%s", jv_string_at2(model, "notes.*.tags.*", i, k));
+	page_addf(p, STYLE_DIM, "  #%lld ", (long long)n->id);
+	snprintf(when, sizeof(when), "%.10s %.5s", iso, iso + 11); /* as jv_time shows one */
+	page_add(p, STYLE_DIM, when);
+	page_addf(p, STYLE_NORMAL, "  %s", n->track ? n->track : "no track");
+	for (size_t k = 0; k < n->ntags; k++)
+		page_addf(p, STYLE_CMD, " #%s", n->tags[k]);
 	if (is_new)
 		page_add(p, STYLE_NEW, "  new");
-	page_para(p, LABEL_COL + 3, STYLE_NORMAL, jv_string_at(model, "notes.*.text", i));
+	page_para(p, LABEL_COL + 3, STYLE_NORMAL, n->text);
+}
+
+/* The notes read, read again after each reload; and the next page once the
+ * view comes within two screens of the last note read. */
+static void notes_sync(struct tracks_state *st, const struct tui_ctx *ctx, int lines_below)
+{
+	const struct tui_wizard *w = ctx->wizard;
+	int h = w->layout.content.h > 0 ? w->layout.content.h : 20;
+	int error = 0;
+
+	if (st->notes.reload != w->reloads || !st->notes.n) {
+		st->notes.reload = w->reloads;
+		error = tui_notelist_reread(&st->notes, ctx->trial->journal);
+	} else if (st->notes.more && lines_below < 2 * h) {
+		error = tui_notelist_more(&st->notes, ctx->trial->journal);
+	}
+	if (error < 0) {
+		tui_message(ctx->wizard, 1, "cannot read the notes: %s", mt_error_last());
+		mt_error_clear();
+	}
 }
 
 static void notes_section(struct tui_page *p, const struct tui_ctx *ctx,
 			  struct tracks_state *st)
 {
-	size_t n = json_array_size(jv_get(ctx->model, "notes"));
-	char title[64];
+	json_t *count = jv_get(ctx->model, "note_count"); /* counted after the first frame */
+	size_t n = count ? (size_t)jv_int(ctx->model, "note_count", 0) : st->notes.n, shown;
+	const struct tui_screen *s = frame_content_screen(ctx->wizard);
+	char title[96];
 
-	snprintf(title, sizeof(title), "Friction notes (%zu%s)", n, n > 1 ? ", newest first" : "");
+	/* how far below the view the notes read so far reach, last time */
+	notes_sync(st, ctx, st->notes_end - s->top - ctx->wizard->layout.content.h);
+	if (count)
+		snprintf(title, sizeof(title), "Friction notes (%zu%s)", n,
+			 n > 1 ? ", newest first" : "");
+	else
+		snprintf(title, sizeof(title), "Friction notes (counting...%s)",
+			 st->notes.n > 1 ? ", newest first" : "");
 	tui_heading(p, title);
 	if (!n)
 		page_para(p, LABEL_COL, STYLE_DIM,
 			  "None yet: press n, or run `mtrial note TEXT` in another terminal.");
-	st->max_id = 0;
-	for (size_t i = n; i-- > 0;) {
-		int64_t id = jv_int_at(ctx->model, "notes.*.id", i, 0);
-		if (id > st->max_id)
-			st->max_id = id;
-		note_lines(p, ctx->model, i, st->started && id > st->seen_id);
+	st->max_id = st->notes.n ? st->notes.notes[0].id : 0;
+	for (shown = 0; shown < st->notes.n; shown++)
+		note_lines(p, &st->notes.notes[shown], st->started &&
+						      st->notes.notes[shown].id > st->seen_id);
+	st->notes_end = p->nlines;
+	if (st->notes.more && count) {
+		page_line(p);
+		page_addf(p, STYLE_DIM, "  %zu older notes: scroll on to read them",
+			  n > shown ? n - shown : 0);
+	} else if (st->notes.more) {
+		page_line(p);
+		page_add(p, STYLE_DIM, "  Older notes: scroll on to read them");
 	}
 	if (!st->started) {
 		st->started = 1; /* what is there at start is not new */
@@ -511,23 +557,29 @@ static void platform_lines(struct tui_page *p, const mt_track_file *f, int rows)
 	}
 }
 
-/* The newest note of a track and how many it has, into b. */
-static void track_notes(mt_buf *b, const struct tui_ctx *ctx, const char *track)
+/* The newest note of a track and how many it has, into b: read once a
+ * reload for the track shown (a count reads every note). */
+static void track_notes(mt_buf *b, struct tracks_state *st, const struct tui_ctx *ctx,
+			const char *track)
 {
-	size_t i, count = 0, newest = 0, n = json_array_size(jv_get(ctx->model, "notes"));
+	struct track_notes *c = &st->track_notes;
 
-	for (i = 0; i < n; i++) {
-		const char *of = jv_string_at(ctx->model, "notes.*.track", i);
-		if (of && strcmp(of, track) == 0) {
-			count++;
-			newest = i;
+	if (c->reload != ctx->wizard->reloads || !c->track || strcmp(c->track, track) != 0) {
+		free(c->track);
+		free(c->newest);
+		c->track = mt_strdup(track);
+		c->reload = ctx->wizard->reloads;
+		if (mt_journal_track_notes(ctx->trial->journal, track, &c->count, &c->newest) < 0) {
+			mt_buf_printf(b, "cannot be read: %s", mt_error_last());
+			mt_error_clear();
+			c->reload--; /* read again next time */
+			return;
 		}
 	}
-	if (!count)
+	if (!c->count)
 		mt_buf_puts(b, "none on this track (n adds one)");
 	else
-		mt_buf_printf(b, "%zu; newest: %s", count,
-			      jv_string_at(ctx->model, "notes.*.text", newest));
+		mt_buf_printf(b, "%zu; newest: %s", c->count, c->newest ? c->newest : "");
 }
 
 static void detail_field(struct tui_page *p, const char *label, enum draw_style s,
@@ -542,7 +594,7 @@ static void detail_field(struct tui_page *p, const char *label, enum draw_style 
 }
 
 /* The selected file under the list, in `rows` rows. */
-static void detail(struct tui_page *p, const struct tracks_state *st, const struct row *r,
+static void detail(struct tui_page *p, struct tracks_state *st, const struct row *r,
 		   const struct tui_ctx *ctx, int rows)
 {
 	mt_buf b = MT_BUF_INIT;
@@ -572,7 +624,7 @@ static void detail(struct tui_page *p, const struct tracks_state *st, const stru
 	}
 	detail_field(p, "timer", ctx->timer->running ? STYLE_OK : STYLE_DIM, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
-	track_notes(&b, ctx, name);
+	track_notes(&b, st, ctx, name);
 	detail_field(p, "notes", STYLE_NORMAL, mt_buf_cstr(&b));
 	mt_buf_dispose(&b);
 }
@@ -725,6 +777,9 @@ static void tracks_done(void *state)
 {
 	struct tracks_state *st = state;
 	mt_tracks_view_free(st->tv, st->ntv);
+	tui_notelist_dispose(&st->notes);
+	free(st->track_notes.track);
+	free(st->track_notes.newest);
 	json_decref(st->tracks);
 	mt_tracks_rules_free(st->rules);
 }

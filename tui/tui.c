@@ -172,9 +172,17 @@ static void run_loop(struct tui_wizard *w)
 		if (result & TUI_REPAINT)
 			clearok(curscr, TRUE);
 		if (result & (TUI_REDRAW | TUI_REPAINT)) {
+			record_step_parts(w);
 			ctx = tui_make_ctx(w);
 			frame_draw(w, &ctx);
 			refresh();
+		}
+		/* the step drawn says it is working something out: now, then
+		 * draw it again (a key pressed meanwhile waits its turn) */
+		if (record_pending(w)) {
+			record_build_pending(w);
+			result = TUI_REDRAW;
+			continue;
 		}
 		/* No key before the next second is a tick: redraw for the clock. */
 		result = read_key(&k) ? tui_dispatch(w, &k) : TUI_REDRAW;

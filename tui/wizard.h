@@ -1,6 +1,8 @@
 /* The wizard's state, shared by the files of tui/: tui.c (terminal, loop,
- * dispatch), frame.c (layout and the parts around the content) and record.c
- * (the only code that reads or writes the trial). */
+ * dispatch), frame.c (layout and the parts around the content), and
+ * record_model.c (reading the record, a section at a time) with record.c
+ * (writing it): the code that reads or writes the trial, besides the steps
+ * that build costly views of it themselves (screen.h's tui_ctx.trial). */
 #ifndef MT_TUI_WIZARD_H
 #define MT_TUI_WIZARD_H
 
@@ -8,6 +10,7 @@
 #include <jansson.h>
 
 #include "trial.h"
+#include "model.h"
 #include "scan_view.h"
 #include "screen.h"
 #include "prompt.h"
@@ -53,9 +56,16 @@ struct tui_layout {
 
 struct tui_wizard {
 	mt_trial *trial;              /* borrowed from the caller */
-	json_t *model;                /* owned; the last model that built */
+	json_t *model;                /* owned; the sections of the report model
+					 built since the last reload: the frame's
+					 and those of the steps shown since */
+	mt_report_parts *parts;       /* owned; the builder they come from */
+	unsigned reloads;             /* reloads that built a model */
+	unsigned runs_reload;         /* `reloads` when `runs` was read */
+	unsigned tried;               /* the costly parts tried since the reload
+					 (bits: record.c's step_parts) */
 	int64_t model_mono;           /* monotonic ms of the last build attempt */
-	size_t note_count;            /* notes in the model */
+	int64_t newest_note;          /* the newest note's id at the last reload */
 	size_t own_notes;             /* notes this wizard added since the last build */
 	int64_t spec_mtime_ns;        /* trial.yaml's mtime when last read, -1 unknown */
 	int64_t data_version;         /* the journal's, when the model was built */
@@ -82,9 +92,8 @@ struct tui_wizard {
 	json_t *checks;               /* owned; the recorded checks' full results,
 					 newest first (at most RECORD_CHECKS) */
 	int64_t checks_id;            /* the newest one's id, 0 with none */
-	json_t *runs;                 /* owned; {runs, systems}: every attempt,
-					 oldest first, flattened (mt_runs_flatten),
-					 a running one with "live"; NULL unread */
+	struct tui_runs runs;         /* owned; all NULL unread. Read when the
+					 Runs step shows */
 	char *tables[TUI_MENU_MAX + 1];     /* owned; the table menu's names */
 	char *table_items[TUI_MENU_MAX + 1]; /* owned; and its items */
 	char *source_items[TUI_NSOURCES + 1]; /* owned; the source menu's items */
@@ -96,9 +105,21 @@ struct tui_wizard {
 /* record.c */
 /* Notes trial.yaml's current mtime as the version already loaded. */
 void record_init(struct tui_wizard *w);
-/* Rebuilds the model and reads the timer; a failure keeps the last model and
- * puts the error in the message line. */
+/* Starts the model again from the record (the frame's sections and the
+ * step shown's cheap ones) and reads the timer; a failure keeps the last
+ * model and puts the error in the message line. */
 void record_reload(struct tui_wizard *w);
+/* Adds section `key` of the report model to w->model unless it is there
+ * (the effort for the timer's menu); 0, or the error in the message line. */
+int record_part(struct tui_wizard *w, const char *key);
+/* Adds to the model what the step shown reads that costs little (the
+ * effort; what trial.yaml misses), before it draws. */
+void record_step_parts(struct tui_wizard *w);
+/* Whether the step shown waits for something costly (the decision over
+ * every run, the runs with their logs): it draws once saying so, then the
+ * loop calls record_build_pending and draws again. */
+int record_pending(const struct tui_wizard *w);
+void record_build_pending(struct tui_wizard *w);
 /* Whether the record may have changed since the last build: another process
  * committed to the journal, trial.yaml changed, a run is going (its log
  * grows without a commit) or the effort timer runs. Cheap: the wizard asks

@@ -22,7 +22,7 @@ run_mt 1 run --system baseline -- false
 python3 - .mtrial/journal.db <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-cols = [r[1] for r in db.execute("PRAGMA table_info(runs)") if r[1] != "id"]
+cols = [r[1] for r in db.execute("PRAGMA table_info(runs)") if r[1] not in ("id", "uid")]
 for _ in range(10):
     db.execute("INSERT INTO runs (%s) SELECT %s FROM runs WHERE id = 1" % (",".join(cols), ",".join(cols)))
 db.commit()
