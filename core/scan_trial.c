@@ -75,16 +75,22 @@ int mt_scan_trial_run(mt_scan_trial_result *out, mt_trial *t, const mt_scan_tria
 	memset(out, 0, sizeof(*out));
 	if (!so.npaths && (error = mt_scan_trial_paths(&spec_paths, &nspec, t)) < 0)
 		return error;
-	if (!so.repo && (trial_repo = mt_trial_repository(t)))
+	if (!so.repo && (trial_repo = mt_trial_repository(t))) {
 		so.repo = trial_repo; /* the trial's own, wherever the command runs */
+		if (!mt_path_exists(trial_repo)) {
+			error = mt_error_set(MT_ENOTFOUND, "trial.yaml workload.repository: %s: no "
+					     "such directory (--repo PATH scans another)", trial_repo);
+			free(trial_repo);
+			mt_scan_paths_free(spec_paths, nspec);
+			return error;
+		}
+	}
 	if (!so.npaths) {
 		so.paths = (const char *const *)spec_paths;
 		so.npaths = nspec;
 		out->paths_from_trial = nspec > 0;
 	}
 	error = mt_scan_run(&out->scan, &so);
-	if (error < 0 && trial_repo)
-		mt_error_prefix(error, "trial.yaml workload.repository: ");
 	free(trial_repo);
 	mt_scan_paths_free(spec_paths, nspec);
 	if (error == 0 && (error = read_summary(out)) == 0 && o->recording && t)
