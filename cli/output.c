@@ -10,6 +10,9 @@
 #include "util.h"
 
 #include <errno.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,30 +26,33 @@ struct filter {
 static FILE *raw_out, *raw_err;
 static struct filter filters[2] = {{1, MT_BUF_INIT}, {2, MT_BUF_INIT}};
 
-/* All of s reaches fd, or -1 (EPIPE from a closed pager: the caller's
- * stream records the error). */
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w, n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* How many bytes s starts with that every mode keeps as they are:
- * printable ASCII, \t and \n (most of what any command prints). */
+ * printable ASCII, \t and \n (most of what any command prints). Sixteen
+ * bytes at a time where SSE2 is there: a warm rescan prints 10 MB. */
 static size_t plain_prefix(const char *s, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, stop;
 
-	while (i < n && (((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) ||
-			 s[i] == '\n' || s[i] == '\t'))
-		i++;
+	while (i < n) {
+#ifdef __SSE2__
+		const __m128i low = _mm_set1_epi8(0x1f), high = _mm_set1_epi8(0x7f);
+
+		/* signed: bytes from 0x80 are negative, not above 0x1f */
+		while (n - i >= 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(v, low),
+						   _mm_cmplt_epi8(v, high));
+			if (_mm_movemask_epi8(ok) != 0xffff)
+				break;
+			i += 16;
+		}
+#endif
+		/* the next 16 bytes one at a time: a \n or \t, or the end */
+		for (stop = n - i > 16 ? i + 16 : n; i < stop; i++)
+			if (!(((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) ||
+			      s[i] == '\n' || s[i] == '\t'))
+				return i;
+	}
 	return i;
 }
 
@@ -58,7 +64,7 @@ static int filter_put(struct filter *f, const char *s, size_t n, int last)
 	size_t took, plain = f->pending.len ? 0 : plain_prefix(s, n);
 	int error;
 
-	if (plain && write_all(f->fd, s, plain) < 0)
+	if (plain && mt_fd_write_all(f->fd, s, plain) < 0)
 		return -1;
 	if (plain == n && (!last || !f->pending.len))
 		return 0;
@@ -68,7 +74,7 @@ static int filter_put(struct filter *f, const char *s, size_t n, int last)
 	memmove(f->pending.ptr, f->pending.ptr + took, f->pending.len - took);
 	f->pending.len -= took;
 	f->pending.ptr[f->pending.len] = '\0';
-	error = write_all(f->fd, mt_buf_cstr(&out), out.len);
+	error = mt_fd_write_all(f->fd, mt_buf_cstr(&out), out.len);
 	mt_buf_dispose(&out);
 	return error;
 }

@@ -132,11 +132,29 @@ int mt_file_read(char **out, size_t *len, const char *path)
 	return 0;
 }
 
+int mt_fd_write_all(int fd, const void *p, size_t n)
+{
+	const char *at = p;
+
+	while (n) {
+		ssize_t w = write(fd, at, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = EIO;
+			return -1;
+		}
+		at += w, n -= (size_t)w;
+	}
+	return 0;
+}
+
 int mt_file_write_atomic(const char *path, const char *data, size_t len, int excl)
 {
 	char tmp[PATH_MAX];
 	int fd, error = 0;
-	size_t off = 0;
 
 	if (excl && mt_path_exists(path))
 		return mt_error_set(MT_EEXISTS, "%s already exists", path);
@@ -144,15 +162,9 @@ int mt_file_write_atomic(const char *path, const char *data, size_t len, int exc
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return mt_error_set(MT_EIO, "%s: %s", tmp, strerror(errno));
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			error = mt_error_set(MT_EIO, "%s: write failed: %s", tmp, strerror(errno));
-			goto cleanup;
-		}
-		off += (size_t)w;
+	if (mt_fd_write_all(fd, data, len) < 0) {
+		error = mt_error_set(MT_EIO, "%s: write failed: %s", tmp, strerror(errno));
+		goto cleanup;
 	}
 	if (fsync(fd) < 0) {
 		error = mt_error_set(MT_EIO, "%s: fsync failed: %s", tmp, strerror(errno));

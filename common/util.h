@@ -33,15 +33,18 @@ const char *mt_buf_cstr(const mt_buf *b);
 
 /* Reads a whole file into *out (caller frees); *len may be NULL. */
 int mt_file_read(char **out, size_t *len, const char *path);
-/* Writes a file through a temporary name and rename(2), so a reader never
- * sees half of it. `excl`: fail with MT_EEXISTS when path already exists. */
 /* Maps a regular file read-only: *data and *len (a 0-byte file maps to
  * NULL, 0). MT_ENOTFOUND when absent, MT_EINVALID for a directory or other
  * non-regular file, MT_EIO otherwise; messages name the path. */
 int mt_file_map(const char *path, const unsigned char **data, uint64_t *len);
 void mt_file_unmap(const unsigned char *data, uint64_t len);
 
+/* Writes a file through a temporary name and rename(2), so a reader never
+ * sees half of it. `excl`: fail with MT_EEXISTS when path already exists. */
 int mt_file_write_atomic(const char *path, const char *data, size_t len, int excl);
+/* All n bytes to fd, retrying short writes and EINTR: 0, or -1 with errno
+ * set (no message: callers name what they were writing). */
+int mt_fd_write_all(int fd, const void *p, size_t n);
 /* 1 if path exists (any type), 0 otherwise. */
 int mt_path_exists(const char *path);
 int mt_path_is_dir(const char *path);

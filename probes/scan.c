@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,8 +30,9 @@
  * (cached whole per tree) changes. 4: the summary's method_ops, and
  * split() with no argument or sep= is a str's. 5: a finding's details.
  * 6: a tree's figures cached beside its body (and every table read from
- * $MTRIAL_TABLES_DIR in the version). */
-#define SCAN_FORMAT 6
+ * $MTRIAL_TABLES_DIR in the version). 7: a tree's body kept as a file
+ * beside the cache, mapped when read. */
+#define SCAN_FORMAT 7
 
 struct shared {
 	const mt_scan_options *opts;
@@ -723,9 +725,10 @@ static int cached_tree(mt_scan_result *out, mt_scancache *cache, const mt_gitlis
 	    figures_read(out, &sb, figures) < 0)
 		goto miss;
 	tree_key(key, sizeof(key), "body", l, o);
-	if (mt_scancache_get(cache, "tree", key, &out->body, &len) < 0 || !out->body ||
-	    sb < 2 || sb - 2 > len)
+	if (mt_scancache_get_file(cache, key, &out->body, &len, &out->body_map) < 0 ||
+	    !out->body || sb < 2 || sb - 2 > len)
 		goto miss;
+	out->body_len = len;
 	/* the summary: the body's last members, in braces */
 	if (!(out->summary = malloc(sb + 1)))
 		abort();
@@ -736,8 +739,12 @@ static int cached_tree(mt_scan_result *out, mt_scancache *cache, const mt_gitlis
 	return 1;
 miss:
 	free(figures);
-	free(out->body);
+	if (out->body_map)
+		munmap(out->body, out->body_map);
+	else
+		free(out->body);
 	out->body = NULL;
+	out->body_len = out->body_map = 0;
 	for (size_t i = 0; i < out->npaths_missing; i++)
 		free(out->paths_missing[i]);
 	free(out->paths_missing);
@@ -746,40 +753,32 @@ miss:
 	return 0;
 }
 
-/* The body pieces as one string (for the cache). NULL when out of memory. */
-static char *body_join(const mt_scan_result *r)
-{
-	const struct mt_scan_parts *pp = mt_scan__parts_of(r);
-	size_t n = 0;
-	char *body, *at;
-
-	for (size_t i = 0; i < pp->npieces; i++)
-		n += pp->pieces[i].n;
-	if (!(at = body = malloc(n + 1)))
-		return NULL;
-	for (size_t i = 0; i < pp->npieces; i++) {
-		memcpy(at, pp->pieces[i].p, pp->pieces[i].n);
-		at += pp->pieces[i].n;
-	}
-	*at = '\0';
-	return body;
-}
-
+/* The body, as a file of the cache, and its figures, in SQLite beside it
+ * (written second: a figures row always has its body). */
 static void store_tree(mt_scancache *cache, const mt_gitlisting *l, const struct shared *o,
 		       const mt_scan_result *r, const char *figures)
 {
+	const struct mt_scan_parts *pp = mt_scan__parts_of(r);
+	mt_scancache_piece one = {r->body, r->body_len}, *pieces = &one;
+	size_t npieces = 1;
 	char key[160];
-	if (!cache || !l->tree[0] || mt_scancache_begin(cache) < 0)
+	int error;
+
+	if (!cache || !l->tree[0])
 		return;
-	tree_key(key, sizeof(key), "body", l, o);
-	if (r->body) {
-		mt_scancache_put(cache, "tree", key, r->body, strlen(r->body));
-	} else {
-		char *body = body_join(r);
-		if (body)
-			mt_scancache_put(cache, "tree", key, body, strlen(body));
-		free(body);
+	if (!r->body) {
+		if (!(pieces = calloc(pp->npieces ? pp->npieces : 1, sizeof(*pieces))))
+			abort();
+		for (size_t i = 0; i < pp->npieces; i++)
+			pieces[i] = (mt_scancache_piece){pp->pieces[i].p, pp->pieces[i].n};
+		npieces = pp->npieces;
 	}
+	tree_key(key, sizeof(key), "body", l, o);
+	error = mt_scancache_put_file(cache, key, pieces, npieces);
+	if (pieces != &one)
+		free(pieces);
+	if (error < 0 || mt_scancache_begin(cache) < 0)
+		return;
 	tree_key(key, sizeof(key), "figures", l, o);
 	mt_scancache_put(cache, "tree", key, figures, strlen(figures));
 	mt_scancache_commit(cache);

@@ -59,7 +59,11 @@ typedef struct {
 				  known to be a tensor), not_tensor [{name, op,
 				  file, line, receiver}] (a tensor method's name
 				  called on what the file shows is not a tensor:
-				  not counted), then the summary's members */
+				  not counted), then the summary's members;
+				  not NUL-terminated: body_len bytes */
+	size_t body_len;
+	size_t body_map;       /* body is a read-only mapping of this many
+				  bytes (the cache's file), 0: malloc'd */
 	struct mt_scan_parts *parts; /* private to probes/ (scan_int.h): a fresh
 					scan's body as pieces, body NULL */
 	char *summary;         /* a JSON object: files_scanned, files_skipped

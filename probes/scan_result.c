@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void mt_scan_result_dispose(mt_scan_result *r)
 {
@@ -18,7 +19,10 @@ void mt_scan_result_dispose(mt_scan_result *r)
 	free(r->paths);
 	free(r->repo);
 	free(r->requested_rev);
-	free(r->body);
+	if (r->body_map)
+		munmap(r->body, r->body_map);
+	else
+		free(r->body);
 	if (r->parts) {
 		for (size_t i = 0; i < r->parts->nkeep; i++)
 			free(r->parts->keep[i]);
@@ -78,7 +82,7 @@ char *mt_scan_result_json(const mt_scan_result *r, json_t *extra)
 {
 	const struct mt_scan_parts *pp = mt_scan__parts_of(r);
 	mt_buf b = MT_BUF_INIT;
-	size_t body = r->body ? strlen(r->body) : 0;
+	size_t body = r->body ? r->body_len : 0;
 
 	json_head(&b, r, extra);
 	for (size_t i = 0; i < pp->npieces; i++)
@@ -112,7 +116,7 @@ int mt_scan_result_write_json(FILE *f, const mt_scan_result *r, json_t *extra)
 	fputs(mt_buf_cstr(&b), f);
 	mt_buf_dispose(&b);
 	if (r->body)
-		write_chunked(f, r->body, strlen(r->body));
+		write_chunked(f, r->body, r->body_len);
 	for (size_t i = 0; i < mt_scan__parts_of(r)->npieces; i++)
 		write_chunked(f, mt_scan__parts_of(r)->pieces[i].p, mt_scan__parts_of(r)->pieces[i].n);
 	fputc('}', f);

@@ -2,17 +2,24 @@
 #include "error.h"
 #include "util.h"
 
+#include "sha256.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libdeflate.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct mt_scancache {
 	sqlite3 *db;
 	char *version;
+	char *trees; /* the folder of the whole results kept as files */
 	sqlite3_stmt *get[2], *put[2]; /* [0] blob, [1] tree */
 	sqlite3_stmt *rowid; /* a tree value's row, for get_large() */
 };
@@ -72,6 +79,9 @@ int mt_scancache_open(mt_scancache **out, const char *path, const char *version)
 		*slash = '\0';
 		if ((error = mt_mkdir_p(dir)) < 0)
 			goto cleanup;
+		c->trees = mt_path_join(dir, "trees");
+	} else {
+		c->trees = mt_strdup(slash ? "/trees" : "trees");
 	}
 	if (sqlite3_open(path ? path : def, &c->db) != SQLITE_OK) {
 		error = cache_error(c, path ? path : def);
@@ -112,6 +122,7 @@ void mt_scancache_free(mt_scancache *c)
 	}
 	sqlite3_close(c->db);
 	free(c->version);
+	free(c->trees);
 	free(c);
 }
 
@@ -226,4 +237,93 @@ int mt_scancache_commit(mt_scancache *c)
 	return sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK
 		       ? 0
 		       : cache_error(c, "commit");
+}
+
+/* --- whole results as files ------------------------------------------------------ */
+
+/* The trailer after a value: this magic, then the value's CRC-32 (little
+ * endian). A file without it, or whose CRC differs, is not a value. */
+#define TRAILER_MAGIC "MTB1"
+#define TRAILER_LEN 8
+
+/* DIR/trees/SHA256(version NUL key) into out. */
+static void file_of(const mt_scancache *c, const char *key, char *out, size_t size)
+{
+	mt_buf b = MT_BUF_INIT;
+	char hex[65];
+
+	mt_buf_puts(&b, c->version);
+	mt_buf_put(&b, "", 1);
+	mt_buf_puts(&b, key);
+	mt_sha256_hex(hex, b.ptr, b.len);
+	mt_buf_dispose(&b);
+	snprintf(out, size, "%s/%s", c->trees, hex);
+}
+
+int mt_scancache_put_file(mt_scancache *c, const char *key, const mt_scancache_piece *pieces,
+			  size_t npieces)
+{
+	char path[4096], tmp[4200];
+	unsigned char trailer[TRAILER_LEN];
+	uint32_t crc = 0;
+	int fd, ok;
+
+	if (mt_mkdir_p(c->trees) < 0)
+		return -1;
+	file_of(c, key, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+		return mt_error_set(MT_EIO, "scan cache: %s: %s", tmp, strerror(errno));
+	ok = 1;
+	for (size_t i = 0; ok && i < npieces; i++) {
+		crc = libdeflate_crc32(crc, pieces[i].p, pieces[i].n);
+		ok = mt_fd_write_all(fd, pieces[i].p, pieces[i].n) == 0;
+	}
+	memcpy(trailer, TRAILER_MAGIC, 4);
+	for (int i = 0; i < 4; i++)
+		trailer[4 + i] = (unsigned char)(crc >> (8 * i));
+	ok = ok && mt_fd_write_all(fd, trailer, sizeof(trailer)) == 0;
+	if (close(fd) < 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		return mt_error_set(MT_EIO, "scan cache: %s: %s", path, strerror(e));
+	}
+	return 0;
+}
+
+int mt_scancache_get_file(mt_scancache *c, const char *key, char **value, size_t *len,
+			  size_t *map)
+{
+	char path[4096];
+	struct stat st;
+	unsigned char *p;
+	uint32_t crc = 0;
+	size_t n;
+	int fd;
+
+	*value = NULL, *len = 0, *map = 0;
+	file_of(c, key, path, sizeof(path));
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno == ENOENT ? 0 : mt_error_set(MT_EIO, "scan cache: %s: %s", path,
+							  strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < TRAILER_LEN) {
+		close(fd);
+		return 0;
+	}
+	/* populated in one call: a fault a page costs more than the write */
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return 0;
+	n = (size_t)st.st_size - TRAILER_LEN;
+	for (int i = 0; i < 4; i++)
+		crc |= (uint32_t)p[n + 4 + (size_t)i] << (8 * i);
+	if (memcmp(p + n, TRAILER_MAGIC, 4) != 0 || libdeflate_crc32(0, p, n) != crc) {
+		munmap(p, (size_t)st.st_size);
+		return 0;
+	}
+	*value = (char *)p, *len = n, *map = (size_t)st.st_size;
+	return 0;
 }

@@ -29,4 +29,24 @@ int mt_scancache_put(mt_scancache *c, const char *table, const char *key, const 
 		     size_t len);
 int mt_scancache_commit(mt_scancache *c);
 
+/* A whole tree's result (megabytes) is kept as a file beside the cache,
+ * DIR/trees/SHA256(version, key), ending in a trailer with its CRC-32, and
+ * read back mapped: a rescan then writes it out without copying it (out
+ * of SQLite's overflow pages it was a third of a warm rescan). */
+typedef struct {
+	const char *p;
+	size_t n;
+} mt_scancache_piece;
+
+/* Writes the pieces, in order, as the value of `key` (temp file, then
+ * renamed: a reader sees the whole value or none). */
+int mt_scancache_put_file(mt_scancache *c, const char *key, const mt_scancache_piece *pieces,
+			  size_t npieces);
+
+/* The value of `key` mapped read-only, not NUL-terminated: *value and
+ * *len, and *map the mapping's length, for munmap. *value is NULL on a
+ * miss, also when the file is not whole or its CRC differs. */
+int mt_scancache_get_file(mt_scancache *c, const char *key, char **value, size_t *len,
+			  size_t *map);
+
 #endif

@@ -179,18 +179,6 @@ int mt_torch_operator_count(size_t *out)
 /* How long a child may take to load an archive. */
 #define SCRIPT_CHILD_SECONDS 600
 
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w, n -= (size_t)w;
-	}
-}
-
 /* The child: loads the shim and the archive, writes "O" VERSION "\n" JSON or
  * "E" MESSAGE to fd, and exits without running the parent's atexit work. */
 static void script_ops_child(const char *path, int fd)
@@ -199,20 +187,20 @@ static void script_ops_child(const char *path, int fd)
 	char *json = NULL;
 
 	if (mt_torch_load() < 0) {
-		write_all(fd, "E", 1);
-		write_all(fd, mt_error_last(), strlen(mt_error_last()));
+		(void)mt_fd_write_all(fd, "E", 1);
+		(void)mt_fd_write_all(fd, mt_error_last(), strlen(mt_error_last()));
 		_exit(0);
 	}
 	if (shim.version(version, sizeof(version), err, sizeof(err)) != 0 ||
 	    shim.torchscript_ops(path, &json, err, sizeof(err)) != 0) {
-		write_all(fd, "E", 1);
-		write_all(fd, err, strlen(err));
+		(void)mt_fd_write_all(fd, "E", 1);
+		(void)mt_fd_write_all(fd, err, strlen(err));
 		_exit(0);
 	}
-	write_all(fd, "O", 1);
-	write_all(fd, version, strlen(version));
-	write_all(fd, "\n", 1);
-	write_all(fd, json, strlen(json));
+	(void)mt_fd_write_all(fd, "O", 1);
+	(void)mt_fd_write_all(fd, version, strlen(version));
+	(void)mt_fd_write_all(fd, "\n", 1);
+	(void)mt_fd_write_all(fd, json, strlen(json));
 	_exit(0);
 }
 

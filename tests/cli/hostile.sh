@@ -99,6 +99,18 @@ eq "$(json "[n['text'][:5] for n in j]")" "['title', 'first', 'by ot']" \
 eq "$(json "j[0]['text']")" "$(printf 'title%s clear%s c1%s rlo%s end' "$TITLE" "$CLEAR" "$C1" "$RLO")" \
 	"JSON gives the note as it was written"
 
+# a control after a long plain run: the output's plain start is found 16
+# bytes at a time, so the control sits at each place in a block of 16
+for k in 15 16 17 31 32 33 47; do
+	a=$(printf '%*s' "$k" '' | tr ' ' a)
+	mt_clean 0 note "${a}${CLEAR}${a}"$'\x7f'"${a}${C1}${a}${TITLE}${a}"
+	hasnt "$ESC" "$OUT" "a control after $k plain bytes is not printed"
+done
+mt_clean 0 notes
+hasnt "$ESC" "$OUT" "nor in the notes after long plain runs"
+has "aaaaaaaaaaaaaaa?[2Jaaaaaaaaaaaaaaa?aaaaaaaaaaaaaaa?aaaaaaaaaaaaaaa?]0;pwned?aaaaaaaaaaaaaaa" "$OUT" \
+	"each control made safe in place"
+
 # a table file whose YAML escapes make real control characters, and an
 # import of a Markdown table with them
 cat >"$T_TMP/hostile.yaml" <<'YAML'

@@ -68,21 +68,38 @@ has "limited to: pkg" "$OUT" "text output of the cached limited result"
 run_mt 0 scan --repo "$R" --json --no-cache
 printf '%s' "$OUT" >"$T_TMP/cold.json" # at the new commit
 
+# rescanned HIT WHAT: a rescan is served from HIT (tree, blobs, none) and
+# gives the cold scan's result but for the cache member
+rescanned() {
+	run_mt 0 scan --repo "$R" --json
+	eq "$(json 'j["cache"]["hit"]')" "$1" "$2"
+	printf '%s' "$OUT" >"$T_TMP/again.json"
+	check "$2: the same result" same_but_cache "$T_TMP/cold.json" "$T_TMP/again.json"
+}
+
 # a result with a row missing (one an older mtrial never wrote), or written
 # by another version, is scanned again (from the blob cache), then stored
 sql "DELETE FROM tree WHERE key LIKE 'figures:%'"
-run_mt 0 scan --repo "$R" --json
-eq "$(json 'j["cache"]["hit"]')" blobs "a result without its figures is not served"
-printf '%s' "$OUT" >"$T_TMP/again.json"
-check "and the scan again gives the same result" same_but_cache "$T_TMP/cold.json" "$T_TMP/again.json"
-run_mt 0 scan --repo "$R" --json
-eq "$(json 'j["cache"]["hit"]')" tree "then it is stored whole again"
+rescanned blobs "a result without its figures is not served"
+rescanned tree "then it is stored whole again"
+# the whole result is a file beside the cache (trees/), checked by its CRC:
+# a byte changed, a file cut short or gone is scanned again, never served
+TREES=$XDG_CACHE_HOME/mtrial/trees
+check "whole results are files beside the cache" test -n "$(ls "$TREES")"
+for f in "$TREES"/*; do
+	printf 'X' | dd of="$f" bs=1 seek=40 conv=notrunc status=none
+done
+rescanned blobs "a whole result with a byte changed is not served"
+for f in "$TREES"/*; do
+	truncate -s -3 "$f"
+done
+rescanned blobs "a whole result cut short is not served"
+rm -f "$TREES"/*
+rescanned blobs "a whole result whose file is gone is not served"
+rescanned tree "then it is stored whole again"
 sql "UPDATE tree SET version = 'mtrial-0.0/5/0000000000000000'"
 sql "UPDATE blob SET version = 'mtrial-0.0/5/0000000000000000'"
-run_mt 0 scan --repo "$R" --json
-eq "$(json 'j["cache"]["hit"]')" none "rows of another version are not served"
-printf '%s' "$OUT" >"$T_TMP/again.json"
-check "a scan under another version's rows gives the same result" same_but_cache "$T_TMP/cold.json" "$T_TMP/again.json"
+rescanned none "rows of another version are not served"
 
 # a changed tree is never served the old result
 printf 'import torch\ny = torch.tanh(torch.ones(1))\n' >"$R/pkg/new.py"
