@@ -579,10 +579,8 @@ static int read_runs(mt_trial *t, int64_t which, json_t **runs, json_t **systems
 		*systems = mt_runs_by_system(*runs, t->spec);
 		return mt_journal_withdrawn_count(t->journal, "run", hidden);
 	}
-	if (!(standing = mt_journal_runs_json(t->journal, 0)))
+	if (!(standing = mt_runs_standing(t)))
 		return mt_error_last_code();
-	json_array_foreach(standing, i, r)
-		mt_runs_flatten(r, t->spec);
 	*systems = mt_runs_by_system(standing, t->spec);
 	json_decref(standing);
 	return 0;

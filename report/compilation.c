@@ -7,6 +7,7 @@
 #include "error.h"
 #include "runview.h"
 #include "stats.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -90,18 +91,35 @@ static json_t *plan_json(const mt_bucket_plan *p)
 	                 rounded(100 * p->padding_fraction, 0.1));
 }
 
+/* How many candidate runs' logs the bucket advice reads, newest first, for
+ * one that gives its steps' lengths: a log that prints none is a training
+ * script's habit, and reading a thousand logs for it made a large trial's
+ * report slow. */
+#define BUCKET_LOGS_TRIED 5
+
 /* The bucket advice from the newest candidate run whose log gives its steps'
- * lengths, with the candidate's measured compilation and a fit of that run's
- * steps; why not into *why. */
+ * lengths (of the newest BUCKET_LOGS_TRIED), with the candidate's measured
+ * compilation and a fit of that run's steps; why not into *why. */
 static json_t *buckets(mt_trial *t, const mt_run_view *runs, size_t n, json_t **why)
 {
 	json_t *out = NULL;
 	mt_econ_buckets_req req = {.multiple = 1, .compile_auto = 1, .step_auto = 1};
 	mt_econ_buckets_result res;
+	size_t tried = 0;
 
 	for (size_t i = n; i-- > 0 && !out;) {
 		if (!runs[i].system || strcmp(runs[i].system, "candidate") != 0)
 			continue;
+		if (tried++ == BUCKET_LOGS_TRIED) {
+			char *last = mt_strdup(json_string_value(*why) ? json_string_value(*why) : "");
+			json_decref(*why);
+			*why = json_sprintf("the newest %d candidate runs give no bucket advice "
+					    "(the oldest of them, %s); `mtrial buckets --from run:ID` "
+					    "reads an older one",
+					    BUCKET_LOGS_TRIED, last);
+			free(last);
+			break;
+		}
 		req.from_run = runs[i].id;
 		json_decref(*why);
 		if (mt_econ_buckets(&res, t, &req) < 0) {

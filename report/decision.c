@@ -107,11 +107,10 @@ static json_t *trial_probe(mt_journal *j, const mt_spec *spec, json_t **other)
 
 json_t *mt_decision_evidence(mt_trial *t, int64_t now_ms)
 {
-	json_t *runs = mt_journal_runs_json(t->journal, 0), *checks = NULL, *overrides = NULL;
-	json_t *effort = NULL, *r, *other = NULL, *probe;
+	json_t *runs = mt_runs_standing(t), *checks = NULL, *overrides = NULL;
+	json_t *effort = NULL, *other = NULL, *probe;
 	mt_effort cur;
 	int running;
-	size_t i;
 
 	if (!runs || !(checks = checks_evidence(t->journal)) ||
 	    !(overrides = mt_journal_overrides_json(t->journal)) ||
@@ -121,8 +120,6 @@ json_t *mt_decision_evidence(mt_trial *t, int64_t now_ms)
 		json_decref(overrides);
 		return NULL;
 	}
-	json_array_foreach(runs, i, r)
-		mt_runs_flatten(r, t->spec);
 	running = mt_journal_effort_current(t->journal, &cur) == 0;
 	if (running)
 		mt_effort_dispose(&cur);

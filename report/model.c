@@ -307,7 +307,7 @@ static json_t *part_checks(mt_report_parts *p)
 /* The runs section and, read from it, the attempts that are evidence. */
 static json_t *part_runs(mt_report_parts *p)
 {
-	json_t *attempts = NULL, *runs = mt_model_runs_list(p->t->journal, p->t->spec, &attempts);
+	json_t *attempts = NULL, *runs = mt_model_runs_list(p->t, &attempts);
 	size_t n = json_array_size(attempts);
 
 	p->attempts = n ? calloc(n, sizeof(*p->attempts)) : NULL;
@@ -494,6 +494,7 @@ static json_t *whole(mt_trial *t, int64_t now_ms, int with_notes)
 	mt_report_parts *p = mt_report_parts_new(t, now_ms, 0);
 	json_t *model = json_object();
 
+	mt_runs_hold(t); /* the runs read once for every section */
 	for (int i = 0; i < NPARTS && model; i++) {
 		json_t *v;
 		if (!with_notes && (i == P_NOTES || i == P_NOTE_COUNT)) {
@@ -510,6 +511,7 @@ static json_t *whole(mt_trial *t, int64_t now_ms, int with_notes)
 		}
 	}
 	mt_report_parts_free(p);
+	mt_runs_release(t);
 	return model;
 }
 

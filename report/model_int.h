@@ -58,7 +58,7 @@ json_t *mt_model_checks_list(mt_journal *j, json_t **correctness, int *state);
 /* Sections over the runs, their costs and the decision (model_runs.c).
  * *attempts (borrowed from the section, NULL when it is null): the runs
  * that are evidence, flattened: the runs the costs are worked out from. */
-json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec, json_t **attempts);
+json_t *mt_model_runs_list(mt_trial *t, json_t **attempts);
 json_t *mt_model_runs_costs(json_t *runs, const mt_spec *spec);
 json_t *mt_model_runs_decision(mt_trial *t, int64_t now_ms);
 

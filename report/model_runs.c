@@ -66,7 +66,7 @@ static void run_figures(json_t *r, const mt_spec *spec)
 	const char *outcome;
 	mt_run_view v;
 
-	mt_runs_flatten(r, spec);
+	(void)spec; /* r is flattened with it (mt_runs_standing) */
 	(void)mt_runview_read(&v, r);
 	mt_error_clear(); /* a key missing: its figure unknown, as before */
 	outcome = v.outcome ?: "";
@@ -141,21 +141,28 @@ static void run_warnings(json_t *out, const mt_run_view *r)
  * the target, and per system the summary across its runs: "attempts" are
  * the evidence; "rehearsals" (runs that tested the pipeline) are listed
  * apart, never evidence, and not priced. */
-json_t *mt_model_runs_list(mt_journal *j, const mt_spec *spec, json_t **attempts)
+json_t *mt_model_runs_list(mt_trial *t, json_t **attempts)
 {
-	json_t *runs = mt_journal_runs_json(j, 0), *r, *evidence, *rehearsals, *out, *warnings;
+	const mt_spec *spec = t->spec;
+	json_t *standing = mt_runs_standing(t), *runs, *r, *evidence, *rehearsals, *out, *warnings;
 	size_t i, failed = 0, missed = 0, no_metric = 0;
 
 	*attempts = NULL;
 
-	if (!runs) {
+	if (!standing) {
 		mt_error_clear();
 		return json_null();
 	}
-	if (!json_array_size(runs)) {
-		json_decref(runs);
+	if (!json_array_size(standing)) {
+		json_decref(standing);
 		return json_null();
 	}
+	/* the runs are shared (mt_runs_standing): each is copied to take the
+	 * figures formatted for the page */
+	runs = json_array();
+	json_array_foreach(standing, i, r)
+		json_array_append_new(runs, json_copy(r));
+	json_decref(standing);
 	evidence = json_array();
 	rehearsals = json_array();
 	warnings = json_array();

@@ -161,7 +161,7 @@ done:
  * (the journal's list leaves those out). New reference. */
 static json_t *evidence(mt_trial *t, const char *system)
 {
-	json_t *all = mt_journal_runs_json(t->journal, 0), *out = json_array(), *r;
+	json_t *all = mt_runs_standing(t), *out = json_array(), *r;
 	size_t i;
 
 	if (!all || !out) {

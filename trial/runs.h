@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include "runlog.h"
 #include "spec.h"
+#include "trial.h"
 
 /* How the log's lines are laid out. */
 enum mt_runs_log_format {
@@ -117,5 +118,16 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec);
  * (time_to_target_s, run_minutes) are null with a "pooled_note": no figure
  * pools topologies. New reference. */
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec);
+
+/* The trial's standing runs (not withdrawn), oldest first, each flattened
+ * with the trial's spec: a new reference to an array the caller reads and
+ * never changes (a caller that adds keys copies the run first: json_copy).
+ * NULL with the journal's error. Between mt_runs_hold and its
+ * mt_runs_release, every call returns the same array, read once: for a
+ * report, whose sections, decision and break-even all read them, during
+ * which nothing is recorded. Holds nest. */
+json_t *mt_runs_standing(mt_trial *t);
+void mt_runs_hold(mt_trial *t);
+void mt_runs_release(mt_trial *t);
 
 #endif

@@ -89,15 +89,12 @@ int mt_scaling_trial_runs(mt_scaling_trial_result *out, json_t *runs, const mt_s
 
 int mt_scaling_trial(mt_scaling_trial_result *out, mt_trial *t)
 {
-	json_t *runs, *run;
-	size_t i;
+	json_t *runs;
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if (!(runs = mt_journal_runs_json(t->journal, 0)))
+	if (!(runs = mt_runs_standing(t)))
 		return mt_error_last_code() ? mt_error_last_code() : MT_EIO;
-	json_array_foreach(runs, i, run)
-		mt_runs_flatten(run, t->spec);
 	error = mt_scaling_trial_runs(out, runs, t->spec);
 	json_decref(runs);
 	return error;

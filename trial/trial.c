@@ -77,6 +77,7 @@ void mt_trial_free(mt_trial *t)
 {
 	if (!t)
 		return;
+	json_decref(t->runs_held);
 	mt_spec_free(t->spec);
 	mt_journal_free(t->journal);
 	free(t->dir);

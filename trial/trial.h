@@ -15,6 +15,10 @@ typedef struct {
 	char *journal_path;
 	mt_spec *spec;      /* NULL until mt_trial_open() with load_spec */
 	mt_journal *journal;
+	/* the standing runs, read once while held (trial/runs.h,
+	 * mt_runs_hold); private to trial/ */
+	struct json_t *runs_held;
+	int runs_holds;
 } mt_trial;
 
 /* Finds the trial directory: `explicit_dir` when given, else $MTRIAL_DIR,

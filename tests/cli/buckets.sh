@@ -100,4 +100,18 @@ has "Shape buckets (\`mtrial buckets --from run 1" "$OUT" "the advice names its 
 has "| a bucket per length | 128, 256, 384, 512, 1024, 2048 | 6 |" "$OUT" "the alternatives"
 run_mt 0 report --format html -o "$T_TMP/r.html"
 has "Total time against run length" "$(cat "$T_TMP/r.html")" "the chart"
+
+# the advice reads the newest 5 candidate logs at most: four newer ones
+# without lengths, and run 1 still gives it; a fifth, and it says why not
+for i in 1 2 3 4 5; do
+	sed "s/2.0\$/2.$i/" "$T_TMP/noseq.csv" >"$T_TMP/noseq$i.csv"
+	run_mt 0 runs import "$T_TMP/noseq$i.csv" --system candidate
+	[ "$i" = 4 ] || continue
+	run_mt 0 report --format json
+	eq "$(json "j['compilation']['buckets']['run']")" 1 "after four newer runs without lengths, run 1's advice"
+done
+run_mt 0 report --format json
+eq "$(json "j['compilation']['buckets']")" None "after five, no advice"
+has "the newest 5 candidate runs give no bucket advice" "$(json "j['compilation']['buckets_missing']")" \
+	"and why, with the command for an older run"
 finish
