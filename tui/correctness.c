@@ -338,17 +338,18 @@ static const char *verdict(int passed)
 /* --- the list ------------------------------------------------------------ */
 
 /* The "ref vs cand" column's width: none on a narrow pane. */
-static int compared_width(int width)
+static int compared_width(int width, int idw)
 {
-	int rest = width - (ID_W + 1 + 1 + 1 + KIND_W + 1 + VERDICT_W + 1);
+	int rest = width - (idw + 1 + 1 + 1 + KIND_W + 1 + VERDICT_W + 1);
 	return rest >= 40 ? rest / 2 : 0;
 }
 
-static void check_row(struct tui_page *p, const mt_check_view *c, int selected_row, int focused)
+static void check_row(struct tui_page *p, const mt_check_view *c, int idw, int selected_row,
+		      int focused)
 {
 	mt_buf what = MT_BUF_INIT, sum = MT_BUF_INIT;
 	char id[24];
-	int cw = compared_width(p->width);
+	int cw = compared_width(p->width, idw);
 
 	snprintf(id, sizeof(id), "#%lld", (long long)c->id);
 	side_name(&what, c->reference);
@@ -356,7 +357,7 @@ static void check_row(struct tui_page *p, const mt_check_view *c, int selected_r
 	side_name(&what, c->candidate);
 	summary(&sum, c);
 	struct tui_cell cells[] = {
-		{id, ID_W, 1, 0, STYLE_DIM},
+		{id, idw, 1, 0, STYLE_DIM},
 		{c->rehearsal ? "R" : "", 1, 0, 0, STYLE_WARN},
 		{c->kind, KIND_W, 0, 0, STYLE_NORMAL},
 		{verdict(c->passed), VERDICT_W, 0, 0, verdict_style(c->passed)},
@@ -370,11 +371,11 @@ static void check_row(struct tui_page *p, const mt_check_view *c, int selected_r
 	mt_buf_dispose(&sum);
 }
 
-static void header_row(struct tui_page *p)
+static void header_row(struct tui_page *p, int idw)
 {
-	int cw = compared_width(p->width);
+	int cw = compared_width(p->width, idw);
 	struct tui_cell cells[] = {
-		{"id", ID_W, 1, 0, STYLE_DIM},    {"", 1, 0, 0, STYLE_DIM},
+		{"id", idw, 1, 0, STYLE_DIM},    {"", 1, 0, 0, STYLE_DIM},
 		{"kind", KIND_W, 0, 0, STYLE_DIM}, {"", VERDICT_W, 0, 0, STYLE_DIM},
 		{"compared", cw, 0, 0, STYLE_DIM}, {"summary", 0, 0, 0, STYLE_DIM},
 	};
@@ -464,14 +465,18 @@ static void list_draw(struct tui_page *p, struct corr_state *st, const struct tu
 		      int height)
 {
 	int n = (int)st->nviews, below = height >= 14 ? PREVIEW_ROWS : 0;
-	int rows = tui_list_fit(height - 2 - below, n);
+	int rows = tui_list_fit(height - 2 - below, n), idw;
+	long long max = 0;
 
+	for (int r = 0; r < n; r++)
+		max = st->views[r].id > max ? st->views[r].id : max;
+	idw = tui_id_width(max, ID_W);
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
 	title_row(p, (size_t)n, rehearsals(st));
-	header_row(p);
+	header_row(p, idw);
 	for (int r = st->top; r < st->top + rows; r++)
-		check_row(p, &st->views[r], r == st->cursor, ctx->focused);
+		check_row(p, &st->views[r], idw, r == st->cursor, ctx->focused);
 	tui_list_more(p, st->top, rows, n);
 	if (below)
 		preview(p, selected(st));

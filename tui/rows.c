@@ -178,6 +178,14 @@ int tui_list_fit(int room, int n)
 	return room > 1 ? room - 1 : 1;
 }
 
+int tui_id_width(long long max_id, int least)
+{
+	char id[24];
+	int n = snprintf(id, sizeof(id), "#%lld", max_id);
+
+	return n > least ? n : least;
+}
+
 int tui_list_more(struct tui_page *p, int top, int shown, int n)
 {
 	int below = n - top - shown;

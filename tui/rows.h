@@ -61,4 +61,8 @@ int tui_list_fit(int room, int n);
  * whole list shows. Returns the lines added (0 or 1). */
 int tui_list_more(struct tui_page *p, int top, int shown, int n);
 
+/* The width of a list's id column ("#1234") for ids up to max_id: at least
+ * `least`, never cutting the largest id ("#10…" read as another run). */
+int tui_id_width(long long max_id, int least);
+
 #endif

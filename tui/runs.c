@@ -208,14 +208,14 @@ static int fit_columns(const struct tui_page *p, struct tui_cell *cells)
 	return n;
 }
 
-static void run_row(struct tui_page *p, const mt_run_view *r, int sel, int focused)
+static void run_row(struct tui_page *p, const mt_run_view *r, int idw, int sel, int focused)
 {
 	char id[24], sys[16], c1[16], step[16], tt[16];
 
 	snprintf(id, sizeof(id), "#%lld", (long long)r->id);
 	snprintf(sys, p->width < 50 ? 5 : sizeof(sys), "%s", r->system ?: "?");
 	struct tui_cell cells[] = {
-		{id, ID_W, 1, 0, STYLE_DIM},
+		{id, idw, 1, 0, STYLE_DIM},
 		{r->rehearsal ? "R" : "", 1, 0, 0, STYLE_WARN},
 		{sys, SYSTEM_W, 0, 0, STYLE_NORMAL},
 		{r->track ?: "-", TRACK_W, 0, 0, STYLE_DIM},
@@ -231,10 +231,10 @@ static void run_row(struct tui_page *p, const mt_run_view *r, int sel, int focus
 	tui_row(p, cells, fit_columns(p, cells), sel, focused);
 }
 
-static void header_row(struct tui_page *p)
+static void header_row(struct tui_page *p, int idw)
 {
 	struct tui_cell cells[] = {
-		{"id", ID_W, 1, 0, STYLE_DIM},
+		{"id", idw, 1, 0, STYLE_DIM},
 		{"", 1, 0, 0, STYLE_DIM},
 		{p->width < 50 ? "sys" : "system", SYSTEM_W, 0, 0, STYLE_DIM},
 		{"track", TRACK_W, 0, 0, STYLE_DIM},
@@ -375,20 +375,34 @@ static void preview(struct tui_page *p, const mt_run_view *r, const struct tui_c
 	mt_buf_dispose(&t);
 }
 
+/* The largest id in the list (the column fits it). */
+static long long max_id(const struct runs_state *st)
+{
+	json_int_t max = 0;
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(attempts(st), i, r) {
+		json_int_t id = json_integer_value(json_object_get(r, "id"));
+		max = id > max ? id : max;
+	}
+	return (long long)max;
+}
+
 static void list_draw(struct tui_page *p, struct runs_state *st, const struct tui_ctx *ctx,
 		      int height)
 {
 	int n = count(st), below = height >= 14 ? PREVIEW_ROWS : 0;
-	int rows = tui_list_fit(height - 2 - below, n);
+	int rows = tui_list_fit(height - 2 - below, n), idw = tui_id_width(max_id(st), ID_W);
 	mt_run_view v;
 
 	st->list_rows = rows;
 	tui_list_scroll(&st->cursor, &st->top, rows, n);
 	title_row(p, n, rehearsals(attempts(st)), withdrawn(st));
-	header_row(p);
+	header_row(p, idw);
 	for (int r = st->top; r < st->top + rows; r++)
 		if (view_at(st, r, &v))
-			run_row(p, &v, r == st->cursor, ctx->focused);
+			run_row(p, &v, idw, r == st->cursor, ctx->focused);
 	tui_list_more(p, st->top, rows, n);
 	if (below && view_at(st, st->cursor, &v))
 		preview(p, &v, ctx);

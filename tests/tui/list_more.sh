@@ -46,6 +46,15 @@ check "... nothing past the pane: no page scroll" wait_gone ' of [0-9]+$'
 tm resize-window -t "$SESSION" -x 80 -y 32
 check "80x32: all 20 fit, and nothing is said" wait_for '│   #1   candidate'
 check "... no marker" wait_gone '(more|above)$'
+
+# an id wider than the column's four characters widens the column: never
+# "#12…", which reads as another run
+db=$REPO/.mtrial/journal.db
+cols=$(sqlite3 "$db" "SELECT group_concat(name) FROM pragma_table_info('runs') WHERE name NOT IN ('id', 'uid')")
+sqlite3 "$db" "INSERT INTO runs (id, $cols) SELECT 123456, $cols FROM runs WHERE id = 20"
+keys R g
+check "a run numbered 123456 shows its whole id" wait_for '│ +#123456 +candidate'
+check "... and the others stay aligned under it" wait_for '│ +#20 +candidate'
 keys q
 check "q quits" wait_for '^wizard-exit=0$'
 finish
