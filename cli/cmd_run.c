@@ -29,9 +29,10 @@ static void on_event(mt_run_trial_event ev, const mt_run_trial_result *r, void *
 	const struct run_args *a = payload;
 
 	if (ev == MT_RUN_TRIAL_STARTED)
-		fprintf(stderr, "mtrial: run #%lld (%s%s%s%s): %s\n", (long long)r->id, a->at.system,
-			a->at.track ? ", " : "", a->at.track ? a->at.track : "",
-			a->at.rehearsal ? ", a rehearsal: not evidence" : "", r->command);
+		fprintf(stderr, "mtrial: run #%lld (%s%s%s%s%s%s): %s\n", (long long)r->id,
+			a->at.system, a->at.track ? ", " : "", a->at.track ? a->at.track : "",
+			a->at.rehearsal ? ", a rehearsal: not evidence" : "",
+			r->rank_from ? ", rank 0 of the job by " : "", r->rank_from ?: "", r->command);
 	else
 		fprintf(stderr, "\nmtrial: interrupted: stopping the command (its attempt is "
 				"kept as aborted)\n");
@@ -69,7 +70,9 @@ static int run(struct cli *cli, struct run_args *a, mt_run_trial_result *r)
 	memset(r, 0, sizeof(*r));
 	if ((error = cli_open_trial(cli, &t, 1)) < 0)
 		return error;
-	if ((error = mt_run_trial(r, t, &o)) == 0)
+	/* a rank other than 0 says nothing: its launcher gathers the ranks'
+	 * output, and rank 0 speaks for the job */
+	if ((error = mt_run_trial(r, t, &o)) == 0 && r->rank <= 0)
 		say_ended(cli, r);
 	mt_trial_free(t);
 	return error;

@@ -394,6 +394,35 @@ static void print_accounting(const mt_run_view *r)
 	printf(" (the accounting boundary: submission to the end of the attempt)\n");
 }
 
+/* The job a launcher ran it in: "job      slurm 77.0, 8 ranks on 2 hosts:
+ * gpu01, gpu02 (SLURM_STEP_NODELIST); recorded by rank 0". */
+static void print_launcher(const mt_run_view *r)
+{
+	mt_run_launcher_view l;
+	size_t n;
+
+	if (!r->figures.launcher)
+		return;
+	(void)mt_runview_launcher(&l, r->figures.launcher);
+	mt_error_clear();
+	printf("  job      %s%s%s", l.launcher ?: "?", l.job ? " " : "", l.job ?: "");
+	if (l.ranks)
+		printf(", %lld ranks", (long long)l.ranks);
+	if ((n = json_array_size(l.hosts))) {
+		printf(" on %zu host%s: ", n, n == 1 ? "" : "s");
+		for (size_t i = 0; i < n && i < 8; i++)
+			printf("%s%s", i ? ", " : "", json_string_value(json_array_get(l.hosts, i)));
+		if (n > 8)
+			printf(" and %zu more", n - 8);
+		printf(" (%s)", l.hosts_from ?: "?");
+	} else if (l.hosts_text) {
+		printf(" on %s (%s, not expanded)", l.hosts_text, l.hosts_from ?: "?");
+	} else {
+		printf("; its hosts not listed by the launcher");
+	}
+	printf("; recorded by rank 0 (%s), the others not\n", l.rank_from ?: "?");
+}
+
 /* The target as trial.yaml sets it now, and what the run made of it. */
 static void print_target(const mt_run_view *r)
 {
@@ -516,6 +545,7 @@ static void print_one(const mt_run_view *r)
 		printf("  warning  %s\n", r->cache_warning);
 	if (r->devices.from)
 		printf("  devices  %g (from %s)\n", r->devices.count, r->devices.from);
+	print_launcher(r);
 	print_accounting(r);
 	print_cost(r);
 	printf("  clock 2  %s per step in steady state (%s)",

@@ -152,7 +152,12 @@ const struct cli_command cli_commands[] = {
 	 "Its topology (mtrial scaling groups runs by it): --devices and --hosts, else\n"
 	 "the launcher CMD is (torchrun --nproc-per-node x --nnodes, srun -n/-N or the\n"
 	 "Slurm allocation's SLURM_NTASKS and SLURM_JOB_NUM_NODES, mpirun -np,\n"
-	 "accelerate launch, deepspeed), else trial.yaml's; each value keeps its source.\n"},
+	 "accelerate launch, deepspeed), else trial.yaml's; each value keeps its source.\n"
+	 "Started by a launcher once a rank (srun mtrial run -- CMD, mpirun, torchrun\n"
+	 "--no-python), rank 0 records one attempt for the job, with its size, id and\n"
+	 "hosts (SLURM_PROCID with SLURM_JOB_ID, OMPI_COMM_WORLD_RANK, PMI_RANK,\n"
+	 "PMIX_RANK, RANK with WORLD_SIZE; the hosts from Slurm's node list): the\n"
+	 "other ranks run CMD, pass its output and exit status on, and record nothing.\n"},
 	{"runs", cmd_runs, "the recorded run attempts with their clocks; import runs made elsewhere",
 	 "Usage: mtrial runs [--all] [--json]\n"
 	 "       mtrial runs show ID [--json]\n"

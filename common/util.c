@@ -132,6 +132,16 @@ int mt_file_read(char **out, size_t *len, const char *path)
 	return 0;
 }
 
+const char *mt_env_get(char *const *envp, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (; envp && *envp; envp++)
+		if (strncmp(*envp, key, len) == 0 && (*envp)[len] == '=')
+			return *envp + len + 1;
+	return NULL;
+}
+
 int mt_fd_write_all(int fd, const void *p, size_t n)
 {
 	const char *at = p;

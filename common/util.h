@@ -55,6 +55,10 @@ char *mt_path_join(const char *a, const char *b);
 /* An absolute, normalised path (realpath) for an existing path; caller frees. */
 char *mt_path_abs(const char *path);
 
+/* The value of `key` in an environment array (environ's shape), NULL when
+ * it is not set. Borrowed. */
+const char *mt_env_get(char *const *envp, const char *key);
+
 /* Wall-clock milliseconds since the epoch. */
 int64_t mt_now_ms(void);
 /* Monotonic milliseconds, for durations. */

@@ -1,5 +1,6 @@
 #include "run_trial.h"
 #include "error.h"
+#include "launcher.h"
 #include "run_capture.h"
 #include "run_child.h"
 #include "runs.h"
@@ -90,12 +91,22 @@ static int watch(mt_run_trial_result *out, FILE *log, const mt_run_trial_options
 	return 0;
 }
 
+/* What became of the command: interrupted means aborted, whatever the
+ * command made of the signal. */
+static void ended_as(mt_run_trial_result *out, int status)
+{
+	out->status = out->interrupted || WIFSIGNALED(status)		 ? "aborted"
+		      : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "success"
+								       : "failed";
+	out->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 /* The log's figures, ended when the process ended; NULL, with why in
  * out->no_figures, when it gives none. An MLPerf run_stop that says
  * aborted makes a successful command's attempt aborted: it did not
  * converge. */
 static char *figures(mt_run_trial_result *out, mt_trial *t, int64_t started, int64_t ended,
-		     const json_t *topology)
+		     const json_t *topology, const json_t *launcher)
 {
 	json_t *metrics = NULL;
 	mt_run_figures f;
@@ -115,6 +126,8 @@ static char *figures(mt_run_trial_result *out, mt_trial *t, int64_t started, int
 	mt_runs_set_end(metrics, ended);
 	if (topology)
 		json_object_set(metrics, "topology", (json_t *)topology);
+	if (launcher)
+		json_object_set(metrics, "launcher", (json_t *)launcher);
 	text = json_dumps(metrics, JSON_COMPACT);
 	json_decref(metrics);
 	return text;
@@ -122,19 +135,15 @@ static char *figures(mt_run_trial_result *out, mt_trial *t, int64_t started, int
 
 /* Ends the record with what became of the command, and reads it back. */
 static int end(mt_run_trial_result *out, mt_trial *t, FILE *log, int64_t started, int status,
-	       const json_t *topology)
+	       const json_t *topology, const json_t *launcher)
 {
 	int64_t ended = mt_now_ms(); /* the attempt's end, as it is accounted for */
 	char *text;
 	int error;
 
-	/* interrupted means aborted, whatever the command made of the signal */
-	out->status = out->interrupted || WIFSIGNALED(status)		 ? "aborted"
-		      : WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "success"
-								       : "failed";
-	out->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	ended_as(out, status);
 	fflush(log);
-	text = figures(out, t, started, ended, topology);
+	text = figures(out, t, started, ended, topology, launcher);
 	error = mt_journal_run_end(t->journal, out->id, out->status, 1, out->exit_status, ended,
 				   text);
 	free(text);
@@ -162,23 +171,51 @@ json_t *mt_run_attempt_topology(const mt_run_attempt *at, char *const *argv, cha
 	return mt_topology_stored(&topo, NULL);
 }
 
+/* A rank other than 0 of a launched job: the command runs, its output
+ * passed through, and nothing is recorded (rank 0 records the job). */
+static int follow(mt_run_trial_result *out, const mt_run_trial_options *o)
+{
+	FILE *none = fopen("/dev/null", "w");
+	int error, status = 0;
+
+	if (!none)
+		return mt_error_set(MT_EIO, "/dev/null: %s", strerror(errno));
+	if ((error = watch(out, none, o, &status)) == 0)
+		ended_as(out, status);
+	fclose(none);
+	return error;
+}
+
 int mt_run_trial(mt_run_trial_result *out, mt_trial *t, const mt_run_trial_options *o)
 {
 	int64_t started = mt_now_ms();
-	json_t *topology = mt_run_attempt_topology(&o->at, o->argv, environ);
+	json_t *topology = NULL, *launcher = NULL;
+	mt_launcher job;
 	FILE *log = NULL;
 	int error, status = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->command = mt_run_trial_command_line(o->argv);
+	if (mt_launcher_detect(&job, o->envp ? o->envp : environ)) {
+		out->rank = job.rank;
+		out->rank_from = job.rank_from;
+		if (job.rank > 0) {
+			mt_launcher_dispose(&job);
+			return follow(out, o);
+		}
+		launcher = mt_launcher_json(&job);
+		mt_launcher_dispose(&job);
+	}
+	topology = mt_run_attempt_topology(&o->at, o->argv, o->envp ? o->envp : environ);
 	if ((error = begin(out, &log, t, o, started)) < 0)
 		goto cleanup;
 	if (o->on_event)
 		o->on_event(MT_RUN_TRIAL_STARTED, out, o->payload);
 	if ((error = watch(out, log, o, &status)) == 0)
-		error = end(out, t, log, started, status, topology);
+		error = end(out, t, log, started, status, topology, launcher);
 cleanup:
 	json_decref(topology);
+	json_decref(launcher);
 	if (log)
 		fclose(log);
 	if (error < 0 && out->id) /* recorded as running, then failed to run: say so */

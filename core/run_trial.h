@@ -40,6 +40,8 @@ typedef struct {
 	FILE *out, *err;         /* where its output is passed through as it is */
 	mt_run_trial_event_cb on_event; /* may be NULL */
 	void *payload;
+	char *const *envp;       /* the environment the launcher set (rank, job,
+				    hosts: trial/launcher.h); NULL: environ */
 } mt_run_trial_options;
 
 struct mt_run_trial_result {
@@ -53,6 +55,10 @@ struct mt_run_trial_result {
 	char *no_figures;    /* why the log gave no figures, NULL when it did */
 	json_t *run;         /* the record as `mtrial runs` lists it, flattened
 				(mt_runs_flatten: cache_warning and the rest) */
+	long rank;           /* under a launcher, this process's rank: above 0,
+				the command ran and nothing was recorded (id 0,
+				run NULL) */
+	const char *rank_from; /* the variable it came from; NULL: no launcher */
 };
 
 /* The topology an attempt records: --devices and --hosts (at), then the
@@ -68,7 +74,10 @@ char *mt_run_trial_command_line(char *const *argv);
  * with the status, exit status and the log's figures. An attempt
  * interrupted (SIGINT, SIGTERM) is aborted, whatever the command made of
  * the signal. On an error after the attempt was recorded, it is ended as
- * failed. The caller disposes *out, filled as far as it got. */
+ * failed. Under a launcher (trial/launcher.h), rank 0 records the attempt
+ * with the job (metrics.launcher: its size, id and hosts) and any other
+ * rank only runs the command: one attempt per job. The caller disposes
+ * *out, filled as far as it got. */
 int mt_run_trial(mt_run_trial_result *out, mt_trial *t, const mt_run_trial_options *o);
 
 void mt_run_trial_result_dispose(mt_run_trial_result *r);

@@ -124,6 +124,7 @@ static void read_figures(mt_run_figures *f, mt_jview *m)
 	read_target(&f->target, m);
 	read_compiles(&f->compiles, m);
 	f->topology = mt_jview_opt_get(m, "topology");
+	f->launcher = mt_jview_opt_get(m, "launcher");
 	f->evaluations = mt_jview_get(m, "evaluations");
 	f->stalls = mt_jview_get(m, "stalls");
 	if (json_is_object(mt_jview_get(m, "last_step"))) {
@@ -349,6 +350,22 @@ int mt_runview_system(mt_run_system_view *s, const json_t *systems, const char *
 	s->devices = mt_jview_num(&v, "devices");
 	s->price_hourly = mt_jview_num(&v, "price_hourly");
 	s->several_topologies = json_is_true(mt_jview_opt_get(&v, "several_topologies"));
+	return mt_jview_complete(&v);
+}
+
+int mt_runview_launcher(mt_run_launcher_view *l, const json_t *launcher)
+{
+	mt_jview v;
+
+	mt_jview_init(&v, launcher, "launcher");
+	l->launcher = mt_jview_str(&v, "launcher");
+	l->rank_from = mt_jview_str(&v, "rank_from");
+	l->job = mt_jview_opt_str(&v, "job");
+	l->ranks = mt_jview_opt_int(&v, "ranks", 0);
+	l->hosts = json_is_array(mt_jview_opt_get(&v, "hosts")) ? mt_jview_opt_get(&v, "hosts")
+								 : NULL;
+	l->hosts_from = mt_jview_opt_str(&v, "hosts_from");
+	l->hosts_text = mt_jview_opt_str(&v, "hosts_text");
 	return mt_jview_complete(&v);
 }
 

@@ -64,6 +64,8 @@ typedef struct {
 	mt_run_target_view target;
 	mt_run_compiles_view compiles;
 	const json_t *topology;  /* an imported system description (mt_runs_system_read) */
+	const json_t *launcher;  /* the job a launcher ran it in (trial/launcher.h),
+				    recorded by its rank 0; NULL */
 	/* arrays read with mt_runview_eval / _stall / _warning */
 	const json_t *evaluations, *stalls, *warning_list;
 } mt_run_figures;
@@ -171,5 +173,14 @@ typedef struct {
 } mt_run_topology_view;
 
 int mt_runview_topology(mt_run_topology_view *tp, const json_t *topology);
+
+/* The job a launcher ran the attempt in (mt_launcher_json). */
+typedef struct {
+	const char *launcher, *rank_from, *job, *hosts_from, *hosts_text;
+	int64_t ranks;       /* 0: not known */
+	const json_t *hosts; /* array of strings, NULL: the launcher lists none */
+} mt_run_launcher_view;
+
+int mt_runview_launcher(mt_run_launcher_view *l, const json_t *launcher);
 
 #endif

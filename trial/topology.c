@@ -1,5 +1,6 @@
 #include "topology.h"
 #include "jview.h"
+#include "util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -313,20 +314,11 @@ static void apply(mt_topology *t, const struct parsed *p, const struct launcher 
 	}
 }
 
-static const char *env_get(char *const *envp, const char *key)
-{
-	size_t len = strlen(key);
-	for (; envp && *envp; envp++)
-		if (strncmp(*envp, key, len) == 0 && (*envp)[len] == '=')
-			return *envp + len + 1;
-	return NULL;
-}
-
 /* The first of keys set to a count: its value, and its name in *which. */
 static int64_t env_count(char *const *envp, const char *const *keys, const char **which)
 {
 	for (; *keys; keys++) {
-		int64_t v = count_of(env_get(envp, *keys));
+		int64_t v = count_of(mt_env_get(envp, *keys));
 		if (v) {
 			*which = *keys;
 			return v;
@@ -344,7 +336,7 @@ static void from_env(mt_topology *t, char *const *envp, int wraps_srun)
 	static const char *const step_nodes[] = {"SLURM_STEP_NUM_NODES", "SLURM_JOB_NUM_NODES",
 	                                         "SLURM_NNODES", NULL};
 	static const char *const alloc_nodes[] = {"SLURM_JOB_NUM_NODES", "SLURM_NNODES", NULL};
-	int in_step = env_get(envp, "SLURM_PROCID") != NULL;
+	int in_step = mt_env_get(envp, "SLURM_PROCID") != NULL;
 	const char *which = NULL;
 	char from[MT_TOPO_FROM_MAX];
 	int64_t v;
