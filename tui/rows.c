@@ -2,7 +2,9 @@
 #include "rows.h"
 #include "util.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,4 +200,20 @@ int tui_list_more(struct tui_page *p, int top, int shown, int n)
 	if (below > 0)
 		page_addf(p, STYLE_NORMAL, "  %s %d more", draw_glyph(GLYPH_MORE_DOWN), below);
 	return 1;
+}
+
+/* Seconds in at most 6 columns: "52.3ms", "1.23s", "12m05s", "2h03m"; "-". */
+const char *tui_secs(char *buf, size_t size, double s)
+{
+	if (!isfinite(s))
+		snprintf(buf, size, "-");
+	else if (s < 1)
+		snprintf(buf, size, "%.3gms", s * 1000);
+	else if (s < 100)
+		snprintf(buf, size, "%.3gs", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(buf, size, "%dh%02dm", (int)s / 3600, (int)s / 60 % 60);
+	return buf;
 }

@@ -65,4 +65,8 @@ int tui_list_more(struct tui_page *p, int top, int shown, int n);
  * `least`, never cutting the largest id ("#10…" read as another run). */
 int tui_id_width(long long max_id, int least);
 
+/* Seconds in at most 6 columns: "52.3ms", "1.23s", "12m05s", "2h03m"; "-"
+ * when not known. Returns buf. */
+const char *tui_secs(char *buf, size_t size, double s);
+
 #endif

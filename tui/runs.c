@@ -24,6 +24,7 @@
 #include "runview.h"
 #include "stats.h"
 #include "scaling_page.h"
+#include "compilation_page.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -47,9 +48,7 @@ struct runs_state {
 	int compilation; /* compilation and shapes */
 	int scaling;     /* each system per device count */
 	struct tui_scaling scale;
-	json_t *comp_model; /* {compilation: the report's section}, for `comp_of`:
-			       read as the model is, by its paths */
-	json_t *comp_of; /* a copy of the attempts it was worked out from */
+	struct tui_compilation comp;
 	int64_t withdraw_id; /* the run the withdrawal's prompt asks about */
 	char title[64];      /* and that prompt's title */
 	struct tui_runstart start; /* the dialogue that starts a run (R) */
@@ -124,22 +123,6 @@ static void sync(struct runs_state *st, const struct tui_ctx *ctx)
 
 /* --- numbers as people read them ----------------------------------------- */
 
-/* Seconds in at most 6 columns: "52.3ms", "1.23s", "12m05s", "2h03m"; "-". */
-static const char *secs(char *buf, size_t size, double s)
-{
-	if (!isfinite(s))
-		snprintf(buf, size, "-");
-	else if (s < 1)
-		snprintf(buf, size, "%.3gms", s * 1000);
-	else if (s < 100)
-		snprintf(buf, size, "%.3gs", s);
-	else if (s < 3600)
-		snprintf(buf, size, "%dm%02ds", (int)s / 60, (int)s % 60);
-	else
-		snprintf(buf, size, "%dh%02dm", (int)s / 3600, (int)s / 60 % 60);
-	return buf;
-}
-
 static enum draw_style status_style(const char *status)
 {
 	if (!status || strcmp(status, "success") == 0)
@@ -180,7 +163,7 @@ static const char *to_target(char *buf, size_t size, const mt_run_view *r)
 	const char *outcome = r->outcome ?: "";
 
 	if (strcmp(outcome, "reached") == 0)
-		return secs(buf, size, r->time_to_target_s);
+		return tui_secs(buf, size, r->time_to_target_s);
 	if (strcmp(outcome, "failed") == 0 && r->reached == 1)
 		return "failed after"; /* reached, then the attempt failed: no time counted */
 	if (strcmp(outcome, "missed") == 0 || strcmp(outcome, "failed") == 0)
@@ -220,8 +203,8 @@ static void run_row(struct tui_page *p, const mt_run_view *r, int idw, int sel, 
 		{sys, SYSTEM_W, 0, 0, STYLE_NORMAL},
 		{r->track ?: "-", TRACK_W, 0, 0, STYLE_DIM},
 		{r->status, STATUS_W, 0, 0, status_style(r->status)},
-		{secs(c1, sizeof(c1), r->clock1_s), SECS_W, 1, 0, STYLE_NORMAL},
-		{secs(step, sizeof(step), r->steady_step_s), SECS_W, 1, 0, STYLE_NORMAL},
+		{tui_secs(c1, sizeof(c1), r->clock1_s), SECS_W, 1, 0, STYLE_NORMAL},
+		{tui_secs(step, sizeof(step), r->steady_step_s), SECS_W, 1, 0, STYLE_NORMAL},
 		{to_target(tt, sizeof(tt), r), 0, 0, 0,
 		 strcmp(to_target(tt, sizeof(tt), r), "not reached") == 0 ||
 			 strcmp(r->outcome ?: "", "no_metric") == 0
@@ -333,7 +316,7 @@ static void target_text(mt_buf *b, const mt_run_view *r)
 		mt_buf_puts(b, "no quality_target in trial.yaml");
 	} else if (t->reached == 1) {
 		mt_buf_printf(b, "reached at step %lld, %s after run start", (long long)t->at_step,
-		              secs(s, sizeof(s), r->time_to_target_s));
+		              tui_secs(s, sizeof(s), r->time_to_target_s));
 	} else if (strcmp(r->outcome ?: "", "no_metric") == 0) {
 		mt_buf_printf(b, "%s never evaluated: the log evaluates %s", t->metric,
 		              t->metrics_in_log && *t->metrics_in_log ? t->metrics_in_log : "nothing");
@@ -362,8 +345,8 @@ static void preview(struct tui_page *p, const mt_run_view *r, const struct tui_c
 		if (r->has_exit)
 			page_addf(p, STYLE_DIM, " (exit %lld)", (long long)r->exit_status);
 	}
-	page_addf(p, STYLE_NORMAL, "  clock 1 %s, step %s", secs(a, sizeof(a), r->clock1_s),
-		  secs(b, sizeof(b), r->steady_step_s));
+	page_addf(p, STYLE_NORMAL, "  clock 1 %s, step %s", tui_secs(a, sizeof(a), r->clock1_s),
+		  tui_secs(b, sizeof(b), r->steady_step_s));
 	target_text(&t, r);
 	field(p, "target", STYLE_NORMAL, mt_buf_cstr(&t), 0);
 	field(p, "log", STYLE_NORMAL, r->source ?: r->command, 1);
@@ -425,11 +408,11 @@ static void compiles_field(struct tui_page *p, const mt_run_view *r)
 	if (from && strcmp(from, "cache") == 0)
 		mt_buf_printf(&b, "%d (compile-cache misses; no step times to measure them); ", n);
 	else if (n > 0)
-		mt_buf_printf(&b, "%d x %s (%.0f%%); ", n, secs(s, sizeof(s), c->seconds_each),
+		mt_buf_printf(&b, "%d x %s (%.0f%%); ", n, tui_secs(s, sizeof(s), c->seconds_each),
 			      100 * c->share);
 	for (size_t i = 0; mt_runview_stall(&x, &r->figures, i) != MT_ENOTFOUND; i++)
 		mt_buf_printf(&b, "%sstep %lld %s (median %s)", i ? "; " : "", (long long)x.step,
-			      secs(s, sizeof(s), x.seconds), secs(t, sizeof(t), x.median_s));
+			      tui_secs(s, sizeof(s), x.seconds), tui_secs(t, sizeof(t), x.median_s));
 	tui_wrap_field(p, 2, n > 0 || (from && strcmp(from, "cache") == 0) ? "compiles" : "stalls",
 		       FIELD_COL, b.len ? mt_buf_cstr(&b) : "none", 1,
 		       b.len ? STYLE_WARN : STYLE_DIM);
@@ -443,7 +426,7 @@ static void clock_fields(struct tui_page *p, const mt_run_view *r)
 	char s[16];
 
 	mt_buf_printf(&b, "%s submission to the first step: compilation and start-up",
-		      secs(s, sizeof(s), r->clock1_s));
+		      tui_secs(s, sizeof(s), r->clock1_s));
 	tui_wrap_field(p, 2, "clock 1", FIELD_COL, mt_buf_cstr(&b), 2, STYLE_NORMAL);
 	mt_buf_dispose(&b);
 	if (r->cache || r->cache_inferred) {
@@ -458,7 +441,7 @@ static void clock_fields(struct tui_page *p, const mt_run_view *r)
 	}
 	if (isfinite(r->steady_step_s))
 		mt_buf_printf(&b, "%s per step in steady state",
-		              secs(s, sizeof(s), r->steady_step_s));
+		              tui_secs(s, sizeof(s), r->steady_step_s));
 	else
 		mt_buf_puts(&b, "- no steady state measured");
 	if (!isnan(r->throughput))
@@ -611,7 +594,7 @@ static void side_secs(struct tui_page *p, json_t *runs, const char *label, run_f
 	double b = median_of(runs, "baseline", fig), c = median_of(runs, "candidate", fig);
 	char bs[16], cs[16];
 
-	side_row(p, label, secs(bs, sizeof(bs), b), secs(cs, sizeof(cs), c), c / b);
+	side_row(p, label, tui_secs(bs, sizeof(bs), b), tui_secs(cs, sizeof(cs), c), c / b);
 }
 
 /* The summary's counts (trial/runlog.h): failed or aborted by status,
@@ -660,7 +643,7 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 	tui_row(p, head, 4, 0, 0);
 	side_counts(p, &b, &c);
 	bc = b.time_to_target_s.median, cc = c.time_to_target_s.median;
-	side_row(p, "  to target", secs(bs, sizeof(bs), bc), secs(cs, sizeof(cs), cc), cc / bc);
+	side_row(p, "  to target", tui_secs(bs, sizeof(bs), bc), tui_secs(cs, sizeof(cs), cc), cc / bc);
 	if (b.several_topologies || c.several_topologies) {
 		/* medians over runs at several device counts would pool them */
 		tui_action_keys(TUI_ACT_SCALING, keys, sizeof(keys));
@@ -693,128 +676,6 @@ static void systems_draw(struct tui_page *p, struct runs_state *st)
 			 withdrawn(st), withdrawn(st) == 1 ? "" : "s");
 		page_para(p, 2, STYLE_WARN, text);
 	}
-}
-
-/* --- compilation and shapes ------------------------------------------------- */
-
-/* The report's section for the runs as they are now (mt_report_compilation
- * reads the runs' logs again: worked out when the page opens and when the
- * attempts change, not at every reload, which rebuilds the same runs). */
-static void compilation_sync(struct runs_state *st, const struct tui_ctx *ctx)
-{
-	size_t i, n = 0;
-	mt_run_view *evidence;
-	json_t *r, *comp;
-
-	if (st->comp_model && json_equal(st->comp_of, attempts(st)))
-		return;
-	if (!(evidence = calloc(json_array_size(attempts(st)) + 1, sizeof(*evidence))))
-		abort();
-	json_array_foreach(attempts(st), i, r)
-		if (!is_rehearsal(r))
-			(void)mt_runview_read(&evidence[n++], r);
-	mt_error_clear(); /* an older record's absent keys read as unknown */
-	json_decref(st->comp_model);
-	comp = mt_report_compilation(ctx->trial, evidence, n);
-	st->comp_model = comp ? json_pack("{so}", "compilation", comp) : NULL;
-	json_decref(st->comp_of);
-	st->comp_of = json_deep_copy(attempts(st));
-	free(evidence);
-}
-
-static void plan_row(struct tui_page *p, const char *name, json_t *model, const char *plan)
-{
-	int64_t n = jv_int_key(model, "compilation.buckets.*.compiles", plan, 0);
-	char s[16];
-
-	page_line(p);
-	page_addf(p, STYLE_NORMAL, "  %-12s %3lld compile%s %7s %5.1f%% padding  ", name,
-		  (long long)n, n == 1 ? " " : "s",
-		  secs(s, sizeof(s), jv_num_key(model, "compilation.buckets.*.predicted_s", plan)),
-		  jv_num_key(model, "compilation.buckets.*.padding_pct", plan));
-	page_add(p, STYLE_DIM, jv_string_key(model, "compilation.buckets.*.buckets", plan) ?: "");
-}
-
-/* Each run's compilations, then the bucket advice. */
-static void compiles_draw(struct tui_page *p, json_t *model)
-{
-	size_t n = json_array_size(jv_get(model, "compilation.runs"));
-	char s[16], t[16];
-
-	for (size_t i = 0; i < n; i++) {
-		int64_t count = jv_int_at(model, "compilation.runs.*.count", i, 0);
-		page_line(p);
-		page_addf(p, STYLE_NORMAL, "  #%-4lld %-9s %3lld compile%s, %s each, %s in all, %.0f%%",
-			  (long long)jv_int_at(model, "compilation.runs.*.id", i, 0),
-			  jv_string_at(model, "compilation.runs.*.system", i) ?: "", (long long)count,
-			  count == 1 ? "" : "s",
-			  secs(s, sizeof(s), jv_num_at(model, "compilation.runs.*.each_s", i)),
-			  secs(t, sizeof(t), jv_num_at(model, "compilation.runs.*.total_s", i)),
-			  jv_num_at(model, "compilation.runs.*.share_pct", i));
-	}
-	if (!n)
-		page_para(p, 2, STYLE_DIM, "No run's log gives step times or compile-cache lines.");
-	if (json_is_object(jv_get(model, "compilation.buckets"))) {
-		page_line(p);
-		page_addf(p, STYLE_HEADING, "Buckets");
-		page_addf(p, STYLE_DIM, " from run #%lld, %s a compilation",
-			  (long long)jv_int(model, "compilation.buckets.run", 0),
-			  secs(s, sizeof(s), jv_num(model, "compilation.buckets.compile_s")));
-		plan_row(p, "best", model, "best");
-		plan_row(p, "pad to max", model, "pad_to_max");
-		plan_row(p, "per length", model, "per_length");
-	} else {
-		mt_buf b = MT_BUF_INIT;
-		mt_buf_printf(&b, "No bucket advice: %s",
-			      jv_string(model, "compilation.buckets_missing") ?: "");
-		page_para(p, 2, STYLE_DIM, mt_buf_cstr(&b));
-		mt_buf_dispose(&b);
-	}
-}
-
-static void breakeven_draw(struct tui_page *p, json_t *model, int height)
-{
-	struct chart_breakeven be = {
-		.base_start_s = jv_num(model, "compilation.breakeven.baseline.start_s"),
-		.base_step_s = jv_num(model, "compilation.breakeven.baseline.step_s"),
-		.cand_start_s = jv_num(model, "compilation.breakeven.candidate.start_s"),
-		.cand_step_s = jv_num(model, "compilation.breakeven.candidate.step_s"),
-		.steps = jv_num(model, "compilation.breakeven.steps"),
-	};
-	const char *after = jv_string(model, "compilation.breakeven.winner_after");
-
-	page_line(p);
-	page_add(p, STYLE_HEADING, "Break-even");
-	if (!json_is_object(jv_get(model, "compilation.breakeven"))) {
-		mt_buf b = MT_BUF_INIT;
-		mt_buf_printf(&b, "None: %s",
-			      jv_string(model, "compilation.breakeven_missing") ?: "");
-		page_para(p, 2, STYLE_DIM, mt_buf_cstr(&b));
-		mt_buf_dispose(&b);
-		return;
-	}
-	if (json_is_integer(jv_get(model, "compilation.breakeven.steps")))
-		page_addf(p, STYLE_NORMAL, ": %lld steps (the %s faster before, %s after)",
-			  (long long)jv_int(model, "compilation.breakeven.steps", 0),
-			  jv_string(model, "compilation.breakeven.winner_before"), after);
-	else
-		page_addf(p, STYLE_NORMAL, ": none, the %s is faster at every length", after);
-	chart_breakeven(p, &be, jv_num(model, "compilation.run_length_steps"),
-			height - p->nlines > 8 ? height - p->nlines : 8);
-}
-
-static void compilation_draw(struct tui_page *p, struct runs_state *st, const struct tui_ctx *ctx,
-			     int height)
-{
-	char keys[32];
-
-	compilation_sync(st, ctx);
-	page_line(p);
-	page_add(p, STYLE_HEADING, "Compilation and shapes");
-	tui_action_keys(TUI_ACT_COMPILATION, keys, sizeof(keys));
-	page_addf(p, STYLE_DIM, "  %s the list", keys);
-	compiles_draw(p, st->comp_model);
-	breakeven_draw(p, st->comp_model, height);
 }
 
 /* --- the screen ------------------------------------------------------------ */
@@ -895,7 +756,7 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 	else if (st->systems)
 		systems_draw(p, st);
 	else if (st->compilation)
-		compilation_draw(p, st, ctx, height);
+		tui_compilation_draw(&st->comp, p, ctx->trial, attempts(st), height);
 	else if (st->scaling)
 		tui_scaling_draw(&st->scale, p, ctx->trial, attempts(st));
 	else if (st->details && view_at(st, st->cursor, &v))
@@ -1005,8 +866,7 @@ static void runs_done(void *state)
 	struct runs_state *st = state;
 	json_decref(st->runs.attempts);
 	json_decref(st->runs.systems);
-	json_decref(st->comp_model);
-	json_decref(st->comp_of);
+	tui_compilation_done(&st->comp);
 	tui_scaling_done(&st->scale);
 }
 
