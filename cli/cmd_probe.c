@@ -132,15 +132,20 @@ static void print_entries(const mt_probe_view *v)
 	print_status(v, "override", "Supported, by the team's overrides", 0);
 }
 
-/* "12 ops: 3 on device, ... (25.0% of ops supported)." */
+/* "12 ops: 3 on device, ... (25.0% of ops supported, 50.0% unknown)": the
+ * share supported counts the unknown as not (yet) supported, so the share
+ * unknown goes with it, or 0% read as a verdict when no table says. */
 static void print_counts(const mt_probe_counts *s, const char *label, int say_of)
 {
 	printf("%lld %s: %lld on device, %lld partial, %lld CPU fallback, %lld unsupported, "
-	       "%lld unknown (%.1f%% %s%s%ssupported).\n",
+	       "%lld unknown (%.1f%% %s%s%ssupported",
 	       (long long)s->entries, label, (long long)s->device, (long long)s->partial,
 	       (long long)s->cpu_fallback, (long long)s->unsupported, (long long)s->unknown,
 	       s->support_percentage, say_of ? "of " : "", say_of ? label : "",
 	       say_of ? " " : "");
+	if (s->unknown > 0 && s->entries > 0)
+		printf(", %.1f%% unknown", 100.0 * (double)s->unknown / (double)s->entries);
+	printf(").\n");
 }
 
 /* Listing APIs: how many are tensor methods, matched by name alone. */

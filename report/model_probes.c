@@ -440,6 +440,19 @@ json_t *mt_model_probes_tracks(mt_trial *t, int64_t now_ms)
  * Entries on the device under a condition (a process group, a dtype) are
  * also in device_conditional, the others the team's override put there in
  * device_override. Call sites are cut to a few per entry. */
+/* The share of the entries with no status known, beside the share
+ * supported (which counts them as not supported), when there are any:
+ * "0% supported" alone would read as a verdict no table gave. */
+static void unknown_share(json_t *summary, const char *what)
+{
+	json_int_t n = json_integer_value(json_object_get(summary, what));
+	json_int_t unknown = json_integer_value(json_object_get(summary, "unknown"));
+
+	if (json_is_object(summary) && n > 0 && unknown > 0)
+		json_object_set_new(summary, "unknown_percentage",
+				    json_real(round(1000.0 * (double)unknown / (double)n) / 10));
+}
+
 json_t *mt_model_probes_probe(mt_journal *j)
 {
 	json_t *r = NULL, *by = json_object(), *list;
@@ -483,6 +496,8 @@ json_t *mt_model_probes_probe(mt_journal *j)
 	json_object_set_new(r, "created", json_string(when));
 	json_object_set_new(r, "by_status", by);
 	json_object_set_new(r, "by_api", json_boolean(pv.by_api));
+	unknown_share(json_object_get(r, "summary"), "ops");
+	unknown_share(json_object_get(json_object_get(r, "summary"), "apis"), "apis");
 	mt_probe_view_dispose(&pv);
 	return r;
 }

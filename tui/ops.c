@@ -367,6 +367,12 @@ static void legend(struct tui_page *p, const mt_probe_view *v)
 			else
 				snprintf(share, sizeof(share), "%s%% supported",
 					 share_text(summary->support_percentage, count, sizeof(count)));
+			/* the unknown are not counted supported: their share goes
+			 * with it, or 0% would read as a verdict no table gave */
+			if (summary->unknown > 0 && summary->entries > 0)
+				snprintf(share + strlen(share), sizeof(share) - strlen(share),
+					 ", %.3g%% unknown",
+					 100.0 * (double)summary->unknown / (double)summary->entries);
 			w = draw_width(share);
 		}
 		if (col && col + 2 + w > p->width) {

@@ -111,9 +111,9 @@ has "Supported, with a condition:" "$OUT" "text lists supported APIs with a cond
 has "by the entry for torch.Tensor.sub" "$OUT" "text says which entry decided"
 OUTJ=$JSON_OUT
 S_API=$(OUT=$OUTJ json 'j["summary"]["apis"]')
-has "$(OUT=$OUTJ json '"%d APIs: %d on device, %d partial, %d CPU fallback, %d unsupported, %d unknown (%.1f%% of APIs supported)." % tuple(j["summary"]["apis"][k] for k in ("apis","device","partial","cpu_fallback","unsupported","unknown","support_percentage"))')" \
+has "$(OUT=$OUTJ json '"%d APIs: %d on device, %d partial, %d CPU fallback, %d unsupported, %d unknown (%.1f%% of APIs supported, %.1f%% unknown)." % (tuple(j["summary"]["apis"][k] for k in ("apis","device","partial","cpu_fallback","unsupported","unknown","support_percentage")) + (100 * j["summary"]["apis"]["unknown"] / j["summary"]["apis"]["apis"],))')" \
 	"$OUT" "text's API counts are the JSON's"
-has "$(OUT=$OUTJ json '"%d ops: %d on device, %d partial, %d CPU fallback, %d unsupported, %d unknown (%.1f%% of ops supported)." % tuple(j["summary"][k] for k in ("ops","device","partial","cpu_fallback","unsupported","unknown","support_percentage"))')" \
+has "$(OUT=$OUTJ json '"%d ops: %d on device, %d partial, %d CPU fallback, %d unsupported, %d unknown (%.1f%% of ops supported, %.1f%% unknown)." % (tuple(j["summary"][k] for k in ("ops","device","partial","cpu_fallback","unsupported","unknown","support_percentage")) + (100 * j["summary"]["unknown"] / j["summary"]["ops"],))')" \
 	"$OUT" "text's op counts are the JSON's"
 
 # --- a table without APIs: listed by op, as before ---------------------------
@@ -122,7 +122,7 @@ eq "$(json 'j["listed_by"]')" op "no APIs in the table: listed by op"
 eq "$(json 'sorted({a["status"] for a in j["apis"]} - {o["status"] for o in j["ops"]})')" "[]" "APIs take their ops' statuses"
 run_mt 0 probe --repo "$R" --table torch-neuron-inf1
 hasnt "APIs" "$OUT" "op listing says nothing of APIs"
-has "% supported)." "$OUT" "op listing's share as before"
+has "% supported" "$OUT" "op listing's share as before"
 
 # --- overrides outrank the API entry ------------------------------------------
 cd "$R"
@@ -153,7 +153,7 @@ run_mt 0 report
 has "| status | APIs | ops |" "$OUT" "report counts APIs and ops"
 has "| CPU fallback | $(OUT=$PROBE json 'j["summary"]["apis"]["cpu_fallback"]') | $(OUT=$PROBE json 'j["summary"]["cpu_fallback"]') |" "$OUT" "report's CPU fallback counts"
 has "| unknown (no table says) | $(OUT=$PROBE json 'j["summary"]["apis"]["unknown"]') | $(OUT=$PROBE json 'j["summary"]["unknown"]') |" "$OUT" "report's unknown counts"
-has "$(OUT=$PROBE json '"**%d** (%g%% of APIs supported)" % (j["summary"]["apis"]["apis"], j["summary"]["apis"]["support_percentage"])')" "$OUT" "report's API share"
+has "$(OUT=$PROBE json '"**%d** (%g%% of APIs supported, %g%% unknown)" % (j["summary"]["apis"]["apis"], j["summary"]["apis"]["support_percentage"], round(1000 * j["summary"]["apis"]["unknown"] / j["summary"]["apis"]["apis"]) / 10)')" "$OUT" "report's API share, with the share unknown"
 has "- **CPU fallback** \`torch.Tensor.masked_scatter\` (aten::masked_scatter) (2 calls; override:trial.yaml#2)" "$OUT" "report lists an API with its op and source"
 has "- on device \`torch.distributed.all_reduce\` (1 calls; table:apitab:$(line torch.distributed.all_reduce)): when needs a process group" "$OUT" "report: a supported API's condition"
 has "- open question: \`torch.ones\` (aten::ones) (1 calls): no table says" "$OUT" "report: an unknown API"
