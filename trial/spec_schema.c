@@ -79,8 +79,16 @@ static const char *const criterion_kinds[] = {
 	STR(p ".price.source", "Where the price comes from: the URL of a public rate page (the " \
 			       "provider's on-demand pricing page) and the date it was read.")
 
-/* The layout of the precision section: five tensor kinds, one choice each. */
+/* The layout of the precision section: five tensor kinds, one choice each;
+ * the matched recipe at precision.KIND, each platform's best at
+ * precision.best.SYSTEM.KIND. */
 #define PRECISION(k, h) ENUM("precision." k, precisions, h)
+#define RECIPE(p)                                                                                 \
+	ENUM(p ".weights", precisions, "Master weights."),                                       \
+	ENUM(p ".activations", precisions, "Activations."),                                      \
+	ENUM(p ".gradients", precisions, "Gradients before the optimizer step."),                \
+	ENUM(p ".optimizer_state", precisions, "The optimizer's state."),                        \
+	ENUM(p ".accumulation", precisions, "Accumulation.")
 
 #define OVERRIDE_HELP "Tolerances for particular tensors, matched by name."
 
@@ -120,13 +128,29 @@ const struct field mt_spec__fields[] = {
 	     "target = a position with a loss target, padded = every position, padding "
 	     "included."),
 
-	MAP("precision", "Number formats the training uses, per kind of tensor."),
+	MAP("precision", "Number formats the training uses, per kind of tensor: the matched "
+			 "recipe, the same formats for weights, activations, gradients, optimizer "
+			 "state and accumulation on both systems, wherever both support them. Runs "
+			 "under it compare implementation efficiency. If the matched setting "
+			 "leaves useful hardware features idle, that is a limit of that "
+			 "comparison, not proof that the platform lacks potential."),
 	PRECISION("weights", "Format of the master weights."),
 	PRECISION("activations", "Format activations are computed in."),
 	PRECISION("gradients", "Format of gradients before the optimizer step."),
 	PRECISION("optimizer_state", "Format of the optimizer's state (e.g. Adam's moments)."),
 	PRECISION("accumulation", "Format sums are accumulated in (matmul accumulators, "
 				  "gradient accumulation)."),
+	MAP("precision.best", "Optional: each platform's best supported recipe, for the second "
+			      "design, practical performance. It counts only if both systems reach "
+			      "the same independently measured quality target: if the fastest "
+			      "setting misses it, it has not won the time-to-quality comparison. "
+			      "Runs of one design are never compared with runs of the other, and a report shows the "
+			      "two as two comparisons. Leave it empty to run the matched design "
+			      "alone."),
+	MAP("precision.best.baseline", "The baseline's best recipe."),
+	RECIPE("precision.best.baseline"),
+	MAP("precision.best.candidate", "The candidate's best recipe."),
+	RECIPE("precision.best.candidate"),
 
 	MAP("topology", "How the training is laid out over devices."),
 	COUNT("topology.devices", "Devices the run uses over all hosts, one per training process "

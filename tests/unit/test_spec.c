@@ -177,12 +177,17 @@ static void test_template_explains_every_section(void **state)
 		"\ntopology:\n", "    expert:\n", "  gradient_accumulation:\n",
 		"\nquality_target:\n", "  direction:\n", "\ntolerances:\n", "    # - name:\n",
 		"  equal_nan:\n", "\naccounting:\n", "    #   reason:\n", "\ntracks:\n",
-		"    budget_hours:\n", "\ncriteria:\n", "  #   description:\n", NULL};
+		"    budget_hours:\n", "\ncriteria:\n", "  #   description:\n", "  best:\n",
+		"    candidate:\n", "      accumulation:\n", NULL};
 	static const char *const phrases[] = {
 		"One of: input, target, padded.", "target = a position with a loss target",
 		"One of: measured, public_rate, omitted.", "public rate page",
 		"One of: fp32, tf32, bf16, fp16, fp8, mixed.", "One of: lower, higher.",
-		"time_to_quality, cost_to_quality, device_hours, effort, custom.", "\"not yet known\"", NULL};
+		"time_to_quality, cost_to_quality, device_hours, effort, custom.", "\"not yet known\"",
+		/* the two designs, in the protocol's words (issue 20) */
+		"the matched recipe", "compare implementation efficiency",
+		"not proof that the platform lacks potential", "each platform's best supported recipe",
+		"it has not won the time-to-quality comparison", NULL};
 	char *text = mt_spec_template("t", "r", NULL);
 	char *words = comment_words(text);
 	(void)state;
@@ -416,6 +421,14 @@ static void test_schema_errors(void **state)
 			   MT_EINVALID,
 			   "t.yaml:6:14: 'systems.baseline.software.torch' must be text, "
 			   "got a list");
+	assert_parse_fails(HEAD "precision:\n  best:\n    candidate:\n      weights: bf32\n",
+			   MT_EINVALID,
+			   "t.yaml:6:16: 'precision.best.candidate.weights' must be one of: fp32, "
+			   "tf32, bf16, fp16, fp8, mixed (got 'bf32')");
+	assert_parse_fails(HEAD "precision:\n  best:\n    gpu:\n      weights: bf16\n",
+			   MT_EINVALID,
+			   "t.yaml:5:5: unknown key 'gpu' in 'precision.best' (expected one of: "
+			   "baseline, candidate)");
 	/* A dotted key is not a path into the schema. */
 	assert_parse_fails(HEAD "tolerances:\n  default.atol: 1\n", MT_EINVALID,
 			   "t.yaml:4:3: unknown key 'default.atol' in 'tolerances'");
