@@ -39,14 +39,26 @@ static void print_text(const mt_sync_trial_result *r)
 	       r->writers, r->machines);
 	if (!r->pushed)
 		printf("  Nothing to push: the remote had all of it.\n");
+	free(remote);
+}
+
+/* Each file refused, named on stderr: exit status 2 (the rest is synced). */
+static int refused(const mt_sync_trial_result *r)
+{
+	char *remote = mt_term_safe(r->remote, MT_TERM_LINE);
+
 	for (size_t i = 0; i < r->nrefused; i++) {
 		char *file = mt_term_safe(r->refused[i].file, MT_TERM_LINE);
 		char *why = mt_term_safe(r->refused[i].reason, MT_TERM_LINE);
-		fprintf(stderr, "mtrial: refused %s: %s\n", file, why);
+		fprintf(stderr, "mtrial: refused %s from %s: %s\n", file, remote, why);
 		free(file);
 		free(why);
 	}
+	if (r->nrefused)
+		fprintf(stderr, "mtrial: %zu file%s refused; the rest is synced\n", r->nrefused,
+			r->nrefused == 1 ? "" : "s");
 	free(remote);
+	return r->nrefused ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 }
 
 int cmd_sync(struct cli *cli, int argc, char **argv)
@@ -55,7 +67,7 @@ int cmd_sync(struct cli *cli, int argc, char **argv)
 	mt_sync_trial_options o = {0};
 	mt_sync_trial_result r;
 	mt_trial *t = NULL;
-	int opt, error;
+	int opt, error, status;
 
 	while ((opt = cli_getopt(cli, argc, argv, "h", opts)) >= 0)
 		return cli_usage_error(cli, "bad option");
@@ -79,10 +91,8 @@ int cmd_sync(struct cli *cli, int argc, char **argv)
 		cli_print_json(result_json(&r));
 	else
 		print_text(&r);
-	if (r.nrefused)
-		error = mt_error_set(MT_EINVALID, "%zu file%s of %s refused (the rest is synced)",
-				     r.nrefused, r.nrefused == 1 ? "" : "s", r.remote);
+	status = refused(&r);
 	mt_sync_trial_result_dispose(&r);
 	mt_trial_free(t);
-	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
+	return status;
 }

@@ -36,6 +36,7 @@ struct sync {
 	mt_gitsync_file *files; /* the union */
 	size_t nfiles, capfiles;
 	size_t sent_events, sent_objects;
+	char writer[96]; /* this host's writer, "" when it has none yet */
 };
 
 static size_t count_lines(const char *s, size_t n)
@@ -125,6 +126,16 @@ static const char *bad_path(const char *path)
 			return "not an events file (events/WRITER.jsonl)";
 	}
 	return NULL;
+}
+
+/* 1 when rel is this host's writer's file: only this host appends to it,
+ * so its local copy is the record. */
+static int own_file(const struct sync *s, const char *rel)
+{
+	size_t n = strlen(s->writer);
+	return *s->writer && !strncmp(rel, EVENTS_DIR "/", sizeof(EVENTS_DIR)) &&
+	       !strncmp(rel + sizeof(EVENTS_DIR), s->writer, n) &&
+	       !strcmp(rel + sizeof(EVENTS_DIR) + n, MT_EVENTS_EXT);
 }
 
 /* Reads the whole of fd from its start. */
@@ -261,7 +272,12 @@ static int merge_remote(struct sync *s)
 				 " from line %zu on (neither is the start of the other: changed"
 				 " after it was written?); the local file is kept as it is", at);
 			if (!error && !taken)
-				refuse(s, f->path, why_line);
+				refuse(s, f->path, own_file(s, f->path)
+							   ? "the remote's copy of this host's own"
+							     " file differs from the local one (changed"
+							     " after it was written?): the local one"
+							     " replaces it"
+							   : why_line);
 		} else {
 			error = merge_object(s, path, data, s->rlen[i], &taken);
 			if (!error && !taken)
@@ -306,7 +322,8 @@ static long find_remote(const struct sync *s, const char *path)
 	return -1;
 }
 
-/* Adds a local file to the union: a refused one keeps the remote's blob. */
+/* Adds a local file to the union: a refused one keeps the remote's blob,
+ * but for this host's own file. */
 static int add_local(struct sync *s, const char *rel, const char *path)
 {
 	long ri = find_remote(s, rel);
@@ -314,7 +331,7 @@ static int add_local(struct sync *s, const char *rel, const char *path)
 	mt_buf data = MT_BUF_INIT;
 	char oid[41];
 
-	if (ri >= 0 && !s->taken[ri] && !s->remote[ri].why) {
+	if (ri >= 0 && !s->taken[ri] && !s->remote[ri].why && !own_file(s, rel)) {
 		add_union(s, rel, s->remote[ri].oid);
 		return 0;
 	}
@@ -336,7 +353,7 @@ static int add_local(struct sync *s, const char *rel, const char *path)
 		s->sent_events += count_lines(mt_buf_cstr(&data), data.len);
 	else if (ri < 0)
 		s->sent_objects++;
-	else if (events && data.len > s->rlen[ri])
+	else if (events && s->taken[ri] && data.len > s->rlen[ri])
 		s->sent_events += count_lines(data.ptr + s->rlen[ri], data.len - s->rlen[ri]);
 cleanup:
 	if (fd >= 0)
@@ -466,6 +483,21 @@ static int round_trip(struct sync *s, const char *remote)
 	return mt_gitsync_set_ref(s->repo, s->tracking, commit, "mtrial sync: pushed");
 }
 
+/* This host's writer, when it has written: its file is its own. */
+static void this_writer(struct sync *s)
+{
+	char *path = mt_path_join(s->dir, "writer");
+	mt_events *ev = NULL;
+	const char *w = NULL;
+
+	if (mt_path_exists(path) && mt_events_open(&ev, s->dir) == 0 &&
+	    mt_events_writer(ev, &w) == 0 && w)
+		snprintf(s->writer, sizeof(s->writer), "%s", w);
+	mt_error_clear();
+	mt_events_free(ev);
+	free(path);
+}
+
 /* The hosts among the union's writers ("HOST-0123456789abcdef.jsonl"). */
 static size_t count_machines(const struct sync *s)
 {
@@ -546,6 +578,7 @@ int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_tria
 	snprintf(s.ref, sizeof(s.ref), "refs/mtrial/%s", key);
 	snprintf(s.tracking, sizeof(s.tracking), "refs/mtrial/remotes/%s/%s", rc, key);
 	out->ref = mt_strdup(s.ref);
+	this_writer(&s);
 	for (error = 1; error == 1 && out->attempts < attempts;) {
 		if (out->attempts++)
 			usleep(100000u * (unsigned)out->attempts);
@@ -560,10 +593,15 @@ int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_tria
 	out->at_ms = mt_now_ms();
 	if ((error = record_sync(t->dir, out)) < 0)
 		goto cleanup;
-	/* the index takes the new events when the journal opens */
+	/* the index takes the new events when the journal opens; events
+	 * received are older than some of its own, mostly, and an index
+	 * made again takes them all in the union's order (time, then id):
+	 * the local ids then read the same on every clone */
 	mt_journal_free(t->journal);
 	t->journal = NULL;
-	error = mt_journal_open(&t->journal, t->journal_path, 0);
+	if ((error = mt_journal_open(&t->journal, t->journal_path, 0)) == 0 &&
+	    out->events_received)
+		error = mt_journal_rebuild(t->journal);
 cleanup:
 	mt_gitsync_files_free(s.remote, s.nremote);
 	mt_gitsync_files_free(s.files, s.nfiles);
