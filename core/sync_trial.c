@@ -36,6 +36,7 @@ struct sync {
 	mt_gitsync_file *files; /* the union */
 	size_t nfiles, capfiles;
 	size_t sent_events, sent_objects;
+	int reindex;     /* the index must be made again (marked in MT_SYNC_FILE) */
 	char writer[96]; /* this host's writer, "" when it has none yet */
 };
 
@@ -177,6 +178,31 @@ static size_t line_at(const char *s, size_t at)
 	return count_lines(s, at) + 1;
 }
 
+/* Marks in MT_SYNC_FILE, before the first line received is appended,
+ * that the index must be made again: a sync killed before it did it
+ * leaves the mark for the next one. */
+static void mark_reindex(struct sync *s)
+{
+	char *path = mt_path_join(s->dir, MT_SYNC_FILE), *text;
+	json_t *o;
+
+	if (s->reindex & 2)
+		goto done;
+	if (!(o = json_load_file(path, 0, NULL)) || !json_is_object(o)) {
+		json_decref(o);
+		o = json_object();
+	}
+	json_object_set_new(o, "reindex", json_true());
+	if ((text = json_dumps(o, JSON_COMPACT)) &&
+	    mt_file_write_atomic(path, text, strlen(text), 0) < 0)
+		mt_error_clear(); /* the rebuild at the end still comes */
+	free(text);
+	json_decref(o);
+	s->reindex |= 3;
+done:
+	free(path);
+}
+
 /* Merges the remote's version of an events file into the local one, under
  * the writer's lock (the lock its appends take): the longer wins when one
  * is a prefix of the other, and the local file only ever grows. */
@@ -204,6 +230,7 @@ static int merge_events(struct sync *s, const char *path, const char *rdata, siz
 	}
 	*taken = 1;
 	if (rlen > llen) {
+		mark_reindex(s);
 		if ((error = write_all(fd, rdata + llen, rlen - llen, path)) < 0 ||
 		    (fdatasync(fd) != 0 && (error = mt_error_set(MT_EIO, "%s: %s", path,
 								  strerror(errno))) < 0))
@@ -558,6 +585,19 @@ static int record_sync(const char *dir, const mt_sync_trial_result *r)
 	return error;
 }
 
+/* 1 when a sync that received events was stopped before it made the
+ * index again. */
+static int reindex_marked(const char *dir)
+{
+	char *path = mt_path_join(dir, MT_SYNC_FILE);
+	json_t *o = json_load_file(path, 0, NULL);
+	int marked = json_is_true(json_object_get(o, "reindex"));
+
+	json_decref(o);
+	free(path);
+	return marked;
+}
+
 int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_trial_options *o)
 {
 	const char *remote = o && o->remote && *o->remote ? o->remote : MT_SYNC_DEFAULT_REMOTE;
@@ -579,6 +619,7 @@ int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_tria
 	snprintf(s.tracking, sizeof(s.tracking), "refs/mtrial/remotes/%s/%s", rc, key);
 	out->ref = mt_strdup(s.ref);
 	this_writer(&s);
+	s.reindex = reindex_marked(t->dir);
 	for (error = 1; error == 1 && out->attempts < attempts;) {
 		if (out->attempts++)
 			usleep(100000u * (unsigned)out->attempts);
@@ -591,17 +632,16 @@ int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_tria
 		goto cleanup;
 	out->machines = count_machines(&s);
 	out->at_ms = mt_now_ms();
-	if ((error = record_sync(t->dir, out)) < 0)
-		goto cleanup;
 	/* the index takes the new events when the journal opens; events
 	 * received are older than some of its own, mostly, and an index
 	 * made again takes them all in the union's order (time, then id):
 	 * the local ids then read the same on every clone */
 	mt_journal_free(t->journal);
 	t->journal = NULL;
-	if ((error = mt_journal_open(&t->journal, t->journal_path, 0)) == 0 &&
-	    out->events_received)
+	if ((error = mt_journal_open(&t->journal, t->journal_path, 0)) == 0 && s.reindex)
 		error = mt_journal_rebuild(t->journal);
+	if (error == 0)
+		error = record_sync(t->dir, out); /* and the mark goes */
 cleanup:
 	mt_gitsync_files_free(s.remote, s.nremote);
 	mt_gitsync_files_free(s.files, s.nfiles);

@@ -403,6 +403,17 @@ static int not_a_remote(const mt_buf *err)
 	       strstr(s, "not a git repository") || strstr(s, "No such file or directory");
 }
 
+/* 1 when the commit `hex` starts with is in the object database: its
+ * history came with it, by a fetch or made here. */
+static int have_commit(mt_gitrepo *r, const char *hex)
+{
+	char id[41];
+	git_oid oid;
+
+	snprintf(id, sizeof(id), "%.40s", hex);
+	return git_oid_fromstr(&oid, id) == 0 && git_odb_exists(r->odb, &oid);
+}
+
 int mt_gitsync_fetch(mt_gitrepo *r, const char *remote, const char *ref, const char *into,
 		     char tip[41])
 {
@@ -420,6 +431,11 @@ int mt_gitsync_fetch(mt_gitrepo *r, const char *remote, const char *ref, const c
 	}
 	if (out.len < 40) /* the remote has no such ref yet */
 		goto cleanup;
+	if (have_commit(r, out.ptr)) { /* made or fetched here before: no fetch */
+		snprintf(tip, 41, "%.40s", out.ptr);
+		error = mt_gitsync_set_ref(r, into, tip, "mtrial sync: known");
+		goto cleanup;
+	}
 	mt_buf_printf(&spec, "+%s:%s", ref, into);
 	{
 		const char *fetch[] = {"fetch", "-q", "--no-tags", "--", remote,
