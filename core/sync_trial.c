@@ -598,6 +598,31 @@ static int reindex_marked(const char *dir)
 	return marked;
 }
 
+/* The repository the trial's directory is in, else (a trial kept outside
+ * it) the trial's repository (trial.yaml workload.repository). */
+static int open_repo(mt_gitrepo **out, const mt_trial *t)
+{
+	mt_trial read = *t;
+	char *repo;
+	int error;
+
+	if (mt_gitrepo_open(out, t->dir) == 0)
+		return 0;
+	if (!read.spec && mt_spec_load(&read.spec, t->spec_path) < 0)
+		read.spec = NULL;
+	repo = mt_trial_repository(&read);
+	if (read.spec != t->spec)
+		mt_spec_free(read.spec);
+	if (!repo)
+		return mt_error_prefix(MT_EINVALID, "the trial's directory is not in a git"
+				       " repository: ");
+	mt_error_clear();
+	if ((error = mt_gitrepo_open(out, repo)) < 0)
+		mt_error_prefix(error, "the trial's repository (trial.yaml workload.repository): ");
+	free(repo);
+	return error;
+}
+
 int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_trial_options *o)
 {
 	const char *remote = o && o->remote && *o->remote ? o->remote : MT_SYNC_DEFAULT_REMOTE;
@@ -609,10 +634,8 @@ int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_tria
 	out->remote = mt_strdup(remote);
 	s.out = out;
 	s.dir = t->dir;
-	if ((error = mt_gitrepo_open(&s.repo, t->dir)) < 0) {
-		mt_error_prefix(error, "the trial's directory is not in a git repository: ");
+	if ((error = open_repo(&s.repo, t)) < 0)
 		goto cleanup;
-	}
 	trial_key(key, sizeof(key), mt_gitrepo_path(s.repo), t->dir);
 	remote_component(rc, sizeof(rc), remote);
 	snprintf(s.ref, sizeof(s.ref), "refs/mtrial/%s", key);

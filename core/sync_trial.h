@@ -2,10 +2,11 @@
  * exchanged with a remote through a ref of their own, the same for the
  * CLI and the wizard.
  *
- * The ref is refs/mtrial/KEY in the trial's repository: KEY is "trial"
- * for the usual REPO/.mtrial, else "trial-" and the trial directory's
- * path in the repository with every character but letters, digits, '-'
- * and '_' made '_'. Its commit's tree holds events/WRITER.jsonl and
+ * The ref is refs/mtrial/KEY in the repository the trial directory is in
+ * (else the trial's own, trial.yaml workload.repository): KEY is "trial"
+ * for the usual REPO/.mtrial and for a trial kept outside the repository,
+ * else "trial-" and the trial directory's path in the repository with
+ * every character but letters, digits, '-' and '_' made '_'. Its commit's tree holds events/WRITER.jsonl and
  * objects/... as they are under the trial directory. The remote's copy is
  * fetched into refs/mtrial/remotes/REMOTE/KEY. No branch, index or work
  * tree file outside the trial directory is touched. */
