@@ -32,7 +32,8 @@ struct sync {
 	mt_gitsync_file *remote; /* the remote tip's files, sorted */
 	size_t nremote;
 	size_t *rlen;  /* each remote file's size */
-	char *taken;   /* 1: merged into the local files; 0: refused */
+	char *taken;   /* 1: merged into the local files; 0: refused, the remote's
+			  copy kept; 2: refused, the local copy replaces it */
 	mt_gitsync_file *files; /* the union */
 	size_t nfiles, capfiles;
 	size_t sent_events, sent_objects;
@@ -203,11 +204,44 @@ done:
 	free(path);
 }
 
+/* The id of the event on the line of s[0..n) that starts at `start`, or
+ * NULL (caller frees). */
+static char *event_id_at(const char *s, size_t n, size_t start)
+{
+	const char *nl = memchr(s + start, '\n', n - start);
+	json_t *o = json_loadb(s + start, (nl ? (size_t)(nl - s) : n) - start, 0, NULL);
+	const char *id = mt_json_str(o, "id");
+	char *out = id ? mt_strdup(id) : NULL;
+
+	json_decref(o);
+	return out;
+}
+
+/* 1 when the line holding byte `at` (where a and b part) is one event,
+ * the same id, in both. */
+static int same_event(const char *a, size_t alen, const char *b, size_t blen, size_t at)
+{
+	size_t start = at;
+	char *ia, *ib;
+	int same;
+
+	while (start && a[start - 1] != '\n') /* a and b agree before `at` */
+		start--;
+	ia = event_id_at(a, alen, start);
+	ib = event_id_at(b, blen, start);
+	same = ia && ib && !strcmp(ia, ib);
+	free(ia);
+	free(ib);
+	return same;
+}
+
 /* Merges the remote's version of an events file into the local one, under
  * the writer's lock (the lock its appends take): the longer wins when one
- * is a prefix of the other, and the local file only ever grows. */
-static int merge_events(struct sync *s, const char *path, const char *rdata, size_t rlen,
-			int *taken, size_t *line)
+ * is a prefix of the other, and the local file only ever grows. *taken 1
+ * when merged, 0 when refused, 2 when refused but this host's own copy
+ * is the record (`own`, and the copies part on one event). */
+static int merge_events(struct sync *s, const char *path, int own, const char *rdata,
+			size_t rlen, int *taken, size_t *line)
 {
 	mt_buf local = MT_BUF_INIT;
 	int fd, error = 0;
@@ -226,6 +260,11 @@ static int merge_events(struct sync *s, const char *path, const char *rdata, siz
 		common++;
 	if (common < llen && common < rlen) {
 		*line = line_at(rdata, common);
+		/* this host's own event changed elsewhere: its copy here is the
+		 * record; a file of this name made anew here (the old one
+		 * lost) has other events, and the remote's copy stays */
+		if (own && same_event(local.ptr, llen, rdata, rlen, common))
+			*taken = 2;
 		goto cleanup; /* refused by the caller */
 	}
 	*taken = 1;
@@ -294,17 +333,17 @@ static int merge_remote(struct sync *s)
 			break;
 		path = mt_path_join(s->dir, f->path);
 		if (f->path[0] == 'e') {
-			error = merge_events(s, path, data, s->rlen[i], &taken, &at);
+			error = merge_events(s, path, own_file(s, f->path), data, s->rlen[i],
+					     &taken, &at);
 			snprintf(why_line, sizeof(why_line), "the remote's copy and this one differ"
 				 " from line %zu on (neither is the start of the other: changed"
 				 " after it was written?); the local file is kept as it is", at);
-			if (!error && !taken)
-				refuse(s, f->path, own_file(s, f->path)
-							   ? "the remote's copy of this host's own"
-							     " file differs from the local one (changed"
-							     " after it was written?): the local one"
-							     " replaces it"
-							   : why_line);
+			if (!error && taken == 2)
+				refuse(s, f->path, "the remote's copy of this host's own file has"
+				       " an event of it changed (after it was written?): the local"
+				       " one replaces it");
+			else if (!error && !taken)
+				refuse(s, f->path, why_line);
 		} else {
 			error = merge_object(s, path, data, s->rlen[i], &taken);
 			if (!error && !taken)
@@ -358,7 +397,7 @@ static int add_local(struct sync *s, const char *rel, const char *path)
 	mt_buf data = MT_BUF_INIT;
 	char oid[41];
 
-	if (ri >= 0 && !s->taken[ri] && !s->remote[ri].why && !own_file(s, rel)) {
+	if (ri >= 0 && !s->taken[ri] && !s->remote[ri].why) {
 		add_union(s, rel, s->remote[ri].oid);
 		return 0;
 	}
@@ -380,7 +419,7 @@ static int add_local(struct sync *s, const char *rel, const char *path)
 		s->sent_events += count_lines(mt_buf_cstr(&data), data.len);
 	else if (ri < 0)
 		s->sent_objects++;
-	else if (events && s->taken[ri] && data.len > s->rlen[ri])
+	else if (events && s->taken[ri] == 1 && data.len > s->rlen[ri])
 		s->sent_events += count_lines(data.ptr + s->rlen[ri], data.len - s->rlen[ri]);
 cleanup:
 	if (fd >= 0)

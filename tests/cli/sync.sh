@@ -161,4 +161,16 @@ cd "$A" && run_mt 2 sync --json
 has "objects/bb/0002" "$(json '[r["file"] for r in j["refused"]]')" "an object with another content is refused"
 eq "$(cat "$A/.mtrial/objects/bb/0002")" "theirs" "and the local one kept"
 
+# this host's file lost: the remote's copy brings it back as it was
+wa=$(cut -d' ' -f2 "$A/.mtrial/writer").jsonl
+mv "$A/.mtrial/events/$wa" "$T_TMP/lost"
+run_mt 2 sync --json
+check "a lost file comes back as it was" cmp -s "$A/.mtrial/events/$wa" "$T_TMP/lost"
+# lost, then made anew with other events: refused, the remote's copy stays
+mv "$A/.mtrial/events/$wa" "$T_TMP/lost"
+run_mt 0 note "after the loss"
+run_mt 2 sync --json
+has "events/$wa" "$(json '[r["file"] for r in j["refused"]]')" "a file made anew is refused"
+check "the remote's copy stays" cmp -s "$T_TMP/lost" <(git -C "$REM" show "refs/mtrial/trial:events/$wa")
+
 finish
