@@ -129,6 +129,7 @@ int cmd_effort(struct cli *cli, int argc, char **argv);
 int cmd_report(struct cli *cli, int argc, char **argv);
 int cmd_doctor(struct cli *cli, int argc, char **argv);
 int cmd_index(struct cli *cli, int argc, char **argv);
+int cmd_sync(struct cli *cli, int argc, char **argv);
 int cmd_tui(struct cli *cli, int argc, char **argv);
 int cmd_spec(struct cli *cli, int argc, char **argv);
 int cmd_scan(struct cli *cli, int argc, char **argv);

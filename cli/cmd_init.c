@@ -7,6 +7,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A clone of a repository with its trial committed (trial.yaml, no
+ * journal.db: that is local) uses that trial: 0 when it does, the error
+ * of its open, or 1 when dir is not such a trial. */
+static int use_committed(struct cli *cli, const char *dir)
+{
+	char *spec = mt_path_join(dir, MT_TRIAL_SPEC), *db = mt_path_join(dir, MT_TRIAL_JOURNAL);
+	mt_trial *t = NULL;
+	int error = 1;
+
+	if (mt_path_exists(spec) && !mt_path_exists(db)) {
+		mt_error_clear();
+		if ((error = mt_trial_open(&t, dir, 0)) == 0 && cli->json)
+			cli_print_json(json_pack("{ss, sb}", "trial", t->dir, "existing", 1));
+		else if (error == 0)
+			printf("Using the trial in %s (its trial.yaml is in the repository);\n"
+			       "its record comes with mtrial sync.\n", dir);
+		mt_trial_free(t);
+	}
+	free(spec);
+	free(db);
+	return error;
+}
+
 static int create(struct cli *cli, const char *repo_path, const char *name)
 {
 	char *root = NULL, *head = NULL, *dir = NULL, *base;
@@ -18,7 +41,12 @@ static int create(struct cli *cli, const char *repo_path, const char *name)
 	base = strrchr(root, '/');
 	if (!name)
 		name = base ? base + 1 : root;
-	if ((error = mt_trial_create(dir, name, root, head)) < 0)
+	if ((error = mt_trial_create(dir, name, root, head)) == MT_EEXISTS) {
+		int used = use_committed(cli, dir);
+		error = used == 1 ? error : used;
+		goto cleanup;
+	}
+	if (error < 0)
 		goto cleanup;
 	if (cli->json) {
 		char *abs = mt_path_abs(dir);

@@ -364,6 +364,27 @@ const struct cli_command cli_commands[] = {
 	 "cut short is left unread, with a warning. --rebuild makes the index again\n"
 	 "from the files (the local ids are given again; rows another tool wrote into\n"
 	 "journal.db alone become events first).\n"},
+	{"sync", cmd_sync, "share the trial's record with a git remote: fetch, union, push",
+	 "Usage: mtrial sync [REMOTE] [--json]\n\n"
+	 "Exchanges the trial's events (.mtrial/events/) and artefacts (.mtrial/objects/)\n"
+	 "with REMOTE (default origin: a remote's name, URL or path) through a ref of\n"
+	 "their own, refs/mtrial/trial (refs/mtrial/trial-PATH for a trial directory\n"
+	 "elsewhere in the repository), whose commit's tree holds those files. It\n"
+	 "fetches the remote's ref into refs/mtrial/remotes/REMOTE/..., adds what the\n"
+	 "remote has to the local files (a writer's file only grows: of two versions\n"
+	 "the longer wins when the other is its start; an object is copied when\n"
+	 "missing), commits the union over both tips when it differs and pushes it,\n"
+	 "fetching again when the remote moved meanwhile (5 attempts). No branch, index\n"
+	 "or work-tree file outside the trial directory is touched. Syncing again with\n"
+	 "nothing new makes no commit.\n"
+	 "Trees, commits and refs go through libgit2; fetch and push run the git command\n"
+	 "(git ls-remote, git fetch, git push), so ssh agents, credential helpers and\n"
+	 "the rest of the user's git setup apply; git's words are shown when it fails.\n"
+	 "A remote file that cannot be taken (two versions of a writer's file where\n"
+	 "neither is the start of the other, an object with another content, a path\n"
+	 "outside events/ and objects/, a symlink) is refused and named, the local one\n"
+	 "kept, the rest synced; the exit status is then 2. The time, the remote and its\n"
+	 "tip are kept in .mtrial/synced (local), shown by the wizard's Summary.\n"},
 	{"doctor", cmd_doctor, "show library versions and what mtrial can use here",
 	 "Usage: mtrial doctor [--json]\n\n"
 	 "Shows the version of every library mtrial uses and whether it was found,\n"

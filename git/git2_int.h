@@ -19,15 +19,19 @@
 	X(git_libgit2_init) \
 	X(git_libgit2_shutdown) \
 	X(git_error_last) \
+	X(git_blob_create_from_buffer) \
 	X(git_blob_free) \
 	X(git_blob_is_binary) \
 	X(git_blob_lookup) \
 	X(git_blob_rawcontent) \
 	X(git_blob_rawsize) \
 	X(git_buf_dispose) \
+	X(git_commit_create) \
 	X(git_commit_free) \
 	X(git_commit_id) \
+	X(git_commit_lookup) \
 	X(git_commit_tree) \
+	X(git_commit_tree_id) \
 	X(git_config_entry_free) \
 	X(git_config_free) \
 	X(git_config_get_bool) \
@@ -43,6 +47,7 @@
 	X(git_diff_tree_to_tree) \
 	X(git_diff_tree_to_workdir_with_index) \
 	X(git_error_clear) \
+	X(git_graph_descendant_of) \
 	X(git_ignore_path_is_ignored) \
 	X(git_libgit2_opts) \
 	X(git_libgit2_version) \
@@ -59,6 +64,7 @@
 	X(git_odb_object_type) \
 	X(git_odb_read) \
 	X(git_odb_read_header) \
+	X(git_oid_equal) \
 	X(git_oid_fromstr) \
 	X(git_oid_tostr) \
 	X(git_patch_free) \
@@ -66,6 +72,7 @@
 	X(git_patch_get_line_in_hunk) \
 	X(git_patch_num_hunks) \
 	X(git_patch_num_lines_in_hunk) \
+	X(git_reference_create) \
 	X(git_reference_dwim) \
 	X(git_reference_free) \
 	X(git_reference_name_to_id) \
@@ -85,14 +92,22 @@
 	X(git_repository_path) \
 	X(git_repository_workdir) \
 	X(git_revparse_single) \
+	X(git_signature_default) \
+	X(git_signature_free) \
+	X(git_signature_now) \
 	X(git_tree_entry_byindex) \
 	X(git_tree_entry_filemode) \
 	X(git_tree_entry_id) \
 	X(git_tree_entry_name) \
+	X(git_tree_entry_type) \
 	X(git_tree_entrycount) \
 	X(git_tree_free) \
 	X(git_tree_id) \
-	X(git_tree_lookup)
+	X(git_tree_lookup) \
+	X(git_treebuilder_free) \
+	X(git_treebuilder_insert) \
+	X(git_treebuilder_new) \
+	X(git_treebuilder_write)
 
 struct mt_git2_api {
 #define MT_GIT2_FIELD(name) __typeof__(&name) name;
@@ -116,15 +131,19 @@ const git_error *mt_git2_error_last(void);
 #define git_libgit2_init mt_git2_init
 #define git_libgit2_shutdown mt_git2_shutdown
 #define git_error_last mt_git2_error_last
+#define git_blob_create_from_buffer (mt_git2.git_blob_create_from_buffer)
 #define git_blob_free (mt_git2.git_blob_free)
 #define git_blob_is_binary (mt_git2.git_blob_is_binary)
 #define git_blob_lookup (mt_git2.git_blob_lookup)
 #define git_blob_rawcontent (mt_git2.git_blob_rawcontent)
 #define git_blob_rawsize (mt_git2.git_blob_rawsize)
 #define git_buf_dispose (mt_git2.git_buf_dispose)
+#define git_commit_create (mt_git2.git_commit_create)
 #define git_commit_free (mt_git2.git_commit_free)
 #define git_commit_id (mt_git2.git_commit_id)
+#define git_commit_lookup (mt_git2.git_commit_lookup)
 #define git_commit_tree (mt_git2.git_commit_tree)
+#define git_commit_tree_id (mt_git2.git_commit_tree_id)
 #define git_config_entry_free (mt_git2.git_config_entry_free)
 #define git_config_free (mt_git2.git_config_free)
 #define git_config_get_bool (mt_git2.git_config_get_bool)
@@ -140,6 +159,7 @@ const git_error *mt_git2_error_last(void);
 #define git_diff_tree_to_tree (mt_git2.git_diff_tree_to_tree)
 #define git_diff_tree_to_workdir_with_index (mt_git2.git_diff_tree_to_workdir_with_index)
 #define git_error_clear (mt_git2.git_error_clear)
+#define git_graph_descendant_of (mt_git2.git_graph_descendant_of)
 #define git_ignore_path_is_ignored (mt_git2.git_ignore_path_is_ignored)
 #define git_libgit2_opts (mt_git2.git_libgit2_opts)
 #define git_libgit2_version (mt_git2.git_libgit2_version)
@@ -156,6 +176,7 @@ const git_error *mt_git2_error_last(void);
 #define git_odb_object_type (mt_git2.git_odb_object_type)
 #define git_odb_read (mt_git2.git_odb_read)
 #define git_odb_read_header (mt_git2.git_odb_read_header)
+#define git_oid_equal (mt_git2.git_oid_equal)
 #define git_oid_fromstr (mt_git2.git_oid_fromstr)
 #define git_oid_tostr (mt_git2.git_oid_tostr)
 #define git_patch_free (mt_git2.git_patch_free)
@@ -163,6 +184,7 @@ const git_error *mt_git2_error_last(void);
 #define git_patch_get_line_in_hunk (mt_git2.git_patch_get_line_in_hunk)
 #define git_patch_num_hunks (mt_git2.git_patch_num_hunks)
 #define git_patch_num_lines_in_hunk (mt_git2.git_patch_num_lines_in_hunk)
+#define git_reference_create (mt_git2.git_reference_create)
 #define git_reference_dwim (mt_git2.git_reference_dwim)
 #define git_reference_free (mt_git2.git_reference_free)
 #define git_reference_name_to_id (mt_git2.git_reference_name_to_id)
@@ -182,14 +204,22 @@ const git_error *mt_git2_error_last(void);
 #define git_repository_path (mt_git2.git_repository_path)
 #define git_repository_workdir (mt_git2.git_repository_workdir)
 #define git_revparse_single (mt_git2.git_revparse_single)
+#define git_signature_default (mt_git2.git_signature_default)
+#define git_signature_free (mt_git2.git_signature_free)
+#define git_signature_now (mt_git2.git_signature_now)
 #define git_tree_entry_byindex (mt_git2.git_tree_entry_byindex)
 #define git_tree_entry_filemode (mt_git2.git_tree_entry_filemode)
 #define git_tree_entry_id (mt_git2.git_tree_entry_id)
 #define git_tree_entry_name (mt_git2.git_tree_entry_name)
+#define git_tree_entry_type (mt_git2.git_tree_entry_type)
 #define git_tree_entrycount (mt_git2.git_tree_entrycount)
 #define git_tree_free (mt_git2.git_tree_free)
 #define git_tree_id (mt_git2.git_tree_id)
 #define git_tree_lookup (mt_git2.git_tree_lookup)
+#define git_treebuilder_free (mt_git2.git_treebuilder_free)
+#define git_treebuilder_insert (mt_git2.git_treebuilder_insert)
+#define git_treebuilder_new (mt_git2.git_treebuilder_new)
+#define git_treebuilder_write (mt_git2.git_treebuilder_write)
 #endif /* MT_GIT2_DL_IMPL */
 
 #endif

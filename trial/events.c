@@ -122,7 +122,8 @@ void mt_events_ignore_local(const char *trial_dir)
 	char *path = mt_path_join(trial_dir, ".gitignore");
 	static const char text[] = "# local to this clone (mtrial): the writer of this host, and\n"
 				   "# journal.db, an index made again from events/ when missing\n"
-				   "/" WRITER_FILE "\n/journal.db\n/journal.db-*\n";
+				   "/" WRITER_FILE "\n/journal.db\n/journal.db-*\n"
+				   "# when mtrial sync last ran, and with what\n/synced\n";
 
 	if (!mt_path_exists(path) && mt_file_write_atomic(path, text, strlen(text), 1) < 0)
 		mt_error_clear(); /* a read-only or raced directory: the writer still works */

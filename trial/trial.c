@@ -64,7 +64,10 @@ int mt_trial_open(mt_trial **out, const char *dir, int load_spec)
 	t->journal_path = mt_path_join(dir, MT_TRIAL_JOURNAL);
 	if (load_spec && (error = mt_spec_load(&t->spec, t->spec_path)) < 0)
 		goto cleanup;
-	if ((error = mt_journal_open(&t->journal, t->journal_path, 0)) < 0)
+	/* journal.db is an index of events/, local to each clone: a clone of
+	 * a repository with the trial committed makes its own */
+	if ((error = mt_journal_open(&t->journal, t->journal_path,
+				     mt_path_exists(t->spec_path))) < 0)
 		goto cleanup;
 	*out = t;
 	return 0;

@@ -16,6 +16,7 @@
 #include "jsonutil.h"
 #include "decide.h"
 #include "decide_view.h"
+#include "sync_trial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -108,6 +109,33 @@ static void verdict_section(struct tui_page *p, const mt_decision_view *d, const
 	page_para(p, LABEL_COL, STYLE_NORMAL, d->summary);
 	if (d->caveat) /* in two rows: the criteria follow on the first screen */
 		tui_wrap_rows(p, d->caveat, LABEL_COL, 2, STYLE_DIM);
+}
+
+/* When the record last came and went with `mtrial sync` (h19sync): shown
+ * once the trial has synced, read from its local record at each draw (a
+ * small file). */
+static void synced_line(struct tui_page *p, const struct tui_ctx *ctx)
+{
+	mt_sync_last l;
+	int64_t min;
+	char ago[48], *text = NULL;
+
+	if (!ctx->trial || !mt_sync_trial_last(&l, ctx->trial->dir))
+		return;
+	min = (ctx->now_ms - l.at_ms) / 60000;
+	if (min < 1)
+		snprintf(ago, sizeof(ago), "just now");
+	else if (min < 120)
+		snprintf(ago, sizeof(ago), "%lld min ago", (long long)min);
+	else if (min < 48 * 60)
+		snprintf(ago, sizeof(ago), "%lld h ago", (long long)(min / 60));
+	else
+		snprintf(ago, sizeof(ago), "%lld days ago", (long long)(min / 1440));
+	if (asprintf(&text, "Synced with %s %s (%zu events from %zu machine%s)", l.remote, ago,
+		     l.events, l.machines, l.machines == 1 ? "" : "s") >= 0)
+		page_para(p, LABEL_COL, STYLE_DIM, text);
+	free(text);
+	mt_sync_last_dispose(&l);
 }
 
 /* "[x] met", "[!] not met", "[?] unknown" and their style. */
@@ -294,6 +322,7 @@ static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page
 		return;
 	}
 	verdict_section(p, &d, error);
+	synced_line(p, ctx);
 	checklist(p, st, ctx, &d);
 	if (mt_decide_view_criterion(&c, &d, (size_t)st->cursor) != MT_ENOTFOUND)
 		criterion_detail(p, &c);
