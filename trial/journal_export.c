@@ -6,6 +6,7 @@
 #include "error.h"
 #include "jsonutil.h"
 #include "jsonw.h"
+#include "objects.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -57,6 +58,23 @@ static json_t *col_json(sqlite3_stmt *st, int i)
 	return s ? json_loads(s, JSON_DECODE_ANY, NULL) : NULL;
 }
 
+/* Stored JSON (a result) as an artefact and its reference, as a write
+ * makes it today; NULL when damaged, kept inline when the artefact cannot
+ * be written (the export loses nothing for it). */
+static json_t *col_object(struct exporter *x, sqlite3_stmt *st, int i, int sorted)
+{
+	json_t *v = col_json(st, i), *ref = NULL;
+	const char *named;
+
+	if (v && !mt_object_ref_of(v, &named, NULL) &&
+	    mt_jobject_put_json(x->j, v, sorted, &ref) == 0) {
+		json_decref(v);
+		return ref;
+	}
+	mt_error_clear();
+	return v;
+}
+
 static json_t *col_int_or_null(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? json_null()
@@ -92,14 +110,14 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 		*kind = "scan.add";
 		return json_pack("{so, so, so, sb, so, so}", "repo", col_text(st, 2), "rev",
 				 col_text(st, 3), "tree", col_text(st, 4), "worktree",
-				 sqlite3_column_int(st, 5), "summary", col_json(st, 6), "result",
-				 col_json(st, 7));
+				 sqlite3_column_int(st, 5), "summary", col_object(x, st, 6, 0), "result",
+				 col_object(x, st, 7, 0));
 	}
 	if (strcmp(table, "probes") == 0) {
 		*kind = "probe.add";
 		return json_pack("{s{so, so, so, so}, so, so}", "table", "name", col_text(st, 4),
 				 "version", col_text(st, 5), "retrieved", col_text(st, 6), "source",
-				 col_text(st, 7), "result", col_json(st, 3), "scan",
+				 col_text(st, 7), "result", col_object(x, st, 3, 0), "scan",
 				 ref_json(x, "scans", st, 2));
 	}
 	if (strcmp(table, "op_overrides") == 0) {
@@ -110,7 +128,7 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 	if (strcmp(table, "inventories") == 0) {
 		*kind = "inventory.add";
 		return json_pack("{so, so, so}", "source", col_text(st, 3), "file", col_text(st, 4),
-				 "inventory", col_json(st, 2));
+				 "inventory", col_object(x, st, 2, 1));
 	}
 	if (strcmp(table, "checks") == 0) {
 		*kind = "check.add";
