@@ -279,6 +279,37 @@ json_t *mt_journal_effort_summary_json(mt_journal *j, int64_t now_ms);
  * reference, NULL with the error set. */
 json_t *mt_journal_events_json(mt_journal *j);
 
+/* A line of an events file the index refused, and why. */
+typedef struct {
+	char *file;   /* the file's name in the events directory */
+	int64_t line; /* 1-based; 0 for a file cut shorter than was read */
+	char *uid;    /* the event's id, NULL when the line is not an event */
+	char *reason;
+} mt_refused_line;
+
+/* An artefact (trial/objects.h) the record names that is not there. */
+typedef struct {
+	char *ref;  /* "sha256:HEX" */
+	char *uid;  /* the event that names it */
+	const char *what; /* "scan", "scan summary", "probe", "inventory", "run log": static */
+} mt_missing_artefact;
+
+/* What the record is made of (issue 19): the events applied, the writers'
+ * files, the lines refused (the first `max` of them, in file and line
+ * order, and their number) and the artefacts named but missing. */
+typedef struct {
+	int64_t events, writers, refused;
+	mt_refused_line *first;
+	size_t nfirst;
+	mt_missing_artefact *missing;
+	size_t nmissing;
+} mt_record_summary;
+
+/* Fills *out (the caller disposes of it, also on error) with the first
+ * `max` refused lines. */
+int mt_journal_record_summary(mt_journal *j, size_t max, mt_record_summary *out);
+void mt_record_summary_dispose(mt_record_summary *s);
+
 /* Makes the index again from the events files, in one transaction: the
  * local ids are given again from 1. Rows that another tool wrote into the
  * database alone become events first, so nothing is lost. */

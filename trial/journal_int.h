@@ -165,6 +165,11 @@ int mt_jobject_put_json(mt_journal *j, const json_t *v, int sorted, json_t **ref
 int mt_jobject_col_json(mt_journal *j, sqlite3_stmt *st, int i, const char *uid,
 			const char *what, json_t **out);
 
+/* The artefacts the index names that are not in the trial's objects
+ * directory, into *out (*n of them; the caller frees each's ref and uid,
+ * then the array). Only their names are looked at, none is read. */
+int mt_jobject_missing(mt_journal *j, mt_missing_artefact **out, size_t *n);
+
 /* Exports the rows of a journal older than the event log (schema < 13)
  * as events, once, in the order they were made (journal_export.c). */
 int mt_jexport_all(mt_journal *j);

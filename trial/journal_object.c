@@ -7,6 +7,7 @@
 #include "journal_int.h"
 #include "error.h"
 #include "objects.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,5 +48,49 @@ int mt_jobject_col_json(mt_journal *j, sqlite3_stmt *st, int i, const char *uid,
 	if (error < 0)
 		mt_error_prefix(error, "the %s of event %s: ", what, uid ? uid : "(none)");
 	free(text);
+	return error;
+}
+
+/* The payloads that can be artefacts, as the index keeps them. */
+static const char *const payloads[][3] = {
+	{"scan", "scans", "result"},
+	{"scan summary", "scans", "summary"},
+	{"probe", "probes", "result"},
+	{"inventory", "inventories", "result"},
+};
+#define N_PAYLOADS (sizeof(payloads) / sizeof(payloads[0]))
+
+int mt_jobject_missing(mt_journal *j, mt_missing_artefact **out, size_t *n)
+{
+	mt_buf sql = MT_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int error, rc;
+
+	*out = NULL;
+	*n = 0;
+	/* a reference is a short object that starts so: an inline payload is
+	 * told apart without parsing it */
+	for (size_t i = 0; i < N_PAYLOADS; i++)
+		mt_buf_printf(&sql, "%sSELECT %zu, uid, json_extract(%s, '$.object') FROM %s WHERE"
+			      " substr(%s, 1, 18) = '{\"object\":\"sha256:'", i ? " UNION ALL " : "",
+			      i, payloads[i][2], payloads[i][1], payloads[i][2]);
+	error = mt_jstmt_prepare(j, &st, mt_buf_cstr(&sql), "");
+	while (error == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *ref = (const char *)sqlite3_column_text(st, 2);
+		char *path = ref ? mt_object_path(mt_events_trial_dir(j->events), ref) : NULL;
+		if (path && !mt_path_exists(path)) {
+			if (*n == cap && !(*out = realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof(**out))))
+				abort();
+			(*out)[(*n)++] = (mt_missing_artefact){
+				.ref = mt_strdup(ref), .uid = mt_jstmt_col_text(st, 1),
+				.what = payloads[sqlite3_column_int(st, 0)][0]};
+		}
+		free(path);
+	}
+	if (error == 0 && rc != SQLITE_DONE)
+		error = mt_jstmt_error(j, "reading the artefacts the record names");
+	sqlite3_finalize(st);
+	mt_buf_dispose(&sql);
 	return error;
 }
