@@ -177,6 +177,11 @@ static const char *const migrations[] = {
 	"  uid TEXT,"
 	"  reason TEXT NOT NULL,"
 	"  PRIMARY KEY (file, line));",
+	/* 14: a run's log kept as an artefact (trial/objects.h) when the run
+	 *    ends or is imported: "sha256:HEX", read when the file at `log`
+	 *    (the path where it was written, on the machine that ran it) is
+	 *    not there */
+	"ALTER TABLE runs ADD COLUMN log_object TEXT;",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))

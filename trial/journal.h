@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 13
+#define MT_JOURNAL_SCHEMA_VERSION 14
 
 typedef struct mt_journal mt_journal;
 
@@ -184,11 +184,20 @@ typedef struct {
 			      * config): listed, never evidence */
 } mt_journal_run;
 
-/* Records a run; *id_out (may be NULL) its id. */
+/* Records a run; *id_out (may be NULL) its id. A run recorded already
+ * ended (an import) has its log file stored as an artefact (trial/objects.h)
+ * that the event names: the record reads it on any machine. */
 int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out);
 
-/* Ends run `id`: its status, exit status, end and metrics (NULL keeps them).
- * MT_ENOTFOUND for no such run. */
+/* A path run `id`'s log can be read from: the file it was written to
+ * when it is there, else its artefact written to a temporary file (*temp
+ * 1: the caller unlinks it). *path the caller frees. MT_ENOTFOUND when
+ * neither is there, naming both. */
+int mt_journal_run_log(mt_journal *j, int64_t id, char **path, int *temp);
+
+/* Ends run `id`: its status, exit status, end and metrics (NULL keeps them),
+ * its log stored as an artefact as by mt_journal_run_add. MT_ENOTFOUND for
+ * no such run. */
 int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_exit_status,
 		       int exit_status, int64_t ended_ms, const char *metrics);
 

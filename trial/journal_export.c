@@ -75,6 +75,25 @@ static json_t *col_object(struct exporter *x, sqlite3_stmt *st, int i, int sorte
 	return v;
 }
 
+/* A run that has ended, with its log file here: the log stored as an
+ * artefact its event names and the index keeps, as a run ends today. */
+static json_t *with_log(struct exporter *x, sqlite3_stmt *st, json_t *data)
+{
+	const char *log = (const char *)sqlite3_column_text(st, 8);
+	const char *status = (const char *)sqlite3_column_text(st, 9);
+	char ref[MT_OBJECT_REF_LEN + 1];
+	uint64_t bytes = 0;
+
+	if (!data || !log || !status || strcmp(status, "running") == 0 || !mt_path_exists(log))
+		return data;
+	if (mt_object_put_file(mt_events_trial_dir(x->j->events), log, ref, &bytes) == 0 &&
+	    mt_jstmt_run(x->j, "exporting", "UPDATE runs SET log_object = ? WHERE id = ?", "tI",
+			 ref, sqlite3_column_int64(st, 0)) == 0)
+		json_object_set_new(data, "log_object", mt_object_ref_json(ref, bytes));
+	mt_error_clear(); /* not stored: the run keeps its path, as before */
+	return data;
+}
+
 static json_t *col_int_or_null(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? json_null()
@@ -141,7 +160,7 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 		const char *m = (const char *)sqlite3_column_text(st, 13);
 		json_t *metrics = m ? json_loads(m, JSON_DECODE_ANY, NULL) : json_null();
 		*kind = "run.add";
-		return json_pack("{so, so, so, so, so, so, so, so, so, sI, so, so, so, so, sb}",
+		return with_log(x, st, json_pack("{so, so, so, so, so, so, so, so, so, sI, so, so, so, so, sb}",
 				 "system", col_text(st, 2), "track", col_text(st, 3), "label",
 				 col_text(st, 4), "cache", col_text(st, 5), "origin", col_text(st, 6),
 				 "command", col_text(st, 7), "log", col_text(st, 8), "status",
@@ -150,7 +169,7 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 				 col_int_or_null(st, 12), "metrics",
 				 metrics ? metrics : col_text(st, 13), "pid",
 				 col_int_or_null(st, 14), "host", col_text(st, 15), "rehearsal",
-				 sqlite3_column_int(st, 16));
+				 sqlite3_column_int(st, 16)));
 	}
 	if (strcmp(table, "change_marks") == 0) {
 		*kind = "mark.set";

@@ -72,9 +72,11 @@ int mt_jobject_missing(mt_journal *j, mt_missing_artefact **out, size_t *n)
 	/* a reference is a short object that starts so: an inline payload is
 	 * told apart without parsing it */
 	for (size_t i = 0; i < N_PAYLOADS; i++)
-		mt_buf_printf(&sql, "%sSELECT %zu, uid, json_extract(%s, '$.object') FROM %s WHERE"
-			      " substr(%s, 1, 18) = '{\"object\":\"sha256:'", i ? " UNION ALL " : "",
-			      i, payloads[i][2], payloads[i][1], payloads[i][2]);
+		mt_buf_printf(&sql, "SELECT %zu, uid, json_extract(%s, '$.object') FROM %s WHERE"
+			      " substr(%s, 1, 18) = '{\"object\":\"sha256:' UNION ALL ", i,
+			      payloads[i][2], payloads[i][1], payloads[i][2]);
+	mt_buf_printf(&sql, "SELECT %zu, uid, log_object FROM runs WHERE log_object IS NOT NULL",
+		      N_PAYLOADS);
 	error = mt_jstmt_prepare(j, &st, mt_buf_cstr(&sql), "");
 	while (error == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *ref = (const char *)sqlite3_column_text(st, 2);
@@ -82,9 +84,10 @@ int mt_jobject_missing(mt_journal *j, mt_missing_artefact **out, size_t *n)
 		if (path && !mt_path_exists(path)) {
 			if (*n == cap && !(*out = realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof(**out))))
 				abort();
+			size_t k = (size_t)sqlite3_column_int(st, 0);
 			(*out)[(*n)++] = (mt_missing_artefact){
 				.ref = mt_strdup(ref), .uid = mt_jstmt_col_text(st, 1),
-				.what = payloads[sqlite3_column_int(st, 0)][0]};
+				.what = k < N_PAYLOADS ? payloads[k][0] : "run log"};
 		}
 		free(path);
 	}

@@ -175,9 +175,20 @@ cleanup:
 	return error;
 }
 
-int mt_object_get_file(const char *trial_dir, const char *ref, char **path_out)
+/* like's extension (".csv"), "" when it has none or a long one. */
+static const char *extension(const char *like)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *base = like ? strrchr(like, '/') : NULL, *dot;
+
+	base = base ? base + 1 : like;
+	dot = base ? strrchr(base, '.') : NULL;
+	return dot && dot != base && strlen(dot) <= 16 ? dot : "";
+}
+
+int mt_object_get_file(const char *trial_dir, const char *ref, const char *like,
+		       char **path_out)
+{
+	const char *tmp = getenv("TMPDIR"), *ext = extension(like);
 	char *text = NULL, *path;
 	size_t len = 0, off = 0;
 	int fd, error = mt_object_get(trial_dir, ref, &text, &len);
@@ -185,9 +196,9 @@ int mt_object_get_file(const char *trial_dir, const char *ref, char **path_out)
 	*path_out = NULL;
 	if (error < 0)
 		return error;
-	path = malloc(strlen(tmp && *tmp ? tmp : "/tmp") + 32);
-	sprintf(path, "%s/mtrial-object-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if ((fd = mkstemp(path)) < 0) {
+	path = malloc(strlen(tmp && *tmp ? tmp : "/tmp") + strlen(ext) + 32);
+	sprintf(path, "%s/mtrial-object-XXXXXX%s", tmp && *tmp ? tmp : "/tmp", ext);
+	if ((fd = mkstemps(path, (int)strlen(ext))) < 0) {
 		error = mt_error_set(MT_EIO, "%s: %s", path, strerror(errno));
 		goto cleanup;
 	}

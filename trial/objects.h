@@ -33,9 +33,12 @@ int mt_object_put_file(const char *trial_dir, const char *path, char ref[MT_OBJE
  * MT_EINVALID when corrupt or not a name of an object. */
 int mt_object_get(const char *trial_dir, const char *ref, char **out, size_t *len);
 
-/* Writes object `ref` into a new temporary file; *path_out the caller
- * unlinks and frees. */
-int mt_object_get_file(const char *trial_dir, const char *ref, char **path_out);
+/* Writes object `ref` into a new temporary file named with `like`'s
+ * extension (".csv" of a path that has one: readers that tell a format by
+ * it read the copy alike; may be NULL); *path_out the caller unlinks and
+ * frees. */
+int mt_object_get_file(const char *trial_dir, const char *ref, const char *like,
+		       char **path_out);
 
 /* The path object `ref` has, whether it exists or not; NULL when ref is
  * not an object's name. Caller frees. */
