@@ -124,13 +124,13 @@ static int inflate_gz(const char *in, size_t in_len, char **out, size_t *len)
 		cap = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
 		r = LIBDEFLATE_INSUFFICIENT_SPACE;
 	}
-	while (r == LIBDEFLATE_INSUFFICIENT_SPACE && cap < ((size_t)1 << 40)) {
+	/* deflate packs at most 1032 to 1: a size beyond says the trailer lies */
+	while (r == LIBDEFLATE_INSUFFICIENT_SPACE && cap <= in_len * 1032) {
 		free(*out);
 		if (!(*out = malloc(cap + 1)))
 			break;
 		r = libdeflate_gzip_decompress(d, in, in_len, *out, cap, len);
-		if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
-			cap = cap * 2 + ((size_t)1 << 32);
+		cap += (size_t)1 << 32; /* the trailer gives the size modulo 4 GiB */
 	}
 	libdeflate_free_decompressor(d);
 	if (r != LIBDEFLATE_SUCCESS) {
