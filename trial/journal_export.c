@@ -210,6 +210,21 @@ static const struct {
 };
 #define N_EXPORTED (sizeof(exported) / sizeof(exported[0]))
 
+/* The id of row `id` of `table` made at `t` as an event: its time, then
+ * its place in the journal hashed, so that two machines exporting one
+ * journal.db (a team committed it) make the same event, which the index
+ * applies once. */
+static void export_id(char uid[MT_EVENT_ID_LEN + 1], const char *table, int64_t id, int64_t t)
+{
+	char key[160], hex[65];
+
+	snprintf(key, sizeof(key), "journal.db export %s %lld %lld", table, (long long)id,
+		 (long long)t);
+	mt_sha256_hex(hex, key, strlen(key));
+	snprintf(uid, MT_EVENT_ID_LEN + 1, "%012llx%.14s", (unsigned long long)t & 0xffffffffffffULL,
+		 hex);
+}
+
 static int export_row(struct exporter *x, const char *table, int64_t id)
 {
 	sqlite3_stmt *st = NULL;
@@ -228,8 +243,15 @@ static int export_row(struct exporter *x, const char *table, int64_t id)
 	sqlite3_finalize(st);
 	if (rc <= 0 || !data)
 		return rc < 0 ? rc : 0; /* damaged JSON: left in the index only */
-	mt_event_id(uid, t > 0 ? t : 1);
+	export_id(uid, table, id, t > 0 ? t : 1);
 	ev = mt_events_make(x->j->events, uid, kind, t > 0 ? t : 1, data);
+	/* who exported is not who recorded: an old journal names nobody, and
+	 * two clones of one committed journal.db export the same lines */
+	if (ev) {
+		json_object_set_new(ev, "author", json_pack("{ss, sn}", "name",
+							   "(journal.db, before events)", "email"));
+		json_object_set_new(ev, "host", json_string(""));
+	}
 	if (ev && (text = mt_json_dumps(ev, JSON_COMPACT))) {
 		snprintf(sql, sizeof(sql), "UPDATE %s SET uid = ? WHERE id = ?", table);
 		rc = mt_jstmt_run(x->j, "exporting", sql, "tI", uid, id);
