@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The event keys a run's curve defaults to when its steps carry no loss,
  * in the order curves of MLPerf logs take them. */
@@ -185,8 +186,8 @@ static int open_run(mt_curve **out, int64_t id, mt_journal *j, const mt_curve_re
 {
 	json_t *runs;
 	mt_run_view r;
-	char name[1400];
-	int format, error;
+	char name[1400], *log = NULL;
+	int format, error, temp = 0;
 
 	if (!j)
 		return mt_error_set(MT_ENOTFOUND, "run #%lld: no trial here to look it up in",
@@ -200,13 +201,21 @@ static int open_run(mt_curve **out, int64_t id, mt_journal *j, const mt_curve_re
 		return mt_error_set(MT_ENOTFOUND, "no run #%lld in this trial ('mtrial runs' lists them)",
 				    (long long)id);
 	}
-	format = run_format(r.source, r.origin);
+	/* the file where it was written, or the record's copy of it */
+	if ((error = mt_journal_run_log(j, id, &log, &temp)) < 0) {
+		json_decref(runs);
+		return error;
+	}
+	format = run_format(log, r.origin);
 	snprintf(name, sizeof(name), "run #%lld (%s%s%s): %s", (long long)id, r.system,
 		 r.label ? ", " : "", r.label ? r.label : "", r.source);
 	error = format == MT_RUNS_SYSTEM
 			? mt_error_set(MT_EINVALID, "run #%lld: %s is a system description", (long long)id,
 				       r.source)
-			: mt_curve_read_runlog(out, r.source, (enum mt_runs_log_format)format, opts);
+			: mt_curve_read_runlog(out, log, (enum mt_runs_log_format)format, opts);
+	if (temp)
+		unlink(log);
+	free(log);
 	if (error == 0) {
 		free((*out)->path);
 		(*out)->path = mt_strdup(name);

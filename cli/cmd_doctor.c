@@ -1,7 +1,12 @@
 /* mtrial doctor: the libraries mtrial uses, their versions, and libtorch
- * through the dlopen'd shim (the one place a command loads it on purpose). */
+ * through the dlopen'd shim (the one place a command loads it on purpose);
+ * in a trial, what is wrong with its record: lines of events files refused,
+ * artefacts missing, a journal.db committed to git. */
 #include "cli.h"
+#include "doctor_trial.h"
 #include "error.h"
+#include "jsonutil.h"
+#include "sanitize.h"
 #include "mt_torch.h"
 #include "repo.h"
 #include "tui.h"
@@ -63,6 +68,89 @@ static json_t *doctor_json(void)
 	return json_pack("{ss, so}", "mtrial", MT_VERSION, "libraries", libs);
 }
 
+/* The trial's record as doctor sees it; NULL outside a trial. */
+static json_t *trial_json(struct cli *cli)
+{
+	mt_trial *t = NULL;
+	mt_doctor_trial_result r;
+	json_t *out = NULL, *refused = json_array(), *missing = json_array();
+
+	if (cli_open_trial(cli, &t, 0) < 0) {
+		mt_error_clear(); /* no trial here: the libraries alone */
+		json_decref(refused);
+		json_decref(missing);
+		return NULL;
+	}
+	if (mt_doctor_trial(&r, t) < 0) {
+		json_array_append_new(refused, json_pack("{ss, si, so, ss}", "file", "journal.db",
+							 "line", 0, "id", json_null(), "reason",
+							 mt_error_last()));
+		mt_error_clear();
+	}
+	for (size_t i = 0; i < r.record.nfirst; i++) {
+		const mt_refused_line *l = &r.record.first[i];
+		json_array_append_new(refused, json_pack("{ss, sI, ss?, ss}", "file", l->file, "line",
+							 (json_int_t)l->line, "id", l->uid,
+							 "reason", l->reason));
+	}
+	for (size_t i = 0; i < r.record.nmissing; i++)
+		json_array_append_new(missing, json_pack("{ss, ss, ss}", "object",
+							 r.record.missing[i].ref, "what",
+							 r.record.missing[i].what, "event",
+							 r.record.missing[i].uid));
+	out = json_pack("{ss, sI, sI, so, so, so, so, so}", "dir", t->dir, "events",
+			(json_int_t)r.record.events, "writers", (json_int_t)r.record.writers,
+			"refused", refused, "missing_artefacts", missing, "journal_tracked",
+			r.journal_tracked < 0 ? json_null() : json_boolean(r.journal_tracked),
+			"journal_path", mt_json_text(r.journal_rel), "journal_tracked_unknown",
+			mt_json_text(r.why_unknown));
+	mt_doctor_trial_result_dispose(&r);
+	mt_trial_free(t);
+	return out;
+}
+
+/* 1 when the trial's record has something to fix. */
+static int trial_problems(json_t *tr)
+{
+	return json_array_size(json_object_get(tr, "refused")) ||
+	       json_array_size(json_object_get(tr, "missing_artefacts")) ||
+	       json_is_true(json_object_get(tr, "journal_tracked"));
+}
+
+/* One line of free text from a file (a reason quotes it) made safe. */
+static void put_safe(const char *fmt, const char *s)
+{
+	char *safe = mt_term_safe(s ? s : "", MT_TERM_LINE);
+	printf(fmt, safe);
+	free(safe);
+}
+
+static void print_trial(json_t *tr)
+{
+	json_t *v;
+	size_t i;
+
+	put_safe("trial %s\n", mt_json_str(tr, "dir"));
+	printf("  record    %lld events from %lld writers\n", (long long)mt_json_int(tr, "events"),
+	       (long long)mt_json_int(tr, "writers"));
+	json_array_foreach(json_object_get(tr, "refused"), i, v) {
+		put_safe("  refused   %s", mt_json_str(v, "file"));
+		printf(":%lld: ", (long long)mt_json_int(v, "line"));
+		put_safe("%s\n", mt_json_str(v, "reason"));
+	}
+	json_array_foreach(json_object_get(tr, "missing_artefacts"), i, v)
+		printf("  missing   artefact %s, the %s of event %s: what is read from it is "
+		       "unknown\n", mt_json_str(v, "object"), mt_json_str(v, "what"),
+		       mt_json_str(v, "event"));
+	if (json_is_true(json_object_get(tr, "journal_tracked")))
+		put_safe("  journal.db is tracked by git: run `git rm --cached %s` (it is a local "
+			 "index of events/, made again when missing)\n",
+			 mt_json_str(tr, "journal_path"));
+	else if (json_is_null(json_object_get(tr, "journal_tracked")))
+		put_safe("  journal.db: cannot tell whether git tracks it: %s\n",
+			 mt_json_str(tr, "journal_tracked_unknown"));
+}
+
 static void print_text(json_t *d)
 {
 	json_t *l;
@@ -81,6 +169,8 @@ static void print_text(json_t *d)
 			       (long long)json_integer_value(json_object_get(l, "load_ms")),
 			       json_string_value(json_object_get(l, "module")));
 	}
+	if (json_object_get(d, "trial"))
+		print_trial(json_object_get(d, "trial"));
 }
 
 int cmd_doctor(struct cli *cli, int argc, char **argv)
@@ -95,6 +185,10 @@ int cmd_doctor(struct cli *cli, int argc, char **argv)
 	d = doctor_json();
 	json_array_foreach(json_object_get(d, "libraries"), i, l)
 		missing += !json_is_true(json_object_get(l, "found"));
+	if ((l = trial_json(cli))) {
+		missing += trial_problems(l);
+		json_object_set_new(d, "trial", l);
+	}
 	if (cli->json)
 		cli_print_json(d);
 	else {

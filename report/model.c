@@ -210,7 +210,7 @@ static json_t *resolved_repository(const mt_trial *t)
 enum part_id {
 	P_MTRIAL, P_GENERATED, P_TRIAL, P_SPEC, P_DECISION, P_EFFORT, P_NOTES, P_NOTE_COUNT,
 	P_MISSING, P_SCAN, P_EXACT, P_PROBE, P_CHECKS, P_CORRECTNESS, P_COSTS, P_COMPILATION,
-	P_SCALING, P_RUNS, P_TRACKS, P_STEPS, P_WITHDRAWN, NPARTS
+	P_SCALING, P_RUNS, P_TRACKS, P_STEPS, P_WITHDRAWN, P_RECORD, NPARTS
 };
 
 struct mt_report_parts {
@@ -379,6 +379,44 @@ static json_t *part_withdrawn(mt_report_parts *p)
 	return w ? w : json_array();
 }
 
+/* The report names this many refused lines, then counts the rest. */
+#define REPORT_REFUSED 10
+
+/* What the record is made of (issue 19): events, writers, the lines of
+ * events files refused and the artefacts missing, said where the figures
+ * above stop: a record that lost nothing says so too. */
+static json_t *part_record(mt_report_parts *p)
+{
+	mt_record_summary s;
+	json_t *refused = json_array(), *missing = json_array(), *v = NULL;
+	char at[200];
+
+	if (mt_journal_record_summary(p->t->journal, REPORT_REFUSED, &s) == 0) {
+		for (size_t i = 0; i < s.nfirst; i++) {
+			snprintf(at, sizeof(at), "%s:%lld", s.first[i].file, (long long)s.first[i].line);
+			json_array_append_new(refused, json_pack("{ss, ss}", "at", at, "why",
+								 s.first[i].reason));
+		}
+		for (size_t i = 0; i < s.nmissing; i++)
+			json_array_append_new(missing, json_pack("{ss, ss, ss?}", "object",
+								 s.missing[i].ref, "what",
+								 s.missing[i].what, "event",
+								 s.missing[i].uid));
+		v = json_pack("{sI, sI, sI, sO, so, sO}", "events", (json_int_t)s.events, "writers",
+			      (json_int_t)s.writers, "refused_count", (json_int_t)s.refused,
+			      "refused", refused, "refused_more",
+			      s.refused > (int64_t)s.nfirst
+				      ? json_integer((json_int_t)(s.refused - (int64_t)s.nfirst))
+				      : json_null(),
+			      "missing_artefacts", missing);
+	}
+	mt_record_summary_dispose(&s);
+	json_decref(refused);
+	json_decref(missing);
+	mt_error_clear(); /* an index that cannot say: the part is left out */
+	return v ? v : json_null();
+}
+
 static const struct {
 	const char *key;
 	json_t *(*build)(mt_report_parts *p);
@@ -404,6 +442,7 @@ static const struct {
 	[P_TRACKS] = {"tracks", part_tracks},
 	[P_STEPS] = {"steps", part_steps},
 	[P_WITHDRAWN] = {"withdrawn", part_withdrawn},
+	[P_RECORD] = {"record", part_record},
 };
 
 /* The part whose builder makes part id: the checks make the Correctness

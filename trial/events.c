@@ -59,6 +59,11 @@ const char *mt_events_dir(const mt_events *ev)
 	return ev->dir;
 }
 
+const char *mt_events_trial_dir(const mt_events *ev)
+{
+	return ev->trial_dir;
+}
+
 static uint64_t random64(void)
 {
 	uint64_t v = 0;
@@ -352,10 +357,12 @@ int mt_event_parse(mt_event *e, char *why, size_t why_size)
 	e->error = NULL;
 	if (!json_is_object(e->obj))
 		return bad(e, why, why_size, "not a JSON object");
-	if (!json_is_integer(v) || json_integer_value(v) != MT_EVENTS_VERSION) {
+	if (!json_is_integer(v) || json_integer_value(v) < MT_EVENTS_VERSION_MIN ||
+	    json_integer_value(v) > MT_EVENTS_VERSION) {
 		if (json_is_integer(v))
-			snprintf(why, why_size, "event version %lld is not %d (a newer mtrial wrote "
-				 "it?)", (long long)json_integer_value(v), MT_EVENTS_VERSION);
+			snprintf(why, why_size, "event version %lld is not %d to %d (a newer mtrial "
+				 "wrote it?)", (long long)json_integer_value(v), MT_EVENTS_VERSION_MIN,
+				 MT_EVENTS_VERSION);
 		else
 			snprintf(why, why_size, "no event version \"v\"");
 		e->error = why;

@@ -14,7 +14,11 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_EVENTS_VERSION 1
+/* 2: a scan's, probe's or inventory's result may be a reference to an
+ * artefact (trial/objects.h) instead of the payload itself; a run names its
+ * log's artefact. Version 1 events (payloads inline) are read as ever. */
+#define MT_EVENTS_VERSION 2
+#define MT_EVENTS_VERSION_MIN 1
 #define MT_EVENTS_DIR "events"
 #define MT_EVENTS_EXT ".jsonl"
 /* 12 hex digits of the time in ms, then 14 random ones: sorted as text,
@@ -30,6 +34,10 @@ void mt_events_free(mt_events *ev);
 
 /* The directory holding the events files. Borrowed, lives as long as ev. */
 const char *mt_events_dir(const mt_events *ev);
+
+/* The trial directory (`.mtrial`) the events are in, which holds the
+ * artefacts too (trial/objects.h). Borrowed, lives as long as ev. */
+const char *mt_events_trial_dir(const mt_events *ev);
 
 /* This host's writer ("host-0123456789abcdef"), made and remembered on
  * first use. Borrowed, lives as long as ev. */

@@ -177,6 +177,11 @@ static const char *const migrations[] = {
 	"  uid TEXT,"
 	"  reason TEXT NOT NULL,"
 	"  PRIMARY KEY (file, line));",
+	/* 14: a run's log kept as an artefact (trial/objects.h) when the run
+	 *    ends or is imported: "sha256:HEX", read when the file at `log`
+	 *    (the path where it was written, on the machine that ran it) is
+	 *    not there */
+	"ALTER TABLE runs ADD COLUMN log_object TEXT;",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
@@ -649,17 +654,22 @@ static int load_json(json_t **out, const char *text, const char *what)
 int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_out,
 			int *unchanged)
 {
-	json_t *summary = NULL, *result = NULL;
+	json_t *summary = NULL, *result = NULL, *ref = NULL, *summary_ref = NULL;
 	char *stored = NULL;
 	int64_t same = 0;
 	int error;
 
 	if (unchanged)
 		*unchanged = 0;
+	/* the artefacts before the event that names them, outside the lock;
+	 * the summary by reference too (2 MB on diffusers), which the index
+	 * stores and compares as it is: the same summary, the same name */
 	if ((error = load_json(&summary, scan->summary, "scan summary")) < 0 ||
-	    (error = load_json(&result, scan->result, "scan result")) < 0)
+	    (error = load_json(&result, scan->result, "scan result")) < 0 ||
+	    (error = mt_jobject_put_json(j, result, 0, &ref)) < 0 ||
+	    (error = mt_jobject_put_json(j, summary, 0, &summary_ref)) < 0)
 		goto cleanup;
-	stored = json_dumps(summary, JSON_COMPACT);
+	stored = json_dumps(summary_ref, JSON_COMPACT);
 	if ((error = mt_jevent_begin(j)) < 0)
 		goto cleanup;
 	same = same_as_latest(j, scan, stored);
@@ -671,7 +681,7 @@ int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_
 		error = mt_jevent_emit(j, "scan.add", mt_now_ms(),
 				       json_pack("{ss, ss, ss, sb, sO, sO}", "repo", scan->repo,
 						 "rev", scan->rev, "tree", scan->tree, "worktree",
-						 scan->worktree, "summary", summary, "result", result),
+						 scan->worktree, "summary", summary_ref, "result", ref),
 				       id_out);
 	}
 	error = mt_jstmt_finish(j, error);
@@ -679,6 +689,8 @@ cleanup:
 	free(stored);
 	json_decref(summary);
 	json_decref(result);
+	json_decref(ref);
+	json_decref(summary_ref);
 	return error;
 }
 
@@ -700,12 +712,13 @@ int mt_journal_scan_latest(mt_journal *j, int full, json_t **out, int64_t *id_ou
 	*out = NULL;
 	rc = mt_jstmt_first(j, &st, "reading scans",
 			    full ? "SELECT id, created_ms, result, repo, rev, tree,"
-				   " worktree FROM scans ORDER BY id DESC LIMIT 1"
+				   " worktree, uid FROM scans ORDER BY id DESC LIMIT 1"
 				 : "SELECT id, created_ms, summary, repo, rev, tree,"
-				   " worktree FROM scans ORDER BY id DESC LIMIT 1", "");
+				   " worktree, uid FROM scans ORDER BY id DESC LIMIT 1", "");
 	if (rc == 1) {
 		row_id_time(st, id_out, created_ms);
-		rc = mt_jstmt_col_json(j, st, 2, "scan", out);
+		rc = mt_jobject_col_json(j, st, 2, (const char *)sqlite3_column_text(st, 7), "scan",
+					 out);
 		if (rc == 0 && !full) /* the summary leaves out what the columns hold */
 			json_object_update_missing_new(
 				*out, json_pack("{ss, ss, ss, sb}", "repo",
@@ -743,13 +756,18 @@ static int write_with_ref(mt_journal *j, const char *kind, json_t *data, const c
 
 int mt_journal_probe_add(mt_journal *j, const mt_journal_probe *p, int64_t *id_out)
 {
+	json_t *ref = NULL;
+	int error;
+
 	if (!p->table_name || !p->result)
 		return mt_error_set(MT_EINVALID, "a probe needs its table and its result");
+	if ((error = mt_jobject_put_json(j, p->result, 0, &ref)) < 0)
+		return error;
 	return write_with_ref(j, "probe.add",
-			      json_pack("{s{ss, so, so, so}, sO, sn}", "table", "name",
+			      json_pack("{s{ss, so, so, so}, so, sn}", "table", "name",
 					p->table_name, "version", mt_json_text(p->table_version),
 					"retrieved", mt_json_text(p->table_retrieved), "source",
-					mt_json_text(p->table_source), "result", p->result, "scan"),
+					mt_json_text(p->table_source), "result", ref, "scan"),
 			      "scan", "scans", "scan", p->scan_id, id_out);
 }
 
@@ -765,12 +783,13 @@ int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, i
 	int rc;
 
 	*out = NULL;
-	rc = mt_jstmt_first(j, &st, "reading probes", "SELECT id, created_ms, result FROM probes"
-			    " WHERE ?1 IS NULL OR table_name = ?1"
+	rc = mt_jstmt_first(j, &st, "reading probes", "SELECT id, created_ms, result, uid FROM"
+			    " probes WHERE ?1 IS NULL OR table_name = ?1"
 			    " ORDER BY id DESC LIMIT 1", "T", table);
 	if (rc == 1) {
 		row_id_time(st, id_out, created_ms);
-		rc = mt_jstmt_col_json(j, st, 2, "probe", out);
+		rc = mt_jobject_col_json(j, st, 2, (const char *)sqlite3_column_text(st, 3), "probe",
+					 out);
 	} else if (rc == 0) {
 		rc = mt_error_set(MT_ENOTFOUND, "no probe recorded yet%s%s (run 'mtrial probe')",
 				  table ? " against table " : "", table ? table : "");
@@ -799,6 +818,7 @@ int mt_journal_inventory_add(mt_journal *j, const char *source, const char *file
 			     int64_t *id_out, int *unchanged)
 {
 	char digest[65], *text = inv ? mt_japply_inventory_text(inv, digest) : NULL;
+	json_t *ref = NULL;
 	int64_t same;
 	int error;
 
@@ -809,8 +829,12 @@ int mt_journal_inventory_add(mt_journal *j, const char *source, const char *file
 		return mt_error_set(MT_EINVALID, "an inventory needs its source and file");
 	}
 	free(text);
-	if ((error = mt_jevent_begin(j)) < 0)
+	if ((error = mt_jobject_put_json(j, inv, 1, &ref)) < 0)
 		return error;
+	if ((error = mt_jevent_begin(j)) < 0) {
+		json_decref(ref);
+		return error;
+	}
 	same = same_inventory(j, source, digest);
 	error = same < 0 ? (int)same : 0;
 	if (same > 0) {
@@ -821,9 +845,10 @@ int mt_journal_inventory_add(mt_journal *j, const char *source, const char *file
 	} else if (error == 0) {
 		error = mt_jevent_emit(j, "inventory.add", mt_now_ms(),
 				       json_pack("{ss, ss, sO}", "source", source, "file", file,
-						 "inventory", inv),
+						 "inventory", ref),
 				       id_out);
 	}
+	json_decref(ref);
 	return mt_jstmt_finish(j, error);
 }
 
@@ -833,11 +858,12 @@ int mt_journal_inventory_latest(mt_journal *j, const char *source, json_t **out,
 	int rc;
 
 	*out = NULL;
-	rc = mt_jstmt_first(j, &st, "reading inventories", "SELECT id, result FROM inventories"
-			    " WHERE source = ? ORDER BY id DESC LIMIT 1", "t", source);
+	rc = mt_jstmt_first(j, &st, "reading inventories", "SELECT id, result, uid FROM"
+			    " inventories WHERE source = ? ORDER BY id DESC LIMIT 1", "t", source);
 	if (rc == 1) {
 		row_id_time(st, id_out, NULL);
-		rc = mt_jstmt_col_json(j, st, 1, "inventory", out);
+		rc = mt_jobject_col_json(j, st, 1, (const char *)sqlite3_column_text(st, 2),
+					 "inventory", out);
 		if (rc == 0)
 			json_object_set_new(*out, "inventory_id",
 					    json_integer(sqlite3_column_int64(st, 0)));

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 13
+#define MT_JOURNAL_SCHEMA_VERSION 14
 
 typedef struct mt_journal mt_journal;
 
@@ -184,11 +184,20 @@ typedef struct {
 			      * config): listed, never evidence */
 } mt_journal_run;
 
-/* Records a run; *id_out (may be NULL) its id. */
+/* Records a run; *id_out (may be NULL) its id. A run recorded already
+ * ended (an import) has its log file stored as an artefact (trial/objects.h)
+ * that the event names: the record reads it on any machine. */
 int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out);
 
-/* Ends run `id`: its status, exit status, end and metrics (NULL keeps them).
- * MT_ENOTFOUND for no such run. */
+/* A path run `id`'s log can be read from: the file it was written to
+ * when it is there, else its artefact written to a temporary file (*temp
+ * 1: the caller unlinks it). *path the caller frees. MT_ENOTFOUND when
+ * neither is there, naming both. */
+int mt_journal_run_log(mt_journal *j, int64_t id, char **path, int *temp);
+
+/* Ends run `id`: its status, exit status, end and metrics (NULL keeps them),
+ * its log stored as an artefact as by mt_journal_run_add. MT_ENOTFOUND for
+ * no such run. */
 int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_exit_status,
 		       int exit_status, int64_t ended_ms, const char *metrics);
 
@@ -278,6 +287,37 @@ json_t *mt_journal_effort_summary_json(mt_journal *j, int64_t now_ms);
  * short, left unread)}], refused: [{file, line, id, reason}]}. New
  * reference, NULL with the error set. */
 json_t *mt_journal_events_json(mt_journal *j);
+
+/* A line of an events file the index refused, and why. */
+typedef struct {
+	char *file;   /* the file's name in the events directory */
+	int64_t line; /* 1-based; 0 for a file cut shorter than was read */
+	char *uid;    /* the event's id, NULL when the line is not an event */
+	char *reason;
+} mt_refused_line;
+
+/* An artefact (trial/objects.h) the record names that is not there. */
+typedef struct {
+	char *ref;  /* "sha256:HEX" */
+	char *uid;  /* the event that names it */
+	const char *what; /* "scan", "scan summary", "probe", "inventory", "run log": static */
+} mt_missing_artefact;
+
+/* What the record is made of (issue 19): the events applied, the writers'
+ * files, the lines refused (the first `max` of them, in file and line
+ * order, and their number) and the artefacts named but missing. */
+typedef struct {
+	int64_t events, writers, refused;
+	mt_refused_line *first;
+	size_t nfirst;
+	mt_missing_artefact *missing;
+	size_t nmissing;
+} mt_record_summary;
+
+/* Fills *out (the caller disposes of it, also on error) with the first
+ * `max` refused lines. */
+int mt_journal_record_summary(mt_journal *j, size_t max, mt_record_summary *out);
+void mt_record_summary_dispose(mt_record_summary *s);
 
 /* Makes the index again from the events files, in one transaction: the
  * local ids are given again from 1. Rows that another tool wrote into the

@@ -5,6 +5,7 @@
 #include "journal_int.h"
 #include "error.h"
 #include "jsonutil.h"
+#include "objects.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -201,11 +202,26 @@ char *mt_japply_inventory_text(json_t *inv, char digest[65])
 	return text;
 }
 
+/* An inventory's text and digest as stored: a reference to its artefact
+ * (named by the digest of its sorted text) as it is, or the inventory
+ * itself (version 1). */
+static char *inventory_text(json_t *inv, char digest[65])
+{
+	const char *ref;
+
+	if (!json_is_object(inv))
+		return NULL;
+	if (!mt_object_ref_of(inv, &ref, NULL))
+		return mt_japply_inventory_text(inv, digest);
+	snprintf(digest, 65, "%s", ref + strlen("sha256:"));
+	return json_dumps(inv, JSON_COMPACT);
+}
+
 static int apply_inventory(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 {
 	json_t *inv = json_object_get(e->data, "inventory");
 	const char *source = mt_json_str(e->data, "source"), *file = mt_json_str(e->data, "file");
-	char digest[65], *text = json_is_object(inv) ? mt_japply_inventory_text(inv, digest) : NULL;
+	char digest[65], *text = inventory_text(inv, digest);
 	int error = 0;
 
 	if (!text || !source || !file)

@@ -463,6 +463,70 @@ json_t *mt_journal_events_json(mt_journal *j)
 			 (json_int_t)events, "files", files, "refused", refused);
 }
 
+/* The refused lines, the first `max` of them, into s. */
+static int refused_lines(mt_journal *j, size_t max, mt_record_summary *s)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int error, rc;
+
+	if ((error = mt_jstmt_prepare(j, &st, "SELECT file, line, uid, reason FROM refused_events"
+				      " ORDER BY file, line LIMIT ?", "I",
+				      (int64_t)(max > INT64_MAX ? INT64_MAX : max))) < 0)
+		return error;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		mt_refused_line *r;
+		if (s->nfirst == cap &&
+		    !(s->first = realloc(s->first, (cap = cap ? cap * 2 : 16) * sizeof(*s->first))))
+			abort();
+		r = &s->first[s->nfirst++];
+		r->file = mt_jstmt_col_text(st, 0);
+		r->line = sqlite3_column_int64(st, 1);
+		r->uid = mt_jstmt_col_text(st, 2);
+		r->reason = mt_jstmt_col_text(st, 3);
+	}
+	if (rc != SQLITE_DONE)
+		error = mt_jstmt_error(j, "reading refused_events");
+	sqlite3_finalize(st);
+	return error;
+}
+
+int mt_journal_record_summary(mt_journal *j, size_t max, mt_record_summary *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = mt_jstmt_first(j, &st, "reading events", "SELECT (SELECT count(*) FROM events),"
+			    " (SELECT count(*) FROM event_files), (SELECT count(*) FROM"
+			    " refused_events)", "");
+	if (rc == 1) {
+		out->events = sqlite3_column_int64(st, 0);
+		out->writers = sqlite3_column_int64(st, 1);
+		out->refused = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+	if (rc < 0 || (rc = refused_lines(j, max, out)) < 0)
+		return rc;
+	return mt_jobject_missing(j, &out->missing, &out->nmissing);
+}
+
+void mt_record_summary_dispose(mt_record_summary *s)
+{
+	for (size_t i = 0; i < s->nfirst; i++) {
+		free(s->first[i].file);
+		free(s->first[i].uid);
+		free(s->first[i].reason);
+	}
+	for (size_t i = 0; i < s->nmissing; i++) {
+		free(s->missing[i].ref);
+		free(s->missing[i].uid);
+	}
+	free(s->first);
+	free(s->missing);
+	memset(s, 0, sizeof(*s));
+}
+
 int mt_journal_rebuild(mt_journal *j)
 {
 	int error;

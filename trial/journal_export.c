@@ -6,6 +6,7 @@
 #include "error.h"
 #include "jsonutil.h"
 #include "jsonw.h"
+#include "objects.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -57,6 +58,42 @@ static json_t *col_json(sqlite3_stmt *st, int i)
 	return s ? json_loads(s, JSON_DECODE_ANY, NULL) : NULL;
 }
 
+/* Stored JSON (a result) as an artefact and its reference, as a write
+ * makes it today; NULL when damaged, kept inline when the artefact cannot
+ * be written (the export loses nothing for it). */
+static json_t *col_object(struct exporter *x, sqlite3_stmt *st, int i, int sorted)
+{
+	json_t *v = col_json(st, i), *ref = NULL;
+	const char *named;
+
+	if (v && !mt_object_ref_of(v, &named, NULL) &&
+	    mt_jobject_put_json(x->j, v, sorted, &ref) == 0) {
+		json_decref(v);
+		return ref;
+	}
+	mt_error_clear();
+	return v;
+}
+
+/* A run that has ended, with its log file here: the log stored as an
+ * artefact its event names and the index keeps, as a run ends today. */
+static json_t *with_log(struct exporter *x, sqlite3_stmt *st, json_t *data)
+{
+	const char *log = (const char *)sqlite3_column_text(st, 8);
+	const char *status = (const char *)sqlite3_column_text(st, 9);
+	char ref[MT_OBJECT_REF_LEN + 1];
+	uint64_t bytes = 0;
+
+	if (!data || !log || !status || strcmp(status, "running") == 0 || !mt_path_exists(log))
+		return data;
+	if (mt_object_put_file(mt_events_trial_dir(x->j->events), log, ref, &bytes) == 0 &&
+	    mt_jstmt_run(x->j, "exporting", "UPDATE runs SET log_object = ? WHERE id = ?", "tI",
+			 ref, sqlite3_column_int64(st, 0)) == 0)
+		json_object_set_new(data, "log_object", mt_object_ref_json(ref, bytes));
+	mt_error_clear(); /* not stored: the run keeps its path, as before */
+	return data;
+}
+
 static json_t *col_int_or_null(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? json_null()
@@ -92,14 +129,14 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 		*kind = "scan.add";
 		return json_pack("{so, so, so, sb, so, so}", "repo", col_text(st, 2), "rev",
 				 col_text(st, 3), "tree", col_text(st, 4), "worktree",
-				 sqlite3_column_int(st, 5), "summary", col_json(st, 6), "result",
-				 col_json(st, 7));
+				 sqlite3_column_int(st, 5), "summary", col_object(x, st, 6, 0), "result",
+				 col_object(x, st, 7, 0));
 	}
 	if (strcmp(table, "probes") == 0) {
 		*kind = "probe.add";
 		return json_pack("{s{so, so, so, so}, so, so}", "table", "name", col_text(st, 4),
 				 "version", col_text(st, 5), "retrieved", col_text(st, 6), "source",
-				 col_text(st, 7), "result", col_json(st, 3), "scan",
+				 col_text(st, 7), "result", col_object(x, st, 3, 0), "scan",
 				 ref_json(x, "scans", st, 2));
 	}
 	if (strcmp(table, "op_overrides") == 0) {
@@ -110,7 +147,7 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 	if (strcmp(table, "inventories") == 0) {
 		*kind = "inventory.add";
 		return json_pack("{so, so, so}", "source", col_text(st, 3), "file", col_text(st, 4),
-				 "inventory", col_json(st, 2));
+				 "inventory", col_object(x, st, 2, 1));
 	}
 	if (strcmp(table, "checks") == 0) {
 		*kind = "check.add";
@@ -123,7 +160,7 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 		const char *m = (const char *)sqlite3_column_text(st, 13);
 		json_t *metrics = m ? json_loads(m, JSON_DECODE_ANY, NULL) : json_null();
 		*kind = "run.add";
-		return json_pack("{so, so, so, so, so, so, so, so, so, sI, so, so, so, so, sb}",
+		return with_log(x, st, json_pack("{so, so, so, so, so, so, so, so, so, sI, so, so, so, so, sb}",
 				 "system", col_text(st, 2), "track", col_text(st, 3), "label",
 				 col_text(st, 4), "cache", col_text(st, 5), "origin", col_text(st, 6),
 				 "command", col_text(st, 7), "log", col_text(st, 8), "status",
@@ -132,7 +169,7 @@ static json_t *row_data(struct exporter *x, const char *table, sqlite3_stmt *st,
 				 col_int_or_null(st, 12), "metrics",
 				 metrics ? metrics : col_text(st, 13), "pid",
 				 col_int_or_null(st, 14), "host", col_text(st, 15), "rehearsal",
-				 sqlite3_column_int(st, 16));
+				 sqlite3_column_int(st, 16)));
 	}
 	if (strcmp(table, "change_marks") == 0) {
 		*kind = "mark.set";
@@ -173,6 +210,21 @@ static const struct {
 };
 #define N_EXPORTED (sizeof(exported) / sizeof(exported[0]))
 
+/* The id of row `id` of `table` made at `t` as an event: its time, then
+ * its place in the journal hashed, so that two machines exporting one
+ * journal.db (a team committed it) make the same event, which the index
+ * applies once. */
+static void export_id(char uid[MT_EVENT_ID_LEN + 1], const char *table, int64_t id, int64_t t)
+{
+	char key[160], hex[65];
+
+	snprintf(key, sizeof(key), "journal.db export %s %lld %lld", table, (long long)id,
+		 (long long)t);
+	mt_sha256_hex(hex, key, strlen(key));
+	snprintf(uid, MT_EVENT_ID_LEN + 1, "%012llx%.14s", (unsigned long long)t & 0xffffffffffffULL,
+		 hex);
+}
+
 static int export_row(struct exporter *x, const char *table, int64_t id)
 {
 	sqlite3_stmt *st = NULL;
@@ -191,8 +243,15 @@ static int export_row(struct exporter *x, const char *table, int64_t id)
 	sqlite3_finalize(st);
 	if (rc <= 0 || !data)
 		return rc < 0 ? rc : 0; /* damaged JSON: left in the index only */
-	mt_event_id(uid, t > 0 ? t : 1);
+	export_id(uid, table, id, t > 0 ? t : 1);
 	ev = mt_events_make(x->j->events, uid, kind, t > 0 ? t : 1, data);
+	/* who exported is not who recorded: an old journal names nobody, and
+	 * two clones of one committed journal.db export the same lines */
+	if (ev) {
+		json_object_set_new(ev, "author", json_pack("{ss, sn}", "name",
+							   "(journal.db, before events)", "email"));
+		json_object_set_new(ev, "host", json_string(""));
+	}
 	if (ev && (text = mt_json_dumps(ev, JSON_COMPACT))) {
 		snprintf(sql, sizeof(sql), "UPDATE %s SET uid = ? WHERE id = ?", table);
 		rc = mt_jstmt_run(x->j, "exporting", sql, "tI", uid, id);

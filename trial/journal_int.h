@@ -152,6 +152,24 @@ int mt_japply_ref(mt_journal *j, const char *table, const char *what, const char
 /* An inventory's stored text (sorted keys) and its digest. Caller frees. */
 char *mt_japply_inventory_text(json_t *inv, char digest[65]);
 
+/* Artefacts (journal_object.c, trial/objects.h). */
+
+/* v's compact JSON text (keys sorted when `sorted`: an inventory's digest
+ * is of that text) stored as an artefact of the trial; *ref_out the
+ * reference an event carries instead (new reference). */
+int mt_jobject_put_json(mt_journal *j, const json_t *v, int sorted, json_t **ref_out);
+
+/* Column i of st (a payload kept inline, or a reference to an artefact)
+ * parsed into *out (new reference), the artefact read and verified; an
+ * artefact missing or corrupt is an error naming it and event `uid`. */
+int mt_jobject_col_json(mt_journal *j, sqlite3_stmt *st, int i, const char *uid,
+			const char *what, json_t **out);
+
+/* The artefacts the index names that are not in the trial's objects
+ * directory, into *out (*n of them; the caller frees each's ref and uid,
+ * then the array). Only their names are looked at, none is read. */
+int mt_jobject_missing(mt_journal *j, mt_missing_artefact **out, size_t *n);
+
 /* Exports the rows of a journal older than the event log (schema < 13)
  * as events, once, in the order they were made (journal_export.c). */
 int mt_jexport_all(mt_journal *j);

@@ -3,6 +3,7 @@
 #include "journal_int.h"
 #include "error.h"
 #include "jsonutil.h"
+#include "objects.h"
 #include "util.h"
 
 #include <errno.h>
@@ -35,6 +36,21 @@ static json_t *exit_json(int has, int status)
 	return has ? json_integer(status) : json_null();
 }
 
+/* data's "log_object": the log at `path` stored as an artefact, when the
+ * file is there (a run that wrote none, or a log gone, names none). */
+static int store_log(mt_journal *j, json_t *data, const char *path)
+{
+	char ref[MT_OBJECT_REF_LEN + 1];
+	uint64_t bytes = 0;
+	int error;
+
+	if (!path || !mt_path_exists(path))
+		return 0;
+	if ((error = mt_object_put_file(mt_events_trial_dir(j->events), path, ref, &bytes)) == 0)
+		json_object_set_new(data, "log_object", mt_object_ref_json(ref, bytes));
+	return error;
+}
+
 int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out)
 {
 	json_t *data = json_pack("{so, so, so, so, so, so, so, so, so, sI, sI, so, sI, so, sb}",
@@ -47,7 +63,14 @@ int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out
 				 (json_int_t)run->started_ms, "ended", (json_int_t)run->ended_ms,
 				 "metrics", metrics_json(run->metrics), "pid", (json_int_t)run->pid,
 				 "host", mt_json_text(run->host), "rehearsal", run->rehearsal != 0);
+	int error = 0;
 
+	/* a live log is read where it is written; stored once it is whole */
+	if (run->status && strcmp(run->status, "running") != 0 &&
+	    (error = store_log(j, data, run->log)) < 0) {
+		json_decref(data);
+		return error;
+	}
 	return mt_jevent_write(j, "run.add", data, id_out);
 }
 
@@ -68,6 +91,14 @@ static char *metrics_text(const json_t *data)
 	return json_is_string(m) ? mt_strdup(json_string_value(m)) : json_dumps(m, JSON_COMPACT);
 }
 
+/* The log's artefact an event names, or NULL. Borrowed from data. */
+static const char *log_object(const json_t *data)
+{
+	const char *ref = NULL;
+
+	return mt_object_ref_of(json_object_get(data, "log_object"), &ref, NULL) ? ref : NULL;
+}
+
 int mt_japply_run_add(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 {
 	const json_t *d = e->data;
@@ -85,35 +116,86 @@ int mt_japply_run_add(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 	metrics = metrics_text(d);
 	error = mt_jstmt_run(j, "recording run", "INSERT INTO runs (uid, created_ms, system,"
 			     " track, label, cache, origin, command, log, status, exit_status,"
-			     " started_ms, ended_ms, metrics, pid, host, rehearsal) VALUES (?, ?, ?,"
-			     " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "tItTTTtTttXINTNTi", e->id,
+			     " started_ms, ended_ms, metrics, pid, host, rehearsal, log_object) VALUES"
+			     " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			     "tItTTTtTttXINTNTit", e->id,
 			     e->t, mt_json_str(d, "system"), opt(d, "track"), opt(d, "label"),
 			     opt(d, "cache"), mt_json_str(d, "origin"), opt(d, "command"),
 			     mt_json_str(d, "log"), status, json_is_integer(exit),
 			     (int)json_integer_value(exit), started,
 			     (int64_t)mt_json_int(d, "ended"), metrics, (int64_t)mt_json_int(d, "pid"),
-			     opt(d, "host"), json_is_true(json_object_get(d, "rehearsal")));
+			     opt(d, "host"), json_is_true(json_object_get(d, "rehearsal")),
+			     log_object(d));
 	free(metrics);
 	if (error == 0 && rowid_out)
 		*rowid_out = sqlite3_last_insert_rowid(j->db);
 	return error;
 }
 
+/* Run id's log path (its file where it was written) into *out, NULL when
+ * it has none; MT_ENOTFOUND "no run #ID". */
+static int log_path(mt_journal *j, int64_t id, char **out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = mt_jstmt_first(j, &st, "reading runs", "SELECT log FROM runs WHERE id = ?", "I", id);
+
+	*out = rc == 1 ? mt_jstmt_col_text(st, 0) : NULL;
+	if (rc == 0)
+		rc = mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
+	sqlite3_finalize(st);
+	return rc < 0 ? rc : 0;
+}
+
+int mt_journal_run_log(mt_journal *j, int64_t id, char **path, int *temp)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = mt_jstmt_first(j, &st, "reading runs", "SELECT log, log_object, uid FROM runs"
+				" WHERE id = ?", "I", id);
+	const char *log = rc == 1 ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	const char *ref = rc == 1 ? (const char *)sqlite3_column_text(st, 1) : NULL;
+
+	*path = NULL;
+	*temp = 0;
+	if (rc == 0)
+		rc = mt_error_set(MT_ENOTFOUND, "no run #%lld", (long long)id);
+	else if (rc == 1 && log && mt_path_exists(log))
+		*path = mt_strdup(log);
+	else if (rc == 1 && !ref)
+		rc = mt_error_set(MT_ENOTFOUND, "run #%lld: its log %s is not on this machine and "
+				  "the record has no copy of it", (long long)id, log ? log : "");
+	else if (rc == 1 && (rc = mt_object_get_file(mt_events_trial_dir(j->events), ref, log,
+						       path)) == 0)
+		*temp = 1;
+	else if (rc < 0 && ref)
+		mt_error_prefix(rc, "run #%lld (event %s): its log %s is not on this machine, and ",
+				(long long)id, (const char *)sqlite3_column_text(st, 2), log ? log : "");
+	sqlite3_finalize(st);
+	return rc < 0 ? rc : 0;
+}
+
 int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_exit_status,
 		       int exit_status, int64_t ended_ms, const char *metrics)
 {
-	char uid[MT_EVENT_ID_LEN + 1];
-	int error;
+	char uid[MT_EVENT_ID_LEN + 1], *log = NULL;
+	json_t *data = json_pack("{so, so, sI, so}", "status", mt_json_text(status), "exit_status",
+				 exit_json(has_exit_status, exit_status), "ended",
+				 (json_int_t)ended_ms, "metrics", metrics_json(metrics));
+	int error = log_path(j, id, &log);
 
-	if ((error = mt_jevent_begin(j)) < 0)
+	/* the artefact before the event, outside the lock */
+	if (error == 0)
+		error = store_log(j, data, log);
+	free(log);
+	if (error < 0 || (error = mt_jevent_begin(j)) < 0) {
+		json_decref(data);
 		return error;
-	if ((error = mt_jevent_uid_of(j, "runs", "run", id, uid)) == 0)
-		error = mt_jevent_emit(j, "run.end", mt_now_ms(),
-				       json_pack("{ss, so, so, sI, so}", "run", uid, "status",
-						 mt_json_text(status), "exit_status",
-						 exit_json(has_exit_status, exit_status), "ended",
-						 (json_int_t)ended_ms, "metrics",
-						 metrics_json(metrics)), NULL);
+	}
+	if ((error = mt_jevent_uid_of(j, "runs", "run", id, uid)) == 0) {
+		json_object_set_new(data, "run", json_string(uid));
+		error = mt_jevent_emit(j, "run.end", mt_now_ms(), data, NULL);
+	} else {
+		json_decref(data);
+	}
 	return mt_jstmt_finish(j, error);
 }
 
@@ -130,10 +212,11 @@ int mt_japply_run_end(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 	if (error == 0) {
 		metrics = metrics_text(e->data);
 		error = mt_jstmt_run(j, "ending run", "UPDATE runs SET status = ?, exit_status = ?,"
-				     " ended_ms = ?, metrics = coalesce(?, metrics) WHERE id = ?",
-				     "tXITI", status, json_is_integer(exit),
-				     (int)json_integer_value(exit), (int64_t)mt_json_int(e->data, "ended"),
-				     metrics, id);
+				     " ended_ms = ?, metrics = coalesce(?, metrics), log_object ="
+				     " coalesce(?, log_object) WHERE id = ?", "tXITtI", status,
+				     json_is_integer(exit), (int)json_integer_value(exit),
+				     (int64_t)mt_json_int(e->data, "ended"), metrics,
+				     log_object(e->data), id);
 	}
 	free(metrics);
 	if (error == 0 && rowid_out)

@@ -32,7 +32,7 @@ ev=.mtrial/events/$files
 eq "$(wc -l <"$ev" | tr -d ' ')" 9 "one line an event"
 OUT=$(head -1 "$ev")
 eq "$(json 'j["author"]["name"], j["author"]["email"], j["kind"], j["v"]')" \
-	"Ada Events ada@example.com note.add 1" "an event names its author and kind"
+	"Ada Events ada@example.com note.add 2" "an event names its author and kind"
 OUT=$(sed -n 3p "$ev")
 eq "$(json 'j["data"]["interval"] is not None and len(j["data"]["interval"])')" 26 \
 	"a note names its interval by the event's id"

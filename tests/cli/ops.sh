@@ -142,7 +142,10 @@ run_mt 0 ops show "$M/net.pt"; has "Recorded as torchscript #1" "$OUT" "recorded
 run_mt 0 ops show "$M/net.pt"; has "Already recorded as torchscript #1" "$OUT" "an unchanged inventory is not stored twice"
 run_mt 0 ops show "$T_TMP/ops.json"; has "Recorded as trace #2" "$OUT" "trace recorded"
 eq "$(sqlite3 .mtrial/journal.db "select count(*) from inventories")" 2 "two inventories in the journal"
-eq "$(sqlite3 .mtrial/journal.db "select json_array_length(json_extract(result, '\$.ops.\"aten::addmm\".shapes')) from inventories where source='trace'")" \
+# the index names the inventory's artefact, gzip, named by its content
+ref=$(sqlite3 .mtrial/journal.db "select substr(json_extract(result, '\$.object'), 8) from inventories where source='trace'")
+eq "$(zcat ".mtrial/objects/sha256/${ref:0:2}/${ref:2}" | sha256sum | cut -c1-64)" "$ref" "an inventory's artefact is named by the hash of its content"
+eq "$(zcat ".mtrial/objects/sha256/${ref:0:2}/${ref:2}" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["ops"]["aten::addmm"]["shapes"]))')" \
 	2 "the trace's shapes are kept in the record"
 run_mt 0 ops show trace --json; eq "$(json 'j["inventory_id"]')" 2 "the latest trace by name"
 

@@ -251,7 +251,7 @@ static void test_bad_lines_say_why(void **state)
 
 	append_event(c->ev, "note.add", json_pack("{ss}", "text", "one"));
 	path = events_file(c);
-	append_raw(path, "{\"v\":2,\"id\":\"0000000003e800000000000000\",\"t\":1,\"kind\":\"x\","
+	append_raw(path, "{\"v\":99,\"id\":\"0000000003e800000000000000\",\"t\":1,\"kind\":\"x\","
 			 "\"data\":{}}\n"
 			 "{\"v\":1,\"id\":\"nope\",\"t\":1,\"kind\":\"x\",\"data\":{}}\n"
 			 "{\"v\":1,\"id\":\"0000000003e800000000000000\",\"t\":1,\"kind\":\"x\"}\n");

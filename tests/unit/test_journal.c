@@ -152,7 +152,8 @@ static void undo_events(struct ctx *c, sqlite3 *db)
 		assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	}
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE events; DROP TABLE event_files;"
-				      " DROP TABLE refused_events; UPDATE schema_version SET version = 12",
+				      " DROP TABLE refused_events; ALTER TABLE runs DROP COLUMN log_object;"
+				      " UPDATE schema_version SET version = 12",
 				      NULL, NULL, NULL), SQLITE_OK);
 	mt_fx_rmtree(events);
 	free(events);

@@ -1,0 +1,21 @@
+/* What `mtrial doctor` says of a trial's record (issue 19): the lines of
+ * events files refused, the artefacts missing, and a journal.db that a
+ * team committed to git before it became a local index. */
+#ifndef MT_DOCTOR_TRIAL_H
+#define MT_DOCTOR_TRIAL_H
+
+#include "journal.h"
+#include "trial.h"
+
+typedef struct {
+	mt_record_summary record; /* every refused line */
+	int journal_tracked;      /* 1 committed at HEAD, 0 not, -1 cannot tell */
+	char *journal_rel;        /* journal.db's path in its repository; NULL when none */
+	char *why_unknown;        /* why it cannot tell, with -1 */
+} mt_doctor_trial_result;
+
+/* Fills *out (the caller disposes of it, also on error). */
+int mt_doctor_trial(mt_doctor_trial_result *out, mt_trial *t);
+void mt_doctor_trial_result_dispose(mt_doctor_trial_result *r);
+
+#endif

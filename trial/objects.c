@@ -1,0 +1,239 @@
+/* Content-addressed artefacts: gzip files named by the SHA-256 of what
+ * they hold. */
+#include "objects.h"
+#include "error.h"
+#include "sha256.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libdeflate.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PREFIX "sha256:"
+/* libdeflate's levels run 1..12; 6 is zlib's default: a 12 MB scan result
+ * in tens of ms, most of the ratio of the slower levels */
+#define LEVEL 6
+
+/* 1 when ref is "sha256:" and 64 lower-case hex digits. */
+static int well_formed(const char *ref)
+{
+	if (!ref || strncmp(ref, PREFIX, strlen(PREFIX)) != 0 || strlen(ref) != MT_OBJECT_REF_LEN)
+		return 0;
+	for (const char *p = ref + strlen(PREFIX); *p; p++)
+		if (!isxdigit((unsigned char)*p) || isupper((unsigned char)*p))
+			return 0;
+	return 1;
+}
+
+char *mt_object_path(const char *trial_dir, const char *ref)
+{
+	const char *hex = ref + strlen(PREFIX);
+	char rel[128], *path;
+
+	if (!well_formed(ref))
+		return NULL;
+	snprintf(rel, sizeof(rel), MT_OBJECTS_DIR "/sha256/%.2s/%s", hex, hex + 2);
+	path = mt_path_join(trial_dir, rel);
+	return path;
+}
+
+/* The object's bytes, gzip-compressed: a new buffer into *out. */
+static int compress(const void *data, size_t len, char **out, size_t *out_len)
+{
+	struct libdeflate_compressor *c = libdeflate_alloc_compressor(LEVEL);
+	size_t cap;
+
+	*out = NULL;
+	if (!c)
+		return mt_error_set(MT_EIO, "out of memory compressing an artefact");
+	cap = libdeflate_gzip_compress_bound(c, len);
+	if ((*out = malloc(cap)))
+		*out_len = libdeflate_gzip_compress(c, data, len, *out, cap);
+	libdeflate_free_compressor(c);
+	if (!*out || !*out_len) {
+		free(*out);
+		*out = NULL;
+		return mt_error_set(MT_EIO, "cannot compress an artefact of %zu bytes", len);
+	}
+	return 0;
+}
+
+int mt_object_put(const char *trial_dir, const void *data, size_t len,
+		  char ref[MT_OBJECT_REF_LEN + 1])
+{
+	char hex[65], *path, *dir, *packed = NULL;
+	size_t packed_len = 0;
+	int error = 0;
+
+	mt_sha256_hex(hex, data, len);
+	snprintf(ref, MT_OBJECT_REF_LEN + 1, PREFIX "%s", hex);
+	path = mt_object_path(trial_dir, ref);
+	if (mt_path_exists(path))
+		goto cleanup; /* named by its content: there is nothing to write */
+	dir = mt_strdup(path);
+	*strrchr(dir, '/') = '\0';
+	error = mt_mkdir_p(dir);
+	free(dir);
+	if (error == 0 && (error = compress(data, len, &packed, &packed_len)) == 0)
+		error = mt_file_write_atomic(path, packed, packed_len, 1);
+	if (error == MT_EEXISTS) { /* another writer stored the same bytes first */
+		mt_error_clear();
+		error = 0;
+	}
+	if (error < 0)
+		mt_error_prefix(error, "storing artefact %s: ", ref);
+cleanup:
+	free(packed);
+	free(path);
+	return error;
+}
+
+int mt_object_put_file(const char *trial_dir, const char *path, char ref[MT_OBJECT_REF_LEN + 1],
+		       uint64_t *bytes)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int error = mt_file_read(&text, &len, path);
+
+	if (error == 0)
+		error = mt_object_put(trial_dir, text, len, ref);
+	if (error == 0 && bytes)
+		*bytes = len;
+	free(text);
+	return error;
+}
+
+/* Inflates gzip `in` into a new NUL-terminated buffer: the size its
+ * trailer gives first (the size modulo 4 GiB), more while it does not
+ * fit. */
+static int inflate_gz(const char *in, size_t in_len, char **out, size_t *len)
+{
+	struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+	enum libdeflate_result r = LIBDEFLATE_BAD_DATA;
+	size_t cap = 0;
+
+	*out = NULL;
+	if (!d)
+		return mt_error_set(MT_EIO, "out of memory");
+	if (in_len >= 18) {
+		const unsigned char *t = (const unsigned char *)in + in_len - 4;
+		cap = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+		r = LIBDEFLATE_INSUFFICIENT_SPACE;
+	}
+	/* deflate packs at most 1032 to 1: a size beyond says the trailer lies */
+	while (r == LIBDEFLATE_INSUFFICIENT_SPACE && cap <= in_len * 1032) {
+		free(*out);
+		if (!(*out = malloc(cap + 1)))
+			break;
+		r = libdeflate_gzip_decompress(d, in, in_len, *out, cap, len);
+		cap += (size_t)1 << 32; /* the trailer gives the size modulo 4 GiB */
+	}
+	libdeflate_free_decompressor(d);
+	if (r != LIBDEFLATE_SUCCESS) {
+		free(*out);
+		*out = NULL;
+		return mt_error_set(MT_EINVALID, "not a whole gzip stream");
+	}
+	(*out)[*len] = '\0';
+	return 0;
+}
+
+int mt_object_get(const char *trial_dir, const char *ref, char **out, size_t *len)
+{
+	char *path = mt_object_path(trial_dir, ref), *packed = NULL, hex[65];
+	size_t packed_len = 0;
+	int error;
+
+	*out = NULL;
+	*len = 0;
+	if (!path)
+		return mt_error_set(MT_EINVALID, "'%.80s' is not the name of an artefact "
+				    "(sha256:HEX)", ref ? ref : "");
+	if (!mt_path_exists(path)) {
+		error = mt_error_set(MT_ENOTFOUND, "artefact %s is missing (%s)", ref, path);
+		goto cleanup;
+	}
+	if ((error = mt_file_read(&packed, &packed_len, path)) < 0)
+		goto cleanup;
+	if ((error = inflate_gz(packed, packed_len, out, len)) == 0) {
+		mt_sha256_hex(hex, *out, *len);
+		if (strcmp(hex, ref + strlen(PREFIX)) != 0)
+			error = mt_error_set(MT_EINVALID, "its content hashes to sha256:%s", hex);
+	}
+	if (error < 0) {
+		mt_error_prefix(error, "artefact %s is corrupt (%s): ", ref, path);
+		free(*out);
+		*out = NULL;
+	}
+cleanup:
+	free(packed);
+	free(path);
+	return error;
+}
+
+/* like's extension (".csv"), "" when it has none or a long one. */
+static const char *extension(const char *like)
+{
+	const char *base = like ? strrchr(like, '/') : NULL, *dot;
+
+	base = base ? base + 1 : like;
+	dot = base ? strrchr(base, '.') : NULL;
+	return dot && dot != base && strlen(dot) <= 16 ? dot : "";
+}
+
+int mt_object_get_file(const char *trial_dir, const char *ref, const char *like,
+		       char **path_out)
+{
+	const char *tmp = getenv("TMPDIR"), *ext = extension(like);
+	char *text = NULL, *path;
+	size_t len = 0, off = 0;
+	int fd, error = mt_object_get(trial_dir, ref, &text, &len);
+
+	*path_out = NULL;
+	if (error < 0)
+		return error;
+	path = malloc(strlen(tmp && *tmp ? tmp : "/tmp") + strlen(ext) + 32);
+	sprintf(path, "%s/mtrial-object-XXXXXX%s", tmp && *tmp ? tmp : "/tmp", ext);
+	if ((fd = mkstemps(path, (int)strlen(ext))) < 0) {
+		error = mt_error_set(MT_EIO, "%s: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	while (error == 0 && off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		if (w < 0 && errno != EINTR)
+			error = mt_error_set(MT_EIO, "%s: %s", path, strerror(errno));
+		off += w > 0 ? (size_t)w : 0;
+	}
+	close(fd);
+	if (error < 0)
+		unlink(path);
+cleanup:
+	if (error == 0)
+		*path_out = path;
+	else
+		free(path);
+	free(text);
+	return error;
+}
+
+json_t *mt_object_ref_json(const char *ref, uint64_t bytes)
+{
+	return json_pack("{ss, sI}", "object", ref, "bytes", (json_int_t)bytes);
+}
+
+int mt_object_ref_of(const json_t *v, const char **ref, uint64_t *bytes)
+{
+	json_t *o = json_object_get(v, "object"), *b = json_object_get(v, "bytes");
+
+	if (json_object_size(v) != 2 || !well_formed(json_string_value(o)) ||
+	    !json_is_integer(b) || json_integer_value(b) < 0)
+		return 0;
+	*ref = json_string_value(o);
+	if (bytes)
+		*bytes = (uint64_t)json_integer_value(b);
+	return 1;
+}

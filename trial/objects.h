@@ -1,0 +1,55 @@
+/* The trial's artefacts by content (issue 19): a scan's, probe's or
+ * inventory's whole result and a run's log, kept out of the events files.
+ *
+ * An object is `.mtrial/objects/sha256/AB/CDEF...` named by the SHA-256 of
+ * its uncompressed content, stored gzip-compressed (zcat reads it), written
+ * once through a temporary file and a link (a name that exists is done),
+ * never rewritten. Its name says everything about it: a sync copies the
+ * files as they are. An event refers to one as {"object": "sha256:HEX",
+ * "bytes": N}, N the uncompressed size. */
+#ifndef MT_OBJECTS_H
+#define MT_OBJECTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#define MT_OBJECTS_DIR "objects"
+/* "sha256:" and 64 hex digits */
+#define MT_OBJECT_REF_LEN 71
+
+/* Stores `len` bytes as an object of trial directory `trial_dir` (the
+ * `.mtrial` directory), when it is not there yet; ref gets its name. */
+int mt_object_put(const char *trial_dir, const void *data, size_t len,
+		  char ref[MT_OBJECT_REF_LEN + 1]);
+
+/* mt_object_put of the bytes of file `path`; *bytes (may be NULL) their
+ * number. */
+int mt_object_put_file(const char *trial_dir, const char *path, char ref[MT_OBJECT_REF_LEN + 1],
+		       uint64_t *bytes);
+
+/* The content of object `ref` into *out (NUL-terminated, the caller frees)
+ * and *len, its hash verified: MT_ENOTFOUND naming the hash when missing,
+ * MT_EINVALID when corrupt or not a name of an object. */
+int mt_object_get(const char *trial_dir, const char *ref, char **out, size_t *len);
+
+/* Writes object `ref` into a new temporary file named with `like`'s
+ * extension (".csv" of a path that has one: readers that tell a format by
+ * it read the copy alike; may be NULL); *path_out the caller unlinks and
+ * frees. */
+int mt_object_get_file(const char *trial_dir, const char *ref, const char *like,
+		       char **path_out);
+
+/* The path object `ref` has, whether it exists or not; NULL when ref is
+ * not an object's name. Caller frees. */
+char *mt_object_path(const char *trial_dir, const char *ref);
+
+/* {"object": ref, "bytes": bytes}. New reference. */
+json_t *mt_object_ref_json(const char *ref, uint64_t bytes);
+
+/* 1 when v is a reference to an object (exactly "object" and "bytes", the
+ * name well formed), with *ref borrowed from v; 0 when v is anything else
+ * (a payload kept inline by an older event). */
+int mt_object_ref_of(const json_t *v, const char **ref, uint64_t *bytes);
+
+#endif
