@@ -42,6 +42,7 @@
 	X(git_diff_options_init) \
 	X(git_diff_tree_to_tree) \
 	X(git_diff_tree_to_workdir_with_index) \
+	X(git_diff_to_buf) \
 	X(git_error_clear) \
 	X(git_ignore_path_is_ignored) \
 	X(git_libgit2_opts) \
@@ -139,6 +140,7 @@ const git_error *mt_git2_error_last(void);
 #define git_diff_options_init (mt_git2.git_diff_options_init)
 #define git_diff_tree_to_tree (mt_git2.git_diff_tree_to_tree)
 #define git_diff_tree_to_workdir_with_index (mt_git2.git_diff_tree_to_workdir_with_index)
+#define git_diff_to_buf (mt_git2.git_diff_to_buf)
 #define git_error_clear (mt_git2.git_error_clear)
 #define git_ignore_path_is_ignored (mt_git2.git_ignore_path_is_ignored)
 #define git_libgit2_opts (mt_git2.git_libgit2_opts)

@@ -335,6 +335,15 @@ static char *tracks_repo(const mt_trial *t)
 	return mt_strdup(t->dir);
 }
 
+int mt_tracks_patch(mt_buf *out, const mt_trial *t, const char *base, const char *head)
+{
+	char *repo = tracks_repo(t);
+	int error = mt_gitdiff_patch(out, repo, base, head);
+
+	free(repo);
+	return error;
+}
+
 static const char *track_spec(const mt_trial *t, const char *track, const char *field)
 {
 	char key[96];

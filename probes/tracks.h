@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <jansson.h>
 #include "trial.h"
+#include "util.h"
 
 typedef struct mt_tracks_rules mt_tracks_rules;
 
@@ -53,6 +54,10 @@ int mt_tracks_diff(json_t **out, const char *repo, const char *base, const char 
  * in workload.repository when it is a directory, else the repository
  * holding the trial. */
 int mt_tracks_json(json_t **out, mt_trial *t, const mt_tracks_rules *rules, int64_t now_ms);
+
+/* The changes from base to head in the repository of trial t's tracks
+ * (as mt_tracks_json finds it) as a unified patch, appended to *out. */
+int mt_tracks_patch(mt_buf *out, const mt_trial *t, const char *base, const char *head);
 
 /* Marks PATH as changed by `track` (NULL: the one track that changed it)
  * `mark` (one of mt_change_marks) with an optional note; mark NULL clears
