@@ -346,7 +346,8 @@ int mt_tar_read_gz(mt_tar *out, const unsigned char *gz, size_t len)
 	isize = (uint32_t)gz[len - 4] | (uint32_t)gz[len - 3] << 8 | (uint32_t)gz[len - 2] << 16 |
 		(uint32_t)gz[len - 1] << 24;
 	if (isize > MT_TAR_MAX_SIZE) /* ISIZE is the length mod 2^32: the cap is under it */
-		return mt_error_set(MT_EINVALID, "gzip: inflates to %u bytes, more than the %llu read",
+		return mt_error_set(MT_EINVALID, "gzip: its trailer says %u bytes inflated, more than "
+				    "the %llu read (cut short, or not a bundle)",
 				    isize, (unsigned long long)MT_TAR_MAX_SIZE);
 	if (!(out->raw = malloc(isize ? isize : 1)) || !(d = libdeflate_alloc_decompressor())) {
 		free(out->raw);
