@@ -24,6 +24,11 @@ struct bundle_files {
 int bundle_files_take(struct bundle_files *f, const char *name, char *data, size_t len);
 void bundle_files_dispose(struct bundle_files *f);
 
+/* Where bundle entry `name` goes in a trial made from the bundle (its
+ * name there, borrowed from name), NULL for one that stays in the bundle
+ * (the report, the manifest: made again there). */
+const char *bundle_destination(const char *name);
+
 /* Writes root/rel (rel a name mt_tar_name_check accepts), its directories
  * made; never over a file that exists. */
 int bundle_write_file(const char *root, const char *rel, const char *data, size_t len);

@@ -183,17 +183,6 @@ static int dir_usable(const char *dir)
 						    "or empty directory", dir);
 }
 
-/* Where an entry goes in the trial directory, NULL for one that stays in
- * the bundle (the report, the manifest: made again there). */
-static const char *destination(const char *name)
-{
-	if (strcmp(name, MT_TRIAL_SPEC) == 0 || strncmp(name, "logs/", 5) == 0)
-		return name;
-	if (strncmp(name, "record/", 7) == 0)
-		return name + 7;
-	return NULL;
-}
-
 static int extract(const mt_tar *tar, const char *path, const char *dir)
 {
 	const char *base = strrchr(path, '/');
@@ -201,7 +190,7 @@ static int extract(const mt_tar *tar, const char *path, const char *dir)
 	int error = mt_mkdir_p(dir);
 
 	for (size_t i = 0; i < tar->n && error == 0; i++) {
-		const char *to = destination(tar->entries[i].name);
+		const char *to = bundle_destination(tar->entries[i].name);
 		if (to)
 			error = bundle_write_file(dir, to, (const char *)tar->entries[i].data,
 						  tar->entries[i].size);

@@ -37,6 +37,8 @@ static const char format_text[] =
 	"checks.json         the checks' results (tensor comparisons, models, curves)\n"
 	"environment.json    each system's software versions, from trial.yaml\n"
 	"tracks/NAME.patch   each track's changes, base to head, as a unified diff\n"
+	"tracks/NAME.json    the same as mtrial counted them (files, lines by rule):\n"
+	"                    what a trial made from the bundle reads, repository or not\n"
 	"report.md           the report, as `mtrial report --format md` made it\n"
 	"report.html         the same as HTML\n\n"
 	"A bundle made with --redact has the notes tagged private left out, host\n"
@@ -209,7 +211,7 @@ static int add_logs(struct bundle_files *f, mt_bundle_result *out, mt_trial *t,
 			free(data);
 			data = red;
 		}
-		snprintf(name, sizeof(name), "logs/%lld-%s.log", (long long)v.id, v.system);
+		snprintf(name, sizeof(name), MT_TRIAL_BUNDLE_LOG, (long long)v.id, v.system);
 		if ((error = bundle_files_take(f, name, data, len)) < 0)
 			break;
 		out->logs++;
@@ -232,47 +234,50 @@ static json_t *environment(const mt_trial *t)
 	return out;
 }
 
-static int add_track(struct bundle_files *f, mt_bundle_result *out, const mt_trial *t,
-		     const mt_track_view *v)
+/* Track `name`'s changes as tracks/NAME.json (what a trial made from the
+ * bundle reads instead of a diff) and tracks/NAME.patch (for people). */
+static int add_track(struct bundle_files *f, mt_bundle_result *out, mt_trial *t,
+		     const mt_tracks_rules *rules, const char *name)
 {
-	mt_buf patch = MT_BUF_INIT;
-	char name[128];
+	mt_buf patch = MT_BUF_INIT, path = MT_BUF_INIT;
+	json_t *changes = NULL;
+	char base[96], head[96];
+	int error;
 
-	if (!v->has_changes || !v->base || !v->head) {
+	snprintf(base, sizeof(base), "tracks.%s.base", name);
+	snprintf(head, sizeof(head), "tracks.%s.head", name);
+	/* the changes first: they say why when the revisions are not given */
+	if (mt_tracks_changes(&changes, t, rules, name) < 0 ||
+	    mt_tracks_patch(&patch, t, mt_spec_get(t->spec, base), mt_spec_get(t->spec, head)) < 0) {
 		out->tracks_skipped++;
-		note(out, "track %s: its changes are not known (%s); no patch", v->name,
-		     v->missing ? v->missing : v->error ? v->error : "no revisions");
-		return 0;
-	}
-	if (mt_tracks_patch(&patch, t, v->base, v->head) < 0) {
-		out->tracks_skipped++;
-		note(out, "track %s: %s; no patch", v->name, mt_error_last());
+		note(out, "track %s: its changes are not known (%s); none carried", name, mt_error_last());
 		mt_error_clear();
+		json_decref(changes);
 		mt_buf_dispose(&patch);
 		return 0;
 	}
-	snprintf(name, sizeof(name), "tracks/%s.patch", v->name);
-	out->tracks++;
-	return bundle_files_take(f, name, patch.ptr, patch.len);
+	mt_buf_printf(&path, MT_TRACKS_SAVED_DIR "/%s.patch", name);
+	if ((error = bundle_files_take(f, path.ptr, patch.ptr, patch.len)) == 0) {
+		path.len -= strlen("patch");
+		mt_buf_puts(&path, "json");
+		error = take_json(f, path.ptr, changes);
+		changes = NULL;
+	}
+	json_decref(changes);
+	mt_buf_dispose(&path);
+	out->tracks += error == 0;
+	return error;
 }
 
-static int add_tracks(struct bundle_files *f, mt_bundle_result *out, mt_trial *t, int64_t now_ms)
+static int add_tracks(struct bundle_files *f, mt_bundle_result *out, mt_trial *t)
 {
 	mt_tracks_rules *rules = NULL;
-	mt_track_view *v = NULL;
-	json_t *tracks = NULL;
-	size_t n = 0;
 	int error;
 
-	if ((error = mt_tracks_rules_load(&rules)) < 0 ||
-	    (error = mt_tracks_json(&tracks, t, rules, now_ms)) < 0 ||
-	    (error = mt_tracks_view_read(&v, &n, tracks)) < 0)
-		goto cleanup;
-	for (size_t i = 0; i < n && error == 0; i++)
-		error = add_track(f, out, t, &v[i]);
-cleanup:
-	mt_tracks_view_free(v, n);
-	json_decref(tracks);
+	if ((error = mt_tracks_rules_load(&rules)) < 0)
+		return error;
+	for (const char *const *n = mt_tracks; *n && error == 0; n++)
+		error = add_track(f, out, t, rules, *n);
 	mt_tracks_rules_free(rules);
 	return error;
 }
@@ -299,6 +304,18 @@ static int add_reports(struct bundle_files *f, mt_trial *src, int64_t now_ms,
 		error = bundle_files_take(f, name, text, len);
 	}
 	return error;
+}
+
+const char *bundle_destination(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strcmp(name, MT_TRIAL_SPEC) == 0 || strncmp(name, "logs/", 5) == 0 ||
+	    (strncmp(name, MT_TRACKS_SAVED_DIR "/", 7) == 0 && n > 5 && strcmp(name + n - 5, ".json") == 0))
+		return name;
+	if (strncmp(name, "record/", 7) == 0)
+		return name + 7;
+	return NULL;
 }
 
 int bundle_write_file(const char *root, const char *rel, const char *data, size_t len)
@@ -328,9 +345,10 @@ static void remove_tree(const char *dir)
 		(void)nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* A trial made of trial.yaml and the record in f (redacted), in a temporary
- * directory *dir (the caller removes it): what the redacted report and
- * checks are made from, so that they say no more than the record does. */
+/* The trial made of f as mt_bundle_init makes it (the record redacted), in a
+ * temporary directory *dir (the caller removes it): what the redacted
+ * report and checks are made from, so that they say no more than the
+ * record does. */
 static int stage(mt_trial **out, char **dir, const struct bundle_files *f)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -346,11 +364,13 @@ static int stage(mt_trial **out, char **dir, const struct bundle_files *f)
 	}
 	*dir = mt_buf_detach(&b);
 	for (size_t i = 0; i < f->n && error == 0; i++) {
-		const char *name = f->v[i].name;
-		if (strcmp(name, MT_TRIAL_SPEC) == 0 || strncmp(name, "record/", 7) == 0)
-			error = bundle_write_file(*dir, name + (name[0] == 'r' ? 7 : 0), f->v[i].data,
-						  f->v[i].len);
+		const char *to = bundle_destination(f->v[i].name);
+		if (to)
+			error = bundle_write_file(*dir, to, f->v[i].data, f->v[i].len);
 	}
+	/* made from the bundle as it will be: the tracks' changes it carries */
+	if (error == 0)
+		error = bundle_write_file(*dir, MT_EVENTS_FROM_BUNDLE, "(being written)\n", 16);
 	return error < 0 ? error : mt_trial_open(out, *dir, 1);
 }
 
@@ -384,15 +404,13 @@ static int pack(unsigned char **gz, size_t *gz_len, struct bundle_files *f, int6
 }
 
 /* What the record says, from src (the trial, or its redacted stage). */
-static int add_derived(struct bundle_files *f, mt_bundle_result *out, mt_trial *t, mt_trial *src,
+static int add_derived(struct bundle_files *f, mt_trial *t, mt_trial *src,
 		       const mt_bundle_options *o, struct bundle_redactor *r)
 {
 	int error;
 
-	if ((error = add_logs(f, out, t, r)) < 0 ||
-	    (error = take_json(f, "checks.json", mt_journal_checks_json(src->journal, NULL, 0))) < 0 ||
+	if ((error = take_json(f, "checks.json", mt_journal_checks_json(src->journal, NULL, 0))) < 0 ||
 	    (error = take_json(f, "environment.json", environment(t))) < 0 ||
-	    (error = add_tracks(f, out, t, o->now_ms)) < 0 ||
 	    (error = add_reports(f, src, o->now_ms, r)) < 0)
 		return error;
 	return bundle_files_take(f, "FORMAT", mt_strdup(format_text), strlen(format_text));
@@ -413,7 +431,8 @@ int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options 
 		bundle_redactor_init(r, &out->redacted);
 	if ((error = mt_file_read(&spec, &len, t->spec_path)) < 0 ||
 	    (error = bundle_files_take(&f, MT_TRIAL_SPEC, spec, len)) < 0 ||
-	    (error = add_record(&f, t->dir, r)) < 0)
+	    (error = add_record(&f, t->dir, r)) < 0 || (error = add_tracks(&f, out, t)) < 0 ||
+	    (error = add_logs(&f, out, t, r)) < 0)
 		goto cleanup;
 	if (!r) {
 		char *objects = mt_path_join(t->dir, OBJECTS_DIR);
@@ -423,7 +442,7 @@ int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options 
 		note(out, "--redact: %s left out (content-hashed: they cannot be redacted)",
 		     "record/" OBJECTS_DIR, NULL);
 	}
-	if (error < 0 || (error = add_derived(&f, out, t, staged ? staged : t, o, r)) < 0 ||
+	if (error < 0 || (error = add_derived(&f, t, staged ? staged : t, o, r)) < 0 ||
 	    (error = pack(&gz, &gz_len, &f, o->now_ms)) < 0)
 		goto cleanup;
 	if ((error = mt_file_write_atomic(o->output, (const char *)gz, gz_len, 0)) == 0) {

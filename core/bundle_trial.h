@@ -13,6 +13,7 @@
  *   checks.json          the checks' summaries
  *   environment.json     each system's software versions (trial.yaml)
  *   tracks/NAME.patch    each track's changes, base to head
+ *   tracks/NAME.json     the same as probes/tracks.c counts them
  *   report.md, report.html
  * The names and their order are fixed so that a reader can check it. */
 #ifndef MT_BUNDLE_TRIAL_H

@@ -157,3 +157,20 @@ cleanup:
 	free(journal_path);
 	return error;
 }
+
+char *mt_trial_run_log(const mt_trial *t, int64_t id, const char *system, const char *source)
+{
+	char *marker = mt_path_join(t->dir, MT_EVENTS_FROM_BUNDLE), *copy = NULL;
+	mt_buf b = MT_BUF_INIT;
+
+	if (system && !strchr(system, '/') && mt_path_exists(marker)) { /* a name, never a path */
+		mt_buf_printf(&b, "%s/" MT_TRIAL_BUNDLE_LOG, t->dir, (long long)id, system);
+		copy = mt_buf_detach(&b);
+		if (!mt_path_exists(copy)) {
+			free(copy);
+			copy = NULL;
+		}
+	}
+	free(marker);
+	return copy ? copy : source ? mt_strdup(source) : NULL;
+}

@@ -3,7 +3,7 @@
 # environment, the tracks' patches, the report), verify, and init
 # --from-bundle: decide --json and the Markdown report there equal the
 # originals but for the line saying where the report was made, with the
-# repository gone too; the copy is read-only. Then bundles refused, named,
+# repository gone too (the tracks' changes are carried); the copy is read-only. Then bundles refused, named,
 # exit 2, nothing extracted: a byte flipped in an entry (manifest) or in a
 # header (tar checksum), a size that does not match, an entry missing or
 # not listed, traversing names ('..', absolute, a symlink), truncated
@@ -26,7 +26,7 @@ eq "$(json 'j["logs"], j["logs_missing"], j["tracks"], j["redacted"]')" "7 0 2 N
 names=$(python3 -c 'import sys,tarfile; print("\n".join(tarfile.open(sys.argv[1]).getnames()))' "$B")
 eq "$(printf '%s\n' "$names" | head -1)" "MANIFEST" "MANIFEST is the first entry"
 for n in FORMAT trial.yaml checks.json environment.json logs/1-baseline.log logs/6-candidate.log \
-	tracks/portability.patch tracks/optimized.patch report.md report.html; do
+	tracks/portability.patch tracks/optimized.patch tracks/portability.json report.md report.html; do
 	has "$n" "$names" "the bundle holds $n"
 done
 check "the record's events file" sh -c "printf '%s\n' \"\$1\" | grep -q '^record/events/.*\.jsonl$'" _ "$names"
@@ -73,11 +73,16 @@ eq "$(cat "$C"/events/*.jsonl | sha256sum)" "$sum_before" "the copy's record unc
 C2=$T_TMP/copy2
 mkdir "$C2"
 run_mt 0 init --from-bundle "$B" "$C2" # an empty directory is fine
-mv "$R" "$R.away"
-run_mt 1 --trial "$C2" decide
+mv "$R" "$R.away" && mv "$L" "$L.away" # and the logs: read from the bundle's copies
+"$MTRIAL" --trial "$C2" decide --json >"$T_TMP/d3.json" 2>/dev/null
+check "decide --json equal without the repository" cmp -s "$T_TMP/d1.json" "$T_TMP/d3.json"
 run_mt 0 --trial "$C2" report --format md
-has "## " "$OUT" "the copy reports without its repository"
-mv "$R.away" "$R"
+printf '%s\n' "$OUT" | diff "$T_TMP/r1.md" - >"$T_TMP/r3.diff"
+eq "$(grep '^[<>]' "$T_TMP/r3.diff" | grep -vc '^[<>] Generated .* from the record in ')" 0 \
+	"the report equal without the repository and the logs: the bundle carries them"
+has "No bucket advice: run 3: its log gives no sequence length" "$OUT" "a figure read from the bundle's log"
+has "marked reusable 4" "$OUT" "the track's marks on the carried changes"
+mv "$R.away" "$R" && mv "$L.away" "$L"
 run_mt 2 init --from-bundle "$B" "$C2"
 has "not empty" "$ERR" "a directory that is not empty is refused"
 
@@ -171,5 +176,9 @@ has '{path}/base1.log' "$(cat "$T_TMP/rx/record/events/"*.jsonl)" "a log's path 
 has 'first compile took' "$(cat "$T_TMP/rx/report.md")" "other notes stay"
 run_mt 0 init --from-bundle "$RB" "$T_TMP/rcopy"
 run_mt 0 --trial "$T_TMP/rcopy" report --format md
+printf '%s\n' "$OUT" | diff "$T_TMP/rx/report.md" - >"$T_TMP/rr.diff"
+eq "$(grep '^[<>]' "$T_TMP/rr.diff" | grep -v '^[<>] Generated .* from the record in ' |
+	grep -vc '^[<>] - \*\*Workload:\*\*')" 0 \
+	"the redacted bundle's report is its record's (trial.yaml's paths are kept, its report's are not)"
 for f in "$T_TMP"/bad-*.tar.gz; do "$MTRIAL" bundle verify "$f"; done 2>&1 | sed "s|$T_TMP|<TMP>|" >&2
 finish
