@@ -359,7 +359,7 @@ int mt_tar_read_gz(mt_tar *out, const unsigned char *gz, size_t len)
 	if (r != LIBDEFLATE_SUCCESS || got != isize)
 		error = mt_error_set(MT_EINVALID, "gzip: %s",
 				     r == LIBDEFLATE_BAD_DATA ? "corrupt or truncated data, or a CRC-32 "
-								"that does not match"
+								"or length (ISIZE) that does not match"
 				     : r == LIBDEFLATE_INSUFFICIENT_SPACE || got != isize
 					     ? "the length in the trailer (ISIZE) does not match the data"
 					     : "truncated");

@@ -421,7 +421,7 @@ int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options 
 	struct bundle_files f = {0};
 	struct bundle_redactor red, *r = o->redact ? &red : NULL;
 	mt_trial *staged = NULL;
-	char *spec = NULL, *stage_dir = NULL;
+	char *spec = NULL, *stage_dir = NULL, *objects;
 	unsigned char *gz = NULL;
 	size_t len = 0, gz_len = 0;
 	int error;
@@ -434,14 +434,13 @@ int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options 
 	    (error = add_record(&f, t->dir, r)) < 0 || (error = add_tracks(&f, out, t)) < 0 ||
 	    (error = add_logs(&f, out, t, r)) < 0)
 		goto cleanup;
-	if (!r) {
-		char *objects = mt_path_join(t->dir, OBJECTS_DIR);
+	objects = mt_path_join(t->dir, OBJECTS_DIR);
+	if (!r)
 		error = add_objects(&f, objects, NULL);
-		free(objects);
-	} else if (mt_path_is_dir(t->dir) && (error = stage(&staged, &stage_dir, &f)) == 0) {
+	else if ((error = stage(&staged, &stage_dir, &f)) == 0 && mt_path_is_dir(objects))
 		note(out, "--redact: %s left out (content-hashed: they cannot be redacted)",
 		     "record/" OBJECTS_DIR, NULL);
-	}
+	free(objects);
 	if (error < 0 || (error = add_derived(&f, t, staged ? staged : t, o, r)) < 0 ||
 	    (error = pack(&gz, &gz_len, &f, o->now_ms)) < 0)
 		goto cleanup;
