@@ -20,29 +20,39 @@
 	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef/" \
 	"0123456789abcdef0123456789abcdef.json"
 
-/* A stream of three entries, ended, uncompressed in *tar and gzipped. */
-static void make(mt_buf *tar, unsigned char **gz, size_t *gz_len)
+/* A stream of three entries, ended: plain and gzipped. */
+struct stream {
+	mt_buf tar;
+	unsigned char *gz;
+	size_t gz_len;
+};
+
+static void make(struct stream *s)
 {
 	char block[512];
 
 	memset(block, 'x', sizeof(block));
-	mt_buf_init(tar);
-	assert_int_equal(mt_tar_add(tar, "MANIFEST", "m\n", 2, 1700000000), 0);
-	assert_int_equal(mt_tar_add(tar, LONG_NAME, "", 0, 1700000000), 0);
-	assert_int_equal(mt_tar_add(tar, "logs/1-candidate.log", block, sizeof(block), 0), 0);
-	assert_int_equal(mt_tar_finish_gz(gz, gz_len, tar), 0);
+	mt_buf_init(&s->tar);
+	assert_int_equal(mt_tar_add(&s->tar, "MANIFEST", "m\n", 2, 1700000000), 0);
+	assert_int_equal(mt_tar_add(&s->tar, LONG_NAME, "", 0, 1700000000), 0);
+	assert_int_equal(mt_tar_add(&s->tar, "logs/1-candidate.log", block, sizeof(block), 0), 0);
+	assert_int_equal(mt_tar_finish_gz(&s->gz, &s->gz_len, &s->tar), 0);
+}
+
+static void unmake(struct stream *s)
+{
+	mt_buf_dispose(&s->tar);
+	free(s->gz);
 }
 
 static void test_round_trip(void **state)
 {
-	mt_buf tar;
-	unsigned char *gz;
-	size_t gz_len;
+	struct stream st;
 	mt_tar t;
 	(void)state;
 
-	make(&tar, &gz, &gz_len);
-	assert_int_equal(mt_tar_read_gz(&t, gz, gz_len), 0);
+	make(&st);
+	assert_int_equal(mt_tar_read_gz(&t, st.gz, st.gz_len), 0);
 	assert_int_equal(t.n, 3);
 	assert_string_equal(t.entries[0].name, "MANIFEST");
 	assert_memory_equal(t.entries[0].data, "m\n", 2);
@@ -51,11 +61,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(mt_tar_find(&t, "logs/1-candidate.log")->size, 512);
 	assert_null(mt_tar_find(&t, "logs"));
 	mt_tar_dispose(&t);
-	assert_int_equal(mt_tar_read(&t, (unsigned char *)tar.ptr, tar.len), 0);
+	assert_int_equal(mt_tar_read(&t, (unsigned char *)st.tar.ptr, st.tar.len), 0);
 	assert_int_equal(t.n, 3);
 	mt_tar_dispose(&t);
-	mt_buf_dispose(&tar);
-	free(gz);
+	unmake(&st);
 }
 
 static void test_names(void **state)
@@ -87,26 +96,24 @@ static void test_names(void **state)
 static const char *broken(size_t at, unsigned char v, int fix_sum)
 {
 	static char msg[512];
-	mt_buf tar;
-	unsigned char *gz, *h;
-	size_t gz_len;
+	struct stream st;
+	unsigned char *h;
 	mt_tar t;
 
-	make(&tar, &gz, &gz_len);
-	tar.ptr[at] = (char)v;
+	make(&st);
+	st.tar.ptr[at] = (char)v;
 	if (fix_sum) {
 		unsigned sum = 0;
-		h = (unsigned char *)tar.ptr + at / 512 * 512;
+		h = (unsigned char *)st.tar.ptr + at / 512 * 512;
 		memset(h + 148, ' ', 8);
 		for (int i = 0; i < 512; i++)
 			sum += h[i];
 		snprintf((char *)h + 148, 8, "%06o", sum);
 	}
-	assert_int_equal(mt_tar_read(&t, (unsigned char *)tar.ptr, tar.len), MT_EINVALID);
+	assert_int_equal(mt_tar_read(&t, (unsigned char *)st.tar.ptr, st.tar.len), MT_EINVALID);
 	assert_null(t.entries);
 	snprintf(msg, sizeof(msg), "%s", mt_error_last());
-	mt_buf_dispose(&tar);
-	free(gz);
+	unmake(&st);
 	return msg;
 }
 
@@ -136,60 +143,53 @@ static void test_headers(void **state)
 
 static void test_end_and_duplicates(void **state)
 {
-	mt_buf tar;
-	unsigned char *gz;
-	size_t gz_len;
+	struct stream st;
 	mt_tar t;
 	(void)state;
 
-	make(&tar, &gz, &gz_len);
+	make(&st);
 	/* the end-of-archive blocks cut off: truncated */
-	assert_int_equal(mt_tar_read(&t, (unsigned char *)tar.ptr, tar.len - 1024), MT_EINVALID);
+	assert_int_equal(mt_tar_read(&t, (unsigned char *)st.tar.ptr, st.tar.len - 1024), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "truncated"));
 	/* one of the two end blocks cut off */
-	assert_int_equal(mt_tar_read(&t, (unsigned char *)tar.ptr, tar.len - 512), MT_EINVALID);
+	assert_int_equal(mt_tar_read(&t, (unsigned char *)st.tar.ptr, st.tar.len - 512), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "truncated"));
-	mt_buf_dispose(&tar);
-	free(gz);
+	unmake(&st);
 
-	mt_buf_init(&tar);
-	assert_int_equal(mt_tar_add(&tar, "a", "1", 1, 0), 0);
-	assert_int_equal(mt_tar_add(&tar, "a", "2", 1, 0), 0);
-	assert_int_equal(mt_tar_finish_gz(&gz, &gz_len, &tar), 0);
-	assert_int_equal(mt_tar_read_gz(&t, gz, gz_len), MT_EINVALID);
+	mt_buf_init(&st.tar);
+	assert_int_equal(mt_tar_add(&st.tar, "a", "1", 1, 0), 0);
+	assert_int_equal(mt_tar_add(&st.tar, "a", "2", 1, 0), 0);
+	assert_int_equal(mt_tar_finish_gz(&st.gz, &st.gz_len, &st.tar), 0);
+	assert_int_equal(mt_tar_read_gz(&t, st.gz, st.gz_len), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "'a': the name comes twice"));
-	mt_buf_dispose(&tar);
-	free(gz);
+	unmake(&st);
 }
 
 static void test_gzip(void **state)
 {
-	mt_buf tar;
-	unsigned char *gz;
-	size_t gz_len;
+	struct stream st;
 	mt_tar t;
 	(void)state;
 
-	make(&tar, &gz, &gz_len);
-	gz[gz_len - 8] ^= 1; /* the CRC-32 */
-	assert_int_equal(mt_tar_read_gz(&t, gz, gz_len), MT_EINVALID);
+	make(&st);
+	st.gz[st.gz_len - 8] ^= 1; /* the CRC-32 */
+	assert_int_equal(mt_tar_read_gz(&t, st.gz, st.gz_len), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "gzip"));
-	gz[gz_len - 8] ^= 1;
-	gz[gz_len - 4] ^= 1; /* ISIZE */
-	assert_int_equal(mt_tar_read_gz(&t, gz, gz_len), MT_EINVALID);
+	st.gz[st.gz_len - 8] ^= 1;
+	st.gz[st.gz_len - 4] ^= 1; /* ISIZE */
+	assert_int_equal(mt_tar_read_gz(&t, st.gz, st.gz_len), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "ISIZE"));
-	gz[gz_len - 4] ^= 1;
-	gz[gz_len - 1] = 0x7f; /* ISIZE past the cap: refused before any allocation */
-	assert_int_equal(mt_tar_read_gz(&t, gz, gz_len), MT_EINVALID);
+	st.gz[st.gz_len - 4] ^= 1;
+	st.gz[st.gz_len - 1] = 0x7f; /* ISIZE past the cap: refused before any allocation */
+	assert_int_equal(mt_tar_read_gz(&t, st.gz, st.gz_len), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "more than"));
-	gz[gz_len - 1] = 0;
-	assert_int_equal(mt_tar_read_gz(&t, gz, gz_len / 2), MT_EINVALID);
+	st.gz[st.gz_len - 1] = 0;
+	assert_int_equal(mt_tar_read_gz(&t, st.gz, st.gz_len / 2), MT_EINVALID);
 	assert_int_equal(mt_tar_read_gz(&t, (unsigned char *)"not gzip at all!!!!", 19), MT_EINVALID);
 	assert_non_null(strstr(mt_error_last(), "not a gzip stream"));
-	assert_int_equal(mt_tar_read_gz(&t, gz, gz_len), 0);
+	assert_int_equal(mt_tar_read_gz(&t, st.gz, st.gz_len), 0);
 	mt_tar_dispose(&t);
-	mt_buf_dispose(&tar);
-	free(gz);
+	unmake(&st);
 }
 
 int main(void)
