@@ -25,8 +25,10 @@ int bundle_files_take(struct bundle_files *f, const char *name, char *data, size
 void bundle_files_dispose(struct bundle_files *f);
 
 /* Where bundle entry `name` goes in a trial made from the bundle (its
- * name there, borrowed from name), NULL for one that stays in the bundle
- * (the report, the manifest: made again there). */
+ * name there, borrowed from name): trial.yaml, the events files, the
+ * objects, the logs and the tracks' changes; NULL for the rest, which
+ * stays in the bundle (the report and the manifest are made again there;
+ * an entry of another name is not the trial's). */
 const char *bundle_destination(const char *name);
 
 /* Writes root/rel (rel a name mt_tar_name_check accepts), its directories

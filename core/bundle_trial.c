@@ -306,15 +306,25 @@ static int add_reports(struct bundle_files *f, mt_trial *src, int64_t now_ms,
 	return error;
 }
 
+/* 1 when name is DIR/ONE_NAME.EXT: a file directly in dir with that ending. */
+static int one_in(const char *name, const char *dir, const char *ext)
+{
+	size_t d = strlen(dir), n = strlen(name), e = strlen(ext);
+
+	return strncmp(name, dir, d) == 0 && name[d] == '/' && !strchr(name + d + 1, '/') &&
+	       n > d + 1 + e && strcmp(name + n - e, ext) == 0;
+}
+
 const char *bundle_destination(const char *name)
 {
-	size_t n = strlen(name);
-
-	if (strcmp(name, MT_TRIAL_SPEC) == 0 || strncmp(name, "logs/", 5) == 0 ||
-	    (strncmp(name, MT_TRACKS_SAVED_DIR "/", 7) == 0 && n > 5 && strcmp(name + n - 5, ".json") == 0))
+	/* only what a trial directory holds: never a journal.db, a writer or a
+	 * marker a bundle could slip in */
+	if (strcmp(name, MT_TRIAL_SPEC) == 0 || one_in(name, "logs", ".log") ||
+	    one_in(name, MT_TRACKS_SAVED_DIR, ".json"))
 		return name;
-	if (strncmp(name, "record/", 7) == 0)
-		return name + 7;
+	if (one_in(name, "record/" MT_EVENTS_DIR, MT_EVENTS_EXT) ||
+	    strncmp(name, "record/" OBJECTS_DIR "/", strlen("record/" OBJECTS_DIR "/")) == 0)
+		return name + strlen("record/");
 	return NULL;
 }
 
@@ -396,6 +406,10 @@ static int pack(unsigned char **gz, size_t *gz_len, struct bundle_files *f, int6
 			   mtime);
 	for (size_t i = 0; i < f->n && error == 0; i++)
 		error = mt_tar_add(&tar, f->v[i].name, f->v[i].data, f->v[i].len, mtime);
+	if (error == 0 && tar.len + 1024 > MT_TAR_MAX_SIZE) /* a bundle no reader would take */
+		error = mt_error_set(MT_EINVALID, "the bundle would inflate to %zu bytes, more than the "
+				     "%llu a reader accepts: the logs are too large to carry",
+				     tar.len + 1024, (unsigned long long)MT_TAR_MAX_SIZE);
 	if (error == 0)
 		error = mt_tar_finish_gz(gz, gz_len, &tar);
 	mt_buf_dispose(&manifest);

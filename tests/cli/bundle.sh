@@ -130,6 +130,13 @@ elif kind == "absolute": open(out, "wb").write(gz(rebuild(extra=(("/tmp/evil-abs
 elif kind == "symlink": open(out, "wb").write(gz(rebuild(link="logs/evil")))
 elif kind == "gztrunc": d = open(src, "rb").read(); open(out, "wb").write(d[: len(d) // 2])
 elif kind == "tartrunc": open(out, "wb").write(gz(raw[:2000]))
+elif kind == "sneaky":  # listed, so it verifies: entries no trial directory takes
+    import hashlib
+    extra = ((b"record/journal.db", b"SQLite format 3\0junk"), (b"record/writer", b"evil-0\n"))
+    def m(d):
+        lines = d.decode().splitlines(True) + ["%s  %d  %s\n" % (hashlib.sha256(v).hexdigest(), len(v), k.decode()) for k, v in extra]
+        return "".join(sorted(lines, key=lambda l: l.split("  ", 2)[2].encode())).encode()
+    open(out, "wb").write(gz(rebuild(manifest=m, extra=[(k.decode(), v) for k, v in extra])))
 elif kind == "crc":
     d = bytearray(open(src, "rb").read()); d[-8] ^= 1; open(out, "wb").write(bytes(d))
 PY
@@ -155,6 +162,11 @@ refused symlink "symlink" "a symlink"
 refused gztrunc "gzip" "a truncated gzip stream"
 refused tartrunc "truncated" "a truncated tar stream"
 refused crc "gzip" "a CRC that does not match"
+craft sneaky "$T_TMP/sneaky.tar.gz"
+run_mt 0 bundle verify "$T_TMP/sneaky.tar.gz"
+run_mt 0 init --from-bundle "$T_TMP/sneaky.tar.gz" "$T_TMP/sneaky"
+check "a journal.db in the bundle is not the index" sh -c "! grep -q junk '$T_TMP/sneaky/journal.db'"
+check "nor is its writer taken" test ! -e "$T_TMP/sneaky/writer"
 check "nothing escaped the directory" test ! -e "$T_TMP/evil"
 check "nothing written at the absolute name" test ! -e /tmp/evil-abs
 run_mt 2 bundle verify "$T_TMP/absent.tar.gz"
