@@ -5,8 +5,12 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "bundle_trial.h"
 #include "util.h"
+
+#define BUNDLE_ORIGIN "origin.json"
 
 /* One file of the bundle as it will be written. */
 struct bundle_file {
@@ -54,6 +58,9 @@ void bundle_redact_learn(struct bundle_redactor *r, const char *text, size_t len
 /* Text (a log, the report) with host names and absolute paths replaced;
  * caller frees. */
 char *bundle_redact_text(struct bundle_redactor *r, const char *text, size_t len, size_t *out_len);
+
+/* Each string inside v redacted in place as text. */
+void bundle_redact_json(struct bundle_redactor *r, json_t *v);
 
 /* An events file redacted: the events of notes tagged private dropped, and
  * the events that name them, host names and absolute paths replaced in

@@ -5,6 +5,7 @@
 #include "bundle_int.h"
 #include "error.h"
 #include "events.h"
+#include "jsonutil.h"
 #include "sha256.h"
 #include "tar.h"
 
@@ -183,9 +184,23 @@ static int dir_usable(const char *dir)
 						    "or empty directory", dir);
 }
 
+/* The repository origin.json names, NULL for none (or one that cannot be
+ * a line of the marker). Caller frees. */
+static char *origin_repository(const mt_tar *tar)
+{
+	const mt_tar_entry *e = mt_tar_find(tar, BUNDLE_ORIGIN);
+	json_t *o = e ? json_loadb((const char *)e->data, e->size, 0, NULL) : NULL;
+	const char *repo = mt_json_str(o, "repository");
+	char *out = repo && *repo && !strchr(repo, '\n') ? mt_strdup(repo) : NULL;
+
+	json_decref(o);
+	return out;
+}
+
 static int extract(const mt_tar *tar, const char *path, const char *dir)
 {
 	const char *base = strrchr(path, '/');
+	char *repo;
 	mt_buf marker = MT_BUF_INIT;
 	int error = mt_mkdir_p(dir);
 
@@ -196,6 +211,10 @@ static int extract(const mt_tar *tar, const char *path, const char *dir)
 						  tar->entries[i].size);
 	}
 	mt_buf_printf(&marker, "%s\n", base ? base + 1 : path);
+	repo = origin_repository(tar);
+	if (repo) /* the second line: mt_trial_repository reads a relative one so */
+		mt_buf_printf(&marker, "%s\n", repo);
+	free(repo);
 	if (error == 0)
 		error = bundle_write_file(dir, MT_EVENTS_FROM_BUNDLE, marker.ptr, marker.len);
 	mt_buf_dispose(&marker);

@@ -195,8 +195,7 @@ char *bundle_redact_text(struct bundle_redactor *r, const char *s, size_t len, s
 	return out.ptr ? mt_buf_detach(&out) : mt_strdup("");
 }
 
-/* Each string inside v redacted in place. */
-static void redact_json(struct bundle_redactor *r, json_t *v)
+void bundle_redact_json(struct bundle_redactor *r, json_t *v)
 {
 	const char *key;
 	json_t *item;
@@ -209,10 +208,10 @@ static void redact_json(struct bundle_redactor *r, json_t *v)
 		free(red);
 	} else if (json_is_object(v)) {
 		json_object_foreach(v, key, item)
-			redact_json(r, item);
+			bundle_redact_json(r, item);
 	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, item)
-			redact_json(r, item);
+			bundle_redact_json(r, item);
 	}
 }
 
@@ -256,7 +255,7 @@ static void redact_line(const char *line, size_t n, json_t *obj, void *payload)
 		return;
 	}
 	if (obj) {
-		redact_json(eo->r, obj);
+		bundle_redact_json(eo->r, obj);
 		text = mt_json_dumps(obj, JSON_COMPACT);
 		len = text ? strlen(text) : 0;
 	} else {

@@ -4,6 +4,7 @@
 #include "bundle_int.h"
 #include "error.h"
 #include "events.h"
+#include "jsonutil.h"
 #include "jsonw.h"
 #include "render.h"
 #include "runview.h"
@@ -36,6 +37,7 @@ static const char format_text[] =
 	"logs/ID-SYSTEM.log  each run's log as it was read, by the run's id and system\n"
 	"checks.json         the checks' results (tensor comparisons, models, curves)\n"
 	"environment.json    each system's software versions, from trial.yaml\n"
+	"origin.json         the trial's directory and repository where it was made\n"
 	"tracks/NAME.patch   each track's changes, base to head, as a unified diff\n"
 	"tracks/NAME.json    the same as mtrial counted them (files, lines by rule):\n"
 	"                    what a trial made from the bundle reads, repository or not\n"
@@ -250,7 +252,7 @@ static int add_track(struct bundle_files *f, mt_bundle_result *out, mt_trial *t,
 	if (mt_tracks_changes(&changes, t, rules, name) < 0 ||
 	    mt_tracks_patch(&patch, t, mt_spec_get(t->spec, base), mt_spec_get(t->spec, head)) < 0) {
 		out->tracks_skipped++;
-		note(out, "track %s: its changes are not known (%s); none carried", name, mt_error_last());
+		note(out, "track %s: not carried: %s", name, mt_error_last());
 		mt_error_clear();
 		json_decref(changes);
 		mt_buf_dispose(&patch);
@@ -417,13 +419,29 @@ static int pack(unsigned char **gz, size_t *gz_len, struct bundle_files *f, int6
 	return error;
 }
 
+/* Where the trial was: its directory and its repository as this host
+ * reads workload.repository (a trial made from the bundle reads a relative
+ * one so, to say the same), redacted with r. */
+static json_t *origin(const mt_trial *t, struct bundle_redactor *r)
+{
+	char *repo = mt_trial_repository(t);
+	json_t *o = json_pack("{so, so}", "trial", mt_json_text(t->dir), "repository",
+			      repo ? mt_json_text(repo) : json_null());
+
+	free(repo);
+	if (r)
+		bundle_redact_json(r, o);
+	return o;
+}
+
 /* What the record says, from src (the trial, or its redacted stage). */
 static int add_derived(struct bundle_files *f, mt_trial *t, mt_trial *src,
 		       const mt_bundle_options *o, struct bundle_redactor *r)
 {
 	int error;
 
-	if ((error = take_json(f, "checks.json", mt_journal_checks_json(src->journal, NULL, 0))) < 0 ||
+	if ((error = take_json(f, BUNDLE_ORIGIN, origin(t, r))) < 0 ||
+	    (error = take_json(f, "checks.json", mt_journal_checks_json(src->journal, NULL, 0))) < 0 ||
 	    (error = take_json(f, "environment.json", environment(t))) < 0 ||
 	    (error = add_reports(f, src, o->now_ms, r)) < 0)
 		return error;

@@ -12,6 +12,7 @@
  *   logs/ID-SYSTEM.log   each run's log, wherever it was
  *   checks.json          the checks' summaries
  *   environment.json     each system's software versions (trial.yaml)
+ *   origin.json          the trial's directory and repository, as read there
  *   tracks/NAME.patch    each track's changes, base to head
  *   tracks/NAME.json     the same as probes/tracks.c counts them
  *   report.md, report.html

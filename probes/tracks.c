@@ -501,8 +501,7 @@ int mt_tracks_changes(json_t **out, mt_trial *t, const mt_tracks_rules *rules, c
 
 	*out = NULL;
 	if (!base || !head)
-		return mt_error_set(MT_ENOTFOUND, "track %s: no tracks.%s.base and .head in trial.yaml",
-				    name, name);
+		return mt_error_set(MT_ENOTFOUND, "no tracks.%s.base and .head in trial.yaml", name);
 	repo = tracks_repo(t);
 	error = changes_of(out, t, repo, name, base, head, rules);
 	free(repo);

@@ -46,8 +46,9 @@ int mt_trial_create(const char *dir, const char *name, const char *repository,
 char *mt_trial_run_log(const mt_trial *t, int64_t id, const char *system, const char *source);
 
 /* workload.repository as a local path: a relative one is read against the
- * trial directory, an absolute one as it is. NULL when the spec gives none
- * or gives a URL. Caller frees. */
+ * trial directory (in a trial made from a bundle, as its writer read it:
+ * the marker's second line), an absolute one as it is. NULL when the spec
+ * gives none or gives a URL. Caller frees. */
 char *mt_trial_repository(const mt_trial *t);
 
 #endif

@@ -86,6 +86,20 @@ mv "$R.away" "$R" && mv "$L.away" "$L"
 run_mt 2 init --from-bundle "$B" "$C2"
 has "not empty" "$ERR" "a directory that is not empty is refused"
 
+# a trial as `mtrial init` writes it, its repository relative (".."): the
+# copy, elsewhere, reads it as the writer did, and the report says the same
+N=$T_TMP/n
+new_repo "$N"
+(cd "$N" && "$MTRIAL" init >/dev/null && "$MTRIAL" note "a note" >/dev/null &&
+	"$MTRIAL" bundle -o "$T_TMP/n.tar.gz" >/dev/null) || bad "the plain trial's bundle"
+run_mt 0 init --from-bundle "$T_TMP/n.tar.gz" "$T_TMP/elsewhere/n"
+"$MTRIAL" --trial "$N/.mtrial" report --format md >"$T_TMP/n1.md"
+"$MTRIAL" --trial "$T_TMP/elsewhere/n" report --format md >"$T_TMP/n2.md"
+diff "$T_TMP/n1.md" "$T_TMP/n2.md" >"$T_TMP/n.diff"
+eq "$(grep '^[<>]' "$T_TMP/n.diff" | grep -vc '^[<>] Generated .* from the record in ')" 0 \
+	"a relative repository reads as the writer read it"
+has "$N" "$(cat "$T_TMP/n2.md")" "the writer's repository named"
+
 # --- refusals: named, exit 2, nothing extracted -------------------------------------
 # craft KIND OUT: a bundle with one fault, made from the good one
 craft() {
