@@ -19,7 +19,8 @@ const struct cli_command cli_commands[] = {
 	 "record, the run logs, and the index made from the record. It is\n"
 	 "read-only: every command that records refuses, naming the bundle.\n"
 	 "decide and report there derive the verdict from the record and trial.yaml\n"
-	 "alone; the repository need not be there.\n"},
+	 "alone: the runs' logs and the tracks' changes are read from the bundle's\n"
+	 "copies, so neither the repository nor the logs need be there.\n"},
 	{"spec", cmd_spec, "validate trial.yaml and print it",
 	 "Usage: mtrial spec [--trial DIR] [--json]\n\n"
 	 "Validates trial.yaml against the schema. Errors name file:line:column and\n"
@@ -363,8 +364,9 @@ const struct cli_command cli_commands[] = {
 	 "(record/events/*.jsonl as they are, record/objects/ when there are any);\n"
 	 "every run's log as logs/ID-SYSTEM.log, wherever it was; the checks'\n"
 	 "results (checks.json); each system's software versions\n"
-	 "(environment.json); each track's changes as tracks/NAME.patch; the report\n"
-	 "(report.md, report.html); FORMAT, saying what each is; and MANIFEST, the\n"
+	 "(environment.json); where the trial was (origin.json); each track's\n"
+	 "changes as tracks/NAME.patch and as mtrial counted them (NAME.json); the\n"
+	 "report (report.md, report.html); FORMAT, saying what each is; and MANIFEST, the\n"
 	 "first entry: \"SHA256  SIZE  NAME\" for every other entry, sorted by name.\n"
 	 "A log that cannot be read, or a track whose changes are not known, is left\n"
 	 "out and said.\n\n"
