@@ -146,5 +146,6 @@ int cmd_scaling(struct cli *cli, int argc, char **argv);
 int cmd_tracks(struct cli *cli, int argc, char **argv);
 int cmd_decide(struct cli *cli, int argc, char **argv);
 int cmd_rm(struct cli *cli, int argc, char **argv);
+int cmd_bundle(struct cli *cli, int argc, char **argv);
 
 #endif

@@ -1,5 +1,6 @@
 /* mtrial init: create a trial for a git repository. */
 #include "cli.h"
+#include "bundle_trial.h"
 #include "error.h"
 #include "repo.h"
 #include "util.h"
@@ -69,13 +70,36 @@ cleanup:
 	return error;
 }
 
+/* --from-bundle FILE DIR: a read-only trial from a verified bundle. */
+static int from_bundle(struct cli *cli, const char *bundle, const char *dir)
+{
+	mt_bundle_verified v;
+	char *abs;
+	int error;
+
+	if ((error = mt_bundle_init(&v, bundle, dir)) < 0)
+		return error;
+	abs = mt_path_abs(dir);
+	if (cli->json)
+		cli_print_json(json_pack("{ss, ss, sb, sI, sI}", "trial", abs ? abs : dir, "bundle",
+					 bundle, "read_only", 1, "events_files",
+					 (json_int_t)v.events_files, "logs", (json_int_t)v.logs));
+	else
+		printf("Made trial %s from bundle %s (verified: %zu files); read-only.\n"
+		       "Next: mtrial --trial %s decide, mtrial --trial %s report\n",
+		       cli_line(abs ? abs : dir), cli_line(bundle), v.files, cli_line(dir), cli_line(dir));
+	free(abs);
+	return 0;
+}
+
 int cmd_init(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 					     {"repo", required_argument, NULL, 'r'},
 					     {"name", required_argument, NULL, 'n'},
+					     {"from-bundle", required_argument, NULL, 'B'},
 					     {0}};
-	const char *repo = ".", *name = NULL;
+	const char *repo = ".", *name = NULL, *bundle = NULL;
 	int opt, error;
 
 	while ((opt = cli_getopt(cli, argc, argv, "+hr:n:", opts)) >= 0) {
@@ -83,11 +107,19 @@ int cmd_init(struct cli *cli, int argc, char **argv)
 			repo = optarg;
 		else if (opt == 'n')
 			name = optarg;
+		else if (opt == 'B')
+			bundle = optarg;
 		else
 			return cli_usage_error(cli, "bad option");
 	}
 	if (opt == CLI_GETOPT_HELP)
 		return CLI_EXIT_OK;
+	if (bundle) {
+		if (optind + 1 != argc)
+			return cli_usage_error(cli, "--from-bundle FILE needs one DIR to make the trial in");
+		return (error = from_bundle(cli, bundle, argv[optind])) < 0 ? cli_fail(cli, error)
+									     : CLI_EXIT_OK;
+	}
 	if (optind < argc)
 		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
 	if (name && !*name)

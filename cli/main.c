@@ -8,11 +8,19 @@
 
 const struct cli_command cli_commands[] = {
 	{"init", cmd_init, "create a trial (trial.yaml + journal.db) for a git repository",
-	 "Usage: mtrial init [--repo PATH] [--trial DIR] [--name NAME] [--json]\n\n"
+	 "Usage: mtrial init [--repo PATH] [--trial DIR] [--name NAME] [--json]\n"
+	 "       mtrial init --from-bundle FILE DIR [--json]\n\n"
 	 "Creates the trial directory (default .mtrial/ at the repository root) with a\n"
 	 "commented trial.yaml template and an empty journal.db. Refuses to overwrite\n"
 	 "an existing trial. PATH must be inside a git repository (default: the\n"
-	 "current directory); the template records its HEAD revision.\n"},
+	 "current directory); the template records its HEAD revision.\n\n"
+	 "--from-bundle verifies the bundle FILE whole (mtrial bundle verify) and,\n"
+	 "only then, makes DIR (absent or empty) a trial from it: trial.yaml, the\n"
+	 "record, the run logs, and the index made from the record. It is\n"
+	 "read-only: every command that records refuses, naming the bundle.\n"
+	 "decide and report there derive the verdict from the record and trial.yaml\n"
+	 "alone: the runs' logs and the tracks' changes are read from the bundle's\n"
+	 "copies, so neither the repository nor the logs need be there.\n"},
 	{"spec", cmd_spec, "validate trial.yaml and print it",
 	 "Usage: mtrial spec [--trial DIR] [--json]\n\n"
 	 "Validates trial.yaml against the schema. Errors name file:line:column and\n"
@@ -354,6 +362,30 @@ const struct cli_command cli_commands[] = {
 	 "inline CSS and SVG charts, no script); json prints the model they are\n"
 	 "rendered from. -o writes FILE atomically instead of standard output.\n"
 	 "MTRIAL_TEMPLATE_DIR overrides the templates compiled into the binary.\n"},
+	{"bundle", cmd_bundle, "pack the trial for another team to verify and repeat; verify a bundle",
+	 "Usage: mtrial bundle -o FILE.tar.gz [--redact] [--json]\n"
+	 "       mtrial bundle verify FILE [--json]\n\n"
+	 "Writes one gzip-compressed tar (ustar) of the trial: trial.yaml; the record\n"
+	 "(record/events/*.jsonl as they are, record/objects/ when there are any);\n"
+	 "every run's log as logs/ID-SYSTEM.log, wherever it was; the checks'\n"
+	 "results (checks.json); each system's software versions\n"
+	 "(environment.json); where the trial was (origin.json); each track's\n"
+	 "changes as tracks/NAME.patch and as mtrial counted them (NAME.json); the\n"
+	 "report (report.md, report.html); FORMAT, saying what each is; and MANIFEST, the\n"
+	 "first entry: \"SHA256  SIZE  NAME\" for every other entry, sorted by name.\n"
+	 "A log that cannot be read, or a track whose changes are not known, is left\n"
+	 "out and said.\n\n"
+	 "--redact leaves out the notes tagged private (and the events naming them),\n"
+	 "replaces host names by {host} and absolute paths by {path}/NAME in the\n"
+	 "record and the logs, leaves out record/objects/, makes the report and\n"
+	 "checks.json from that record, and says how many of each it replaced.\n"
+	 "trial.yaml is kept as it is (the figures depend on it).\n\n"
+	 "verify reads FILE whole (at most 512 MiB inflated) and checks it: gzip's\n"
+	 "CRC and length, each tar header's checksum, fields and size, names (no\n"
+	 "absolute path, '..', link or device), then every entry against MANIFEST\n"
+	 "(missing, not listed, another size, another sha256). Exit 2 names the\n"
+	 "entry and what is wrong. mtrial init --from-bundle makes a read-only\n"
+	 "trial from a bundle that verifies.\n"},
 	{"index", cmd_index, "the events files the journal indexes; rebuild the index",
 	 "Usage: mtrial index [--rebuild] [--json]\n\n"
 	 "The trial's record is the events files in .mtrial/events/ (one per writer:\n"

@@ -46,6 +46,7 @@
 	X(git_diff_options_init) \
 	X(git_diff_tree_to_tree) \
 	X(git_diff_tree_to_workdir_with_index) \
+	X(git_diff_to_buf) \
 	X(git_error_clear) \
 	X(git_graph_descendant_of) \
 	X(git_ignore_path_is_ignored) \
@@ -158,6 +159,7 @@ const git_error *mt_git2_error_last(void);
 #define git_diff_options_init (mt_git2.git_diff_options_init)
 #define git_diff_tree_to_tree (mt_git2.git_diff_tree_to_tree)
 #define git_diff_tree_to_workdir_with_index (mt_git2.git_diff_tree_to_workdir_with_index)
+#define git_diff_to_buf (mt_git2.git_diff_to_buf)
 #define git_error_clear (mt_git2.git_error_clear)
 #define git_graph_descendant_of (mt_git2.git_graph_descendant_of)
 #define git_ignore_path_is_ignored (mt_git2.git_ignore_path_is_ignored)

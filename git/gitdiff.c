@@ -3,6 +3,7 @@
 #include "gitdiff.h"
 #include "error.h"
 #include "git_int.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,8 +109,36 @@ static int walk(git_repository *repo, git_diff *diff, const mt_gitdiff_cb *cb, v
 	return error;
 }
 
-int mt_gitdiff_trees(char base_id[41], char head_id[41], const char *repo_path, const char *base,
-		     const char *head, const mt_gitdiff_cb *cb, void *payload)
+/* What is done with the diff once made: walked, or printed as a patch. */
+struct diff_use {
+	int (*fn)(git_repository *repo, git_diff *diff, struct diff_use *use);
+	const mt_gitdiff_cb *cb;
+	void *payload;
+	mt_buf *patch;
+};
+
+static int use_walk(git_repository *repo, git_diff *diff, struct diff_use *use)
+{
+	return walk(repo, diff, use->cb, use->payload);
+}
+
+static int use_patch(git_repository *repo, git_diff *diff, struct diff_use *use)
+{
+	git_buf buf = {0};
+	int error = 0;
+
+	(void)repo;
+	if (git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) < 0)
+		return git_fail(MT_EIO, "patch");
+	if (buf.size && mt_buf_put(use->patch, buf.ptr, buf.size) < 0)
+		error = mt_error_set(MT_EIO, "out of memory");
+	git_buf_dispose(&buf);
+	return error;
+}
+
+/* The diff from base to head, renames found, given to use->fn. */
+static int with_diff(char base_id[41], char head_id[41], const char *repo_path, const char *base,
+		     const char *head, struct diff_use *use)
 {
 	git_repository *repo = NULL;
 	git_commit *cbase = NULL, *chead = NULL;
@@ -136,7 +165,7 @@ int mt_gitdiff_trees(char base_id[41], char head_id[41], const char *repo_path, 
 	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
 	find.flags = GIT_DIFF_FIND_RENAMES;
 	git_diff_find_similar(diff, &find);
-	if ((error = walk(repo, diff, cb, payload)) == 0) {
+	if ((error = use->fn(repo, diff, use)) == 0) {
 		git_oid_tostr(base_id, 41, git_commit_id(cbase));
 		git_oid_tostr(head_id, 41, git_commit_id(chead));
 	}
@@ -149,4 +178,20 @@ done:
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	return error;
+}
+
+int mt_gitdiff_trees(char base_id[41], char head_id[41], const char *repo_path, const char *base,
+		     const char *head, const mt_gitdiff_cb *cb, void *payload)
+{
+	struct diff_use use = {.fn = use_walk, .cb = cb, .payload = payload};
+
+	return with_diff(base_id, head_id, repo_path, base, head, &use);
+}
+
+int mt_gitdiff_patch(mt_buf *out, const char *repo_path, const char *base, const char *head)
+{
+	struct diff_use use = {.fn = use_patch, .patch = out};
+	char base_id[41], head_id[41];
+
+	return with_diff(base_id, head_id, repo_path, base, head, &use);
 }

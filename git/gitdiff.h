@@ -6,6 +6,7 @@
 #define MT_GITDIFF_H
 
 #include <stddef.h>
+#include "util.h"
 
 /* One changed file. All borrowed, valid during the callback only. */
 typedef struct {
@@ -44,5 +45,9 @@ typedef struct {
  * libgit2's words. */
 int mt_gitdiff_trees(char base_id[41], char head_id[41], const char *repo, const char *base,
 		     const char *head, const mt_gitdiff_cb *cb, void *payload);
+
+/* The same changes as a unified patch (`git diff BASE HEAD`, renames
+ * found), appended to *out; errors as mt_gitdiff_trees's. */
+int mt_gitdiff_patch(mt_buf *out, const char *repo, const char *base, const char *head);
 
 #endif

@@ -3,6 +3,7 @@
 #include "tracks.h"
 #include "embedded.h"
 #include "error.h"
+#include "events.h"
 #include "gitdiff.h"
 #include "journal_view.h"
 #include "util.h"
@@ -335,6 +336,15 @@ static char *tracks_repo(const mt_trial *t)
 	return mt_strdup(t->dir);
 }
 
+int mt_tracks_patch(mt_buf *out, const mt_trial *t, const char *base, const char *head)
+{
+	char *repo = tracks_repo(t);
+	int error = mt_gitdiff_patch(out, repo, base, head);
+
+	free(repo);
+	return error;
+}
+
 static const char *track_spec(const mt_trial *t, const char *track, const char *field)
 {
 	char key[96];
@@ -456,6 +466,48 @@ static void apply_marks(json_t *tr, const char *name, const struct journal_in *i
 	json_object_set_new(tr, "stale_marks", stale);
 }
 
+/* The changes of track `name`: in a trial made from a bundle, the ones the
+ * bundle carries (tracks/NAME.json, as its writer's repository gave them:
+ * the reader's repository may be absent, or another); else the diff. */
+static int changes_of(json_t **out, const mt_trial *t, const char *repo, const char *name,
+		      const char *base, const char *head, const mt_tracks_rules *rules)
+{
+	char *marker = mt_path_join(t->dir, MT_EVENTS_FROM_BUNDLE), *saved = NULL;
+	json_error_t jerr;
+	int error = 1;
+
+	if (mt_path_exists(marker)) {
+		mt_buf b = MT_BUF_INIT;
+		mt_buf_printf(&b, "%s/" MT_TRACKS_SAVED_DIR "/%s.json", t->dir, name);
+		saved = mt_buf_detach(&b);
+	}
+	if (saved && mt_path_exists(saved)) {
+		*out = json_load_file(saved, 0, &jerr);
+		error = json_is_object(*out) ? 0 : mt_error_at(MT_EINVALID, saved, (unsigned long)jerr.line,
+							       (unsigned long)jerr.column, "%s", jerr.text);
+	}
+	if (error > 0)
+		error = mt_tracks_diff(out, repo, base, head, rules);
+	free(saved);
+	free(marker);
+	return error;
+}
+
+int mt_tracks_changes(json_t **out, mt_trial *t, const mt_tracks_rules *rules, const char *name)
+{
+	const char *base = track_spec(t, name, "base"), *head = track_spec(t, name, "head");
+	char *repo;
+	int error;
+
+	*out = NULL;
+	if (!base || !head)
+		return mt_error_set(MT_ENOTFOUND, "no tracks.%s.base and .head in trial.yaml", name);
+	repo = tracks_repo(t);
+	error = changes_of(out, t, repo, name, base, head, rules);
+	free(repo);
+	return error;
+}
+
 static json_t *track_json(mt_trial *t, const mt_tracks_rules *rules, const char *name,
 			  const struct journal_in *in)
 {
@@ -467,7 +519,7 @@ static json_t *track_json(mt_trial *t, const mt_tracks_rules *rules, const char 
 	if (!base || !head) {
 		json_object_set_new(tr, "changes", json_null());
 		json_object_set_new(tr, "missing", json_string("tracks.<name>.base and .head in trial.yaml"));
-	} else if (mt_tracks_diff(&changes, repo, base, head, rules) < 0) {
+	} else if (changes_of(&changes, t, repo, name, base, head, rules) < 0) {
 		json_object_set_new(tr, "changes", json_null());
 		json_object_set_new(tr, "error", json_string(mt_error_last()));
 		mt_error_clear();

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <jansson.h>
 #include "trial.h"
+#include "util.h"
 
 typedef struct mt_tracks_rules mt_tracks_rules;
 
@@ -53,6 +54,20 @@ int mt_tracks_diff(json_t **out, const char *repo, const char *base, const char 
  * in workload.repository when it is a directory, else the repository
  * holding the trial. */
 int mt_tracks_json(json_t **out, mt_trial *t, const mt_tracks_rules *rules, int64_t now_ms);
+
+/* In a trial made from a bundle (trial/events.h, MT_EVENTS_FROM_BUNDLE):
+ * the directory holding each track's changes as the bundle carried them,
+ * NAME.json, read instead of the diff. */
+#define MT_TRACKS_SAVED_DIR "tracks"
+
+/* Track `name`'s changes as mt_tracks_diff gives them (in a trial made from
+ * a bundle, as the bundle carries them), for a bundle to carry.
+ * MT_ENOTFOUND when trial.yaml gives the track no base and head. */
+int mt_tracks_changes(json_t **out, mt_trial *t, const mt_tracks_rules *rules, const char *name);
+
+/* The changes from base to head in the repository of trial t's tracks
+ * (as mt_tracks_json finds it) as a unified patch, appended to *out. */
+int mt_tracks_patch(mt_buf *out, const mt_trial *t, const char *base, const char *head);
 
 /* Marks PATH as changed by `track` (NULL: the one track that changed it)
  * `mark` (one of mt_change_marks) with an optional note; mark NULL clears

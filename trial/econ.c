@@ -24,8 +24,8 @@ void mt_run_shapes_dispose(mt_run_shapes *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* How run r's log is laid out: `mtrial run`'s timed lines, else what the
- * imported file's name and first bytes say. */
+/* How run r's log (read from path) is laid out: `mtrial run`'s timed
+ * lines, else what the imported file's name and first bytes say. */
 static enum mt_runs_log_format format_of(const mt_run_view *r, const char *path)
 {
 	char head[4096];
@@ -38,7 +38,7 @@ static enum mt_runs_log_format format_of(const mt_run_view *r, const char *path)
 		len = fread(head, 1, sizeof(head), f);
 		fclose(f);
 	}
-	return mt_runs_sniff(path, head, len);
+	return mt_runs_sniff(r->source ?: path, head, len);
 }
 
 /* Run `id` as the journal lists it (*out, read into *v); MT_ENOTFOUND for
@@ -121,13 +121,13 @@ int mt_econ_run_shapes(mt_run_shapes *out, mt_trial *t, int64_t id)
 	mt_run_opts o;
 	mt_run_view v;
 	json_t *r = NULL;
-	const char *path;
+	char *path = NULL;
 	int error, logged = 0;
 
 	memset(out, 0, sizeof(*out));
 	if ((error = run_of(&r, &v, t, id)) < 0 || (error = mt_runlog_rules_load(&rules)) < 0)
 		goto done;
-	path = v.source;
+	path = mt_trial_run_log(t, v.id, v.system, v.source);
 	if (!path) {
 		error = mt_error_set(MT_ENOTFOUND, "run %lld has no log", (long long)id);
 		goto done;
@@ -152,6 +152,7 @@ done:
 		mt_runlog_dispose(&log);
 	mt_runlog_rules_free(rules);
 	json_decref(r);
+	free(path);
 	if (error)
 		mt_run_shapes_dispose(out);
 	return error;

@@ -298,6 +298,25 @@ static int ends_mid_line(int fd, off_t size)
 	return size > 0 && pread(fd, &last, 1, size - 1) == 1 && last != '\n';
 }
 
+/* A trial made from a bundle is a copy of someone's record: appending to it
+ * would pass off new records as theirs. */
+static int refuse_read_only(const mt_events *ev)
+{
+	char *marker = mt_path_join(ev->trial_dir, MT_EVENTS_FROM_BUNDLE), *name = NULL;
+	int error = 0;
+
+	if (mt_path_exists(marker)) {
+		(void)mt_file_read(&name, NULL, marker);
+		if (name)
+			name[strcspn(name, "\n")] = '\0';
+		error = mt_error_set(MT_ESTATE, "this trial was made from bundle %s: read-only",
+				     name && *name ? name : "(unnamed)");
+	}
+	free(name);
+	free(marker);
+	return error;
+}
+
 int mt_events_append(mt_events *ev, const char *lines, size_t len, mt_events_pos *pos)
 {
 	const char *writer;
@@ -306,7 +325,8 @@ int mt_events_append(mt_events *ev, const char *lines, size_t len, mt_events_pos
 	int fd = -1, error;
 
 	memset(pos, 0, sizeof(*pos));
-	if ((error = mt_events_writer(ev, &writer)) < 0 || (error = mt_mkdir_p(ev->dir)) < 0)
+	if ((error = refuse_read_only(ev)) < 0 || (error = mt_events_writer(ev, &writer)) < 0 ||
+	    (error = mt_mkdir_p(ev->dir)) < 0)
 		return error;
 	snprintf(pos->file, sizeof(pos->file), "%s%s", writer, MT_EVENTS_EXT);
 	path = mt_path_join(ev->dir, pos->file);

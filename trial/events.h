@@ -21,6 +21,10 @@
 #define MT_EVENTS_VERSION_MIN 1
 #define MT_EVENTS_DIR "events"
 #define MT_EVENTS_EXT ".jsonl"
+/* In a trial directory made from a bundle (core/bundle_trial.h): the
+ * bundle's name. Its presence makes the trial read-only: every append is
+ * refused, naming it. */
+#define MT_EVENTS_FROM_BUNDLE "from-bundle"
 /* 12 hex digits of the time in ms, then 14 random ones: sorted as text,
  * ids sort by time. */
 #define MT_EVENT_ID_LEN 26
@@ -66,7 +70,8 @@ typedef struct {
 } mt_events_pos;
 
 /* Appends `len` bytes of whole lines (each ending in '\n') to this
- * writer's file in one write, durably. */
+ * writer's file in one write, durably. MT_ESTATE in a trial made from a
+ * bundle (MT_EVENTS_FROM_BUNDLE). */
 int mt_events_append(mt_events *ev, const char *lines, size_t len, mt_events_pos *pos);
 
 /* One line of an events file as read. Borrowed for the callback's call. */

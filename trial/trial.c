@@ -111,6 +111,25 @@ static char *repository_from(const char *dir, const char *repository)
 	return mt_buf_detach(&b);
 }
 
+/* Line `n` (1-based) of the marker of a trial made from a bundle, NULL
+ * for a trial that is not or a line that is not there. Caller frees. */
+static char *bundle_marker_line(const mt_trial *t, int n)
+{
+	char *marker = mt_path_join(t->dir, MT_EVENTS_FROM_BUNDLE), *text = NULL, *p, *out = NULL;
+
+	if (mt_file_read(&text, NULL, marker) == 0) {
+		for (p = text; p && n > 1; n--)
+			if ((p = strchr(p, '\n')))
+				p++;
+		if (p && *p && *p != '\n')
+			out = strndup(p, strcspn(p, "\n"));
+	}
+	mt_error_clear(); /* no marker: not made from a bundle */
+	free(text);
+	free(marker);
+	return out;
+}
+
 char *mt_trial_repository(const mt_trial *t)
 {
 	const char *r = t && t->spec ? mt_spec_get(t->spec, "workload.repository") : NULL;
@@ -120,6 +139,10 @@ char *mt_trial_repository(const mt_trial *t)
 		return NULL; /* none, or a URL (git@host:path) */
 	if (r[0] == '/')
 		return mt_strdup(r);
+	/* read against the directory of the trial the bundle was made from,
+	 * as its writer resolved it: not against the copy's */
+	if ((joined = bundle_marker_line(t, 2)))
+		return joined;
 	joined = mt_path_join(t->dir, r);
 	abs = mt_path_abs(joined);
 	if (!abs)
@@ -160,4 +183,21 @@ cleanup:
 	free(spec_path);
 	free(journal_path);
 	return error;
+}
+
+char *mt_trial_run_log(const mt_trial *t, int64_t id, const char *system, const char *source)
+{
+	char *marker = mt_path_join(t->dir, MT_EVENTS_FROM_BUNDLE), *copy = NULL;
+	mt_buf b = MT_BUF_INIT;
+
+	if (system && !strchr(system, '/') && mt_path_exists(marker)) { /* a name, never a path */
+		mt_buf_printf(&b, "%s/" MT_TRIAL_BUNDLE_LOG, t->dir, (long long)id, system);
+		copy = mt_buf_detach(&b);
+		if (!mt_path_exists(copy)) {
+			free(copy);
+			copy = NULL;
+		}
+	}
+	free(marker);
+	return copy ? copy : source ? mt_strdup(source) : NULL;
 }

@@ -39,9 +39,20 @@ void mt_trial_free(mt_trial *t);
 int mt_trial_create(const char *dir, const char *name, const char *repository,
 		    const char *revision);
 
+/* In a trial made from a bundle (core/bundle_trial.h), each run's log as
+ * the bundle carried it, under the trial directory: the id and the system. */
+#define MT_TRIAL_BUNDLE_LOG "logs/%lld-%s.log"
+
+/* The file to read run `id`'s log from: in a trial made from a bundle its
+ * copy (MT_TRIAL_BUNDLE_LOG) when there is one (the path recorded is the
+ * writer's, on another machine), else `source` as recorded. Caller frees;
+ * NULL when neither. */
+char *mt_trial_run_log(const mt_trial *t, int64_t id, const char *system, const char *source);
+
 /* workload.repository as a local path: a relative one is read against the
- * trial directory, an absolute one as it is. NULL when the spec gives none
- * or gives a URL. Caller frees. */
+ * trial directory (in a trial made from a bundle, as its writer read it:
+ * the marker's second line), an absolute one as it is. NULL when the spec
+ * gives none or gives a URL. Caller frees. */
 char *mt_trial_repository(const mt_trial *t);
 
 #endif

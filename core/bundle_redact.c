@@ -1,0 +1,291 @@
+/* --redact: what a bundle leaves out of the record and the logs before it
+ * is published. Notes tagged private go, with the events that name them;
+ * host names become "{host}" and absolute paths "{path}/NAME" (the file's
+ * own name kept: it says which file it was, not where it lived). */
+#include "bundle_int.h"
+#include "error.h"
+#include "jsonw.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PRIVATE_TAG "private"
+#define HOST_MARK "{host}"
+#define PATH_MARK "{path}"
+
+static void add_unique(char ***v, size_t *n, const char *s)
+{
+	char **grown;
+
+	if (!s || strlen(s) < 2 || strcmp(s, HOST_MARK) == 0)
+		return;
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	if (!(grown = realloc(*v, (*n + 1) * sizeof(*grown))))
+		return;
+	*v = grown;
+	(*v)[(*n)++] = mt_strdup(s);
+}
+
+/* A host and, for a dotted name, its short name (what writer names hold). */
+static void add_host(struct bundle_redactor *r, const char *host)
+{
+	char shortname[256];
+
+	add_unique(&r->hosts, &r->nhosts, host);
+	snprintf(shortname, sizeof(shortname), "%s", host ? host : "");
+	shortname[strcspn(shortname, ".")] = '\0';
+	add_unique(&r->hosts, &r->nhosts, shortname);
+}
+
+void bundle_redactor_init(struct bundle_redactor *r, mt_bundle_redacted *counts)
+{
+	char host[256] = "";
+
+	memset(r, 0, sizeof(*r));
+	r->counts = counts;
+	if (gethostname(host, sizeof(host) - 1) == 0)
+		add_host(r, host);
+}
+
+void bundle_redactor_dispose(struct bundle_redactor *r)
+{
+	for (size_t i = 0; i < r->nhosts; i++)
+		free(r->hosts[i]);
+	for (size_t i = 0; i < r->ndropped; i++)
+		free(r->dropped[i]);
+	free(r->hosts);
+	free(r->dropped);
+	memset(r, 0, sizeof(*r));
+}
+
+static int is_private_note(const json_t *ev)
+{
+	const char *kind = json_string_value(json_object_get(ev, "kind"));
+	json_t *tags = json_object_get(json_object_get(ev, "data"), "tags"), *tag;
+	size_t i;
+
+	if (!kind || strcmp(kind, "note.add") != 0)
+		return 0;
+	json_array_foreach(tags, i, tag)
+		if (json_is_string(tag) && strcmp(json_string_value(tag), PRIVATE_TAG) == 0)
+			return 1;
+	return 0;
+}
+
+/* Calls fn on each line of text with its JSON object (NULL when the line
+ * is not one). */
+static void each_line(const char *text, size_t len,
+		      void (*fn)(const char *line, size_t n, json_t *obj, void *payload), void *payload)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		json_t *obj = json_loadb(p, n, 0, NULL);
+		fn(p, n, json_is_object(obj) ? obj : NULL, payload);
+		json_decref(obj);
+		p += n + (nl != NULL);
+	}
+}
+
+static void learn_line(const char *line, size_t n, json_t *obj, void *payload)
+{
+	struct bundle_redactor *r = payload;
+
+	(void)line, (void)n;
+	if (!obj)
+		return;
+	add_host(r, json_string_value(json_object_get(obj, "host")));
+	if (is_private_note(obj))
+		add_unique(&r->dropped, &r->ndropped, json_string_value(json_object_get(obj, "id")));
+}
+
+void bundle_redact_learn(struct bundle_redactor *r, const char *text, size_t len)
+{
+	each_line(text, len, learn_line, r);
+}
+
+static int path_start(char c)
+{
+	return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '~' || c == '-';
+}
+
+/* What may stand before an absolute path: the start, a space, '=' (--out=/x),
+ * a quote or bracket, ':' (PATH=/a:/b). */
+static int path_lead(char c)
+{
+	return isspace((unsigned char)c) || strchr("=\"'`(:,[{;", c) != NULL;
+}
+
+static int path_end(char c)
+{
+	return isspace((unsigned char)c) || strchr("\"'`,;:)]}<>", c) != NULL || c == '\0';
+}
+
+static int host_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '-' || c == '_';
+}
+
+/* The length of a host name of r at s[i] standing alone (not inside a longer
+ * name), else 0. */
+static size_t host_at(const struct bundle_redactor *r, const char *s, size_t len, size_t i)
+{
+	if (i > 0 && (host_char(s[i - 1]) || s[i - 1] == '.'))
+		return 0;
+	for (size_t h = 0; h < r->nhosts; h++) {
+		size_t hl = strlen(r->hosts[h]);
+		if (hl > len - i || memcmp(s + i, r->hosts[h], hl) != 0)
+			continue;
+		if (i + hl < len && (host_char(s[i + hl]) ||
+				     (s[i + hl] == '.' && i + hl + 1 < len && isalnum((unsigned char)s[i + hl + 1]))))
+			continue;
+		return hl;
+	}
+	return 0;
+}
+
+/* An absolute path (two components at least) at s[i] replaced in out:
+ * its length, else 0. */
+static size_t path_at(struct bundle_redactor *r, const char *s, size_t len, size_t i, mt_buf *out)
+{
+	size_t j = i + 1, base;
+
+	if (s[i] != '/' || (i > 0 && !path_lead(s[i - 1])) || j >= len || !path_start(s[j]))
+		return 0;
+	while (j < len && !path_end(s[j]))
+		j++;
+	for (base = j; base > i && s[base - 1] != '/'; base--)
+		;
+	if (base == i + 1) /* one component, "/s" of "tokens (/s)": a path has two */
+		return 0;
+	mt_buf_puts(out, PATH_MARK);
+	if (base < j) {
+		mt_buf_puts(out, "/");
+		mt_buf_put(out, s + base, j - base);
+	}
+	r->counts->paths++;
+	return j - i;
+}
+
+char *bundle_redact_text(struct bundle_redactor *r, const char *s, size_t len, size_t *out_len)
+{
+	mt_buf out = MT_BUF_INIT;
+
+	mt_buf_reserve(&out, len + 1);
+	for (size_t i = 0; i < len;) {
+		size_t n = path_at(r, s, len, i, &out);
+		if (!n && (n = host_at(r, s, len, i))) {
+			mt_buf_puts(&out, HOST_MARK);
+			r->counts->hosts++;
+		}
+		if (!n) {
+			mt_buf_put(&out, s + i, 1);
+			n = 1;
+		}
+		i += n;
+	}
+	*out_len = out.len;
+	return out.ptr ? mt_buf_detach(&out) : mt_strdup("");
+}
+
+void bundle_redact_json(struct bundle_redactor *r, json_t *v)
+{
+	const char *key;
+	json_t *item;
+	size_t i, n;
+
+	if (json_is_string(v)) {
+		char *red = bundle_redact_text(r, json_string_value(v), json_string_length(v), &n);
+		if (n != json_string_length(v) || memcmp(red, json_string_value(v), n) != 0)
+			json_string_setn(v, red, n);
+		free(red);
+	} else if (json_is_object(v)) {
+		json_object_foreach(v, key, item)
+			bundle_redact_json(r, item);
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, item)
+			bundle_redact_json(r, item);
+	}
+}
+
+/* 1 when v holds the id of a dropped event anywhere (a withdrawal of a
+ * private note, a later event pointing at it). */
+static int names_dropped(const struct bundle_redactor *r, const json_t *v)
+{
+	const char *key;
+	json_t *item;
+	size_t i;
+
+	if (json_is_string(v)) {
+		for (i = 0; i < r->ndropped; i++)
+			if (strcmp(json_string_value(v), r->dropped[i]) == 0)
+				return 1;
+	} else if (json_is_object(v)) {
+		json_object_foreach((json_t *)v, key, item)
+			if (names_dropped(r, item))
+				return 1;
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, item)
+			if (names_dropped(r, item))
+				return 1;
+	}
+	return 0;
+}
+
+struct events_out {
+	struct bundle_redactor *r;
+	mt_buf out;
+};
+
+static void redact_line(const char *line, size_t n, json_t *obj, void *payload)
+{
+	struct events_out *eo = payload;
+	char *text;
+	size_t len;
+
+	if (obj && names_dropped(eo->r, obj)) {
+		eo->r->counts->notes++;
+		return;
+	}
+	if (obj) {
+		bundle_redact_json(eo->r, obj);
+		text = mt_json_dumps(obj, JSON_COMPACT);
+		len = text ? strlen(text) : 0;
+	} else {
+		text = bundle_redact_text(eo->r, line, n, &len);
+	}
+	mt_buf_put(&eo->out, text ? text : "", len);
+	mt_buf_puts(&eo->out, "\n");
+	free(text);
+}
+
+char *bundle_redact_events(struct bundle_redactor *r, const char *text, size_t len,
+			   size_t *out_len)
+{
+	struct events_out eo = {r, MT_BUF_INIT};
+
+	each_line(text, len, redact_line, &eo);
+	*out_len = eo.out.len;
+	return eo.out.ptr ? mt_buf_detach(&eo.out) : mt_strdup("");
+}
+
+char *bundle_redact_name(struct bundle_redactor *r, const char *name)
+{
+	for (size_t h = 0; h < r->nhosts; h++) {
+		size_t hl = strlen(r->hosts[h]);
+		if (strncmp(name, r->hosts[h], hl) == 0 && name[hl] == '-') {
+			mt_buf b = MT_BUF_INIT;
+			mt_buf_printf(&b, "redacted%s", name + hl);
+			r->counts->files++;
+			return mt_buf_detach(&b);
+		}
+	}
+	return mt_strdup(name);
+}

@@ -1,0 +1,79 @@
+/* `mtrial bundle`: a trial packed for another team to inspect and repeat
+ * (issue 20), and the read-only trial made again from one.
+ *
+ * A bundle is one gzip-compressed ustar stream (common/tar.h) of regular
+ * files, MANIFEST first:
+ *   MANIFEST             "SHA256  SIZE  NAME" for every other entry, one a
+ *                        line, sorted by name (bytewise)
+ *   FORMAT               what each entry is, in words
+ *   trial.yaml           as it is
+ *   record/events/W.jsonl  the record, the events files as they are
+ *   record/objects/...   content-hashed artefacts, when the trial has them
+ *   logs/ID-SYSTEM.log   each run's log, wherever it was
+ *   checks.json          the checks' summaries
+ *   environment.json     each system's software versions (trial.yaml)
+ *   origin.json          the trial's directory and repository, as read there
+ *   tracks/NAME.patch    each track's changes, base to head
+ *   tracks/NAME.json     the same as probes/tracks.c counts them
+ *   report.md, report.html
+ * The names and their order are fixed so that a reader can check it. */
+#ifndef MT_BUNDLE_TRIAL_H
+#define MT_BUNDLE_TRIAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trial.h"
+
+#define MT_BUNDLE_MANIFEST "MANIFEST"
+
+typedef struct {
+	const char *output; /* FILE.tar.gz */
+	int redact;         /* drop private notes, host names and absolute paths */
+	int64_t now_ms;     /* the report's time */
+} mt_bundle_options;
+
+/* What --redact took out, by kind. */
+typedef struct {
+	size_t notes;        /* events of notes tagged private (and their edits) */
+	size_t hosts;        /* host names replaced by "{host}" */
+	size_t paths;        /* absolute paths replaced by "{path}/NAME" */
+	size_t files;        /* events files renamed (their names hold the host) */
+} mt_bundle_redacted;
+
+typedef struct {
+	size_t files;        /* entries, MANIFEST included */
+	uint64_t bytes;      /* of the bundle written */
+	size_t logs;         /* run logs included */
+	size_t logs_missing; /* runs whose log could not be read */
+	size_t tracks;       /* tracks with a patch */
+	size_t tracks_skipped; /* tracks whose changes are not known (no revisions, no repository) */
+	mt_bundle_redacted redacted;
+	char *notes;         /* what was left out and why, one line each; NULL none */
+} mt_bundle_result;
+
+void mt_bundle_result_dispose(mt_bundle_result *r);
+
+/* Writes trial t's bundle to o->output (through a temporary name). */
+int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options *o);
+
+/* What a verified bundle holds. */
+typedef struct {
+	size_t files; /* entries the manifest lists, MANIFEST included */
+	uint64_t bytes; /* their sizes, inflated */
+	size_t events_files, logs;
+} mt_bundle_verified;
+
+/* Reads bundle `path` and checks every entry against its MANIFEST:
+ * MT_EINVALID naming the entry for a tar or gzip fault (common/tar.h), an
+ * entry missing, not listed, of another size or another sha256, or a
+ * manifest line that does not parse (its line). */
+int mt_bundle_verify(mt_bundle_verified *out, const char *path);
+
+/* Verifies bundle `path` whole, then makes `dir` (absent or empty) a
+ * read-only trial from it: trial.yaml, events/ and objects/, the logs
+ * under logs/, the index made from the events, and the marker naming the
+ * bundle. Nothing is written when the bundle is refused. */
+int mt_bundle_init(mt_bundle_verified *out, const char *path, const char *dir);
+
+#endif
