@@ -667,7 +667,7 @@ int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_tria
 	const char *remote = o && o->remote && *o->remote ? o->remote : MT_SYNC_DEFAULT_REMOTE;
 	int attempts = o && o->attempts > 0 ? o->attempts : 5, error = 0;
 	struct sync s = {0};
-	char key[PATH_MAX - 64], rc[128];
+	char key[PATH_MAX - 256], rc[128]; /* both fit in s.tracking */
 
 	memset(out, 0, sizeof(*out));
 	out->remote = mt_strdup(remote);
