@@ -29,11 +29,16 @@ static void print_written(struct cli *cli, const char *path, const mt_bundle_res
 					 (json_int_t)r->logs, "logs_missing", (json_int_t)r->logs_missing,
 					 "tracks", (json_int_t)r->tracks, "tracks_skipped",
 					 (json_int_t)r->tracks_skipped, "redacted",
-					 redact ? json_pack("{sI, sI, sI, sI}", "private_note_events",
-							    (json_int_t)d->notes, "host_names",
-							    (json_int_t)d->hosts, "absolute_paths",
-							    (json_int_t)d->paths, "events_files_renamed",
-							    (json_int_t)d->files)
+					 redact ? json_pack("{sI, sI, sI, sI, sI, sI, sI}",
+							    "private_note_events", (json_int_t)d->notes,
+							    "host_names", (json_int_t)d->hosts,
+							    "absolute_paths", (json_int_t)d->paths,
+							    "events_files_renamed", (json_int_t)d->files,
+							    "artefacts_rewritten", (json_int_t)d->artefacts,
+							    "artefacts_unchanged",
+							    (json_int_t)d->artefacts_same,
+							    "artefacts_not_carried",
+							    (json_int_t)d->artefacts_missing)
 						: json_null(),
 					 "notes", notes_json(r->notes)));
 		return;
@@ -42,8 +47,10 @@ static void print_written(struct cli *cli, const char *path, const mt_bundle_res
 	       cli_line(path), r->files, (unsigned long long)r->bytes, r->logs, r->tracks);
 	if (redact)
 		printf("Redacted: %zu event(s) of private notes dropped, %zu host name(s) and %zu "
-		       "absolute path(s) replaced, %zu events file(s) renamed.\n",
-		       d->notes, d->hosts, d->paths, d->files);
+		       "absolute path(s) replaced, %zu events file(s) renamed; %zu artefact(s) "
+		       "rewritten and named by their new hash, %zu unchanged, %zu not carried.\n",
+		       d->notes, d->hosts, d->paths, d->files, d->artefacts, d->artefacts_same,
+		       d->artefacts_missing);
 	for (const char *p = r->notes; p && *p;) {
 		size_t n = strcspn(p, "\n");
 		printf("  note: %.*s\n", (int)n, p);

@@ -1,7 +1,8 @@
 /* --redact: what a bundle leaves out of the record and the logs before it
  * is published. Notes tagged private go, with the events that name them;
  * host names become "{host}" and absolute paths "{path}/NAME" (the file's
- * own name kept: it says which file it was, not where it lived). */
+ * own name kept: it says which file it was, not where it lived), in the
+ * events and in the artefacts they name (core/bundle_artefacts.c). */
 #include "bundle_int.h"
 #include "error.h"
 #include "jsonw.h"
@@ -15,6 +16,7 @@
 #define PRIVATE_TAG "private"
 #define HOST_MARK "{host}"
 #define PATH_MARK "{path}"
+#define DEV_NULL "/dev/null"
 
 static void add_unique(char ***v, size_t *n, const char *s)
 {
@@ -42,12 +44,14 @@ static void add_host(struct bundle_redactor *r, const char *host)
 	add_unique(&r->hosts, &r->nhosts, shortname);
 }
 
-void bundle_redactor_init(struct bundle_redactor *r, mt_bundle_redacted *counts)
+void bundle_redactor_init(struct bundle_redactor *r, mt_bundle_redacted *counts,
+			  const char *trial_dir)
 {
 	char host[256] = "";
 
 	memset(r, 0, sizeof(*r));
 	r->counts = counts;
+	r->trial_dir = trial_dir;
 	if (gethostname(host, sizeof(host) - 1) == 0)
 		add_host(r, host);
 }
@@ -58,8 +62,11 @@ void bundle_redactor_dispose(struct bundle_redactor *r)
 		free(r->hosts[i]);
 	for (size_t i = 0; i < r->ndropped; i++)
 		free(r->dropped[i]);
+	for (size_t i = 0; i < r->narts; i++)
+		free(r->arts[i].packed);
 	free(r->hosts);
 	free(r->dropped);
+	free(r->arts);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -165,6 +172,8 @@ static size_t path_at(struct bundle_redactor *r, const char *s, size_t len, size
 		;
 	if (base == i + 1) /* one component, "/s" of "tokens (/s)": a path has two */
 		return 0;
+	if (j - i == strlen(DEV_NULL) && memcmp(s + i, DEV_NULL, j - i) == 0)
+		return 0; /* a patch's side that is no file: everyone's, no host's */
 	mt_buf_puts(out, PATH_MARK);
 	if (base < j) {
 		mt_buf_puts(out, "/");
@@ -215,6 +224,59 @@ void bundle_redact_json(struct bundle_redactor *r, json_t *v)
 	}
 }
 
+/* One line of YAML redacted into out: a value that now starts with a
+ * mark ("{path}/x", which YAML would read as a mapping) single-quoted. */
+static void redact_yaml_line(struct bundle_redactor *r, const char *line, size_t n, mt_buf *out)
+{
+	size_t len, v = 0, end;
+	char *red = bundle_redact_text(r, line, n, &len);
+
+	while (v < len && red[v] == ' ')
+		v++;
+	if (v + 1 < len && red[v] == '-' && red[v + 1] == ' ')
+		v += 2;
+	for (size_t k = v; k + 1 < len && red[k] != '{' && red[k] != '"' && red[k] != '\'' &&
+			   red[k] != '#'; k++)
+		if (red[k] == ':' && red[k + 1] == ' ') { /* "key: value" */
+			v = k + 2;
+			break;
+		}
+	while (v < len && red[v] == ' ')
+		v++;
+	if (v == len || red[v] != '{' || (len == n && memcmp(red, line, n) == 0)) {
+		mt_buf_put(out, red, len);
+		free(red);
+		return;
+	}
+	for (end = v; end < len && !(end > v && red[end] == '#' && red[end - 1] == ' '); end++)
+		;
+	while (end > v && red[end - 1] == ' ')
+		end--;
+	mt_buf_put(out, red, v);
+	mt_buf_puts(out, "'");
+	for (size_t k = v; k < end; k++)
+		mt_buf_put(out, red[k] == '\'' ? "''" : red + k, red[k] == '\'' ? 2 : 1);
+	mt_buf_puts(out, "'");
+	mt_buf_put(out, red + end, len - end);
+	free(red);
+}
+
+char *bundle_redact_yaml(struct bundle_redactor *r, const char *text, size_t len, size_t *out_len)
+{
+	mt_buf out = MT_BUF_INIT;
+
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		redact_yaml_line(r, p, n, &out);
+		if (nl)
+			mt_buf_puts(&out, "\n");
+		p += n + (nl != NULL);
+	}
+	*out_len = out.len;
+	return out.ptr ? mt_buf_detach(&out) : mt_strdup("");
+}
+
 /* 1 when v holds the id of a dropped event anywhere (a withdrawal of a
  * private note, a later event pointing at it). */
 static int names_dropped(const struct bundle_redactor *r, const json_t *v)
@@ -255,6 +317,7 @@ static void redact_line(const char *line, size_t n, json_t *obj, void *payload)
 		return;
 	}
 	if (obj) {
+		bundle_redact_artefacts(eo->r, obj); /* before the strings: a name stays whole */
 		bundle_redact_json(eo->r, obj);
 		text = mt_json_dumps(obj, JSON_COMPACT);
 		len = text ? strlen(text) : 0;
