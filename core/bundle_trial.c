@@ -296,9 +296,30 @@ static int add_tracks(struct bundle_files *f, mt_bundle_result *out, mt_trial *t
 	return error;
 }
 
-/* report.md and report.html of `src`, redacted as text with r. */
-static int add_reports(struct bundle_files *f, mt_trial *src, int64_t now_ms,
-		       struct bundle_redactor *r)
+/* text with each `from` replaced by `to`. Caller frees. */
+static char *replace_all(const char *text, size_t len, const char *from, const char *to,
+			 size_t *out_len)
+{
+	mt_buf b = MT_BUF_INIT;
+	size_t n = strlen(from);
+
+	for (size_t i = 0; i < len;) {
+		if (n && i + n <= len && memcmp(text + i, from, n) == 0) {
+			mt_buf_puts(&b, to);
+			i += n;
+		} else {
+			mt_buf_put(&b, text + i++, 1);
+		}
+	}
+	*out_len = b.len;
+	return mt_buf_detach(&b);
+}
+
+/* report.md and report.html of `src`, redacted as text with r; made in
+ * the stage, they name the trial's directory, as the record's writer
+ * knew it, where they name the stage's. */
+static int add_reports(struct bundle_files *f, mt_trial *src, const char *trial_dir,
+		       int64_t now_ms, struct bundle_redactor *r)
 {
 	static const char *const formats[] = {"md", "html"};
 	int error = 0;
@@ -310,7 +331,9 @@ static int add_reports(struct bundle_files *f, mt_trial *src, int64_t now_ms,
 			break;
 		len = strlen(text);
 		if (r) {
-			char *red = bundle_redact_text(r, text, len, &len);
+			char *named = replace_all(text, len, src->dir, trial_dir ? trial_dir : "", &len);
+			char *red = bundle_redact_text(r, named, len, &len);
+			free(named);
 			free(text);
 			text = red;
 		}
@@ -461,7 +484,7 @@ static int add_derived(struct bundle_files *f, json_t *orig, mt_trial *src,
 	if ((error = take_json(f, BUNDLE_ORIGIN, json_incref(orig))) < 0 ||
 	    (error = take_json(f, "checks.json", mt_journal_checks_json(src->journal, NULL, 0))) < 0 ||
 	    (error = take_json(f, "environment.json", environment(src))) < 0 ||
-	    (error = add_reports(f, src, o->now_ms, r)) < 0)
+	    (error = add_reports(f, src, mt_json_str(orig, "trial"), o->now_ms, r)) < 0)
 		return error;
 	return bundle_files_take(f, "FORMAT", mt_strdup(format_text), strlen(format_text));
 }
