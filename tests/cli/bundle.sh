@@ -210,6 +210,10 @@ printf '%s\n' "$OUT" | diff "$T_TMP/rx/report.md" - >"$T_TMP/rr.diff"
 eq "$(grep '^[<>]' "$T_TMP/rr.diff" | grep -vc '^[<>] Generated .* from the record in ')" 0 \
 	"the redacted bundle's report is its record's (trial.yaml's paths redacted alike)"
 hasnt "artefact missing" "$OUT" "the redacted copy misses no artefact"
+"$MTRIAL" --trial "$T_TMP/rcopy" decide --json >"$T_TMP/rd.json" 2>/dev/null
+diff "$T_TMP/d1.json" "$T_TMP/rd.json" >"$T_TMP/rd.diff"
+eq "$(grep -c '^[<>]' "$T_TMP/rd.diff")" 0 "the redacted copy's decide --json is the original's"
+check "... and says something" grep -q "time-to-quality" "$T_TMP/rd.json"
 OUT=$("$MTRIAL" --trial "$T_TMP/rcopy" doctor --json)
 eq "$(json 'j["trial"]["missing_artefacts"]')" "[]" "doctor: the redacted copy misses no artefact"
 for f in "$T_TMP"/bad-*.tar.gz; do "$MTRIAL" bundle verify "$f"; done 2>&1 | sed "s|$T_TMP|<TMP>|" >&2
