@@ -167,7 +167,8 @@ static int add_objects(struct bundle_files *f, const char *dir, const char *rel)
 		char *sub, *full, *data = NULL;
 		struct stat st;
 		size_t len;
-		if (de->d_name[0] == '.')
+		/* NAME.tmp.PID: an artefact being written, or a writer's killed */
+		if (de->d_name[0] == '.' || strstr(de->d_name, ".tmp."))
 			continue;
 		sub = rel ? mt_path_join(rel, de->d_name) : mt_strdup(de->d_name);
 		full = mt_path_join(dir, sub);

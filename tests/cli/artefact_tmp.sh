@@ -2,6 +2,7 @@
 # (objects/sha256/AB/HEX.tmp.PID): the next artefact written in that
 # directory removes them, and so does `mtrial doctor` anywhere under
 # objects/, saying so; never a live writer's (here the test's own shell).
+# A bundle carries none of them.
 . "$MT_SOURCE_DIR/tests/lib.sh"
 
 R=$T_TMP/repo
@@ -17,6 +18,11 @@ check "the log's artefact is there" test -f "$d/${hex:2}"
 : >"$d/${hex:2}.tmp.$dead"
 : >"$d/${hex:2}.tmp.$$"
 : >"$d/notes.tmp.x1" # not a temporary's name
+
+run_mt 0 bundle -o "$T_TMP/b.tar.gz"
+names=$(tar tzf "$T_TMP/b.tar.gz")
+has "record/objects/sha256/${hex:0:2}/${hex:2}" "$names" "the bundle carries the artefact"
+hasnt ".tmp." "$names" "and no temporary file, a live writer's or a dead one's"
 
 OUT=$("$MTRIAL" doctor --json) # its status says also whether libtorch is here
 eq "$(json 'j["trial"]["artefact_temporaries"]["removed"], j["trial"]["artefact_temporaries"]["live"]')" \
