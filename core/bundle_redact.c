@@ -204,6 +204,32 @@ char *bundle_redact_text(struct bundle_redactor *r, const char *s, size_t len, s
 	return out.ptr ? mt_buf_detach(&out) : mt_strdup("");
 }
 
+/* The keys of object v redacted too (a map by file path): a key the
+ * redaction makes the same as another's gets "#2", "#3"... */
+static void redact_keys(struct bundle_redactor *r, json_t *v)
+{
+	const char *key;
+	json_t *item;
+	void *tmp;
+
+	json_object_foreach_safe(v, tmp, key, item) {
+		size_t n;
+		char *red = bundle_redact_text(r, key, strlen(key), &n);
+		if (strcmp(red, key) != 0) {
+			mt_buf name = MT_BUF_INIT;
+			mt_buf_puts(&name, red);
+			for (int k = 2; json_object_get(v, mt_buf_cstr(&name)); k++) {
+				name.len = 0;
+				mt_buf_printf(&name, "%s#%d", red, k);
+			}
+			json_object_set(v, mt_buf_cstr(&name), item);
+			json_object_del(v, key);
+			mt_buf_dispose(&name);
+		}
+		free(red);
+	}
+}
+
 void bundle_redact_json(struct bundle_redactor *r, json_t *v)
 {
 	const char *key;
@@ -218,6 +244,7 @@ void bundle_redact_json(struct bundle_redactor *r, json_t *v)
 	} else if (json_is_object(v)) {
 		json_object_foreach(v, key, item)
 			bundle_redact_json(r, item);
+		redact_keys(r, v);
 	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, item)
 			bundle_redact_json(r, item);
