@@ -26,12 +26,7 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	mt_fx_rmtree(*state);
-	free(*state);
-	return 0;
-}
+#define teardown mt_fx_teardown_tmpdir
 
 /* A redactor that knows host "gpu-node-7" from an event. */
 static void redactor(struct bundle_redactor *r, mt_bundle_redacted *counts, const char *dir)

@@ -31,12 +31,7 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	mt_fx_rmtree(*state);
-	free(*state);
-	return 0;
-}
+#define teardown mt_fx_teardown_tmpdir
 
 static void test_named_by_content_gzip_never_rewritten(void **state)
 {
