@@ -251,51 +251,112 @@ void bundle_redact_json(struct bundle_redactor *r, json_t *v)
 	}
 }
 
-/* One line of YAML redacted into out: a value that now starts with a
- * mark ("{path}/x", which YAML would read as a mapping) single-quoted. */
-static void redact_yaml_line(struct bundle_redactor *r, const char *line, size_t n, mt_buf *out)
+/* Text of line[i..j) redacted into out. */
+static void put_redacted(struct bundle_redactor *r, const char *s, size_t n, mt_buf *out)
 {
-	size_t len, v = 0, end;
-	char *red = bundle_redact_text(r, line, n, &len);
+	size_t len;
+	char *red = bundle_redact_text(r, s, n, &len);
 
-	while (v < len && red[v] == ' ')
-		v++;
-	if (v + 1 < len && red[v] == '-' && red[v + 1] == ' ')
-		v += 2;
-	for (size_t k = v; k + 1 < len && red[k] != '{' && red[k] != '"' && red[k] != '\'' &&
-			   red[k] != '#'; k++)
-		if (red[k] == ':' && red[k + 1] == ' ') { /* "key: value" */
-			v = k + 2;
-			break;
-		}
-	while (v < len && red[v] == ' ')
-		v++;
-	if (v == len || red[v] != '{' || (len == n && memcmp(red, line, n) == 0)) {
-		mt_buf_put(out, red, len);
-		free(red);
-		return;
-	}
-	for (end = v; end < len && !(end > v && red[end] == '#' && red[end - 1] == ' '); end++)
-		;
-	while (end > v && red[end - 1] == ' ')
-		end--;
-	mt_buf_put(out, red, v);
-	mt_buf_puts(out, "'");
-	for (size_t k = v; k < end; k++)
-		mt_buf_put(out, red[k] == '\'' ? "''" : red + k, red[k] == '\'' ? 2 : 1);
-	mt_buf_puts(out, "'");
-	mt_buf_put(out, red + end, len - end);
+	mt_buf_put(out, red, len);
 	free(red);
+}
+
+/* The end of the quoted scalar starting at line[i] (its closing quote's
+ * index + 1, or n when the line ends first). */
+static size_t quoted_end(const char *line, size_t n, size_t i)
+{
+	char q = line[i];
+
+	for (size_t k = i + 1; k < n; k++) {
+		if (q == '"' && line[k] == '\\')
+			k++;
+		else if (line[k] == q && q == '\'' && k + 1 < n && line[k + 1] == '\'')
+			k++;
+		else if (line[k] == q)
+			return k + 1;
+	}
+	return n;
+}
+
+/* The end of the plain scalar starting at line[i]: before ": ", " #", the
+ * line's end, and in a flow collection (flow > 0) before , [ ] { }. */
+static size_t plain_end(const char *line, size_t n, size_t i, int flow)
+{
+	size_t k = i;
+
+	for (; k < n; k++) {
+		char c = line[k], next = k + 1 < n ? line[k + 1] : ' ';
+		if (c == ':' && (next == ' ' || next == '\t' || (flow && strchr(",]}", next))))
+			break;
+		if (c == '#' && k > i && (line[k - 1] == ' ' || line[k - 1] == '\t'))
+			break;
+		if (flow && strchr(",[]{}", c))
+			break;
+	}
+	while (k > i && (line[k - 1] == ' ' || line[k - 1] == '\t'))
+		k--;
+	return k;
+}
+
+/* One line of YAML redacted into out, scalar by scalar: a plain scalar the
+ * redaction changed is single-quoted (its "{path}" would otherwise open a
+ * mapping, or end one in a flow collection); quoted scalars and comments
+ * are redacted as they are. The flow depth carries over lines. */
+static void redact_yaml_line(struct bundle_redactor *r, const char *line, size_t n, mt_buf *out,
+			     int *flow)
+{
+	for (size_t i = 0; i < n;) {
+		char c = line[i];
+		size_t j;
+		if (c == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+			put_redacted(r, line + i, n - i, out); /* a comment */
+			return;
+		}
+		if (c == '"' || c == '\'') {
+			j = quoted_end(line, n, i);
+			put_redacted(r, line + i, j - i, out);
+			i = j;
+			continue;
+		}
+		if (strchr("{[}],: \t", c) || (c == '-' && (i + 1 == n || line[i + 1] == ' '))) {
+			*flow += (c == '{' || c == '[') - (c == '}' || c == ']');
+			*flow = *flow < 0 ? 0 : *flow;
+			mt_buf_put(out, line + i, 1);
+			i++;
+			continue;
+		}
+		j = plain_end(line, n, i, *flow);
+		if (j == i) { /* a ':' or '#' that ends nothing: as it is */
+			mt_buf_put(out, line + i, 1);
+			i++;
+			continue;
+		}
+		{
+			size_t len;
+			char *red = bundle_redact_text(r, line + i, j - i, &len);
+			if (len == j - i && memcmp(red, line + i, len) == 0) {
+				mt_buf_put(out, red, len);
+			} else {
+				mt_buf_puts(out, "'");
+				for (size_t k = 0; k < len; k++)
+					mt_buf_put(out, red[k] == '\'' ? "''" : red + k, red[k] == '\'' ? 2 : 1);
+				mt_buf_puts(out, "'");
+			}
+			free(red);
+		}
+		i = j;
+	}
 }
 
 char *bundle_redact_yaml(struct bundle_redactor *r, const char *text, size_t len, size_t *out_len)
 {
 	mt_buf out = MT_BUF_INIT;
+	int flow = 0;
 
 	for (const char *p = text, *end = text + len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		redact_yaml_line(r, p, n, &out);
+		redact_yaml_line(r, p, n, &out, &flow);
 		if (nl)
 			mt_buf_puts(&out, "\n");
 		p += n + (nl != NULL);

@@ -524,6 +524,8 @@ int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options 
 		free(objects);
 	} else {
 		error = stage(&staged, &stage_dir, &f, mt_json_str(orig, "repository"));
+		if (error < 0) /* a line of trial.yaml the redaction broke, named */
+			mt_error_prefix(error, "--redact: the redacted trial cannot be read back: ");
 	}
 	if (r && out->redacted.artefacts_missing) {
 		char count[32];

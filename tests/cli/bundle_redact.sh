@@ -32,6 +32,12 @@ run_mt 0 init
 # absolute paths as plain YAML scalars: redacted, they must stay strings
 sed -i "s|^  repository: .*|  repository: $R|; s|^    name:\$|    name: $T_TMP/data/imagenet # the copy on $HOST|" \
 	.mtrial/trial.yaml
+python3 - "$T_TMP" <<'PY' # and in a flow mapping, where "{path}" would end it
+import re, sys
+s = open(".mtrial/trial.yaml").read()
+s = re.sub(r"  model:\n(    .*\n)*?    config:\n", "  model: {name: tiny, config: %s/cfg/model.json}\n" % sys.argv[1], s, count=1)
+open(".mtrial/trial.yaml", "w").write(s)
+PY
 run_mt 0 spec
 run_mt 0 scan
 run_mt 0 probe
@@ -83,6 +89,11 @@ hostre="(?<![A-Za-z0-9_.-])$HOST(?![A-Za-z0-9_-]|\.[A-Za-z0-9])"
 check "no host name anywhere in the bundle" sh -c "! grep -rqP -- '$hostre' '$X'"
 check "the private note is gone" sh -c "! grep -rq 'the keys are in' '$X'"
 has "repository: '{path}/proj'" "$(cat "$X/trial.yaml")" "a plain YAML path quoted where it became {path}"
+has "model: {name: tiny, config: '{path}/model.json'}" "$(cat "$X/trial.yaml")" "... in a flow mapping too"
+mkdir -p "$T_TMP/x-spec" && cp "$X/trial.yaml" "$T_TMP/x-spec/"
+run_mt 0 --trial "$T_TMP/x-spec" spec --json
+eq "$(json 'j["workload"]["model"]["config"], j["workload"]["repository"]')" "{path}/model.json {path}/proj" \
+	"the redacted trial.yaml reads as YAML, the same keys"
 has "the first compile took 40 minutes in {path}/proj" "$(cat "$X/report.md")" "other notes stay, redacted"
 has "{path}/base.log" "$(cat "$X"/record/objects/sha256/*/*.inflated) $(cat "$X/record/events/"*.jsonl)" \
 	"a log's path keeps its file name"

@@ -1,6 +1,7 @@
 /* bundle --redact's redactor (core/bundle_redact.c, bundle_artefacts.c):
  * absolute paths and host names replaced in text, JSON values and keys,
- * trial.yaml kept YAML; an artefact an event names redacted, named by its
+ * trial.yaml kept YAML (a plain scalar changed is quoted, in a flow
+ * collection too); an artefact an event names redacted, named by its
  * new hash, the event naming that; one the trial lacks left named and
  * counted. */
 #include <stdarg.h>
@@ -91,7 +92,9 @@ static void test_yaml_stays_yaml(void **state)
 	mt_bundle_redacted c;
 	const char in[] = "workload:\n  repository: /srv/code/proj\n  name: \"/srv/x/y\"\n"
 			  "  # the data is in /srv/data/set\n  list:\n    - /srv/a/b # on gpu-node-7\n"
-			  "  command: python /srv/a/train.py\n";
+			  "  command: python /srv/a/train.py\n"
+			  "  model: {name: tiny, config: /srv/cfg/model.json, url: \"http://h/x\"}\n"
+			  "  seq: [/srv/a/b, 'it''s /srv/c/d']\n";
 	size_t n;
 	char *out;
 
@@ -99,7 +102,9 @@ static void test_yaml_stays_yaml(void **state)
 	out = bundle_redact_yaml(&r, in, strlen(in), &n);
 	assert_string_equal(out, "workload:\n  repository: '{path}/proj'\n  name: \"{path}/y\"\n"
 				 "  # the data is in {path}/set\n  list:\n    - '{path}/b' # on {host}\n"
-				 "  command: python {path}/train.py\n");
+				 "  command: 'python {path}/train.py'\n"
+				 "  model: {name: tiny, config: '{path}/model.json', url: \"http://h/x\"}\n"
+				 "  seq: ['{path}/b', 'it''s {path}/d']\n");
 	free(out);
 	bundle_redactor_dispose(&r);
 }
