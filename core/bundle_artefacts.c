@@ -13,6 +13,22 @@
 
 #define LOG_KEY "log_object" /* a run's log: text, whatever it looks like */
 
+const char *const mt_bundle_artefact_kinds[MT_BUNDLE_ART_KINDS] = {"scan", "probe", "inventory",
+								   "run log", "other"};
+
+/* What an artefact named by event kind `kind` holds (as_text: a log). */
+static int kind_of(const char *kind, int as_text)
+{
+	static const char *const prefixes[] = {"scan.", "probe.", "inventory."};
+
+	if (as_text)
+		return MT_BUNDLE_ART_RUN_LOG;
+	for (int k = 0; kind && k < 3; k++)
+		if (strncmp(kind, prefixes[k], strlen(prefixes[k])) == 0)
+			return k;
+	return MT_BUNDLE_ART_OTHER;
+}
+
 /* The redacted content of an artefact into *out (caller frees): JSON as
  * JSON, dumped as it was (keys sorted or in their order); text as text. */
 static char *redact_content(struct bundle_redactor *r, const char *text, size_t len, int as_text,
@@ -37,7 +53,7 @@ static char *redact_content(struct bundle_redactor *r, const char *text, size_t 
 
 /* Artefact `ref` read, redacted and packed as a new entry of r->arts. */
 static struct bundle_artefact *redact_one(struct bundle_redactor *r, const char *ref,
-					  uint64_t bytes, int as_text)
+					  uint64_t bytes, int as_text, const char *kind)
 {
 	struct bundle_artefact *a, *grown = realloc(r->arts, (r->narts + 1) * sizeof(*grown));
 	char *text = NULL, *red = NULL;
@@ -72,8 +88,10 @@ static struct bundle_artefact *redact_one(struct bundle_redactor *r, const char 
 		a->bytes = red_len;
 		if (strcmp(a->new, a->old) == 0)
 			r->counts->artefacts_same++;
-		else
+		else {
 			r->counts->artefacts++;
+			r->counts->artefacts_by_kind[kind_of(kind, as_text)]++;
+		}
 	}
 	free(text);
 	free(red);
@@ -82,20 +100,20 @@ static struct bundle_artefact *redact_one(struct bundle_redactor *r, const char 
 
 /* Reference v (an {"object", "bytes"}) made the redacted artefact's. */
 static void rewrite_ref(struct bundle_redactor *r, json_t *v, const char *ref, uint64_t bytes,
-			int as_text)
+			int as_text, const char *kind)
 {
 	struct bundle_artefact *a = NULL;
 
 	for (size_t i = 0; i < r->narts && !a; i++)
 		if (strcmp(r->arts[i].old, ref) == 0)
 			a = &r->arts[i];
-	if (!a && !(a = redact_one(r, ref, bytes, as_text)))
+	if (!a && !(a = redact_one(r, ref, bytes, as_text, kind)))
 		return;
 	json_object_set_new(v, "object", json_string(a->new));
 	json_object_set_new(v, "bytes", json_integer((json_int_t)a->bytes));
 }
 
-static void walk(struct bundle_redactor *r, json_t *v, const char *key)
+static void walk(struct bundle_redactor *r, json_t *v, const char *key, const char *kind)
 {
 	const char *ref, *k;
 	uint64_t bytes;
@@ -105,19 +123,19 @@ static void walk(struct bundle_redactor *r, json_t *v, const char *key)
 	if (json_is_object(v) && mt_object_ref_of(v, &ref, &bytes)) {
 		char copy[MT_OBJECT_REF_LEN + 1];
 		snprintf(copy, sizeof(copy), "%s", ref); /* ref is v's, which changes */
-		rewrite_ref(r, v, copy, bytes, key && strcmp(key, LOG_KEY) == 0);
+		rewrite_ref(r, v, copy, bytes, key && strcmp(key, LOG_KEY) == 0, kind);
 	} else if (json_is_object(v)) {
 		json_object_foreach(v, k, item)
-			walk(r, item, k);
+			walk(r, item, k, kind);
 	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, item)
-			walk(r, item, key);
+			walk(r, item, key, kind);
 	}
 }
 
 void bundle_redact_artefacts(struct bundle_redactor *r, json_t *ev)
 {
-	walk(r, json_object_get(ev, "data"), NULL);
+	walk(r, json_object_get(ev, "data"), NULL, json_string_value(json_object_get(ev, "kind")));
 }
 
 int bundle_take_artefacts(struct bundle_files *f, struct bundle_redactor *r)

@@ -34,6 +34,12 @@ typedef struct {
 	int64_t now_ms;     /* the report's time */
 } mt_bundle_options;
 
+/* The artefacts by what they hold, as mt_bundle_redacted counts them. */
+enum { MT_BUNDLE_ART_SCAN, MT_BUNDLE_ART_PROBE, MT_BUNDLE_ART_INVENTORY, MT_BUNDLE_ART_RUN_LOG,
+       MT_BUNDLE_ART_OTHER, MT_BUNDLE_ART_KINDS };
+/* Their names: "scan", "probe", "inventory", "run log", "other". */
+extern const char *const mt_bundle_artefact_kinds[MT_BUNDLE_ART_KINDS];
+
 /* What --redact took out, by kind. */
 typedef struct {
 	size_t notes;        /* events of notes tagged private (and their edits) */
@@ -41,6 +47,7 @@ typedef struct {
 	size_t paths;        /* absolute paths replaced by "{path}/NAME" */
 	size_t files;        /* events files renamed (their names hold the host) */
 	size_t artefacts;    /* artefacts redacted: their content rewritten, named by its new hash */
+	size_t artefacts_by_kind[MT_BUNDLE_ART_KINDS]; /* the same by what they hold */
 	size_t artefacts_same; /* artefacts carried as they were: nothing in them to redact */
 	size_t artefacts_missing; /* named by the record, not in the trial: not carried */
 } mt_bundle_redacted;

@@ -56,9 +56,13 @@ run_mt 0 bundle -o "$B" --redact --json
 eq "$(json 'j["redacted"]["private_note_events"]')" 1 "the private note dropped"
 eq "$(json 'j["redacted"]["artefacts_not_carried"]')" 0 "every artefact carried"
 check "the artefacts rewritten, counted" test "$(json 'j["redacted"]["artefacts_rewritten"]')" -ge 4
+eq "$(json 'j["redacted"]["artefacts_rewritten_by_kind"]["run log"], j["redacted"]["artefacts_rewritten_by_kind"]["scan"] >= 1')" \
+	"2 True" "... by kind: both run logs, the scan"
+eq "$(json 'sum(j["redacted"]["artefacts_rewritten_by_kind"].values()) == j["redacted"]["artefacts_rewritten"]')" \
+	True "... the kinds add up"
 eq "$(json '[n for n in j["notes"] if "artefact" in n]')" "[]" "no note of artefacts left out"
 run_mt 0 bundle -o "$B" --redact
-has "artefact(s) rewritten and named by their new hash" "$OUT" "the redaction says what it rewrote"
+has "run log 2) rewritten and named by their new hash" "$OUT" "the redaction says what it rewrote"
 run_mt 0 bundle verify "$B"
 
 X=$T_TMP/x

@@ -141,6 +141,7 @@ static void test_artefacts_rehashed_events_renamed(void **state)
 	out = bundle_redact_events(&r, events, strlen(events), &n);
 	assert_int_equal(r.error, 0);
 	assert_int_equal(c.artefacts, 1);
+	assert_int_equal(c.artefacts_by_kind[MT_BUNDLE_ART_RUN_LOG], 1);
 	assert_int_equal(c.artefacts_same, 1);
 	assert_int_equal(c.artefacts_missing, 1);
 	assert_null(strstr(out, ref)); /* the old name is gone from the record */
