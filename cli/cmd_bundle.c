@@ -19,6 +19,32 @@ static json_t *notes_json(const char *notes)
 	return a;
 }
 
+/* The artefacts rewritten by kind: {"scan": N, ...} of those there are. */
+static json_t *by_kind_json(const mt_bundle_redacted *d)
+{
+	json_t *o = json_object();
+
+	for (int k = 0; k < MT_BUNDLE_ART_KINDS; k++)
+		if (d->artefacts_by_kind[k])
+			json_object_set_new(o, mt_bundle_artefact_kinds[k],
+					    json_integer((json_int_t)d->artefacts_by_kind[k]));
+	return o;
+}
+
+/* " (scan 2, run log 1)", or "" with none. */
+static void print_by_kind(const mt_bundle_redacted *d)
+{
+	const char *sep = " (";
+
+	for (int k = 0; k < MT_BUNDLE_ART_KINDS; k++)
+		if (d->artefacts_by_kind[k]) {
+			printf("%s%s %zu", sep, mt_bundle_artefact_kinds[k], d->artefacts_by_kind[k]);
+			sep = ", ";
+		}
+	if (d->artefacts)
+		printf(")");
+}
+
 static void print_written(struct cli *cli, const char *path, const mt_bundle_result *r, int redact)
 {
 	const mt_bundle_redacted *d = &r->redacted;
@@ -29,21 +55,32 @@ static void print_written(struct cli *cli, const char *path, const mt_bundle_res
 					 (json_int_t)r->logs, "logs_missing", (json_int_t)r->logs_missing,
 					 "tracks", (json_int_t)r->tracks, "tracks_skipped",
 					 (json_int_t)r->tracks_skipped, "redacted",
-					 redact ? json_pack("{sI, sI, sI, sI}", "private_note_events",
-							    (json_int_t)d->notes, "host_names",
-							    (json_int_t)d->hosts, "absolute_paths",
-							    (json_int_t)d->paths, "events_files_renamed",
-							    (json_int_t)d->files)
+					 redact ? json_pack("{sI, sI, sI, sI, sI, so, sI, sI}",
+							    "private_note_events", (json_int_t)d->notes,
+							    "host_names", (json_int_t)d->hosts,
+							    "absolute_paths", (json_int_t)d->paths,
+							    "events_files_renamed", (json_int_t)d->files,
+							    "artefacts_rewritten", (json_int_t)d->artefacts,
+							    "artefacts_rewritten_by_kind",
+							    by_kind_json(d),
+							    "artefacts_unchanged",
+							    (json_int_t)d->artefacts_same,
+							    "artefacts_not_carried",
+							    (json_int_t)d->artefacts_missing)
 						: json_null(),
 					 "notes", notes_json(r->notes)));
 		return;
 	}
 	printf("Wrote %s: %zu files, %llu bytes; %zu run log(s), %zu track patch(es).\n",
 	       cli_line(path), r->files, (unsigned long long)r->bytes, r->logs, r->tracks);
-	if (redact)
+	if (redact) {
 		printf("Redacted: %zu event(s) of private notes dropped, %zu host name(s) and %zu "
-		       "absolute path(s) replaced, %zu events file(s) renamed.\n",
-		       d->notes, d->hosts, d->paths, d->files);
+		       "absolute path(s) replaced, %zu events file(s) renamed; %zu artefact(s)",
+		       d->notes, d->hosts, d->paths, d->files, d->artefacts);
+		print_by_kind(d);
+		printf(" rewritten and named by their new hash, %zu unchanged, %zu not carried.\n",
+		       d->artefacts_same, d->artefacts_missing);
+	}
 	for (const char *p = r->notes; p && *p;) {
 		size_t n = strcspn(p, "\n");
 		printf("  note: %.*s\n", (int)n, p);

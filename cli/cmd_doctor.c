@@ -98,12 +98,14 @@ static json_t *trial_json(struct cli *cli)
 							 r.record.missing[i].ref, "what",
 							 r.record.missing[i].what, "event",
 							 r.record.missing[i].uid));
-	out = json_pack("{ss, sI, sI, so, so, so, so, so}", "dir", t->dir, "events",
+	out = json_pack("{ss, sI, sI, so, so, so, so, so, s{sI, sI, so}}", "dir", t->dir, "events",
 			(json_int_t)r.record.events, "writers", (json_int_t)r.record.writers,
 			"refused", refused, "missing_artefacts", missing, "journal_tracked",
 			r.journal_tracked < 0 ? json_null() : json_boolean(r.journal_tracked),
 			"journal_path", mt_json_text(r.journal_rel), "journal_tracked_unknown",
-			mt_json_text(r.why_unknown));
+			mt_json_text(r.why_unknown), "artefact_temporaries", "removed",
+			(json_int_t)r.swept.removed, "live", (json_int_t)r.swept.live, "error",
+			mt_json_text(r.sweep_error));
 	mt_doctor_trial_result_dispose(&r);
 	mt_trial_free(t);
 	return out;
@@ -142,6 +144,15 @@ static void print_trial(json_t *tr)
 		printf("  missing   artefact %s, the %s of event %s: what is read from it is "
 		       "unknown\n", mt_json_str(v, "object"), mt_json_str(v, "what"),
 		       mt_json_str(v, "event"));
+	v = json_object_get(tr, "artefact_temporaries");
+	if (mt_json_int(v, "removed"))
+		printf("  removed   %lld temporary artefact file(s) left by writers killed mid-write\n",
+		       (long long)mt_json_int(v, "removed"));
+	if (mt_json_int(v, "live"))
+		printf("  kept      %lld temporary artefact file(s) of a writer still running\n",
+		       (long long)mt_json_int(v, "live"));
+	if (mt_json_str(v, "error"))
+		put_safe("  cannot remove a temporary artefact file: %s\n", mt_json_str(v, "error"));
 	if (json_is_true(json_object_get(tr, "journal_tracked")))
 		put_safe("  journal.db is tracked by git: run `git rm --cached %s` (it is a local "
 			 "index of events/, made again when missing)\n",

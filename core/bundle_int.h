@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "bundle_trial.h"
+#include "objects.h"
 #include "util.h"
 
 #define BUNDLE_ORIGIN "origin.json"
@@ -39,6 +40,15 @@ const char *bundle_destination(const char *name);
  * made; never over a file that exists. */
 int bundle_write_file(const char *root, const char *rel, const char *data, size_t len);
 
+/* An artefact the redacted record names: its content redacted, named
+ * again by the hash of that. */
+struct bundle_artefact {
+	char old[MT_OBJECT_REF_LEN + 1], new[MT_OBJECT_REF_LEN + 1];
+	uint64_t bytes;  /* of the redacted content */
+	char *packed;    /* its object file (gzip); NULL when the trial has it not */
+	size_t packed_len;
+};
+
 /* What --redact replaces: the host names the record names (each event's
  * host) and this host's. */
 struct bundle_redactor {
@@ -47,9 +57,14 @@ struct bundle_redactor {
 	char **dropped; /* the ids of the events dropped (private notes) */
 	size_t ndropped;
 	mt_bundle_redacted *counts;
+	const char *trial_dir; /* where the artefacts are read */
+	struct bundle_artefact *arts;
+	size_t narts;
+	int error; /* the first error of reading an artefact */
 };
 
-void bundle_redactor_init(struct bundle_redactor *r, mt_bundle_redacted *counts);
+void bundle_redactor_init(struct bundle_redactor *r, mt_bundle_redacted *counts,
+			  const char *trial_dir);
 void bundle_redactor_dispose(struct bundle_redactor *r);
 
 /* Learns the host names of events file `text` (before any is redacted). */
@@ -58,6 +73,10 @@ void bundle_redact_learn(struct bundle_redactor *r, const char *text, size_t len
 /* Text (a log, the report) with host names and absolute paths replaced;
  * caller frees. */
 char *bundle_redact_text(struct bundle_redactor *r, const char *text, size_t len, size_t *out_len);
+
+/* trial.yaml redacted as text, line by line, a value the redaction made
+ * start with "{" quoted so that it stays a string. Caller frees. */
+char *bundle_redact_yaml(struct bundle_redactor *r, const char *text, size_t len, size_t *out_len);
 
 /* Each string inside v redacted in place as text. */
 void bundle_redact_json(struct bundle_redactor *r, json_t *v);
@@ -68,6 +87,17 @@ void bundle_redact_json(struct bundle_redactor *r, json_t *v);
  * redacted as text. Caller frees. */
 char *bundle_redact_events(struct bundle_redactor *r, const char *text, size_t len,
 			   size_t *out_len);
+
+/* Each artefact reference of event ev ({"object", "bytes"}) made the
+ * redacted artefact's: the artefact read, its content redacted (JSON as
+ * JSON, anything else as text), named again by its new hash; one read
+ * once however many events name it. An artefact the trial has not is
+ * left named (the trial made from the bundle says it is missing); one that
+ * cannot be read sets r->error. */
+void bundle_redact_artefacts(struct bundle_redactor *r, json_t *ev);
+
+/* The artefacts the redacted events name, as record/objects/... */
+int bundle_take_artefacts(struct bundle_files *f, struct bundle_redactor *r);
 
 /* An events file's name with the host in it replaced. Caller frees. */
 char *bundle_redact_name(struct bundle_redactor *r, const char *name);

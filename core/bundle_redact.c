@@ -1,7 +1,8 @@
 /* --redact: what a bundle leaves out of the record and the logs before it
  * is published. Notes tagged private go, with the events that name them;
  * host names become "{host}" and absolute paths "{path}/NAME" (the file's
- * own name kept: it says which file it was, not where it lived). */
+ * own name kept: it says which file it was, not where it lived), in the
+ * events and in the artefacts they name (core/bundle_artefacts.c). */
 #include "bundle_int.h"
 #include "error.h"
 #include "jsonw.h"
@@ -15,6 +16,7 @@
 #define PRIVATE_TAG "private"
 #define HOST_MARK "{host}"
 #define PATH_MARK "{path}"
+#define DEV_NULL "/dev/null"
 
 static void add_unique(char ***v, size_t *n, const char *s)
 {
@@ -42,12 +44,14 @@ static void add_host(struct bundle_redactor *r, const char *host)
 	add_unique(&r->hosts, &r->nhosts, shortname);
 }
 
-void bundle_redactor_init(struct bundle_redactor *r, mt_bundle_redacted *counts)
+void bundle_redactor_init(struct bundle_redactor *r, mt_bundle_redacted *counts,
+			  const char *trial_dir)
 {
 	char host[256] = "";
 
 	memset(r, 0, sizeof(*r));
 	r->counts = counts;
+	r->trial_dir = trial_dir;
 	if (gethostname(host, sizeof(host) - 1) == 0)
 		add_host(r, host);
 }
@@ -58,8 +62,11 @@ void bundle_redactor_dispose(struct bundle_redactor *r)
 		free(r->hosts[i]);
 	for (size_t i = 0; i < r->ndropped; i++)
 		free(r->dropped[i]);
+	for (size_t i = 0; i < r->narts; i++)
+		free(r->arts[i].packed);
 	free(r->hosts);
 	free(r->dropped);
+	free(r->arts);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -165,6 +172,8 @@ static size_t path_at(struct bundle_redactor *r, const char *s, size_t len, size
 		;
 	if (base == i + 1) /* one component, "/s" of "tokens (/s)": a path has two */
 		return 0;
+	if (j - i == strlen(DEV_NULL) && memcmp(s + i, DEV_NULL, j - i) == 0)
+		return 0; /* a patch's side that is no file: everyone's, no host's */
 	mt_buf_puts(out, PATH_MARK);
 	if (base < j) {
 		mt_buf_puts(out, "/");
@@ -195,6 +204,32 @@ char *bundle_redact_text(struct bundle_redactor *r, const char *s, size_t len, s
 	return out.ptr ? mt_buf_detach(&out) : mt_strdup("");
 }
 
+/* The keys of object v redacted too (a map by file path): a key the
+ * redaction makes the same as another's gets "#2", "#3"... */
+static void redact_keys(struct bundle_redactor *r, json_t *v)
+{
+	const char *key;
+	json_t *item;
+	void *tmp;
+
+	json_object_foreach_safe(v, tmp, key, item) {
+		size_t n;
+		char *red = bundle_redact_text(r, key, strlen(key), &n);
+		if (strcmp(red, key) != 0) {
+			mt_buf name = MT_BUF_INIT;
+			mt_buf_puts(&name, red);
+			for (int k = 2; json_object_get(v, mt_buf_cstr(&name)); k++) {
+				name.len = 0;
+				mt_buf_printf(&name, "%s#%d", red, k);
+			}
+			json_object_set(v, mt_buf_cstr(&name), item);
+			json_object_del(v, key);
+			mt_buf_dispose(&name);
+		}
+		free(red);
+	}
+}
+
 void bundle_redact_json(struct bundle_redactor *r, json_t *v)
 {
 	const char *key;
@@ -209,10 +244,125 @@ void bundle_redact_json(struct bundle_redactor *r, json_t *v)
 	} else if (json_is_object(v)) {
 		json_object_foreach(v, key, item)
 			bundle_redact_json(r, item);
+		redact_keys(r, v);
 	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, item)
 			bundle_redact_json(r, item);
 	}
+}
+
+/* Text of line[i..j) redacted into out. */
+static void put_redacted(struct bundle_redactor *r, const char *s, size_t n, mt_buf *out)
+{
+	size_t len;
+	char *red = bundle_redact_text(r, s, n, &len);
+
+	mt_buf_put(out, red, len);
+	free(red);
+}
+
+/* The end of the quoted scalar starting at line[i] (its closing quote's
+ * index + 1, or n when the line ends first). */
+static size_t quoted_end(const char *line, size_t n, size_t i)
+{
+	char q = line[i];
+
+	for (size_t k = i + 1; k < n; k++) {
+		if (q == '"' && line[k] == '\\')
+			k++;
+		else if (line[k] == q && q == '\'' && k + 1 < n && line[k + 1] == '\'')
+			k++;
+		else if (line[k] == q)
+			return k + 1;
+	}
+	return n;
+}
+
+/* The end of the plain scalar starting at line[i]: before ": ", " #", the
+ * line's end, and in a flow collection (flow > 0) before , [ ] { }. */
+static size_t plain_end(const char *line, size_t n, size_t i, int flow)
+{
+	size_t k = i;
+
+	for (; k < n; k++) {
+		char c = line[k], next = k + 1 < n ? line[k + 1] : ' ';
+		if (c == ':' && (next == ' ' || next == '\t' || (flow && strchr(",]}", next))))
+			break;
+		if (c == '#' && k > i && (line[k - 1] == ' ' || line[k - 1] == '\t'))
+			break;
+		if (flow && strchr(",[]{}", c))
+			break;
+	}
+	while (k > i && (line[k - 1] == ' ' || line[k - 1] == '\t'))
+		k--;
+	return k;
+}
+
+/* One line of YAML redacted into out, scalar by scalar: a plain scalar the
+ * redaction changed is single-quoted (its "{path}" would otherwise open a
+ * mapping, or end one in a flow collection); quoted scalars and comments
+ * are redacted as they are. The flow depth carries over lines. */
+static void redact_yaml_line(struct bundle_redactor *r, const char *line, size_t n, mt_buf *out,
+			     int *flow)
+{
+	for (size_t i = 0; i < n;) {
+		char c = line[i];
+		size_t j;
+		if (c == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+			put_redacted(r, line + i, n - i, out); /* a comment */
+			return;
+		}
+		if (c == '"' || c == '\'') {
+			j = quoted_end(line, n, i);
+			put_redacted(r, line + i, j - i, out);
+			i = j;
+			continue;
+		}
+		if (strchr("{[}],: \t", c) || (c == '-' && (i + 1 == n || line[i + 1] == ' '))) {
+			*flow += (c == '{' || c == '[') - (c == '}' || c == ']');
+			*flow = *flow < 0 ? 0 : *flow;
+			mt_buf_put(out, line + i, 1);
+			i++;
+			continue;
+		}
+		j = plain_end(line, n, i, *flow);
+		if (j == i) { /* a ':' or '#' that ends nothing: as it is */
+			mt_buf_put(out, line + i, 1);
+			i++;
+			continue;
+		}
+		{
+			size_t len;
+			char *red = bundle_redact_text(r, line + i, j - i, &len);
+			if (len == j - i && memcmp(red, line + i, len) == 0) {
+				mt_buf_put(out, red, len);
+			} else {
+				mt_buf_puts(out, "'");
+				for (size_t k = 0; k < len; k++)
+					mt_buf_put(out, red[k] == '\'' ? "''" : red + k, red[k] == '\'' ? 2 : 1);
+				mt_buf_puts(out, "'");
+			}
+			free(red);
+		}
+		i = j;
+	}
+}
+
+char *bundle_redact_yaml(struct bundle_redactor *r, const char *text, size_t len, size_t *out_len)
+{
+	mt_buf out = MT_BUF_INIT;
+	int flow = 0;
+
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		redact_yaml_line(r, p, n, &out, &flow);
+		if (nl)
+			mt_buf_puts(&out, "\n");
+		p += n + (nl != NULL);
+	}
+	*out_len = out.len;
+	return out.ptr ? mt_buf_detach(&out) : mt_strdup("");
 }
 
 /* 1 when v holds the id of a dropped event anywhere (a withdrawal of a
@@ -255,6 +405,7 @@ static void redact_line(const char *line, size_t n, json_t *obj, void *payload)
 		return;
 	}
 	if (obj) {
+		bundle_redact_artefacts(eo->r, obj); /* before the strings: a name stays whole */
 		bundle_redact_json(eo->r, obj);
 		text = mt_json_dumps(obj, JSON_COMPACT);
 		len = text ? strlen(text) : 0;

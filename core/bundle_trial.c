@@ -44,8 +44,11 @@ static const char format_text[] =
 	"report.md           the report, as `mtrial report --format md` made it\n"
 	"report.html         the same as HTML\n\n"
 	"A bundle made with --redact has the notes tagged private left out, host\n"
-	"names replaced by {host} and absolute paths by {path}/NAME in the record\n"
-	"and the logs; its report is made from that record.\n";
+	"names replaced by {host} and absolute paths by {path}/NAME in trial.yaml,\n"
+	"the record, the artefacts, the logs and the patches. An artefact whose\n"
+	"content changed is named by its new sha256, and the events name that;\n"
+	"one the trial did not have is not carried. The report is made from the\n"
+	"redacted record, as a trial made from the bundle makes it.\n";
 
 int bundle_files_take(struct bundle_files *f, const char *name, char *data, size_t len)
 {
@@ -164,7 +167,8 @@ static int add_objects(struct bundle_files *f, const char *dir, const char *rel)
 		char *sub, *full, *data = NULL;
 		struct stat st;
 		size_t len;
-		if (de->d_name[0] == '.')
+		/* NAME.tmp.PID: an artefact being written, or a writer's killed */
+		if (de->d_name[0] == '.' || strstr(de->d_name, ".tmp."))
 			continue;
 		sub = rel ? mt_path_join(rel, de->d_name) : mt_strdup(de->d_name);
 		full = mt_path_join(dir, sub);
@@ -239,7 +243,7 @@ static json_t *environment(const mt_trial *t)
 /* Track `name`'s changes as tracks/NAME.json (what a trial made from the
  * bundle reads instead of a diff) and tracks/NAME.patch (for people). */
 static int add_track(struct bundle_files *f, mt_bundle_result *out, mt_trial *t,
-		     const mt_tracks_rules *rules, const char *name)
+		     const mt_tracks_rules *rules, const char *name, struct bundle_redactor *r)
 {
 	mt_buf patch = MT_BUF_INIT, path = MT_BUF_INIT;
 	json_t *changes = NULL;
@@ -259,6 +263,14 @@ static int add_track(struct bundle_files *f, mt_bundle_result *out, mt_trial *t,
 		return 0;
 	}
 	mt_buf_printf(&path, MT_TRACKS_SAVED_DIR "/%s.patch", name);
+	if (r) {
+		size_t len;
+		char *red = bundle_redact_text(r, patch.ptr ? patch.ptr : "", patch.len, &len);
+		mt_buf_dispose(&patch);
+		patch.ptr = red;
+		patch.len = len;
+		bundle_redact_json(r, changes);
+	}
 	if ((error = bundle_files_take(f, path.ptr, patch.ptr, patch.len)) == 0) {
 		path.len -= strlen("patch");
 		mt_buf_puts(&path, "json");
@@ -271,7 +283,8 @@ static int add_track(struct bundle_files *f, mt_bundle_result *out, mt_trial *t,
 	return error;
 }
 
-static int add_tracks(struct bundle_files *f, mt_bundle_result *out, mt_trial *t)
+static int add_tracks(struct bundle_files *f, mt_bundle_result *out, mt_trial *t,
+		      struct bundle_redactor *r)
 {
 	mt_tracks_rules *rules = NULL;
 	int error;
@@ -279,14 +292,35 @@ static int add_tracks(struct bundle_files *f, mt_bundle_result *out, mt_trial *t
 	if ((error = mt_tracks_rules_load(&rules)) < 0)
 		return error;
 	for (const char *const *n = mt_tracks; *n && error == 0; n++)
-		error = add_track(f, out, t, rules, *n);
+		error = add_track(f, out, t, rules, *n, r);
 	mt_tracks_rules_free(rules);
 	return error;
 }
 
-/* report.md and report.html of `src`, redacted as text with r. */
-static int add_reports(struct bundle_files *f, mt_trial *src, int64_t now_ms,
-		       struct bundle_redactor *r)
+/* text with each `from` replaced by `to`. Caller frees. */
+static char *replace_all(const char *text, size_t len, const char *from, const char *to,
+			 size_t *out_len)
+{
+	mt_buf b = MT_BUF_INIT;
+	size_t n = strlen(from);
+
+	for (size_t i = 0; i < len;) {
+		if (n && i + n <= len && memcmp(text + i, from, n) == 0) {
+			mt_buf_puts(&b, to);
+			i += n;
+		} else {
+			mt_buf_put(&b, text + i++, 1);
+		}
+	}
+	*out_len = b.len;
+	return mt_buf_detach(&b);
+}
+
+/* report.md and report.html of `src`, redacted as text with r; made in
+ * the stage, they name the trial's directory, as the record's writer
+ * knew it, where they name the stage's. */
+static int add_reports(struct bundle_files *f, mt_trial *src, const char *trial_dir,
+		       int64_t now_ms, struct bundle_redactor *r)
 {
 	static const char *const formats[] = {"md", "html"};
 	int error = 0;
@@ -298,7 +332,9 @@ static int add_reports(struct bundle_files *f, mt_trial *src, int64_t now_ms,
 			break;
 		len = strlen(text);
 		if (r) {
-			char *red = bundle_redact_text(r, text, len, &len);
+			char *named = replace_all(text, len, src->dir, trial_dir ? trial_dir : "", &len);
+			char *red = bundle_redact_text(r, named, len, &len);
+			free(named);
 			free(text);
 			text = red;
 		}
@@ -361,7 +397,7 @@ static void remove_tree(const char *dir)
  * temporary directory *dir (the caller removes it): what the redacted
  * report and checks are made from, so that they say no more than the
  * record does. */
-static int stage(mt_trial **out, char **dir, const struct bundle_files *f)
+static int stage(mt_trial **out, char **dir, const struct bundle_files *f, const char *repo)
 {
 	const char *tmp = getenv("TMPDIR");
 	mt_buf b = MT_BUF_INIT;
@@ -380,9 +416,15 @@ static int stage(mt_trial **out, char **dir, const struct bundle_files *f)
 		if (to)
 			error = bundle_write_file(*dir, to, f->v[i].data, f->v[i].len);
 	}
-	/* made from the bundle as it will be: the tracks' changes it carries */
-	if (error == 0)
-		error = bundle_write_file(*dir, MT_EVENTS_FROM_BUNDLE, "(being written)\n", 16);
+	/* made from the bundle as it will be: the tracks' changes it carries,
+	 * the repository read as origin.json gives it */
+	if (error == 0) {
+		mt_buf_printf(&b, "(being written)\n");
+		if (repo && *repo && !strchr(repo, '\n'))
+			mt_buf_printf(&b, "%s\n", repo);
+		error = bundle_write_file(*dir, MT_EVENTS_FROM_BUNDLE, b.ptr, b.len);
+		mt_buf_dispose(&b);
+	}
 	return error < 0 ? error : mt_trial_open(out, *dir, 1);
 }
 
@@ -435,15 +477,15 @@ static json_t *origin(const mt_trial *t, struct bundle_redactor *r)
 }
 
 /* What the record says, from src (the trial, or its redacted stage). */
-static int add_derived(struct bundle_files *f, mt_trial *t, mt_trial *src,
+static int add_derived(struct bundle_files *f, json_t *orig, mt_trial *src,
 		       const mt_bundle_options *o, struct bundle_redactor *r)
 {
 	int error;
 
-	if ((error = take_json(f, BUNDLE_ORIGIN, origin(t, r))) < 0 ||
+	if ((error = take_json(f, BUNDLE_ORIGIN, json_incref(orig))) < 0 ||
 	    (error = take_json(f, "checks.json", mt_journal_checks_json(src->journal, NULL, 0))) < 0 ||
-	    (error = take_json(f, "environment.json", environment(t))) < 0 ||
-	    (error = add_reports(f, src, o->now_ms, r)) < 0)
+	    (error = take_json(f, "environment.json", environment(src))) < 0 ||
+	    (error = add_reports(f, src, mt_json_str(orig, "trial"), o->now_ms, r)) < 0)
 		return error;
 	return bundle_files_take(f, "FORMAT", mt_strdup(format_text), strlen(format_text));
 }
@@ -453,27 +495,45 @@ int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options 
 	struct bundle_files f = {0};
 	struct bundle_redactor red, *r = o->redact ? &red : NULL;
 	mt_trial *staged = NULL;
-	char *spec = NULL, *stage_dir = NULL, *objects;
+	char *spec = NULL, *stage_dir = NULL;
+	json_t *orig = NULL;
 	unsigned char *gz = NULL;
 	size_t len = 0, gz_len = 0;
 	int error;
 
 	memset(out, 0, sizeof(*out));
 	if (r)
-		bundle_redactor_init(r, &out->redacted);
-	if ((error = mt_file_read(&spec, &len, t->spec_path)) < 0 ||
-	    (error = bundle_files_take(&f, MT_TRIAL_SPEC, spec, len)) < 0 ||
-	    (error = add_record(&f, t->dir, r)) < 0 || (error = add_tracks(&f, out, t)) < 0 ||
-	    (error = add_logs(&f, out, t, r)) < 0)
+		bundle_redactor_init(r, &out->redacted, t->dir);
+	/* the record first: it names the hosts that trial.yaml's redaction replaces */
+	if ((error = add_record(&f, t->dir, r)) < 0 ||
+	    (r && (error = bundle_take_artefacts(&f, r)) < 0) ||
+	    (error = mt_file_read(&spec, &len, t->spec_path)) < 0)
 		goto cleanup;
-	objects = mt_path_join(t->dir, OBJECTS_DIR);
-	if (!r)
+	if (r) {
+		char *yaml = bundle_redact_yaml(r, spec, len, &len);
+		free(spec);
+		spec = yaml;
+	}
+	orig = origin(t, r);
+	if ((error = bundle_files_take(&f, MT_TRIAL_SPEC, spec, len)) < 0 ||
+	    (error = add_tracks(&f, out, t, r)) < 0 || (error = add_logs(&f, out, t, r)) < 0)
+		goto cleanup;
+	if (!r) {
+		char *objects = mt_path_join(t->dir, OBJECTS_DIR);
 		error = add_objects(&f, objects, NULL);
-	else if ((error = stage(&staged, &stage_dir, &f)) == 0 && mt_path_is_dir(objects))
-		note(out, "--redact: %s left out (content-hashed: they cannot be redacted)",
-		     "record/" OBJECTS_DIR, NULL);
-	free(objects);
-	if (error < 0 || (error = add_derived(&f, t, staged ? staged : t, o, r)) < 0 ||
+		free(objects);
+	} else {
+		error = stage(&staged, &stage_dir, &f, mt_json_str(orig, "repository"));
+		if (error < 0) /* a line of trial.yaml the redaction broke, named */
+			mt_error_prefix(error, "--redact: the redacted trial cannot be read back: ");
+	}
+	if (r && out->redacted.artefacts_missing) {
+		char count[32];
+		snprintf(count, sizeof(count), "%zu", out->redacted.artefacts_missing);
+		note(out, "--redact: %s artefact(s) the record names are not in the trial (missing or "
+		     "damaged): not carried; the trial made from the bundle names them%s", count, NULL);
+	}
+	if (error < 0 || (error = add_derived(&f, orig, staged ? staged : t, o, r)) < 0 ||
 	    (error = pack(&gz, &gz_len, &f, o->now_ms)) < 0)
 		goto cleanup;
 	if ((error = mt_file_write_atomic(o->output, (const char *)gz, gz_len, 0)) == 0) {
@@ -481,6 +541,7 @@ int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options 
 		out->bytes = gz_len;
 	}
 cleanup:
+	json_decref(orig);
 	mt_trial_free(staged);
 	remove_tree(stage_dir);
 	free(stage_dir);

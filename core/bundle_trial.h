@@ -6,9 +6,10 @@
  *   MANIFEST             "SHA256  SIZE  NAME" for every other entry, one a
  *                        line, sorted by name (bytewise)
  *   FORMAT               what each entry is, in words
- *   trial.yaml           as it is
+ *   trial.yaml           as it is (--redact: its paths and host names replaced)
  *   record/events/W.jsonl  the record, the events files as they are
  *   record/objects/...   content-hashed artefacts, when the trial has them
+ *                        (--redact: redacted, named by their new hash)
  *   logs/ID-SYSTEM.log   each run's log, wherever it was
  *   checks.json          the checks' summaries
  *   environment.json     each system's software versions (trial.yaml)
@@ -33,12 +34,22 @@ typedef struct {
 	int64_t now_ms;     /* the report's time */
 } mt_bundle_options;
 
+/* The artefacts by what they hold, as mt_bundle_redacted counts them. */
+enum { MT_BUNDLE_ART_SCAN, MT_BUNDLE_ART_PROBE, MT_BUNDLE_ART_INVENTORY, MT_BUNDLE_ART_RUN_LOG,
+       MT_BUNDLE_ART_OTHER, MT_BUNDLE_ART_KINDS };
+/* Their names: "scan", "probe", "inventory", "run log", "other". */
+extern const char *const mt_bundle_artefact_kinds[MT_BUNDLE_ART_KINDS];
+
 /* What --redact took out, by kind. */
 typedef struct {
 	size_t notes;        /* events of notes tagged private (and their edits) */
 	size_t hosts;        /* host names replaced by "{host}" */
 	size_t paths;        /* absolute paths replaced by "{path}/NAME" */
 	size_t files;        /* events files renamed (their names hold the host) */
+	size_t artefacts;    /* artefacts redacted: their content rewritten, named by its new hash */
+	size_t artefacts_by_kind[MT_BUNDLE_ART_KINDS]; /* the same by what they hold */
+	size_t artefacts_same; /* artefacts carried as they were: nothing in them to redact */
+	size_t artefacts_missing; /* named by the record, not in the trial: not carried */
 } mt_bundle_redacted;
 
 typedef struct {

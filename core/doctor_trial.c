@@ -59,6 +59,10 @@ int mt_doctor_trial(mt_doctor_trial_result *out, mt_trial *t)
 {
 	memset(out, 0, sizeof(*out));
 	journal_tracked(out, t);
+	if (mt_objects_sweep(t->dir, &out->swept) < 0) {
+		out->sweep_error = mt_strdup(mt_error_last());
+		mt_error_clear();
+	}
 	return mt_journal_record_summary(t->journal, (size_t)-1 >> 1, &out->record);
 }
 
@@ -67,5 +71,6 @@ void mt_doctor_trial_result_dispose(mt_doctor_trial_result *r)
 	mt_record_summary_dispose(&r->record);
 	free(r->journal_rel);
 	free(r->why_unknown);
+	free(r->sweep_error);
 	memset(r, 0, sizeof(*r));
 }

@@ -6,7 +6,9 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,11 +64,102 @@ static int compress(const void *data, size_t len, char **out, size_t *out_len)
 	return 0;
 }
 
+int mt_object_pack(const void *data, size_t len, char ref[MT_OBJECT_REF_LEN + 1], char **packed,
+		   size_t *packed_len)
+{
+	char hex[65];
+
+	mt_sha256_hex(hex, data, len);
+	snprintf(ref, MT_OBJECT_REF_LEN + 1, PREFIX "%s", hex);
+	return compress(data, len, packed, packed_len);
+}
+
+/* The PID of a temporary file's name, NAME.tmp.PID; 0 when it is not one. */
+static long tmp_pid(const char *name)
+{
+	const char *t = strstr(name, ".tmp."), *p;
+	char *end;
+	long pid;
+
+	for (; t && strstr(t + 1, ".tmp."); t = strstr(t + 1, ".tmp."))
+		;
+	if (!t || t == name || !isdigit((unsigned char)t[5]))
+		return 0;
+	for (p = t + 5; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return 0;
+	errno = 0;
+	pid = strtol(t + 5, &end, 10);
+	return errno || pid <= 0 ? 0 : pid;
+}
+
+/* 1 unless no process has `pid` (kill(2) with no signal: EPERM says one
+ * exists, another user's). */
+static int pid_alive(long pid)
+{
+	return kill((pid_t)pid, 0) == 0 || errno != ESRCH;
+}
+
+int mt_objects_sweep_dir(const char *dir, mt_objects_swept *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int error = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : mt_error_set(MT_EIO, "%s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		long pid = tmp_pid(de->d_name);
+		char *path;
+		if (!pid)
+			continue;
+		if (pid_alive(pid)) {
+			out->live++;
+			continue;
+		}
+		path = mt_path_join(dir, de->d_name);
+		if (unlink(path) == 0)
+			out->removed++;
+		else if (errno != ENOENT && error == 0) /* ENOENT: another sweep took it */
+			error = mt_error_set(MT_EIO, "%s: %s", path, strerror(errno));
+		free(path);
+	}
+	closedir(d);
+	return error;
+}
+
+int mt_objects_sweep(const char *trial_dir, mt_objects_swept *out)
+{
+	char *root = mt_path_join(trial_dir, MT_OBJECTS_DIR "/sha256");
+	DIR *d = opendir(root);
+	struct dirent *de;
+	int error = 0;
+
+	if (!d) {
+		error = errno == ENOENT ? 0 : mt_error_set(MT_EIO, "%s: %s", root, strerror(errno));
+		free(root);
+		return error;
+	}
+	while (error == 0 && (de = readdir(d))) {
+		char *sub;
+		if (de->d_name[0] == '.')
+			continue;
+		sub = mt_path_join(root, de->d_name);
+		if (mt_path_is_dir(sub))
+			error = mt_objects_sweep_dir(sub, out);
+		free(sub);
+	}
+	closedir(d);
+	free(root);
+	return error;
+}
+
 int mt_object_put(const char *trial_dir, const void *data, size_t len,
 		  char ref[MT_OBJECT_REF_LEN + 1])
 {
 	char hex[65], *path, *dir, *packed = NULL;
 	size_t packed_len = 0;
+	mt_objects_swept swept = {0};
 	int error = 0;
 
 	mt_sha256_hex(hex, data, len);
@@ -77,6 +170,10 @@ int mt_object_put(const char *trial_dir, const void *data, size_t len,
 	dir = mt_strdup(path);
 	*strrchr(dir, '/') = '\0';
 	error = mt_mkdir_p(dir);
+	/* what a writer killed here left; a failure to remove it is not this
+	 * write's */
+	if (error == 0 && mt_objects_sweep_dir(dir, &swept) < 0)
+		mt_error_clear();
 	free(dir);
 	if (error == 0 && (error = compress(data, len, &packed, &packed_len)) == 0)
 		error = mt_file_write_atomic(path, packed, packed_len, 1);

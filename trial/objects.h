@@ -23,6 +23,26 @@
 int mt_object_put(const char *trial_dir, const void *data, size_t len,
 		  char ref[MT_OBJECT_REF_LEN + 1]);
 
+/* The object `len` bytes make, nothing written: its name into ref and
+ * the bytes of its file (gzip) into *packed (the caller frees). */
+int mt_object_pack(const void *data, size_t len, char ref[MT_OBJECT_REF_LEN + 1], char **packed,
+		   size_t *packed_len);
+
+/* What a sweep of temporary files found. */
+typedef struct {
+	size_t removed; /* NAME.tmp.PID of a PID no process has: a writer killed mid-write */
+	size_t live;    /* of a process alive: left as they are */
+} mt_objects_swept;
+
+/* Removes the temporary files (NAME.tmp.PID, common/util.h's atomic write)
+ * that writers killed mid-write left in directory `dir`, never one whose
+ * PID is a live process's; adds to *out. mt_object_put sweeps the
+ * directory it writes into. */
+int mt_objects_sweep_dir(const char *dir, mt_objects_swept *out);
+
+/* mt_objects_sweep_dir of every directory of trial_dir's objects. */
+int mt_objects_sweep(const char *trial_dir, mt_objects_swept *out);
+
 /* mt_object_put of the bytes of file `path`; *bytes (may be NULL) their
  * number. */
 int mt_object_put_file(const char *trial_dir, const char *path, char ref[MT_OBJECT_REF_LEN + 1],

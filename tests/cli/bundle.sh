@@ -8,7 +8,8 @@
 # header (tar checksum), a size that does not match, an entry missing or
 # not listed, traversing names ('..', absolute, a symlink), truncated
 # gzip and tar. Last --redact: the private note, the host name and the
-# absolute paths gone, and said.
+# absolute paths gone from every file and artefact, and said; the copy
+# whole (tests/cli/bundle_redact.sh: a new user's trial).
 . "$MT_SOURCE_DIR/tests/lib.sh"
 . "$MT_SOURCE_DIR/tests/data/report/fixture.sh"
 
@@ -195,16 +196,25 @@ run_mt 0 bundle -o "$RB" --redact
 has "private notes dropped" "$OUT" "the redaction said in words"
 run_mt 0 bundle verify "$RB"
 mkdir -p "$T_TMP/rx" && tar xzf "$RB" -C "$T_TMP/rx"
-check "no host name in the record or the logs" sh -c "! grep -rqw -- '$HOST' '$T_TMP/rx/record' '$T_TMP/rx/logs'"
-check "no scratch path in the record or the logs" sh -c "! grep -rq -- '$T_TMP' '$T_TMP/rx/record' '$T_TMP/rx/logs'"
+for f in $(find "$T_TMP/rx/record/objects" -type f); do zcat "$f" >"$f.inflated"; done
+check "the artefacts carried, redacted" test "$(find "$T_TMP/rx/record/objects" -name '*.inflated' | wc -l)" -gt 0
+hostre="(?<![A-Za-z0-9_.-])$HOST(?![A-Za-z0-9_-]|\.[A-Za-z0-9])"
+check "no host name anywhere in the bundle" sh -c "! grep -rqP -- '$hostre' '$T_TMP/rx'"
+check "no scratch path anywhere in the bundle" sh -c "! grep -rq -- '$T_TMP' '$T_TMP/rx'"
 check "the private note is gone" sh -c "! grep -rq 'keys are in' '$T_TMP/rx'"
 has '{path}/base1.log' "$(cat "$T_TMP/rx/record/events/"*.jsonl)" "a log's path keeps its file name"
 has 'first compile took' "$(cat "$T_TMP/rx/report.md")" "other notes stay"
 run_mt 0 init --from-bundle "$RB" "$T_TMP/rcopy"
 run_mt 0 --trial "$T_TMP/rcopy" report --format md
 printf '%s\n' "$OUT" | diff "$T_TMP/rx/report.md" - >"$T_TMP/rr.diff"
-eq "$(grep '^[<>]' "$T_TMP/rr.diff" | grep -v '^[<>] Generated .* from the record in ' |
-	grep -vc '^[<>] - \*\*Workload:\*\*')" 0 \
-	"the redacted bundle's report is its record's (trial.yaml's paths are kept, its report's are not)"
+eq "$(grep '^[<>]' "$T_TMP/rr.diff" | grep -vc '^[<>] Generated .* from the record in ')" 0 \
+	"the redacted bundle's report is its record's (trial.yaml's paths redacted alike)"
+hasnt "artefact missing" "$OUT" "the redacted copy misses no artefact"
+"$MTRIAL" --trial "$T_TMP/rcopy" decide --json >"$T_TMP/rd.json" 2>/dev/null
+diff "$T_TMP/d1.json" "$T_TMP/rd.json" >"$T_TMP/rd.diff"
+eq "$(grep -c '^[<>]' "$T_TMP/rd.diff")" 0 "the redacted copy's decide --json is the original's"
+check "... and says something" grep -q "time-to-quality" "$T_TMP/rd.json"
+OUT=$("$MTRIAL" --trial "$T_TMP/rcopy" doctor --json)
+eq "$(json 'j["trial"]["missing_artefacts"]')" "[]" "doctor: the redacted copy misses no artefact"
 for f in "$T_TMP"/bad-*.tar.gz; do "$MTRIAL" bundle verify "$f"; done 2>&1 | sed "s|$T_TMP|<TMP>|" >&2
 finish

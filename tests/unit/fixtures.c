@@ -106,3 +106,10 @@ void mt_fx_commit(const char *dir, const char *const *files)
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 }
+
+int mt_fx_teardown_tmpdir(void **state)
+{
+	mt_fx_rmtree(*state);
+	free(*state);
+	return 0;
+}

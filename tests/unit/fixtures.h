@@ -9,6 +9,9 @@ char *mt_fx_tmpdir(const char *tag);
 /* rm -rf of a directory made by mt_fx_tmpdir(). */
 void mt_fx_rmtree(const char *dir);
 
+/* A cmocka teardown for a state that is an mt_fx_tmpdir(): removed, freed. */
+int mt_fx_teardown_tmpdir(void **state);
+
 /* Writes text to dir/name (creating parent directories). */
 void mt_fx_write(const char *dir, const char *name, const char *text);
 

@@ -2,7 +2,8 @@
  * in them: named by the hash of what they hold, gzip, never rewritten, read
  * back verified; a missing or damaged one named with its event while the
  * rest of the record loads; an event of version 1 with its payload inline
- * read as ever. */
+ * read as ever; the temporary files of a writer killed mid-write swept, a
+ * live writer's never. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -29,12 +31,7 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	mt_fx_rmtree(*state);
-	free(*state);
-	return 0;
-}
+#define teardown mt_fx_teardown_tmpdir
 
 static void test_named_by_content_gzip_never_rewritten(void **state)
 {
@@ -122,6 +119,82 @@ static void test_reference_shape(void **state)
 	assert_int_equal(mt_object_ref_of(r, &got, &bytes), 0);
 	json_decref(r);
 	json_decref(extra);
+}
+
+/* A PID no process has: a child's, waited for. */
+static long dead_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return (long)pid;
+}
+
+/* dir/name created, empty. */
+static char *touch(const char *dir, const char *name)
+{
+	char *path = mt_path_join(dir, name);
+
+	assert_int_equal(mt_file_write_atomic(path, "", 0, 0), 0);
+	return path;
+}
+
+static void test_stale_temporaries_swept_live_kept(void **state)
+{
+	const char *dir = *state;
+	char ref[MT_OBJECT_REF_LEN + 1], name[128], *packed = NULL, *opath, *odir;
+	char *stale, *live, *other, *notmp, *half;
+	size_t plen = 0;
+	long dead = dead_pid();
+	mt_objects_swept swept = {0};
+
+	/* where "three" goes, before it is written: a writer killed there left
+	 * its temporary file, another is writing its own */
+	assert_int_equal(mt_object_pack("three", 5, ref, &packed, &plen), 0);
+	opath = mt_object_path(dir, ref);
+	odir = mt_strdup(opath);
+	*strrchr(odir, '/') = '\0';
+	assert_int_equal(mt_mkdir_p(odir), 0);
+	snprintf(name, sizeof(name), "%s.tmp.%ld", strrchr(opath, '/') + 1, dead);
+	stale = touch(odir, name);
+	snprintf(name, sizeof(name), "%s.tmp.%ld", "0123", (long)getpid());
+	live = touch(odir, name);
+	notmp = touch(odir, "0123.tmp.12x"); /* not a temporary's name: left */
+	assert_int_equal(mt_object_put(dir, "three", 5, ref), 0);
+	assert_false(mt_path_exists(stale));
+	assert_true(mt_path_exists(live));
+	assert_true(mt_path_exists(notmp));
+	assert_true(mt_path_exists(opath));
+	/* the next write sweeps where it writes; the doctor's sweep all of it */
+	assert_int_equal(mt_object_put(dir, "four", 4, ref), 0);
+	free(opath);
+	opath = mt_object_path(dir, ref);
+	*strrchr(opath, '/') = '\0';
+	snprintf(name, sizeof(name), "abcd.tmp.%ld", dead);
+	other = touch(opath, name);
+	snprintf(name, sizeof(name), "ef.tmp.%ld", dead);
+	half = touch(odir, name);
+	assert_int_equal(mt_objects_sweep(dir, &swept), 0);
+	assert_int_equal(swept.removed, 2);
+	assert_int_equal(swept.live, 1);
+	assert_false(mt_path_exists(other));
+	assert_false(mt_path_exists(half));
+	assert_true(mt_path_exists(live));
+	/* a trial with no artefacts: nothing to sweep */
+	memset(&swept, 0, sizeof(swept));
+	assert_int_equal(mt_objects_sweep("/nonexistent-mtrial", &swept), 0);
+	assert_int_equal(swept.removed + swept.live, 0);
+	free(packed);
+	free(opath);
+	free(odir);
+	free(stale);
+	free(live);
+	free(other);
+	free(notmp);
+	free(half);
 }
 
 static mt_journal *journal_in(const char *dir)
@@ -221,6 +294,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_missing_and_corrupt_are_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reference_shape, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_temporaries_swept_live_kept, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_scan_by_reference_missing_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_version_1_inline_payload_loads, setup, teardown),
 	};
