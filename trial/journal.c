@@ -182,10 +182,30 @@ static const char *const migrations[] = {
 	 *    (the path where it was written, on the machine that ran it) is
 	 *    not there */
 	"ALTER TABLE runs ADD COLUMN log_object TEXT;",
+	/* 15 (MT_JOURNAL_AUTHORS_VERSION): who recorded each event and where
+	 *    (its author's git name and email, its host); each events file's
+	 *    identity when last read (inode, mtime, the digest of its first
+	 *    line), so an unchanged file is skipped by one stat and a file made
+	 *    anew is read again; the count of events, kept rather than counted.
+	 *    The index of an older version is made again from the events files
+	 *    once opened (mt_journal_open): its events' authors are there */
+	"ALTER TABLE events ADD COLUMN author TEXT;"
+	"ALTER TABLE events ADD COLUMN email TEXT;"
+	"ALTER TABLE events ADD COLUMN host TEXT;"
+	"ALTER TABLE event_files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE event_files ADD COLUMN mtime_ns INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE event_files ADD COLUMN head TEXT NOT NULL DEFAULT '';"
+	"CREATE TABLE event_count (n INTEGER NOT NULL);"
+	"INSERT INTO event_count SELECT count(*) FROM events;",
 };
+
+/* The migration that gave events their authors: an index migrated from
+ * before it is rebuilt. (Renumber with the migration.) */
+#define MT_JOURNAL_AUTHORS_VERSION 15
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(N_MIGRATIONS == MT_JOURNAL_SCHEMA_VERSION, "one migration per schema version");
+_Static_assert(MT_JOURNAL_AUTHORS_VERSION <= N_MIGRATIONS, "the authors' migration is one of them");
 
 static int read_version(mt_journal *j, int *out)
 {
@@ -291,6 +311,12 @@ int mt_journal_open(mt_journal **out, const char *path, int create)
 	if (version != N_MIGRATIONS && (error = migrate(j)) < 0)
 		goto cleanup;
 	if (version > 0 && version < 13 && (error = mt_jexport_all(j)) < 0)
+		goto cleanup;
+	/* an index from before the events had authors: made again from the
+	 * events files, which hold them (and the rows of older versions,
+	 * exported first, lose nothing) */
+	if (version >= 13 && version < MT_JOURNAL_AUTHORS_VERSION &&
+	    (error = mt_journal_rebuild(j)) < 0)
 		goto cleanup;
 	if ((error = mt_jevent_catch_up(j)) < 0)
 		goto cleanup;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 14
+#define MT_JOURNAL_SCHEMA_VERSION 15
 
 typedef struct mt_journal mt_journal;
 

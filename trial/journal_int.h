@@ -21,6 +21,9 @@ struct mt_journal {
 		sqlite3_stmt *st;
 	} cache[MT_JSTMT_CACHE];
 	size_t ncache;
+	/* events recorded in the transaction under way: event_count gains
+	 * them at its commit (mt_jstmt_finish) */
+	int64_t recorded;
 };
 
 /* SQL: the row of a query over `kind`'s table is not withdrawn. */
@@ -137,6 +140,10 @@ int mt_jevent_record(mt_journal *j, const mt_event *e, const char *digest);
 /* How far the index has read events file `name`, and recording it. */
 int mt_jevent_file_mark(mt_journal *j, const char *name, mt_events_mark *out);
 int mt_jevent_set_file_mark(mt_journal *j, const char *name, const mt_events_mark *m);
+
+/* 1 when event e's applier makes one write after all its checks: applied
+ * without a SAVEPOINT, since a refusal leaves nothing behind. */
+int mt_japply_atomic(const mt_event *e);
 
 /* Applies one valid event to the index (journal_apply.c): the only code
  * that turns an event into rows. *rowid_out (may be NULL) the row made or

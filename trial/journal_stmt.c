@@ -27,11 +27,18 @@ int mt_jstmt_exec_sql(mt_journal *j, const char *sql)
 
 int mt_jstmt_begin(mt_journal *j)
 {
+	j->recorded = 0;
 	return mt_jstmt_exec_sql(j, "BEGIN IMMEDIATE");
 }
 
 int mt_jstmt_finish(mt_journal *j, int error)
 {
+	int64_t recorded = j->recorded;
+
+	j->recorded = 0;
+	if (error == 0 && recorded)
+		error = mt_jstmt_run(j, "counting events", "UPDATE event_count SET n = n + ?", "I",
+				     recorded);
 	if (error < 0) {
 		sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
 		return error;

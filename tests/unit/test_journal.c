@@ -153,6 +153,7 @@ static void undo_events(struct ctx *c, sqlite3 *db)
 	}
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE events; DROP TABLE event_files;"
 				      " DROP TABLE refused_events; ALTER TABLE runs DROP COLUMN log_object;"
+				      " DROP TABLE event_count;"
 				      " UPDATE schema_version SET version = 12",
 				      NULL, NULL, NULL), SQLITE_OK);
 	mt_fx_rmtree(events);
