@@ -186,7 +186,8 @@ static const char *const migrations[] = {
 	 *    (its author's git name and email, its host); each events file's
 	 *    identity when last read (inode, mtime, the digest of its first
 	 *    line), so an unchanged file is skipped by one stat and a file made
-	 *    anew is read again; the count of events, kept rather than counted.
+	 *    anew is read again; the count of events, kept rather than counted,
+	 *    and the last of them in the union's order (time, then id).
 	 *    The index of an older version is made again from the events files
 	 *    once opened (mt_journal_open): its events' authors are there */
 	"ALTER TABLE events ADD COLUMN author TEXT;"
@@ -195,8 +196,10 @@ static const char *const migrations[] = {
 	"ALTER TABLE event_files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE event_files ADD COLUMN mtime_ns INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE event_files ADD COLUMN head TEXT NOT NULL DEFAULT '';"
-	"CREATE TABLE event_count (n INTEGER NOT NULL);"
-	"INSERT INTO event_count SELECT count(*) FROM events;",
+	"CREATE TABLE event_count (n INTEGER NOT NULL, last_t INTEGER NOT NULL,"
+	"  last_uid TEXT NOT NULL);"
+	"INSERT INTO event_count SELECT count(*), coalesce(max(t), 0), coalesce((SELECT uid"
+	"  FROM events ORDER BY t DESC, uid DESC LIMIT 1), '') FROM events;",
 };
 
 /* The migration that gave events their authors: an index migrated from

@@ -324,4 +324,9 @@ void mt_record_summary_dispose(mt_record_summary *s);
  * database alone become events first, so nothing is lost. */
 int mt_journal_rebuild(mt_journal *j);
 
+/* The last event the index holds in the union's order (time, then id):
+ * *t 0 and uid "" when none. An event after it is indexed where a rebuild
+ * would put it; one before it only by a rebuild. */
+int mt_journal_last_event(mt_journal *j, int64_t *t, char *uid, size_t size);
+
 #endif

@@ -136,9 +136,14 @@ int mt_jevent_record(mt_journal *j, const mt_event *e, const char *digest)
 			     " line, author, email, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			     "ttIttittt", e->id, e->kind, e->t, digest, e->file, (int)e->line, name,
 			     email, host);
-	if (error == 0)
-		j->recorded++;
-	return error;
+	if (error < 0)
+		return error;
+	j->recorded++;
+	if (e->t > j->last_t || (e->t == j->last_t && strcmp(e->id, j->last_uid) > 0)) {
+		j->last_t = e->t;
+		snprintf(j->last_uid, sizeof(j->last_uid), "%s", e->id);
+	}
+	return 0;
 }
 
 /* Applies one line read from a file: refused lines are kept with their
@@ -521,6 +526,18 @@ static int refused_lines(mt_journal *j, size_t max, mt_record_summary *s)
 	return error;
 }
 
+int mt_journal_last_event(mt_journal *j, int64_t *t, char *uid, size_t size)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = mt_jstmt_first(j, &st, "reading event_count", "SELECT last_t, last_uid FROM"
+				" event_count", "");
+
+	*t = rc == 1 ? sqlite3_column_int64(st, 0) : 0;
+	snprintf(uid, size, "%s", rc == 1 ? (const char *)sqlite3_column_text(st, 1) : "");
+	sqlite3_finalize(st);
+	return rc < 0 ? rc : 0;
+}
+
 int mt_journal_record_summary(mt_journal *j, size_t max, mt_record_summary *out)
 {
 	sqlite3_stmt *st = NULL;
@@ -571,7 +588,7 @@ int mt_journal_rebuild(mt_journal *j)
 				  " DELETE FROM inventories; DELETE FROM checks; DELETE FROM runs;"
 				  " DELETE FROM change_marks; DELETE FROM events;"
 				  " DELETE FROM event_files; DELETE FROM refused_events;"
-				  " UPDATE event_count SET n = 0");
+				  " UPDATE event_count SET n = 0, last_t = 0, last_uid = ''");
 	if (error == 0)
 		error = catch_up_locked(j);
 	return mt_jstmt_finish(j, error);

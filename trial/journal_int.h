@@ -21,9 +21,11 @@ struct mt_journal {
 		sqlite3_stmt *st;
 	} cache[MT_JSTMT_CACHE];
 	size_t ncache;
-	/* events recorded in the transaction under way: event_count gains
-	 * them at its commit (mt_jstmt_finish) */
-	int64_t recorded;
+	/* events recorded in the transaction under way, and the last of them
+	 * (time, then id): event_count gains them at its commit
+	 * (mt_jstmt_finish) */
+	int64_t recorded, last_t;
+	char last_uid[MT_EVENT_ID_LEN + 1];
 };
 
 /* SQL: the row of a query over `kind`'s table is not withdrawn. */
