@@ -202,9 +202,6 @@ static const char *const migrations[] = {
 	"  FROM events ORDER BY t DESC, uid DESC LIMIT 1), '') FROM events;",
 };
 
-/* The migration that gave events their authors: an index migrated from
- * before it is rebuilt. (Renumber with the migration.) */
-#define MT_JOURNAL_AUTHORS_VERSION 15
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(N_MIGRATIONS == MT_JOURNAL_SCHEMA_VERSION, "one migration per schema version");
@@ -367,6 +364,9 @@ void mt_note_dispose(mt_note *n)
 	for (size_t i = 0; i < n->ntags; i++)
 		free(n->tags[i]);
 	free(n->tags);
+	free(n->author);
+	free(n->email);
+	free(n->host);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -493,9 +493,9 @@ int mt_journal_notes_foreach(mt_journal *j, mt_note_cb cb, void *payload)
 	sqlite3_stmt *st = NULL, *tag_st = NULL;
 	int error, rc;
 
-	if ((error = mt_jstmt_prepare(j, &st, "SELECT id, created_ms, track, text, interval_id"
-				      " FROM notes WHERE" NOT_WITHDRAWN("note") " ORDER BY id",
-				      "")) < 0)
+	if ((error = mt_jstmt_prepare(j, &st, "SELECT id, created_ms, track, text, interval_id,"
+				      MT_JAUTHOR_COLS " FROM notes" MT_JAUTHOR_JOIN("notes")
+				      " WHERE" NOT_WITHDRAWN("note") " ORDER BY id", "")) < 0)
 		return error;
 	if ((error = mt_jstmt_prepare(j, &tag_st, "SELECT tag, rowid FROM note_tags WHERE note_id = ?",
 				      "")) < 0)
@@ -507,6 +507,7 @@ int mt_journal_notes_foreach(mt_journal *j, mt_note_cb cb, void *payload)
 		n.track = mt_jstmt_col_text(st, 2);
 		n.text = mt_jstmt_col_text(st, 3);
 		n.interval_id = sqlite3_column_int64(st, 4);
+		mt_jauthor_of_row(st, 5, &n.author, &n.email, &n.host);
 		error = load_tags(j, tag_st, &n);
 		if (error == 0)
 			error = cb(&n, payload);
@@ -942,13 +943,15 @@ static json_t *check_row(mt_journal *j, sqlite3_stmt *st)
 	json_object_set_new(r, "created", json_string(when));
 	json_object_set_new(r, "kind", json_string((const char *)sqlite3_column_text(st, 2)));
 	json_object_set_new(r, "rehearsal", json_boolean(sqlite3_column_int(st, 4) != 0));
+	json_object_set_new(r, "author", mt_jauthor_json(st, 5));
 	return r;
 }
 
 json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit)
 {
-	return mt_jstmt_rows_json(j, check_row, "reading checks", "SELECT id, created_ms, kind,"
-				  " result, rehearsal FROM checks WHERE (?1 IS NULL OR kind = ?1)"
+	return mt_jstmt_rows_json(j, check_row, "reading checks", "SELECT id, created_ms,"
+				  " checks.kind, result, rehearsal," MT_JAUTHOR_COLS " FROM checks"
+				  MT_JAUTHOR_JOIN("checks") " WHERE (?1 IS NULL OR checks.kind = ?1)"
 				  " AND" NOT_WITHDRAWN("check") " ORDER BY id DESC LIMIT ?2", "ti",
 				  kind, limit > 0 ? limit : -1);
 }

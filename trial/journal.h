@@ -12,6 +12,10 @@
 #include <jansson.h>
 
 #define MT_JOURNAL_SCHEMA_VERSION 15
+/* The migration that gave events their authors (journal.c): an index
+ * migrated from before it is made again from the events files, which hold
+ * them. (Renumbered with the migration.) */
+#define MT_JOURNAL_AUTHORS_VERSION 15
 
 typedef struct mt_journal mt_journal;
 
@@ -43,6 +47,10 @@ typedef struct {
 	int64_t interval_id; /* the effort interval it was made in, 0 when none */
 	char **tags;
 	size_t ntags;
+	/* who recorded it, as its event says: git's user.name and user.email
+	 * and the host (from other machines: sanitise before showing); NULL
+	 * when unknown (a row no event made) */
+	char *author, *email, *host;
 } mt_note;
 
 void mt_note_dispose(mt_note *n);

@@ -435,6 +435,22 @@ int mt_jevent_write(mt_journal *j, const char *kind, json_t *data, int64_t *rowi
 	return mt_jstmt_finish(j, error);
 }
 
+void mt_jauthor_of_row(sqlite3_stmt *st, int col, char **author, char **email, char **host)
+{
+	*author = mt_jstmt_col_text(st, col);
+	*email = mt_jstmt_col_text(st, col + 1);
+	*host = mt_jstmt_col_text(st, col + 2);
+}
+
+json_t *mt_jauthor_json(sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return json_null();
+	return json_pack("{so, so, so}", "name", mt_json_text((const char *)sqlite3_column_text(st, col)),
+			 "email", mt_json_text((const char *)sqlite3_column_text(st, col + 1)),
+			 "host", mt_json_text((const char *)sqlite3_column_text(st, col + 2)));
+}
+
 int mt_jevent_uid_of(mt_journal *j, const char *table, const char *thing, int64_t id,
 		     char uid[MT_EVENT_ID_LEN + 1])
 {

@@ -28,6 +28,19 @@ struct mt_journal {
 	char last_uid[MT_EVENT_ID_LEN + 1];
 };
 
+/* SQL: who recorded a row of `table` (its event's author, email and host:
+ * three columns, NULL when unknown), joined by the row's uid; read with
+ * mt_jauthor_of_row. */
+#define MT_JAUTHOR_COLS " ev.author, ev.email, ev.host"
+#define MT_JAUTHOR_JOIN(table) " LEFT JOIN events ev ON ev.uid = " table ".uid"
+
+/* The three MT_JAUTHOR_COLS from column `col` of st, copied (NULL: none). */
+void mt_jauthor_of_row(sqlite3_stmt *st, int col, char **author, char **email, char **host);
+
+/* {"name", "email", "host"} of st's MT_JAUTHOR_COLS at `col`, json_null()
+ * when the row has no author. */
+json_t *mt_jauthor_json(sqlite3_stmt *st, int col);
+
 /* SQL: the row of a query over `kind`'s table is not withdrawn. */
 #define NOT_WITHDRAWN(kind) " id NOT IN (SELECT item_id FROM withdrawals WHERE kind = '" kind "')"
 

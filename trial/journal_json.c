@@ -24,10 +24,16 @@ json_t *mt_note_json(const mt_note *n)
 	json_t *tags = json_array();
 	for (size_t i = 0; i < n->ntags; i++)
 		json_array_append_new(tags, mt_json_text(n->tags[i]));
-	return json_pack("{sI, so, so, so, so, so}", "id", (json_int_t)n->id, "created",
+	json_t *author = n->author ? json_pack("{so, so, so}", "name", mt_json_text(n->author),
+					       "email", str_or_null(n->email), "host",
+					       str_or_null(n->host))
+				   : json_null();
+
+	return json_pack("{sI, so, so, so, so, so, so}", "id", (json_int_t)n->id, "created",
 			 time_json(n->created_ms), "track", str_or_null(n->track), "text",
 			 mt_json_text(n->text), "interval",
-			 n->interval_id ? json_integer(n->interval_id) : json_null(), "tags", tags);
+			 n->interval_id ? json_integer(n->interval_id) : json_null(), "tags", tags,
+			 "author", author);
 }
 
 static int note_to_json(const mt_note *n, void *payload)
