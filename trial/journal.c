@@ -375,6 +375,9 @@ void mt_effort_dispose(mt_effort *e)
 	free(e->track);
 	free(e->category);
 	free(e->text);
+	free(e->author);
+	free(e->email);
+	free(e->host);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -386,16 +389,20 @@ static void effort_from_row(mt_effort *e, sqlite3_stmt *st)
 	e->text = mt_jstmt_col_text(st, 3);
 	e->started_ms = sqlite3_column_int64(st, 4);
 	e->stopped_ms = sqlite3_column_type(st, 5) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 5);
+	mt_jauthor_of_row(st, 6, &e->author, &e->email, &e->host);
 }
 
-#define EFFORT_COLS "id, track, category, text, started_ms, stopped_ms"
+/* the columns effort_from_row reads, and the table with its authors */
+#define EFFORT_COLS                                                                        \
+	"id, track, category, text, started_ms, stopped_ms," MT_JAUTHOR_COLS " FROM effort"  \
+	MT_JAUTHOR_JOIN("effort")
 
 /* The running interval inside an open transaction; MT_ENOTFOUND when none. */
 static int current_locked(mt_journal *j, mt_effort *out)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = mt_jstmt_first(j, &st, "reading effort", "SELECT " EFFORT_COLS
-				" FROM effort WHERE stopped_ms IS NULL", "");
+				" WHERE stopped_ms IS NULL", "");
 
 	if (rc == 1 && out)
 		effort_from_row(out, st);
@@ -561,7 +568,7 @@ static int read_interval(mt_journal *j, int64_t id, mt_effort *out)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = mt_jstmt_first(j, &st, "reading effort",
-				"SELECT " EFFORT_COLS " FROM effort WHERE id = ?", "I", id);
+				"SELECT " EFFORT_COLS " WHERE id = ?", "I", id);
 
 	if (rc == 1)
 		effort_from_row(out, st);
@@ -635,7 +642,7 @@ int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload)
 	sqlite3_stmt *st = NULL;
 	int error, rc;
 
-	if ((error = mt_jstmt_prepare(j, &st, "SELECT " EFFORT_COLS " FROM effort WHERE"
+	if ((error = mt_jstmt_prepare(j, &st, "SELECT " EFFORT_COLS " WHERE"
 				      NOT_WITHDRAWN("effort") " ORDER BY id", "")) < 0)
 		return error;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -73,6 +73,7 @@ typedef struct {
 	char *text;     /* NULL when none */
 	int64_t started_ms;
 	int64_t stopped_ms; /* 0 while running */
+	char *author, *email, *host; /* who recorded it, as mt_note's */
 } mt_effort;
 
 void mt_effort_dispose(mt_effort *e);
