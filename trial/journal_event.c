@@ -11,7 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* One line read from a file, kept until the merge applies it. */
 struct pending_event {
