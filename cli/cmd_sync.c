@@ -17,14 +17,14 @@ static json_t *result_json(const mt_sync_trial_result *r)
 	for (size_t i = 0; i < r->nrefused; i++)
 		json_array_append_new(refused, json_pack("{ss, ss}", "file", r->refused[i].file,
 							 "reason", r->refused[i].reason));
-	return json_pack("{ss, ss, s:s?, sb, si, s{sI, sI}, s{sI, sI}, s{sI, sI, sI}, ss, so}",
+	return json_pack("{ss, ss, s:s?, sb, si, s{sI, sI}, s{sI, sI}, s{sI, sI, sI}, ss, so, sb}",
 			 "remote", r->remote, "ref", r->ref, "tip", r->tip[0] ? r->tip : NULL,
 			 "pushed", r->pushed, "attempts", r->attempts, "events", "received",
 			 (json_int_t)r->events_received, "sent", (json_int_t)r->events_sent,
 			 "objects", "received", (json_int_t)r->objects_received, "sent",
 			 (json_int_t)r->objects_sent, "union", "events", (json_int_t)r->events,
 			 "writers", (json_int_t)r->writers, "machines", (json_int_t)r->machines,
-			 "synced_at", at, "refused", refused);
+			 "synced_at", at, "refused", refused, "reindexed", r->reindexed);
 }
 
 static void print_text(const mt_sync_trial_result *r)

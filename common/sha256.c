@@ -21,33 +21,55 @@ static const uint32_t sha256_k[64] = {
 
 #define ROR32(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
+static uint32_t load_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* One round on the eight working variables, named in their turn: the
+ * variables are renamed rather than moved (an event's digest is taken for
+ * each of 100,000 lines in a rebuild of the index). */
+#define ROUND(a, b, c, d, e, f, g, h, i)                                                       \
+	do {                                                                                   \
+		uint32_t t1 = h + (ROR32(e, 6) ^ ROR32(e, 11) ^ ROR32(e, 25)) +                   \
+			      ((e & f) ^ (~e & g)) + sha256_k[i] + w[i];                         \
+		uint32_t t2 = (ROR32(a, 2) ^ ROR32(a, 13) ^ ROR32(a, 22)) +                       \
+			      ((a & b) ^ (a & c) ^ (b & c));                                     \
+		d += t1;                                                                       \
+		h = t1 + t2;                                                                   \
+	} while (0)
+
 /* Mixes one 64-byte block into the state h. */
 static void sha256_block(uint32_t h[8], const unsigned char *p)
 {
-	uint32_t w[64], v[8];
+	uint32_t w[64], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6],
+			hh = h[7];
 
 	for (int i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+		w[i] = load_be32(p + 4 * i);
 	for (int i = 16; i < 64; i++) {
 		uint32_t s0 = ROR32(w[i - 15], 7) ^ ROR32(w[i - 15], 18) ^ (w[i - 15] >> 3);
 		uint32_t s1 = ROR32(w[i - 2], 17) ^ ROR32(w[i - 2], 19) ^ (w[i - 2] >> 10);
 		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
 	}
-	memcpy(v, h, sizeof(v));
-	for (int i = 0; i < 64; i++) {
-		uint32_t s1 = ROR32(v[4], 6) ^ ROR32(v[4], 11) ^ ROR32(v[4], 25);
-		uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-		uint32_t t1 = v[7] + s1 + ch + sha256_k[i] + w[i];
-		uint32_t s0 = ROR32(v[0], 2) ^ ROR32(v[0], 13) ^ ROR32(v[0], 22);
-		uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
-
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + s0 + maj;
+	for (int i = 0; i < 64; i += 8) {
+		ROUND(a, b, c, d, e, f, g, hh, i);
+		ROUND(hh, a, b, c, d, e, f, g, i + 1);
+		ROUND(g, hh, a, b, c, d, e, f, i + 2);
+		ROUND(f, g, hh, a, b, c, d, e, i + 3);
+		ROUND(e, f, g, hh, a, b, c, d, i + 4);
+		ROUND(d, e, f, g, hh, a, b, c, i + 5);
+		ROUND(c, d, e, f, g, hh, a, b, i + 6);
+		ROUND(b, c, d, e, f, g, hh, a, i + 7);
 	}
-	for (int i = 0; i < 8; i++)
-		h[i] += v[i];
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+	h[5] += f;
+	h[6] += g;
+	h[7] += hh;
 }
 
 int mt_sha256_hex(char out[65], const void *data, size_t len)
@@ -70,7 +92,8 @@ int mt_sha256_hex(char out[65], const void *data, size_t len)
 		tail[tail_len - 1 - i] = (unsigned char)(bits >> (8 * i));
 	for (size_t off = 0; off < tail_len; off += 64)
 		sha256_block(h, tail + off);
-	for (int i = 0; i < 8; i++)
-		snprintf(out + 8 * i, 9, "%08x", (unsigned)h[i]);
+	for (int i = 0; i < 64; i++)
+		out[i] = "0123456789abcdef"[(h[i / 8] >> (28 - 4 * (i % 8))) & 0xf];
+	out[64] = '\0';
 	return 0;
 }

@@ -38,6 +38,11 @@ struct sync {
 	size_t nfiles, capfiles;
 	size_t sent_events, sent_objects;
 	int reindex;     /* the index must be made again (marked in MT_SYNC_FILE) */
+	/* the index's last event (time, then id) before the sync: lines
+	 * received after it are indexed as they are, one before it asks for
+	 * the index to be made again (its local ids in the union's order) */
+	int64_t last_t;
+	char last_uid[64];
 	char writer[96]; /* this host's writer, "" when it has none yet */
 };
 
@@ -179,6 +184,31 @@ static size_t line_at(const char *s, size_t at)
 	return count_lines(s, at) + 1;
 }
 
+/* 1 when a line of [p, end) is not an event after the index's last one
+ * (time, then id): taken in, it would get a local id out of the union's
+ * order, or it is not an event at all (the index says why when made). */
+static int before_last(const struct sync *s, const char *p, const char *end)
+{
+	const char *nl;
+
+	for (; p < end; p = nl + 1) {
+		json_t *o;
+		const char *id;
+		json_int_t t;
+		int before;
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+			nl = end;
+		o = json_loadb(p, (size_t)(nl - p), 0, NULL);
+		id = mt_json_str(o, "id");
+		t = json_integer_value(json_object_get(o, "t"));
+		before = !id || t < s->last_t || (t == s->last_t && strcmp(id, s->last_uid) <= 0);
+		json_decref(o);
+		if (before)
+			return 1;
+	}
+	return 0;
+}
+
 /* Marks in MT_SYNC_FILE, before the first line received is appended,
  * that the index must be made again: a sync killed before it did it
  * leaves the mark for the next one. */
@@ -269,7 +299,8 @@ static int merge_events(struct sync *s, const char *path, int own, const char *r
 	}
 	*taken = 1;
 	if (rlen > llen) {
-		mark_reindex(s);
+		if (before_last(s, rdata + llen, rdata + rlen))
+			mark_reindex(s);
 		if ((error = write_all(fd, rdata + llen, rlen - llen, path)) < 0 ||
 		    (fdatasync(fd) != 0 && (error = mt_error_set(MT_EIO, "%s: %s", path,
 								  strerror(errno))) < 0))
@@ -682,6 +713,9 @@ int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_tria
 	out->ref = mt_strdup(s.ref);
 	this_writer(&s);
 	s.reindex = reindex_marked(t->dir);
+	if (t->journal && (error = mt_journal_last_event(t->journal, &s.last_t, s.last_uid,
+							 sizeof(s.last_uid))) < 0)
+		goto cleanup;
 	for (error = 1; error == 1 && out->attempts < attempts;) {
 		if (out->attempts++)
 			usleep(100000u * (unsigned)out->attempts);
@@ -694,14 +728,16 @@ int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_tria
 		goto cleanup;
 	out->machines = count_machines(&s);
 	out->at_ms = mt_now_ms();
-	/* the index takes the new events when the journal opens; events
-	 * received are older than some of its own, mostly, and an index
-	 * made again takes them all in the union's order (time, then id):
-	 * the local ids then read the same on every clone */
+	/* the index takes the new events when the journal opens, in the
+	 * union's order (time, then id) when all come after its last one;
+	 * when some are older than that, the index is made again: the local
+	 * ids then read the same on every clone */
 	mt_journal_free(t->journal);
 	t->journal = NULL;
-	if ((error = mt_journal_open(&t->journal, t->journal_path, 0)) == 0 && s.reindex)
+	if ((error = mt_journal_open(&t->journal, t->journal_path, 0)) == 0 && s.reindex) {
 		error = mt_journal_rebuild(t->journal);
+		out->reindexed = 1;
+	}
 	if (error == 0)
 		error = record_sync(t->dir, out); /* and the mark goes */
 cleanup:

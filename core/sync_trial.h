@@ -42,6 +42,8 @@ typedef struct {
 	size_t events_received, events_sent; /* lines of events files */
 	size_t objects_received, objects_sent;
 	size_t events, writers, machines;    /* in the union */
+	int reindexed; /* the index was made again (events received were older
+			* than its last), not only caught up */
 	int64_t at_ms;
 	mt_sync_refusal *refused; /* files not taken: the rest is synced */
 	size_t nrefused;

@@ -4,6 +4,7 @@
 #include "error.h"
 #include "jsonutil.h"
 #include "jsonw.h"
+#include "sha256.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -263,6 +264,15 @@ static void make_author(mt_events *ev)
 									 : "unknown");
 }
 
+void mt_events_author(mt_events *ev, const char **name, const char **email, const char **host)
+{
+	if (!ev->author_name)
+		make_author(ev);
+	*name = ev->author_name;
+	*email = ev->author_email;
+	*host = ev->host;
+}
+
 json_t *mt_events_make(mt_events *ev, const char *given, const char *kind, int64_t t, json_t *data)
 {
 	char id[MT_EVENT_ID_LEN + 1];
@@ -348,6 +358,12 @@ int mt_events_append(mt_events *ev, const char *lines, size_t len, mt_events_pos
 		goto cleanup;
 	}
 	pos->end = pos->start + len + (buf != NULL);
+	if (fstat(fd, &stbuf) == 0) {
+		pos->ino = (uint64_t)stbuf.st_ino;
+		pos->mtime_ns = (int64_t)stbuf.st_mtim.tv_sec * 1000000000 + stbuf.st_mtim.tv_nsec;
+	}
+	if (pos->start == 0) /* lines end in '\n': the first is whole */
+		mt_sha256_hex(pos->head, lines, (size_t)((const char *)memchr(lines, '\n', len) - lines));
 cleanup:
 	if (fd >= 0)
 		close(fd); /* and the lock with it */
@@ -435,26 +451,101 @@ static int one_line(const char *name, uint64_t line, const char *p, const char *
 	return rc;
 }
 
+int mt_events_mark_differs(const mt_events_mark *a, const mt_events_mark *b)
+{
+	return a->bytes != b->bytes || a->lines != b->lines || a->tail != b->tail ||
+	       a->ino != b->ino || a->mtime_ns != b->mtime_ns || strcmp(a->head, b->head) != 0;
+}
+
+void mt_events_mark_appended(mt_events_mark *m, const mt_events_pos *pos)
+{
+	m->bytes = pos->end;
+	m->ino = pos->ino;
+	m->mtime_ns = pos->mtime_ns;
+	if (pos->start == 0)
+		snprintf(m->head, sizeof(m->head), "%s", pos->head);
+}
+
+static int64_t mtime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+}
+
+int mt_events_changed(mt_events *ev, const char *name, const mt_events_mark *m)
+{
+	char *path = mt_path_join(ev->dir, name);
+	struct stat st;
+	int changed = stat(path, &st) != 0 || (uint64_t)st.st_size != m->bytes + m->tail ||
+		      (uint64_t)st.st_ino != m->ino || mtime_ns(&st) != m->mtime_ns;
+
+	free(path);
+	return changed;
+}
+
+/* The SHA-256 of the first whole line of [map, map + size) into head, ""
+ * when there is none yet. */
+static void first_line_digest(const char *map, uint64_t size, char head[65])
+{
+	const char *nl = size ? memchr(map, '\n', (size_t)size) : NULL;
+
+	head[0] = '\0';
+	if (nl)
+		mt_sha256_hex(head, map, (size_t)(nl - map));
+}
+
+static int renewed(const unsigned char *map, uint64_t size, const mt_events_mark *from,
+		   char head[65])
+{
+	first_line_digest((const char *)map, size, head);
+	return from->bytes && (size < from->bytes || (from->head[0] && strcmp(head, from->head)));
+}
+
+int mt_events_renewed(mt_events *ev, const char *name, const mt_events_mark *from)
+{
+	char *path = mt_path_join(ev->dir, name), head[65];
+	const unsigned char *map = NULL;
+	uint64_t size = 0;
+	int yes = 0;
+
+	if (from->bytes && mt_file_map(path, &map, &size) == 0)
+		yes = renewed(map, size, from, head);
+	else if (from->bytes)
+		mt_error_clear(); /* a file gone: the read says so */
+	if (map)
+		mt_file_unmap(map, size);
+	free(path);
+	return yes;
+}
+
 int mt_events_read(mt_events *ev, const char *name, const mt_events_mark *from, mt_event_cb cb,
 		   void *payload, mt_events_mark *at)
 {
-	char *path = mt_path_join(ev->dir, name);
+	char *path = mt_path_join(ev->dir, name), head[65];
 	const unsigned char *map = NULL;
 	uint64_t size = 0;
 	const char *p, *end, *nl;
+	struct stat st;
 	int error;
 
 	*at = *from;
 	at->tail = 0;
+	at->renewed = 0;
+	/* the identity before the map: a line appended meanwhile makes the
+	 * next look read again, never skip */
+	if (stat(path, &st) == 0) {
+		at->ino = (uint64_t)st.st_ino;
+		at->mtime_ns = mtime_ns(&st);
+	}
 	if ((error = mt_file_map(path, &map, &size)) < 0)
 		goto cleanup;
-	if (size < from->bytes) {
-		error = mt_error_set(MT_EINVALID, "%s: %llu bytes, shorter than the %llu already "
-				     "read: an events file is never rewritten", path,
-				     (unsigned long long)size, (unsigned long long)from->bytes);
-		goto cleanup;
+	if (renewed(map, size, from, head)) {
+		/* deleted and made anew (by hand, a restore): what the index
+		 * read of it is no guide to what it holds now */
+		at->bytes = at->lines = 0;
+		at->renewed = 1;
 	}
-	p = (const char *)map + from->bytes;
+	memcpy(at->head, head, sizeof(head));
+	p = (const char *)map + at->bytes;
 	end = (const char *)map + size;
 	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
 		at->lines++;

@@ -67,7 +67,16 @@ typedef struct {
 	char file[96]; /* the file's name in the events directory */
 	uint64_t start, end;
 	int closed_tail;
+	/* the file after the append: its identity (mt_events_mark), and the
+	 * digest of its first line when the append made it (start 0) */
+	uint64_t ino;
+	int64_t mtime_ns;
+	char head[65];
 } mt_events_pos;
+
+/* This writer's author (git's user.name, user.email: NULL when unset) and
+ * host, as mt_events_make writes them; borrowed from ev. */
+void mt_events_author(mt_events *ev, const char **name, const char **email, const char **host);
 
 /* Appends `len` bytes of whole lines (each ending in '\n') to this
  * writer's file in one write, durably. MT_ESTATE in a trial made from a
@@ -103,10 +112,35 @@ typedef int (*mt_event_cb)(const mt_event *e, void *payload);
  * unread: the caller warns about it, it is never an error. */
 typedef struct {
 	uint64_t bytes, lines, tail;
+	/* the file's identity when read: inode, mtime (ns) and the SHA-256 of
+	 * its first line ("" before one was read) */
+	uint64_t ino;
+	int64_t mtime_ns;
+	char head[65];
+	/* set by mt_events_read: the file is not the one `from` read (shorter,
+	 * or another first line), so it was read again from its start */
+	int renewed;
 } mt_events_mark;
+
+/* 1 when marks a and b differ in what was read or the file's identity. */
+int mt_events_mark_differs(const mt_events_mark *a, const mt_events_mark *b);
+
+/* m after this writer's append `pos` to the end of what m read (the
+ * caller counts the lines). */
+void mt_events_mark_appended(mt_events_mark *m, const mt_events_pos *pos);
+
+/* 1 when file `name`, as it is now (one stat), may hold lines that mark m
+ * has not read: another size, inode or mtime. */
+int mt_events_changed(mt_events *ev, const char *name, const mt_events_mark *m);
+
+/* 1 when file `name` is not the one mark `from` read: shorter than what
+ * was read, or another first line (deleted and made anew). */
+int mt_events_renewed(mt_events *ev, const char *name, const mt_events_mark *from);
 
 /* Reads events file `name` from `from` (the bytes and lines already read)
  * and calls cb for each whole line, event or not; at is where it stopped.
+ * A file that is no longer the one `from` read (shorter, or its first line
+ * another: deleted and made anew) is read from its start, at->renewed set.
  * A non-zero return from cb stops the read and is returned. */
 int mt_events_read(mt_events *ev, const char *name, const mt_events_mark *from, mt_event_cb cb,
 		   void *payload, mt_events_mark *at);

@@ -182,10 +182,30 @@ static const char *const migrations[] = {
 	 *    (the path where it was written, on the machine that ran it) is
 	 *    not there */
 	"ALTER TABLE runs ADD COLUMN log_object TEXT;",
+	/* 15 (MT_JOURNAL_AUTHORS_VERSION): who recorded each event and where
+	 *    (its author's git name and email, its host); each events file's
+	 *    identity when last read (inode, mtime, the digest of its first
+	 *    line), so an unchanged file is skipped by one stat and a file made
+	 *    anew is read again; the count of events, kept rather than counted,
+	 *    and the last of them in the union's order (time, then id).
+	 *    The index of an older version is made again from the events files
+	 *    once opened (mt_journal_open): its events' authors are there */
+	"ALTER TABLE events ADD COLUMN author TEXT;"
+	"ALTER TABLE events ADD COLUMN email TEXT;"
+	"ALTER TABLE events ADD COLUMN host TEXT;"
+	"ALTER TABLE event_files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE event_files ADD COLUMN mtime_ns INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE event_files ADD COLUMN head TEXT NOT NULL DEFAULT '';"
+	"CREATE TABLE event_count (n INTEGER NOT NULL, last_t INTEGER NOT NULL,"
+	"  last_uid TEXT NOT NULL);"
+	"INSERT INTO event_count SELECT count(*), coalesce(max(t), 0), coalesce((SELECT uid"
+	"  FROM events ORDER BY t DESC, uid DESC LIMIT 1), '') FROM events;",
 };
+
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))
 _Static_assert(N_MIGRATIONS == MT_JOURNAL_SCHEMA_VERSION, "one migration per schema version");
+_Static_assert(MT_JOURNAL_AUTHORS_VERSION <= N_MIGRATIONS, "the authors' migration is one of them");
 
 static int read_version(mt_journal *j, int *out)
 {
@@ -292,6 +312,12 @@ int mt_journal_open(mt_journal **out, const char *path, int create)
 		goto cleanup;
 	if (version > 0 && version < 13 && (error = mt_jexport_all(j)) < 0)
 		goto cleanup;
+	/* an index from before the events had authors: made again from the
+	 * events files, which hold them (and the rows of older versions,
+	 * exported first, lose nothing) */
+	if (version >= 13 && version < MT_JOURNAL_AUTHORS_VERSION &&
+	    (error = mt_journal_rebuild(j)) < 0)
+		goto cleanup;
 	if ((error = mt_jevent_catch_up(j)) < 0)
 		goto cleanup;
 	*out = j;
@@ -338,6 +364,9 @@ void mt_note_dispose(mt_note *n)
 	for (size_t i = 0; i < n->ntags; i++)
 		free(n->tags[i]);
 	free(n->tags);
+	free(n->author);
+	free(n->email);
+	free(n->host);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -346,6 +375,9 @@ void mt_effort_dispose(mt_effort *e)
 	free(e->track);
 	free(e->category);
 	free(e->text);
+	free(e->author);
+	free(e->email);
+	free(e->host);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -357,16 +389,20 @@ static void effort_from_row(mt_effort *e, sqlite3_stmt *st)
 	e->text = mt_jstmt_col_text(st, 3);
 	e->started_ms = sqlite3_column_int64(st, 4);
 	e->stopped_ms = sqlite3_column_type(st, 5) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 5);
+	mt_jauthor_of_row(st, 6, &e->author, &e->email, &e->host);
 }
 
-#define EFFORT_COLS "id, track, category, text, started_ms, stopped_ms"
+/* the columns effort_from_row reads, and the table with its authors */
+#define EFFORT_COLS                                                                        \
+	"id, track, category, text, started_ms, stopped_ms," MT_JAUTHOR_COLS " FROM effort"  \
+	MT_JAUTHOR_JOIN("effort")
 
 /* The running interval inside an open transaction; MT_ENOTFOUND when none. */
 static int current_locked(mt_journal *j, mt_effort *out)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = mt_jstmt_first(j, &st, "reading effort", "SELECT " EFFORT_COLS
-				" FROM effort WHERE stopped_ms IS NULL", "");
+				" WHERE stopped_ms IS NULL", "");
 
 	if (rc == 1 && out)
 		effort_from_row(out, st);
@@ -464,9 +500,9 @@ int mt_journal_notes_foreach(mt_journal *j, mt_note_cb cb, void *payload)
 	sqlite3_stmt *st = NULL, *tag_st = NULL;
 	int error, rc;
 
-	if ((error = mt_jstmt_prepare(j, &st, "SELECT id, created_ms, track, text, interval_id"
-				      " FROM notes WHERE" NOT_WITHDRAWN("note") " ORDER BY id",
-				      "")) < 0)
+	if ((error = mt_jstmt_prepare(j, &st, "SELECT id, created_ms, track, text, interval_id,"
+				      MT_JAUTHOR_COLS " FROM notes" MT_JAUTHOR_JOIN("notes")
+				      " WHERE" NOT_WITHDRAWN("note") " ORDER BY id", "")) < 0)
 		return error;
 	if ((error = mt_jstmt_prepare(j, &tag_st, "SELECT tag, rowid FROM note_tags WHERE note_id = ?",
 				      "")) < 0)
@@ -478,6 +514,7 @@ int mt_journal_notes_foreach(mt_journal *j, mt_note_cb cb, void *payload)
 		n.track = mt_jstmt_col_text(st, 2);
 		n.text = mt_jstmt_col_text(st, 3);
 		n.interval_id = sqlite3_column_int64(st, 4);
+		mt_jauthor_of_row(st, 5, &n.author, &n.email, &n.host);
 		error = load_tags(j, tag_st, &n);
 		if (error == 0)
 			error = cb(&n, payload);
@@ -531,7 +568,7 @@ static int read_interval(mt_journal *j, int64_t id, mt_effort *out)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = mt_jstmt_first(j, &st, "reading effort",
-				"SELECT " EFFORT_COLS " FROM effort WHERE id = ?", "I", id);
+				"SELECT " EFFORT_COLS " WHERE id = ?", "I", id);
 
 	if (rc == 1)
 		effort_from_row(out, st);
@@ -605,7 +642,7 @@ int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload)
 	sqlite3_stmt *st = NULL;
 	int error, rc;
 
-	if ((error = mt_jstmt_prepare(j, &st, "SELECT " EFFORT_COLS " FROM effort WHERE"
+	if ((error = mt_jstmt_prepare(j, &st, "SELECT " EFFORT_COLS " WHERE"
 				      NOT_WITHDRAWN("effort") " ORDER BY id", "")) < 0)
 		return error;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -913,13 +950,15 @@ static json_t *check_row(mt_journal *j, sqlite3_stmt *st)
 	json_object_set_new(r, "created", json_string(when));
 	json_object_set_new(r, "kind", json_string((const char *)sqlite3_column_text(st, 2)));
 	json_object_set_new(r, "rehearsal", json_boolean(sqlite3_column_int(st, 4) != 0));
+	json_object_set_new(r, "author", mt_jauthor_json(st, 5));
 	return r;
 }
 
 json_t *mt_journal_checks_json(mt_journal *j, const char *kind, int limit)
 {
-	return mt_jstmt_rows_json(j, check_row, "reading checks", "SELECT id, created_ms, kind,"
-				  " result, rehearsal FROM checks WHERE (?1 IS NULL OR kind = ?1)"
+	return mt_jstmt_rows_json(j, check_row, "reading checks", "SELECT id, created_ms,"
+				  " checks.kind, result, rehearsal," MT_JAUTHOR_COLS " FROM checks"
+				  MT_JAUTHOR_JOIN("checks") " WHERE (?1 IS NULL OR checks.kind = ?1)"
 				  " AND" NOT_WITHDRAWN("check") " ORDER BY id DESC LIMIT ?2", "ti",
 				  kind, limit > 0 ? limit : -1);
 }

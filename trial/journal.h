@@ -11,7 +11,11 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 14
+#define MT_JOURNAL_SCHEMA_VERSION 15
+/* The migration that gave events their authors (journal.c): an index
+ * migrated from before it is made again from the events files, which hold
+ * them. (Renumbered with the migration.) */
+#define MT_JOURNAL_AUTHORS_VERSION 15
 
 typedef struct mt_journal mt_journal;
 
@@ -43,6 +47,10 @@ typedef struct {
 	int64_t interval_id; /* the effort interval it was made in, 0 when none */
 	char **tags;
 	size_t ntags;
+	/* who recorded it, as its event says: git's user.name and user.email
+	 * and the host (from other machines: sanitise before showing); NULL
+	 * when unknown (a row no event made) */
+	char *author, *email, *host;
 } mt_note;
 
 void mt_note_dispose(mt_note *n);
@@ -65,6 +73,7 @@ typedef struct {
 	char *text;     /* NULL when none */
 	int64_t started_ms;
 	int64_t stopped_ms; /* 0 while running */
+	char *author, *email, *host; /* who recorded it, as mt_note's */
 } mt_effort;
 
 void mt_effort_dispose(mt_effort *e);
@@ -323,5 +332,10 @@ void mt_record_summary_dispose(mt_record_summary *s);
  * local ids are given again from 1. Rows that another tool wrote into the
  * database alone become events first, so nothing is lost. */
 int mt_journal_rebuild(mt_journal *j);
+
+/* The last event the index holds in the union's order (time, then id):
+ * *t 0 and uid "" when none. An event after it is indexed where a rebuild
+ * would put it; one before it only by a rebuild. */
+int mt_journal_last_event(mt_journal *j, int64_t *t, char *uid, size_t size);
 
 #endif

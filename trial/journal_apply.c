@@ -329,33 +329,58 @@ static int apply_mark_clear(mt_journal *j, const mt_event *e, int64_t *rowid_out
 	return error;
 }
 
+/* atomic: the applier checks everything before its one write (or its one
+ * write is the check, changing nothing when it fails), so a refusal needs
+ * no SAVEPOINT to undo half of it. */
 static const struct applier {
 	const char *kind;
 	int (*apply)(mt_journal *j, const mt_event *e, int64_t *rowid_out);
+	int atomic;
 } appliers[] = {
-	{"note.add", apply_note},
-	{"effort.start", apply_effort},
-	{"effort.add", apply_effort},
-	{"effort.stop", apply_effort_stop},
-	{"scan.add", apply_scan},
-	{"probe.add", apply_probe},
-	{"inventory.add", apply_inventory},
-	{"check.add", apply_check},
-	{"check.mark", apply_rehearsal},
-	{"run.add", mt_japply_run_add},
-	{"run.end", mt_japply_run_end},
-	{"run.mark", apply_rehearsal},
-	{"override.add", apply_override},
-	{"mark.set", apply_mark},
-	{"mark.clear", apply_mark_clear},
-	{"withdraw", mt_japply_withdraw},
+	{"note.add", apply_note, 0}, /* a row, then its tags: see mt_japply_atomic */
+	{"effort.start", apply_effort, 1},
+	{"effort.add", apply_effort, 1},
+	{"effort.stop", apply_effort_stop, 1},
+	{"scan.add", apply_scan, 1},
+	{"probe.add", apply_probe, 1},
+	{"inventory.add", apply_inventory, 1},
+	{"check.add", apply_check, 1},
+	{"check.mark", apply_rehearsal, 1},
+	{"run.add", mt_japply_run_add, 0},
+	{"run.end", mt_japply_run_end, 0},
+	{"run.mark", apply_rehearsal, 1},
+	{"override.add", apply_override, 1},
+	{"mark.set", apply_mark, 1},
+	{"mark.clear", apply_mark_clear, 1},
+	{"withdraw", mt_japply_withdraw, 0},
 };
+
+static const struct applier *applier_of(const char *kind)
+{
+	for (size_t i = 0; i < sizeof(appliers) / sizeof(appliers[0]); i++)
+		if (strcmp(appliers[i].kind, kind) == 0)
+			return &appliers[i];
+	return NULL;
+}
+
+int mt_japply_atomic(const mt_event *e)
+{
+	const struct applier *a = applier_of(e->kind);
+	json_t *tags;
+
+	if (a && strcmp(a->kind, "note.add") == 0) { /* without tags, one write */
+		tags = json_object_get(e->data, "tags");
+		return !tags || json_is_null(tags) || (json_is_array(tags) && !json_array_size(tags));
+	}
+	return a ? a->atomic : 1; /* an unknown kind writes nothing */
+}
 
 int mt_japply(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 {
-	for (size_t i = 0; i < sizeof(appliers) / sizeof(appliers[0]); i++)
-		if (strcmp(appliers[i].kind, e->kind) == 0)
-			return appliers[i].apply(j, e, rowid_out);
+	const struct applier *a = applier_of(e->kind);
+
+	if (a)
+		return a->apply(j, e, rowid_out);
 	return mt_error_set(MT_EINVALID, "unknown event kind '%s' (a newer mtrial wrote it?)",
 			    e->kind);
 }

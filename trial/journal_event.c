@@ -11,7 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* One line read from a file, kept until the merge applies it. */
 struct pending_event {
@@ -33,24 +32,29 @@ struct pending_file {
 int mt_jevent_file_mark(mt_journal *j, const char *name, mt_events_mark *out)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = mt_jstmt_first(j, &st, "reading event_files", "SELECT bytes, lines, tail FROM"
-				" event_files WHERE file = ?", "t", name);
+	int rc = mt_jstmt_first_kept(j, &st, "reading event_files", "SELECT bytes, lines, tail,"
+				     " ino, mtime_ns, head FROM event_files WHERE file = ?", "t", name);
 
 	memset(out, 0, sizeof(*out));
 	if (rc == 1) {
 		out->bytes = (uint64_t)sqlite3_column_int64(st, 0);
 		out->lines = (uint64_t)sqlite3_column_int64(st, 1);
 		out->tail = (uint64_t)sqlite3_column_int64(st, 2);
+		out->ino = (uint64_t)sqlite3_column_int64(st, 3);
+		out->mtime_ns = sqlite3_column_int64(st, 4);
+		snprintf(out->head, sizeof(out->head), "%s",
+			 (const char *)sqlite3_column_text(st, 5) ?: "");
 	}
-	sqlite3_finalize(st);
+	mt_jstmt_release(st);
 	return rc < 0 ? rc : 0;
 }
 
 int mt_jevent_set_file_mark(mt_journal *j, const char *name, const mt_events_mark *m)
 {
 	return mt_jstmt_run(j, "recording event_files", "INSERT OR REPLACE INTO event_files (file,"
-			    " bytes, lines, tail) VALUES (?, ?, ?, ?)", "tIII", name,
-			    (int64_t)m->bytes, (int64_t)m->lines, (int64_t)m->tail);
+			    " bytes, lines, tail, ino, mtime_ns, head) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			    "tIIIIIt", name, (int64_t)m->bytes, (int64_t)m->lines, (int64_t)m->tail,
+			    (int64_t)m->ino, m->mtime_ns, m->head);
 }
 
 static int keep_line(const mt_event *e, void *payload)
@@ -120,9 +124,25 @@ static int seen(mt_journal *j, const mt_event *e, const char *digest)
 
 int mt_jevent_record(mt_journal *j, const mt_event *e, const char *digest)
 {
-	return mt_jstmt_run(j, "recording events", "INSERT INTO events (uid, kind, t, digest, file,"
-			    " line) VALUES (?, ?, ?, ?, ?, ?)", "ttItti", e->id, e->kind, e->t,
-			    digest, e->file, (int)e->line);
+	json_t *author = json_object_get(e->obj, "author");
+	const char *name = mt_json_str(author, "name"), *email = mt_json_str(author, "email");
+	const char *host = mt_json_str(e->obj, "host");
+	int error;
+
+	if (!e->obj) /* an event this writer made without its text (an export) */
+		mt_events_author(j->events, &name, &email, &host);
+	error = mt_jstmt_run(j, "recording events", "INSERT INTO events (uid, kind, t, digest, file,"
+			     " line, author, email, host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			     "ttIttittt", e->id, e->kind, e->t, digest, e->file, (int)e->line, name,
+			     email, host);
+	if (error < 0)
+		return error;
+	j->recorded++;
+	if (e->t > j->last_t || (e->t == j->last_t && strcmp(e->id, j->last_uid) > 0)) {
+		j->last_t = e->t;
+		snprintf(j->last_uid, sizeof(j->last_uid), "%s", e->id);
+	}
+	return 0;
 }
 
 /* Applies one line read from a file: refused lines are kept with their
@@ -139,6 +159,17 @@ static int apply_line(mt_journal *j, const mt_event *line)
 	mt_sha256_hex(digest, e.text, e.len);
 	if ((rc = seen(j, &e, digest)) != 0)
 		return rc < 0 ? rc : 0;
+	if (mt_japply_atomic(&e)) {
+		/* one write, after every check: a refusal leaves nothing to
+		 * roll back, and the SAVEPOINT's copy of each page is saved */
+		if ((rc = mt_japply(j, &e, NULL)) == 0)
+			return mt_jevent_record(j, &e, digest);
+		char *reason = mt_strdup(mt_error_last());
+		mt_error_clear();
+		rc = refuse(j, e.file, e.line, e.id, reason);
+		free(reason);
+		return rc;
+	}
 	if ((rc = mt_jstmt_run(j, "starting an event", "SAVEPOINT event", "")) < 0)
 		return rc;
 	if ((rc = mt_japply(j, &e, NULL)) == 0)
@@ -193,17 +224,27 @@ static struct pending_file *next_file(struct pending_file *files, size_t n)
 	return best;
 }
 
-/* A file cut shorter than what the index read (mt_events_read's error):
- * said as a refusal at line 0, never fatal. */
-static int shrunk(mt_journal *j, const char *name)
+/* *from, the mark of what the index read of file `name`, made nothing
+ * when the file is no longer that one (deleted by hand and written again,
+ * restored from an older copy): it is read again from its start, its old
+ * refusals forgotten, and that said as a refusal at line 0. Events read
+ * from it before and in it no more stay in the index until a rebuild. */
+static int check_renewed(mt_journal *j, const char *name, mt_events_mark *from)
 {
-	char *why = mt_strdup(mt_error_last());
+	char why[400];
 	int error;
 
-	mt_error_clear();
-	error = refuse(j, name, 0, NULL, why);
-	free(why);
-	return error;
+	if (!mt_events_renewed(j->events, name, from))
+		return 0;
+	snprintf(why, sizeof(why), "the file is not the one read before (%llu bytes and %llu "
+		 "lines were read; it is shorter now, or begins with another line): read again "
+		 "from its start", (unsigned long long)from->bytes,
+		 (unsigned long long)from->lines);
+	memset(from, 0, sizeof(*from));
+	if ((error = mt_jstmt_run(j, "forgetting refused lines", "DELETE FROM refused_events"
+				  " WHERE file = ?", "t", name)) < 0)
+		return error;
+	return refuse(j, name, 0, NULL, why);
 }
 
 /* Reads the new lines of every file into files (*n of them). */
@@ -220,13 +261,10 @@ static int read_new(mt_journal *j, const char **names, struct pending_file **out
 	*n = count;
 	for (size_t i = 0; i < count && error == 0; i++) {
 		files[i].name = mt_strdup(names[i]);
-		if ((error = mt_jevent_file_mark(j, names[i], &files[i].from)) == 0)
+		if ((error = mt_jevent_file_mark(j, names[i], &files[i].from)) == 0 &&
+		    (error = check_renewed(j, names[i], &files[i].from)) == 0)
 			error = mt_events_read(j->events, names[i], &files[i].from, keep_line,
 					       &files[i], &files[i].at);
-		if (error == MT_EINVALID) {
-			error = shrunk(j, names[i]);
-			files[i].at = files[i].from;
-		}
 	}
 	return error;
 }
@@ -236,20 +274,16 @@ static int read_new(mt_journal *j, const char **names, struct pending_file **out
 static int grown_files(mt_journal *j, char **names, const char ***grown)
 {
 	size_t n = 0, k = 0;
-	struct stat st;
 	mt_events_mark m;
 	int error = 0;
 
 	while (names[n])
 		n++;
 	*grown = calloc(n + 1, sizeof(**grown));
-	for (size_t i = 0; i < n && error == 0; i++) {
-		char *path = mt_path_join(mt_events_dir(j->events), names[i]);
+	for (size_t i = 0; i < n && error == 0; i++)
 		if ((error = mt_jevent_file_mark(j, names[i], &m)) == 0 &&
-		    (stat(path, &st) != 0 || (uint64_t)st.st_size != m.bytes + m.tail))
+		    mt_events_changed(j->events, names[i], &m))
 			(*grown)[k++] = names[i];
-		free(path);
-	}
 	return error;
 }
 
@@ -261,10 +295,10 @@ static int catch_up_one(mt_journal *j, const char *name)
 	int error = mt_jevent_file_mark(j, name, &f.from);
 
 	if (error == 0)
+		error = check_renewed(j, name, &f.from);
+	if (error == 0)
 		error = mt_events_read(j->events, name, &f.from, apply_streamed, j, &f.at);
-	if (error == MT_EINVALID)
-		return shrunk(j, name);
-	if (error == 0 && memcmp(&f.at, &f.from, sizeof(f.at)) != 0)
+	if (error == 0 && mt_events_mark_differs(&f.at, &f.from))
 		error = mt_jevent_set_file_mark(j, name, &f.at);
 	return error;
 }
@@ -279,7 +313,7 @@ static int catch_up_merged(mt_journal *j, const char **names)
 	while (error == 0 && (f = next_file(files, n)))
 		error = apply_read(j, f->name, &f->ev[f->next++]);
 	for (size_t i = 0; i < n; i++) {
-		if (error == 0 && memcmp(&files[i].at, &files[i].from, sizeof(files[i].at)) != 0)
+		if (error == 0 && mt_events_mark_differs(&files[i].at, &files[i].from))
 			error = mt_jevent_set_file_mark(j, files[i].name, &files[i].at);
 		pending_dispose(&files[i]);
 	}
@@ -353,7 +387,7 @@ static int record_own(mt_journal *j, const mt_event *e, const char *digest,
 	placed.file = pos->file;
 	placed.line = 0;
 	if (error == 0 && m.bytes == pos->start && m.tail == 0 && !pos->closed_tail) {
-		m.bytes = pos->end;
+		mt_events_mark_appended(&m, pos);
 		placed.line = ++m.lines;
 		error = mt_jevent_set_file_mark(j, pos->file, &m);
 	}
@@ -398,6 +432,22 @@ int mt_jevent_write(mt_journal *j, const char *kind, json_t *data, int64_t *rowi
 	}
 	error = mt_jevent_emit(j, kind, mt_now_ms(), data, rowid_out);
 	return mt_jstmt_finish(j, error);
+}
+
+void mt_jauthor_of_row(sqlite3_stmt *st, int col, char **author, char **email, char **host)
+{
+	*author = mt_jstmt_col_text(st, col);
+	*email = mt_jstmt_col_text(st, col + 1);
+	*host = mt_jstmt_col_text(st, col + 2);
+}
+
+json_t *mt_jauthor_json(sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return json_null();
+	return json_pack("{so, so, so}", "name", mt_json_text((const char *)sqlite3_column_text(st, col)),
+			 "email", mt_json_text((const char *)sqlite3_column_text(st, col + 1)),
+			 "host", mt_json_text((const char *)sqlite3_column_text(st, col + 2)));
 }
 
 int mt_jevent_uid_of(mt_journal *j, const char *table, const char *thing, int64_t id,
@@ -451,7 +501,7 @@ json_t *mt_journal_events_json(mt_journal *j)
 				   " tail FROM event_files ORDER BY file", "");
 	refused = mt_jstmt_rows_json(j, refused_row, "reading refused_events", "SELECT file, line,"
 				     " uid, reason FROM refused_events ORDER BY file, line", "");
-	if (mt_jstmt_first(j, &st, "reading events", "SELECT count(*) FROM events", "") == 1)
+	if (mt_jstmt_first(j, &st, "reading events", "SELECT n FROM event_count", "") == 1)
 		events = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (!files || !refused) {
@@ -491,13 +541,25 @@ static int refused_lines(mt_journal *j, size_t max, mt_record_summary *s)
 	return error;
 }
 
+int mt_journal_last_event(mt_journal *j, int64_t *t, char *uid, size_t size)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = mt_jstmt_first(j, &st, "reading event_count", "SELECT last_t, last_uid FROM"
+				" event_count", "");
+
+	*t = rc == 1 ? sqlite3_column_int64(st, 0) : 0;
+	snprintf(uid, size, "%s", rc == 1 ? (const char *)sqlite3_column_text(st, 1) : "");
+	sqlite3_finalize(st);
+	return rc < 0 ? rc : 0;
+}
+
 int mt_journal_record_summary(mt_journal *j, size_t max, mt_record_summary *out)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = mt_jstmt_first(j, &st, "reading events", "SELECT (SELECT count(*) FROM events),"
+	rc = mt_jstmt_first(j, &st, "reading events", "SELECT (SELECT n FROM event_count),"
 			    " (SELECT count(*) FROM event_files), (SELECT count(*) FROM"
 			    " refused_events)", "");
 	if (rc == 1) {
@@ -540,7 +602,8 @@ int mt_journal_rebuild(mt_journal *j)
 				  " DELETE FROM effort; DELETE FROM op_overrides;"
 				  " DELETE FROM inventories; DELETE FROM checks; DELETE FROM runs;"
 				  " DELETE FROM change_marks; DELETE FROM events;"
-				  " DELETE FROM event_files; DELETE FROM refused_events");
+				  " DELETE FROM event_files; DELETE FROM refused_events;"
+				  " UPDATE event_count SET n = 0, last_t = 0, last_uid = ''");
 	if (error == 0)
 		error = catch_up_locked(j);
 	return mt_jstmt_finish(j, error);

@@ -288,7 +288,7 @@ static int append_made(struct exporter *x)
 			return error;
 	}
 	if (m.bytes == pos.start && m.tail == 0 && !pos.closed_tail) {
-		m.bytes = pos.end;
+		mt_events_mark_appended(&m, &pos);
 		m.lines += json_array_size(x->made);
 		error = mt_jevent_set_file_mark(x->j, pos.file, &m);
 	}

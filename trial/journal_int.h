@@ -21,7 +21,25 @@ struct mt_journal {
 		sqlite3_stmt *st;
 	} cache[MT_JSTMT_CACHE];
 	size_t ncache;
+	/* events recorded in the transaction under way, and the last of them
+	 * (time, then id): event_count gains them at its commit
+	 * (mt_jstmt_finish) */
+	int64_t recorded, last_t;
+	char last_uid[MT_EVENT_ID_LEN + 1];
 };
+
+/* SQL: who recorded a row of `table` (its event's author, email and host:
+ * three columns, NULL when unknown), joined by the row's uid; read with
+ * mt_jauthor_of_row. */
+#define MT_JAUTHOR_COLS " ev.author, ev.email, ev.host"
+#define MT_JAUTHOR_JOIN(table) " LEFT JOIN events ev ON ev.uid = " table ".uid"
+
+/* The three MT_JAUTHOR_COLS from column `col` of st, copied (NULL: none). */
+void mt_jauthor_of_row(sqlite3_stmt *st, int col, char **author, char **email, char **host);
+
+/* {"name", "email", "host"} of st's MT_JAUTHOR_COLS at `col`, json_null()
+ * when the row has no author. */
+json_t *mt_jauthor_json(sqlite3_stmt *st, int col);
 
 /* SQL: the row of a query over `kind`'s table is not withdrawn. */
 #define NOT_WITHDRAWN(kind) " id NOT IN (SELECT item_id FROM withdrawals WHERE kind = '" kind "')"
@@ -137,6 +155,10 @@ int mt_jevent_record(mt_journal *j, const mt_event *e, const char *digest);
 /* How far the index has read events file `name`, and recording it. */
 int mt_jevent_file_mark(mt_journal *j, const char *name, mt_events_mark *out);
 int mt_jevent_set_file_mark(mt_journal *j, const char *name, const mt_events_mark *m);
+
+/* 1 when event e's applier makes one write after all its checks: applied
+ * without a SAVEPOINT, since a refusal leaves nothing behind. */
+int mt_japply_atomic(const mt_event *e);
 
 /* Applies one valid event to the index (journal_apply.c): the only code
  * that turns an event into rows. *rowid_out (may be NULL) the row made or

@@ -19,15 +19,25 @@ static json_t *time_json(int64_t ms)
 	return json_string(iso);
 }
 
+/* Who recorded a row: {name, email, host}, or null when unknown. */
+static json_t *author_json(const char *author, const char *email, const char *host)
+{
+	if (!author)
+		return json_null();
+	return json_pack("{so, so, so}", "name", mt_json_text(author), "email", str_or_null(email),
+			 "host", str_or_null(host));
+}
+
 json_t *mt_note_json(const mt_note *n)
 {
 	json_t *tags = json_array();
 	for (size_t i = 0; i < n->ntags; i++)
 		json_array_append_new(tags, mt_json_text(n->tags[i]));
-	return json_pack("{sI, so, so, so, so, so}", "id", (json_int_t)n->id, "created",
+	return json_pack("{sI, so, so, so, so, so, so}", "id", (json_int_t)n->id, "created",
 			 time_json(n->created_ms), "track", str_or_null(n->track), "text",
 			 mt_json_text(n->text), "interval",
-			 n->interval_id ? json_integer(n->interval_id) : json_null(), "tags", tags);
+			 n->interval_id ? json_integer(n->interval_id) : json_null(), "tags", tags,
+			 "author", author_json(n->author, n->email, n->host));
 }
 
 static int note_to_json(const mt_note *n, void *payload)
@@ -49,11 +59,12 @@ json_t *mt_journal_notes_json(mt_journal *j)
 json_t *mt_effort_json(const mt_effort *e)
 {
 	int64_t end = e->stopped_ms ? e->stopped_ms : mt_now_ms();
-	return json_pack("{sI, so, so, so, so, so, sb, sI}", "id", (json_int_t)e->id, "track",
+	return json_pack("{sI, so, so, so, so, so, sb, sI, so}", "id", (json_int_t)e->id, "track",
 			 str_or_null(e->track), "category", mt_json_text(e->category), "text",
 			 str_or_null(e->text), "started", time_json(e->started_ms), "stopped",
 			 time_json(e->stopped_ms), "running", e->stopped_ms == 0, "duration_ms",
-			 (json_int_t)(end - e->started_ms));
+			 (json_int_t)(end - e->started_ms), "author",
+			 author_json(e->author, e->email, e->host));
 }
 
 static int effort_to_json(const mt_effort *e, void *payload)

@@ -118,8 +118,9 @@ int mt_journal_notes_page(mt_journal *j, int64_t before, size_t limit, mt_note_c
 		     j, &st,
 		     "SELECT id, created_ms, track, text, interval_id,"
 		     " (SELECT json_group_array(hex(tag)) FROM (SELECT tag FROM note_tags"
-		     " WHERE note_id = notes.id ORDER BY rowid))"
-		     " FROM notes WHERE (?1 = 0 OR id < ?1) AND" NOT_WITHDRAWN("note")
+		     " WHERE note_id = notes.id ORDER BY rowid)),"
+		     MT_JAUTHOR_COLS " FROM notes" MT_JAUTHOR_JOIN("notes")
+		     " WHERE (?1 = 0 OR id < ?1) AND" NOT_WITHDRAWN("note")
 		     " ORDER BY id DESC LIMIT ?2", "II", before, (int64_t)limit)) < 0)
 		return error;
 	while (error == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -128,6 +129,7 @@ int mt_journal_notes_page(mt_journal *j, int64_t before, size_t limit, mt_note_c
 			     .track = mt_jstmt_col_text(st, 2),
 			     .text = mt_jstmt_col_text(st, 3),
 			     .interval_id = sqlite3_column_int64(st, 4)};
+		mt_jauthor_of_row(st, 6, &n.author, &n.email, &n.host);
 		if ((error = page_tags(j, st, &n)) == 0)
 			error = cb(&n, payload);
 		mt_note_dispose(&n);

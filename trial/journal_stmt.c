@@ -27,11 +27,22 @@ int mt_jstmt_exec_sql(mt_journal *j, const char *sql)
 
 int mt_jstmt_begin(mt_journal *j)
 {
+	j->recorded = j->last_t = 0;
+	j->last_uid[0] = '\0';
 	return mt_jstmt_exec_sql(j, "BEGIN IMMEDIATE");
 }
 
 int mt_jstmt_finish(mt_journal *j, int error)
 {
+	int64_t recorded = j->recorded;
+
+	j->recorded = 0;
+	/* SET reads the row as it was: last_uid is compared to the old last */
+	if (error == 0 && recorded)
+		error = mt_jstmt_run(j, "counting events", "UPDATE event_count SET n = n + ?1,"
+				     " last_uid = CASE WHEN ?2 > last_t OR (?2 = last_t AND ?3 >"
+				     " last_uid) THEN ?3 ELSE last_uid END, last_t = max(last_t, ?2)",
+				     "IIt", recorded, j->last_t, j->last_uid);
 	if (error < 0) {
 		sqlite3_exec(j->db, "ROLLBACK", NULL, NULL, NULL);
 		return error;

@@ -25,7 +25,9 @@ static int take_note(const mt_note *note, void *payload)
 	n = &l->notes[l->n++];
 	*n = (mt_note){.id = note->id, .created_ms = note->created_ms,
 		       .track = dup_or_null(note->track), .text = dup_or_null(note->text),
-		       .interval_id = note->interval_id, .ntags = note->ntags};
+		       .interval_id = note->interval_id, .ntags = note->ntags,
+		       .author = dup_or_null(note->author), .email = dup_or_null(note->email),
+		       .host = dup_or_null(note->host)};
 	n->tags = note->ntags ? calloc(note->ntags, sizeof(*n->tags)) : NULL;
 	if (note->ntags && !n->tags)
 		abort();

@@ -351,6 +351,8 @@ static void note_lines(struct tui_page *p, const mt_note *n, int is_new)
 	page_addf(p, STYLE_NORMAL, "  %s", n->track ? n->track : "no track");
 	for (size_t k = 0; k < n->ntags; k++)
 		page_addf(p, STYLE_CMD, " #%s", n->tags[k]);
+	if (n->author) /* drawn through the terminal's sanitising (draw.c) */
+		page_addf(p, STYLE_DIM, "  by %s", n->author);
 	if (is_new)
 		page_add(p, STYLE_NEW, "  new");
 	page_para(p, LABEL_COL + 3, STYLE_NORMAL, n->text);

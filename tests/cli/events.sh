@@ -33,6 +33,12 @@ eq "$(wc -l <"$ev" | tr -d ' ')" 9 "one line an event"
 OUT=$(head -1 "$ev")
 eq "$(json 'j["author"]["name"], j["author"]["email"], j["kind"], j["v"]')" \
 	"Ada Events ada@example.com note.add 2" "an event names its author and kind"
+run_mt 0 notes --json
+eq "$(json 'j[0]["author"]["name"], j[0]["author"]["email"], j[0]["author"]["host"] == "'"$(hostname)"'"')" \
+	"Ada Events ada@example.com True" "notes --json says who wrote each, and on which host"
+run_mt 0 effort log --json
+eq "$(json 'sorted(set(e["author"]["name"] for e in j["intervals"]))')" "['Ada Events']" \
+	"so does effort log --json, for each interval"
 OUT=$(sed -n 3p "$ev")
 eq "$(json 'j["data"]["interval"] is not None and len(j["data"]["interval"])')" 26 \
 	"a note names its interval by the event's id"

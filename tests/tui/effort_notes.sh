@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Tracks & effort shows the record: the tracks, effort totals, the notes
-# (time, track, tags, text; newest first) and the intervals; the content
-# scrolls with j/k, PgDn/PgUp and g/G once it has focus.
+# (time, track, tags, who wrote it, text; newest first; a name from git's
+# config sanitised) and the intervals; the content scrolls with j/k,
+# PgDn/PgUp and g/G once it has focus.
 . "$(dirname "$0")/lib/harness.bash"
 
 new_trial effort-trial
 mt effort start --track portability --category setup "installing the Neuron SDK" >/dev/null
 mt note "torch.compile needs a neuron backend" --tag compile --tag blocker >/dev/null
 mt effort stop >/dev/null
-for i in 2 3 4 5 6 7 8; do
+for i in 2 3 4 5 6 7; do
 	mt note "note number $i" --track optimized >/dev/null
 done
+# the author as git names it, with an escape sequence a terminal would obey
+GIT_AUTHOR_NAME=$(printf 'Ada \033[2JL') mt note "note number 8" --track optimized >/dev/null
 start_shell 80 24
 start_wizard
 
@@ -21,8 +24,8 @@ check "the tracks from the spec" wait_for '│   portability  ' &&
 check "effort totals by track and category" wait_for '│   portability +[0-9]+s  setup [0-9]+s'
 check "the timer line says it is off" wait_for '│   timer +off \(t starts it\)'
 check "notes are counted, newest first" wait_for '│ Friction notes \(8, newest first\)'
-check "a note shows id, time and track" \
-	wait_for '│   #8 [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}  optimized$'
+check "a note shows id, time, track and its author, sanitised" \
+	wait_for '│   #8 [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}  optimized  by Ada .\[2JL$'
 check "... and its text" wait_for '│      note number 8$'
 check "the page is taller than the pane: the heading says which lines show" \
 	wait_for '│ Tracks & effort \(partial\) +  ↓ 1-20 of [0-9]+$'

@@ -153,6 +153,7 @@ static void undo_events(struct ctx *c, sqlite3 *db)
 	}
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE events; DROP TABLE event_files;"
 				      " DROP TABLE refused_events; ALTER TABLE runs DROP COLUMN log_object;"
+				      " DROP TABLE event_count;"
 				      " UPDATE schema_version SET version = 12",
 				      NULL, NULL, NULL), SQLITE_OK);
 	mt_fx_rmtree(events);
@@ -217,6 +218,52 @@ static void test_migrates_checks_to_rehearsals(void **state)
 	list = mt_journal_checks_json(c->j, NULL, 0);
 	assert_true(json_is_true(json_object_get(json_array_get(list, 0), "rehearsal")));
 	json_decref(list);
+}
+
+static const char *author_of_note(json_t *notes, size_t i, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(json_array_get(notes, i),
+								 "author"), key));
+}
+
+/* An index from before the events had authors is made again once opened:
+ * its notes then say who wrote them (the events files do). Undoes the
+ * authors' migration alone: a migration after it is to be undone too. */
+static void test_migrated_index_gets_its_authors(void **state)
+{
+	struct ctx *c = *state;
+	sqlite3 *db;
+	json_t *notes;
+	char sql[400];
+
+	setenv("GIT_AUTHOR_NAME", "Ada Migrated", 1);
+	setenv("GIT_AUTHOR_EMAIL", "ada@example.com", 1);
+	assert_int_equal(mt_journal_note_add(c->j, "first", NULL, NULL, 0, NULL), 0);
+	assert_int_equal(mt_journal_note_add(c->j, "second", NULL, NULL, 0, NULL), 0);
+	notes = mt_journal_notes_json(c->j);
+	assert_string_equal(author_of_note(notes, 0, "name"), "Ada Migrated");
+	assert_string_equal(author_of_note(notes, 1, "email"), "ada@example.com");
+	assert_non_null(author_of_note(notes, 0, "host"));
+	json_decref(notes);
+	mt_journal_free(c->j);
+	c->j = NULL;
+	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "ALTER TABLE events DROP COLUMN author;"
+		 " ALTER TABLE events DROP COLUMN email; ALTER TABLE events DROP COLUMN host;"
+		 " ALTER TABLE event_files DROP COLUMN ino; ALTER TABLE event_files DROP COLUMN"
+		 " mtime_ns; ALTER TABLE event_files DROP COLUMN head; DROP TABLE event_count;"
+		 " UPDATE schema_version SET version = %d", MT_JOURNAL_AUTHORS_VERSION - 1);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	unsetenv("GIT_AUTHOR_NAME");
+	assert_int_equal(mt_journal_open(&c->j, c->path, 0), 0);
+	assert_int_equal(mt_journal_schema_version(c->j), MT_JOURNAL_SCHEMA_VERSION);
+	notes = mt_journal_notes_json(c->j);
+	assert_int_equal(json_array_size(notes), 2);
+	assert_string_equal(author_of_note(notes, 0, "name"), "Ada Migrated");
+	assert_string_equal(author_of_note(notes, 1, "name"), "Ada Migrated");
+	json_decref(notes);
+	unsetenv("GIT_AUTHOR_EMAIL");
 }
 
 static void test_migrates_an_older_journal(void **state)
@@ -811,6 +858,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_newer_schema_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_an_older_journal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrated_index_gets_its_authors, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_runs_to_rehearsals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_checks_to_rehearsals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_note_with_tags_and_track, setup, teardown),
