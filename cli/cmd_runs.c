@@ -1,4 +1,5 @@
-/* mtrial runs [--all | show ID | import FILE... | mark ID --rehearsal|--evidence]:
+/* mtrial runs [--all | show ID | import FILE... | mark ID --rehearsal|--evidence |
+ * design ID matched|best --why TEXT]:
  * every recorded run attempt, failed ones too, with its two clocks, time
  * and cost to the target; rehearsals (runs that test the pipeline, never
  * evidence) marked as such; withdrawn runs counted, and listed with --all. */
@@ -127,8 +128,8 @@ static void print_row(const mt_run_view *r)
 
 	if (r->has_exit)
 		snprintf(exit_s, sizeof(exit_s), "%lld", (long long)r->exit_status);
-	printf("#%-4lld %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n",
-	       (long long)r->id, r->system, kind(r), r->track ? r->track : "-", r->status,
+	printf("#%-4lld %-9s %-9s %-7s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n",
+	       (long long)r->id, r->system, kind(r), r->design, r->track ? r->track : "-", r->status,
 	       r->started, exit_s, secs(c1, sizeof(c1), r->clock1_s),
 	       secs(st, sizeof(st), r->steady_step_s), to_target(tt, sizeof(tt), r),
 	       r->command ? r->command : r->source);
@@ -147,8 +148,8 @@ static void print_list(const mt_run_view *runs, size_t count, size_t hidden)
 		       "mtrial runs import LOG...\n");
 		return;
 	}
-	printf("%-5s %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n", "id", "system", "kind",
-	       "track", "status", "started", "exit", "clock 1", "step", "to target",
+	printf("%-5s %-9s %-9s %-7s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n", "id", "system",
+	       "kind", "design", "track", "status", "started", "exit", "clock 1", "step", "to target",
 	       "command or source");
 	for (size_t i = 0; i < count; i++) {
 		rehearsals += runs[i].rehearsal && !runs[i].withdrawn;
@@ -248,8 +249,10 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 	error = mt_run_import(&r, t, rules, &a->at, path, format, a->topology);
 	(void)mt_runview_figures(&m, r.metrics);
 	if (error == 0 && !cli->json)
-		printf("Imported %s as run #%lld (%s, %s%s, %lld warnings).\n", path, (long long)r.id,
-		       a->at.system, r.status, a->at.rehearsal ? ", a rehearsal: not evidence" : "",
+		printf("Imported %s as run #%lld (%s, %s%s%s, %lld warnings).\n", path, (long long)r.id,
+		       a->at.system, r.status,
+		       a->at.design && strcmp(a->at.design, "best") == 0 ? ", design best" : "",
+		       a->at.rehearsal ? ", a rehearsal: not evidence" : "",
 		       (long long)m.warnings);
 	if (error == 0 || r.empty)
 		print_warnings(path, &m);
@@ -522,6 +525,24 @@ static void print_fields(const mt_run_view *r)
 				       : "");
 }
 
+/* The comparison the run belongs to, and every change of it. */
+static void print_design(const mt_run_view *r)
+{
+	const json_t *c;
+	size_t i;
+
+	printf("  %-8s %s (%s)\n", "design", r->design,
+	       strcmp(r->design, "best") == 0
+		       ? "each platform's best recipe: trial.yaml precision.best"
+		       : "the matched recipe: trial.yaml precision");
+	json_array_foreach(r->design_changes, i, c)
+		printf("  %-8s %s: %s -> %s, why: %s\n", "changed",
+		       json_string_value(json_object_get(c, "when")) ?: "-",
+		       json_string_value(json_object_get(c, "from")) ?: "-",
+		       json_string_value(json_object_get(c, "to")) ?: "-",
+		       json_string_value(json_object_get(c, "why")) ?: "-");
+}
+
 static void print_one(const mt_run_view *r)
 {
 	char buf[32];
@@ -534,6 +555,7 @@ static void print_one(const mt_run_view *r)
 		printf("  kind     rehearsal: tests the pipeline, never evidence (mtrial runs mark %lld "
 		       "--evidence counts it)\n", (long long)r->id);
 	print_fields(r);
+	print_design(r);
 	if (r->has_exit)
 		printf("  %-8s %lld\n", "exit", (long long)r->exit_status);
 	printf("  clock 1  %s (submission to the first step: compilation and start-up)\n",
@@ -564,6 +586,51 @@ static void print_one(const mt_run_view *r)
 static int mark(struct cli *cli, int argc, char **argv)
 {
 	return cli_mark_rehearsal(cli, argc, argv, "runs", "run", mt_journal_run_mark);
+}
+
+/* mtrial runs design ID matched|best --why TEXT: moves a run to the other
+ * comparison, as an event of its own, so the change stays on record. */
+static int design(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"why", required_argument, NULL, 'w'}, {0}};
+	const char *why = NULL, *to;
+	mt_trial *t = NULL;
+	char *end;
+	long long id;
+	int opt, error;
+
+	optind = 1;
+	while ((opt = cli_getopt(cli, argc, argv, "hw:", opts)) == 'w')
+		why = optarg;
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
+	if (opt != CLI_GETOPT_END)
+		return cli_usage_error(cli, "bad option");
+	if (argc - optind != 2)
+		return cli_usage_error(cli, "runs design ID matched|best --why TEXT");
+	id = strtoll(argv[optind], &end, 10);
+	to = argv[optind + 1];
+	if (*end || id <= 0)
+		return cli_usage_error(cli, "runs design %s: expected a run id", argv[optind]);
+	if (strcmp(to, "matched") != 0 && strcmp(to, "best") != 0)
+		return cli_usage_error(cli, "runs design: '%s': expected matched or best", to);
+	if (!why || !*why)
+		return cli_usage_error(cli, "runs design: --why TEXT is required: the record keeps "
+				       "why the run changed comparison");
+	if ((error = cli_open_trial(cli, &t, 1)) == 0 &&
+	    (error = mt_run_design_check(t->spec, to)) == 0)
+		error = mt_journal_run_design(t->journal, id, to, why);
+	mt_trial_free(t);
+	if (error < 0)
+		return cli_fail(cli, error);
+	if (cli->json)
+		cli_print_json(json_pack("{sI, ss, ss}", "id", (json_int_t)id, "design", to, "why",
+					 why));
+	else
+		printf("Run #%lld is now in the %s comparison (mtrial runs show %lld lists the "
+		       "change).\n", id, to, id);
+	return CLI_EXIT_OK;
 }
 
 /* The list's options: the common ones and --all (not with show ID). 1 when
@@ -667,6 +734,8 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		return import(cli, argc - 1, argv + 1);
 	if (sub && strcmp(sub, "mark") == 0)
 		return mark(cli, argc - 1, argv + 1);
+	if (sub && strcmp(sub, "design") == 0)
+		return design(cli, argc - 1, argv + 1);
 	if (sub && strcmp(sub, "show") == 0) {
 		if (argc < 3)
 			return cli_usage_error(cli, "runs show ID");

@@ -2,6 +2,7 @@
  * criterion reads, quality, and time and cost to quality. */
 #include "decide_int.h"
 #include "error.h"
+#include "runs.h"
 #include "runview.h"
 #include "util.h"
 
@@ -108,6 +109,29 @@ void mt_dc_rehearsals_left_out(struct ctx *x, json_t *c, const char *system)
 	}
 	mt_buf_dispose(&b);
 	json_decref(rh);
+}
+
+const char *mt_dc_design(const struct ctx *x)
+{
+	return x->design ? x->design : "matched";
+}
+
+const char *mt_dc_design_command(const struct ctx *x, const char *command)
+{
+	static char buf[512];
+	const char *run = strstr(command, "mtrial run "), *imp = strstr(command, "mtrial runs import ");
+	size_t at = run ? (size_t)(run - command) + strlen("mtrial run")
+		    : imp ? (size_t)(imp - command) + strlen("mtrial runs import")
+			  : strlen(command);
+
+	/* a trial of one design (no precision.best, no best run) says nothing
+	 * of designs: matched is the default */
+	if (strcmp(mt_dc_design(x), "matched") == 0 && !x->other_design &&
+	    !mt_runs_has_best(x->spec))
+		return command;
+	snprintf(buf, sizeof(buf), "%.*s --design %s%s", (int)at, command, mt_dc_design(x),
+		 command + at);
+	return buf;
 }
 
 static const char *const finished[] = {"success", NULL};
@@ -335,7 +359,7 @@ void mt_dc_judge_quality(struct ctx *x, json_t *c, double threshold)
 			   "evaluations so far do not reach the target" : "no candidate run evaluated "
 			   "the quality metric", no_metric_note(x, metric));
 		mt_dc_need_run(x, c, "candidate", "a finished candidate run that evaluates the quality metric",
-			 "mtrial run --system candidate --track portability -- CMD (or mtrial runs import LOG)");
+			 mt_dc_design_command(x, "mtrial run --system candidate --track portability -- CMD (or mtrial runs import LOG)"));
 	}
 	mt_buf_dispose(&b);
 }
@@ -443,6 +467,7 @@ static void compile_condition(struct ctx *x, json_t *c, double threshold)
  * missing on each side. */
 static void no_pair(struct ctx *x, json_t *c, const struct ratio *r, size_t nb)
 {
+	json_t *base = mt_dc_runs_of(x->ev, "baseline", NULL, NULL);
 	json_t *done = mt_dc_runs_of(x->ev, "candidate", NULL, finished), *d;
 	json_t *cand = mt_dc_runs_of(x->ev, "candidate", NULL, NULL), *cn = mt_dc_with_number(cand, r->key);
 	size_t i, missed = 0;
@@ -452,17 +477,30 @@ static void no_pair(struct ctx *x, json_t *c, const struct ratio *r, size_t nb)
 	if (missed && !json_array_size(cn)) {
 		mt_dc_judge(c, "not_met", NAN, "the candidate's %zu finished run(s) did not reach the "
 		      "quality target, so it has no %s", missed, r->what);
+	} else if (!json_array_size(cand) || !json_array_size(base)) {
+		/* a side with no run of this design at all: the comparison
+		 * lacks it, whatever the other design holds */
+		int no_cand = !json_array_size(cand), no_base = !json_array_size(base);
+		mt_dc_judge(c, "unknown", NAN, "the %s comparison lacks a %s run", mt_dc_design(x),
+			    no_cand && no_base ? "baseline and a candidate" : no_cand ? "candidate" : "baseline");
+		if (no_base)
+			mt_dc_need_run(x, c, "baseline", "a baseline run that reaches the quality target",
+				 mt_dc_design_command(x, "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)"));
+		if (no_cand)
+			mt_dc_need_run(x, c, "candidate", "a candidate run that reaches the quality target",
+				 mt_dc_design_command(x, "mtrial run --system candidate -- CMD (or mtrial runs import LOG --system candidate)"));
 	} else {
 		mt_dc_judge(c, "unknown", NAN, "%s%s%s", nb ? "" : "no baseline run has a figure to compare with",
 		      !nb && !json_array_size(cn) ? "; " : "",
 		      json_array_size(cn) ? "" : "no candidate run has reached the quality target yet");
 		if (!nb)
 			mt_dc_need_run(x, c, "baseline", "a baseline run that reaches the quality target",
-				 "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)");
+				 mt_dc_design_command(x, "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)"));
 		if (!json_array_size(cn))
 			mt_dc_need_run(x, c, "candidate", "a candidate run that reaches the quality target",
-				 "mtrial run --system candidate -- CMD (or mtrial runs import LOG --system candidate)");
+				 mt_dc_design_command(x, "mtrial run --system candidate -- CMD (or mtrial runs import LOG --system candidate)"));
 	}
+	json_decref(base);
 	json_decref(done);
 	json_decref(cand);
 	json_decref(cn);

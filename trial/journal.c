@@ -182,6 +182,12 @@ static const char *const migrations[] = {
 	 *    (the path where it was written, on the machine that ran it) is
 	 *    not there */
 	"ALTER TABLE runs ADD COLUMN log_object TEXT;",
+	/* 15: the comparison a run belongs to (issue 20): "matched" (trial.yaml's
+	 *    precision, the same recipe on both systems; every older run) or
+	 *    "best" (precision.best, each platform's best recipe), and its
+	 *    re-markings, a JSON array of {from, to, why, when, event} */
+	"ALTER TABLE runs ADD COLUMN design TEXT NOT NULL DEFAULT 'matched';"
+	"ALTER TABLE runs ADD COLUMN design_changes TEXT;",
 };
 
 #define N_MIGRATIONS (int)(sizeof(migrations) / sizeof(migrations[0]))

@@ -345,6 +345,7 @@ static const struct applier {
 	{"run.add", mt_japply_run_add},
 	{"run.end", mt_japply_run_end},
 	{"run.mark", apply_rehearsal},
+	{"run.design", mt_japply_run_design},
 	{"override.add", apply_override},
 	{"mark.set", apply_mark},
 	{"mark.clear", apply_mark_clear},

@@ -71,6 +71,10 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
  * verdict is ignored, only the times it implies are used. New reference. */
 json_t *mt_runs_target(json_t *metrics, const mt_spec *spec);
 
+/* 1 when trial.yaml sets precision.best: one of the five keys of either
+ * system's best recipe (the second design, practical performance). */
+int mt_runs_has_best(const mt_spec *spec);
+
 /* 1 when an MLPerf submission_benchmark ("ssd", "llama2_70b_lora") may be
  * the workload trial.yaml names (workload.model.name): one contains the
  * other, letters and digits compared without case. */

@@ -296,7 +296,7 @@ run_mt 0 runs show 8 --json
 eq "$(json 'j["reached"], j["devices"], j["device_hours"], j["cost"], j["cost_to_target"], j["not_priced"]')" \
 	"True None None None None rehearsal" "a rehearsal reaches its target, but is not priced"
 run_mt 0 runs
-check "text: the kind column" grep -Eq '^#7 +candidate rehearsal - +failed' <<<"$OUT"
+check "text: the kind column" grep -Eq '^#7 +candidate rehearsal matched +- +failed' <<<"$OUT"
 check "text: the others are evidence" grep -Eq '^#6 +candidate evidence ' <<<"$OUT"
 has "2 rehearsal run(s): made to test the pipeline" "$OUT" "text: what a rehearsal is, said once"
 run_mt 0 runs show 8
