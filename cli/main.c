@@ -248,14 +248,17 @@ const struct cli_command cli_commands[] = {
 	 "run's steady steps (warm-up and stalls left out), quadratic with three or more\n"
 	 "distinct lengths, else linear; needs --from run.\n"},
 	{"breakeven", cmd_breakeven, "from what run length the candidate pays off, in time and cost",
-	 "Usage: mtrial breakeven [--baseline CLOCK1_S,STEP_S --candidate CLOCK1_S,STEP_S] [--json]\n\n"
+	 "Usage: mtrial breakeven [--baseline CLOCK1_S,STEP_S --candidate CLOCK1_S,STEP_S]\n"
+	 "                        [--design matched|best] [--json]\n\n"
 	 "A system's total time is its start (clock 1 and its compilations) plus n x its\n"
 	 "steady step. The break-even is the step count where the two totals are equal:\n"
 	 "before it one system is faster, after it the other. Without the options it\n"
 	 "uses the trial's runs that are evidence: per system, the median of clock 1\n"
 	 "plus the compilations after the first step, and the median steady step.\n"
 	 "With trial.yaml's hourly prices it also gives the break-even for cost. When\n"
-	 "one system is faster at every length there is none, and it says why.\n"},
+	 "one system is faster at every length there is none, and it says why.\n"
+	 "It reads the runs of one design, --design matched (the default) or best:\n"
+	 "runs of the other are another experiment, never a side of this one.\n"},
 	{"scaling", cmd_scaling, "each system's figures per topology: time, device-hours, efficiency",
 	 "Usage: mtrial scaling [--system baseline|candidate] [--trial DIR] [--json]\n\n"
 	 "The runs of each system grouped by their device count, never pooled: per\n"

@@ -22,22 +22,22 @@ precision: {weights: fp32, activations: bf16, gradients: bf16, optimizer_state: 
 criteria:
   - {name: speed, kind: time_to_quality, threshold: 1.5}
 YAML
-t0=1700000000000
-log() { # log FILE SECONDS_TO_TARGET LOSS
+log() { # log FILE.csv SECONDS_TO_TARGET LOSS: a series from its start
 	{
-		echo "mtrial:step=1 loss=2.9 time_ms=$((t0 + 1000))"
-		echo "mtrial:step=2 loss=2.4 time_ms=$((t0 + 2000))"
-		echo "mtrial:step=3 loss=2.3 time_ms=$((t0 + 3000))"
-		echo "mtrial:eval step=3 eval_loss=$3 time_ms=$((t0 + $2 * 1000))"
+		echo "step,time,loss,eval_loss"
+		for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+			echo "$i,$((10 + i)),2.$((30 - i)),"
+		done
+		echo "12,$2,,$3"
 	} >"$1"
 }
-log "$T_TMP/b1.log" 100 2.1
-log "$T_TMP/c1.log" 60 2.1
+log "$T_TMP/b1.csv" 100 2.1
+log "$T_TMP/c1.csv" 60 2.1
 
 # --- bad input: named, exit 2, nothing recorded ---
-run_mt 2 runs import --system baseline --design fast "$T_TMP/b1.log"
+run_mt 2 runs import --system baseline --design fast "$T_TMP/b1.csv"
 has "--design fast: expected matched or best" "$ERR" "a bad design names the option and the values"
-run_mt 2 runs import --system candidate --design best "$T_TMP/c1.log"
+run_mt 2 runs import --system candidate --design best "$T_TMP/c1.csv"
 has "precision.best" "$ERR" "best without precision.best is refused, naming it"
 run_mt 2 run --design best -- true
 has "precision.best" "$ERR" "run --design best is refused too"
@@ -45,7 +45,7 @@ run_mt 0 runs --json
 eq "$(json 'len(j["runs"])')" 0 "nothing was recorded"
 
 # --- the default is matched; best once precision.best is set ---
-run_mt 0 runs import --system baseline "$T_TMP/b1.log"
+run_mt 0 runs import --system baseline "$T_TMP/b1.csv"
 python3 - .mtrial/trial.yaml <<'PY'
 import sys
 p = sys.argv[1]
@@ -53,7 +53,7 @@ s = open(p).read().replace("accumulation: fp32}", "accumulation: fp32, best: {ca
 open(p, "w").write(s)
 PY
 run_mt 0 spec
-run_mt 0 runs import --system candidate --design best "$T_TMP/c1.log"
+run_mt 0 runs import --system candidate --design best "$T_TMP/c1.csv"
 has "design best" "$OUT" "the import says the design"
 run_mt 0 runs --json
 eq "$(json '[r["design"] for r in j["runs"]]')" "['matched', 'best']" "JSON: each run's design"
@@ -69,6 +69,14 @@ has "the matched comparison lacks a candidate run" "$(json 'j["criteria"][0]["ev
 	"decide says the matched comparison lacks a candidate"
 has "#2" "$(json 'j["criteria"][0]["evidence"]')" "... and names the best-recipe run it left out"
 has "--design matched" "$(json 'j["missing"][0]["command"]')" "the command records a matched run"
+
+# the break-even reads one design too
+run_mt 2 breakeven
+has "the candidate has no run of the matched design" "$ERR" "break-even: the matched design's sides"
+run_mt 2 breakeven --design best
+has "the baseline has no run of the best design" "$ERR" "break-even: the best design's sides"
+run_mt 2 breakeven --design fast
+has "--design fast: expected matched or best" "$ERR" "break-even: a bad design"
 
 # --- re-marking: an event, the change listed ---
 run_mt 2 runs design 2 matched
@@ -90,4 +98,7 @@ run_mt 0 runs show 2 --json
 eq "$(json 'j["design"], len(j["design_changes"])')" "matched 1" "rebuilt from the events"
 run_mt 0 decide --json
 eq "$(json 'j["criteria"][0]["status"]')" "met" "now both matched: compared (60 s vs 100 s)"
+run_mt 0 breakeven --json
+eq "$(json 'j["runs"], j["design"]')" "{'baseline': [1], 'candidate': [2]} matched" \
+	"break-even: both runs now matched"
 finish
