@@ -79,19 +79,18 @@ static void print_warnings_of(const mt_run_view *runs, size_t count)
 
 /* Per system, the attempts by outcome and the median time to the target
  * (mt_runs_by_system), after the list. */
-static void print_systems(json_t *systems)
+static void print_systems_of(json_t *systems, const char *design, int *first)
 {
 	static const char *const names[] = {"baseline", "candidate"};
 	mt_run_system_view s;
-	int first = 1;
 
 	for (size_t k = 0; k < 2; k++) {
 		(void)mt_runview_system(&s, systems, names[k]);
 		if (!s.known)
 			continue;
-		printf("%s%s: %lld runs: %lld reached the target, %lld finished short of it, %lld "
-		       "without its metric in the log, %lld failed or aborted", first ? "\n" : "",
-		       names[k], (long long)s.runs, (long long)s.reached, (long long)s.missed,
+		printf("%s%s%s%s: %lld runs: %lld reached the target, %lld finished short of it, %lld "
+		       "without its metric in the log, %lld failed or aborted", *first ? "\n" : "",
+		       design ? design : "", design ? " " : "", names[k], (long long)s.runs, (long long)s.reached, (long long)s.missed,
 		       (long long)s.no_metric, (long long)s.failed);
 		if (!isnan(s.time_to_target_s.median))
 			printf("; median time to target %.4g s", s.time_to_target_s.median);
@@ -101,9 +100,20 @@ static void print_systems(json_t *systems)
 			printf("; runs at several device counts: times per topology in mtrial scaling, "
 			       "never pooled");
 		printf("\n");
-		first = 0;
+		*first = 0;
 	}
 	mt_error_clear();
+}
+
+/* With best-recipe runs, each design's figures apart, labelled. */
+static void print_systems(json_t *systems)
+{
+	json_t *best = json_object_get(systems, "best");
+	int first = 1;
+
+	print_systems_of(systems, best ? "matched" : NULL, &first);
+	if (best)
+		print_systems_of(best, "best-recipe", &first);
 }
 
 /* The withdrawn runs listed (--all): when, by whom and why; then how many

@@ -112,7 +112,10 @@ void mt_runs_set_end(json_t *metrics, int64_t end_ms);
  * in place. */
 void mt_runs_flatten(json_t *run, const mt_spec *spec);
 
-/* Per system: {baseline: summary, candidate: summary} with
+/* Per system, of the matched design's runs (a run recorded before designs
+ * is one): {baseline: summary, candidate: summary}, and when best-recipe
+ * runs are recorded, best: {baseline, candidate} of those alone (never
+ * pooled with the matched ones); each with
  * trial/runlog.h's summary across the system's flattened runs (their
  * current target) (rehearsals left out:
  * they are not evidence; null for a system without other runs) plus

@@ -57,9 +57,13 @@ run_mt 0 runs import --system candidate --design best "$T_TMP/c1.csv"
 has "design best" "$OUT" "the import says the design"
 run_mt 0 runs --json
 eq "$(json '[r["design"] for r in j["runs"]]')" "['matched', 'best']" "JSON: each run's design"
+eq "$(json 'j["systems"]["candidate"], j["systems"]["best"]["candidate"]["runs"]')" "None 1" \
+	"JSON: the per-system figures per design, never pooled"
 run_mt 0 runs
 has "#1    baseline  evidence  matched" "$OUT" "the list shows the design"
 has "#2    candidate evidence  best" "$OUT" "... of each run"
+has "matched baseline: 1 runs" "$OUT" "the figures of each design, labelled"
+has "best-recipe candidate: 1 runs" "$OUT" "... apart"
 
 # --- decide never compares across designs ---
 run_mt 1 decide --json
