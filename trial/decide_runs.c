@@ -118,19 +118,32 @@ const char *mt_dc_design(const struct ctx *x)
 
 const char *mt_dc_design_command(const struct ctx *x, const char *command)
 {
+	static const char *const verbs[] = {"mtrial runs import", "mtrial run"};
 	static char buf[512];
-	const char *run = strstr(command, "mtrial run "), *imp = strstr(command, "mtrial runs import ");
-	size_t at = run ? (size_t)(run - command) + strlen("mtrial run")
-		    : imp ? (size_t)(imp - command) + strlen("mtrial runs import")
-			  : strlen(command);
+	size_t n = 0;
 
 	/* a trial of one design (no precision.best, no best run) says nothing
 	 * of designs: matched is the default */
 	if (strcmp(mt_dc_design(x), "matched") == 0 && !x->other_design &&
 	    !mt_runs_has_best(x->spec))
 		return command;
-	snprintf(buf, sizeof(buf), "%.*s --design %s%s", (int)at, command, mt_dc_design(x),
-		 command + at);
+	/* the option after each command that records a run */
+	for (const char *p = command; *p && n + 1 < sizeof(buf);) {
+		size_t k = 0;
+		for (; k < 2; k++)
+			if (strncmp(p, verbs[k], strlen(verbs[k])) == 0 && p[strlen(verbs[k])] == ' ')
+				break;
+		if (k == 2) {
+			buf[n++] = *p++;
+			continue;
+		}
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s --design %s", verbs[k],
+				      mt_dc_design(x));
+		p += strlen(verbs[k]);
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+	}
+	buf[n] = '\0';
 	return buf;
 }
 
@@ -532,6 +545,26 @@ static void spend_outside(mt_buf *b, struct ctx *x, const char *unit)
 			      sum[0], unit, n[0], sum[1], n[1]);
 }
 
+/* A system whose fastest run by throughput missed the target: said in the
+ * evidence, since that run never wins a figure to the target. */
+static void fastest_missed_note(struct ctx *x, json_t *c)
+{
+	json_t *missed = mt_runs_fastest_missed(json_object_get(x->ev, "runs"), mt_dc_design(x)), *m;
+	mt_buf b = MT_BUF_INIT;
+	size_t i;
+
+	mt_buf_puts(&b, mt_dc_str(c, "evidence") ?: "");
+	json_array_foreach(missed, i, m)
+		mt_buf_printf(&b, "; the %s's fastest run by throughput, #%lld (%.4g %s), missed the "
+			      "quality target: it does not enter this figure", mt_dc_str(m, "system"),
+			      (long long)json_integer_value(json_object_get(m, "run")),
+			      mt_dc_num(json_object_get(m, "throughput")), mt_dc_str(m, "unit") ?: "");
+	if (json_array_size(missed))
+		json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&b)));
+	mt_buf_dispose(&b);
+	json_decref(missed);
+}
+
 static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const struct ratio *r)
 {
 	json_t *base = mt_dc_runs_of(x->ev, "baseline", NULL, NULL), *bn = mt_dc_with_number(base, r->key);
@@ -569,6 +602,7 @@ static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const s
 	if (ratio <= threshold)
 		mt_dc_attempts_condition(x, c);
 cleanup:
+	fastest_missed_note(x, c);
 	mt_buf_dispose(&b);
 	mt_buf_dispose(&src);
 	json_decref(base);

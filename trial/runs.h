@@ -126,6 +126,13 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec);
  * pools topologies. New reference. */
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec);
 
+/* Per system, its fastest run by throughput among the flattened `runs` of
+ * `design` (rehearsals left out) when that run missed the quality target
+ * (reached false): [{system, run (id), throughput, unit}]. Such a run never
+ * wins a time-to-quality figure, whatever its throughput: the figures count
+ * only runs that reached the target, and a reader is told. New reference. */
+json_t *mt_runs_fastest_missed(json_t *runs, const char *design);
+
 /* The trial's standing runs (not withdrawn), oldest first, each flattened
  * with the trial's spec: a new reference to an array the caller reads and
  * never changes (a caller that adds keys copies the run first: json_copy).

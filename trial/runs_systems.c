@@ -162,3 +162,32 @@ static json_t *by_system(json_t *runs, const mt_spec *spec)
 	}
 	return out;
 }
+
+json_t *mt_runs_fastest_missed(json_t *runs, const char *design)
+{
+	static const char *const systems[] = {"baseline", "candidate"};
+	json_t *out = json_array();
+
+	for (size_t s = 0; s < 2; s++) {
+		json_t *r, *fastest = NULL;
+		double best = NAN;
+		size_t i;
+		json_array_foreach(runs, i, r) {
+			json_t *tp = json_object_get(r, "throughput");
+			double v = mt_runs__num(json_object_get(tp, "value"));
+			if (strcmp(json_string_value(json_object_get(r, "system")) ?: "", systems[s]) != 0 ||
+			    strcmp(json_string_value(json_object_get(r, "design")) ?: "matched", design) != 0 ||
+			    json_is_true(json_object_get(r, "rehearsal")) || !isfinite(v))
+				continue;
+			if (isnan(best) || v > best)
+				best = v, fastest = r;
+		}
+		if (fastest && json_is_false(json_object_get(fastest, "reached")))
+			json_array_append_new(out, json_pack("{ss, sO, sf, sO}", "system", systems[s], "run",
+							     json_object_get(fastest, "id"), "throughput",
+							     best, "unit",
+							     json_object_get(json_object_get(fastest, "throughput"),
+									     "unit")));
+	}
+	return out;
+}

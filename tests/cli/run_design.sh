@@ -74,6 +74,32 @@ has "the matched comparison lacks a candidate run" "$(json 'j["criteria"][0]["ev
 has "#2" "$(json 'j["criteria"][0]["evidence"]')" "... and names the best-recipe run it left out"
 has "--design matched" "$(json 'j["missing"][0]["command"]')" "the command records a matched run"
 
+# --- the report: two labelled comparisons, recipes side by side ---
+run_mt 0 report --format md
+has "### Implementation efficiency under a matched numerical recipe (matched)" "$OUT" "report: the matched comparison"
+has "### Practical performance with each platform's best supported recipe (best)" "$OUT" "report: the best one"
+has "| baseline | fp32 | bf16 | bf16 | fp32 | fp32 |" "$OUT" "report: the matched recipe"
+has "| candidate | bf16 | fp8 | bf16 | bf16 | fp32 |" "$OUT" "report: the candidate's best recipe"
+has "| baseline | not set | not set | not set | not set | not set |" "$OUT" "report: a best recipe not set"
+has "this design lacks a candidate run (\`mtrial run --system candidate --design matched\`)" "$OUT" \
+	"report: the matched comparison lacks a candidate"
+has "| #2 | candidate | best |" "$OUT" "report: each attempt's design"
+
+# --- the fastest run by throughput missed the target: it never wins ---
+{
+	echo "step,time,loss,samples,eval_loss"
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo "$i,$((10 + i)),2.$((30 - i)),64,"; done
+	echo "12,40,,,2.5"
+} >"$T_TMP/fast.csv"
+run_mt 0 runs import --system candidate --design best "$T_TMP/fast.csv"
+run_mt 0 report --format md
+has "the candidate's fastest run by throughput, #3 (64 samples/s), missed the quality target: it has not won the time-to-quality comparison" \
+	"$OUT" "report: the fastest run missed the target"
+has "candidate: 2 runs, 1 reached the target, 1 finished short of it" "$OUT" "report: the best design's figures"
+run_mt 0 report --format html
+has "the candidate&#39;s fastest run by throughput, #3" "$OUT" "html: the same"
+has "<h3>Practical performance with each platform&#39;s best supported recipe (best)</h3>" "$OUT" "html: labelled"
+
 # the break-even reads one design too
 run_mt 2 breakeven
 has "the candidate has no run of the matched design" "$ERR" "break-even: the matched design's sides"

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,11 @@ static void assert_has(const char *hay, const char *needle)
 		fail_msg("expected '%s' in '%s'", needle, hay ? hay : "(null)");
 }
 
+static int mt_dc_value_near(json_t *v, double want)
+{
+	return json_is_number(v) && fabs(json_number_value(v) - want) < 1e-9;
+}
+
 /* Sets `key` of the runs of `system` to `value` (stolen). */
 static void set_system(json_t *ev, const char *system, const char *key, json_t *value)
 {
@@ -201,6 +207,35 @@ static void test_designs_never_compared(void **state)
 	c = crit(d, "fast");
 	assert_string_equal(get(c, "status"), "met");
 	assert_has(get(c, "source"), "#10, #11, #12 (candidate) and #1, #2, #3 (baseline)");
+	json_decref(d);
+}
+
+/* Issue 20: the fastest run by throughput missed the target: it never
+ * wins time to quality (the ratio is of the runs that reached it), and
+ * the evidence says so. */
+static void test_fastest_missed(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *c, *fast;
+
+	(void)state;
+	set_candidates(ev, "throughput", json_pack("{sf, ss}", "value", 100.0, "unit", "tokens/s"));
+	fast = run(13, "candidate", "portability", "success", 2.3, -1);
+	json_object_set_new(fast, "throughput", json_pack("{sf, ss}", "value", 500.0, "unit", "tokens/s"));
+	json_object_set_new(fast, "reached", json_false());
+	json_array_append_new(json_object_get(ev, "runs"), fast);
+	d = decide(all_criteria, ev);
+	c = crit(d, "time-to-quality");
+	assert_string_equal(get(c, "status"), "met");
+	assert_true(mt_dc_value_near(json_object_get(c, "value"), 910.0 / 1010.0));
+	assert_has(get(c, "evidence"), "the candidate's fastest run by throughput, #13 (500 tokens/s), "
+		   "missed the quality target: it does not enter this figure");
+	json_decref(d);
+
+	/* a fastest run that reached it says nothing */
+	ev = complete_evidence();
+	set_candidates(ev, "throughput", json_pack("{sf, ss}", "value", 100.0, "unit", "tokens/s"));
+	d = decide(all_criteria, ev);
+	assert_null(strstr(get(crit(d, "time-to-quality"), "evidence"), "fastest run"));
 	json_decref(d);
 }
 
@@ -862,6 +897,7 @@ int main(void)
 		cmocka_unit_test(test_quality_met_some_missed),
 		cmocka_unit_test(test_default_table),
 		cmocka_unit_test(test_designs_never_compared),
+		cmocka_unit_test(test_fastest_missed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
