@@ -195,6 +195,7 @@ int cli_attempt_opt(mt_run_attempt *a, int opt)
 	case 'R': a->rehearsal = 1; return 1;
 	case CLI_OPT_DEVICES: a->devices = count_arg(optarg); return 1;
 	case CLI_OPT_HOSTS: a->hosts = count_arg(optarg); return 1;
+	case CLI_OPT_DESIGN: a->design = optarg; return 1;
 	default: return 0;
 	}
 }
@@ -204,6 +205,7 @@ int cli_attempt_check(struct cli *cli, const mt_run_attempt *a)
 	static const char *const systems[] = {"baseline", "candidate", NULL};
 	static const char *const tracks[] = {"portability", "optimized", NULL};
 	static const char *const caches[] = {"cold", "warm", NULL};
+	static const char *const designs[] = {"matched", "best", NULL};
 
 	if (!mt_str_in(a->system, systems))
 		return cli_usage_error(cli, "--system %s: expected baseline or candidate", a->system);
@@ -211,6 +213,8 @@ int cli_attempt_check(struct cli *cli, const mt_run_attempt *a)
 		return cli_usage_error(cli, "--track %s: expected portability or optimized", a->track);
 	if (a->cache && !mt_str_in(a->cache, caches))
 		return cli_usage_error(cli, "--cache %s: expected cold or warm", a->cache);
+	if (a->design && !mt_str_in(a->design, designs))
+		return cli_usage_error(cli, "--design %s: expected matched or best", a->design);
 	if (a->devices < 0 || a->hosts < 0)
 		return cli_usage_error(cli, "--%s: expected a whole number >= 1",
 				       a->devices < 0 ? "devices" : "hosts");

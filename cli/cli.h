@@ -94,7 +94,8 @@ void cli_status_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /* What `mtrial run` and `mtrial runs import` record about an attempt
  * (core/run_trial.h's mt_run_attempt): --system (default candidate),
  * --track, --label, --cache, --rehearsal, --devices, --hosts (the run's
- * topology: stronger than what its launcher or trial.yaml say). */
+ * topology: stronger than what its launcher or trial.yaml say), --design
+ * (matched, the default, or best: the comparison the run belongs to). */
 #define CLI_ATTEMPT_OPTIONS                                 \
 	{"system", required_argument, NULL, 's'},           \
 	{"track", required_argument, NULL, 't'},            \
@@ -102,10 +103,12 @@ void cli_status_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 	{"cache", required_argument, NULL, 'c'},            \
 	{"rehearsal", no_argument, NULL, 'R'},              \
 	{"devices", required_argument, NULL, CLI_OPT_DEVICES}, \
-	{"hosts", required_argument, NULL, CLI_OPT_HOSTS}
+	{"hosts", required_argument, NULL, CLI_OPT_HOSTS},  \
+	{"design", required_argument, NULL, CLI_OPT_DESIGN}
 #define CLI_ATTEMPT_SHORT "s:t:l:c:"
 #define CLI_OPT_DEVICES 0x101
 #define CLI_OPT_HOSTS 0x102
+#define CLI_OPT_DESIGN 0x103
 /* Takes opt when it is one of CLI_ATTEMPT_OPTIONS: 1, else 0. */
 int cli_attempt_opt(mt_run_attempt *a, int opt);
 /* 0, or a usage error (exit 2) naming the option and its bad value. */

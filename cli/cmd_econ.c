@@ -221,8 +221,10 @@ int cmd_breakeven(struct cli *cli, int argc, char **argv)
 	static const struct option opts[] = {CLI_COMMON_OPTIONS,
 	                                     {"baseline", required_argument, NULL, 'b'},
 	                                     {"candidate", required_argument, NULL, 'c'},
+	                                     {"design", required_argument, NULL, 'd'},
 	                                     {0}};
 	mt_breakeven_side b = {NAN, NAN, NAN}, c = {NAN, NAN, NAN};
+	const char *design = "matched";
 	mt_breakeven r;
 	mt_trial *t = NULL;
 	json_t *used = NULL, *j;
@@ -231,6 +233,12 @@ int cmd_breakeven(struct cli *cli, int argc, char **argv)
 
 	while ((opt = cli_getopt(cli, argc, argv, "h", opts)) >= 0) {
 		mt_breakeven_side *s = opt == 'b' ? &b : opt == 'c' ? &c : NULL;
+		if (opt == 'd' && strcmp(optarg, "matched") != 0 && strcmp(optarg, "best") != 0)
+			return cli_usage_error(cli, "--design %s: expected matched or best", optarg);
+		if (opt == 'd') {
+			design = optarg;
+			continue;
+		}
 		if (!s)
 			return cli_usage_error(cli, "bad option");
 		if (numbers(cli, opt == 'b' ? "--baseline" : "--candidate", optarg, v, 2, 2))
@@ -246,7 +254,7 @@ int cmd_breakeven(struct cli *cli, int argc, char **argv)
 		return cli_usage_error(cli, "give both --baseline and --candidate, or neither (the "
 		                       "trial's runs)");
 	if (!given && ((error = cli_open_trial(cli, &t, 1)) < 0 ||
-	               (error = mt_econ_breakeven_sides(&b, &c, &used, t)) < 0))
+	               (error = mt_econ_breakeven_sides(&b, &c, &used, t, design)) < 0))
 		goto done;
 	if (given && cli_open_trial(cli, &t, 1) == 0) /* prices, when in a trial */
 		b.price_per_hour = mt_econ_price(t, "baseline"), c.price_per_hour = mt_econ_price(t, "candidate");
@@ -260,6 +268,7 @@ int cmd_breakeven(struct cli *cli, int argc, char **argv)
 		json_object_set_new(j, "candidate", json_pack("{s:f, s:f}", "start_s", c.clock1_s,
 		                                              "step_s", c.step_s));
 		json_object_set_new(j, "runs", used ? json_incref(used) : json_null());
+		json_object_set_new(j, "design", given ? json_null() : json_string(design));
 		cli_print_json(j);
 	} else {
 		print_breakeven(&r, &b, &c, !given);

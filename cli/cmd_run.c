@@ -29,8 +29,9 @@ static void on_event(mt_run_trial_event ev, const mt_run_trial_result *r, void *
 	const struct run_args *a = payload;
 
 	if (ev == MT_RUN_TRIAL_STARTED)
-		fprintf(stderr, "mtrial: run #%lld (%s%s%s%s%s%s): %s\n", (long long)r->id,
+		fprintf(stderr, "mtrial: run #%lld (%s%s%s%s%s%s%s): %s\n", (long long)r->id,
 			a->at.system, a->at.track ? ", " : "", a->at.track ? a->at.track : "",
+			a->at.design && strcmp(a->at.design, "best") == 0 ? ", design best" : "",
 			a->at.rehearsal ? ", a rehearsal: not evidence" : "",
 			r->rank_from ? ", rank 0 of the job by " : "", r->rank_from ?: "", r->command);
 	else

@@ -1,4 +1,5 @@
-/* mtrial runs [--all | show ID | import FILE... | mark ID --rehearsal|--evidence]:
+/* mtrial runs [--all | show ID | import FILE... | mark ID --rehearsal|--evidence |
+ * design ID matched|best --why TEXT]:
  * every recorded run attempt, failed ones too, with its two clocks, time
  * and cost to the target; rehearsals (runs that test the pipeline, never
  * evidence) marked as such; withdrawn runs counted, and listed with --all. */
@@ -78,19 +79,18 @@ static void print_warnings_of(const mt_run_view *runs, size_t count)
 
 /* Per system, the attempts by outcome and the median time to the target
  * (mt_runs_by_system), after the list. */
-static void print_systems(json_t *systems)
+static void print_systems_of(json_t *systems, const char *design, int *first)
 {
 	static const char *const names[] = {"baseline", "candidate"};
 	mt_run_system_view s;
-	int first = 1;
 
 	for (size_t k = 0; k < 2; k++) {
 		(void)mt_runview_system(&s, systems, names[k]);
 		if (!s.known)
 			continue;
-		printf("%s%s: %lld runs: %lld reached the target, %lld finished short of it, %lld "
-		       "without its metric in the log, %lld failed or aborted", first ? "\n" : "",
-		       names[k], (long long)s.runs, (long long)s.reached, (long long)s.missed,
+		printf("%s%s%s%s: %lld runs: %lld reached the target, %lld finished short of it, %lld "
+		       "without its metric in the log, %lld failed or aborted", *first ? "\n" : "",
+		       design ? design : "", design ? " " : "", names[k], (long long)s.runs, (long long)s.reached, (long long)s.missed,
 		       (long long)s.no_metric, (long long)s.failed);
 		if (!isnan(s.time_to_target_s.median))
 			printf("; median time to target %.4g s", s.time_to_target_s.median);
@@ -100,9 +100,20 @@ static void print_systems(json_t *systems)
 			printf("; runs at several device counts: times per topology in mtrial scaling, "
 			       "never pooled");
 		printf("\n");
-		first = 0;
+		*first = 0;
 	}
 	mt_error_clear();
+}
+
+/* With best-recipe runs, each design's figures apart, labelled. */
+static void print_systems(json_t *systems)
+{
+	json_t *best = json_object_get(systems, "best");
+	int first = 1;
+
+	print_systems_of(systems, best ? "matched" : NULL, &first);
+	if (best)
+		print_systems_of(best, "best-recipe", &first);
 }
 
 /* The withdrawn runs listed (--all): when, by whom and why; then how many
@@ -127,8 +138,8 @@ static void print_row(const mt_run_view *r)
 
 	if (r->has_exit)
 		snprintf(exit_s, sizeof(exit_s), "%lld", (long long)r->exit_status);
-	printf("#%-4lld %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n",
-	       (long long)r->id, r->system, kind(r), r->track ? r->track : "-", r->status,
+	printf("#%-4lld %-9s %-9s %-7s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n",
+	       (long long)r->id, r->system, kind(r), r->design, r->track ? r->track : "-", r->status,
 	       r->started, exit_s, secs(c1, sizeof(c1), r->clock1_s),
 	       secs(st, sizeof(st), r->steady_step_s), to_target(tt, sizeof(tt), r),
 	       r->command ? r->command : r->source);
@@ -147,8 +158,8 @@ static void print_list(const mt_run_view *runs, size_t count, size_t hidden)
 		       "mtrial runs import LOG...\n");
 		return;
 	}
-	printf("%-5s %-9s %-9s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n", "id", "system", "kind",
-	       "track", "status", "started", "exit", "clock 1", "step", "to target",
+	printf("%-5s %-9s %-9s %-7s %-11s %-8s %-20s %-5s %-10s %-10s %-12s %s\n", "id", "system",
+	       "kind", "design", "track", "status", "started", "exit", "clock 1", "step", "to target",
 	       "command or source");
 	for (size_t i = 0; i < count; i++) {
 		rehearsals += runs[i].rehearsal && !runs[i].withdrawn;
@@ -248,8 +259,10 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 	error = mt_run_import(&r, t, rules, &a->at, path, format, a->topology);
 	(void)mt_runview_figures(&m, r.metrics);
 	if (error == 0 && !cli->json)
-		printf("Imported %s as run #%lld (%s, %s%s, %lld warnings).\n", path, (long long)r.id,
-		       a->at.system, r.status, a->at.rehearsal ? ", a rehearsal: not evidence" : "",
+		printf("Imported %s as run #%lld (%s, %s%s%s, %lld warnings).\n", path, (long long)r.id,
+		       a->at.system, r.status,
+		       a->at.design && strcmp(a->at.design, "best") == 0 ? ", design best" : "",
+		       a->at.rehearsal ? ", a rehearsal: not evidence" : "",
 		       (long long)m.warnings);
 	if (error == 0 || r.empty)
 		print_warnings(path, &m);
@@ -522,6 +535,24 @@ static void print_fields(const mt_run_view *r)
 				       : "");
 }
 
+/* The comparison the run belongs to, and every change of it. */
+static void print_design(const mt_run_view *r)
+{
+	const json_t *c;
+	size_t i;
+
+	printf("  %-8s %s (%s)\n", "design", r->design,
+	       strcmp(r->design, "best") == 0
+		       ? "each platform's best recipe: trial.yaml precision.best"
+		       : "the matched recipe: trial.yaml precision");
+	json_array_foreach(r->design_changes, i, c)
+		printf("  %-8s %s: %s -> %s, why: %s\n", "changed",
+		       json_string_value(json_object_get(c, "when")) ?: "-",
+		       json_string_value(json_object_get(c, "from")) ?: "-",
+		       json_string_value(json_object_get(c, "to")) ?: "-",
+		       json_string_value(json_object_get(c, "why")) ?: "-");
+}
+
 static void print_one(const mt_run_view *r)
 {
 	char buf[32];
@@ -534,6 +565,7 @@ static void print_one(const mt_run_view *r)
 		printf("  kind     rehearsal: tests the pipeline, never evidence (mtrial runs mark %lld "
 		       "--evidence counts it)\n", (long long)r->id);
 	print_fields(r);
+	print_design(r);
 	if (r->has_exit)
 		printf("  %-8s %lld\n", "exit", (long long)r->exit_status);
 	printf("  clock 1  %s (submission to the first step: compilation and start-up)\n",
@@ -564,6 +596,51 @@ static void print_one(const mt_run_view *r)
 static int mark(struct cli *cli, int argc, char **argv)
 {
 	return cli_mark_rehearsal(cli, argc, argv, "runs", "run", mt_journal_run_mark);
+}
+
+/* mtrial runs design ID matched|best --why TEXT: moves a run to the other
+ * comparison, as an event of its own, so the change stays on record. */
+static int design(struct cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS,
+					     {"why", required_argument, NULL, 'w'}, {0}};
+	const char *why = NULL, *to;
+	mt_trial *t = NULL;
+	char *end;
+	long long id;
+	int opt, error;
+
+	optind = 1;
+	while ((opt = cli_getopt(cli, argc, argv, "hw:", opts)) == 'w')
+		why = optarg;
+	if (opt == CLI_GETOPT_HELP)
+		return CLI_EXIT_OK;
+	if (opt != CLI_GETOPT_END)
+		return cli_usage_error(cli, "bad option");
+	if (argc - optind != 2)
+		return cli_usage_error(cli, "runs design ID matched|best --why TEXT");
+	id = strtoll(argv[optind], &end, 10);
+	to = argv[optind + 1];
+	if (*end || id <= 0)
+		return cli_usage_error(cli, "runs design %s: expected a run id", argv[optind]);
+	if (strcmp(to, "matched") != 0 && strcmp(to, "best") != 0)
+		return cli_usage_error(cli, "runs design: '%s': expected matched or best", to);
+	if (!why || !*why)
+		return cli_usage_error(cli, "runs design: --why TEXT is required: the record keeps "
+				       "why the run changed comparison");
+	if ((error = cli_open_trial(cli, &t, 1)) == 0 &&
+	    (error = mt_run_design_check(t->spec, to)) == 0)
+		error = mt_journal_run_design(t->journal, id, to, why);
+	mt_trial_free(t);
+	if (error < 0)
+		return cli_fail(cli, error);
+	if (cli->json)
+		cli_print_json(json_pack("{sI, ss, ss}", "id", (json_int_t)id, "design", to, "why",
+					 why));
+	else
+		printf("Run #%lld is now in the %s comparison (mtrial runs show %lld lists the "
+		       "change).\n", id, to, id);
+	return CLI_EXIT_OK;
 }
 
 /* The list's options: the common ones and --all (not with show ID). 1 when
@@ -667,6 +744,8 @@ int cmd_runs(struct cli *cli, int argc, char **argv)
 		return import(cli, argc - 1, argv + 1);
 	if (sub && strcmp(sub, "mark") == 0)
 		return mark(cli, argc - 1, argv + 1);
+	if (sub && strcmp(sub, "design") == 0)
+		return design(cli, argc - 1, argv + 1);
 	if (sub && strcmp(sub, "show") == 0) {
 		if (argc < 3)
 			return cli_usage_error(cli, "runs show ID");

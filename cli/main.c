@@ -143,7 +143,8 @@ const struct cli_command cli_commands[] = {
 	{"run", cmd_run, "run the training command and record the attempt",
 	 "Usage: mtrial run [--system baseline|candidate] [--track portability|optimized]\n"
 	 "                  [--label L] [--cache cold|warm] [--rehearsal]\n"
-	 "                  [--devices N] [--hosts H] [--json] -- CMD ARGS...\n\n"
+	 "                  [--devices N] [--hosts H] [--design matched|best]\n"
+	 "                  [--json] -- CMD ARGS...\n\n"
 	 "Runs CMD (the training command, or the launcher the team uses: torchrun,\n"
 	 "srun, sbatch --wait) as a child process in its own process group, passes\n"
 	 "its output through as it is, and keeps every line with its time in the trial's\n"
@@ -153,6 +154,10 @@ const struct cli_command cli_commands[] = {
 	 "candidate. --rehearsal records it as a rehearsal: a run that tests the\n"
 	 "pipeline, the launcher or the log format (a CPU, a smaller config), listed\n"
 	 "but never evidence ('runs mark ID --evidence' counts it after all).\n"
+	 "--design says which comparison the run belongs to: matched (the default:\n"
+	 "trial.yaml's precision, the same recipe on both systems) or best (each\n"
+	 "platform's best recipe, trial.yaml's precision.best, which must be set).\n"
+	 "Runs of one design are never compared with runs of the other.\n"
 	 "Exit status: 0 when the command succeeded, 1 when it failed, 128+N when\n"
 	 "mtrial was stopped by signal N (130 for Ctrl-C, 143 for SIGTERM), as a\n"
 	 "shell reports it, even when the command caught the signal and exited 0:\n"
@@ -171,8 +176,9 @@ const struct cli_command cli_commands[] = {
 	 "       mtrial runs show ID [--json]\n"
 	 "       mtrial runs import FILE... [--system S] [--track T] [--label L]\n"
 	 "                          [--cache cold|warm] [--rehearsal] [--devices N]\n"
-	 "                          [--hosts H] [--json]\n"
-	 "       mtrial runs mark ID --rehearsal|--evidence [--json]\n\n"
+	 "                          [--hosts H] [--design matched|best] [--json]\n"
+	 "       mtrial runs mark ID --rehearsal|--evidence [--json]\n"
+	 "       mtrial runs design ID matched|best --why TEXT [--json]\n\n"
 	 "Every attempt, failed ones too, with clock 1 (submission to the first\n"
 	 "training step: compilation and start-up), clock 2 (the steady-state mean\n"
 	 "step time after warm-up, the same mean as the throughput), stalls, time to\n"
@@ -200,7 +206,9 @@ const struct cli_command cli_commands[] = {
 	 "it hid (--json: withdrawn_hidden); --all lists them too, kind withdrawn,\n"
 	 "with when, by whom and why, and the per-system figures still leave them\n"
 	 "out; show ID says so, and --json carries withdrawn {who, why, when} or\n"
-	 "null on every run.\n"},
+	 "null on every run. Each run's design (matched or best, --design) is listed;\n"
+	 "design ID matched|best --why TEXT moves a run to the other comparison, and\n"
+	 "show ID lists every such change with its reason (--json: design_changes).\n"},
 	{"tracks", cmd_tracks, "what each track changed and what it cost in engineering time",
 	 "Usage: mtrial tracks [--json]\n"
 	 "       mtrial tracks mark [--track T] PATH --reusable|--model-specific [--note TEXT] [--json]\n"
@@ -240,14 +248,17 @@ const struct cli_command cli_commands[] = {
 	 "run's steady steps (warm-up and stalls left out), quadratic with three or more\n"
 	 "distinct lengths, else linear; needs --from run.\n"},
 	{"breakeven", cmd_breakeven, "from what run length the candidate pays off, in time and cost",
-	 "Usage: mtrial breakeven [--baseline CLOCK1_S,STEP_S --candidate CLOCK1_S,STEP_S] [--json]\n\n"
+	 "Usage: mtrial breakeven [--baseline CLOCK1_S,STEP_S --candidate CLOCK1_S,STEP_S]\n"
+	 "                        [--design matched|best] [--json]\n\n"
 	 "A system's total time is its start (clock 1 and its compilations) plus n x its\n"
 	 "steady step. The break-even is the step count where the two totals are equal:\n"
 	 "before it one system is faster, after it the other. Without the options it\n"
 	 "uses the trial's runs that are evidence: per system, the median of clock 1\n"
 	 "plus the compilations after the first step, and the median steady step.\n"
 	 "With trial.yaml's hourly prices it also gives the break-even for cost. When\n"
-	 "one system is faster at every length there is none, and it says why.\n"},
+	 "one system is faster at every length there is none, and it says why.\n"
+	 "It reads the runs of one design, --design matched (the default) or best:\n"
+	 "runs of the other are another experiment, never a side of this one.\n"},
 	{"scaling", cmd_scaling, "each system's figures per topology: time, device-hours, efficiency",
 	 "Usage: mtrial scaling [--system baseline|candidate] [--trial DIR] [--json]\n\n"
 	 "The runs of each system grouped by their device count, never pooled: per\n"

@@ -21,7 +21,8 @@ static int record(mt_run_import_result *out, mt_trial *t, const mt_run_attempt *
 	int64_t first;
 	char *abs = mt_path_abs(path), *text = json_dumps(out->metrics, JSON_COMPACT);
 	mt_journal_run rec = {.system = at->system, .track = at->track, .label = at->label,
-			      .cache = at->cache, .origin = "import", .rehearsal = at->rehearsal};
+			      .cache = at->cache, .origin = "import", .rehearsal = at->rehearsal,
+			      .design = at->design};
 	int error;
 
 	(void)mt_runview_figures(&f, out->metrics); /* mt_runs_metrics's own: complete */
@@ -62,6 +63,8 @@ int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_runlog_rules 
 	int error;
 
 	memset(out, 0, sizeof(*out));
+	if ((error = mt_run_design_check(t->spec, at->design)) < 0)
+		return error;
 	if ((error = mt_runs_metrics_with(&out->metrics, rules, path, format, t->spec, 0, -1)) < 0)
 		return error;
 	(void)mt_runview_figures(&f, out->metrics);

@@ -59,7 +59,8 @@ static int begin(mt_run_trial_result *out, FILE **log, mt_trial *t, const mt_run
 			       .label = o->at.label, .cache = o->at.cache, .origin = "run",
 			       .command = out->command, .log = out->log, .status = "running",
 			       .started_ms = started, .pid = getpid(),
-			       .host = host[0] ? host : NULL, .rehearsal = o->at.rehearsal};
+			       .host = host[0] ? host : NULL, .rehearsal = o->at.rehearsal,
+			       .design = o->at.design};
 	error = mt_journal_run_add(t->journal, &rec, &out->id);
 cleanup:
 	free(dir);
@@ -186,6 +187,19 @@ static int follow(mt_run_trial_result *out, const mt_run_trial_options *o)
 	return error;
 }
 
+int mt_run_design_check(const mt_spec *spec, const char *design)
+{
+	static const char *const designs[] = {"matched", "best", NULL};
+
+	if (design && !mt_str_in(design, designs))
+		return mt_error_set(MT_EINVALID, "design '%s': expected matched or best", design);
+	if (design && strcmp(design, "best") == 0 && !mt_runs_has_best(spec))
+		return mt_error_set(MT_EINVALID, "design best: trial.yaml sets no precision.best "
+				    "(each platform's best recipe); set it first, or record the run "
+				    "as matched");
+	return 0;
+}
+
 int mt_run_trial(mt_run_trial_result *out, mt_trial *t, const mt_run_trial_options *o)
 {
 	int64_t started = mt_now_ms();
@@ -195,6 +209,8 @@ int mt_run_trial(mt_run_trial_result *out, mt_trial *t, const mt_run_trial_optio
 	int error, status = 0;
 
 	memset(out, 0, sizeof(*out));
+	if ((error = mt_run_design_check(t->spec, o->at.design)) < 0)
+		return error;
 	out->command = mt_run_trial_command_line(o->argv);
 	if (mt_launcher_detect(&job, o->envp ? o->envp : environ)) {
 		out->rank = job.rank;

@@ -21,6 +21,8 @@ typedef struct {
 	const char *system; /* "baseline" or "candidate" */
 	const char *track, *label, *cache; /* NULL for none */
 	int rehearsal;                     /* testing the pipeline, never evidence */
+	const char *design;                /* "matched" (NULL: the same) or "best":
+					      trial.yaml's precision.best */
 	int64_t devices, hosts;            /* as the user gave them (--devices, --hosts);
 	                                      0: not given, -1: not a whole number >= 1 */
 } mt_run_attempt;
@@ -65,6 +67,11 @@ struct mt_run_trial_result {
  * launcher argv wraps and the environment envp (trial/topology.h); NULL
  * when none says anything. New reference. */
 json_t *mt_run_attempt_topology(const mt_run_attempt *at, char *const *argv, char *const *envp);
+
+/* 0 when an attempt may be recorded under `design` (NULL: matched) in a
+ * trial with `spec`: "matched" always, "best" only when trial.yaml sets
+ * precision.best; else MT_EINVALID naming what is missing. */
+int mt_run_design_check(const mt_spec *spec, const char *design);
 
 /* The command as one shell-quoted line, for the record. Caller frees. */
 char *mt_run_trial_command_line(char *const *argv);

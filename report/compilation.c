@@ -57,7 +57,8 @@ static json_t *breakeven(mt_trial *t, json_t **why)
 	mt_breakeven r;
 	json_t *used = NULL;
 
-	if (mt_econ_breakeven_sides(&b, &c, &used, t) < 0 || mt_breakeven_compute(&r, &b, &c) < 0) {
+	if (mt_econ_breakeven_sides(&b, &c, &used, t, "matched") < 0 ||
+	    mt_breakeven_compute(&r, &b, &c) < 0) {
 		*why = json_string(mt_error_last());
 		mt_error_clear();
 		json_decref(used);

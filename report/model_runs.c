@@ -91,15 +91,21 @@ static void run_figures(json_t *r, const mt_spec *spec)
 	json_object_set_new(r, "setup", setup);
 }
 
-/* Per system the summary across its runs, formatted for the templates. */
-static json_t *systems_model(json_t *runs, const mt_spec *spec)
+/* Per system the summary across its runs (mt_runs_by_system: the matched
+ * design's, and the best-recipe runs' in systems.best), formatted for the
+ * templates. */
+static void systems_format(json_t *systems)
 {
-	json_t *systems = mt_runs_by_system(runs, spec), *sys;
+	json_t *sys;
 	const char *name;
 	mt_run_system_view v;
 
 	json_object_foreach(systems, name, sys) {
 		const mt_run_spread *tt = &v.time_to_target_s;
+		if (strcmp(name, "best") == 0) {
+			systems_format(sys);
+			continue;
+		}
 		(void)mt_runview_system(&v, systems, name);
 		if (!v.known)
 			continue;
@@ -116,7 +122,87 @@ static json_t *systems_model(json_t *runs, const mt_spec *spec)
 						  : json_null());
 	}
 	mt_error_clear();
+}
+
+static json_t *systems_model(json_t *runs, const mt_spec *spec)
+{
+	json_t *systems = mt_runs_by_system(runs, spec);
+
+	systems_format(systems);
 	return systems;
+}
+
+/* The two designs (issue 20), as two labelled comparisons: each with its
+ * recipes side by side (trial.yaml's precision for both systems, or each
+ * system's precision.best), its systems' figures (never pooled with the
+ * other design's), "not run" when no run of it is evidence, and the
+ * systems whose fastest run by throughput missed the target. */
+static json_t *designs_model(json_t *evidence, json_t *systems, const mt_spec *spec)
+{
+	static const char *const keys[] = {"weights", "activations", "gradients", "optimizer_state",
+					   "accumulation"};
+	static const char *const names[] = {"matched", "best"};
+	static const char *const titles[] = {
+		"Implementation efficiency under a matched numerical recipe",
+		"Practical performance with each platform's best supported recipe"};
+	static const char *const whys[] = {
+		"The same formats on both systems, wherever both support them: it compares the "
+		"implementations; if it leaves useful hardware features idle, that is a limit of "
+		"this comparison, not proof that the platform lacks potential",
+		"Each system on its best supported recipe: it counts only where both reach the same "
+		"independently measured quality target"};
+	json_t *out = json_array();
+
+	for (size_t d = 0; d < 2; d++) {
+		json_t *recipe = json_array(), *missed, *m, *r, *notes = json_array();
+		json_t *sys = d ? json_object_get(systems, "best") : systems;
+		size_t i, n = 0, of[2] = {0, 0};
+		for (size_t s = 0; s < 2; s++) {
+			const char *system = s ? "candidate" : "baseline";
+			json_t *row = json_pack("{ss}", "system", system);
+			for (size_t k = 0; k < 5; k++) {
+				char path[64];
+				const char *v;
+				if (d)
+					snprintf(path, sizeof(path), "precision.best.%s.%s", system, keys[k]);
+				else
+					snprintf(path, sizeof(path), "precision.%s", keys[k]);
+				v = spec ? mt_spec_get(spec, path) : NULL;
+				json_object_set_new(row, keys[k], json_string(v ? v : "not set"));
+			}
+			json_array_append_new(recipe, row);
+		}
+		json_array_foreach(evidence, i, r)
+			if (strcmp(json_string_value(json_object_get(r, "design")) ?: "matched",
+				   names[d]) == 0) {
+				n++;
+				of[strcmp(json_string_value(json_object_get(r, "system")) ?: "",
+					  "candidate") == 0]++;
+			}
+		missed = mt_runs_fastest_missed(evidence, names[d]);
+		json_array_foreach(missed, i, m) {
+			char text[300];
+			snprintf(text, sizeof(text), "the %s's fastest run by throughput, #%lld (%.4g %s), "
+				 "missed the quality target: it has not won the time-to-quality "
+				 "comparison, and no figure to the target counts it",
+				 json_string_value(json_object_get(m, "system")),
+				 (long long)json_integer_value(json_object_get(m, "run")),
+				 json_number_value(json_object_get(m, "throughput")),
+				 json_string_value(json_object_get(m, "unit")) ?: "");
+			json_array_append_new(notes, json_string(text));
+		}
+		json_decref(missed);
+		json_array_append_new(out, json_pack("{ss, ss, ss, so, sI, so, so, sO, so}", "name", names[d],
+						     "title", titles[d], "why", whys[d], "recipe", recipe,
+						     "runs", (json_int_t)n, "not_run",
+						     n ? json_null() : json_true(), "lacks",
+						     !n || (of[0] && of[1]) ? json_null()
+						     : json_string(of[0] ? "candidate" : "baseline"),
+						     "systems",
+						     n && sys ? sys : json_null(), "fastest_missed",
+						     notes));
+	}
+	return out;
 }
 
 /* The boundary every attempt's cost is counted inside, whatever its
@@ -145,6 +231,7 @@ json_t *mt_model_runs_list(mt_trial *t, json_t **attempts)
 {
 	const mt_spec *spec = t->spec;
 	json_t *standing = mt_runs_standing(t), *runs, *r, *evidence, *rehearsals, *out, *warnings;
+	json_t *systems;
 	size_t i, failed = 0, missed = 0, no_metric = 0;
 
 	*attempts = NULL;
@@ -183,7 +270,8 @@ json_t *mt_model_runs_list(mt_trial *t, json_t **attempts)
 		json_array_append(evidence, r);
 	}
 	mt_error_clear();
-	out = json_pack("{so, sI, sI, sI, sI, so, so, so, so, so, so}", "attempts", evidence, "count",
+	systems = systems_model(runs, spec);
+	out = json_pack("{so, sI, sI, sI, sI, so, so, so, so, so, so, so}", "attempts", evidence, "count",
 		      (json_int_t)json_array_size(evidence), "failed", (json_int_t)failed, "missed",
 		      (json_int_t)missed, "no_metric", (json_int_t)no_metric, "warnings", warnings,
 		      "boundary", json_string(MT_REPORT_BOUNDARY),
@@ -191,7 +279,7 @@ json_t *mt_model_runs_list(mt_trial *t, json_t **attempts)
 		      "rehearsals", rehearsals, "rehearsal_count",
 		      json_array_size(rehearsals) ? json_integer((json_int_t)json_array_size(rehearsals))
 						  : json_null(),
-		      "systems", systems_model(runs, spec));
+		      "designs", designs_model(evidence, systems, spec), "systems", systems);
 	json_decref(runs);
 	*attempts = out ? evidence : NULL;
 	return out;

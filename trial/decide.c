@@ -263,6 +263,49 @@ static json_t *topology_evidence(struct ctx *x, json_t *c, size_t i, const char 
 	return ev;
 }
 
+/* The evidence of design `design` alone: runs of the other design are
+ * another experiment, never compared with these (a run without one reads
+ * as matched); x->other_design counts those left out. New reference. */
+static json_t *design_evidence(struct ctx *x, const char *design)
+{
+	json_t *ev = json_copy(x->ev), *runs = json_array(), *r;
+	size_t k;
+
+	x->other_design = 0;
+	json_array_foreach(json_object_get(x->ev, "runs"), k, r) {
+		if (mt_dc_streq(mt_dc_str(r, "design") ?: "matched", design))
+			json_array_append(runs, r);
+		else
+			x->other_design++;
+	}
+	json_object_set_new(ev, "runs", runs);
+	return ev;
+}
+
+/* Appends to a run criterion's evidence the runs of the other design it
+ * left out, so that a reader sees they were not overlooked nor merged. */
+static void other_design_left_out(struct ctx *x, json_t *c, json_t *all)
+{
+	const char *design = mt_dc_design(x);
+	json_t *other = json_array(), *r;
+	mt_buf b = MT_BUF_INIT;
+	size_t k;
+
+	json_array_foreach(json_object_get(all, "runs"), k, r)
+		if (!mt_dc_streq(mt_dc_str(r, "design") ?: "matched", design) && !mt_dc_is_rehearsal(r))
+			json_array_append(other, r);
+	if (json_array_size(other)) {
+		mt_buf_printf(&b, "%s; %s run%s ", mt_dc_str(c, "evidence") ?: "",
+			      strcmp(design, "best") == 0 ? "matched-recipe" : "best-recipe",
+			      json_array_size(other) > 1 ? "s" : "");
+		mt_dc_put_ids(&b, other);
+		mt_buf_printf(&b, " left out: another design, never compared with the %s one", design);
+		json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&b)));
+	}
+	mt_buf_dispose(&b);
+	json_decref(other);
+}
+
 /* Criterion i of trial.yaml, judged. NULL with MT_EINVALID for a kind this
  * code does not know (the schema and this table out of step). */
 static json_t *criterion(struct ctx *x, size_t i, int *runs)
@@ -290,15 +333,26 @@ static json_t *criterion(struct ctx *x, size_t i, int *runs)
 	}
 	for (size_t k = 0; k < N_JUDGES; k++)
 		if (strcmp(judges[k].kind, kind) == 0) {
-			json_t *all = x->ev, *at_topology = judges[k].runs ? topology_evidence(x, c, i, kind)
-									  : NULL;
-			if (judges[k].runs && !at_topology)
+			json_t *all = x->ev, *of_design = NULL, *at_topology = NULL;
+			if (judges[k].runs) {
+				x->design = spec_item(x->spec, i, "design") ?: "matched";
+				json_object_set_new(c, "design", json_string(x->design));
+				x->ev = of_design = design_evidence(x, x->design);
+				at_topology = topology_evidence(x, c, i, kind);
+				x->ev = all;
+			}
+			if (judges[k].runs && !at_topology) {
+				json_decref(of_design);
 				return c; /* judged unknown: which topology is not said */
+			}
 			if (at_topology)
 				x->ev = at_topology;
 			judges[k].judge(x, c, threshold);
 			x->ev = all;
 			json_decref(at_topology);
+			json_decref(of_design);
+			if (judges[k].runs)
+				other_design_left_out(x, c, all);
 			if (json_is_integer(json_object_get(c, "devices")) && mt_dc_str(c, "evidence")) {
 				mt_buf b = MT_BUF_INIT;
 				mt_buf_printf(&b, "at %lld devices: %s",

@@ -18,6 +18,9 @@ struct ctx {
 	json_t *ev;        /* the evidence, borrowed */
 	json_t *caveats;   /* general caveats found while judging */
 	int failures_told; /* the candidate's failed attempts are a condition once */
+	const char *design; /* the comparison a run criterion judges: "matched"
+			       (NULL: the same) or "best"; ev holds its runs alone */
+	size_t other_design; /* runs of the other design left out of ev */
 };
 
 /* --- helpers (decide.c) --- */
@@ -79,6 +82,15 @@ void mt_dc_need_run(struct ctx *x, json_t *c, const char *system, const char *wh
 /* Appends to a run criterion's evidence the rehearsals of `system` (NULL:
  * both) it left out. */
 void mt_dc_rehearsals_left_out(struct ctx *x, json_t *c, const char *system);
+
+/* The comparison x judges, "matched" or "best". */
+const char *mt_dc_design(const struct ctx *x);
+
+/* `command` ("mtrial run --system candidate -- CMD") with the option that
+ * records a run of x's design, for a criterion's missing; unchanged in a
+ * trial of the matched design alone (no precision.best, no best run).
+ * Static buffer or `command`: used at once. */
+const char *mt_dc_design_command(const struct ctx *x, const char *command);
 
 /* Runs of `runs` whose flattened `key` is a number. New reference. */
 json_t *mt_dc_with_number(json_t *runs, const char *key);

@@ -2,6 +2,7 @@
  * criterion reads, quality, and time and cost to quality. */
 #include "decide_int.h"
 #include "error.h"
+#include "runs.h"
 #include "runview.h"
 #include "util.h"
 
@@ -108,6 +109,42 @@ void mt_dc_rehearsals_left_out(struct ctx *x, json_t *c, const char *system)
 	}
 	mt_buf_dispose(&b);
 	json_decref(rh);
+}
+
+const char *mt_dc_design(const struct ctx *x)
+{
+	return x->design ? x->design : "matched";
+}
+
+const char *mt_dc_design_command(const struct ctx *x, const char *command)
+{
+	static const char *const verbs[] = {"mtrial runs import", "mtrial run"};
+	static char buf[512];
+	size_t n = 0;
+
+	/* a trial of one design (no precision.best, no best run) says nothing
+	 * of designs: matched is the default */
+	if (strcmp(mt_dc_design(x), "matched") == 0 && !x->other_design &&
+	    !mt_runs_has_best(x->spec))
+		return command;
+	/* the option after each command that records a run */
+	for (const char *p = command; *p && n + 1 < sizeof(buf);) {
+		size_t k = 0;
+		for (; k < 2; k++)
+			if (strncmp(p, verbs[k], strlen(verbs[k])) == 0 && p[strlen(verbs[k])] == ' ')
+				break;
+		if (k == 2) {
+			buf[n++] = *p++;
+			continue;
+		}
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s --design %s", verbs[k],
+				      mt_dc_design(x));
+		p += strlen(verbs[k]);
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+	}
+	buf[n] = '\0';
+	return buf;
 }
 
 static const char *const finished[] = {"success", NULL};
@@ -335,7 +372,7 @@ void mt_dc_judge_quality(struct ctx *x, json_t *c, double threshold)
 			   "evaluations so far do not reach the target" : "no candidate run evaluated "
 			   "the quality metric", no_metric_note(x, metric));
 		mt_dc_need_run(x, c, "candidate", "a finished candidate run that evaluates the quality metric",
-			 "mtrial run --system candidate --track portability -- CMD (or mtrial runs import LOG)");
+			 mt_dc_design_command(x, "mtrial run --system candidate --track portability -- CMD (or mtrial runs import LOG)"));
 	}
 	mt_buf_dispose(&b);
 }
@@ -443,6 +480,7 @@ static void compile_condition(struct ctx *x, json_t *c, double threshold)
  * missing on each side. */
 static void no_pair(struct ctx *x, json_t *c, const struct ratio *r, size_t nb)
 {
+	json_t *base = mt_dc_runs_of(x->ev, "baseline", NULL, NULL);
 	json_t *done = mt_dc_runs_of(x->ev, "candidate", NULL, finished), *d;
 	json_t *cand = mt_dc_runs_of(x->ev, "candidate", NULL, NULL), *cn = mt_dc_with_number(cand, r->key);
 	size_t i, missed = 0;
@@ -452,17 +490,30 @@ static void no_pair(struct ctx *x, json_t *c, const struct ratio *r, size_t nb)
 	if (missed && !json_array_size(cn)) {
 		mt_dc_judge(c, "not_met", NAN, "the candidate's %zu finished run(s) did not reach the "
 		      "quality target, so it has no %s", missed, r->what);
+	} else if (!json_array_size(cand) || !json_array_size(base)) {
+		/* a side with no run of this design at all: the comparison
+		 * lacks it, whatever the other design holds */
+		int no_cand = !json_array_size(cand), no_base = !json_array_size(base);
+		mt_dc_judge(c, "unknown", NAN, "the %s comparison lacks a %s run", mt_dc_design(x),
+			    no_cand && no_base ? "baseline and a candidate" : no_cand ? "candidate" : "baseline");
+		if (no_base)
+			mt_dc_need_run(x, c, "baseline", "a baseline run that reaches the quality target",
+				 mt_dc_design_command(x, "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)"));
+		if (no_cand)
+			mt_dc_need_run(x, c, "candidate", "a candidate run that reaches the quality target",
+				 mt_dc_design_command(x, "mtrial run --system candidate -- CMD (or mtrial runs import LOG --system candidate)"));
 	} else {
 		mt_dc_judge(c, "unknown", NAN, "%s%s%s", nb ? "" : "no baseline run has a figure to compare with",
 		      !nb && !json_array_size(cn) ? "; " : "",
 		      json_array_size(cn) ? "" : "no candidate run has reached the quality target yet");
 		if (!nb)
 			mt_dc_need_run(x, c, "baseline", "a baseline run that reaches the quality target",
-				 "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)");
+				 mt_dc_design_command(x, "mtrial runs import LOG --system baseline (or mtrial run --system baseline -- CMD)"));
 		if (!json_array_size(cn))
 			mt_dc_need_run(x, c, "candidate", "a candidate run that reaches the quality target",
-				 "mtrial run --system candidate -- CMD (or mtrial runs import LOG --system candidate)");
+				 mt_dc_design_command(x, "mtrial run --system candidate -- CMD (or mtrial runs import LOG --system candidate)"));
 	}
+	json_decref(base);
 	json_decref(done);
 	json_decref(cand);
 	json_decref(cn);
@@ -492,6 +543,26 @@ static void spend_outside(mt_buf *b, struct ctx *x, const char *unit)
 		mt_buf_printf(b, "; outside the medians, the attempts that did not reach the target "
 			      "cost %.3g %s more on the candidate (%zu) and %.3g on the baseline (%zu)",
 			      sum[0], unit, n[0], sum[1], n[1]);
+}
+
+/* A system whose fastest run by throughput missed the target: said in the
+ * evidence, since that run never wins a figure to the target. */
+static void fastest_missed_note(struct ctx *x, json_t *c)
+{
+	json_t *missed = mt_runs_fastest_missed(json_object_get(x->ev, "runs"), mt_dc_design(x)), *m;
+	mt_buf b = MT_BUF_INIT;
+	size_t i;
+
+	mt_buf_puts(&b, mt_dc_str(c, "evidence") ?: "");
+	json_array_foreach(missed, i, m)
+		mt_buf_printf(&b, "; the %s's fastest run by throughput, #%lld (%.4g %s), missed the "
+			      "quality target: it does not enter this figure", mt_dc_str(m, "system"),
+			      (long long)json_integer_value(json_object_get(m, "run")),
+			      mt_dc_num(json_object_get(m, "throughput")), mt_dc_str(m, "unit") ?: "");
+	if (json_array_size(missed))
+		json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&b)));
+	mt_buf_dispose(&b);
+	json_decref(missed);
 }
 
 static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const struct ratio *r)
@@ -531,6 +602,7 @@ static void judge_ratio_runs(struct ctx *x, json_t *c, double threshold, const s
 	if (ratio <= threshold)
 		mt_dc_attempts_condition(x, c);
 cleanup:
+	fastest_missed_note(x, c);
 	mt_buf_dispose(&b);
 	mt_buf_dispose(&src);
 	json_decref(base);

@@ -160,7 +160,7 @@ done:
 
 /* The runs that are evidence for `system`: not rehearsals, not withdrawn
  * (the journal's list leaves those out). New reference. */
-static json_t *evidence(mt_trial *t, const char *system)
+static json_t *evidence(mt_trial *t, const char *system, const char *design)
 {
 	json_t *all = mt_runs_standing(t), *out = json_array(), *r;
 	size_t i;
@@ -172,7 +172,8 @@ static json_t *evidence(mt_trial *t, const char *system)
 	json_array_foreach(all, i, r) {
 		mt_run_view v;
 		(void)mt_runview_read(&v, r);
-		if (v.system && strcmp(v.system, system) == 0 && !v.rehearsal)
+		if (v.system && strcmp(v.system, system) == 0 && !v.rehearsal &&
+		    (!design || strcmp(v.design, design) == 0))
 			json_array_append(out, r);
 	}
 	json_decref(all);
@@ -181,7 +182,7 @@ static json_t *evidence(mt_trial *t, const char *system)
 
 int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t)
 {
-	json_t *c = evidence(t, "candidate"), *r;
+	json_t *c = evidence(t, "candidate", NULL), *r;
 	double *v;
 	size_t i, n = 0;
 
@@ -221,9 +222,10 @@ double mt_econ_price(const mt_trial *t, const char *system)
 }
 
 /* One system's side: medians over its runs with clock 1 and a steady step. */
-static int side(mt_breakeven_side *s, json_t **ids, mt_trial *t, const char *system)
+static int side(mt_breakeven_side *s, json_t **ids, mt_trial *t, const char *system,
+		const char *design)
 {
-	json_t *runs = evidence(t, system), *r;
+	json_t *runs = evidence(t, system, design), *r;
 	double *start, *step;
 	size_t i, n = 0;
 
@@ -250,18 +252,22 @@ static int side(mt_breakeven_side *s, json_t **ids, mt_trial *t, const char *sys
 	s->price_per_hour = mt_econ_price(t, system);
 	json_decref(runs), free(start), free(step);
 	if (!n)
-		return mt_error_set(MT_ENOTFOUND, "the %s has no run with both a clock 1 and a steady "
-		                    "step (mtrial runs): pass --%s CLOCK1_S,STEP_S", system, system);
+		return mt_error_set(MT_ENOTFOUND, "the %s has no run of the %s design with both a "
+		                    "clock 1 and a steady step (mtrial runs): pass --%s CLOCK1_S,STEP_S",
+		                    system, design, system);
 	return 0;
 }
 
-int mt_econ_breakeven_sides(mt_breakeven_side *b, mt_breakeven_side *c, json_t **used, mt_trial *t)
+int mt_econ_breakeven_sides(mt_breakeven_side *b, mt_breakeven_side *c, json_t **used, mt_trial *t,
+                            const char *design)
 {
 	json_t *bi = NULL, *ci = NULL;
 	int error;
 
 	*used = NULL;
-	if ((error = side(b, &bi, t, "baseline")) < 0 || (error = side(c, &ci, t, "candidate")) < 0) {
+	design = design ? design : "matched";
+	if ((error = side(b, &bi, t, "baseline", design)) < 0 ||
+	    (error = side(c, &ci, t, "candidate", design)) < 0) {
 		json_decref(bi), json_decref(ci);
 		return error;
 	}

@@ -34,13 +34,15 @@ void mt_run_shapes_dispose(mt_run_shapes *s);
  * when no such run has one, saying to pass --compile-seconds. */
 int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t);
 
-/* The two sides of the break-even from the trial's runs that are evidence:
- * per system, the median over its runs of clock 1 plus its compilations
- * after the first step, and the median steady step; trial.yaml's hourly
- * price (NAN when none). *used: {baseline: [ids], candidate: [ids]}.
- * MT_ENOTFOUND naming the system that has no run with both figures. */
+/* The two sides of the break-even from the trial's runs that are evidence,
+ * of one design ("matched", NULL: the same, or "best": runs of the other
+ * are another experiment, never a side here): per system, the median over
+ * its runs of clock 1 plus its compilations after the first step, and the
+ * median steady step; trial.yaml's hourly price (NAN when none). *used:
+ * {baseline: [ids], candidate: [ids]}. MT_ENOTFOUND naming the system that
+ * has no run with both figures. */
 int mt_econ_breakeven_sides(mt_breakeven_side *baseline, mt_breakeven_side *candidate,
-                            json_t **used, mt_trial *t);
+                            json_t **used, mt_trial *t, const char *design);
 
 /* trial.yaml's hourly price of `system` (all its hosts together), NAN
  * when it gives none. */

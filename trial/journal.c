@@ -200,6 +200,12 @@ static const char *const migrations[] = {
 	"  last_uid TEXT NOT NULL);"
 	"INSERT INTO event_count SELECT count(*), coalesce(max(t), 0), coalesce((SELECT uid"
 	"  FROM events ORDER BY t DESC, uid DESC LIMIT 1), '') FROM events;",
+	/* 16: the comparison a run belongs to (issue 20): "matched" (trial.yaml's
+	 *    precision, the same recipe on both systems; every older run) or
+	 *    "best" (precision.best, each platform's best recipe), and its
+	 *    re-markings, a JSON array of {from, to, why, when, event} */
+	"ALTER TABLE runs ADD COLUMN design TEXT NOT NULL DEFAULT 'matched';"
+	"ALTER TABLE runs ADD COLUMN design_changes TEXT;",
 };
 
 

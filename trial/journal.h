@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 15
+#define MT_JOURNAL_SCHEMA_VERSION 16
 /* The migration that gave events their authors (journal.c): an index
  * migrated from before it is made again from the events files, which hold
  * them. (Renumbered with the migration.) */
@@ -191,6 +191,8 @@ typedef struct {
 	const char *host;    /* and its host, or NULL */
 	int rehearsal;       /* 1: a rehearsal (testing the pipeline, a CPU or a smaller
 			      * config): listed, never evidence */
+	const char *design;  /* the comparison it belongs to: "matched" (NULL: the
+			      * same) or "best" (trial.yaml's precision.best) */
 } mt_journal_run;
 
 /* Records a run; *id_out (may be NULL) its id. A run recorded already
@@ -214,10 +216,17 @@ int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_ex
  * for no such run. */
 int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal);
 
+/* Moves run `id` to `design` ("matched" or "best"), for the reason `why`
+ * (required): an event of its own (run.design), so the run keeps the
+ * change in its design_changes. MT_EINVALID for another design or no
+ * reason, MT_ENOTFOUND for no such run. */
+int mt_journal_run_design(mt_journal *j, int64_t id, const char *design, const char *why);
+
 /* The runs not withdrawn, oldest first (only_id > 0: that one, withdrawn or
  * not; MT_JOURNAL_RUNS_ALL: every run, withdrawn ones too): [{id, system,
  * track, label, cache, origin, command, source, status, exit_status,
- * started, ended, metrics, rehearsal (boolean), withdrawn ({who, why, when}
+ * started, ended, metrics, rehearsal (boolean), design ("matched" or "best"),
+ * design_changes [{from, to, why, when, event}], withdrawn ({who, why, when}
  * or null)}]. A run recorded as running by a process of this host
  * that no longer exists reads as status "lost" with a "note". New
  * reference, NULL with the error set. */

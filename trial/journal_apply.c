@@ -349,6 +349,7 @@ static const struct applier {
 	{"run.add", mt_japply_run_add, 0},
 	{"run.end", mt_japply_run_end, 0},
 	{"run.mark", apply_rehearsal, 1},
+	{"run.design", mt_japply_run_design, 1},
 	{"override.add", apply_override, 1},
 	{"mark.set", apply_mark, 1},
 	{"mark.clear", apply_mark_clear, 1},

@@ -199,6 +199,7 @@ int mt_jexport_all(mt_journal *j);
 /* The appliers that live with their records' readers. */
 int mt_japply_run_add(mt_journal *j, const mt_event *e, int64_t *rowid_out);
 int mt_japply_run_end(mt_journal *j, const mt_event *e, int64_t *rowid_out);
+int mt_japply_run_design(mt_journal *j, const mt_event *e, int64_t *rowid_out);
 int mt_japply_withdraw(mt_journal *j, const mt_event *e, int64_t *rowid_out);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 static const char *const run_statuses[] = {"running", "success", "failed", "aborted", NULL};
+static const char *const run_designs[] = {"matched", "best", NULL};
 
 /* 1 when the process `pid` of `host` (this machine) no longer exists; 0
  * when it does, or when it cannot be told (another host, no pid). */
@@ -65,6 +66,10 @@ int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out
 				 "host", mt_json_text(run->host), "rehearsal", run->rehearsal != 0);
 	int error = 0;
 
+	/* an older event has none: it reads as matched */
+	if (run->design && strcmp(run->design, "matched") != 0)
+		json_object_set_new(data, "design", json_string(run->design));
+
 	/* a live log is read where it is written; stored once it is whole */
 	if (run->status && strcmp(run->status, "running") != 0 &&
 	    (error = store_log(j, data, run->log)) < 0) {
@@ -111,21 +116,22 @@ int mt_japply_run_add(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 	if (!mt_json_str(d, "system") || !mt_json_str(d, "origin") || !mt_json_str(d, "log") ||
 	    !status || started <= 0)
 		return mt_error_set(MT_EINVALID, "a run needs its system, origin, log, status and start");
-	if ((error = mt_journal_check_choice("status", status, run_statuses)) < 0)
+	if ((error = mt_journal_check_choice("status", status, run_statuses)) < 0 ||
+	    (error = mt_journal_check_choice("design", mt_json_str(d, "design"), run_designs)) < 0)
 		return error;
 	metrics = metrics_text(d);
 	error = mt_jstmt_run(j, "recording run", "INSERT INTO runs (uid, created_ms, system,"
 			     " track, label, cache, origin, command, log, status, exit_status,"
-			     " started_ms, ended_ms, metrics, pid, host, rehearsal, log_object) VALUES"
-			     " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			     "tItTTTtTttXINTNTit", e->id,
+			     " started_ms, ended_ms, metrics, pid, host, rehearsal, log_object,"
+			     " design) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			     "tItTTTtTttXINTNTitt", e->id,
 			     e->t, mt_json_str(d, "system"), opt(d, "track"), opt(d, "label"),
 			     opt(d, "cache"), mt_json_str(d, "origin"), opt(d, "command"),
 			     mt_json_str(d, "log"), status, json_is_integer(exit),
 			     (int)json_integer_value(exit), started,
 			     (int64_t)mt_json_int(d, "ended"), metrics, (int64_t)mt_json_int(d, "pid"),
 			     opt(d, "host"), json_is_true(json_object_get(d, "rehearsal")),
-			     log_object(d));
+			     log_object(d), mt_json_str(d, "design") ?: "matched");
 	free(metrics);
 	if (error == 0 && rowid_out)
 		*rowid_out = sqlite3_last_insert_rowid(j->db);
@@ -224,6 +230,75 @@ int mt_japply_run_end(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 	return error;
 }
 
+int mt_journal_run_design(mt_journal *j, int64_t id, const char *design, const char *why)
+{
+	char uid[MT_EVENT_ID_LEN + 1];
+	int error = mt_journal_check_choice("design", design ? design : "", run_designs);
+
+	if (error == 0 && (!why || !*why))
+		error = mt_error_set(MT_EINVALID, "a run's design is changed with a reason (--why)");
+	if (error < 0 || (error = mt_jevent_begin(j)) < 0)
+		return error;
+	if ((error = mt_jevent_uid_of(j, "runs", "run", id, uid)) == 0)
+		error = mt_jevent_emit(j, "run.design", mt_now_ms(),
+				       json_pack("{ss, ss, ss}", "run", uid, "design", design,
+						 "why", why),
+				       NULL);
+	return mt_jstmt_finish(j, error);
+}
+
+/* The design changes a row holds (a JSON array), with one more appended. New
+ * reference. */
+static json_t *changes_with(sqlite3_stmt *st, int col, json_t *change)
+{
+	const char *text = (const char *)sqlite3_column_text(st, col);
+	json_t *all = text ? json_loads(text, 0, NULL) : NULL;
+
+	if (!json_is_array(all)) {
+		json_decref(all);
+		all = json_array();
+	}
+	json_array_append_new(all, change);
+	return all;
+}
+
+int mt_japply_run_design(mt_journal *j, const mt_event *e, int64_t *rowid_out)
+{
+	const char *design = mt_json_str(e->data, "design"), *why = mt_json_str(e->data, "why");
+	sqlite3_stmt *st = NULL;
+	char when[32], *text = NULL;
+	json_t *all = NULL;
+	int64_t id;
+	int error = mt_journal_check_choice("design", design ? design : "", run_designs), rc;
+
+	if (error == 0 && (!why || !*why))
+		error = mt_error_set(MT_EINVALID, "a design change needs its reason (why)");
+	if (error == 0)
+		error = mt_japply_ref(j, "runs", "run", mt_json_str(e->data, "run"), &id);
+	if (error < 0)
+		return error;
+	rc = mt_jstmt_first(j, &st, "reading runs", "SELECT design, design_changes FROM runs"
+			    " WHERE id = ?", "I", id);
+	if (rc == 1) {
+		mt_time_iso(when, sizeof(when), e->t);
+		all = changes_with(st, 1, json_pack("{ss, ss, ss, ss, ss}", "from",
+						    (const char *)sqlite3_column_text(st, 0), "to",
+						    design, "why", why, "when", when, "event",
+						    e->id));
+		text = all ? json_dumps(all, JSON_COMPACT) : NULL;
+	}
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return rc;
+	error = mt_jstmt_run(j, "changing a run's design", "UPDATE runs SET design = ?,"
+			     " design_changes = ? WHERE id = ?", "ttI", design, text, id);
+	free(text);
+	json_decref(all);
+	if (error == 0 && rowid_out)
+		*rowid_out = id;
+	return error;
+}
+
 int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal)
 {
 	return mt_journal_mark_rehearsal(j, "runs", "run", id, rehearsal);
@@ -261,6 +336,14 @@ static json_t *run_row(mt_journal *j, sqlite3_stmt *st, int64_t only_id)
 		      sqlite3_column_int(st, 16) != 0);
 	if (!r)
 		return NULL;
+	json_object_set_new(r, "design", json_string((const char *)sqlite3_column_text(st, 17)
+						     ?: "matched"));
+	json_object_set_new(r, "design_changes",
+			    sqlite3_column_type(st, 18) == SQLITE_NULL
+				    ? json_array()
+				    : json_loads((const char *)sqlite3_column_text(st, 18), 0, &jerr));
+	if (!json_is_array(json_object_get(r, "design_changes")))
+		json_object_set_new(r, "design_changes", json_array());
 	/* to the ms: a live view's clock counts from it as the end's does */
 	json_object_set_new(r, "started_ms", json_integer(sqlite3_column_int64(st, 11)));
 	if (strcmp((const char *)sqlite3_column_text(st, 9), "running") == 0 &&
@@ -295,7 +378,7 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 #define RUN_COLS                                                                 \
 	"SELECT id, created_ms, system, track, label, cache, origin, command,"   \
 	" log, status, exit_status, started_ms, ended_ms, metrics, pid, host,"  \
-	" rehearsal FROM runs"
+	" rehearsal, design, design_changes FROM runs"
 	/* one run by its id alone: with the other cases OR'ed in, SQLite reads
 	 * every row (and a report asking for runs one by one read the table
 	 * once per run) */

@@ -801,6 +801,22 @@ static void flatten_warnings(json_t *run, json_t *m, json_t *target, const mt_sp
 	}
 }
 
+int mt_runs_has_best(const mt_spec *spec)
+{
+	static const char *const systems[] = {"baseline", "candidate"};
+	static const char *const keys[] = {"weights", "activations", "gradients",
+					   "optimizer_state", "accumulation"};
+	char path[64];
+
+	for (size_t s = 0; spec && s < 2; s++)
+		for (size_t k = 0; k < 5; k++) {
+			snprintf(path, sizeof(path), "precision.best.%s.%s", systems[s], keys[k]);
+			if (mt_spec_get(spec, path))
+				return 1;
+		}
+	return 0;
+}
+
 /* Lowercase letters and digits of s into buf. */
 static void squeeze(char *buf, size_t size, const char *s)
 {

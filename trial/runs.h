@@ -71,6 +71,10 @@ int mt_runs_metrics_with(json_t **out, const mt_runlog_rules *rules, const char 
  * verdict is ignored, only the times it implies are used. New reference. */
 json_t *mt_runs_target(json_t *metrics, const mt_spec *spec);
 
+/* 1 when trial.yaml sets precision.best: one of the five keys of either
+ * system's best recipe (the second design, practical performance). */
+int mt_runs_has_best(const mt_spec *spec);
+
 /* 1 when an MLPerf submission_benchmark ("ssd", "llama2_70b_lora") may be
  * the workload trial.yaml names (workload.model.name): one contains the
  * other, letters and digits compared without case. */
@@ -108,7 +112,10 @@ void mt_runs_set_end(json_t *metrics, int64_t end_ms);
  * in place. */
 void mt_runs_flatten(json_t *run, const mt_spec *spec);
 
-/* Per system: {baseline: summary, candidate: summary} with
+/* Per system, of the matched design's runs (a run recorded before designs
+ * is one): {baseline: summary, candidate: summary}, and when best-recipe
+ * runs are recorded, best: {baseline, candidate} of those alone (never
+ * pooled with the matched ones); each with
  * trial/runlog.h's summary across the system's flattened runs (their
  * current target) (rehearsals left out:
  * they are not evidence; null for a system without other runs) plus
@@ -118,6 +125,13 @@ void mt_runs_flatten(json_t *run, const mt_spec *spec);
  * (time_to_target_s, run_minutes) are null with a "pooled_note": no figure
  * pools topologies. New reference. */
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec);
+
+/* Per system, its fastest run by throughput among the flattened `runs` of
+ * `design` (rehearsals left out) when that run missed the quality target
+ * (reached false): [{system, run (id), throughput, unit}]. Such a run never
+ * wins a time-to-quality figure, whatever its throughput: the figures count
+ * only runs that reached the target, and a reader is told. New reference. */
+json_t *mt_runs_fastest_missed(json_t *runs, const char *design);
 
 /* The trial's standing runs (not withdrawn), oldest first, each flattened
  * with the trial's spec: a new reference to an array the caller reads and

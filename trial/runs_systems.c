@@ -95,7 +95,41 @@ static void unpool(json_t *sum, json_t *topologies)
 					"topology, never pooled"));
 }
 
+/* The runs of `design` (a run without one is matched). New reference. */
+static json_t *of_design(json_t *runs, const char *design, size_t *others)
+{
+	json_t *out = json_array(), *r;
+	size_t i;
+
+	*others = 0;
+	json_array_foreach(runs, i, r) {
+		if (strcmp(json_string_value(json_object_get(r, "design")) ?: "matched", design) == 0)
+			json_array_append(out, r);
+		else
+			(*others)++;
+	}
+	return out;
+}
+
+static json_t *by_system(json_t *runs, const mt_spec *spec);
+
 json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec)
+{
+	size_t best_n, matched_n;
+	json_t *matched = of_design(runs, "matched", &best_n), *out = by_system(matched, spec);
+
+	/* the best-recipe runs are another experiment: summed apart, never
+	 * pooled with the matched ones */
+	if (best_n) {
+		json_t *best = of_design(runs, "best", &matched_n);
+		json_object_set_new(out, "best", by_system(best, spec));
+		json_decref(best);
+	}
+	json_decref(matched);
+	return out;
+}
+
+static json_t *by_system(json_t *runs, const mt_spec *spec)
 {
 	static const char *const systems[] = {"baseline", "candidate"};
 	json_t *out = json_object();
@@ -125,6 +159,35 @@ json_t *mt_runs_by_system(json_t *runs, const mt_spec *spec)
 					    mt_runs__real_or_null(mt_runs__spec_num(spec, systems[s], "price.hourly")));
 		}
 		json_object_set_new(out, systems[s], sum ? sum : json_null());
+	}
+	return out;
+}
+
+json_t *mt_runs_fastest_missed(json_t *runs, const char *design)
+{
+	static const char *const systems[] = {"baseline", "candidate"};
+	json_t *out = json_array();
+
+	for (size_t s = 0; s < 2; s++) {
+		json_t *r, *fastest = NULL;
+		double best = NAN;
+		size_t i;
+		json_array_foreach(runs, i, r) {
+			json_t *tp = json_object_get(r, "throughput");
+			double v = mt_runs__num(json_object_get(tp, "value"));
+			if (strcmp(json_string_value(json_object_get(r, "system")) ?: "", systems[s]) != 0 ||
+			    strcmp(json_string_value(json_object_get(r, "design")) ?: "matched", design) != 0 ||
+			    json_is_true(json_object_get(r, "rehearsal")) || !isfinite(v))
+				continue;
+			if (isnan(best) || v > best)
+				best = v, fastest = r;
+		}
+		if (fastest && json_is_false(json_object_get(fastest, "reached")))
+			json_array_append_new(out, json_pack("{ss, sO, sf, sO}", "system", systems[s], "run",
+							     json_object_get(fastest, "id"), "throughput",
+							     best, "unit",
+							     json_object_get(json_object_get(fastest, "throughput"),
+									     "unit")));
 	}
 	return out;
 }

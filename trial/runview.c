@@ -197,6 +197,9 @@ static void read_row(mt_run_view *r, mt_jview *v)
 	r->has_exit = json_is_integer(exit_status);
 	r->exit_status = r->has_exit ? (int)json_integer_value(exit_status) : -1;
 	r->rehearsal = mt_jview_bool(v, "rehearsal", 0);
+	/* a run recorded before designs, or evidence built without one */
+	r->design = mt_jview_opt_str(v, "design") ?: "matched";
+	r->design_changes = mt_jview_opt_get(v, "design_changes");
 	read_withdrawn(r, v);
 	r->live = mt_jview_opt_get(v, "live");
 }

@@ -111,6 +111,8 @@ typedef struct {
 	int has_exit;
 	int exit_status;
 	int rehearsal;
+	const char *design;    /* "matched" (also a run recorded before designs) or "best" */
+	const json_t *design_changes; /* [{from, to, why, when, event}], NULL: none */
 	const char *withdrawn_when, *withdrawn_who, *withdrawn_why; /* when withdrawn */
 	int withdrawn;
 	mt_run_figures figures;

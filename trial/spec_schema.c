@@ -34,6 +34,7 @@ static const char *const treatments[] = {"measured", "public_rate", "omitted", N
 static const char *const op_statuses[] = {"device", "cpu_fallback", "unsupported", "partial",
 					  NULL};
 static const char *const judgements[] = {"met", "not_met", NULL};
+static const char *const designs[] = {"matched", "best", NULL};
 static const char *const criterion_kinds[] = {
 	"quality", "correctness", "ops", "time_to_quality", "cost_to_quality", "device_hours",
 	"effort", "custom",
@@ -226,6 +227,11 @@ const struct field mt_spec__fields[] = {
 				    "count, on both systems, so that they compare like for like. "
 				    "Needed by time, cost and device-hours criteria when a "
 				    "system's runs are at several device counts."),
+	ENUM("criteria.*.design", designs,
+	     "For a criterion judged from runs: the comparison it judges, matched (the "
+	     "default: both systems on trial.yaml's precision, implementation efficiency) "
+	     "or best (each on its precision.best recipe, practical performance). Runs of "
+	     "one design are never compared with runs of the other."),
 	NUM("criteria.*.threshold", "The number it is judged against; its unit follows from "
 				    "kind (e.g. a ratio to the baseline's cost)."),
 	STR("criteria.*.description", "The criterion in words, as the report shows it."),

@@ -334,7 +334,8 @@ static void preview(struct tui_page *p, const mt_run_view *r, const struct tui_c
 	mt_buf title = MT_BUF_INIT, t = MT_BUF_INIT;
 	char a[16], b[16], at[32], keys[32];
 
-	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)r->id, r->system,
+	mt_buf_printf(&title, "#%lld %s%s%s, %s", (long long)r->id, r->system,
+		      strcmp(r->design ?: "matched", "best") == 0 ? ", design best" : "",
 		      r->rehearsal ? ", a rehearsal" : "", when(r->started, at, sizeof(at)));
 	tui_rule(p, mt_buf_cstr(&title));
 	if (is_running(r)) {
@@ -518,6 +519,11 @@ static void details_draw(struct tui_page *p, const mt_run_view *r, const struct 
 	if (r->rehearsal)
 		tui_wrap_field(p, 2, "kind", FIELD_COL,
 			       "rehearsal: it tests the pipeline and is never evidence", 2, STYLE_WARN);
+	/* matched is every run's unless said: the other design is named */
+	if (strcmp(r->design ?: "matched", "best") == 0)
+		tui_wrap_field(p, 2, "design", FIELD_COL,
+			       "best: each platform's best recipe (precision.best), never compared "
+			       "with matched runs", 2, STYLE_NORMAL);
 	if (is_running(r))
 		live_line(p, r, ctx);
 	clock_fields(p, r);

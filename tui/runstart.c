@@ -1,5 +1,6 @@
 /* Starting a run from the Runs step (R from any step): the system and the
- * track in the step's menus, then the command in its prompt. The system menu also offers each system's
+ * track in the step's menus, the design (when trial.yaml sets precision.best),
+ * then the command in its prompt. The system menu also offers each system's
  * rehearsal (`mtrial run --rehearsal`: a run that tests the pipeline, never
  * evidence). The run is `mtrial run`'s core function (core/run_trial.h),
  * in the background, in a session of its own, so that the wizard keeps
@@ -10,6 +11,7 @@
 #include "runstart.h"
 #include "journal.h"
 #include "run_trial.h"
+#include "runs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +28,13 @@ static const char *const systems[] = {"baseline", "candidate",
 				      "candidate, a rehearsal (never evidence)", NULL};
 #define N_SYSTEMS 2
 
+/* The design menu, asked when trial.yaml sets precision.best (`mtrial run
+ * --design`). */
+static const char *const designs[] = {
+	"matched: trial.yaml's precision, the same recipe on both systems",
+	"best: this system's best recipe, trial.yaml's precision.best", NULL};
+static const char *const design_names[] = {"matched", "best"};
+
 /* The label every run started here gets, so the record says where it came from. */
 #define RUN_LABEL "started from the wizard"
 
@@ -39,16 +48,18 @@ int runstart_begin(struct tui_runstart *rs, struct tui_wizard *w)
 /* The grandchild: the attempt, through the same core function as `mtrial
  * run` (core/run_trial.h), on a trial opened anew (the wizard's handle is
  * not used across fork). Never returns. */
-static void run_detached(const char *dir, const char *system, const char *track, int rehearsal,
-			 const char *cmd)
+static void run_detached(const char *dir, const struct tui_runstart *rs, const char *cmd)
 {
 	char *argv[] = {"sh", "-c", (char *)cmd, NULL};
-	mt_run_trial_options o = {.at = {system, track, RUN_LABEL, NULL, rehearsal},
+	mt_run_trial_options o = {.at = {systems[rs->system % N_SYSTEMS],
+					 rs->track > 0 ? mt_tracks[rs->track - 1] : NULL, RUN_LABEL,
+					 NULL, rs->system >= N_SYSTEMS},
 				  .argv = argv, .out = stdout, .err = stderr};
 	mt_run_trial_result r;
 	mt_trial *t = NULL;
 	int error = mt_trial_open(&t, dir, 1);
 
+	o.at.design = design_names[rs->design != 0];
 	if (error == 0)
 		error = mt_run_trial(&r, t, &o);
 	_exit(error < 0 ? 2 : r.exit_status != 0);
@@ -57,8 +68,7 @@ static void run_detached(const char *dir, const char *system, const char *track,
 /* Runs CMD (sh -c) as an attempt of the trial, detached: a child that starts
  * a session and a grandchild that runs it, so that no zombie is left
  * behind. 0, or -1 with errno. */
-static int spawn(struct tui_wizard *w, const char *system, const char *track, int rehearsal,
-		 const char *cmd)
+static int spawn(struct tui_wizard *w, const struct tui_runstart *rs, const char *cmd)
 {
 	int status;
 	pid_t pid;
@@ -73,7 +83,7 @@ static int spawn(struct tui_wizard *w, const char *system, const char *track, in
 			_exit(0);
 		/* the terminal is the wizard's: the run's output goes to its log only */
 		dup2(fd, STDIN_FILENO), dup2(fd, STDOUT_FILENO), dup2(fd, STDERR_FILENO);
-		run_detached(w->trial->dir, system, track, rehearsal, cmd);
+		run_detached(w->trial->dir, rs, cmd);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -111,11 +121,12 @@ static int on_command(struct tui_runstart *rs, struct tui_wizard *w, const struc
 	if (r == PROMPT_CANCEL || !*cmd)
 		tui_message(w, 0, "%s: no run started", r == PROMPT_CANCEL ? "Cancelled"
 									   : "No command given");
-	else if (spawn(w, system, track, rehearsal, cmd) < 0)
+	else if (spawn(w, rs, cmd) < 0)
 		tui_message(w, 1, "Could not start the run: %s", strerror(errno));
 	else
-		tui_message(w, 0, "Started a %s%s%s %s in the background: %s", system,
-			    track ? ", " : "", track ? track : "", rehearsal ? "rehearsal" : "run", cmd);
+		tui_message(w, 0, "Started a %s%s%s%s %s in the background: %s", system,
+			    track ? ", " : "", track ? track : "", rs->design ? ", design best" : "",
+			    rehearsal ? "rehearsal" : "run", cmd);
 	free(cmd);
 	return TUI_HANDLED | TUI_REDRAW | TUI_RELOAD;
 }
@@ -138,7 +149,18 @@ int runstart_input(struct tui_runstart *rs, struct tui_wizard *w, const struct t
 	}
 	if (rs->stage == RUNSTART_SYSTEM)
 		return on_system(rs, w, i);
-	rs->track = i;
+	if (rs->stage == RUNSTART_TRACK) {
+		rs->track = i;
+		rs->design = 0;
+		/* two comparisons only when trial.yaml gives the best recipes */
+		if (mt_runs_has_best(w->trial->spec)) {
+			tui_screen_menu(w, "Which comparison does the run belong to?", designs, 0);
+			rs->stage = RUNSTART_DESIGN;
+			return TUI_REDRAW;
+		}
+	} else {
+		rs->design = i;
+	}
 	tui_screen_prompt(w, "command (sh -c, in this directory): ", NULL);
 	rs->stage = RUNSTART_COMMAND;
 	return TUI_REDRAW;

@@ -1,5 +1,6 @@
 /* The Runs step's dialogue that starts a run (runstart.c): the system and
- * the track in the step's menus, then the command in its prompt
+ * the track in the step's menus, the design when trial.yaml sets
+ * precision.best, then the command in its prompt
  * (tui_screen_menu, tui_screen_prompt), then `mtrial run`'s core function
  * in the background. The step keeps the dialogue in its state and hands
  * it every key while it is open. */
@@ -9,8 +10,10 @@
 #include "wizard.h"
 
 struct tui_runstart {
-	enum { RUNSTART_NONE, RUNSTART_SYSTEM, RUNSTART_TRACK, RUNSTART_COMMAND } stage;
+	enum { RUNSTART_NONE, RUNSTART_SYSTEM, RUNSTART_TRACK, RUNSTART_DESIGN,
+	       RUNSTART_COMMAND } stage;
 	int system, track; /* the items chosen in the two menus */
+	int design;        /* 0 matched, 1 best: asked when trial.yaml sets precision.best */
 	char title[160];   /* the track menu's title, made for it */
 };
 

@@ -74,7 +74,7 @@ run_mt 2 runs show x; has "expected a run id" "$ERR" "a bad id"
 
 run_mt 0 report
 has "4 attempts recorded: 3 failed or aborted" "$OUT" "report: every attempt counted"
-has "| #4 interrupted | candidate |  | aborted (130) |" "$OUT" "report: the aborted attempt listed"
+has "| #4 interrupted | candidate | matched |  | aborted (130) |" "$OUT" "report: the aborted attempt listed"
 
 # --- the figures: a trial with a target and prices, a run with a stall ---------
 R2=$T_TMP/repo2
@@ -145,8 +145,8 @@ run_mt 2 runs import "$T_TMP/none.log"; has "none.log" "$ERR" "a missing log"
 run_mt 2 runs import; has "no log to import" "$ERR" "nothing to import"
 run_mt 0 runs --json; eq "$(json 'len(j["runs"])')" 3 "bad imports recorded nothing"
 run_mt 0 report
-has "| #2 | baseline |  | success |" "$OUT" "report: the imported run"
-has "| #3 | baseline |  | aborted |" "$OUT" "report: the aborted MLPerf run"
+has "| #2 | baseline | matched |  | success |" "$OUT" "report: the imported run"
+has "| #3 | baseline | matched |  | aborted |" "$OUT" "report: the aborted MLPerf run"
 # run #1 evaluated eval_loss, the target is now on eval_accuracy: neither
 # reached (as it was when recorded) nor missed
 has "- baseline: 3 runs, 1 reached the target, 0 finished short of it, 1 without its metric in the log, 1 failed or aborted" "$OUT" "report: the system's summary"
@@ -296,7 +296,7 @@ run_mt 0 runs show 8 --json
 eq "$(json 'j["reached"], j["devices"], j["device_hours"], j["cost"], j["cost_to_target"], j["not_priced"]')" \
 	"True None None None None rehearsal" "a rehearsal reaches its target, but is not priced"
 run_mt 0 runs
-check "text: the kind column" grep -Eq '^#7 +candidate rehearsal - +failed' <<<"$OUT"
+check "text: the kind column" grep -Eq '^#7 +candidate rehearsal matched +- +failed' <<<"$OUT"
 check "text: the others are evidence" grep -Eq '^#6 +candidate evidence ' <<<"$OUT"
 has "2 rehearsal run(s): made to test the pipeline" "$OUT" "text: what a rehearsal is, said once"
 run_mt 0 runs show 8

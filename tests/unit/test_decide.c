@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,101 @@ static void assert_has(const char *hay, const char *needle)
 		fail_msg("expected '%s' in '%s'", needle, hay ? hay : "(null)");
 }
 
+static int mt_dc_value_near(json_t *v, double want)
+{
+	return json_is_number(v) && fabs(json_number_value(v) - want) < 1e-9;
+}
+
+/* Sets `key` of the runs of `system` to `value` (stolen). */
+static void set_system(json_t *ev, const char *system, const char *key, json_t *value)
+{
+	json_t *r;
+	size_t i;
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (strcmp(json_string_value(json_object_get(r, "system")), system) == 0)
+			json_object_set(r, key, value);
+	json_decref(value);
+}
+
+/* Issue 20: matched baseline runs and best-recipe candidate runs are two
+ * experiments, each missing a side: the matched comparison lacks a
+ * candidate run, and no ratio is taken across them. */
+static void test_designs_never_compared(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *c;
+
+	(void)state;
+	set_system(ev, "candidate", "design", json_string("best"));
+	d = decide(all_criteria, ev);
+	c = crit(d, "time-to-quality");
+	assert_string_equal(get(c, "status"), "unknown");
+	assert_string_equal(get(c, "design"), "matched");
+	assert_true(json_is_null(json_object_get(c, "value")));
+	assert_has(get(c, "evidence"), "the matched comparison lacks a candidate run");
+	assert_has(get(c, "evidence"), "best-recipe runs #10, #11, #12 left out: another design");
+	assert_has(get(json_array_get(json_object_get(c, "missing"), 0), "command"),
+		   "mtrial run --design matched --system candidate");
+	/* quality reads the candidate's runs of the matched design: none */
+	assert_string_equal(get(crit(d, "quality-target"), "status"), "unknown");
+	assert_string_equal(get(d, "verdict"), MT_VERDICT_NOT_ENOUGH_EVIDENCE);
+	json_decref(d);
+
+	/* a criterion of the best design compares the best runs alone: its
+	 * baseline has none */
+	ev = complete_evidence();
+	set_system(ev, "candidate", "design", json_string("best"));
+	d = decide(SPEC_HEAD "precision: {best: {candidate: {weights: bf16}}}\ncriteria:\n"
+		   "  - {name: fast, kind: time_to_quality, threshold: 1.0, design: best}\n"
+		   "  - {name: fast-matched, kind: time_to_quality, threshold: 1.0}\n", ev);
+	c = crit(d, "fast");
+	assert_string_equal(get(c, "design"), "best");
+	assert_string_equal(get(c, "status"), "unknown");
+	assert_has(get(c, "evidence"), "the best comparison lacks a baseline run");
+	assert_has(get(c, "evidence"), "matched-recipe runs #1, #2, #3 left out");
+	assert_string_equal(get(crit(d, "fast-matched"), "status"), "unknown");
+	json_decref(d);
+
+	/* both sides best: judged, the matched runs (none) not needed */
+	ev = complete_evidence();
+	set_system(ev, "candidate", "design", json_string("best"));
+	set_system(ev, "baseline", "design", json_string("best"));
+	d = decide(SPEC_HEAD "criteria:\n  - {name: fast, kind: time_to_quality, threshold: 1.0, "
+		   "design: best}\n", ev);
+	c = crit(d, "fast");
+	assert_string_equal(get(c, "status"), "met");
+	assert_has(get(c, "source"), "#10, #11, #12 (candidate) and #1, #2, #3 (baseline)");
+	json_decref(d);
+}
+
+/* Issue 20: the fastest run by throughput missed the target: it never
+ * wins time to quality (the ratio is of the runs that reached it), and
+ * the evidence says so. */
+static void test_fastest_missed(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *c, *fast;
+
+	(void)state;
+	set_candidates(ev, "throughput", json_pack("{sf, ss}", "value", 100.0, "unit", "tokens/s"));
+	fast = run(13, "candidate", "portability", "success", 2.3, -1);
+	json_object_set_new(fast, "throughput", json_pack("{sf, ss}", "value", 500.0, "unit", "tokens/s"));
+	json_object_set_new(fast, "reached", json_false());
+	json_array_append_new(json_object_get(ev, "runs"), fast);
+	d = decide(all_criteria, ev);
+	c = crit(d, "time-to-quality");
+	assert_string_equal(get(c, "status"), "met");
+	assert_true(mt_dc_value_near(json_object_get(c, "value"), 910.0 / 1010.0));
+	assert_has(get(c, "evidence"), "the candidate's fastest run by throughput, #13 (500 tokens/s), "
+		   "missed the quality target: it does not enter this figure");
+	json_decref(d);
+
+	/* a fastest run that reached it says nothing */
+	ev = complete_evidence();
+	set_candidates(ev, "throughput", json_pack("{sf, ss}", "value", 100.0, "unit", "tokens/s"));
+	d = decide(all_criteria, ev);
+	assert_null(strstr(get(crit(d, "time-to-quality"), "evidence"), "fastest run"));
+	json_decref(d);
+}
+
 static void test_complete_is_go(void **state)
 {
 	json_t *d = decide(all_criteria, complete_evidence());
@@ -233,8 +329,8 @@ static void test_no_runs_is_not_enough_evidence(void **state)
 	}
 	/* both sides of the ratio are missing, and each is named */
 	assert_int_equal(json_array_size(json_object_get(crit(d, "time-to-quality"), "missing")), 2);
-	assert_has(get(crit(d, "time-to-quality"), "evidence"), "no baseline run");
-	assert_has(get(crit(d, "time-to-quality"), "evidence"), "no candidate run");
+	assert_has(get(crit(d, "time-to-quality"), "evidence"),
+		   "the matched comparison lacks a baseline and a candidate run");
 	json_array_foreach(json_object_get(d, "missing"), i, c)
 		assert_has(get(c, "command"), "mtrial ");
 	assert_has(get(d, "caveat"), "3 of 6 criteria cannot be judged yet");
@@ -800,6 +896,8 @@ int main(void)
 		cmocka_unit_test(test_decision_view),
 		cmocka_unit_test(test_quality_met_some_missed),
 		cmocka_unit_test(test_default_table),
+		cmocka_unit_test(test_designs_never_compared),
+		cmocka_unit_test(test_fastest_missed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

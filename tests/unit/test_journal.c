@@ -154,6 +154,8 @@ static void undo_events(struct ctx *c, sqlite3 *db)
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE events; DROP TABLE event_files;"
 				      " DROP TABLE refused_events; ALTER TABLE runs DROP COLUMN log_object;"
 				      " DROP TABLE event_count;"
+				      " ALTER TABLE runs DROP COLUMN design;"
+				      " ALTER TABLE runs DROP COLUMN design_changes;"
 				      " UPDATE schema_version SET version = 12",
 				      NULL, NULL, NULL), SQLITE_OK);
 	mt_fx_rmtree(events);
@@ -187,6 +189,51 @@ static void test_migrates_runs_to_rehearsals(void **state)
 	assert_int_equal(mt_journal_run_mark(c->j, 1, 1), 0);
 	runs = mt_journal_runs_json(c->j, 1);
 	assert_true(json_is_true(json_object_get(json_array_get(runs, 0), "rehearsal")));
+	json_decref(runs);
+}
+
+/* A version 14 journal's runs, made before the two designs, read as matched;
+ * a design change is recorded with its reason, and a bad one refused. */
+static void test_migrates_runs_to_designs(void **state)
+{
+	struct ctx *c = *state;
+	mt_journal_run run = {.system = "candidate", .origin = "run", .log = "/t/runs/1.log",
+			      .status = "success", .started_ms = 1000};
+	sqlite3 *db;
+	json_t *runs, *r;
+
+	assert_int_equal(mt_journal_run_add(c->j, &run, NULL), 0);
+	mt_journal_free(c->j);
+	assert_int_equal(sqlite3_open(c->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN design;"
+				      " ALTER TABLE runs DROP COLUMN design_changes;"
+				      /* and the authors' migration (15) before it */
+				      " ALTER TABLE events DROP COLUMN author;"
+				      " ALTER TABLE events DROP COLUMN email; ALTER TABLE events DROP COLUMN host;"
+				      " ALTER TABLE event_files DROP COLUMN ino;"
+				      " ALTER TABLE event_files DROP COLUMN mtime_ns;"
+				      " ALTER TABLE event_files DROP COLUMN head; DROP TABLE event_count;"
+				      " UPDATE schema_version SET version = 14",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(mt_journal_open(&c->j, c->path, 0), 0);
+	assert_int_equal(mt_journal_schema_version(c->j), MT_JOURNAL_SCHEMA_VERSION);
+	runs = mt_journal_runs_json(c->j, 0);
+	r = json_array_get(runs, 0);
+	assert_string_equal(json_string_value(json_object_get(r, "design")), "matched");
+	assert_int_equal(json_array_size(json_object_get(r, "design_changes")), 0);
+	json_decref(runs);
+	assert_int_equal(mt_journal_run_design(c->j, 1, "fast", "x"), MT_EINVALID);
+	assert_int_equal(mt_journal_run_design(c->j, 1, "best", ""), MT_EINVALID);
+	assert_int_equal(mt_journal_run_design(c->j, 7, "best", "x"), MT_ENOTFOUND);
+	assert_int_equal(mt_journal_run_design(c->j, 1, "best", "bf16 on the candidate"), 0);
+	runs = mt_journal_runs_json(c->j, 1);
+	r = json_array_get(runs, 0);
+	assert_string_equal(json_string_value(json_object_get(r, "design")), "best");
+	r = json_array_get(json_object_get(r, "design_changes"), 0);
+	assert_string_equal(json_string_value(json_object_get(r, "from")), "matched");
+	assert_string_equal(json_string_value(json_object_get(r, "to")), "best");
+	assert_string_equal(json_string_value(json_object_get(r, "why")), "bf16 on the candidate");
 	json_decref(runs);
 }
 
@@ -252,6 +299,7 @@ static void test_migrated_index_gets_its_authors(void **state)
 		 " ALTER TABLE events DROP COLUMN email; ALTER TABLE events DROP COLUMN host;"
 		 " ALTER TABLE event_files DROP COLUMN ino; ALTER TABLE event_files DROP COLUMN"
 		 " mtime_ns; ALTER TABLE event_files DROP COLUMN head; DROP TABLE event_count;"
+		 " ALTER TABLE runs DROP COLUMN design; ALTER TABLE runs DROP COLUMN design_changes;"
 		 " UPDATE schema_version SET version = %d", MT_JOURNAL_AUTHORS_VERSION - 1);
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -861,6 +909,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrated_index_gets_its_authors, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_runs_to_rehearsals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrates_runs_to_designs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_checks_to_rehearsals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_note_with_tags_and_track, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_note_rejects_bad_track_and_empty_text, setup,
