@@ -216,6 +216,11 @@ int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_ex
  * for no such run. */
 int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal);
 
+/* The first standing (not withdrawn) run whose log is artefact `ref`
+ * ("sha256:HEX"), into *id_out: 1 when there is one, 0 when none, < 0 on
+ * error. One log is one attempt: imported twice, it would count twice. */
+int mt_journal_run_with_log(mt_journal *j, const char *ref, int64_t *id_out);
+
 /* Moves run `id` to `design` ("matched" or "best"), for the reason `why`
  * (required): an event of its own (run.design), so the run keeps the
  * change in its design_changes. MT_EINVALID for another design or no

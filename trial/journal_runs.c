@@ -304,6 +304,18 @@ int mt_journal_run_mark(mt_journal *j, int64_t id, int rehearsal)
 	return mt_journal_mark_rehearsal(j, "runs", "run", id, rehearsal);
 }
 
+int mt_journal_run_with_log(mt_journal *j, const char *ref, int64_t *id_out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = mt_jstmt_first(j, &st, "reading runs", "SELECT id FROM runs WHERE log_object = ?"
+				" AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.kind = 'run'"
+				" AND w.item_id = runs.id) ORDER BY id LIMIT 1", "t", ref);
+
+	*id_out = rc == 1 ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* Reading a run row: the free text as mt_json_text, since a label, command
  * or log path that is not UTF-8 must not make the run vanish from every
  * view. */

@@ -272,7 +272,21 @@ run_mt 0 run --cache cold -- "$T_TMP/neuron.sh"
 hasnt "warning" "$ERR" "a cold start declared cold: no warning"
 run_mt 0 runs show 5
 has "cache    cold declared, cold in the log" "$OUT" "text: the cache"
-run_mt 0 runs import --cache warm "$RD/series.csv"
+# one attempt counts once: the same bytes again, under their name or
+# another, are refused, naming the run they are; nothing is recorded
+run_mt 0 runs --json; n_runs=$(json 'len(j["runs"])')
+run_mt 2 runs import --cache warm "$RD/series.csv"
+has "series.csv: this log is run #" "$ERR" "the same log again: refused, naming its run"
+has "mtrial runs design" "$ERR" "the way to move it to the other comparison"
+cp "$RD/series.csv" "$T_TMP/renamed.csv"
+run_mt 2 runs import --system baseline "$T_TMP/renamed.csv"
+has "renamed.csv: this log is run #" "$ERR" "the same bytes under another name: refused"
+run_mt 0 runs show 5 --json; kept=$(json 'j["source"]')
+run_mt 2 runs import --system candidate "$kept"
+has "this log is run #5's" "$ERR" "the log mtrial run kept, imported: the same attempt"
+run_mt 0 runs --json; eq "$(json 'len(j["runs"])')" "$n_runs" "nothing recorded by the refusals"
+another_log "$RD/series.csv" "$T_TMP/series2.csv"
+run_mt 0 runs import --cache warm "$T_TMP/series2.csv"
 run_mt 0 runs show 6 --json
 eq "$(json 'j["cache"], j["cache_inferred"], "cache_warning" in j')" "warm None False" \
 	"a log without cache lines: nothing inferred, nothing to warn about"
@@ -284,7 +298,8 @@ before=$(json 'j["systems"]["candidate"]["runs"], j["systems"]["candidate"]["fai
 run_mt 1 run --rehearsal --label "CPU stand-in" -- sh -c \
 	'echo "mtrial:step=1 loss=2.5 tokens=100"; echo "mtrial:eval step=1 eval_loss=2.0"; exit 4'
 has "run #7 (candidate, a rehearsal: not evidence)" "$ERR" "run --rehearsal: said when it starts"
-run_mt 0 runs import --rehearsal --system baseline "$RD/series.jsonl"
+another_log "$RD/series.jsonl" "$T_TMP/series2.jsonl"
+run_mt 0 runs import --rehearsal --system baseline "$T_TMP/series2.jsonl"
 has "as run #8 (baseline, success, a rehearsal: not evidence" "$OUT" "import --rehearsal: said"
 run_mt 0 runs --json
 eq "$(json '[(r["id"], r["rehearsal"]) for r in j["runs"] if r["id"] in (6, 7, 8)]')" \

@@ -42,7 +42,8 @@ YAML
 # --- 1. the target follows trial.yaml as it is now ------------------------------
 trial_yaml 0.759
 run_mt 0 runs import --system baseline "$RES0"
-run_mt 0 runs import --system candidate "$RES0"
+another_log "$RES0" "$T_TMP/res0-b.txt" # a second attempt: other bytes, the same figures
+run_mt 0 runs import --system candidate "$T_TMP/res0-b.txt"
 run_mt 0 runs --json
 eq "$(json '[r["reached"] for r in j["runs"]]')" "[True, True]" "0.759 is reached (epoch 35)"
 eq "$(json 'j["systems"]["candidate"]["reached"]')" 1 "per system: reached"
@@ -92,7 +93,8 @@ eq "$(json 'j["runs"][0]["reached"], round(j["runs"][0]["time_to_target_s"], 3)'
 run_mt 0 runs show 1 --json
 eq "$(json 'j["accounting"]["from"], j["accounting"]["to"]')" "recorded_start recorded_end" \
 	"an old record: the journal's start and end"
-run_mt 0 runs import --system baseline "$RES0"
+another_log "$T_TMP/res0-b.txt" "$T_TMP/res0-1.txt"
+run_mt 0 runs import --system baseline "$T_TMP/res0-1.txt"
 run_mt 0 runs show 3 --json
 eq "$(json 'j["accounting"]["from"], j["metrics"]["attempt"]["start_ms"]')" "init_start 1695413551602" \
 	"an MLPerf log: from init_start"
@@ -113,7 +115,8 @@ submission to the end of the attempt" "$OUT" "the report states the boundary"
 
 # --- 4. a log without the target's metric; another benchmark --------------------
 trial_yaml 2.0 eval_loss llama-3-8b
-run_mt 0 runs import --system candidate "$RES0"
+another_log "$T_TMP/res0-1.txt" "$T_TMP/res0-2.txt"
+run_mt 0 runs import --system candidate "$T_TMP/res0-2.txt"
 has "never evaluates the target's metric eval_loss (it evaluates eval_accuracy)" "$ERR" \
 	"import: the metric the log does carry"
 has "submission_benchmark is 'resnet', but trial.yaml's workload.model.name is 'llama-3-8b'" "$ERR" \

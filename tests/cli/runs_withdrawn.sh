@@ -24,6 +24,7 @@ t0=1700000000000
 for i in 1 2 3; do
 	loss=$([ "$i" = 3 ] && echo 2.5 || echo 2.1)
 	{
+		echo "attempt $i" # three attempts, three logs (one log is imported once)
 		echo "mtrial:step=1 loss=2.9 time_ms=$((t0 + 1000))"
 		echo "mtrial:step=2 loss=2.4 time_ms=$((t0 + 2000))"
 		echo "mtrial:eval step=2 eval_loss=$loss time_ms=$((t0 + 2100))"

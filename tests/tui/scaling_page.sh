@@ -16,7 +16,8 @@ s = s[:at] + "      - devices: 16\n        hosts: 2\n" + s[at:]
 open(p, "w").write(s)
 PY
 mt runs import --system candidate "$T/run.log" >/dev/null
-mt runs import --system candidate "$T/run.log" >/dev/null
+cp "$T/run.log" "$T/run2.log" && printf '\n' >>"$T/run2.log" # a second attempt
+mt runs import --system candidate "$T/run2.log" >/dev/null
 
 start_shell 120 40
 start_wizard
