@@ -314,9 +314,11 @@ static void target_text(mt_buf *b, const mt_run_view *r)
 
 	if (!t->known) {
 		mt_buf_puts(b, "no quality_target in trial.yaml");
-	} else if (t->reached == 1) {
+	} else if (t->reached == 1 && t->at_step >= 0) {
 		mt_buf_printf(b, "reached at step %lld, %s after run start", (long long)t->at_step,
 		              tui_secs(s, sizeof(s), r->time_to_target_s));
+	} else if (t->reached == 1) { /* an MLPerf log counts epochs, not steps */
+		mt_buf_printf(b, "reached %s after run start", tui_secs(s, sizeof(s), r->time_to_target_s));
 	} else if (strcmp(r->outcome ?: "", "no_metric") == 0) {
 		mt_buf_printf(b, "%s never evaluated: the log evaluates %s", t->metric,
 		              t->metrics_in_log && *t->metrics_in_log ? t->metrics_in_log : "nothing");
