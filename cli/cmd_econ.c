@@ -76,8 +76,7 @@ static void print_advice(const mt_econ_buckets_result *r, const mt_econ_buckets_
 	const mt_bucket_plan *alt = a->pad_to_max.predicted_s <= a->per_length.predicted_s
 	                                ? &a->pad_to_max : &a->per_length;
 	double save = alt->predicted_s - a->best.predicted_s;
-
-	char from[64];
+	char from[64], compile[96];
 
 	if (req->lengths_file)
 		snprintf(from, sizeof(from), "%s", "the lengths file");
@@ -85,9 +84,19 @@ static void print_advice(const mt_econ_buckets_result *r, const mt_econ_buckets_
 		snprintf(from, sizeof(from), "run %lld", (long long)req->from_run);
 	printf("%llu steps, %zu distinct lengths (longest %lld), from %s\n",
 	       (unsigned long long)a->steps, a->distinct, (long long)a->longest, from);
+	if (req->compile_auto)
+		snprintf(compile, sizeof(compile), "the median of the candidate's %s-design runs%s",
+		         req->design ? req->design : "matched",
+		         r->compile_left_out ? ", the other design's left out" : "");
+	else
+		snprintf(compile, sizeof(compile), "given");
 	printf("compile %.1f s a bucket (%s); step %.4g + %.4g*L + %.4g*L^2 s (%s)\n\n",
-	       r->used.compile_s, req->compile_auto ? "the candidate's runs" : "given", r->used.a,
-	       r->used.b, r->used.c, req->step_auto ? "fitted over the run's steady steps" : "given");
+	       r->used.compile_s, compile, r->used.a, r->used.b, r->used.c,
+	       req->step_auto ? "fitted over the run's steady steps" : "given");
+	if (r->compile_left_out)
+		printf("%zu candidate run%s of the other design left out of the compile time: "
+		       "another experiment, never pooled (--design).\n\n",
+		       r->compile_left_out, r->compile_left_out == 1 ? "" : "s");
 	printf("  %-12s %-34s %8s %14s %9s\n", "plan", "buckets", "compiles", "predicted", "padding");
 	print_plan("best", &a->best);
 	print_plan("pad to max", &a->pad_to_max);
@@ -145,8 +154,9 @@ int cmd_buckets(struct cli *cli, int argc, char **argv)
 	                                     {"step-seconds", required_argument, NULL, 's'},
 	                                     {"multiple-of", required_argument, NULL, 'm'},
 	                                     {"max-buckets", required_argument, NULL, 'k'},
+	                                     {"design", required_argument, NULL, 'd'},
 	                                     {0}};
-	mt_econ_buckets_req req = {.multiple = 1};
+	mt_econ_buckets_req req = {.multiple = 1, .design = "matched"};
 	int opt, have_c = 0, have_s = 0;
 	long long v;
 
@@ -175,6 +185,11 @@ int cmd_buckets(struct cli *cli, int argc, char **argv)
 			if (whole(cli, "--multiple-of", optarg, 1, &v))
 				return CLI_EXIT_USAGE;
 			req.multiple = v;
+		} else if (opt == 'd') {
+			if (strcmp(optarg, "matched") != 0 && strcmp(optarg, "best") != 0)
+				return cli_usage_error(cli, "--design %s: expected matched or best",
+				                       optarg);
+			req.design = optarg;
 		} else if (opt == 'k') {
 			if (whole(cli, "--max-buckets", optarg, 1, &v))
 				return CLI_EXIT_USAGE;

@@ -91,20 +91,33 @@ static void print_system(const mt_scaling_trial_result *r, int s, const char *na
 		           ? "trial.yaml lists several topologies for this system, so give "
 		             "each run its own (runs import --devices N)"
 		           : "in no topology");
+	if (r->other_design[s])
+		printf("  %zu %s run%s left out: another experiment, never pooled with these "
+		       "(--design %s).\n",
+		       r->other_design[s], strcmp(r->design, "best") == 0 ? "matched" : "best-recipe",
+		       r->other_design[s] == 1 ? "" : "s",
+		       strcmp(r->design, "best") == 0 ? "matched" : "best");
 }
 
 int cmd_scaling(struct cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    CLI_COMMON_OPTIONS, {"system", required_argument, NULL, 's'}, {0}};
+	    CLI_COMMON_OPTIONS,
+	    {"system", required_argument, NULL, 's'},
+	    {"design", required_argument, NULL, 'd'},
+	    {0}};
 	static const char *const systems[] = {"baseline", "candidate"};
-	const char *system = NULL;
+	const char *system = NULL, *design = "matched";
 	mt_scaling_trial_result r;
 	mt_trial *t = NULL;
 	int opt, error;
 
 	while ((opt = cli_getopt(cli, argc, argv, "hs:", opts)) >= 0) {
-		if (opt == 's' &&
+		if (opt == 'd' && strcmp(optarg, "matched") != 0 && strcmp(optarg, "best") != 0)
+			return cli_usage_error(cli, "--design %s: expected matched or best", optarg);
+		if (opt == 'd')
+			design = optarg;
+		else if (opt == 's' &&
 		    (strcmp(optarg, "baseline") == 0 || strcmp(optarg, "candidate") == 0))
 			system = optarg;
 		else if (opt == 's')
@@ -119,9 +132,12 @@ int cmd_scaling(struct cli *cli, int argc, char **argv)
 		return cli_usage_error(cli, "unexpected argument '%s'", argv[optind]);
 	if ((error = cli_open_trial(cli, &t, 1)) < 0)
 		return cli_fail(cli, error);
-	if ((error = mt_scaling_trial(&r, t)) == 0) {
+	if ((error = mt_scaling_trial_design(&r, t, design)) == 0) {
 		if (cli->json)
 			cli_print_json(mt_scaling_trial_json(&r, system));
+		else
+			printf("The %s design's runs%s.\n", r.design,
+			       strcmp(r.design, "best") == 0 ? " (each platform's best recipe)" : "");
 		for (int s = 0; !cli->json && s < 2; s++)
 			if (!system || strcmp(system, systems[s]) == 0)
 				print_system(&r, s, systems[s]);

@@ -230,7 +230,7 @@ const struct cli_command cli_commands[] = {
 	{"buckets", cmd_buckets, "the shape buckets that minimise a run's time: compilations against padding",
 	 "Usage: mtrial buckets (--lengths FILE | --from run ID) --compile-seconds S|auto\n"
 	 "                      --step-seconds A,B[,C]|auto [--multiple-of M] [--max-buckets K]\n"
-	 "                      [--json]\n\n"
+	 "                      [--design matched|best] [--json]\n\n"
 	 "On the target, every new input shape compiles a new graph: each sequence-length\n"
 	 "bucket costs one compilation, and every step pays for the padding up to its\n"
 	 "bucket. The model, exactly: total = buckets x S + the sum over steps of\n"
@@ -245,7 +245,9 @@ const struct cli_command cli_commands[] = {
 	 "(mtrial:step=N loss=X seq=L), or give a CSV or JSON Lines series a seq column\n"
 	 "(seq_len, seqlen, sequence_length too); a line printed every k steps counts k.\n"
 	 "--compile-seconds auto: the median compilation measured in the candidate's\n"
-	 "runs (mtrial runs show ID: compilations), rehearsals and withdrawn runs left out.\n"
+	 "runs (mtrial runs show ID: compilations), rehearsals and withdrawn runs left out,\n"
+	 "of one design: --design matched (the default) or best; the other design's runs\n"
+	 "are another experiment, counted as left out, never in the median.\n"
 	 "--step-seconds auto: a least-squares fit of step time against length over the\n"
 	 "run's steady steps (warm-up and stalls left out), quadratic with three or more\n"
 	 "distinct lengths, else linear; needs --from run.\n"},
@@ -262,7 +264,10 @@ const struct cli_command cli_commands[] = {
 	 "It reads the runs of one design, --design matched (the default) or best:\n"
 	 "runs of the other are another experiment, never a side of this one.\n"},
 	{"scaling", cmd_scaling, "each system's figures per topology: time, device-hours, efficiency",
-	 "Usage: mtrial scaling [--system baseline|candidate] [--trial DIR] [--json]\n\n"
+	 "Usage: mtrial scaling [--system baseline|candidate] [--design matched|best]\n"
+	 "                      [--trial DIR] [--json]\n\n"
+	 "The runs of one design, --design matched (the default) or best: the other\n"
+	 "design's runs are another experiment, counted as left out, never pooled.\n"
 	 "The runs of each system grouped by their device count, never pooled: per\n"
 	 "topology the runs and failures, the median and olympic-mean time to the\n"
 	 "trial's target (MLPerf's run minutes where no run reaches it, and said so),\n"

@@ -104,13 +104,16 @@ static json_t *plan_json(const mt_bucket_plan *p)
 static json_t *buckets(mt_trial *t, const mt_run_view *runs, size_t n, json_t **why)
 {
 	json_t *out = NULL;
-	mt_econ_buckets_req req = {.multiple = 1, .compile_auto = 1, .step_auto = 1};
+	mt_econ_buckets_req req = {
+	    .multiple = 1, .compile_auto = 1, .step_auto = 1, .design = "matched"};
 	mt_econ_buckets_result res;
 	size_t tried = 0;
 
 	for (size_t i = n; i-- > 0 && !out;) {
 		if (!runs[i].system || strcmp(runs[i].system, "candidate") != 0)
 			continue;
+		if (strcmp(runs[i].design ? runs[i].design : "matched", "matched") != 0)
+			continue; /* the report's advice is the matched design's */
 		if (tried++ == BUCKET_LOGS_TRIED) {
 			char *last = mt_strdup(json_string_value(*why) ? json_string_value(*why) : "");
 			json_decref(*why);
@@ -129,7 +132,8 @@ static json_t *buckets(mt_trial *t, const mt_run_view *runs, size_t n, json_t **
 			continue;
 		}
 		*why = NULL;
-		out = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:O, s:{s:f, s:f, s:f}, s:I}", "run",
+		out = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:O, s:o, s:{s:f, s:f, s:f}, s:I}",
+		                "run",
 		                (json_int_t)req.from_run, "best", plan_json(&res.advice.best),
 		                "pad_to_max", plan_json(&res.advice.pad_to_max), "per_length",
 		                plan_json(&res.advice.per_length), "saving_s",
@@ -138,12 +142,15 @@ static json_t *buckets(mt_trial *t, const mt_run_view *runs, size_t n, json_t **
 		                            res.advice.best.predicted_s,
 		                        0.1),
 		                "compile_s", rounded(res.used.compile_s, 0.1), "compile_runs",
-		                res.compile_runs, "step", "a", res.used.a, "b", res.used.b, "c", res.used.c,
+		                res.compile_runs, "compile_left_out",
+		                res.compile_left_out ? json_integer((json_int_t)res.compile_left_out)
+		                                     : json_null(),
+		                "step", "a", res.used.a, "b", res.used.b, "c", res.used.c,
 		                "steps", (json_int_t)res.advice.steps);
 		mt_econ_buckets_dispose(&res);
 	}
 	if (!out && !*why)
-		*why = json_string("no candidate run is recorded as evidence");
+		*why = json_string("no candidate run of the matched design is recorded as evidence");
 	return out ? out : json_null();
 }
 

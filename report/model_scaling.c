@@ -81,11 +81,12 @@ json_t *mt_model_scaling(json_t *attempts, const mt_spec *spec)
 	static const char *const names[] = {"baseline", "candidate"};
 	mt_scaling_trial_result r;
 	json_t *systems, *out;
+	size_t left_out;
 	int waits = 0;
 
 	if (!attempts)
 		return json_null();
-	if (mt_scaling_trial_runs(&r, attempts, spec) < 0) {
+	if (mt_scaling_trial_runs(&r, attempts, spec, "matched") < 0) {
 		mt_error_clear();
 		mt_scaling_trial_result_dispose(&r);
 		return json_null();
@@ -96,11 +97,16 @@ json_t *mt_model_scaling(json_t *attempts, const mt_spec *spec)
 		if (m)
 			json_array_append_new(systems, m);
 	}
+	/* the best-recipe runs are another experiment: named as left out, never
+	 * pooled with the matched ones nor dropped without a word */
+	left_out = r.other_design[0] + r.other_design[1];
 	mt_scaling_trial_result_dispose(&r);
-	if (!json_array_size(systems)) {
+	if (!json_array_size(systems) && !left_out) {
 		json_decref(systems);
 		return json_null();
 	}
-	out = json_pack("{s:o, s:b}", "systems", systems, "waits_measured", waits);
+	out = json_pack("{s:o, s:b, s:o}", "systems", systems, "waits_measured",
+			waits || !json_array_size(systems), "best_left_out",
+			left_out ? json_integer((json_int_t)left_out) : json_null());
 	return out;
 }

@@ -361,7 +361,9 @@ static json_t *criterion(struct ctx *x, size_t i, int *runs)
 				json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&b)));
 				mt_buf_dispose(&b);
 			}
-			*runs |= judges[k].runs && mt_dc_streq(mt_dc_str(c, "status"), "met");
+			/* which design's run criterion was met: 1 matched, 2 best */
+			if (judges[k].runs && mt_dc_streq(mt_dc_str(c, "status"), "met"))
+				*runs |= strcmp(mt_dc_design(x), "best") == 0 ? 2 : 1;
 			if (judges[k].runs) /* quality reads the candidate's runs alone */
 				mt_dc_rehearsals_left_out(x, c, strcmp(kind, "quality") == 0 ? "candidate" : NULL);
 			if (strcmp(kind, "custom") != 0 && spec_item(x->spec, i, "judgement"))
@@ -463,14 +465,25 @@ static void general_caveats(struct ctx *x, json_t *criteria, int runs_met)
 		json_array_insert_new(x->caveats, 0, json_string(
 			"no criterion judges the model's quality: the verdict says nothing about "
 			"whether the candidate trains an equally good model"));
-	if (runs_met) {
-		json_t *cr = mt_dc_runs_of(x->ev, "candidate", NULL, NULL), *br = mt_dc_runs_of(x->ev, "baseline", NULL, NULL);
-		json_t *cn = mt_dc_with_number(cr, "time_to_target_s"), *bn = mt_dc_with_number(br, "time_to_target_s");
-		if (json_array_size(cn) < 3 || json_array_size(bn) < 3)
+	for (int d = 0; d < 2; d++) { /* per design: runs of the other are not counted */
+		const char *design = d ? "best" : "matched";
+		json_t *all = x->ev, *ev, *cr, *br, *cn, *bn;
+		if (!(runs_met & (1 << d)))
+			continue;
+		x->ev = ev = design_evidence(x, design);
+		cr = mt_dc_runs_of(x->ev, "candidate", NULL, NULL), br = mt_dc_runs_of(x->ev, "baseline", NULL, NULL);
+		cn = mt_dc_with_number(cr, "time_to_target_s"), bn = mt_dc_with_number(br, "time_to_target_s");
+		x->ev = all;
+		if ((json_array_size(cn) < 3 || json_array_size(bn) < 3) && (d || x->other_design))
+			mt_dc_caveat(x, "the %s design's run figures rest on %zu candidate and %zu "
+			       "baseline run(s) of it that reached the target: too few to show the "
+			       "spread between runs (3 or more each)", design, json_array_size(cn),
+			       json_array_size(bn));
+		else if (json_array_size(cn) < 3 || json_array_size(bn) < 3) /* one design alone */
 			mt_dc_caveat(x, "the run figures rest on %zu candidate and %zu baseline run(s) that "
 			       "reached the target: too few to show the spread between runs (3 or more "
 			       "each)", json_array_size(cn), json_array_size(bn));
-		json_decref(cr), json_decref(br), json_decref(cn), json_decref(bn);
+		json_decref(ev), json_decref(cr), json_decref(br), json_decref(cn), json_decref(bn);
 	}
 	if (ops && json_is_object(probe) && mt_dc_streq(mt_dc_str(json_object_get(probe, "from"), "source"), "scan"))
 		mt_dc_caveat(x, "the ops come from a static scan, which misses ops inside modules and in "

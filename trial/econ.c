@@ -180,13 +180,15 @@ static json_t *evidence(mt_trial *t, const char *system, const char *design)
 	return out;
 }
 
-int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t)
+int mt_econ_compile_seconds(double *out, json_t **runs, size_t *left_out, mt_trial *t,
+                            const char *design)
 {
 	json_t *c = evidence(t, "candidate", NULL), *r;
 	double *v;
-	size_t i, n = 0;
+	size_t i, n = 0, others = 0;
 
 	*runs = NULL;
+	design = design ? design : "matched";
 	if (!c)
 		return mt_error_set(MT_EIO, "out of memory");
 	if (!(v = malloc((json_array_size(c) + 1) * sizeof(*v))) || !(*runs = json_array())) {
@@ -196,17 +198,23 @@ int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t)
 	json_array_foreach(c, i, r) {
 		mt_run_view rv;
 		(void)mt_runview_read(&rv, r);
-		if (isfinite(rv.figures.compiles.seconds_each)) {
+		if (isfinite(rv.figures.compiles.seconds_each) &&
+		    strcmp(rv.design ? rv.design : "matched", design) != 0) {
+			others++; /* another experiment: never in this median */
+		} else if (isfinite(rv.figures.compiles.seconds_each)) {
 			v[n++] = rv.figures.compiles.seconds_each;
 			json_array_append_new(*runs, json_integer(rv.id));
 		}
 	}
 	*out = mt_median(v, n);
 	free(v), json_decref(c);
+	if (left_out)
+		*left_out = others;
 	if (!n) {
 		json_decref(*runs), *runs = NULL;
-		return mt_error_set(MT_ENOTFOUND, "no candidate run has a measured compilation "
-		                    "(mtrial runs): pass --compile-seconds SECONDS");
+		return mt_error_set(MT_ENOTFOUND, "no candidate run of the %s design has a measured "
+		                    "compilation (mtrial runs)%s: pass --compile-seconds SECONDS",
+		                    design, others ? ", the other design's are another experiment" : "");
 	}
 	return 0;
 }
@@ -327,7 +335,8 @@ int mt_econ_buckets(mt_econ_buckets_result *out, mt_trial *t, const mt_econ_buck
 			error = mt_error_set(MT_EUSAGE, "--compile-seconds auto reads the trial's runs");
 			goto done;
 		}
-		if ((error = mt_econ_compile_seconds(&out->used.compile_s, &out->compile_runs, t)) < 0)
+		if ((error = mt_econ_compile_seconds(&out->used.compile_s, &out->compile_runs,
+		                                     &out->compile_left_out, t, req->design)) < 0)
 			goto done;
 	}
 	if (req->step_auto) {
@@ -368,10 +377,15 @@ json_t *mt_econ_buckets_json(const mt_econ_buckets_result *r, const mt_econ_buck
 		snprintf(from, sizeof(from), "file");
 	else
 		snprintf(from, sizeof(from), "run %lld", (long long)req->from_run);
-	in = json_pack("{s:s, s:s?, s:f, s:s, s:O?, s:{s:f, s:f, s:f}, s:s, s:I, s:I, s:I, s:I}",
+	in = json_pack("{s:s, s:s?, s:f, s:s, s:O?, s:s?, s:o?, s:{s:f, s:f, s:f}, s:s, s:I, s:I, "
+	               "s:I, s:I}",
 	               "lengths_from", from, "lengths_file", req->lengths_file, "compile_seconds",
 	               r->used.compile_s, "compile_from", req->compile_auto ? "runs" : "given",
-	               "compile_runs", r->compile_runs, "step_seconds", "a", r->used.a, "b", r->used.b,
+	               "compile_runs", r->compile_runs, "compile_design",
+	               req->compile_auto ? (req->design ? req->design : "matched") : NULL,
+	               "compile_other_design_runs",
+	               req->compile_auto ? json_integer((json_int_t)r->compile_left_out) : NULL,
+	               "step_seconds", "a", r->used.a, "b", r->used.b,
 	               "c", r->used.c, "step_from", req->step_auto ? "fit" : "given", "fit_points",
 	               (json_int_t)r->fit_points, "multiple_of", (json_int_t)r->used.multiple,
 	               "max_buckets", (json_int_t)r->used.max_buckets, "steps_without_seq",

@@ -29,10 +29,14 @@ int mt_econ_run_shapes(mt_run_shapes *out, mt_trial *t, int64_t id);
 void mt_run_shapes_dispose(mt_run_shapes *s);
 
 /* The median of the candidate's measured compilations (compiles.seconds_each)
- * over its runs that are evidence (rehearsals and withdrawn runs left out),
- * and the runs it came from (*runs: a new JSON array of ids). MT_ENOTFOUND
- * when no such run has one, saying to pass --compile-seconds. */
-int mt_econ_compile_seconds(double *out, json_t **runs, mt_trial *t);
+ * over its runs that are evidence (rehearsals and withdrawn runs left out)
+ * of one design ("matched", NULL: the same, or "best"), and the runs it came
+ * from (*runs: a new JSON array of ids); *left_out (may be NULL): the
+ * candidate runs of the other design with a measured compilation, another
+ * experiment, never in the median. MT_ENOTFOUND when no such run has one,
+ * saying to pass --compile-seconds. */
+int mt_econ_compile_seconds(double *out, json_t **runs, size_t *left_out, mt_trial *t,
+                            const char *design);
 
 /* The two sides of the break-even from the trial's runs that are evidence,
  * of one design ("matched", NULL: the same, or "best": runs of the other
@@ -54,6 +58,7 @@ typedef struct {
 	const char *lengths_file; /* a lengths file (buckets.h), or */
 	int64_t from_run;         /* run ID's seq= (0: none) */
 	int compile_auto;         /* the candidate runs' median compilation, else */
+	const char *design;       /* compile_auto: of the runs of this design (NULL: matched) */
 	double compile_s;
 	int step_auto;            /* a fit over from_run's steady steps, else */
 	double a, b, c;
@@ -65,6 +70,7 @@ typedef struct {
 	mt_bucket_advice advice;
 	mt_bucket_opts used;   /* the model as it was run */
 	json_t *compile_runs;  /* with compile_auto: the runs it came from */
+	size_t compile_left_out; /* with compile_auto: the other design's runs left out */
 	size_t fit_points;     /* with step_auto: the steady steps fitted */
 	size_t steps_without_seq;
 } mt_econ_buckets_result;
@@ -77,6 +83,7 @@ void mt_econ_buckets_dispose(mt_econ_buckets_result *r);
 
 /* The advice as JSON (mt_bucket_advice_json) with "inputs": {lengths_from,
  * compile_seconds, compile_from ("given" or "runs"), compile_runs,
+ * compile_design and compile_other_design_runs (null unless from runs),
  * step_seconds {a, b, c}, step_from ("given" or "fit"), fit_points,
  * multiple_of, max_buckets, steps_without_seq}. New reference. */
 json_t *mt_econ_buckets_json(const mt_econ_buckets_result *r, const mt_econ_buckets_req *req);

@@ -794,6 +794,27 @@ static int check_topologies(const struct check *c, const mt_snode *root)
 	return error;
 }
 
+/* A criterion of the best design compares each platform's best recipe:
+ * without precision.best there is none, and no run could be of it. */
+static int check_criterion_designs(const struct check *c, const mt_snode *root)
+{
+	const mt_snode *list = member(root, "criteria"), *precision = member(root, "precision");
+	const mt_snode *best = precision && precision->kind == MT_SNODE_MAP
+	                           ? member(precision, "best") : NULL;
+
+	if (best && any_filled(best))
+		return 0;
+	for (size_t i = 0; list && list->kind == MT_SNODE_LIST && i < list->n; i++) {
+		const mt_snode *d = filled(list->kids[i], "design");
+		if (d && strcmp(d->text, "best") == 0)
+			return fail(c, d->line, d->col, "'criteria.%zu.design' is best, but trial.yaml "
+				    "gives no precision.best: set each platform's best recipe there "
+				    "(precision.best.baseline, precision.best.candidate), or design: "
+				    "matched", i);
+	}
+	return 0;
+}
+
 static int ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), k = strlen(tail);
@@ -868,6 +889,8 @@ int mt_spec__validate(const mt_snode *root, const char *name)
 		error = check_node(&c, root, &root_field);
 	if (error == 0)
 		error = check_criterion_names(&c, root);
+	if (error == 0)
+		error = check_criterion_designs(&c, root);
 	if (error == 0)
 		error = check_batch(&c, member(root, "topology"), "topology");
 	if (error == 0)

@@ -202,11 +202,67 @@ static void test_designs_never_compared(void **state)
 	ev = complete_evidence();
 	set_system(ev, "candidate", "design", json_string("best"));
 	set_system(ev, "baseline", "design", json_string("best"));
-	d = decide(SPEC_HEAD "criteria:\n  - {name: fast, kind: time_to_quality, threshold: 1.0, "
-		   "design: best}\n", ev);
+	d = decide(SPEC_HEAD "precision: {best: {candidate: {weights: bf16}}}\ncriteria:\n"
+		   "  - {name: fast, kind: time_to_quality, threshold: 1.0, design: best}\n", ev);
 	c = crit(d, "fast");
 	assert_string_equal(get(c, "status"), "met");
 	assert_has(get(c, "source"), "#10, #11, #12 (candidate) and #1, #2, #3 (baseline)");
+	json_decref(d);
+}
+
+/* The decision's caveat that contains `text`, or NULL. */
+static const char *caveat_with(json_t *d, const char *text)
+{
+	json_t *c;
+	size_t i;
+	json_array_foreach(json_object_get(d, "caveats"), i, c)
+		if (strstr(json_string_value(c), text))
+			return json_string_value(c);
+	return NULL;
+}
+
+/* Sets the design of run `id`. */
+static void set_design(json_t *ev, json_int_t id, const char *design)
+{
+	json_t *r;
+	size_t i;
+	json_array_foreach(json_object_get(ev, "runs"), i, r)
+		if (json_integer_value(json_object_get(r, "id")) == id)
+			json_object_set_new(r, "design", json_string(design));
+}
+
+/* Issue 20: the "too few runs" caveat counts the runs of the met
+ * criterion's design only, never the other design's with them. */
+static void test_too_few_runs_per_design(void **state)
+{
+	json_t *ev = complete_evidence(), *d;
+
+	(void)state;
+	/* three runs a side, all matched: enough, no caveat */
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(crit(d, "time-to-quality"), "status"), "met");
+	assert_null(caveat_with(d, "too few"));
+	json_decref(d);
+
+	/* one run a side re-marked best: the matched comparison rests on two */
+	ev = complete_evidence();
+	set_design(ev, 12, "best"), set_design(ev, 3, "best");
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(crit(d, "time-to-quality"), "status"), "met");
+	assert_non_null(caveat_with(d, "the matched design's run figures rest on 2 candidate and 2 "
+				       "baseline run(s) of it that reached the target: too few"));
+	json_decref(d);
+
+	/* a best criterion met on those two best runs: one a side, whatever
+	 * the four matched ones */
+	ev = complete_evidence();
+	set_design(ev, 12, "best"), set_design(ev, 3, "best");
+	d = decide(SPEC_HEAD "precision: {best: {candidate: {weights: bf16}}}\ncriteria:\n"
+		   "  - {name: fast, kind: time_to_quality, threshold: 1.0, design: best}\n", ev);
+	assert_string_equal(get(crit(d, "fast"), "status"), "met");
+	assert_non_null(caveat_with(d, "the best design's run figures rest on 1 candidate and 1 "
+				       "baseline run(s)"));
+	assert_null(caveat_with(d, "the matched design's run figures"));
 	json_decref(d);
 }
 
@@ -898,6 +954,7 @@ int main(void)
 		cmocka_unit_test(test_default_table),
 		cmocka_unit_test(test_designs_never_compared),
 		cmocka_unit_test(test_fastest_missed),
+		cmocka_unit_test(test_too_few_runs_per_design),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

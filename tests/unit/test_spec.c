@@ -429,6 +429,22 @@ static void test_schema_errors(void **state)
 			   MT_EINVALID,
 			   "t.yaml:5:5: unknown key 'gpu' in 'precision.best' (expected one of: "
 			   "baseline, candidate)");
+	/* A criterion of the best design needs precision.best (issue 20). */
+	assert_parse_fails(HEAD "criteria:\n  - {name: speed, kind: time_to_quality, design: best}\n",
+			   MT_EINVALID,
+			   "t.yaml:4:50: 'criteria.0.design' is best, but trial.yaml gives no "
+			   "precision.best");
+	assert_parse_fails(HEAD "precision:\n  weights: bf16\n  best: {}\ncriteria:\n"
+			   "  - {name: a, kind: time_to_quality}\n"
+			   "  - name: b\n    kind: time_to_quality\n    design: best\n",
+			   MT_EINVALID, "t.yaml:10:13: 'criteria.1.design' is best");
+	{ /* ... and with one side's best recipe given, it is accepted */
+		mt_spec *ok = parse_ok(HEAD "precision:\n  best:\n    candidate: {weights: bf16}\n"
+				       "criteria:\n  - {name: s, kind: time_to_quality, design: best}\n",
+				       "best.yaml");
+		assert_string_equal(mt_spec_get(ok, "criteria.0.design"), "best");
+		mt_spec_free(ok);
+	}
 	/* A dotted key is not a path into the schema. */
 	assert_parse_fails(HEAD "tolerances:\n  default.atol: 1\n", MT_EINVALID,
 			   "t.yaml:4:3: unknown key 'default.atol' in 'tolerances'");
