@@ -5,6 +5,7 @@
  * evidence) marked as such; withdrawn runs counted, and listed with --all. */
 #include "cli.h"
 #include "error.h"
+#include "journal_view.h"
 #include "run_import.h"
 #include "runs.h"
 #include "runview.h"
@@ -553,7 +554,23 @@ static void print_design(const mt_run_view *r)
 		       json_string_value(json_object_get(c, "why")) ?: "-");
 }
 
-static void print_one(const mt_run_view *r)
+/* Who recorded the run (its run.add event's author), and on which host:
+ * not where it ran, which the launcher's job says. */
+static void print_author(const json_t *row)
+{
+	mt_author_view a;
+
+	if (mt_author_view_read(&a, row) < 0 || !a.name) {
+		printf("  %-8s by someone not known (no event names its author)\n", "recorded");
+		return;
+	}
+	printf("  %-8s by %s", "recorded", a.name);
+	if (a.email && *a.email)
+		printf(" <%s>", a.email);
+	printf(" on %s\n", a.host && *a.host ? a.host : "a host not known");
+}
+
+static void print_one(const mt_run_view *r, const json_t *row)
 {
 	char buf[32];
 
@@ -565,6 +582,7 @@ static void print_one(const mt_run_view *r)
 		printf("  kind     rehearsal: tests the pipeline, never evidence (mtrial runs mark %lld "
 		       "--evidence counts it)\n", (long long)r->id);
 	print_fields(r);
+	print_author(row);
 	print_design(r);
 	if (r->has_exit)
 		printf("  %-8s %lld\n", "exit", (long long)r->exit_status);
@@ -721,7 +739,7 @@ static int print_runs(struct cli *cli, int64_t id, json_t *runs, json_t *systems
 	if (!(views = views_of(runs)))
 		return mt_error_set(MT_EIO, "out of memory");
 	if (id)
-		print_one(&views[0]);
+		print_one(&views[0], json_array_get(runs, 0));
 	else {
 		print_list(views, json_array_size(runs), hidden);
 		print_systems(systems);

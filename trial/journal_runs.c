@@ -356,6 +356,8 @@ static json_t *run_row(mt_journal *j, sqlite3_stmt *st, int64_t only_id)
 				    : json_loads((const char *)sqlite3_column_text(st, 18), 0, &jerr));
 	if (!json_is_array(json_object_get(r, "design_changes")))
 		json_object_set_new(r, "design_changes", json_array());
+	/* who recorded it (the run.add event's author), not where it ran */
+	json_object_set_new(r, "author", mt_jauthor_json(st, 19));
 	/* to the ms: a live view's clock counts from it as the end's does */
 	json_object_set_new(r, "started_ms", json_integer(sqlite3_column_int64(st, 11)));
 	if (strcmp((const char *)sqlite3_column_text(st, 9), "running") == 0 &&
@@ -389,8 +391,9 @@ json_t *mt_journal_runs_json(mt_journal *j, int64_t only_id)
 {
 #define RUN_COLS                                                                 \
 	"SELECT id, created_ms, system, track, label, cache, origin, command,"   \
-	" log, status, exit_status, started_ms, ended_ms, metrics, pid, host,"  \
-	" rehearsal, design, design_changes FROM runs"
+	" log, status, exit_status, started_ms, ended_ms, metrics, pid,"        \
+	" runs.host, rehearsal, design, design_changes," MT_JAUTHOR_COLS         \
+	" FROM runs" MT_JAUTHOR_JOIN("runs")
 	/* one run by its id alone: with the other cases OR'ed in, SQLite reads
 	 * every row (and a report asking for runs one by one read the table
 	 * once per run) */

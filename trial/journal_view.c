@@ -1,5 +1,6 @@
 /* The one reader of the journal's listings (journal.c's overrides,
- * journal_withdraw.c's withdrawals, journal_json.c's effort summary). */
+ * journal_withdraw.c's withdrawals, the "author" of a row, journal_json.c's
+ * effort summary). */
 #include "journal_view.h"
 
 #include "error.h"
@@ -39,6 +40,30 @@ int mt_withdrawal_view_read(mt_withdrawal_view *v, const json_t *row)
 	v->who = mt_jview_str(&j, "who");
 	v->why = mt_jview_str(&j, "why");
 	return mt_jview_complete(&j);
+}
+
+int mt_author_view_read(mt_author_view *v, const json_t *row)
+{
+	mt_jview j, a;
+	const json_t *author;
+
+	memset(v, 0, sizeof(*v));
+	mt_jview_init(&j, row, "record");
+	if (!(author = mt_jview_get(&j, "author")))
+		return mt_jview_complete(&j); /* null: not known; absent: missing */
+	mt_jview_sub(&a, &j, "author");
+	v->name = mt_jview_str(&a, "name");
+	v->email = mt_jview_str(&a, "email");
+	v->host = mt_jview_str(&a, "host");
+	mt_jview_close(&a, &j);
+	return mt_jview_complete(&j);
+}
+
+const char *mt_author_name(const json_t *row)
+{
+	mt_author_view a;
+
+	return mt_author_view_read(&a, row) == 0 ? a.name : NULL;
 }
 
 int mt_mark_view_read_list(mt_mark_view **out, size_t *n, const json_t *rows)

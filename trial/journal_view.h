@@ -1,6 +1,6 @@
 /* The journal's listings as other layers read them: an override
- * (mt_journal_overrides_json), a withdrawal (mt_journal_withdrawals_json)
- * and the effort's summary (mt_journal_effort_summary_json), read into C
+ * (mt_journal_overrides_json), a withdrawal (mt_journal_withdrawals_json),
+ * who recorded a row (its "author") and the effort's summary (mt_journal_effort_summary_json), read into C
  * structs by the one reader of each shape (journal_view.c, the only place
  * outside their makers where the keys are spelled). Strings are borrowed
  * from the JSON read, which must outlive the view; NULL is none. */
@@ -35,6 +35,22 @@ typedef struct {
 
 /* Reads one row of mt_journal_withdrawals_json, as mt_override_view_read. */
 int mt_withdrawal_view_read(mt_withdrawal_view *v, const json_t *row);
+
+/* Who recorded a row (a run, check, note or effort interval): its event's
+ * author (git's user.name and user.email) and host, from whichever machine
+ * wrote it: sanitise before a terminal sees them. All NULL when not known
+ * (a row no event made). Not the host a run ran on (the run's own). */
+typedef struct {
+	const char *name, *email, *host;
+} mt_author_view;
+
+/* Reads row's "author" ({name, email, host} or null): 0, or MT_EINVALID
+ * when the row has no such key or its object lacks one (filled as far as
+ * it goes either way). */
+int mt_author_view_read(mt_author_view *v, const json_t *row);
+
+/* The name of who recorded row (borrowed), NULL when not known. */
+const char *mt_author_name(const json_t *row);
 
 /* The time recorded in a category of a track. */
 typedef struct {

@@ -15,6 +15,7 @@
 #include "chartdraw.h"
 #include "util.h"
 #include "check_view.h"
+#include "journal_view.h"
 #include "error.h"
 
 #include <math.h>
@@ -51,6 +52,14 @@ static int is_kind(const mt_check_view *check, const char *kind)
 static const mt_check_view *selected(const struct corr_state *st)
 {
 	return (size_t)st->cursor < st->nviews ? &st->views[st->cursor] : NULL;
+}
+
+/* Who recorded the selected check (its event's author, from whichever
+ * machine: drawn through the terminal's sanitising), NULL when not known. */
+static const char *selected_author(const struct corr_state *st)
+{
+	return selected(st) ? mt_author_name(json_array_get(st->checks, (size_t)st->cursor))
+			    : NULL;
 }
 
 static int64_t selected_id(const struct corr_state *st)
@@ -440,14 +449,15 @@ static void field(struct tui_page *p, const char *label, const char *value, int 
 }
 
 /* The selected check under the list: its files and its summary. */
-static void preview(struct tui_page *p, const mt_check_view *c)
+static void preview(struct tui_page *p, const mt_check_view *c, const char *by)
 {
 	mt_buf title = MT_BUF_INIT, sum = MT_BUF_INIT;
 	char when[32];
 
-	mt_buf_printf(&title, "#%lld %s%s, %s", (long long)c->id, c->kind,
+	/* the author last, which a narrow pane cuts first */
+	mt_buf_printf(&title, "#%lld %s%s, %s%s%s", (long long)c->id, c->kind,
 		      c->rehearsal ? ", a rehearsal" : "",
-		      when_text(c->created, when, sizeof(when)));
+		      when_text(c->created, when, sizeof(when)), by ? " by " : "", by ?: "");
 	tui_rule(p, mt_buf_cstr(&title));
 	field(p, "reference", c->reference, 1);
 	field(p, "candidate", c->candidate, 1);
@@ -479,12 +489,12 @@ static void list_draw(struct tui_page *p, struct corr_state *st, const struct tu
 		check_row(p, &st->views[r], idw, r == st->cursor, ctx->focused);
 	tui_list_more(p, st->top, rows, n);
 	if (below)
-		preview(p, selected(st));
+		preview(p, selected(st), selected_author(st));
 }
 
 /* --- a check in full: the header ----------------------------------------- */
 
-static void check_header(struct tui_page *p, const mt_check_view *c)
+static void check_header(struct tui_page *p, const mt_check_view *c, const char *by)
 {
 	char when[32], buf[160];
 
@@ -496,6 +506,7 @@ static void check_header(struct tui_page *p, const mt_check_view *c)
 	if (c->rehearsal)
 		page_add(p, STYLE_WARN, "  rehearsal: not evidence");
 	page_addf(p, STYLE_DIM, "  %s", when_text(c->created, when, sizeof(when)));
+	page_addf(p, STYLE_DIM, " by %s", by ?: "someone not known");
 	field(p, "reference", c->reference, 1);
 	field(p, "candidate", c->candidate, 1);
 	if (c->t.has_recipe) {
@@ -708,7 +719,7 @@ static void tensors_draw(struct tui_page *p, struct corr_state *st, const mt_che
 	int fixed, both, rows;
 	char keys[32];
 
-	check_header(p, c);
+	check_header(p, c, selected_author(st));
 	one_side_only(p, c);
 	fixed = p->nlines + 2 + TEXT_ROWS; /* the table's title and header */
 	both = height - fixed - (n < 3 ? n : 3) >= hist;
@@ -758,13 +769,13 @@ static void divergence_line(struct tui_page *p, const mt_check_curves *c)
 	mt_buf_dispose(&line);
 }
 
-static void curves_draw(struct tui_page *p, const mt_check_view *v, int height)
+static void curves_draw(struct tui_page *p, const mt_check_view *v, const char *by, int height)
 {
 	const mt_check_curves *c = &v->c;
 	char a[32], b[32], d[32];
 	mt_buf line = MT_BUF_INIT;
 
-	check_header(p, v);
+	check_header(p, v, by);
 	page_line(p);
 	page_add_at(p, 2, verdict_style(v->passed), verdict(v->passed));
 	page_addf(p, STYLE_NORMAL, ": %lld of %lld points outside", (long long)c->outside_band,
@@ -822,7 +833,7 @@ static void correctness_draw(void *state, const struct tui_ctx *ctx, struct tui_
 	if (!c)
 		nothing_yet(p, ctx);
 	else if (st->details && is_kind(c, "curves"))
-		curves_draw(p, c, height);
+		curves_draw(p, c, selected_author(st), height);
 	else if (st->details)
 		tensors_draw(p, st, c, height, ctx->focused);
 	else

@@ -22,6 +22,7 @@
 #include "compilation.h"
 #include "error.h"
 #include "runview.h"
+#include "journal_view.h"
 #include "stats.h"
 #include "scaling_page.h"
 #include "compilation_page.h"
@@ -330,15 +331,20 @@ static void target_text(mt_buf *b, const mt_run_view *r)
 	}
 }
 
-/* The selected run under the list. */
-static void preview(struct tui_page *p, const mt_run_view *r, const struct tui_ctx *ctx)
+/* The selected run under the list; `by` who recorded it (NULL: not known,
+ * and not said: the details say it). */
+static void preview(struct tui_page *p, const mt_run_view *r, const char *by,
+		    const struct tui_ctx *ctx)
 {
 	mt_buf title = MT_BUF_INIT, t = MT_BUF_INIT;
 	char a[16], b[16], at[32], keys[32];
 
-	mt_buf_printf(&title, "#%lld %s%s%s, %s", (long long)r->id, r->system,
+	/* the author last in the rule, which a narrow pane cuts first; drawn
+	 * through the terminal's sanitising (draw.c) */
+	mt_buf_printf(&title, "#%lld %s%s%s, %s%s%s", (long long)r->id, r->system,
 		      strcmp(r->design ?: "matched", "best") == 0 ? ", design best" : "",
-		      r->rehearsal ? ", a rehearsal" : "", when(r->started, at, sizeof(at)));
+		      r->rehearsal ? ", a rehearsal" : "", when(r->started, at, sizeof(at)),
+		      by ? " by " : "", by ?: "");
 	tui_rule(p, mt_buf_cstr(&title));
 	if (is_running(r)) {
 		live_line(p, r, ctx);
@@ -391,7 +397,7 @@ static void list_draw(struct tui_page *p, struct runs_state *st, const struct tu
 			run_row(p, &v, idw, r == st->cursor, ctx->focused);
 	tui_list_more(p, st->top, rows, n);
 	if (below && view_at(st, st->cursor, &v))
-		preview(p, &v, ctx);
+		preview(p, &v, mt_author_name(selected(st)), ctx);
 }
 
 /* --- a run in full --------------------------------------------------------- */
@@ -508,8 +514,8 @@ static int64_t run_origin(const mt_run_view *r)
 	return f->first_ms == MT_RUNLOG_NO_TIME ? 0 : f->first_ms;
 }
 
-static void details_draw(struct tui_page *p, const mt_run_view *r, const struct tui_ctx *ctx,
-			 int height)
+static void details_draw(struct tui_page *p, const mt_run_view *r, const char *by,
+			 const struct tui_ctx *ctx, int height)
 {
 	char path[64], cur[64], thr[32];
 	const char *metric = jv_str(ctx->model, "spec.quality_target.metric", cur, sizeof(cur));
@@ -518,6 +524,8 @@ static void details_draw(struct tui_page *p, const mt_run_view *r, const struct 
 	page_addf(p, STYLE_HEADING, "Run #%lld %s", (long long)r->id, r->system);
 	page_addf(p, status_style(r->status), " %s", r->status);
 	page_addf(p, STYLE_DIM, "  %s %s", r->track ?: "", r->label ?: "");
+	/* on the heading's line, so that the chart keeps its rows */
+	page_addf(p, STYLE_DIM, "  by %s", by ?: "someone not known");
 	if (r->rehearsal)
 		tui_wrap_field(p, 2, "kind", FIELD_COL,
 			       "rehearsal: it tests the pipeline and is never evidence", 2, STYLE_WARN);
@@ -768,7 +776,7 @@ static void runs_draw(void *state, const struct tui_ctx *ctx, struct tui_page *p
 	else if (st->scaling)
 		tui_scaling_draw(&st->scale, p, ctx->trial, attempts(st));
 	else if (st->details && view_at(st, st->cursor, &v))
-		details_draw(p, &v, ctx, height);
+		details_draw(p, &v, mt_author_name(selected(st)), ctx, height);
 	else
 		list_draw(p, st, ctx, height);
 }

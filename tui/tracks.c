@@ -338,7 +338,24 @@ static void effort_section(struct tui_page *p, const struct tui_ctx *ctx,
 	timer_line(p, ctx->timer, ctx->now_ms);
 }
 
-/* A note: its id, time, track and tags, then its text. */
+/* "by NAME" (who recorded a note or interval, from whichever machine: drawn
+ * through the terminal's sanitising, draw.c) after the line, or on a line
+ * of its own under the text's indent when the line has no room for it. */
+static void by_author(struct tui_page *p, const char *name)
+{
+	if (!name)
+		return;
+	if (p->cur_col + 5 + draw_width(name) > p->width) {
+		page_line(p);
+		page_add_at(p, LABEL_COL + 3, STYLE_DIM, "");
+	} else {
+		page_add(p, STYLE_DIM, "  ");
+	}
+	page_addf(p, STYLE_DIM, "by %s", name);
+}
+
+/* A note: its id, time, track and tags, whether it is new, who wrote it,
+ * then its text. */
 static void note_lines(struct tui_page *p, const mt_note *n, int is_new)
 {
 	char iso[32], when[32];
@@ -351,10 +368,9 @@ static void note_lines(struct tui_page *p, const mt_note *n, int is_new)
 	page_addf(p, STYLE_NORMAL, "  %s", n->track ? n->track : "no track");
 	for (size_t k = 0; k < n->ntags; k++)
 		page_addf(p, STYLE_CMD, " #%s", n->tags[k]);
-	if (n->author) /* drawn through the terminal's sanitising (draw.c) */
-		page_addf(p, STYLE_DIM, "  by %s", n->author);
-	if (is_new)
+	if (is_new) /* before the author, who may need a line of its own */
 		page_add(p, STYLE_NEW, "  new");
+	by_author(p, n->author);
 	page_para(p, LABEL_COL + 3, STYLE_NORMAL, n->text);
 }
 
@@ -442,6 +458,7 @@ static void intervals_section(struct tui_page *p, const struct tui_ctx *ctx)
 			  running ? "running" : jv_string_at(model, "effort.intervals.*.duration", i),
 			  jv_string_at(model, "effort.intervals.*.category", i),
 			  track ? track : "no track");
+		by_author(p, jv_string_at(model, "effort.intervals.*.author.name", i));
 		if (text && *text)
 			page_para(p, LABEL_COL + 3, STYLE_NORMAL, text);
 	}

@@ -59,7 +59,9 @@ keys j j
 check "with no check, the step says so" wait_for '│   Nothing recorded yet\.$'
 check "... and which keys compare" wait_for 'Press c to compare'
 
-mt check compare "$T/ref.safetensors" "$T/cand.safetensors" >/dev/null
+# recorded by an author whose name (text from another machine) holds an
+# escape sequence a terminal would obey
+GIT_AUTHOR_NAME=$(printf 'Cy \033[2JC') mt check compare "$T/ref.safetensors" "$T/cand.safetensors" >/dev/null
 mt check curves "$CURVES/ref.csv" "$CURVES/diverged.jsonl" >/dev/null
 check "two checks recorded by the CLI" test "$(checks)" = 2
 
@@ -77,8 +79,11 @@ check "the heading says the step is done" wait_for '│ Correctness \(done\)'
 # --- a tensor comparison in full ----------------------------------------------
 keys Enter j
 check "j selects the comparison" wait_for '│ ── #1 compare, '
+check "... its rule says who recorded it, sanitised" wait_for '│ ── #1 compare, .* by Cy .\[2JC ─+$'
 keys Enter
 check "Enter shows it: its header" wait_for '│ Check #1 compare FAIL '
+check "... who recorded it, on the heading's line" \
+	wait_for '│ Check #1 compare FAIL  .* by Cy .\[2JC$'
 check "... the tensors, worst first" wait_for '│ 3 tensors, worst first: 1 failed  H histogram$'
 check "... a table with its columns" wait_for '│      tensor +mismatch max \|diff\|  min atol$'
 first=$(screen | grep -A1 -E '│      tensor ' | tail -1)

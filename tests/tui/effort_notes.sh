@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Tracks & effort shows the record: the tracks, effort totals, the notes
 # (time, track, tags, who wrote it, text; newest first; a name from git's
-# config sanitised) and the intervals; the content scrolls with j/k,
-# PgDn/PgUp and g/G once it has focus.
+# config sanitised) and the intervals (who recorded them too); the content
+# scrolls with j/k, PgDn/PgUp and g/G once it has focus.
 . "$(dirname "$0")/lib/harness.bash"
 
 new_trial effort-trial
-mt effort start --track portability --category setup "installing the Neuron SDK" >/dev/null
+GIT_AUTHOR_NAME="Eve Effort" mt effort start --track portability --category setup \
+	"installing the Neuron SDK" >/dev/null
 mt note "torch.compile needs a neuron backend" --tag compile --tag blocker >/dev/null
 mt effort stop >/dev/null
 for i in 2 3 4 5 6 7; do
@@ -42,6 +43,8 @@ check "G shows the end: the oldest note with its tags (cut to the pane)" \
 	wait_for '│   #1 [0-9-]+ [0-9:]+  portability #compile #b'
 check "... its text" wait_for '│      torch.compile needs a neuron backend$'
 check "... and the interval with its text" wait_for '│      installing the Neuron SDK$'
+check "... who recorded it, under the line when the pane has no room beside it" \
+	wait_for '│      by Eve Effort$'
 check "... and the heading says so" wait_for '↑  [0-9]+-([0-9]+) of \1$'
 keys g
 check "g goes back to the top" wait_for '│ Tracks \(trial.yaml\)'

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib/harness.bash"
 
 new_trial live-trial
+export GIT_AUTHOR_NAME="Ned Notes"
 mt note "before the wizard" >/dev/null
 start_shell 80 24
 start_wizard
@@ -16,11 +17,12 @@ check "the side list marks the step partial" wait_for '^[ >]5 Tracks & effort +�
 mt note "added from another terminal" --track optimized --tag outside >/dev/null
 check "a note from another process appears within a few seconds" \
 	wait_for '│      added from another terminal$' 6
-check "... with its track and tag, marked new" \
+check "... with its track and tag, marked new (before its author, who then" \
 	wait_for '│   #2 [0-9-]+ [0-9:]+  optimized #outside  new$'
+check "... goes under the line: no room beside it)" wait_for '│      by Ned Notes$'
 check "the message line says a note came in" wait_for '^1 new note from another terminal$'
 check "the count follows" wait_for '│ Friction notes \(2, newest first\)'
-check "the older note is not marked new" wait_for '│   #1 [0-9-]+ [0-9:]+  no track$'
+check "the older note is not marked new" wait_for '│   #1 [0-9-]+ [0-9:]+  no track  by Ned Notes$'
 
 keys j k
 check "after leaving the step and coming back, nothing is new" \

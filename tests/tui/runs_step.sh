@@ -23,7 +23,7 @@ systems:
   candidate: {accelerator: Trainium2, count: 16, hosts: 1, price: {hourly: 45, currency: USD}}
 quality_target: {metric: eval_loss, threshold: 2.2, direction: lower}
 YAML
-mt run --system baseline --track portability -- sh "$MT_SOURCE_DIR/tests/data/runs/loop.sh" >/dev/null 2>&1
+GIT_AUTHOR_NAME="Bo Base" mt run --system baseline --track portability -- sh "$MT_SOURCE_DIR/tests/data/runs/loop.sh" >/dev/null 2>&1
 mt run --system candidate -- sh -c 'echo "mtrial:step=1 loss=3.0"; exit 3' >/dev/null 2>&1
 # a protocol log made elsewhere, with its own times: the target at step 8
 t0=1700000000000
@@ -34,7 +34,9 @@ t0=1700000000000
 	echo "mtrial:eval step=4 eval_loss=2.25 time_ms=$((t0 + 2160))"
 	echo "mtrial:eval step=8 eval_loss=2.05 time_ms=$((t0 + 2320))"
 } >"$T/cand.log"
-mt runs import --system candidate "$T/cand.log" >/dev/null
+# recorded by another author, whose name (text from another machine) holds
+# an escape sequence a terminal would obey
+GIT_AUTHOR_NAME=$(printf 'Ada \033[2JR') mt runs import --system candidate "$T/cand.log" >/dev/null
 
 start_shell 80 24
 start_wizard
@@ -54,11 +56,15 @@ check "... #3 above #2 above #1" test "$order" = "3 2 1 "
 check "the selected run under the list: its target" \
 	wait_for '│   target   reached at step 8, 280ms after run start$'
 check "... its log" wait_for "│   log      $T/cand\\.log$"
+check "... and who recorded it, sanitised, in the preview's rule" \
+	wait_for '│ ── #3 candidate, .* by Ada .\[2JR ─+$'
 check "the step is partial" wait_for '│ Runs & clocks \(partial\)'
 
 # --- a run in full -------------------------------------------------------------
 keys Enter j j Enter
 check "Enter shows the baseline run" wait_for '│ Run #1 baseline success  portability'
+check "... who recorded it, on the heading's line" \
+	wait_for '│ Run #1 baseline success  portability   by Bo Base$'
 check "clock 1 explained" wait_for '│   clock 1  [0-9.]+ms submission to the first step:$'
 check "clock 2: the steady step" wait_for '│   clock 2  [0-9.]+ms per step in steady state'
 check "the stall at step 9, a compilation with the first step's" \
