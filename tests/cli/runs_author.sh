@@ -13,8 +13,9 @@ cd "$T_TMP/repo"
 run_mt 0 init --name runs-author
 printf 'mtrial:step=1 loss=2.9 time_ms=1700000001000\nmtrial:eval step=1 eval_loss=2.1 time_ms=1700000002000\n' >"$T_TMP/r.log"
 run_mt 0 runs import --system candidate "$T_TMP/r.log"
+another_log "$T_TMP/r.log" "$T_TMP/r2.log" # another attempt: one log is imported once
 GIT_AUTHOR_NAME=$(printf 'Bob \033[2JEvil') GIT_AUTHOR_EMAIL=bob@example.com \
-	run_mt 0 runs import --system baseline "$T_TMP/r.log"
+	run_mt 0 runs import --system baseline "$T_TMP/r2.log"
 
 run_mt 0 runs --json
 eq "$(json '[(r["id"], r["author"]["name"], r["author"]["email"]) for r in j["runs"]]')" \
