@@ -2,7 +2,7 @@
 #include "error.h"
 #include "events.h"
 #include "runview.h"
-#include "sha256.h"
+#include "objects.h"
 #include "topology.h"
 #include "util.h"
 
@@ -62,7 +62,7 @@ static json_t *import_topology(const mt_run_attempt *at, const json_t *descripti
  * under another name are the same log. */
 static int refuse_known_log(mt_trial *t, const char *path)
 {
-	char *text = NULL, hex[65], ref[80];
+	char *text = NULL, ref[MT_OBJECT_REF_LEN + 1];
 	size_t len = 0;
 	int64_t id = 0;
 	int rc;
@@ -76,9 +76,8 @@ static int refuse_known_log(mt_trial *t, const char *path)
 		mt_error_clear(); /* the import reads it and says why it cannot */
 		return 0;
 	}
-	mt_sha256_hex(hex, text, len);
+	mt_object_ref_for(text, len, ref);
 	free(text);
-	snprintf(ref, sizeof(ref), "sha256:%s", hex);
 	if ((rc = mt_journal_run_with_log(t->journal, ref, &id)) <= 0)
 		return rc;
 	return mt_error_set(MT_EEXISTS, "%s: this log is run #%lld's (the same %zu bytes, %.*s...); "

@@ -64,13 +64,18 @@ static int compress(const void *data, size_t len, char **out, size_t *out_len)
 	return 0;
 }
 
-int mt_object_pack(const void *data, size_t len, char ref[MT_OBJECT_REF_LEN + 1], char **packed,
-		   size_t *packed_len)
+void mt_object_ref_for(const void *data, size_t len, char ref[MT_OBJECT_REF_LEN + 1])
 {
 	char hex[65];
 
 	mt_sha256_hex(hex, data, len);
 	snprintf(ref, MT_OBJECT_REF_LEN + 1, PREFIX "%s", hex);
+}
+
+int mt_object_pack(const void *data, size_t len, char ref[MT_OBJECT_REF_LEN + 1], char **packed,
+		   size_t *packed_len)
+{
+	mt_object_ref_for(data, len, ref);
 	return compress(data, len, packed, packed_len);
 }
 
@@ -157,13 +162,12 @@ int mt_objects_sweep(const char *trial_dir, mt_objects_swept *out)
 int mt_object_put(const char *trial_dir, const void *data, size_t len,
 		  char ref[MT_OBJECT_REF_LEN + 1])
 {
-	char hex[65], *path, *dir, *packed = NULL;
+	char *path, *dir, *packed = NULL;
 	size_t packed_len = 0;
 	mt_objects_swept swept = {0};
 	int error = 0;
 
-	mt_sha256_hex(hex, data, len);
-	snprintf(ref, MT_OBJECT_REF_LEN + 1, PREFIX "%s", hex);
+	mt_object_ref_for(data, len, ref);
 	path = mt_object_path(trial_dir, ref);
 	if (mt_path_exists(path))
 		goto cleanup; /* named by its content: there is nothing to write */

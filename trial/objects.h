@@ -18,6 +18,10 @@
 /* "sha256:" and 64 hex digits */
 #define MT_OBJECT_REF_LEN 71
 
+/* The name ("sha256:HEX") the bytes would be stored under, without storing
+ * them. */
+void mt_object_ref_for(const void *data, size_t len, char ref[MT_OBJECT_REF_LEN + 1]);
+
 /* Stores `len` bytes as an object of trial directory `trial_dir` (the
  * `.mtrial` directory), when it is not there yet; ref gets its name. */
 int mt_object_put(const char *trial_dir, const void *data, size_t len,
