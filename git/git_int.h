@@ -28,6 +28,11 @@ struct mt_gitrepo {
 	int pack_tried;
 };
 
+/* A git dir opened by libgit2 as having its parent for a work tree when
+ * git itself would take it as bare (no core.bare, not named .git, no
+ * core.worktree: a mirror, a hand-made copy): *repo reopened bare then. */
+int mt_gitrepo__guess_bare(git_repository **repo);
+
 /* The pack reader of r's object database, opened on the first call (NULL
  * when the packs cannot be read directly: libgit2 reads them then). */
 mt_gitpack *mt_gitread__pack(mt_gitrepo *r);

@@ -84,7 +84,7 @@ static int open_fail(int gerror, const char *path)
  * and with no core.worktree (a mirror, a hand-made copy) is bare to git
  * when used directly, whereas libgit2 would take its parent directory for
  * a work tree. Reopens *repo bare then. */
-static int guess_bare(git_repository **repo)
+int mt_gitrepo__guess_bare(git_repository **repo)
 {
 	const char *gitdir = git_repository_path(*repo);
 	size_t n = strlen(gitdir);
@@ -129,7 +129,7 @@ static int open_handle(mt_gitrepo **out, const char *path, unsigned flags)
 	error = git_repository_open_ext(&repo, path, flags, NULL);
 	if (error < 0)
 		error = open_fail(error, path);
-	else if ((error = guess_bare(&repo)) < 0)
+	else if ((error = mt_gitrepo__guess_bare(&repo)) < 0)
 		git_repository_free(repo);
 	else
 		error = wrap_repo(out, repo);

@@ -29,6 +29,9 @@ int mt_repo_discover(char **workdir, char **head, const char *path)
 		error = git_fail(MT_EIO, gitdir.ptr);
 		goto cleanup;
 	}
+	/* the trial's repository as the scan will open it */
+	if ((error = mt_gitrepo__guess_bare(&repo)) < 0)
+		goto cleanup;
 	root = git_repository_is_bare(repo) ? git_repository_path(repo)
 					    : git_repository_workdir(repo);
 	*workdir = mt_strdup(root);

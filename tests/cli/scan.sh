@@ -196,6 +196,15 @@ eq "$(json 'j["repo"], j["totals"]["calls"]')" "$T_TMP/other 0" \
 mv "$T_TMP/other" "$T_TMP/moved"
 run_mt 2 scan --trial "$O/.mtrial"
 has "trial.yaml workload.repository" "$ERR" "a trial's repository that is gone: named as trial.yaml's"
+# a git dir without core.bare and not named .git (how a mirror or a
+# hand-made copy comes): git takes it as bare, and so does init, not its
+# parent directory for a work tree
+M=$T_TMP/mirror && mkdir -p "$M"
+git clone -q --bare "$R" "$M/repo" && git --git-dir="$M/repo" config --unset core.bare
+run_mt 0 init --repo "$M/repo" --trial "$M/t/.mtrial"
+has "repository: \"$M/repo\"" "$(cat "$M/t/.mtrial/trial.yaml")" "init records the mirror's git dir"
+run_mt 0 scan --trial "$M/t/.mtrial" --json
+eq "$(json 'j["repo"], j["rev"]')" "$M/repo $(git -C "$R" rev-parse HEAD)" "and scan reads it"
 
 printf 'scan: [\n' >>"$R/.mtrial/trial.yaml"
 run_mt 2 scan
