@@ -49,19 +49,24 @@ static int read_summary(mt_scan_trial_result *out)
 	return 0;
 }
 
-/* Writes the scan into the journal; its failure is the record's, not the scan's. */
+static char *result_text(void *arg)
+{
+	return mt_scan_result_json(arg, NULL);
+}
+
+/* Writes the scan into the journal; its failure is the record's, not the
+ * scan's. The whole result is made only when the journal has not got it. */
 static void record(mt_scan_trial_result *out, mt_trial *t)
 {
 	const mt_scan_result *r = &out->scan;
-	mt_journal_scan rec = {r->repo, r->commit, r->tree, r->worktree, r->summary, NULL};
+	mt_journal_scan rec = {r->repo, r->commit, r->tree, r->worktree, r->summary, NULL,
+			       result_text, (void *)r};
 
-	rec.result = mt_scan_result_json(r, NULL);
 	if (mt_journal_scan_add(t->journal, &rec, &out->scan_id, &out->unchanged) < 0) {
 		out->not_recorded = mt_strdup(mt_error_last());
 		out->scan_id = 0;
 		mt_error_clear();
 	}
-	free((char *)rec.result);
 }
 
 int mt_scan_trial_run(mt_scan_trial_result *out, mt_trial *t, const mt_scan_trial_options *o,

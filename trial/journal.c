@@ -1,6 +1,7 @@
 #include "journal_int.h"
 #include "error.h"
 #include "jsonutil.h"
+#include "objects.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -683,55 +684,73 @@ static int64_t same_as_latest(mt_journal *j, const mt_journal_scan *scan, const 
 	return id;
 }
 
-/* JSON text given to the journal, parsed for its event. */
-static int load_json(json_t **out, const char *text, const char *what)
+/* The artefact reference of `text` as the event and the index name it
+ * ({"object", "bytes"}), written when `put` (else only named). */
+static int text_ref(mt_journal *j, const char *text, int put, json_t **out)
 {
-	json_error_t jerr;
+	char ref[MT_OBJECT_REF_LEN + 1];
+	size_t len = strlen(text);
+	int error = 0;
 
-	if (!text || !(*out = json_loads(text, 0, &jerr)))
-		return mt_error_set(MT_EINVALID, "the %s to record is not JSON%s%s", what,
-				    text ? ": " : "", text ? jerr.text : "");
-	return 0;
+	if (put)
+		error = mt_object_put(mt_events_trial_dir(j->events), text, len, ref);
+	else
+		mt_object_ref_for(text, len, ref);
+	*out = error < 0 ? NULL : mt_object_ref_json(ref, len);
+	return error;
 }
 
 int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_out,
 			int *unchanged)
 {
-	json_t *summary = NULL, *result = NULL, *ref = NULL, *summary_ref = NULL;
-	char *stored = NULL;
+	json_t *ref = NULL, *summary_ref = NULL;
+	char *stored = NULL, *made = NULL;
+	const char *result = scan->result;
 	int64_t same = 0;
 	int error;
 
 	if (unchanged)
 		*unchanged = 0;
-	/* the artefacts before the event that names them, outside the lock;
-	 * the summary by reference too (2 MB on diffusers), which the index
-	 * stores and compares as it is: the same summary, the same name */
-	if ((error = load_json(&summary, scan->summary, "scan summary")) < 0 ||
-	    (error = load_json(&result, scan->result, "scan result")) < 0 ||
-	    (error = mt_jobject_put_json(j, result, 0, &ref)) < 0 ||
-	    (error = mt_jobject_put_json(j, summary, 0, &summary_ref)) < 0)
-		goto cleanup;
+	if (!scan->summary || (!result && !scan->result_text))
+		return mt_error_set(MT_EINVALID, "a scan to record needs its summary and result");
+	/* the summary is named by its digest (2 MB on diffusers), which the
+	 * index stores and compares as it is: the same summary, the same name;
+	 * a rescan of the latest scan's tree stops here, before the result is
+	 * even made (checked again under the lock: another writer may have
+	 * recorded one meanwhile) */
+	text_ref(j, scan->summary, 0, &summary_ref);
 	stored = json_dumps(summary_ref, JSON_COMPACT);
+	if ((same = same_as_latest(j, scan, stored)) != 0)
+		goto done;
+	/* the artefacts before the event that names them, outside the lock */
+	if (!result && !(result = made = scan->result_text(scan->result_arg))) {
+		error = mt_error_set(MT_ERROR, "%s: out of memory making the scan's result", j->path);
+		goto cleanup;
+	}
+	json_decref(summary_ref);
+	if ((error = text_ref(j, result, 1, &ref)) < 0 ||
+	    (error = text_ref(j, scan->summary, 1, &summary_ref)) < 0)
+		goto cleanup;
 	if ((error = mt_jevent_begin(j)) < 0)
 		goto cleanup;
 	same = same_as_latest(j, scan, stored);
-	if (unchanged)
-		*unchanged = same != 0;
-	if (same && id_out)
-		*id_out = same;
-	if (!same) {
+	if (!same)
 		error = mt_jevent_emit(j, "scan.add", mt_now_ms(),
 				       json_pack("{ss, ss, ss, sb, sO, sO}", "repo", scan->repo,
 						 "rev", scan->rev, "tree", scan->tree, "worktree",
 						 scan->worktree, "summary", summary_ref, "result", ref),
 				       id_out);
-	}
-	error = mt_jstmt_finish(j, error);
+	if ((error = mt_jstmt_finish(j, error)) < 0)
+		goto cleanup;
+done:
+	if (unchanged)
+		*unchanged = same != 0;
+	if (same && id_out)
+		*id_out = same;
+	error = 0;
 cleanup:
+	free(made);
 	free(stored);
-	json_decref(summary);
-	json_decref(result);
 	json_decref(ref);
 	json_decref(summary_ref);
 	return error;

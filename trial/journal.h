@@ -101,17 +101,24 @@ int mt_journal_effort_current(mt_journal *j, mt_effort *out);
 typedef int (*mt_effort_cb)(const mt_effort *e, void *payload);
 int mt_journal_effort_foreach(mt_journal *j, mt_effort_cb cb, void *payload);
 
-/* A scan to record: the whole result and its summary as JSON text (see
- * probes/scan.h), with the revision it describes. All borrowed. */
+/* A scan to record: the whole result and its summary as compact JSON text
+ * as probes/scan.h writes it, with the revision it describes. All borrowed.
+ * The texts are stored as they are, never parsed here (a diffusers result
+ * is 10 MB). When result is NULL, result_text(result_arg) makes it (a fresh
+ * string, freed here; NULL when out of memory), and only when the scan is
+ * not a rescan of the latest one: a warm rescan never builds it. */
 typedef struct {
 	const char *repo, *rev, *tree; /* tree "" for a work-tree scan */
 	int worktree;
 	const char *summary, *result;
+	char *(*result_text)(void *arg);
+	void *result_arg;
 } mt_journal_scan;
 
 /* Records a scan. A rescan of the same committed tree with the same summary
  * as the latest scan is not stored again: *unchanged (may be NULL) is set
- * and *id_out (may be NULL) is that scan's id. */
+ * and *id_out (may be NULL) is that scan's id. The summary is named by its
+ * digest before anything is written, so such a rescan writes nothing. */
 int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_out,
 			int *unchanged);
 

@@ -458,8 +458,8 @@ static void test_migrates_an_older_journal(void **state)
 		json_decref(inv);
 	}
 	{
-		mt_journal_scan rec = {"/r", "abc", "t1", 0, "{\"totals\":{}}",
-				       "{\"calls\":[]}"};
+		mt_journal_scan rec = {.repo = "/r", .rev = "abc", .tree = "t1",
+				       .summary = "{\"totals\":{}}", .result = "{\"calls\":[]}"};
 		int unchanged = -1;
 		int64_t again = 0;
 		assert_int_equal(mt_journal_scan_add(c->j, &rec, &id, &unchanged), 0);
