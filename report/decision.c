@@ -75,22 +75,20 @@ static json_t *probe_evidence(const mt_probe_view *v, int64_t id, const char *cr
 static json_t *trial_probe(mt_journal *j, const mt_spec *spec, json_t **other)
 {
 	const char *table = mt_decide_table(spec);
-	json_t *p = NULL, *last = NULL, *out;
+	json_t *p = NULL, *out;
 	int64_t id = 0, created = 0, last_id = 0;
+	char *last_table = NULL;
 	mt_probe_view v;
 	char when[32];
 
 	*other = json_null();
-	if (mt_journal_probe_latest(j, &last, &last_id, NULL) == 0) {
-		(void)mt_probe_view_read(&v, last); /* an older record's absent keys: none */
-		if (!v.table_name || strcmp(v.table_name, table) != 0) {
-			json_decref(*other);
-			*other = json_pack("{sI, ss?}", "id", (json_int_t)last_id, "table",
-					   v.table_name);
-		}
-		mt_probe_view_dispose(&v);
+	/* the latest probe's table from the index (its result is megabytes) */
+	if (mt_journal_probe_latest_table(j, &last_id, &last_table) == 0 &&
+	    (!last_table || strcmp(last_table, table) != 0)) {
+		json_decref(*other);
+		*other = json_pack("{sI, ss?}", "id", (json_int_t)last_id, "table", last_table);
 	}
-	json_decref(last);
+	free(last_table);
 	mt_error_clear();
 	if (mt_journal_probe_latest_of(j, table, &p, &id, &created) < 0) {
 		mt_error_clear(); /* MT_ENOTFOUND or an unreadable row: no probe to judge */

@@ -860,6 +860,25 @@ int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, i
 	return rc < 0 ? rc : 0;
 }
 
+int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*table_out = NULL;
+	rc = mt_jstmt_first(j, &st, "reading probes",
+			    "SELECT id, table_name FROM probes ORDER BY id DESC LIMIT 1", "");
+	if (rc == 1) {
+		*id_out = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			*table_out = mt_strdup((const char *)sqlite3_column_text(st, 1));
+	} else if (rc == 0) {
+		rc = mt_error_set(MT_ENOTFOUND, "no probe recorded yet (run 'mtrial probe')");
+	}
+	sqlite3_finalize(st);
+	return rc < 0 ? rc : 0;
+}
+
 /* The id of the latest inventory of `source` when its digest is `digest`
  * (the same inventory again), else 0; negative on error. */
 static int64_t same_inventory(mt_journal *j, const char *source, const char *digest)

@@ -148,6 +148,11 @@ int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_
 int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, int64_t *id_out,
 			       int64_t *created_ms);
 
+/* The latest probe's id and the name of the table it used (a fresh string,
+ * NULL when the record has none), from the index alone: its result is not
+ * read. MT_ENOTFOUND when none. */
+int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_out);
+
 /* Records an exact op inventory `inv` (probes/opinventory.h's, borrowed,
  * stored whole) of `source` ("torchscript" or "trace") read from `file`.
  * The same inventory as the latest of its source is not stored again:
