@@ -89,9 +89,9 @@ static void print_systems_of(json_t *systems, const char *design, int *first)
 		(void)mt_runview_system(&s, systems, names[k]);
 		if (!s.known)
 			continue;
-		printf("%s%s%s%s: %lld runs: %lld reached the target, %lld finished short of it, %lld "
+		printf("%s%s%s%s: %lld run%s: %lld reached the target, %lld finished short of it, %lld "
 		       "without its metric in the log, %lld failed or aborted", *first ? "\n" : "",
-		       design ? design : "", design ? " " : "", names[k], (long long)s.runs, (long long)s.reached, (long long)s.missed,
+		       design ? design : "", design ? " " : "", names[k], (long long)s.runs, s.runs == 1 ? "" : "s", (long long)s.reached, (long long)s.missed,
 		       (long long)s.no_metric, (long long)s.failed);
 		if (!isnan(s.time_to_target_s.median))
 			printf("; median time to target %.4g s", s.time_to_target_s.median);

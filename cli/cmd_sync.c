@@ -35,8 +35,9 @@ static void print_text(const mt_sync_trial_result *r)
 	printf(r->tip[0] ? " at %.12s).\n" : ", empty).\n", r->tip);
 	printf("  %zu events received, %zu sent; %zu objects received, %zu sent.\n",
 	       r->events_received, r->events_sent, r->objects_received, r->objects_sent);
-	printf("  The trial holds %zu events from %zu writers on %zu machines.\n", r->events,
-	       r->writers, r->machines);
+	printf("  The trial holds %zu event%s from %zu writer%s on %zu machine%s.\n", r->events,
+	       r->events == 1 ? "" : "s", r->writers, r->writers == 1 ? "" : "s", r->machines,
+	       r->machines == 1 ? "" : "s");
 	if (!r->pushed)
 		printf("  Nothing to push: the remote had all of it.\n");
 	free(remote);

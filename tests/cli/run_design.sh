@@ -62,8 +62,8 @@ eq "$(json 'j["systems"]["candidate"], j["systems"]["best"]["candidate"]["runs"]
 run_mt 0 runs
 has "#1    baseline  evidence  matched" "$OUT" "the list shows the design"
 has "#2    candidate evidence  best" "$OUT" "... of each run"
-has "matched baseline: 1 runs" "$OUT" "the figures of each design, labelled"
-has "best-recipe candidate: 1 runs" "$OUT" "... apart"
+has "matched baseline: 1 run:" "$OUT" "the figures of each design, labelled"
+has "best-recipe candidate: 1 run:" "$OUT" "... apart"
 
 # --- decide never compares across designs ---
 run_mt 1 decide --json

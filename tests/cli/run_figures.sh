@@ -59,7 +59,7 @@ eq "$(json 'j["runs"][0]["metrics"]["target"]["value"], j["systems"]["candidate"
 	"0.77 0 1" "... the target block and the summary are today's"
 run_mt 0 runs
 check "runs: not reached" grep -Eq '^#2 +candidate .* not reached ' <<<"$OUT"
-has "candidate: 1 runs: 0 reached the target, 1 finished short of it, 0 without its metric in the log, 0 failed or aborted" \
+has "candidate: 1 run: 0 reached the target, 1 finished short of it, 0 without its metric in the log, 0 failed or aborted" \
 	"$OUT" "runs: per system, by outcome"
 run_mt 1 decide --json
 eq "$(json '[c["status"] for c in j["criteria"]]')" "['not_met', 'not_met']" \
