@@ -144,6 +144,11 @@ static void recorded_line(const mt_scan_trial_result *r, const mt_trial *t, char
 			 t->dir);
 	else
 		snprintf(msg, size, "Recorded as scan #%lld in %s.", (long long)r->scan_id, t->dir);
+	if (r->rev_from_trial) {
+		size_t n = strlen(msg);
+		snprintf(msg + n, size - n, "%sThe revision is trial.yaml's workload.revision "
+			 "(--rev HEAD scans the current commit).", n ? "\n" : "");
+	}
 }
 
 static int output(struct cli *cli, const mt_scan_result *r, int64_t id, const char *msg)

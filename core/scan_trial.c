@@ -90,12 +90,22 @@ int mt_scan_trial_run(mt_scan_trial_result *out, mt_trial *t, const mt_scan_tria
 			return error;
 		}
 	}
+	/* the trial's own repository at the revision the baseline runs from,
+	 * not whatever its HEAD is now (--rev HEAD scans that) */
+	if (trial_repo && !so.rev && !so.worktree && t->spec &&
+	    (so.rev = mt_spec_get(t->spec, "workload.revision")) && *so.rev)
+		out->rev_from_trial = 1;
+	else if (!out->rev_from_trial)
+		so.rev = o->scan.rev;
 	if (!so.npaths) {
 		so.paths = (const char *const *)spec_paths;
 		so.npaths = nspec;
 		out->paths_from_trial = nspec > 0;
 	}
 	error = mt_scan_run(&out->scan, &so);
+	if (error < 0 && out->rev_from_trial)
+		mt_error_prefix(error, "trial.yaml workload.revision %s (--rev REV scans another): ",
+				so.rev);
 	free(trial_repo);
 	mt_scan_paths_free(spec_paths, nspec);
 	if (error == 0 && (error = read_summary(out)) == 0 && o->recording && t)

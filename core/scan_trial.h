@@ -30,6 +30,7 @@ typedef struct {
 typedef struct {
 	mt_scan_result scan;
 	int paths_from_trial;  /* the limit is trial.yaml's scan.paths */
+	int rev_from_trial;    /* the revision is trial.yaml's workload.revision */
 	char **paths_missing;  /* limits with nothing there at the revision */
 	size_t npaths_missing;
 	size_t files_scanned, calls, findings;

@@ -193,6 +193,21 @@ run_mt 0 init --repo "$T_TMP/other" --trial "$O/.mtrial"
 run_mt 0 scan --trial "$O/.mtrial" --json
 eq "$(json 'j["repo"], j["totals"]["calls"]')" "$T_TMP/other 0" \
 	"scan without --repo reads the trial's repository"
+# ... at trial.yaml's workload.revision (the baseline's code), not at
+# whatever the repository's HEAD has moved on to; --rev HEAD scans that
+BASE=$(git -C "$T_TMP/other" rev-parse HEAD)
+printf 'import torch\nx = torch.zeros(2).cumsum(0)\n' >"$T_TMP/other/later.py"
+git -C "$T_TMP/other" add later.py && git -C "$T_TMP/other" commit -qm later
+run_mt 0 scan --trial "$O/.mtrial" --json
+eq "$(json 'j["rev"], j["requested_rev"]')" "$BASE $BASE" "scan reads workload.revision"
+run_mt 0 scan --trial "$O/.mtrial"
+has "The revision is trial.yaml's workload.revision" "$OUT" "and says so"
+run_mt 0 scan --trial "$O/.mtrial" --rev HEAD --json
+eq "$(json 'j["rev"], j["totals"]["calls"] > 0')" "$(git -C "$T_TMP/other" rev-parse HEAD) True" "--rev HEAD scans the newer commit"
+sed -i "s/^  revision: .*/  revision: \"0123abc\"/" "$O/.mtrial/trial.yaml"
+run_mt 2 scan --trial "$O/.mtrial"
+has "trial.yaml workload.revision 0123abc" "$ERR" "a revision the repository lacks is named as trial.yaml's"
+sed -i "s/^  revision: .*/  revision: \"$BASE\"/" "$O/.mtrial/trial.yaml"
 mv "$T_TMP/other" "$T_TMP/moved"
 run_mt 2 scan --trial "$O/.mtrial"
 has "trial.yaml workload.repository" "$ERR" "a trial's repository that is gone: named as trial.yaml's"
