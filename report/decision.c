@@ -83,7 +83,7 @@ static json_t *trial_probe(mt_journal *j, const mt_spec *spec, json_t **other)
 
 	*other = json_null();
 	/* the latest probe's table from the index (its result is megabytes) */
-	if (mt_journal_probe_latest_table(j, &last_id, &last_table) == 0 &&
+	if (mt_journal_probe_latest_table(j, &last_id, &last_table, NULL) == 0 &&
 	    (!last_table || strcmp(last_table, table) != 0)) {
 		json_decref(*other);
 		*other = json_pack("{sI, ss?}", "id", (json_int_t)last_id, "table", last_table);

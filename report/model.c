@@ -334,14 +334,15 @@ static json_t *part_tracks(mt_report_parts *p)
 	return mt_model_probes_tracks(p->t, p->now_ms);
 }
 
-/* Whether the journal holds a `kind` ("note", "effort", "run"): of the
- * part when it is built, else asked of the journal (one row read). A
- * journal that cannot be read holds none, as its listings would say. */
+/* Whether the journal holds a `kind` ("note", "effort", "run", "scan",
+ * "probe"): of the part when it is built, else asked of the journal (one
+ * row read). A journal that cannot be read holds none, as its listings
+ * would say. */
 static int any(mt_report_parts *p, const char *kind, enum part_id id)
 {
 	int has = 0;
 
-	if (p->v[id] && id == P_RUNS)
+	if (p->v[id] && (id == P_RUNS || id == P_SCAN || id == P_PROBE))
 		return !json_is_null(p->v[id]);
 	if (p->v[id])
 		return id == P_EFFORT ? p->intervals > 0 : json_array_size(p->v[id]) > 0;
@@ -353,15 +354,16 @@ static int any(mt_report_parts *p, const char *kind, enum part_id id)
 static json_t *part_steps(mt_report_parts *p)
 {
 	struct step_facts f = {0};
-	json_t *scan = part(p, P_SCAN), *probe = part(p, P_PROBE);
 	const mt_spec *spec = p->t->spec;
 
-	if (!scan || !probe || !part(p, P_CHECKS))
+	if (!part(p, P_CHECKS))
 		return NULL;
 	f.effort = any(p, "effort", P_EFFORT) || any(p, "note", P_NOTES);
 	f.repository = spec && mt_spec_get(spec, "workload.repository");
-	f.scanned = !json_is_null(scan);
-	f.probed = !json_is_null(probe);
+	/* asked of the journal unless built: a probe of a large repository is
+	 * megabytes to read for a yes */
+	f.scanned = any(p, "scan", P_SCAN);
+	f.probed = any(p, "probe", P_PROBE);
 	f.checked = p->checked;
 	f.ran = any(p, "run", P_RUNS);
 	f.decision = p->flags & MT_REPORT_PARTS_DEFER_DECISION ? p->v[P_DECISION]

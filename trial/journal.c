@@ -860,16 +860,23 @@ int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, i
 	return rc < 0 ? rc : 0;
 }
 
-int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_out)
+int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_out,
+				  int64_t *bytes_out)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*table_out = NULL;
+	/* the result column holds the artefact's reference, {object, bytes};
+	 * a record from before artefacts, the result itself */
 	rc = mt_jstmt_first(j, &st, "reading probes",
-			    "SELECT id, table_name FROM probes ORDER BY id DESC LIMIT 1", "");
+			    "SELECT id, table_name, CASE WHEN json_valid(result) THEN"
+			    " coalesce(json_extract(result, '$.bytes'), length(result))"
+			    " ELSE length(result) END FROM probes ORDER BY id DESC LIMIT 1", "");
 	if (rc == 1) {
 		*id_out = sqlite3_column_int64(st, 0);
+		if (bytes_out)
+			*bytes_out = sqlite3_column_int64(st, 2);
 		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
 			*table_out = mt_strdup((const char *)sqlite3_column_text(st, 1));
 	} else if (rc == 0) {

@@ -148,10 +148,12 @@ int mt_journal_probe_latest(mt_journal *j, json_t **out, int64_t *id_out, int64_
 int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, int64_t *id_out,
 			       int64_t *created_ms);
 
-/* The latest probe's id and the name of the table it used (a fresh string,
- * NULL when the record has none), from the index alone: its result is not
- * read. MT_ENOTFOUND when none. */
-int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_out);
+/* The latest probe's id, the name of the table it used (a fresh string,
+ * NULL when the record has none) and the size of its result in bytes
+ * (bytes_out may be NULL), from the index alone: the result is not read.
+ * MT_ENOTFOUND when none. */
+int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_out,
+				  int64_t *bytes_out);
 
 /* Records an exact op inventory `inv` (probes/opinventory.h's, borrowed,
  * stored whole) of `source` ("torchscript" or "trace") read from `file`.

@@ -54,6 +54,8 @@ static const struct {
 	{"note", "SELECT EXISTS (SELECT 1 FROM notes WHERE" NOT_WITHDRAWN("note") ")"},
 	{"effort", "SELECT EXISTS (SELECT 1 FROM effort WHERE" NOT_WITHDRAWN("effort") ")"},
 	{"run", "SELECT EXISTS (SELECT 1 FROM runs WHERE" NOT_WITHDRAWN("run") ")"},
+	{"scan", "SELECT EXISTS (SELECT 1 FROM scans)"},
+	{"probe", "SELECT EXISTS (SELECT 1 FROM probes)"},
 };
 
 int mt_journal_has(mt_journal *j, const char *kind, int *out)

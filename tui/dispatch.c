@@ -24,6 +24,9 @@ struct tui_ctx tui_make_ctx(struct tui_wizard *w)
 			      .scan_view = &w->scan_view,
 			      .probe = w->probe,
 			      .probe_id = w->probe_id,
+			      .probe_unread = w->probe_want != w->probe_id ? w->probe_want : 0,
+			      .probe_unreadable = w->probe_want != w->probe_id &&
+						  w->full_tried == w->reloads + 1,
 			      .probe_steps = w->probe_steps,
 			      .checks = w->checks,
 			      .runs = w->runs.attempts ? &w->runs : NULL,

@@ -747,13 +747,24 @@ static void nothing_yet(struct tui_page *p, const struct tui_ctx *ctx)
 
 	tui_heading(p, "Op status on the candidate");
 	page_line(p);
+	if (ctx->probe_unread) { /* drawn once so, then read (megabytes on a large repository) */
+		snprintf(buf, sizeof(buf), ctx->probe_unreadable ? "Probe #%lld cannot be read."
+								 : "Reading probe #%lld...",
+			 (long long)ctx->probe_unread);
+		page_add_at(p, TUI_LABEL_COL, ctx->probe_unreadable ? STYLE_ERROR : STYLE_DIM, buf);
+		if (ctx->probe_unreadable)
+			page_para(p, TUI_LABEL_COL, STYLE_NORMAL,
+				  "The message line says why; `mtrial doctor` names the artefacts "
+				  "missing. Press `p` to probe again.");
+		return;
+	}
 	page_add_at(p, TUI_LABEL_COL, STYLE_WARN, "Nothing probed yet.");
 	page_para(p, TUI_LABEL_COL, STYLE_NORMAL,
 		  "A probe joins the scan's ops with a compatibility table taken from the "
 		  "Neuron documentation: for each op, whether the device runs it, runs it under "
 		  "conditions, falls back to the CPU or does not run it, and which table of "
 		  "which date says so. Press `p`, or run `mtrial probe`.");
-	if (!ctx->scan_id)
+	if (!jv_int(ctx->model, "scan.id", 0))
 		page_para(p, TUI_LABEL_COL, STYLE_WARN,
 			  "It needs a scan first: press `s` to scan the repository.");
 	tui_heading(p, "Candidate");

@@ -86,7 +86,7 @@ static void reread_spec(struct tui_wizard *w)
  * the summary names another scan. */
 static void read_scan(struct tui_wizard *w)
 {
-	int64_t want = jv_int(w->model, "scan.id", 0), id = 0;
+	int64_t want = w->scan_want, id = 0;
 	json_t *scan = NULL;
 
 	if (want == w->scan_id)
@@ -149,7 +149,7 @@ static void probe_facts(struct tui_wizard *w)
  * another probe; it keeps every call site, which the model cuts. */
 static void read_probe(struct tui_wizard *w)
 {
-	int64_t want = jv_int(w->model, "probe.id", 0), id = 0, created = 0;
+	int64_t want = w->probe_want, id = 0, created = 0;
 	json_t *probe = NULL;
 	char when[32];
 
@@ -272,8 +272,7 @@ int record_part(struct tui_wizard *w, const char *key)
 /* What the frame and every step read of the model (the side list's
  * statuses, the title, trial.yaml, the latest scan, probe and checks): each
  * a query or two, never a long list. */
-static const char *const frame_parts[] = {"trial", "spec", "scan", "probe", "checks", "steps",
-					  NULL};
+static const char *const frame_parts[] = {"trial", "spec", "scan", "checks", "steps", NULL};
 
 /* What a step reads of the model besides: built before it draws (the
  * Tracks' effort: the intervals, few; the facts trial.yaml misses), or,
@@ -331,17 +330,31 @@ static void new_notes(struct tui_wizard *w, json_t *old, int64_t old_version)
 }
 
 /* Runs up to which the decision is worked out before the first frame
- * (about 0.25 ms a run); on more, the side list's Summary says "?" until
- * the step opens. */
+ * (about 0.25 ms a run), and the size of the probe it reads (a probe of
+ * diffusers is 11 MB, 0.3 s to read); on more, the side list's Summary
+ * says "?" until the step opens. */
 #define DECISION_EAGER_RUNS 50
+#define DECISION_EAGER_PROBE_BYTES (256 * 1024)
 
-static int few_runs(struct tui_wizard *w)
+static int decision_cheap(struct tui_wizard *w)
 {
 	int64_t max_id = 0;
 
 	if (mt_journal_run_id_max(w->trial->journal, &max_id) < 0)
 		mt_error_clear(); /* the decision will say */
-	return max_id <= DECISION_EAGER_RUNS;
+	return max_id <= DECISION_EAGER_RUNS && w->probe_bytes <= DECISION_EAGER_PROBE_BYTES;
+}
+
+/* The latest probe's id and size, from the index (its result unread). */
+static void latest_probe(struct tui_wizard *w)
+{
+	char *table = NULL;
+
+	w->probe_want = w->probe_bytes = 0;
+	if (mt_journal_probe_latest_table(w->trial->journal, &w->probe_want, &table,
+					  &w->probe_bytes) < 0)
+		mt_error_clear(); /* none; a journal that cannot be read says so elsewhere */
+	free(table);
 }
 
 void record_reload(struct tui_wizard *w)
@@ -357,10 +370,11 @@ void record_reload(struct tui_wizard *w)
 	w->model = json_object();
 	w->model_mono = mt_mono_ms();
 	read_timer(w);
+	latest_probe(w);
 	/* the Summary shown: its decision again before the frame, not a
 	 * "working out" flashing at every reload; and on a trial of few runs,
 	 * where it takes a few ms, for the side list's Summary */
-	if ((showing(w, "summary") && json_object_get(old, "decision")) || few_runs(w))
+	if ((showing(w, "summary") && json_object_get(old, "decision")) || decision_cheap(w))
 		error = record_part(w, "decision");
 	for (size_t i = 0; frame_parts[i] && error == 0; i++)
 		error = record_part(w, frame_parts[i]);
@@ -376,14 +390,24 @@ void record_reload(struct tui_wizard *w)
 	json_decref(old);
 	w->reloads++;
 	w->tried = 0;
-	read_scan(w);
-	read_probe(w);
+	w->scan_want = jv_int(w->model, "scan.id", 0);
 	read_checks(w);
 	record_step_parts(w);
 }
 
+void record_full(struct tui_wizard *w)
+{
+	read_scan(w);
+	read_probe(w);
+}
+
 void record_step_parts(struct tui_wizard *w)
 {
+	/* the full results, once read (the Ops step, the Repository step's
+	 * lists, probing), kept current; first read for the Ops step after it
+	 * has drawn once saying so (record_pending) */
+	if (w->scan || w->probe)
+		record_full(w);
 	for (size_t i = 0; i < N_STEP_PARTS; i++)
 		if (!step_parts[i].costly && showing(w, step_parts[i].step_id))
 			(void)record_part(w, step_parts[i].key);
@@ -401,10 +425,19 @@ static int waiting_for(const struct tui_wizard *w)
 	return -1;
 }
 
+/* The Ops step's full scan and probe not read yet. */
+static int full_unread(const struct tui_wizard *w)
+{
+	return showing(w, "ops") && w->full_tried != w->reloads + 1 &&
+	       (w->scan_want != w->scan_id || w->probe_want != w->probe_id);
+}
+
 int record_pending(const struct tui_wizard *w)
 {
 	if (showing(w, "runs"))
 		return w->runs_reload != w->reloads;
+	if (full_unread(w))
+		return 1;
 	return w->parts && waiting_for(w) >= 0;
 }
 
@@ -426,6 +459,10 @@ void record_build_pending(struct tui_wizard *w)
 
 	if (showing(w, "runs"))
 		read_runs(w);
+	else if (full_unread(w)) {
+		w->full_tried = w->reloads + 1;
+		record_full(w);
+	}
 	else if (i >= 0)
 		build_costly(w, i);
 }

@@ -251,7 +251,9 @@ static void summary_draw(struct tui_page *p, const struct tui_ctx *ctx, const mt
  * nothing in the new. */
 static void sync(struct repo_state *st, const struct tui_ctx *ctx)
 {
-	if (inventory_sync(&st->inv, ctx->scan, ctx->scan_id))
+	int64_t had = st->inv.scan_id; /* 0: the full scan not read until a list asked */
+
+	if (inventory_sync(&st->inv, ctx->scan, ctx->scan_id) && had)
 		st->view = VIEW_SUMMARY;
 }
 
@@ -271,10 +273,14 @@ static void repository_draw(void *state, const struct tui_ctx *ctx, struct tui_p
 	}
 }
 
-/* A view's key shows it, or the summary again when it is showing. */
-static int show(struct repo_state *st, enum repo_view v)
+/* A view's key shows it, or the summary again when it is showing. The
+ * lists need the scan's full result, read now (not before the first
+ * frame: megabytes on a large repository). */
+static int show(struct repo_state *st, const struct tui_ctx *ctx, enum repo_view v)
 {
 	st->view = st->view == v ? VIEW_SUMMARY : v;
+	if (st->view != VIEW_SUMMARY)
+		record_full(ctx->wizard);
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
@@ -286,11 +292,11 @@ static int repository_handle(void *state, const struct tui_ctx *ctx, enum tui_ac
 	sync(st, ctx);
 	switch (a) {
 	case TUI_ACT_BY_OP:
-		return show(st, VIEW_OPS);
+		return show(st, ctx, VIEW_OPS);
 	case TUI_ACT_BY_FILE:
-		return show(st, VIEW_FILES);
+		return show(st, ctx, VIEW_FILES);
 	case TUI_ACT_BY_FINDING:
-		return show(st, VIEW_FINDINGS);
+		return show(st, ctx, VIEW_FINDINGS);
 	default:
 		break;
 	}

@@ -51,6 +51,11 @@ struct tui_ctx {
 					  (mt_journal_probe_latest) with its
 					  "id" and "created", or NULL */
 	int64_t probe_id;              /* its id in the journal, 0 with none */
+	int64_t probe_unread;          /* the record's latest probe, when its full
+					  result is being read (the step that
+					  needs it has drawn once saying so), else 0 */
+	int probe_unreadable;          /* ... and that read failed (said on the
+					  message line) */
 	int64_t probe_steps;           /* its trace's optimizer steps, -1 not known */
 	json_t *checks;                /* the recorded checks' full results,
 					  newest first (mt_journal_checks_json),

@@ -81,10 +81,17 @@ struct tui_wizard {
 	struct tui_prompt prompt;
 	struct tui_menu menu;
 	int category;                 /* chosen in MODE_CATEGORY */
-	json_t *scan;                 /* owned; the latest scan's full result */
+	json_t *scan;                 /* owned; the latest scan's full result,
+					 read when a step needs it (record_full) */
 	int64_t scan_id;              /* its id, 0 with none */
-	json_t *probe;                /* owned; the latest probe's full result */
+	int64_t scan_want;            /* the latest scan's id in the record */
+	json_t *probe;                /* owned; the latest probe's full result,
+					 read as the scan's */
 	int64_t probe_id;             /* its id, 0 with none */
+	int64_t probe_want;           /* the latest probe's id in the record */
+	int64_t probe_bytes;          /* and the size of its result */
+	unsigned full_tried;          /* reloads + 1 when record_full ran for the
+					 Ops step (a failure is said once a reload) */
 	const char *probe_table;      /* its table's name, borrowed from probe */
 	const char *probe_from;       /* the source of its ops, borrowed from probe */
 	int64_t probe_steps;          /* its trace's optimizer steps, -1 not known */
@@ -115,6 +122,12 @@ int record_part(struct tui_wizard *w, const char *key);
 /* Adds to the model what the step shown reads that costs little (the
  * effort; what trial.yaml misses), before it draws. */
 void record_step_parts(struct tui_wizard *w);
+
+/* The latest scan's and probe's full results (w->scan, w->probe), read
+ * when they are not the record's latest: megabytes on a large repository,
+ * so only for a step or an action that needs them (the Ops step, the
+ * Repository step's lists, probing). */
+void record_full(struct tui_wizard *w);
 /* Whether the step shown waits for something costly (the decision over
  * every run, the runs with their logs): it draws once saying so, then the
  * loop calls record_build_pending and draws again. */
