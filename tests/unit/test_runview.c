@@ -41,15 +41,14 @@ static struct {
 
 static void import(const char *path, const char *system, int rehearsal, json_t *topology)
 {
-	mt_run_attempt at = {.system = system, .rehearsal = rehearsal};
-	mt_runlog_rules *rules = NULL;
+	mt_run_import_options o = {.path = path, .format = MT_RUNS_LOG_RAW,
+				   .at = {.system = system, .rehearsal = rehearsal},
+				   .topology = topology};
 	mt_run_import_result r;
 
-	assert_int_equal(mt_runlog_rules_load(&rules), 0);
-	if (mt_run_import(&r, fx.t, rules, &at, path, MT_RUNS_LOG_RAW, topology) < 0)
+	if (mt_run_import(&r, fx.t, &o) < 0)
 		fail_msg("%s", mt_error_last());
 	mt_run_import_result_dispose(&r);
-	mt_runlog_rules_free(rules);
 }
 
 static int setup(void **state)
