@@ -103,6 +103,10 @@
 	  "Runs: withdraw the selected run, made by mistake (asks why; the journal "    \
 	  "keeps it with who, when and why, and every figure leaves it out, as `mtrial " \
 	  "rm run ID --why TEXT`)", 'W')                                                \
+	_(IMPORT_RUN, "import-run",                                                     \
+	  "Runs: import a run made elsewhere (asks for its log: an MLPerf log, mtrial: "  \
+	  "lines, CSV or JSON Lines; then its system, track and, when trial.yaml sets "  \
+	  "precision.best, its comparison; as `mtrial runs import`), then selects it", 'I') \
 	_(MARK, "mark-change",                                                          \
 	  "Tracks: mark the selected file's change reusable, then model-specific, then "  \
 	  "not at all (Enter in Tracks & effort lists the changed files)", 'm')          \
