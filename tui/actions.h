@@ -113,6 +113,10 @@
 	_(WRITE_REPORT, "write-report",                                                 \
 	  "Summary: write the report into the trial directory (report.md and "          \
 	  "report.html, as `mtrial report` renders them)", 'w')                         \
+	_(BUNDLE, "write-bundle",                                                       \
+	  "Summary: write a bundle for another team (asks for the file, "                \
+	  "NAME-bundle.tar.gz beside the trial, and whether to redact private notes, "   \
+	  "host names and absolute paths; as `mtrial bundle -o FILE [--redact]`)", 'b')  \
 	_(RELOAD, "reload", "Reload the record now (it also reloads every 2 seconds)", 'R') \
 	_(HELP, "help", "Show or hide this help", '?', KEY_F(1))                        \
 	_(REDRAW, "redraw", "Redraw the screen", TUI_CTRL('l'))                        \
