@@ -182,7 +182,7 @@ static int sniff_files(char **files, int n, enum mt_runs_log_format *formats, js
 
 	*topology = NULL;
 	for (int i = 0; i < n; i++) {
-		if ((error = mt_run_import_sniff(&formats[i], files[i])) < 0)
+		if ((error = mt_run_import_sniff(&formats[i], files[i], 0)) < 0)
 			return error;
 		if (formats[i] != MT_RUNS_SYSTEM)
 			continue;

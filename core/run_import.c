@@ -90,7 +90,14 @@ static int refuse_known_log(mt_trial *t, const char *path)
 			    (long long)id);
 }
 
-int mt_run_import_sniff(enum mt_runs_log_format *out, const char *path)
+/* A system description where a run's log was expected. */
+static int refuse_system(const char *path)
+{
+	return mt_error_set(MT_EINVALID, "%s is a system description, not a run's log: import it "
+			    "with the logs of the runs it made", path);
+}
+
+int mt_run_import_sniff(enum mt_runs_log_format *out, const char *path, int logs_only)
 {
 	char head[4096];
 	size_t len;
@@ -101,7 +108,7 @@ int mt_run_import_sniff(enum mt_runs_log_format *out, const char *path)
 	len = fread(head, 1, sizeof(head), f);
 	fclose(f);
 	*out = mt_runs_sniff(path, head, len);
-	return 0;
+	return logs_only && *out == MT_RUNS_SYSTEM ? refuse_system(path) : 0;
 }
 
 /* The figures of the log, with o's rules or rules read for it. */
@@ -125,8 +132,7 @@ int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_run_import_op
 
 	memset(out, 0, sizeof(*out));
 	if (o->format == MT_RUNS_SYSTEM)
-		return mt_error_set(MT_EINVALID, "%s is a system description, not a run's log: import "
-				    "it with the logs of the runs it made", o->path);
+		return refuse_system(o->path);
 	if ((error = mt_run_design_check(t->spec, o->at.design)) < 0)
 		return error;
 	if ((error = read_metrics(&out->metrics, o, t->spec)) < 0)

@@ -33,8 +33,9 @@ typedef struct {
 
 /* How the file at `path` is laid out, from its name and first bytes
  * (mt_runs_sniff): MT_RUNS_SYSTEM for a system description, which is not a
- * log. MT_ENOTFOUND naming the file when it cannot be read. */
-int mt_run_import_sniff(enum mt_runs_log_format *out, const char *path);
+ * log; with `logs_only` that is MT_EINVALID naming it, as mt_run_import
+ * refuses it. MT_ENOTFOUND naming the file when it cannot be read. */
+int mt_run_import_sniff(enum mt_runs_log_format *out, const char *path, int logs_only);
 
 /* Reads the log o->path of o->format with o->rules and records it in t
  * (opened with its spec) as the attempt o->at, with the system

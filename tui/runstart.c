@@ -1,15 +1,19 @@
 /* Starting a run from the Runs step (x from any step): the system and the
  * track in the step's menus, the design (when trial.yaml sets precision.best),
- * then the command in its prompt. Importing one (I) asks its log first, then
- * the same menus, and records it through `mtrial runs import`'s core
- * function (core/run_import.h), in the wizard: a log is read in a moment. The system menu also offers each system's
+ * then the command in its prompt. The system menu also offers each system's
  * rehearsal (`mtrial run --rehearsal`: a run that tests the pipeline, never
  * evidence). The run is `mtrial run`'s core function (core/run_trial.h),
  * in the background, in a session of its own, so that the wizard keeps
  * drawing, a terminal's Ctrl-C does not reach the run, and the run goes on
  * when the wizard quits. The run records itself as every `mtrial run`
  * does; the Runs step shows its progress (elapsed, step, loss, evaluation)
- * from its log at each reload. The wizard itself writes nothing. */
+ * from its log at each reload.
+ *
+ * Importing a run made elsewhere (I from any step) asks its log first (a
+ * file that cannot be read, or a system description, is said at once),
+ * then the same menus, and records it through `mtrial runs import`'s core
+ * function (core/run_import.h) in the wizard itself: a log is read in a
+ * moment. */
 #include "runstart.h"
 #include "error.h"
 #include "journal.h"
@@ -80,10 +84,7 @@ static int on_log(struct tui_runstart *rs, struct tui_wizard *w, const struct tu
 									     : "No log given");
 		return TUI_REDRAW;
 	}
-	if (mt_run_import_sniff(&format, rs->log) < 0 ||
-	    (format == MT_RUNS_SYSTEM &&
-	     mt_error_set(MT_EINVALID, "%s is a system description, not a run's log: "
-			  "`mtrial runs import` takes it with the logs", rs->log) < 0)) {
+	if (mt_run_import_sniff(&format, rs->log, 1) < 0) {
 		tui_message(w, 1, "Not imported: %s", mt_error_last());
 		mt_error_clear();
 		return TUI_REDRAW;
