@@ -726,13 +726,15 @@ static void system_lines(struct tui_page *p, json_t *model, const char *which)
 /* "Press x to start a run from here", with the key from actions.h. */
 static void start_hint(struct tui_page *p)
 {
-	char keys[32], text[224];
+	char keys[32], import[32], text[320];
 
 	tui_action_keys(TUI_ACT_START_RUN, keys, sizeof(keys));
+	tui_action_keys(TUI_ACT_IMPORT_RUN, import, sizeof(import));
 	snprintf(text, sizeof(text),
 		 "Press %s to start one from here: choose the system and the track, type the "
-		 "command; it runs in the background and shows here as it goes.",
-		 keys);
+		 "command; it runs in the background and shows here as it goes. %s imports a "
+		 "log made elsewhere.",
+		 keys, import);
 	page_line(p);
 	page_para(p, TUI_LABEL_COL, STYLE_NORMAL, text);
 }
