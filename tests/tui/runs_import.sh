@@ -91,8 +91,11 @@ check "nothing more recorded" test "$(db "select count(*) from runs")" = 4
 # --- without precision.best, no comparison to choose ------------------------------------
 sed -i '/^precision:/,$d' "$SPEC"
 printf 'mtrial:step=1 loss=2.5\nmtrial:step=2 loss=2.4\n' >"$T/own.log"
-keys R
+keys R Escape g
+check "back on the first step" wait_for '│ Repository'
 keys I
+check "I from another step opens the Runs step with its prompt" \
+	wait_for "│ Runs & clocks" && check "... asking the log" wait_for "import a run's log"
 text "$T/own.log"
 keys Enter 2 1
 check "imported without asking the comparison" \
