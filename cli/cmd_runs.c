@@ -11,7 +11,6 @@
 #include "runview.h"
 #include "util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,32 +173,18 @@ static void print_list(const mt_run_view *runs, size_t count, size_t hidden)
 		       "leave them out\n(mtrial runs mark ID --evidence counts one).\n", rehearsals);
 }
 
-/* The first bytes of a file, for mt_runs_sniff. */
-static int file_head(const char *path, char *buf, size_t size, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return mt_error_set(MT_ENOTFOUND, "%s: %s", path, strerror(errno));
-	*len = fread(buf, 1, size, f);
-	fclose(f);
-	return 0;
-}
-
 /* What each file is (formats[i]), and the system description among them
  * (at most one) into *topology, NULL when none; the caller frees it, on
  * an error too. */
 static int sniff_files(char **files, int n, enum mt_runs_log_format *formats, json_t **topology)
 {
-	char head[4096];
-	size_t len = 0;
 	int error;
 
 	*topology = NULL;
 	for (int i = 0; i < n; i++) {
-		if ((error = file_head(files[i], head, sizeof(head), &len)) < 0)
+		if ((error = mt_run_import_sniff(&formats[i], files[i], 0)) < 0)
 			return error;
-		if ((formats[i] = mt_runs_sniff(files[i], head, len)) != MT_RUNS_SYSTEM)
+		if (formats[i] != MT_RUNS_SYSTEM)
 			continue;
 		if (*topology)
 			return mt_error_set(MT_EINVALID, "%s: a second system description: one "
@@ -249,6 +234,8 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 		      const struct import_args *a, const char *path,
 		      enum mt_runs_log_format format, int64_t *id)
 {
+	mt_run_import_options o = {.path = path, .format = format, .at = a->at,
+				   .topology = a->topology, .rules = rules};
 	mt_run_import_result r;
 	mt_run_figures m;
 	mt_run_view v;
@@ -257,7 +244,7 @@ static int import_one(struct cli *cli, mt_trial *t, const mt_runlog_rules *rules
 	*id = 0;
 	if (format == MT_RUNS_SYSTEM)
 		return 0;
-	error = mt_run_import(&r, t, rules, &a->at, path, format, a->topology);
+	error = mt_run_import(&r, t, &o);
 	(void)mt_runview_figures(&m, r.metrics);
 	if (error == 0 && !cli->json)
 		printf("Imported %s as run #%lld (%s, %s%s%s, %lld warnings).\n", path, (long long)r.id,

@@ -6,7 +6,9 @@
 #include "topology.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,30 +90,65 @@ static int refuse_known_log(mt_trial *t, const char *path)
 			    (long long)id);
 }
 
-int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_runlog_rules *rules,
-		  const mt_run_attempt *at, const char *path, enum mt_runs_log_format format,
-		  json_t *topology)
+/* A system description where a run's log was expected. */
+static int refuse_system(const char *path)
+{
+	return mt_error_set(MT_EINVALID, "%s is a system description, not a run's log: import it "
+			    "with the logs of the runs it made", path);
+}
+
+int mt_run_import_sniff(enum mt_runs_log_format *out, const char *path, int logs_only)
+{
+	char head[4096];
+	size_t len;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return mt_error_set(MT_ENOTFOUND, "%s: %s", path, strerror(errno));
+	len = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	*out = mt_runs_sniff(path, head, len);
+	return logs_only && *out == MT_RUNS_SYSTEM ? refuse_system(path) : 0;
+}
+
+/* The figures of the log, with o's rules or rules read for it. */
+static int read_metrics(json_t **out, const mt_run_import_options *o, const mt_spec *spec)
+{
+	mt_runlog_rules *own = NULL;
+	int error;
+
+	if (!o->rules && (error = mt_runlog_rules_load(&own)) < 0)
+		return error;
+	error = mt_runs_metrics_with(out, o->rules ? o->rules : own, o->path, o->format, spec, 0, -1);
+	mt_runlog_rules_free(own);
+	return error;
+}
+
+int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_run_import_options *o)
 {
 	mt_run_figures f;
 	json_t *runs, *stored;
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if ((error = mt_run_design_check(t->spec, at->design)) < 0)
+	if (o->format == MT_RUNS_SYSTEM)
+		return refuse_system(o->path);
+	if ((error = mt_run_design_check(t->spec, o->at.design)) < 0)
 		return error;
-	if ((error = mt_runs_metrics_with(&out->metrics, rules, path, format, t->spec, 0, -1)) < 0)
+	if ((error = read_metrics(&out->metrics, o, t->spec)) < 0)
 		return error;
 	(void)mt_runview_figures(&f, out->metrics);
 	if (!f.steps && !json_array_size(f.evaluations) && isnan(f.run_minutes)) {
 		out->empty = 1;
 		return mt_error_set(MT_EINVALID, "%s: no training events in it (MLPerf :::MLLOG lines, "
-				    "mtrial: lines, or CSV/JSONL rows with a step); nothing imported", path);
+				    "mtrial: lines, or CSV/JSONL rows with a step); nothing imported",
+				    o->path);
 	}
-	if ((error = refuse_known_log(t, path)) < 0)
+	if ((error = refuse_known_log(t, o->path)) < 0)
 		return error;
-	if ((stored = import_topology(at, topology)))
+	if ((stored = import_topology(&o->at, o->topology)))
 		json_object_set_new(out->metrics, "topology", stored);
-	if ((error = record(out, t, at, path)) < 0)
+	if ((error = record(out, t, &o->at, o->path)) < 0)
 		return error;
 	runs = mt_journal_runs_json(t->journal, out->id);
 	out->run = json_incref(json_array_get(runs, 0));

@@ -20,15 +20,32 @@ typedef struct {
 			       metric_warning, workload_warning against trial.yaml */
 } mt_run_import_result;
 
-/* Reads the log at `path` of `format` with `rules` (read once by the
- * caller for many logs) and records it in t (opened with its spec) as an
- * attempt `at`, with the system description's `topology` (may be NULL). A
- * log with no training event in it (no step, evaluation or run time) is
- * MT_EINVALID naming it (out->empty, out->metrics kept for its warnings). Dated by its
- * first event, or now for a series with no date. The caller disposes *out. */
-int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_runlog_rules *rules,
-		  const mt_run_attempt *at, const char *path, enum mt_runs_log_format format,
-		  json_t *topology);
+/* What one import records: the log, how it is laid out, the attempt. */
+typedef struct {
+	const char *path;                /* the log */
+	enum mt_runs_log_format format;  /* as mt_run_import_sniff says it is */
+	mt_run_attempt at;               /* system, track, design, ... */
+	json_t *topology;                /* the system description's (mt_runs_system_read),
+					    borrowed; NULL: none */
+	const mt_runlog_rules *rules;    /* read once by the caller for many logs,
+					    borrowed; NULL: read for this one */
+} mt_run_import_options;
+
+/* How the file at `path` is laid out, from its name and first bytes
+ * (mt_runs_sniff): MT_RUNS_SYSTEM for a system description, which is not a
+ * log; with `logs_only` that is MT_EINVALID naming it, as mt_run_import
+ * refuses it. MT_ENOTFOUND naming the file when it cannot be read. */
+int mt_run_import_sniff(enum mt_runs_log_format *out, const char *path, int logs_only);
+
+/* Reads the log o->path of o->format with o->rules and records it in t
+ * (opened with its spec) as the attempt o->at, with the system
+ * description's o->topology. A system description (MT_RUNS_SYSTEM) is
+ * MT_EINVALID naming it. A log with no training event in it (no step,
+ * evaluation or run time) is MT_EINVALID naming it (out->empty,
+ * out->metrics kept for its warnings). A log already recorded as a
+ * standing run is MT_EEXISTS naming the run. Dated by its first event, or
+ * now for a series with no date. The caller disposes *out. */
+int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_run_import_options *o);
 
 void mt_run_import_result_dispose(mt_run_import_result *r);
 

@@ -103,12 +103,20 @@
 	  "Runs: withdraw the selected run, made by mistake (asks why; the journal "    \
 	  "keeps it with who, when and why, and every figure leaves it out, as `mtrial " \
 	  "rm run ID --why TEXT`)", 'W')                                                \
+	_(IMPORT_RUN, "import-run",                                                     \
+	  "Runs: import a run made elsewhere (asks for its log: an MLPerf log, mtrial: "  \
+	  "lines, CSV or JSON Lines; then its system, track and, when trial.yaml sets "  \
+	  "precision.best, its comparison; as `mtrial runs import`), then selects it", 'I') \
 	_(MARK, "mark-change",                                                          \
 	  "Tracks: mark the selected file's change reusable, then model-specific, then "  \
 	  "not at all (Enter in Tracks & effort lists the changed files)", 'm')          \
 	_(WRITE_REPORT, "write-report",                                                 \
 	  "Summary: write the report into the trial directory (report.md and "          \
 	  "report.html, as `mtrial report` renders them)", 'w')                         \
+	_(BUNDLE, "write-bundle",                                                       \
+	  "Summary: write a bundle for another team (asks for the file, "                \
+	  "NAME-bundle.tar.gz beside the trial, and whether to redact private notes, "   \
+	  "host names and absolute paths; as `mtrial bundle -o FILE [--redact]`)", 'b')  \
 	_(RELOAD, "reload", "Reload the record now (it also reloads every 2 seconds)", 'R') \
 	_(HELP, "help", "Show or hide this help", '?', KEY_F(1))                        \
 	_(REDRAW, "redraw", "Redraw the screen", TUI_CTRL('l'))                        \

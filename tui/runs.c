@@ -52,7 +52,7 @@ struct runs_state {
 	struct tui_compilation comp;
 	int64_t withdraw_id; /* the run the withdrawal's prompt asks about */
 	char title[64];      /* and that prompt's title */
-	struct tui_runstart start; /* the dialogue that starts a run (R) */
+	struct tui_runstart start; /* the dialogue that starts a run (x) or imports one (I) */
 };
 
 static json_t *attempts(const struct runs_state *st)
@@ -726,13 +726,15 @@ static void system_lines(struct tui_page *p, json_t *model, const char *which)
 /* "Press x to start a run from here", with the key from actions.h. */
 static void start_hint(struct tui_page *p)
 {
-	char keys[32], text[224];
+	char keys[32], import[32], text[320];
 
 	tui_action_keys(TUI_ACT_START_RUN, keys, sizeof(keys));
+	tui_action_keys(TUI_ACT_IMPORT_RUN, import, sizeof(import));
 	snprintf(text, sizeof(text),
 		 "Press %s to start one from here: choose the system and the track, type the "
-		 "command; it runs in the background and shows here as it goes.",
-		 keys);
+		 "command; it runs in the background and shows here as it goes. %s imports a "
+		 "log made elsewhere.",
+		 keys, import);
 	page_line(p);
 	page_para(p, TUI_LABEL_COL, STYLE_NORMAL, text);
 }
@@ -826,10 +828,17 @@ static int withdraw_input(void *state, const struct tui_ctx *ctx, const struct t
 static int runs_input(void *state, const struct tui_ctx *ctx, const struct tui_key *k)
 {
 	struct runs_state *st = state;
+	int result;
 
-	if (st->start.stage != RUNSTART_NONE)
-		return runstart_input(&st->start, ctx->wizard, k);
-	return withdraw_input(state, ctx, k);
+	if (st->start.stage == RUNSTART_NONE)
+		return withdraw_input(state, ctx, k);
+	result = runstart_input(&st->start, ctx->wizard, k);
+	if (st->start.imported) { /* the list, with the run imported selected once read */
+		st->follow = st->start.imported;
+		st->start.imported = 0;
+		st->details = st->systems = st->compilation = st->scaling = 0;
+	}
+	return result;
 }
 
 static const char *runs_elsewhere(enum tui_action a)
@@ -847,6 +856,8 @@ static int runs_handle(void *state, const struct tui_ctx *ctx, enum tui_action a
 	sync(st, ctx);
 	if (a == TUI_ACT_START_RUN)
 		return runstart_begin(&st->start, ctx->wizard);
+	if (a == TUI_ACT_IMPORT_RUN)
+		return runstart_import_begin(&st->start, ctx->wizard);
 	if (!selected(st))
 		return TUI_UNHANDLED;
 	if (a == TUI_ACT_SYSTEMS || a == TUI_ACT_COMPILATION || a == TUI_ACT_SCALING) {
@@ -884,10 +895,11 @@ static void runs_done(void *state)
 	json_decref(st->runs.systems);
 	tui_compilation_done(&st->comp);
 	tui_scaling_done(&st->scale);
+	runstart_done(&st->start);
 }
 
-/* R from any step: this step shows the run it starts. */
-static const enum tui_action summoned_by[] = {TUI_ACT_START_RUN, TUI_ACT_NONE};
+/* x and I from any step: this step shows the run it starts or imports. */
+static const enum tui_action summoned_by[] = {TUI_ACT_START_RUN, TUI_ACT_IMPORT_RUN, TUI_ACT_NONE};
 
 const struct tui_screen_ops tui_runs_ops = {
 	.name = "Runs & clocks",

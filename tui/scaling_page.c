@@ -1,4 +1,5 @@
 #include "scaling_page.h"
+#include "rows.h"
 #include "error.h"
 #include "util.h"
 
@@ -23,6 +24,14 @@ static void sync(struct tui_scaling *s, mt_trial *t, json_t *attempts)
 		return;
 	}
 	s->have = 1;
+	if (!s->r.other_design[0] && !s->r.other_design[1])
+		return;
+	if (mt_scaling_trial_design(&s->best, t, "best") < 0) {
+		mt_error_clear(); /* the page says how many were left out instead */
+		mt_scaling_trial_result_dispose(&s->best);
+		return;
+	}
+	s->have_best = 1;
 }
 
 static const char *duration_of(char *buf, size_t size, double seconds)
@@ -67,9 +76,9 @@ static void row_draw(struct tui_page *p, const mt_scaling_row *r)
 		page_addf(p, STYLE_DIM, "  %18swaiting for data and communicating: not measured", "");
 }
 
-static void system_draw(struct tui_page *p, const struct tui_scaling *s, int i, const char *name)
+static void system_draw(struct tui_page *p, const mt_scaling_trial_result *r, int i,
+			const char *name)
 {
-	const mt_scaling_trial_result *r = &s->r;
 	size_t rows = 0;
 	int mlperf = 0;
 
@@ -108,6 +117,14 @@ static void system_draw(struct tui_page *p, const struct tui_scaling *s, int i, 
 	}
 }
 
+/* A design's rule above its tables, when the page shows two, and what it is. */
+static void design_heading(struct tui_page *p, const char *title, const char *what)
+{
+	page_line(p);
+	tui_rule(p, title);
+	page_para(p, 2, STYLE_DIM, what);
+}
+
 void tui_scaling_draw(struct tui_scaling *s, struct tui_page *p, mt_trial *t, json_t *attempts)
 {
 	sync(s, t, attempts);
@@ -119,15 +136,34 @@ void tui_scaling_draw(struct tui_scaling *s, struct tui_page *p, mt_trial *t, js
 		page_para(p, 2, STYLE_ERROR, "The scaling figures could not be worked out.");
 		return;
 	}
-	system_draw(p, s, 0, "baseline");
-	system_draw(p, s, 1, "candidate");
+	if (s->r.other_design[0] || s->r.other_design[1])
+		design_heading(p, "Matched recipe (precision)",
+			       "trial.yaml's precision, the same recipe on both systems.");
+	system_draw(p, &s->r, 0, "baseline");
+	system_draw(p, &s->r, 1, "candidate");
+	if (s->have_best) {
+		design_heading(p, "Best recipe (precision.best)",
+			       "Each system's own best recipe: another experiment, never pooled "
+			       "with the matched runs (`mtrial scaling --design best`).");
+		system_draw(p, &s->best, 0, "baseline");
+		system_draw(p, &s->best, 1, "candidate");
+	} else if (s->r.other_design[0] || s->r.other_design[1]) {
+		char text[200];
+		snprintf(text, sizeof(text), "%zu best-recipe run%s left out: another experiment, "
+			 "never pooled with these (`mtrial scaling --design best`).",
+			 s->r.other_design[0] + s->r.other_design[1],
+			 s->r.other_design[0] + s->r.other_design[1] == 1 ? "" : "s");
+		page_para(p, 2, STYLE_WARN, text);
+	}
 }
 
 void tui_scaling_done(struct tui_scaling *s)
 {
 	if (s->have)
 		mt_scaling_trial_result_dispose(&s->r);
+	if (s->have_best)
+		mt_scaling_trial_result_dispose(&s->best);
 	json_decref(s->of);
-	s->have = 0;
+	s->have = s->have_best = 0;
 	s->of = NULL;
 }

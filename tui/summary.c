@@ -5,9 +5,11 @@
  * evidence, source, threshold and value, conditions and what is missing
  * with the command that records it; then the report (w writes report.md
  * and report.html into the trial directory through report/render.h), the
- * quality target and the facts trial.yaml does not give yet. One page that
- * the frame scrolls; the checklist is near its top. */
+ * quality target, the bundle for another team (b: tui/bundle.h) and the
+ * facts trial.yaml does not give yet. One page that the frame scrolls; the
+ * checklist is near its top. */
 #include "screen.h"
+#include "bundle.h"
 #include "rows.h"
 #include "model_path.h"
 #include "render.h"
@@ -33,6 +35,7 @@ struct summary_state {
 	char follow[128];  /* the selected criterion's name, across reloads */
 	char written[512]; /* what the last w did, "" before */
 	int write_failed;
+	struct tui_bundle bundle; /* b's dialogue, and what it wrote last */
 };
 
 /* The command that fills each step, for "Missing". */
@@ -328,7 +331,8 @@ static void summary_draw(void *state, const struct tui_ctx *ctx, struct tui_page
 		criterion_detail(p, &c);
 	mt_error_clear();
 	report_section(p, st, ctx);
-	target_section(p, ctx);
+	target_section(p, ctx); /* on the first screen at 80x24, before the bundle */
+	tui_bundle_section(p, &st->bundle);
 	missing_section(p, ctx);
 }
 
@@ -385,6 +389,8 @@ static int summary_handle(void *state, const struct tui_ctx *ctx, enum tui_actio
 	n = (int)d.n_criteria;
 	if (a == TUI_ACT_WRITE_REPORT)
 		return write_report(st, ctx);
+	if (a == TUI_ACT_BUNDLE)
+		return tui_bundle_begin(&st->bundle, ctx->wizard);
 	if ((a != TUI_ACT_MOVE_UP && a != TUI_ACT_MOVE_DOWN) || n < 2)
 		return TUI_UNHANDLED; /* the frame scrolls the page */
 	st->cursor += a == TUI_ACT_MOVE_UP ? -1 : 1;
@@ -393,10 +399,35 @@ static int summary_handle(void *state, const struct tui_ctx *ctx, enum tui_actio
 	return TUI_HANDLED | TUI_REDRAW;
 }
 
+/* A key for b's prompt or menu. */
+static int summary_input(void *state, const struct tui_ctx *ctx, const struct tui_key *k)
+{
+	struct summary_state *st = state;
+
+	return tui_bundle_input(&st->bundle, ctx->wizard, k);
+}
+
+static const char *summary_elsewhere(enum tui_action a)
+{
+	return a == TUI_ACT_BUNDLE ? "b writes a bundle from the Summary step (mtrial bundle -o FILE "
+				     "does it from anywhere)"
+				   : NULL;
+}
+
+static void summary_done(void *state)
+{
+	struct summary_state *st = state;
+
+	tui_bundle_done(&st->bundle);
+}
+
 const struct tui_screen_ops tui_summary_ops = {
 	.name = "Summary",
 	.step_id = "summary",
 	.draw = summary_draw,
 	.handle = summary_handle,
+	.input = summary_input,
+	.elsewhere = summary_elsewhere,
+	.done = summary_done,
 	.private_size = sizeof(struct summary_state),
 };

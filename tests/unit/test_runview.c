@@ -41,15 +41,14 @@ static struct {
 
 static void import(const char *path, const char *system, int rehearsal, json_t *topology)
 {
-	mt_run_attempt at = {.system = system, .rehearsal = rehearsal};
-	mt_runlog_rules *rules = NULL;
+	mt_run_import_options o = {.path = path, .format = MT_RUNS_LOG_RAW,
+				   .at = {.system = system, .rehearsal = rehearsal},
+				   .topology = topology};
 	mt_run_import_result r;
 
-	assert_int_equal(mt_runlog_rules_load(&rules), 0);
-	if (mt_run_import(&r, fx.t, rules, &at, path, MT_RUNS_LOG_RAW, topology) < 0)
+	if (mt_run_import(&r, fx.t, &o) < 0)
 		fail_msg("%s", mt_error_last());
 	mt_run_import_result_dispose(&r);
-	mt_runlog_rules_free(rules);
 }
 
 static int setup(void **state)
@@ -236,6 +235,41 @@ static void test_systems_and_topology(void **state)
 	json_decref(tp);
 }
 
+/* mt_run_import's options as the CLI and the wizard give them: what a
+ * file is (a system description is not a log when only logs are taken),
+ * the rules read for the call when the caller has none, and refusals that
+ * record nothing: a system description, a log imported already. */
+static void test_import_options(void **state)
+{
+	enum mt_runs_log_format format = MT_RUNS_LOG_TIMED;
+	mt_run_import_options o = {.path = RESNET, .at = {.system = "baseline"}};
+	mt_run_import_result r;
+	json_t *runs;
+
+	(void)state;
+	assert_int_equal(mt_run_import_sniff(&format, RESNET, 1), 0);
+	assert_int_equal(format, MT_RUNS_LOG_RAW);
+	assert_int_equal(mt_run_import_sniff(&format, DELL_SYSTEM, 0), 0);
+	assert_int_equal(format, MT_RUNS_SYSTEM);
+	assert_int_equal(mt_run_import_sniff(&format, DELL_SYSTEM, 1), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "is a system description, not a run's log"));
+	assert_int_equal(mt_run_import_sniff(&format, DATA "runs/none.log", 1), MT_ENOTFOUND);
+	assert_non_null(strstr(mt_error_last(), "none.log"));
+	mt_error_clear();
+
+	o.format = MT_RUNS_SYSTEM;
+	assert_int_equal(mt_run_import(&r, fx.t, &o), MT_EINVALID);
+	mt_run_import_result_dispose(&r);
+	o.format = MT_RUNS_LOG_RAW; /* rules NULL: read for the call */
+	assert_int_equal(mt_run_import(&r, fx.t, &o), MT_EEXISTS);
+	assert_non_null(strstr(mt_error_last(), "this log is run #1's"));
+	mt_run_import_result_dispose(&r);
+	mt_error_clear();
+	runs = mt_journal_runs_json(fx.t->journal, MT_JOURNAL_RUNS_ALL);
+	assert_int_equal(json_array_size(runs), 3);
+	json_decref(runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_row_not_flattened),
 		cmocka_unit_test(test_renamed_key),
 		cmocka_unit_test(test_systems_and_topology),
+		cmocka_unit_test(test_import_options),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
