@@ -9,6 +9,7 @@
 #include "tui_curses.h"
 
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,16 +136,20 @@ static void screens_dispose(struct tui_wizard *w)
 }
 
 /* Waits for a key until the next second of the wall clock, so that the
- * timer in the status line ticks on time. 0 when none came. */
+ * timer in the status line ticks on time. 0 when none came, -1 when the
+ * terminal is gone (hung up with no SIGHUP reaching the wizard: every
+ * read would fail at once, and the loop would spin). */
 static int read_key(struct tui_key *k)
 {
+	struct pollfd pfd = {.fd = STDIN_FILENO, .events = POLLIN};
 	wint_t ch;
 	int rc;
 
 	timeout((int)(1000 - mt_now_ms() % 1000) + 5);
 	rc = get_wch(&ch);
 	if (rc == ERR)
-		return 0;
+		return poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) ? -1
+											     : 0;
 	k->fkey = rc == KEY_CODE_YES;
 	k->ch = ch;
 	return 1;
@@ -185,7 +190,11 @@ static void run_loop(struct tui_wizard *w)
 			continue;
 		}
 		/* No key before the next second is a tick: redraw for the clock. */
-		result = read_key(&k) ? tui_dispatch(w, &k) : TUI_REDRAW;
+		switch (read_key(&k)) {
+		case 1: result = tui_dispatch(w, &k); break;
+		case 0: result = TUI_REDRAW; break;
+		default: stop_signal = SIGHUP; break; /* as if hung up: the same way out */
+		}
 	}
 }
 
