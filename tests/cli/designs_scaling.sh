@@ -59,6 +59,18 @@ eq "$(json "j['inputs']['compile_runs']")" "[2]" "best: run 2 alone"
 eq "$(json "abs(j['inputs']['compile_seconds'] - 40) < 1")" True "its 40 s"
 run_mt 2 buckets --from run 1 --compile-seconds auto --step-seconds auto --design fast
 has "--design fast" "$ERR" "a bad design is refused, exit 2"
+# --from run names a best-recipe run: its design is the default, and a
+# --design that contradicts it is refused naming both
+run_mt 0 buckets --from run 2 --compile-seconds auto --step-seconds auto --json
+eq "$(json "j['inputs']['compile_design'], j['inputs']['compile_runs']")" "best [2]" \
+	"no --design: run 2's own design, best, and its 40 s"
+run_mt 0 buckets --from run 2 --compile-seconds auto --step-seconds auto
+has "from run 2 (best design)" "$OUT" "the text names the run's design"
+has "the median of the candidate's best-design runs" "$OUT" "and the compile time's"
+run_mt 2 buckets --from run 2 --compile-seconds auto --step-seconds auto --design matched
+has "--design matched, but run 2 is of the best design" "$ERR" "a contradicting --design: exit 2, both named"
+run_mt 2 buckets --from run 1 --compile-seconds 5 --step-seconds 0,1 --design best
+has "--design best, but run 1 is of the matched design" "$ERR" "the other way round too"
 
 # --- the report: matched figures, the best runs named as left out ---
 run_mt 0 report --format md
