@@ -55,7 +55,7 @@ static void print_written(struct cli *cli, const char *path, const mt_bundle_res
 					 (json_int_t)r->logs, "logs_missing", (json_int_t)r->logs_missing,
 					 "tracks", (json_int_t)r->tracks, "tracks_skipped",
 					 (json_int_t)r->tracks_skipped, "redacted",
-					 redact ? json_pack("{sI, sI, sI, sI, sI, so, sI, sI}",
+					 redact ? json_pack("{sI, sI, sI, sI, sI, so, sI, sI, sI}",
 							    "private_note_events", (json_int_t)d->notes,
 							    "host_names", (json_int_t)d->hosts,
 							    "absolute_paths", (json_int_t)d->paths,
@@ -66,7 +66,9 @@ static void print_written(struct cli *cli, const char *path, const mt_bundle_res
 							    "artefacts_unchanged",
 							    (json_int_t)d->artefacts_same,
 							    "artefacts_not_carried",
-							    (json_int_t)d->artefacts_missing)
+							    (json_int_t)d->artefacts_missing,
+							    "objects_unnamed_not_carried",
+							    (json_int_t)d->objects_unnamed)
 						: json_null(),
 					 "notes", notes_json(r->notes)));
 		return;
@@ -78,8 +80,9 @@ static void print_written(struct cli *cli, const char *path, const mt_bundle_res
 		       "absolute path(s) replaced, %zu events file(s) renamed; %zu artefact(s)",
 		       d->notes, d->hosts, d->paths, d->files, d->artefacts);
 		print_by_kind(d);
-		printf(" rewritten and named by their new hash, %zu unchanged, %zu not carried.\n",
-		       d->artefacts_same, d->artefacts_missing);
+		printf(" rewritten and named by their new hash, %zu unchanged, %zu not carried; "
+		       "%zu object(s) no event names not carried.\n",
+		       d->artefacts_same, d->artefacts_missing, d->objects_unnamed);
 	}
 	for (const char *p = r->notes; p && *p;) {
 		size_t n = strcspn(p, "\n");

@@ -81,12 +81,13 @@ static void print_advice(const mt_econ_buckets_result *r, const mt_econ_buckets_
 	if (req->lengths_file)
 		snprintf(from, sizeof(from), "%s", "the lengths file");
 	else
-		snprintf(from, sizeof(from), "run %lld", (long long)req->from_run);
+		snprintf(from, sizeof(from), "run %lld (%s design)", (long long)req->from_run,
+		         r->design);
 	printf("%llu steps, %zu distinct lengths (longest %lld), from %s\n",
 	       (unsigned long long)a->steps, a->distinct, (long long)a->longest, from);
 	if (req->compile_auto)
 		snprintf(compile, sizeof(compile), "the median of the candidate's %s-design runs%s",
-		         req->design ? req->design : "matched",
+		         r->design,
 		         r->compile_left_out ? ", the other design's left out" : "");
 	else
 		snprintf(compile, sizeof(compile), "given");
@@ -156,7 +157,7 @@ int cmd_buckets(struct cli *cli, int argc, char **argv)
 	                                     {"max-buckets", required_argument, NULL, 'k'},
 	                                     {"design", required_argument, NULL, 'd'},
 	                                     {0}};
-	mt_econ_buckets_req req = {.multiple = 1, .design = "matched"};
+	mt_econ_buckets_req req = {.multiple = 1}; /* no --design: the run's, else matched */
 	int opt, have_c = 0, have_s = 0;
 	long long v;
 

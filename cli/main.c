@@ -248,8 +248,10 @@ const struct cli_command cli_commands[] = {
 	 "(seq_len, seqlen, sequence_length too); a line printed every k steps counts k.\n"
 	 "--compile-seconds auto: the median compilation measured in the candidate's\n"
 	 "runs (mtrial runs show ID: compilations), rehearsals and withdrawn runs left out,\n"
-	 "of one design: --design matched (the default) or best; the other design's runs\n"
-	 "are another experiment, counted as left out, never in the median.\n"
+	 "of one design: --design matched or best, by default the design of the run\n"
+	 "--from names (matched with --lengths); a --design that is not that run's is\n"
+	 "refused. The other design's runs are another experiment, counted as left out,\n"
+	 "never in the median.\n"
 	 "--step-seconds auto: a least-squares fit of step time against length over the\n"
 	 "run's steady steps (warm-up and stalls left out), quadratic with three or more\n"
 	 "distinct lengths, else linear; needs --from run.\n"},

@@ -8,6 +8,7 @@
 #include "error.h"
 #include "jsonw.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,4 +164,50 @@ int bundle_take_artefacts(struct bundle_files *f, struct bundle_redactor *r)
 		free(name);
 	}
 	return error;
+}
+
+/* 1 when an event names artefact `ref` (the redaction read it). */
+static int named(const struct bundle_redactor *r, const char *ref)
+{
+	for (size_t i = 0; i < r->narts; i++)
+		if (strcmp(r->arts[i].old, ref) == 0)
+			return 1;
+	return 0;
+}
+
+/* The objects of directory sha256/XX (`sub`) that no event names. */
+static size_t unnamed_in(const struct bundle_redactor *r, const char *dir, const char *sub)
+{
+	char *path = mt_path_join(dir, sub);
+	DIR *d = opendir(path);
+	struct dirent *de;
+	size_t n = 0;
+
+	free(path);
+	while (d && (de = readdir(d))) {
+		char ref[MT_OBJECT_REF_LEN + 16];
+		/* NAME.tmp.PID: being written, or a killed writer's; not an object */
+		if (de->d_name[0] == '.' || strstr(de->d_name, ".tmp."))
+			continue;
+		if (snprintf(ref, sizeof(ref), "sha256:%s%s", sub, de->d_name) != MT_OBJECT_REF_LEN)
+			continue; /* no object's name */
+		n += !named(r, ref);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+void bundle_count_unnamed(struct bundle_redactor *r)
+{
+	char *dir = mt_path_join(r->trial_dir, MT_OBJECTS_DIR "/sha256");
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d)))
+		if (strlen(de->d_name) == 2 && de->d_name[0] != '.')
+			r->counts->objects_unnamed += unnamed_in(r, dir, de->d_name);
+	if (d)
+		closedir(d);
+	free(dir);
 }

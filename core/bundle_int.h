@@ -53,6 +53,7 @@ struct bundle_artefact {
  * host) and this host's. */
 struct bundle_redactor {
 	char **hosts;
+	size_t *host_hits; /* how many times each was replaced */
 	size_t nhosts;
 	char **dropped; /* the ids of the events dropped (private notes) */
 	size_t ndropped;
@@ -99,7 +100,18 @@ void bundle_redact_artefacts(struct bundle_redactor *r, json_t *ev);
 /* The artefacts the redacted events name, as record/objects/... */
 int bundle_take_artefacts(struct bundle_files *f, struct bundle_redactor *r);
 
-/* An events file's name with the host in it replaced. Caller frees. */
+/* Counts into r->counts->objects_unnamed the objects of the trial's
+ * .mtrial/objects that no event names (after bundle_redact_events): they
+ * are not carried, a redacted bundle holding only what its record names. */
+void bundle_count_unnamed(struct bundle_redactor *r);
+
+/* The host names replaced that are short or common words ("vm", "gpu",
+ * "node"), which ordinary words in prose and logs may be too: "NAME (N
+ * times)", comma-separated, into out; 0 when none. */
+int bundle_redact_common_hosts(const struct bundle_redactor *r, mt_buf *out);
+
+/* An events file's name with the host in it replaced: a writer's file,
+ * HOST-<16 hex digits>.jsonl, and no other name. Caller frees. */
 char *bundle_redact_name(struct bundle_redactor *r, const char *name);
 
 #endif

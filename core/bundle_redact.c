@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define PRIVATE_TAG "private"
@@ -33,15 +34,33 @@ static void add_unique(char ***v, size_t *n, const char *s)
 	(*v)[(*n)++] = mt_strdup(s);
 }
 
+/* A host name of r, with its count of replacements. */
+static void add_one_host(struct bundle_redactor *r, const char *host)
+{
+	size_t n = r->nhosts, *hits;
+
+	add_unique(&r->hosts, &r->nhosts, host);
+	if (r->nhosts == n)
+		return;
+	if (!(hits = realloc(r->host_hits, r->nhosts * sizeof(*hits)))) {
+		free(r->hosts[--r->nhosts]); /* no count, no name: the two stay one list */
+		return;
+	}
+	r->host_hits = hits;
+	hits[n] = 0;
+}
+
 /* A host and, for a dotted name, its short name (what writer names hold). */
 static void add_host(struct bundle_redactor *r, const char *host)
 {
 	char shortname[256];
 
-	add_unique(&r->hosts, &r->nhosts, host);
+	add_one_host(r, host);
 	snprintf(shortname, sizeof(shortname), "%s", host ? host : "");
 	shortname[strcspn(shortname, ".")] = '\0';
-	add_unique(&r->hosts, &r->nhosts, shortname);
+	add_one_host(r, shortname);
+	shortname[32] = '\0'; /* a writer's name holds 32 characters of it at most */
+	add_one_host(r, shortname);
 }
 
 void bundle_redactor_init(struct bundle_redactor *r, mt_bundle_redacted *counts,
@@ -65,6 +84,7 @@ void bundle_redactor_dispose(struct bundle_redactor *r)
 	for (size_t i = 0; i < r->narts; i++)
 		free(r->arts[i].packed);
 	free(r->hosts);
+	free(r->host_hits);
 	free(r->dropped);
 	free(r->arts);
 	memset(r, 0, sizeof(*r));
@@ -135,14 +155,17 @@ static int path_end(char c)
 	return isspace((unsigned char)c) || strchr("\"'`,;:)]}<>", c) != NULL || c == '\0';
 }
 
+/* A character of a word a host name is never cut out of: [A-Za-z0-9_-],
+ * and any byte of a UTF-8 sequence (a letter beyond ASCII: "ägpu" is one
+ * word). */
 static int host_char(char c)
 {
-	return isalnum((unsigned char)c) || c == '-' || c == '_';
+	return isalnum((unsigned char)c) || c == '-' || c == '_' || (unsigned char)c >= 0x80;
 }
 
 /* The length of a host name of r at s[i] standing alone (not inside a longer
- * name), else 0. */
-static size_t host_at(const struct bundle_redactor *r, const char *s, size_t len, size_t i)
+ * name), else 0; counted. */
+static size_t host_at(struct bundle_redactor *r, const char *s, size_t len, size_t i)
 {
 	if (i > 0 && (host_char(s[i - 1]) || s[i - 1] == '.'))
 		return 0;
@@ -151,11 +174,42 @@ static size_t host_at(const struct bundle_redactor *r, const char *s, size_t len
 		if (hl > len - i || memcmp(s + i, r->hosts[h], hl) != 0)
 			continue;
 		if (i + hl < len && (host_char(s[i + hl]) ||
-				     (s[i + hl] == '.' && i + hl + 1 < len && isalnum((unsigned char)s[i + hl + 1]))))
+				     (s[i + hl] == '.' && i + hl + 1 < len && host_char(s[i + hl + 1]))))
 			continue;
+		r->host_hits[h]++;
 		return hl;
 	}
 	return 0;
+}
+
+/* A host name short enough, or common enough as a word, that prose and
+ * logs may use it for something else ("vm", "gpu", "node"). */
+static int common_host(const char *h)
+{
+	static const char *const words[] = {
+	    "localhost", "local",   "host",  "node",   "server", "worker",   "master", "main",
+	    "login",     "head",    "compute", "train", "test",  "runner",   "builder", "machine",
+	    "instance",  "container", "docker", "ubuntu", "debian", "default", "linux",  "cluster"};
+
+	if (strlen(h) <= 3)
+		return 1;
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
+		if (strcasecmp(h, words[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int bundle_redact_common_hosts(const struct bundle_redactor *r, mt_buf *out)
+{
+	int n = 0;
+
+	for (size_t h = 0; h < r->nhosts; h++) {
+		if (!r->host_hits[h] || !common_host(r->hosts[h]))
+			continue;
+		mt_buf_printf(out, "%s%s (%zu time%s)", n++ ? ", " : "", r->hosts[h], r->host_hits[h],
+			      r->host_hits[h] == 1 ? "" : "s");
+	}
+	return n;
 }
 
 /* An absolute path (two components at least) at s[i] replaced in out:
@@ -427,11 +481,24 @@ char *bundle_redact_events(struct bundle_redactor *r, const char *text, size_t l
 	return eo.out.ptr ? mt_buf_detach(&eo.out) : mt_strdup("");
 }
 
+/* 1 when s is '-' and 16 hex digits, then the end or a '.': a writer's
+ * suffix (trial/events.c). */
+static int writer_suffix(const char *s)
+{
+	if (*s++ != '-')
+		return 0;
+	for (int k = 0; k < 16; k++)
+		if (!isxdigit((unsigned char)s[k]))
+			return 0;
+	return s[16] == '\0' || s[16] == '.';
+}
+
 char *bundle_redact_name(struct bundle_redactor *r, const char *name)
 {
 	for (size_t h = 0; h < r->nhosts; h++) {
 		size_t hl = strlen(r->hosts[h]);
-		if (strncmp(name, r->hosts[h], hl) == 0 && name[hl] == '-') {
+		/* the host's writer alone: "vm" is no part of "vm-build-2-<hex>" */
+		if (strncmp(name, r->hosts[h], hl) == 0 && writer_suffix(name + hl)) {
 			mt_buf b = MT_BUF_INIT;
 			mt_buf_printf(&b, "redacted%s", name + hl);
 			r->counts->files++;

@@ -47,8 +47,10 @@ static const char format_text[] =
 	"names replaced by {host} and absolute paths by {path}/NAME in trial.yaml,\n"
 	"the record, the artefacts, the logs and the patches. An artefact whose\n"
 	"content changed is named by its new sha256, and the events name that;\n"
-	"one the trial did not have is not carried. The report is made from the\n"
-	"redacted record, as a trial made from the bundle makes it.\n";
+	"one the trial did not have is not carried, nor an object no event names.\n"
+	"A host name is replaced as a whole word only, never inside a longer one.\n"
+	"The report is made from the redacted record, as a trial made from the\n"
+	"bundle makes it.\n";
 
 int bundle_files_take(struct bundle_files *f, const char *name, char *data, size_t len)
 {
@@ -105,6 +107,20 @@ static void note(mt_bundle_result *out, const char *fmt, const char *a, const ch
 	mt_buf_puts(&buf, "\n");
 	free(out->notes);
 	out->notes = mt_buf_detach(&buf);
+}
+
+/* Says which host names replaced are short or common words: ordinary
+ * words of the same spelling were replaced too. */
+static void note_common_hosts(mt_bundle_result *out, const struct bundle_redactor *r)
+{
+	mt_buf names = MT_BUF_INIT;
+
+	if (bundle_redact_common_hosts(r, &names))
+		note(out, "--redact: short or common host name(s) %s: replaced wherever they stand "
+		     "alone as a word, never inside one, so the same word meaning something else "
+		     "was replaced too: read the bundle before you publish it%s",
+		     mt_buf_cstr(&names), NULL);
+	mt_buf_dispose(&names);
 }
 
 /* The events files, as they are or redacted (learnt whole first: a private
@@ -527,6 +543,15 @@ int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options 
 		if (error < 0) /* a line of trial.yaml the redaction broke, named */
 			mt_error_prefix(error, "--redact: the redacted trial cannot be read back: ");
 	}
+	if (r && error == 0) {
+		bundle_count_unnamed(r);
+		if (out->redacted.objects_unnamed) {
+			char count[32];
+			snprintf(count, sizeof(count), "%zu", out->redacted.objects_unnamed);
+			note(out, "--redact: %s object(s) in .mtrial/objects that no event names: not "
+			     "carried (a redacted bundle holds what its record names)%s", count, NULL);
+		}
+	}
 	if (r && out->redacted.artefacts_missing) {
 		char count[32];
 		snprintf(count, sizeof(count), "%zu", out->redacted.artefacts_missing);
@@ -536,6 +561,8 @@ int mt_bundle_write(mt_bundle_result *out, mt_trial *t, const mt_bundle_options 
 	if (error < 0 || (error = add_derived(&f, orig, staged ? staged : t, o, r)) < 0 ||
 	    (error = pack(&gz, &gz_len, &f, o->now_ms)) < 0)
 		goto cleanup;
+	if (r)
+		note_common_hosts(out, r);
 	if ((error = mt_file_write_atomic(o->output, (const char *)gz, gz_len, 0)) == 0) {
 		out->files = f.n + 1;
 		out->bytes = gz_len;

@@ -50,6 +50,7 @@ typedef struct {
 	size_t artefacts_by_kind[MT_BUNDLE_ART_KINDS]; /* the same by what they hold */
 	size_t artefacts_same; /* artefacts carried as they were: nothing in them to redact */
 	size_t artefacts_missing; /* named by the record, not in the trial: not carried */
+	size_t objects_unnamed;   /* in the trial's objects, named by no event: not carried */
 } mt_bundle_redacted;
 
 typedef struct {

@@ -1,8 +1,6 @@
 #include "run_import.h"
 #include "error.h"
-#include "events.h"
 #include "runview.h"
-#include "objects.h"
 #include "topology.h"
 #include "util.h"
 
@@ -56,38 +54,6 @@ static json_t *import_topology(const mt_run_attempt *at, const json_t *descripti
 	stored = mt_topology_stored(&t, description);
 	json_decref(flags);
 	return stored;
-}
-
-/* A log already recorded as a standing run (imported before, or written by
- * `mtrial run`) is refused, naming the run: one attempt imported twice
- * would count twice in every median and count of the trial. The same bytes
- * under another name are the same log. */
-static int refuse_known_log(mt_trial *t, const char *path)
-{
-	char *text = NULL, ref[MT_OBJECT_REF_LEN + 1];
-	size_t len = 0;
-	int64_t id = 0;
-	int rc;
-	char *marker = mt_path_join(t->dir, MT_EVENTS_FROM_BUNDLE);
-
-	rc = mt_path_exists(marker);
-	free(marker);
-	if (rc)
-		return 0; /* read-only: the import is refused as such, and says so */
-	if (mt_file_read(&text, &len, path) < 0) {
-		mt_error_clear(); /* the import reads it and says why it cannot */
-		return 0;
-	}
-	mt_object_ref_for(text, len, ref);
-	free(text);
-	if ((rc = mt_journal_run_with_log(t->journal, ref, &id)) <= 0)
-		return rc;
-	return mt_error_set(MT_EEXISTS, "%s: this log is run #%lld's (the same %zu bytes, %.*s...); "
-			    "nothing imported: one attempt counts once. To move #%lld to the other "
-			    "comparison: mtrial runs design %lld matched|best --why TEXT; to import "
-			    "it anew: mtrial rm run %lld --why TEXT first",
-			    path, (long long)id, len, 19, ref, (long long)id, (long long)id,
-			    (long long)id);
 }
 
 /* A system description where a run's log was expected. */
@@ -144,10 +110,10 @@ int mt_run_import(mt_run_import_result *out, mt_trial *t, const mt_run_import_op
 				    "mtrial: lines, or CSV/JSONL rows with a step); nothing imported",
 				    o->path);
 	}
-	if ((error = refuse_known_log(t, o->path)) < 0)
-		return error;
 	if ((stored = import_topology(&o->at, o->topology)))
 		json_object_set_new(out->metrics, "topology", stored);
+	/* the journal refuses a log that is a standing run's already, naming it:
+	 * one attempt counts once (mt_journal_run_add) */
 	if ((error = record(out, t, &o->at, o->path)) < 0)
 		return error;
 	runs = mt_journal_runs_json(t->journal, out->id);

@@ -360,9 +360,9 @@ static json_t *cost_chart(json_t *model)
  * steps, from the break-even's figures), with the break-even and the
  * trial's own run length (the median steps of its runs) drawn as dashed
  * vertical lines. */
-static json_t *breakeven_chart(json_t *model)
+static json_t *breakeven_chart(json_t *model, const char *path, const char *title)
 {
-	json_t *be = mt_json_path(model, "compilation.breakeven");
+	json_t *be = mt_json_path(model, path);
 	double bs = num(mt_json_path(be, "baseline.start_s")), bt = num(mt_json_path(be, "baseline.step_s"));
 	double cs = num(mt_json_path(be, "candidate.start_s")), ct = num(mt_json_path(be, "candidate.step_s"));
 	double n = num(mt_json_path(be, "steps")), len = num(mt_json_path(model, "compilation.run_length_steps"));
@@ -391,7 +391,7 @@ static json_t *breakeven_chart(json_t *model)
 		xl[0] = xl[1] = len;
 		s[k++] = (mt_svg_series){"the trial's run length", "run length", "#999", xl, yv, 2, 1, MT_SVG_TRIANGLE};
 	}
-	mt_svg_line_chart(&b, &(mt_svg_lines){.title = "Total time against run length",
+	mt_svg_line_chart(&b, &(mt_svg_lines){.title = title,
 					      .x_label = "steps", .y_label = "hours",
 					      .series = s, .n_series = k, .target = NAN,
 					      .empty = "No break-even to draw: the two systems need runs "
@@ -401,7 +401,17 @@ static json_t *breakeven_chart(json_t *model)
 
 json_t *mt_report_charts(json_t *model)
 {
-	return json_pack("{so, so, so, so, so}", "quality", quality_chart(model), "ops", ops_chart(model),
-			 "effort", effort_chart(model), "cost", cost_chart(model), "breakeven",
-			 breakeven_chart(model));
+	json_t *out = json_pack("{so, so, so, so, so}", "quality", quality_chart(model), "ops",
+				ops_chart(model), "effort", effort_chart(model), "cost",
+				cost_chart(model), "breakeven",
+				breakeven_chart(model, "compilation.breakeven",
+						"Total time against run length"));
+
+	/* the best recipe's break-even: a chart of its own, never a line
+	 * beside the matched design's */
+	if (out && json_is_object(mt_json_path(model, "compilation.best_recipe")))
+		json_object_set_new(out, "breakeven_best",
+				    breakeven_chart(model, "compilation.best_recipe.breakeven",
+						    "Best recipe: total time against run length"));
+	return out;
 }

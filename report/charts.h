@@ -10,9 +10,10 @@
 
 #include <jansson.h>
 
-/* The charts of `model` (borrowed) as {quality, ops, effort, cost}, each an
- * SVG document as a string: a chart without data says what is missing.
- * New reference. */
+/* The charts of `model` (borrowed) as {quality, ops, effort, cost,
+ * breakeven}, and breakeven_best when the model has best-recipe runs
+ * (compilation.best_recipe), each an SVG document as a string: a chart
+ * without data says what is missing. New reference. */
 json_t *mt_report_charts(json_t *model);
 
 #endif

@@ -50,14 +50,15 @@ static json_t *side_json(const mt_breakeven_side *s)
 	                 rounded(s->step_s, 1e-4));
 }
 
-/* The break-even from the trial's runs, or why there is none into *why. */
-static json_t *breakeven(mt_trial *t, json_t **why)
+/* The break-even from the trial's runs of one design, or why there is
+ * none into *why. */
+static json_t *breakeven(mt_trial *t, const char *design, json_t **why)
 {
 	mt_breakeven_side b, c;
 	mt_breakeven r;
 	json_t *used = NULL;
 
-	if (mt_econ_breakeven_sides(&b, &c, &used, t, "matched") < 0 ||
+	if (mt_econ_breakeven_sides(&b, &c, &used, t, design) < 0 ||
 	    mt_breakeven_compute(&r, &b, &c) < 0) {
 		*why = json_string(mt_error_last());
 		mt_error_clear();
@@ -98,22 +99,24 @@ static json_t *plan_json(const mt_bucket_plan *p)
  * report slow. */
 #define BUCKET_LOGS_TRIED 5
 
-/* The bucket advice from the newest candidate run whose log gives its steps'
- * lengths (of the newest BUCKET_LOGS_TRIED), with the candidate's measured
- * compilation and a fit of that run's steps; why not into *why. */
-static json_t *buckets(mt_trial *t, const mt_run_view *runs, size_t n, json_t **why)
+/* The bucket advice from the newest candidate run of one design whose log
+ * gives its steps' lengths (of the newest BUCKET_LOGS_TRIED), with the
+ * median compilation of the candidate's runs of that design and a fit of
+ * that run's steps; why not into *why. */
+static json_t *buckets(mt_trial *t, const mt_run_view *runs, size_t n, const char *design,
+                       json_t **why)
 {
 	json_t *out = NULL;
 	mt_econ_buckets_req req = {
-	    .multiple = 1, .compile_auto = 1, .step_auto = 1, .design = "matched"};
+	    .multiple = 1, .compile_auto = 1, .step_auto = 1, .design = design};
 	mt_econ_buckets_result res;
 	size_t tried = 0;
 
 	for (size_t i = n; i-- > 0 && !out;) {
 		if (!runs[i].system || strcmp(runs[i].system, "candidate") != 0)
 			continue;
-		if (strcmp(runs[i].design ? runs[i].design : "matched", "matched") != 0)
-			continue; /* the report's advice is the matched design's */
+		if (strcmp(runs[i].design ? runs[i].design : "matched", design) != 0)
+			continue; /* another experiment: its own advice */
 		if (tried++ == BUCKET_LOGS_TRIED) {
 			char *last = mt_strdup(json_string_value(*why) ? json_string_value(*why) : "");
 			json_decref(*why);
@@ -150,7 +153,8 @@ static json_t *buckets(mt_trial *t, const mt_run_view *runs, size_t n, json_t **
 		mt_econ_buckets_dispose(&res);
 	}
 	if (!out && !*why)
-		*why = json_string("no candidate run of the matched design is recorded as evidence");
+		*why = json_sprintf("no candidate run of the %s design is recorded as evidence",
+		                    design);
 	return out ? out : json_null();
 }
 
@@ -172,15 +176,54 @@ static json_t *run_length(const mt_run_view *runs, size_t nruns)
 	return out;
 }
 
-json_t *mt_report_compilation(mt_trial *t, const mt_run_view *attempts, size_t n)
+/* How many of the attempts are of the best design. */
+static size_t best_runs(const mt_run_view *runs, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += runs[i].design && strcmp(runs[i].design, "best") == 0;
+	return k;
+}
+
+/* The break-even and the bucket advice of one design's runs. */
+static json_t *design_figures(mt_trial *t, const mt_run_view *attempts, size_t n,
+                              const char *design)
 {
 	json_t *be_why = NULL, *bk_why = NULL, *be, *bk;
+	int best = strcmp(design, "best") == 0;
+
+	be = breakeven(t, design, &be_why);
+	bk = buckets(t, attempts, n, design, &bk_why);
+	/* every key set, null too: the best recipe's section never reads the
+	 * matched design's through the template's outward lookup */
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "design", design, "other_design",
+	                 best ? "matched" : "best-recipe", "design_option",
+	                 best ? json_string("--design best") : json_null(), "breakeven", be,
+	                 "breakeven_missing", be_why ? be_why : json_null(), "buckets", bk,
+	                 "buckets_missing", bk_why ? bk_why : json_null());
+}
+
+json_t *mt_report_compilation(mt_trial *t, const mt_run_view *attempts, size_t n)
+{
+	json_t *out, *best = NULL;
 
 	if (!n)
 		return json_null();
-	be = breakeven(t, &be_why);
-	bk = buckets(t, attempts, n, &bk_why);
-	return json_pack("{s:o, s:o, s:o*, s:o, s:o*, s:o}", "runs", runs_compiles(attempts, n),
-	                 "breakeven", be, "breakeven_missing", be_why, "buckets", bk,
-	                 "buckets_missing", bk_why, "run_length_steps", run_length(attempts, n));
+	out = json_pack("{s:o}", "runs", runs_compiles(attempts, n));
+	if (!out || json_object_update_new(out, design_figures(t, attempts, n, "matched")) < 0 ||
+	    json_object_set_new(out, "run_length_steps", run_length(attempts, n)) < 0) {
+		json_decref(out);
+		return json_null();
+	}
+	/* the best recipe's runs are another experiment: figures of their own,
+	 * labelled, never pooled with the matched ones */
+	if (best_runs(attempts, n)) {
+		best = design_figures(t, attempts, n, "best");
+		if (best)
+			json_object_set_new(best, "run_count",
+			                    json_integer((json_int_t)best_runs(attempts, n)));
+	}
+	json_object_set_new(out, "best_recipe", best ? best : json_null());
+	return out;
 }

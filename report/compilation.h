@@ -16,7 +16,10 @@
  * pad_to_max, per_length (each {buckets, compiles, predicted_s,
  * padding_pct}), saving_s, compile_s, compile_runs, step} | null,
  * buckets_missing, run_length_steps (the median steps of the runs that are
- * evidence, null without)}, of the n runs that are evidence, oldest first
+ * evidence, null without), design "matched" (the figures above are of its
+ * runs), best_recipe {design "best", run_count, breakeven, breakeven_missing,
+ * buckets, buckets_missing: the same of the best-recipe runs alone} | null
+ * (null: none)}, of the n runs that are evidence, oldest first
  * (the runs section's attempts, read). New reference, or JSON null
  * without any. */
 json_t *mt_report_compilation(mt_trial *t, const mt_run_view *attempts, size_t n);

@@ -76,20 +76,21 @@ static json_t *system_model(const mt_scaling_trial_result *r, int s, const char 
 			 "ambiguous", r->ambiguous[s] > 0);
 }
 
-json_t *mt_model_scaling(json_t *attempts, const mt_spec *spec)
+/* One design's figures, {systems, waits_measured}, or NULL when it has no
+ * system to show; *other: the runs of the other design it left out. */
+static json_t *design_model(json_t *attempts, const mt_spec *spec, const char *design,
+			    size_t *other)
 {
 	static const char *const names[] = {"baseline", "candidate"};
 	mt_scaling_trial_result r;
-	json_t *systems, *out;
-	size_t left_out;
+	json_t *systems;
 	int waits = 0;
 
-	if (!attempts)
-		return json_null();
-	if (mt_scaling_trial_runs(&r, attempts, spec, "matched") < 0) {
+	*other = 0;
+	if (mt_scaling_trial_runs(&r, attempts, spec, design) < 0) {
 		mt_error_clear();
 		mt_scaling_trial_result_dispose(&r);
-		return json_null();
+		return NULL;
 	}
 	systems = json_array();
 	for (int s = 0; s < 2; s++) {
@@ -97,16 +98,37 @@ json_t *mt_model_scaling(json_t *attempts, const mt_spec *spec)
 		if (m)
 			json_array_append_new(systems, m);
 	}
-	/* the best-recipe runs are another experiment: named as left out, never
-	 * pooled with the matched ones nor dropped without a word */
-	left_out = r.other_design[0] + r.other_design[1];
+	*other = r.other_design[0] + r.other_design[1];
 	mt_scaling_trial_result_dispose(&r);
-	if (!json_array_size(systems) && !left_out) {
+	if (!json_array_size(systems)) {
 		json_decref(systems);
-		return json_null();
+		return NULL;
 	}
-	out = json_pack("{s:o, s:b, s:o}", "systems", systems, "waits_measured",
-			waits || !json_array_size(systems), "best_left_out",
-			left_out ? json_integer((json_int_t)left_out) : json_null());
+	return json_pack("{s:o, s:b}", "systems", systems, "waits_measured", waits);
+}
+
+json_t *mt_model_scaling(json_t *attempts, const mt_spec *spec)
+{
+	json_t *matched, *best = NULL, *out;
+	size_t best_runs, matched_runs;
+
+	if (!attempts)
+		return json_null();
+	/* the best-recipe runs are another experiment: their own labelled
+	 * figures, never pooled with the matched ones */
+	matched = design_model(attempts, spec, "matched", &best_runs);
+	if (best_runs)
+		best = design_model(attempts, spec, "best", &matched_runs);
+	if (!matched && !best_runs)
+		return json_null();
+	if (!matched)
+		matched = json_pack("{s:[], s:b}", "systems", "waits_measured", 1);
+	if (best)
+		json_object_set_new(best, "run_count", json_integer((json_int_t)best_runs));
+	out = json_pack("{s:O, s:O, s:o, s:o}", "systems", json_object_get(matched, "systems"),
+			"waits_measured", json_object_get(matched, "waits_measured"), "best_runs",
+			best_runs ? json_integer((json_int_t)best_runs) : json_null(), "best_recipe",
+			best ? best : json_null());
+	json_decref(matched);
 	return out;
 }

@@ -46,7 +46,9 @@ static const char *color_of(const char *system)
 	return system && strcmp(system, "baseline") == 0 ? "#1f77b4" : "#ff7f0e";
 }
 
-static json_t *chart(const json_t *systems, struct points *pts, int device_hours)
+/* One chart of `systems` (a design's), its title and empty text naming
+ * the best recipe when `best`. */
+static json_t *chart(const json_t *systems, struct points *pts, int device_hours, int best)
 {
 	mt_svg_series s[8];
 	const json_t *sys;
@@ -74,8 +76,10 @@ static json_t *chart(const json_t *systems, struct points *pts, int device_hours
 						 pts[i].n, 1, MT_SVG_DIAMOND};
 	}
 	mt_svg_line_chart(&b, &(mt_svg_lines){
-				      .title = device_hours ? "Device-hours against devices"
-							    : "Time against devices",
+				      .title = device_hours ? (best ? "Best recipe: device-hours against devices"
+								     : "Device-hours against devices")
+							    : (best ? "Best recipe: time against devices"
+								    : "Time against devices"),
 				      .x_label = "devices",
 				      .y_label = device_hours ? "device-hours" : "hours (median)",
 				      .series = s,
@@ -92,8 +96,16 @@ static json_t *chart(const json_t *systems, struct points *pts, int device_hours
 json_t *mt_report_scaling_charts(json_t *model)
 {
 	const json_t *systems = mt_json_path(model, "scaling.systems");
+	const json_t *best = mt_json_path(model, "scaling.best_recipe.systems");
 	struct points pts[2];
+	json_t *out = json_pack("{s:o, s:o}", "scaling_time", chart(systems, pts, 0, 0),
+				"scaling_hours", chart(systems, pts, 1, 0));
 
-	return json_pack("{s:o, s:o}", "scaling_time", chart(systems, pts, 0), "scaling_hours",
-			 chart(systems, pts, 1));
+	/* the best recipe's runs: charts of their own, never a series beside
+	 * the matched ones */
+	if (out && best) {
+		json_object_set_new(out, "scaling_best_time", chart(best, pts, 0, 1));
+		json_object_set_new(out, "scaling_best_hours", chart(best, pts, 1, 1));
+	}
+	return out;
 }

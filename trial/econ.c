@@ -292,6 +292,35 @@ void mt_econ_buckets_dispose(mt_econ_buckets_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* The design whose compile times req reads: --design when given, else
+ * the design of the run it reads (--from run), else matched. A --design
+ * that is not the run's is refused naming both: the run's lengths and its
+ * steps are one experiment's, the compile time would be another's. */
+static int design_of(const char **out, mt_trial *t, const mt_econ_buckets_req *req)
+{
+	mt_run_view v;
+	json_t *r = NULL;
+	int error;
+
+	*out = req->design && strcmp(req->design, "best") == 0 ? "best" : "matched";
+	if (!t || req->from_run <= 0)
+		return 0;
+	if ((error = run_of(&r, &v, t, req->from_run)) < 0)
+		return error;
+	if (req->design && strcmp(req->design, v.design) != 0)
+		error = mt_error_set(MT_EUSAGE, "--design %s, but run %lld is of the %s design: its "
+		                     "lengths and steps are that experiment's, never pooled with the "
+		                     "%s design's compile times; drop --design (the run's design is "
+		                     "the default), or move the run (mtrial runs design %lld %s --why "
+		                     "TEXT)",
+		                     req->design, (long long)req->from_run, v.design, req->design,
+		                     (long long)req->from_run, req->design);
+	else
+		*out = strcmp(v.design, "best") == 0 ? "best" : "matched";
+	json_decref(r);
+	return error;
+}
+
 /* The lengths of req: its file's, or its run's with the fit's points. */
 static int lengths_of(mt_length_count **v, size_t *n, mt_run_shapes *shapes, mt_trial *t,
                       const mt_econ_buckets_req *req)
@@ -327,7 +356,8 @@ int mt_econ_buckets(mt_econ_buckets_result *out, mt_trial *t, const mt_econ_buck
 		                     "--from run ID (or give --step-seconds A,B[,C])");
 		goto done;
 	}
-	if ((error = lengths_of(&v, &n, &shapes, t, req)) < 0)
+	if ((error = design_of(&out->design, t, req)) < 0 ||
+	    (error = lengths_of(&v, &n, &shapes, t, req)) < 0)
 		goto done;
 	out->steps_without_seq = shapes.steps_without_seq;
 	if (req->compile_auto) {
@@ -336,7 +366,7 @@ int mt_econ_buckets(mt_econ_buckets_result *out, mt_trial *t, const mt_econ_buck
 			goto done;
 		}
 		if ((error = mt_econ_compile_seconds(&out->used.compile_s, &out->compile_runs,
-		                                     &out->compile_left_out, t, req->design)) < 0)
+		                                     &out->compile_left_out, t, out->design)) < 0)
 			goto done;
 	}
 	if (req->step_auto) {
@@ -382,7 +412,7 @@ json_t *mt_econ_buckets_json(const mt_econ_buckets_result *r, const mt_econ_buck
 	               "lengths_from", from, "lengths_file", req->lengths_file, "compile_seconds",
 	               r->used.compile_s, "compile_from", req->compile_auto ? "runs" : "given",
 	               "compile_runs", r->compile_runs, "compile_design",
-	               req->compile_auto ? (req->design ? req->design : "matched") : NULL,
+	               req->compile_auto ? r->design : NULL,
 	               "compile_other_design_runs",
 	               req->compile_auto ? json_integer((json_int_t)r->compile_left_out) : NULL,
 	               "step_seconds", "a", r->used.a, "b", r->used.b,

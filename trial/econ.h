@@ -58,7 +58,8 @@ typedef struct {
 	const char *lengths_file; /* a lengths file (buckets.h), or */
 	int64_t from_run;         /* run ID's seq= (0: none) */
 	int compile_auto;         /* the candidate runs' median compilation, else */
-	const char *design;       /* compile_auto: of the runs of this design (NULL: matched) */
+	const char *design;       /* compile_auto: of the runs of this design (NULL: from_run's
+	                           * design, matched without one); not from_run's: MT_EUSAGE */
 	double compile_s;
 	int step_auto;            /* a fit over from_run's steady steps, else */
 	double a, b, c;
@@ -69,6 +70,7 @@ typedef struct {
 typedef struct {
 	mt_bucket_advice advice;
 	mt_bucket_opts used;   /* the model as it was run */
+	const char *design;    /* "matched" or "best": the design req resolved to (static) */
 	json_t *compile_runs;  /* with compile_auto: the runs it came from */
 	size_t compile_left_out; /* with compile_auto: the other design's runs left out */
 	size_t fit_points;     /* with step_auto: the steady steps fitted */
@@ -77,7 +79,8 @@ typedef struct {
 
 /* The bucket advice for req (t may be NULL when req needs no run).
  * MT_EINVALID / MT_EUSAGE naming the input that is wrong: --step-seconds
- * auto without --from run, a fit with too few lengths. Dispose *out after. */
+ * auto without --from run, a fit with too few lengths, a --design that is not
+ * the run's. Dispose *out after. */
 int mt_econ_buckets(mt_econ_buckets_result *out, mt_trial *t, const mt_econ_buckets_req *req);
 void mt_econ_buckets_dispose(mt_econ_buckets_result *r);
 

@@ -211,7 +211,10 @@ typedef struct {
 
 /* Records a run; *id_out (may be NULL) its id. A run recorded already
  * ended (an import) has its log file stored as an artefact (trial/objects.h)
- * that the event names: the record reads it on any machine. */
+ * that the event names: the record reads it on any machine. A log that is
+ * a standing run's already (the same bytes) is MT_EEXISTS naming that run:
+ * one attempt counts once. In a trial made from a bundle: MT_ESTATE
+ * (read-only), nothing stored. */
 int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out);
 
 /* A path run `id`'s log can be read from: the file it was written to

@@ -2,12 +2,14 @@
  * end, and told "lost" when the process that ran them is gone. */
 #include "journal_int.h"
 #include "error.h"
+#include "events.h"
 #include "jsonutil.h"
 #include "objects.h"
 #include "util.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -38,18 +40,60 @@ static json_t *exit_json(int has, int status)
 }
 
 /* data's "log_object": the log at `path` stored as an artefact, when the
- * file is there (a run that wrote none, or a log gone, names none). */
-static int store_log(mt_journal *j, json_t *data, const char *path)
+ * file is there (a run that wrote none, or a log gone, names none); ref
+ * (may be NULL) its name, "" for none, and *bytes its size. The one read
+ * and hash of the log. */
+static int store_log(mt_journal *j, json_t *data, const char *path,
+		     char ref[MT_OBJECT_REF_LEN + 1], uint64_t *bytes)
 {
-	char ref[MT_OBJECT_REF_LEN + 1];
-	uint64_t bytes = 0;
+	char own[MT_OBJECT_REF_LEN + 1];
+	uint64_t size = 0;
 	int error;
 
+	ref = ref ? ref : own;
+	ref[0] = '\0';
 	if (!path || !mt_path_exists(path))
 		return 0;
-	if ((error = mt_object_put_file(mt_events_trial_dir(j->events), path, ref, &bytes)) == 0)
-		json_object_set_new(data, "log_object", mt_object_ref_json(ref, bytes));
+	if ((error = mt_object_put_file(mt_events_trial_dir(j->events), path, ref, &size)) == 0)
+		json_object_set_new(data, "log_object", mt_object_ref_json(ref, size));
+	else
+		ref[0] = '\0';
+	if (bytes)
+		*bytes = size;
 	return error;
+}
+
+/* A trial made from a bundle (trial/events.h) takes no run: said before its
+ * log is stored or compared with the record's (every append refuses too,
+ * naming the bundle: trial/events.c; its test is private to it). */
+static int refuse_read_only(mt_journal *j)
+{
+	char *marker = mt_path_join(mt_events_trial_dir(j->events), MT_EVENTS_FROM_BUNDLE);
+	int copy = mt_path_exists(marker);
+
+	free(marker);
+	return copy ? mt_error_set(MT_ESTATE, "this trial was made from a bundle: read-only, no run "
+				   "is recorded in it")
+		    : 0;
+}
+
+/* A log already a standing run's (imported before, or kept by `mtrial
+ * run`), artefact `ref` of `bytes`: refused naming the run. One attempt
+ * recorded twice would count twice in every median and count of the trial;
+ * the same bytes under another name are the same log. */
+static int refuse_known_log(mt_journal *j, const char *path, const char *ref, uint64_t bytes)
+{
+	int64_t id = 0;
+	int rc = *ref ? mt_journal_run_with_log(j, ref, &id) : 0;
+
+	if (rc <= 0)
+		return rc;
+	return mt_error_set(MT_EEXISTS, "%s: this log is run #%lld's (the same %llu bytes, %.*s...); "
+			    "nothing imported: one attempt counts once. To move #%lld to the other "
+			    "comparison: mtrial runs design %lld matched|best --why TEXT; to import "
+			    "it anew: mtrial rm run %lld --why TEXT first",
+			    path, (long long)id, (unsigned long long)bytes, 19, ref, (long long)id,
+			    (long long)id, (long long)id);
 }
 
 int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out)
@@ -64,19 +108,34 @@ int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out
 				 (json_int_t)run->started_ms, "ended", (json_int_t)run->ended_ms,
 				 "metrics", metrics_json(run->metrics), "pid", (json_int_t)run->pid,
 				 "host", mt_json_text(run->host), "rehearsal", run->rehearsal != 0);
+	char ref[MT_OBJECT_REF_LEN + 1];
+	uint64_t bytes = 0;
 	int error = 0;
 
 	/* an older event has none: it reads as matched */
 	if (run->design && strcmp(run->design, "matched") != 0)
 		json_object_set_new(data, "design", json_string(run->design));
 
-	/* a live log is read where it is written; stored once it is whole */
+	/* a live log is read where it is written; stored once it is whole
+	 * (the artefact before the event, outside the lock) */
+	ref[0] = '\0';
 	if (run->status && strcmp(run->status, "running") != 0 &&
-	    (error = store_log(j, data, run->log)) < 0) {
+	    ((error = refuse_read_only(j)) < 0 ||
+	     (error = store_log(j, data, run->log, ref, &bytes)) < 0)) {
 		json_decref(data);
 		return error;
 	}
-	return mt_jevent_write(j, "run.add", data, id_out);
+	if ((error = mt_jevent_begin(j)) < 0) {
+		json_decref(data);
+		return error;
+	}
+	/* under the lock, the record caught up: two imports of one log at
+	 * once record it once */
+	if ((error = refuse_known_log(j, run->log, ref, bytes)) < 0)
+		json_decref(data);
+	else
+		error = mt_jevent_emit(j, "run.add", mt_now_ms(), data, id_out);
+	return mt_jstmt_finish(j, error);
 }
 
 /* Text for a column: "" binds NULL, as an optional field of a run. */
@@ -190,7 +249,7 @@ int mt_journal_run_end(mt_journal *j, int64_t id, const char *status, int has_ex
 
 	/* the artefact before the event, outside the lock */
 	if (error == 0)
-		error = store_log(j, data, log);
+		error = store_log(j, data, log, NULL, NULL);
 	free(log);
 	if (error < 0 || (error = mt_jevent_begin(j)) < 0) {
 		json_decref(data);

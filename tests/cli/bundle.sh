@@ -66,6 +66,12 @@ run_mt 2 --trial "$C" note "a note in the copy"
 has "this trial was made from bundle b.tar.gz: read-only" "$ERR" "note refused, naming the bundle"
 run_mt 2 --trial "$C" runs import "$L/base1.log" --system baseline
 has "read-only" "$ERR" "runs import refused"
+hasnt "this log is run" "$ERR" "... as read-only, before its log is compared with the record's"
+objects_before=$(find "$C/objects" -type f | sort | sha256sum)
+{ cat "$L/base1.log"; echo "another attempt"; } >"$T_TMP/new-in-copy.log"
+run_mt 2 --trial "$C" runs import "$T_TMP/new-in-copy.log" --system baseline
+has "read-only" "$ERR" "a new log's import refused"
+eq "$(find "$C/objects" -type f | sort | sha256sum)" "$objects_before" "... and no artefact stored in the copy"
 run_mt 2 --trial "$C" effort add --duration 1h
 has "read-only" "$ERR" "effort refused"
 eq "$(cat "$C"/events/*.jsonl | sha256sum)" "$sum_before" "the copy's record unchanged"

@@ -51,8 +51,23 @@ run_mt 0 note "the first compile took 40 minutes in $R"
 nobj=$(find .mtrial/objects -type f | wc -l)
 check "the trial has artefacts (scan, summary, probe, two logs)" test "$nobj" -ge 5
 
+# an object no event names (what a withdrawn import or a crash can leave):
+# counted, never carried
+stray=$(python3 - .mtrial/objects <<'PY'
+import gzip, hashlib, os, sys
+data = b"a log no event names, written on the stray host\n"
+hexd = hashlib.sha256(data).hexdigest()
+d = os.path.join(sys.argv[1], "sha256", hexd[:2])
+os.makedirs(d, exist_ok=True)
+open(os.path.join(d, hexd[2:]), "wb").write(gzip.compress(data))
+print(hexd)
+PY
+)
 B=$T_TMP/red.tar.gz
 run_mt 0 bundle -o "$B" --redact --json
+eq "$(json 'j["redacted"]["objects_unnamed_not_carried"]')" 1 "the object no event names counted"
+has "1 object(s) in .mtrial/objects that no event names: not carried" "$(json '"\n".join(j["notes"])')" \
+	"and said"
 eq "$(json 'j["redacted"]["private_note_events"]')" 1 "the private note dropped"
 eq "$(json 'j["redacted"]["artefacts_not_carried"]')" 0 "every artefact carried"
 check "the artefacts rewritten, counted" test "$(json 'j["redacted"]["artefacts_rewritten"]')" -ge 4
@@ -63,12 +78,14 @@ eq "$(json 'sum(j["redacted"]["artefacts_rewritten_by_kind"].values()) == j["red
 eq "$(json '[n for n in j["notes"] if "artefact" in n]')" "[]" "no note of artefacts left out"
 run_mt 0 bundle -o "$B" --redact
 has "run log 2) rewritten and named by their new hash" "$OUT" "the redaction says what it rewrote"
+has "1 object(s) no event names not carried" "$OUT" "the summary counts the object no event names"
 run_mt 0 bundle verify "$B"
 
 X=$T_TMP/x
 mkdir -p "$X" && tar xzf "$B" -C "$X"
 carried=$(find "$X/record/objects" -type f | wc -l)
 check "the artefacts are in the bundle" test "$carried" -ge 5
+check "the object no event names is not" test ! -e "$X/record/objects/sha256/${stray:0:2}/${stray:2}"
 bad_names=0
 for f in $(find "$X/record/objects" -type f); do
 	hex=$(basename "$(dirname "$f")")$(basename "$f")

@@ -66,6 +66,43 @@ static void test_text(void **state)
 	bundle_redactor_dispose(&r);
 }
 
+/* Short host names ("vm", "gpu") replaced only as whole words, never
+ * inside a longer one ([A-Za-z0-9_-] and letters beyond ASCII), in text
+ * and in events files' names; the summary names the short ones replaced. */
+static void test_short_hosts(void **state)
+{
+	const char ev[] = "{\"v\":2,\"id\":\"a\",\"host\":\"vm\",\"kind\":\"note.add\"}\n"
+			  "{\"v\":2,\"id\":\"b\",\"host\":\"gpu.lab.example\",\"kind\":\"note.add\"}\n";
+	struct bundle_redactor r;
+	mt_bundle_redacted c;
+	mt_buf said = MT_BUF_INIT;
+	char *out;
+
+	memset(&c, 0, sizeof(c));
+	bundle_redactor_init(&r, &c, *state);
+	bundle_redact_learn(&r, ev, strlen(ev));
+	out = redact(&r, "kvm vmware my_vm vm-2 x-vm vm7 llvm gpus egpu gpu0 nvgpu_x "
+			 "\xc3\xa4gpu gpu\xc3\xa9 vm.\xc3\xa9 on vm, gpu.lab.example.");
+	assert_string_equal(out, "kvm vmware my_vm vm-2 x-vm vm7 llvm gpus egpu gpu0 nvgpu_x "
+				 "\xc3\xa4gpu gpu\xc3\xa9 vm.\xc3\xa9 on {host}, {host}.");
+	free(out);
+	assert_int_equal(c.hosts, 2);
+	/* "vm" replaced once, "gpu" never alone: the summary names "vm" */
+	assert_int_equal(bundle_redact_common_hosts(&r, &said), 1);
+	assert_string_equal(mt_buf_cstr(&said), "vm (1 time)");
+	mt_buf_dispose(&said);
+	/* a writer's file of host vm, renamed; another host's whose name
+	 * starts with "vm-", kept */
+	out = bundle_redact_name(&r, "vm-0123456789abcdef.jsonl");
+	assert_string_equal(out, "redacted-0123456789abcdef.jsonl");
+	free(out);
+	out = bundle_redact_name(&r, "vm-build-2-0123456789abcdef.jsonl");
+	assert_string_equal(out, "vm-build-2-0123456789abcdef.jsonl");
+	free(out);
+	assert_int_equal(c.files, 1);
+	bundle_redactor_dispose(&r);
+}
+
 static void test_json_values_and_keys(void **state)
 {
 	struct bundle_redactor r;
@@ -190,6 +227,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_short_hosts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_values_and_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_yaml_stays_yaml, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_artefacts_rehashed_events_renamed, setup, teardown),

@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include "error.h"
+#include "events.h"
 #include "fixtures.h"
 #include "journal.h"
 #include "journal_view.h"
 #include "jsonw.h"
+#include "objects.h"
 #include "util.h"
 
 /* A check recorded as core/check_trial.c records one: what it compared,
@@ -652,6 +654,48 @@ static void test_probe_of_a_bare_table(void **state)
 	json_decref(r);
 }
 
+/* A finished run's log stored once and compared with the record's: the
+ * same bytes under another name are refused naming the run and how to
+ * move or withdraw it, until it is withdrawn; a trial made from a bundle
+ * refuses the run as read-only before storing anything. */
+static void test_run_add_known_log(void **state)
+{
+	struct ctx *c = *state;
+	char *a = mt_path_join(c->dir, "a.log"), *b = mt_path_join(c->dir, "b.log");
+	char *n = mt_path_join(c->dir, "new.log"), *marker = mt_path_join(c->dir, MT_EVENTS_FROM_BUNDLE);
+	char ref[MT_OBJECT_REF_LEN + 1], *obj;
+	const char log[] = "mtrial:step=1 loss=2.0\n", other[] = "mtrial:step=1 loss=3.0\n";
+	mt_journal_run run = {.system = "candidate", .origin = "import", .log = a,
+			      .status = "success", .started_ms = 1000};
+	json_t *runs;
+	int64_t id = 0;
+
+	assert_int_equal(mt_file_write_atomic(a, log, strlen(log), 0), 0);
+	assert_int_equal(mt_file_write_atomic(b, log, strlen(log), 0), 0);
+	assert_int_equal(mt_journal_run_add(c->j, &run, &id), 0);
+	run.log = b;
+	assert_int_equal(mt_journal_run_add(c->j, &run, NULL), MT_EEXISTS);
+	assert_non_null(strstr(mt_error_last(), "b.log: this log is run #1's (the same 23 bytes"));
+	assert_non_null(strstr(mt_error_last(), "mtrial runs design 1 matched|best"));
+	assert_non_null(strstr(mt_error_last(), "mtrial rm run 1 --why TEXT first"));
+	runs = mt_journal_runs_json(c->j, 0);
+	assert_int_equal(json_array_size(runs), 1);
+	json_decref(runs);
+	assert_int_equal(mt_journal_withdraw(c->j, "run", id, "ada", "imported anew", NULL), 0);
+	assert_int_equal(mt_journal_run_add(c->j, &run, NULL), 0);
+
+	assert_int_equal(mt_file_write_atomic(marker, "b.tar.gz\n", 9, 0), 0);
+	assert_int_equal(mt_file_write_atomic(n, other, strlen(other), 0), 0);
+	run.log = n;
+	assert_int_equal(mt_journal_run_add(c->j, &run, NULL), MT_ESTATE);
+	assert_non_null(strstr(mt_error_last(), "this trial was made from a bundle"));
+	assert_non_null(strstr(mt_error_last(), "read-only"));
+	mt_object_ref_for(other, strlen(other), ref);
+	obj = mt_object_path(c->dir, ref);
+	assert_false(mt_path_exists(obj));
+	free(obj), free(a), free(b), free(n), free(marker);
+}
+
 static void test_withdraw(void **state)
 {
 	struct ctx *c = *state;
@@ -898,6 +942,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open_missing_without_create, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overrides, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_add_known_log, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_withdrawals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_effort_summary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_schema_version_and_wal, setup, teardown),
