@@ -1,5 +1,6 @@
 #include "error.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,6 +80,11 @@ void mt_error_clear(void)
 {
 	last_msg[0] = '\0';
 	last_code = MT_OK;
+}
+
+int mt_error_code_for_write(int e)
+{
+	return e == ENOENT || e == ENOTDIR || e == EACCES || e == EROFS ? MT_ENOTFOUND : MT_EIO;
 }
 
 int mt_error_exit_status(int code)

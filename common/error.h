@@ -44,6 +44,11 @@ int mt_error_last_code(void);
 /* Forgets the last error. */
 void mt_error_clear(void);
 
+/* The code for a file the caller named that cannot be opened for writing
+ * (errno e): a folder missing or not writable is the caller's input
+ * (MT_ENOTFOUND, exit status 2), anything else MT_EIO. */
+int mt_error_code_for_write(int e);
+
 /* The process exit status for an error code: 2 for input and usage errors
  * (MT_EINVALID, MT_EUSAGE, MT_ENOTFOUND, MT_EEXISTS, MT_ESTATE), 1 otherwise. */
 int mt_error_exit_status(int code);

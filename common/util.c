@@ -170,8 +170,9 @@ int mt_file_write_atomic(const char *path, const char *data, size_t len, int exc
 		return mt_error_set(MT_EEXISTS, "%s already exists", path);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return mt_error_set(MT_EIO, "%s: %s", tmp, strerror(errno));
+	if (fd < 0) /* named as asked: a folder that is not there is the caller's input */
+		return mt_error_set(mt_error_code_for_write(errno), "%s: cannot write it: %s", path,
+				    strerror(errno));
 	if (mt_fd_write_all(fd, data, len) < 0) {
 		error = mt_error_set(MT_EIO, "%s: write failed: %s", tmp, strerror(errno));
 		goto cleanup;

@@ -388,8 +388,9 @@ static int atomic_open(struct atomic *a, const char *path)
 		free(a->path);
 		return mt_error_set(MT_EIO, "out of memory");
 	}
-	if (!(a->f = fopen(a->tmp, "w"))) {
-		int error = mt_error_set(MT_EIO, "%s: %s", a->tmp, strerror(errno));
+	if (!(a->f = fopen(a->tmp, "w"))) { /* named as asked, as mt_file_write_atomic does */
+		int error = mt_error_set(mt_error_code_for_write(errno), "%s: cannot write it: %s",
+					 path, strerror(errno));
 		free(a->path), free(a->tmp);
 		return error;
 	}

@@ -22,6 +22,11 @@ B=$T_TMP/b.tar.gz
 # --- writing --------------------------------------------------------------------
 run_mt 2 bundle
 has "missing -o" "$ERR" "-o is required"
+# a folder that is not there: the file asked is named, not a temporary one
+run_mt 2 bundle -o "$T_TMP/no/such/dir/b.tar.gz"
+has "$T_TMP/no/such/dir/b.tar.gz: cannot write it" "$ERR" "an output in a missing folder: named, exit 2"
+run_mt 2 report -o "$T_TMP/no/such/dir/r.md"
+has "$T_TMP/no/such/dir/r.md: cannot write it" "$ERR" "... as the report's is"
 run_mt 0 bundle -o "$B" --json
 eq "$(json 'j["logs"], j["logs_missing"], j["tracks"], j["redacted"]')" "7 0 2 None" "every run's log and both tracks' patches"
 names=$(python3 -c 'import sys,tarfile; print("\n".join(tarfile.open(sys.argv[1]).getnames()))' "$B")

@@ -222,8 +222,8 @@ run_mt 2 report --format pdf
 has "unknown format 'pdf' (md, html or json)" "$ERR" "an unknown format is named"
 run_mt 2 report extra
 has "unexpected argument 'extra'" "$ERR" "a stray argument is named"
-run_mt 1 report --format html -o "$T_TMP/no/such/dir/r.html"
-has "$T_TMP/no/such/dir" "$ERR" "an unwritable output names its path"
+run_mt 2 report --format html -o "$T_TMP/no/such/dir/r.html"
+has "$T_TMP/no/such/dir/r.html: cannot write it" "$ERR" "an output in a missing folder names the file asked, exit 2"
 mkdir -p "$T_TMP/tmpl" && printf '<p>{{#runs}}\n' >"$T_TMP/tmpl/summary.html"
 MTRIAL_TEMPLATE_DIR="$T_TMP/tmpl" "$MTRIAL" report --format html >/dev/null 2>"$T_TMP/err"
 eq "$?" 2 "a broken HTML template exits 2"
