@@ -56,6 +56,7 @@ int mt_decide_view_criterion(mt_criterion_view *c, const mt_decision_view *d, si
 	c->evidence = mt_jview_str(&v, "evidence");
 	c->source = mt_jview_str(&v, "source");
 	c->track = mt_jview_str(&v, "track");
+	c->design = mt_jview_opt_str(&v, "design");
 	c->threshold = mt_jview_num(&v, "threshold");
 	c->value = mt_jview_num(&v, "value");
 	c->conditions = mt_jview_get(&v, "conditions");

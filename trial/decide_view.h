@@ -25,6 +25,8 @@ typedef struct {
 	const char *evidence; /* a sentence with the numbers */
 	const char *source;   /* the records it read */
 	const char *track;    /* the track that decided it */
+	const char *design;   /* the comparison of a criterion judged from runs,
+				 "matched" or "best"; NULL for the others */
 	double threshold, value;
 	size_t n_conditions, n_missing;
 	const json_t *conditions, *missing; /* read with mt_decide_view_condition / _missing */

@@ -218,6 +218,11 @@ static void criterion_detail(struct tui_page *p, const mt_criterion_view *c)
 		mt_buf_dispose(&b);
 	}
 	field(p, "track", STYLE_NORMAL, c->track);
+	if (c->design) /* which comparison: a reader must tell which recipe each side ran */
+		field(p, "recipe", STYLE_NORMAL,
+		      strcmp(c->design, "best") == 0
+			      ? "best: each system its own (precision.best), same quality target"
+			      : "matched: both systems the same (precision)");
 	for (size_t i = 0; i < c->n_conditions; i++)
 		field(p, i ? "" : "condition", STYLE_WARN, mt_decide_view_condition(c, i));
 	for (size_t i = 0; mt_decide_view_missing(c, i, &what, &command) != MT_ENOTFOUND; i++) {

@@ -16,6 +16,8 @@ quality_target: {metric: eval_loss, threshold: 2.2, direction: lower}
 precision:
   weights: fp32
   best: {candidate: {weights: bf16, activations: fp8}}
+criteria:
+  - {name: best-time, kind: time_to_quality, design: best, threshold: 1.0}
 YAML
 mt run --system baseline -- sh -c 'echo "mtrial:step=1 loss=3.0"' >/dev/null 2>&1
 
@@ -43,6 +45,11 @@ rec=$(sqlite3 "$REPO/.mtrial/journal.db" "select system || ' ' || design from ru
 check "recorded with its design" test "$rec" = "candidate best"
 keys Enter
 check "the details name the design" wait_for '│   design   best: each platform'
+keys Escape
+keys Tab
+keys G
+check "the Summary's criterion names its comparison and whose recipes" \
+	wait_for '│   recipe +best: each system its own'
 
 keys q
 check "q quits with status 0" wait_for '^wizard-exit=0$'
