@@ -97,15 +97,50 @@ static int refuse(mt_journal *j, const char *file, uint64_t line, const char *ui
 			    (int64_t)line, uid, reason);
 }
 
+/* While the index is made from nothing: the greatest id read so far. An
+ * id above it was not read before, so its event is not in the index (the
+ * lines of a file, and a merge of files, come mostly in the ids' order);
+ * any other is looked up. A set of every id read costs more: its look-ups
+ * miss the CPU's caches, the index's own fall on its last pages. */
+struct mt_jfresh {
+	char max[MT_EVENT_ID_LEN + 1];
+};
+
+void mt_jevent_fresh_begin(mt_journal *j)
+{
+	mt_jevent_fresh_end(j);
+	if (!(j->fresh = calloc(1, sizeof(*j->fresh))))
+		abort();
+}
+
+void mt_jevent_fresh_end(mt_journal *j)
+{
+	free(j->fresh);
+	j->fresh = NULL;
+}
+
+/* 1 when id may have been read before, 0 when it is new (and the
+ * greatest now). */
+static int fresh_seen(struct mt_jfresh *f, const char *id)
+{
+	if (strcmp(id, f->max) <= 0)
+		return 1;
+	memcpy(f->max, id, MT_EVENT_ID_LEN + 1);
+	return 0;
+}
+
 /* 1 when event `uid` is in the index already with this digest (the same
  * event read again), 0 when it is not; a different digest refuses it. */
 static int seen(mt_journal *j, const mt_event *e, const char *digest)
 {
 	sqlite3_stmt *st = NULL;
 	char why[300];
-	int rc = mt_jstmt_first_kept(j, &st, "reading events", "SELECT digest, file, line FROM"
-				     " events WHERE uid = ?", "t", e->id);
+	int rc;
 
+	if (j->fresh && !fresh_seen(j->fresh, e->id))
+		return 0;
+	rc = mt_jstmt_first_kept(j, &st, "reading events", "SELECT digest, file, line FROM"
+				 " events WHERE uid = ?", "t", e->id);
 	if (rc == 1 && strcmp((const char *)sqlite3_column_text(st, 0), digest) != 0) {
 		snprintf(why, sizeof(why), "event %s is already in the record with another payload"
 			 " (%s:%lld)", e->id, (const char *)sqlite3_column_text(st, 1),
@@ -321,7 +356,7 @@ static int catch_up_merged(mt_journal *j, const char **names)
 	return error;
 }
 
-static int catch_up_locked(mt_journal *j)
+int mt_jevent_catch_up_locked(mt_journal *j)
 {
 	char **names = NULL;
 	const char **grown = NULL;
@@ -340,7 +375,7 @@ int mt_jevent_begin(mt_journal *j)
 {
 	int error = mt_jstmt_begin(j);
 
-	if (error == 0 && (error = catch_up_locked(j)) < 0)
+	if (error == 0 && (error = mt_jevent_catch_up_locked(j)) < 0)
 		mt_jstmt_finish(j, error);
 	return error;
 }
@@ -604,7 +639,10 @@ int mt_journal_rebuild(mt_journal *j)
 				  " DELETE FROM change_marks; DELETE FROM events;"
 				  " DELETE FROM event_files; DELETE FROM refused_events;"
 				  " UPDATE event_count SET n = 0, last_t = 0, last_uid = ''");
-	if (error == 0)
-		error = catch_up_locked(j);
+	if (error == 0) {
+		mt_jevent_fresh_begin(j);
+		error = mt_jevent_catch_up_locked(j);
+		mt_jevent_fresh_end(j);
+	}
 	return mt_jstmt_finish(j, error);
 }

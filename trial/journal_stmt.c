@@ -156,6 +156,11 @@ static sqlite3_stmt *cached(mt_journal *j, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 
+	/* most callers give a literal: its address finds it, the text checked
+	 * once (a buffer of the caller's may hold another text each call) */
+	for (size_t i = 0; i < j->ncache; i++)
+		if (j->cache[i].given == sql && strcmp(j->cache[i].sql, sql) == 0)
+			return j->cache[i].st;
 	for (size_t i = 0; i < j->ncache; i++)
 		if (strcmp(j->cache[i].sql, sql) == 0)
 			return j->cache[i].st;
@@ -165,6 +170,7 @@ static sqlite3_stmt *cached(mt_journal *j, const char *sql)
 		return NULL;
 	}
 	j->cache[j->ncache].sql = mt_strdup(sql);
+	j->cache[j->ncache].given = sql;
 	j->cache[j->ncache++].st = st;
 	return st;
 }
