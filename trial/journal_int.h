@@ -31,6 +31,9 @@ struct mt_journal {
 	 * greatest id read so far. An id above it is not in the index, so its
 	 * event needs no look-up there */
 	struct mt_jfresh *fresh;
+	/* why this handle made the index again when it opened it (an events
+	 * file it had read is gone, or not the one read), "" when it did not */
+	char healed[640];
 };
 
 /* SQL: who recorded a row of `table` (its event's author, email and host:
