@@ -24,6 +24,8 @@ static void print_text(json_t *st, int rebuilt)
 
 	if (rebuilt)
 		printf("Rebuilt the index from the events files.\n");
+	if (mt_json_str(st, "rebuilt_because")) /* on opening it: a file it read is lost */
+		put_line("Rebuilt the index on opening it: %s.\n", mt_json_str(st, "rebuilt_because"));
 	put_line("Events in %s:\n", mt_json_str(st, "dir"));
 	json_array_foreach(json_object_get(st, "files"), i, f) {
 		put_line("  %s", mt_json_str(f, "writer"));
@@ -74,7 +76,8 @@ int cmd_index(struct cli *cli, int argc, char **argv)
 		goto cleanup;
 	}
 	if (cli->json) {
-		json_object_set_new(st, "rebuilt", json_boolean(rebuild));
+		json_object_set_new(st, "rebuilt",
+				    json_boolean(rebuild || json_object_get(st, "rebuilt_because")));
 		error = cli_print_json(st);
 		st = NULL;
 	} else {

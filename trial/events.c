@@ -423,7 +423,8 @@ int mt_event_load(mt_event *e, char *why, size_t why_size)
 {
 	json_error_t jerr;
 
-	e->obj = json_loadb(e->text, e->len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!(e->obj = mt_event_json_fast(e->text, e->len)))
+		e->obj = json_loadb(e->text, e->len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!e->obj) {
 		snprintf(why, why_size, "not JSON: %s (column %d)", jerr.text, jerr.column);
 		e->error = why;

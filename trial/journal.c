@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -278,11 +279,75 @@ static int has_events(mt_events *ev)
 	return yes;
 }
 
+/* The pragmas of a journal as it is used: concurrent readers and one
+ * writer (WAL); temp_store: each event applied in a SAVEPOINT (a refused
+ * one is rolled back alone), whose journal then stays in memory. */
+#define OPEN_PRAGMAS                                                                       \
+	"PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;"       \
+	" PRAGMA temp_store=MEMORY"
+
+/* How a journal is opened: one connection is never shared by two threads,
+ * so SQLite's own mutexes are not needed. */
+#define OPEN_FLAGS (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
+
+/* The index made from nothing (journal.db absent, the events files there)
+ * in a file of its own that no other process opens: no WAL, no sync until
+ * it is whole, one transaction (SQLite's default cache: a larger one made
+ * it slower, each of its pages a malloc); then synced and linked into
+ * place as `path` (atomic: a crash leaves no index, never half of one; a
+ * `path` made meanwhile by another process is kept and this one dropped).
+ * Its rollback journal is in memory: a refused event's SAVEPOINT still
+ * undoes what it began. */
+static int build_fresh(mt_journal *j, const char *path)
+{
+	size_t size = strlen(path) + 32;
+	char *tmp = malloc(size);
+	int error, fd;
+
+	snprintf(tmp, size, "%s-rebuild-%ld", path, (long)getpid());
+	(void)unlink(tmp); /* left by a process of this pid that crashed */
+	if (sqlite3_open_v2(tmp, &j->db, OPEN_FLAGS, NULL) != SQLITE_OK) {
+		error = mt_error_set(MT_EIO, "%s: %s", tmp,
+				     j->db ? sqlite3_errmsg(j->db) : "cannot open");
+		goto cleanup;
+	}
+	if ((error = mt_jstmt_exec_sql(j, "PRAGMA journal_mode=MEMORY; PRAGMA synchronous=OFF;"
+					  " PRAGMA locking_mode=EXCLUSIVE; PRAGMA foreign_keys=ON;"
+					  " PRAGMA temp_store=MEMORY")) < 0 ||
+	    (error = migrate(j)) < 0 || (error = mt_jstmt_begin(j)) < 0)
+		goto cleanup;
+	mt_jevent_fresh_begin(j);
+	error = mt_jevent_catch_up_locked(j);
+	mt_jevent_fresh_end(j);
+	/* WAL now, as the journal is opened: nothing to convert once linked */
+	if ((error = mt_jstmt_finish(j, error)) < 0 ||
+	    (error = mt_jstmt_exec_sql(j, "PRAGMA journal_mode=WAL")) < 0)
+		goto cleanup;
+	mt_jstmt_cache_free(j);
+	if (sqlite3_close(j->db) != SQLITE_OK) {
+		error = mt_error_set(MT_EIO, "%s: %s", tmp, sqlite3_errmsg(j->db));
+		goto cleanup;
+	}
+	j->db = NULL;
+	if ((fd = open(tmp, O_RDONLY | O_CLOEXEC)) < 0 || fsync(fd) != 0 ||
+	    (link(tmp, path) != 0 && errno != EEXIST))
+		error = mt_error_set(MT_EIO, "%s: cannot make the index: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+cleanup:
+	mt_jstmt_cache_free(j);
+	sqlite3_close(j->db);
+	j->db = NULL;
+	(void)unlink(tmp);
+	free(tmp);
+	return error;
+}
+
 int mt_journal_open(mt_journal **out, const char *path, int create)
 {
 	mt_journal *j;
 	char *dir = mt_strdup(path), *slash = strrchr(dir, '/');
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, error, version;
+	int error, version;
 
 	*out = NULL;
 	j = calloc(1, sizeof(*j));
@@ -301,16 +366,15 @@ int mt_journal_open(mt_journal **out, const char *path, int create)
 		error = mt_error_set(MT_ENOTFOUND, "%s: no journal", path);
 		goto cleanup;
 	}
-	if (sqlite3_open_v2(path, &j->db, flags, NULL) != SQLITE_OK) {
+	if (!mt_path_exists(path) && has_events(j->events) && (error = build_fresh(j, path)) < 0)
+		goto cleanup;
+	if (sqlite3_open_v2(path, &j->db, OPEN_FLAGS, NULL) != SQLITE_OK) {
 		error = mt_error_set(MT_EIO, "%s: %s", path,
 				     j->db ? sqlite3_errmsg(j->db) : "cannot open");
 		goto cleanup;
 	}
 	sqlite3_busy_timeout(j->db, 30000);
-	/* temp_store: each event applied in a SAVEPOINT (a refused one is
-	 * rolled back alone), whose journal then stays in memory */
-	if ((error = mt_jstmt_exec_sql(j, "PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;"
-					  "PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY")) < 0)
+	if ((error = mt_jstmt_exec_sql(j, OPEN_PRAGMAS)) < 0)
 		goto cleanup;
 	/* a journal at this version needs no write transaction to be read:
 	 * `notes` and the wizard never wait on a writer's lock to open it */

@@ -80,23 +80,35 @@ static int apply_note(mt_journal *j, const mt_event *e, int64_t *rowid_out)
 		return mt_error_set(MT_EINVALID, "a note needs text");
 	if (tags && !json_is_array(tags))
 		return mt_error_set(MT_EINVALID, "a note's tags are not a list");
+	json_array_foreach(tags, i, tag)
+		if (!json_is_string(tag))
+			return mt_error_set(MT_EINVALID, "a note's tag is not text");
 	if ((error = mt_journal_check_choice("track", track, mt_tracks)) < 0 ||
 	    (error = opt_ref(j, e, "interval", "effort", "effort interval", &interval)) < 0)
 		return error;
-	error = mt_jstmt_run(j, "adding note", "INSERT INTO notes (uid, created_ms, track, text,"
-			     " interval_id) VALUES (?, ?, ?, ?, ?)", "tIttN", e->id, e->t, track,
-			     text, interval);
+	/* every check made: the writes cannot be refused, only fail (a full
+	 * disk), and then undo themselves (applied without a SAVEPOINT) */
+	if ((error = mt_jstmt_run(j, "adding note", "INSERT INTO notes (uid, created_ms, track,"
+				  " text, interval_id) VALUES (?, ?, ?, ?, ?)", "tIttN", e->id, e->t,
+				  track, text, interval)) < 0)
+		return error;
 	id = sqlite3_last_insert_rowid(j->db);
-	json_array_foreach(tags, i, tag) {
-		if (error == 0 && !json_is_string(tag))
-			error = mt_error_set(MT_EINVALID, "a note's tag is not text");
+	json_array_foreach(tags, i, tag)
 		if (error == 0)
 			error = mt_jstmt_run(j, "adding tag", "INSERT OR IGNORE INTO note_tags"
 					     " VALUES (?, ?)", "It", id, json_string_value(tag));
+	if (error < 0) {
+		char *why = mt_strdup(mt_error_last());
+		mt_jstmt_run(j, "undoing a note", "DELETE FROM note_tags WHERE note_id = ?", "I", id);
+		mt_jstmt_run(j, "undoing a note", "DELETE FROM notes WHERE id = ?", "I", id);
+		mt_error_clear();
+		error = mt_error_set(error, "%s", why);
+		free(why);
+		return error;
 	}
-	if (error == 0 && rowid_out)
+	if (rowid_out)
 		*rowid_out = id;
-	return error;
+	return 0;
 }
 
 static int check_effort(const char *track, const char *category)
@@ -337,7 +349,7 @@ static const struct applier {
 	int (*apply)(mt_journal *j, const mt_event *e, int64_t *rowid_out);
 	int atomic;
 } appliers[] = {
-	{"note.add", apply_note, 0}, /* a row, then its tags: see mt_japply_atomic */
+	{"note.add", apply_note, 1}, /* a row, then its tags, undone when one fails */
 	{"effort.start", apply_effort, 1},
 	{"effort.add", apply_effort, 1},
 	{"effort.stop", apply_effort_stop, 1},
@@ -367,12 +379,7 @@ static const struct applier *applier_of(const char *kind)
 int mt_japply_atomic(const mt_event *e)
 {
 	const struct applier *a = applier_of(e->kind);
-	json_t *tags;
 
-	if (a && strcmp(a->kind, "note.add") == 0) { /* without tags, one write */
-		tags = json_object_get(e->data, "tags");
-		return !tags || json_is_null(tags) || (json_is_array(tags) && !json_array_size(tags));
-	}
 	return a ? a->atomic : 1; /* an unknown kind writes nothing */
 }
 

@@ -97,15 +97,50 @@ static int refuse(mt_journal *j, const char *file, uint64_t line, const char *ui
 			    (int64_t)line, uid, reason);
 }
 
+/* While the index is made from nothing: the greatest id read so far. An
+ * id above it was not read before, so its event is not in the index (the
+ * lines of a file, and a merge of files, come mostly in the ids' order);
+ * any other is looked up. A set of every id read costs more: its look-ups
+ * miss the CPU's caches, the index's own fall on its last pages. */
+struct mt_jfresh {
+	char max[MT_EVENT_ID_LEN + 1];
+};
+
+void mt_jevent_fresh_begin(mt_journal *j)
+{
+	mt_jevent_fresh_end(j);
+	if (!(j->fresh = calloc(1, sizeof(*j->fresh))))
+		abort();
+}
+
+void mt_jevent_fresh_end(mt_journal *j)
+{
+	free(j->fresh);
+	j->fresh = NULL;
+}
+
+/* 1 when id may have been read before, 0 when it is new (and the
+ * greatest now). */
+static int fresh_seen(struct mt_jfresh *f, const char *id)
+{
+	if (strcmp(id, f->max) <= 0)
+		return 1;
+	memcpy(f->max, id, MT_EVENT_ID_LEN + 1);
+	return 0;
+}
+
 /* 1 when event `uid` is in the index already with this digest (the same
  * event read again), 0 when it is not; a different digest refuses it. */
 static int seen(mt_journal *j, const mt_event *e, const char *digest)
 {
 	sqlite3_stmt *st = NULL;
 	char why[300];
-	int rc = mt_jstmt_first_kept(j, &st, "reading events", "SELECT digest, file, line FROM"
-				     " events WHERE uid = ?", "t", e->id);
+	int rc;
 
+	if (j->fresh && !fresh_seen(j->fresh, e->id))
+		return 0;
+	rc = mt_jstmt_first_kept(j, &st, "reading events", "SELECT digest, file, line FROM"
+				 " events WHERE uid = ?", "t", e->id);
 	if (rc == 1 && strcmp((const char *)sqlite3_column_text(st, 0), digest) != 0) {
 		snprintf(why, sizeof(why), "event %s is already in the record with another payload"
 			 " (%s:%lld)", e->id, (const char *)sqlite3_column_text(st, 1),
@@ -228,7 +263,9 @@ static struct pending_file *next_file(struct pending_file *files, size_t n)
  * when the file is no longer that one (deleted by hand and written again,
  * restored from an older copy): it is read again from its start, its old
  * refusals forgotten, and that said as a refusal at line 0. Events read
- * from it before and in it no more stay in the index until a rebuild. */
+ * from it before and in it no more stay in the index until a rebuild: a
+ * file found so when the journal is opened makes one (lost_events); this
+ * is for one found so by a writer between its open and its write. */
 static int check_renewed(mt_journal *j, const char *name, mt_events_mark *from)
 {
 	char why[400];
@@ -321,7 +358,7 @@ static int catch_up_merged(mt_journal *j, const char **names)
 	return error;
 }
 
-static int catch_up_locked(mt_journal *j)
+int mt_jevent_catch_up_locked(mt_journal *j)
 {
 	char **names = NULL;
 	const char **grown = NULL;
@@ -340,7 +377,7 @@ int mt_jevent_begin(mt_journal *j)
 {
 	int error = mt_jstmt_begin(j);
 
-	if (error == 0 && (error = catch_up_locked(j)) < 0)
+	if (error == 0 && (error = mt_jevent_catch_up_locked(j)) < 0)
 		mt_jstmt_finish(j, error);
 	return error;
 }
@@ -363,10 +400,70 @@ static int has_new(mt_journal *j)
 	return found;
 }
 
+static json_t *file_name_row(mt_journal *j, sqlite3_stmt *st)
+{
+	(void)j;
+	return json_string((const char *)sqlite3_column_text(st, 0));
+}
+
+/* An events file the index read that is gone, or is not the one read
+ * (shorter, or another first line: deleted by hand and made anew,
+ * restored from an older copy): the index holds events no file does. Its
+ * name into `file`, the reason into `why`; 0 when there is none. A file
+ * whose size, inode and mtime are those read costs one stat. */
+static int lost_events(mt_journal *j, char *file, size_t file_size, char *why, size_t why_size)
+{
+	json_t *files = mt_jstmt_rows_json(j, file_name_row, "reading event_files", "SELECT file"
+					   " FROM event_files WHERE bytes > 0 ORDER BY file", "");
+	mt_events_mark m;
+	json_t *name;
+	size_t i;
+	int found = 0;
+
+	json_array_foreach(files, i, name) {
+		const char *n = json_string_value(name);
+		char *path = mt_path_join(mt_events_dir(j->events), n);
+		if (!mt_path_exists(path))
+			found = snprintf(why, why_size, "the events file is gone") > 0;
+		else if (mt_jevent_file_mark(j, n, &m) == 0 && mt_events_changed(j->events, n, &m) &&
+			 mt_events_renewed(j->events, n, &m))
+			found = snprintf(why, why_size, "the events file is not the one read before "
+					 "(shorter, or it begins with another line)") > 0;
+		free(path);
+		if (found) {
+			snprintf(file, file_size, "%s", n);
+			break;
+		}
+	}
+	json_decref(files);
+	mt_error_clear(); /* a failed look makes nothing again: the catch-up says what is wrong */
+	return found;
+}
+
+/* The index made again from the events files because an events file it
+ * read is lost (lost_events): without the events only that file held.
+ * Said at line 0 of that file among the refused lines (kept until the
+ * next rebuild), and by mt_journal_events_json of this handle. */
+static int heal(mt_journal *j, const char *file, const char *why)
+{
+	int error = mt_journal_rebuild(j);
+
+	if (error < 0)
+		return error;
+	snprintf(j->healed, sizeof(j->healed), "%s: %s; the index was made again from the events "
+		 "files, without the events only it held", file, why);
+	return mt_jstmt_write(j, NULL, "recording the rebuild", "INSERT OR REPLACE INTO"
+			      " refused_events (file, line, uid, reason) VALUES (?, 0, NULL, ?)",
+			      "tt", file, j->healed + strlen(file) + 2);
+}
+
 int mt_jevent_catch_up(mt_journal *j)
 {
+	char file[256], why[200];
 	int error;
 
+	if (lost_events(j, file, sizeof(file), why, sizeof(why)))
+		return heal(j, file, why);
 	if (!has_new(j))
 		return 0;
 	if ((error = mt_jevent_begin(j)) < 0)
@@ -509,8 +606,9 @@ json_t *mt_journal_events_json(mt_journal *j)
 		json_decref(refused);
 		return NULL;
 	}
-	return json_pack("{ss, sI, so, so}", "dir", mt_events_dir(j->events), "events",
-			 (json_int_t)events, "files", files, "refused", refused);
+	return json_pack("{ss, sI, so, so, so*}", "dir", mt_events_dir(j->events), "events",
+			 (json_int_t)events, "files", files, "refused", refused, "rebuilt_because",
+			 j->healed[0] ? json_string(j->healed) : NULL);
 }
 
 /* The refused lines, the first `max` of them, into s. */
@@ -604,7 +702,10 @@ int mt_journal_rebuild(mt_journal *j)
 				  " DELETE FROM change_marks; DELETE FROM events;"
 				  " DELETE FROM event_files; DELETE FROM refused_events;"
 				  " UPDATE event_count SET n = 0, last_t = 0, last_uid = ''");
-	if (error == 0)
-		error = catch_up_locked(j);
+	if (error == 0) {
+		mt_jevent_fresh_begin(j);
+		error = mt_jevent_catch_up_locked(j);
+		mt_jevent_fresh_end(j);
+	}
 	return mt_jstmt_finish(j, error);
 }

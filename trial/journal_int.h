@@ -18,6 +18,7 @@ struct mt_journal {
 	 * few for each of 100,000 events */
 	struct {
 		char *sql;
+		const char *given; /* the text as first given: compared by address */
 		sqlite3_stmt *st;
 	} cache[MT_JSTMT_CACHE];
 	size_t ncache;
@@ -26,6 +27,13 @@ struct mt_journal {
 	 * (mt_jstmt_finish) */
 	int64_t recorded, last_t;
 	char last_uid[MT_EVENT_ID_LEN + 1];
+	/* while the index is made from nothing (mt_jevent_fresh_begin): the
+	 * greatest id read so far. An id above it is not in the index, so its
+	 * event needs no look-up there */
+	struct mt_jfresh *fresh;
+	/* why this handle made the index again when it opened it (an events
+	 * file it had read is gone, or not the one read), "" when it did not */
+	char healed[640];
 };
 
 /* SQL: who recorded a row of `table` (its event's author, email and host:
@@ -148,6 +156,16 @@ int mt_jevent_catch_up(mt_journal *j);
  * "no THING #ID". */
 int mt_jevent_uid_of(mt_journal *j, const char *table, const char *thing, int64_t id,
 		     char uid[MT_EVENT_ID_LEN + 1]);
+
+/* While the index is empty of events (a database made anew, or a
+ * rebuild after its DELETEs) until mt_jevent_fresh_end: lines whose id was
+ * not read before skip the look-up for an earlier copy of their event. */
+void mt_jevent_fresh_begin(mt_journal *j);
+void mt_jevent_fresh_end(mt_journal *j);
+
+/* Applies every event of the events files not in the index yet, inside
+ * the caller's transaction. */
+int mt_jevent_catch_up_locked(mt_journal *j);
 
 /* Records event e (its digest of the line) as in the index. */
 int mt_jevent_record(mt_journal *j, const mt_event *e, const char *digest);

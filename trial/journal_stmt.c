@@ -50,10 +50,11 @@ int mt_jstmt_finish(mt_journal *j, int error)
 	return mt_jstmt_exec_sql(j, "COMMIT");
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s, int empty_is_null)
+static void bind_text(sqlite3_stmt *st, int i, const char *s, int empty_is_null,
+		      sqlite3_destructor_type copy)
 {
 	if (s && (*s || !empty_is_null))
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, i, s, -1, copy);
 	else
 		sqlite3_bind_null(st, i);
 }
@@ -66,8 +67,11 @@ static void bind_int64_or_null(sqlite3_stmt *st, int i, int64_t v)
 		sqlite3_bind_null(st, i);
 }
 
-/* Binds the arguments `types` describes (see journal_int.h). */
-static int bind_args(sqlite3_stmt *st, const char *types, va_list ap)
+/* Binds the arguments `types` describes (see journal_int.h). Text is
+ * copied (SQLITE_TRANSIENT) unless the statement is stepped and reset
+ * before the caller's strings can die (SQLITE_STATIC: mt_jstmt_run). */
+static int bind_args_as(sqlite3_stmt *st, const char *types, va_list ap,
+			sqlite3_destructor_type copy)
 {
 	for (int i = 1; *types; types++, i++) {
 		int has;
@@ -75,8 +79,8 @@ static int bind_args(sqlite3_stmt *st, const char *types, va_list ap)
 		case 'i': sqlite3_bind_int(st, i, va_arg(ap, int)); break;
 		case 'I': sqlite3_bind_int64(st, i, va_arg(ap, int64_t)); break;
 		case 'N': bind_int64_or_null(st, i, va_arg(ap, int64_t)); break;
-		case 't': bind_text(st, i, va_arg(ap, const char *), 0); break;
-		case 'T': bind_text(st, i, va_arg(ap, const char *), 1); break;
+		case 't': bind_text(st, i, va_arg(ap, const char *), 0, copy); break;
+		case 'T': bind_text(st, i, va_arg(ap, const char *), 1, copy); break;
 		case 'X':
 			has = va_arg(ap, int);
 			if (has)
@@ -89,6 +93,11 @@ static int bind_args(sqlite3_stmt *st, const char *types, va_list ap)
 		}
 	}
 	return 0;
+}
+
+static int bind_args(sqlite3_stmt *st, const char *types, va_list ap)
+{
+	return bind_args_as(st, types, ap, SQLITE_TRANSIENT);
 }
 
 static int prepare_v(mt_journal *j, sqlite3_stmt **out, const char *sql, const char *types,
@@ -156,6 +165,11 @@ static sqlite3_stmt *cached(mt_journal *j, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 
+	/* most callers give a literal: its address finds it, the text checked
+	 * once (a buffer of the caller's may hold another text each call) */
+	for (size_t i = 0; i < j->ncache; i++)
+		if (j->cache[i].given == sql && strcmp(j->cache[i].sql, sql) == 0)
+			return j->cache[i].st;
 	for (size_t i = 0; i < j->ncache; i++)
 		if (strcmp(j->cache[i].sql, sql) == 0)
 			return j->cache[i].st;
@@ -165,6 +179,7 @@ static sqlite3_stmt *cached(mt_journal *j, const char *sql)
 		return NULL;
 	}
 	j->cache[j->ncache].sql = mt_strdup(sql);
+	j->cache[j->ncache].given = sql;
 	j->cache[j->ncache++].st = st;
 	return st;
 }
@@ -185,7 +200,7 @@ static int run_v(mt_journal *j, const char *what, const char *sql, const char *t
 
 	if (!st)
 		return run_once(j, what, sql, types, ap);
-	error = bind_args(st, types, ap);
+	error = bind_args_as(st, types, ap, SQLITE_STATIC); /* reset below */
 	if (error == 0 && sqlite3_step(st) != SQLITE_DONE)
 		error = mt_jstmt_error(j, what);
 	sqlite3_reset(st);

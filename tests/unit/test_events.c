@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,6 +353,174 @@ static void test_index_rebuilt_and_tampering_refused(void **state)
 	free(db);
 }
 
+/* The reader of events lines (trial/events_json.c) takes only what jansson
+ * takes, as the same value with its keys in the same order; what it gives
+ * up on, jansson reads (a line is still an event, or refused with
+ * jansson's reason). */
+static void test_fast_reader_is_jansson(void **state)
+{
+	static const struct {
+		const char *text;
+		int taken; /* by the fast reader */
+	} cases[] = {
+		{"{\"v\":2,\"id\":\"0000000003e800000000000000\",\"t\":1,\"kind\":\"note.add\","
+		 "\"data\":{\"text\":\"x\",\"tags\":[\"a\",\"b\"],\"track\":null}}", 1},
+		{"{\"a\":\"\\u00e9\\ud83d\\ude00\\n\\t\\\"\\\\\\/\\b\\f\\r\",\"b\":\"caf\xc3\xa9 "
+		 "\xe2\x82\xac \xf0\x9f\x98\x80\",\"\":[]}", 1},
+		{"{\"b\":[1,-0,0.5,-1.5e-6,1E+3,2e-400,123456789012345678,1234567890123456789,"
+		 "-9223372036854775808,true,false,null,{},[]]}", 1},
+		{" {\"z\":1,\"a\":{\"y\":2,\"b\":3}} \r\n\t", 1},
+		{"{\"k\\u00e9y\":{\"k\\u00e9y\":\"v\\u00e9\"}}", 1},
+		{"{\"a\":1,\"a\":2}", 0},
+		{"{\"a\":{\"b\":1,\"b\":1}}", 0},
+		{"{\"a\":\"\\u0000\"}", 0},
+		{"{\"\\u0000\":1}", 0},
+		{"{\"a\":\"\\ud800\"}", 0},
+		{"{\"a\":\"\\udc00\"}", 0},
+		{"{\"a\":\"\\ud800\\u0041\"}", 0},
+		{"{\"a\":\"\\x\"}", 0},
+		{"{\"a\":\"\xed\xa0\x80\"}", 0},
+		{"{\"a\":\"\xc0\xaf\"}", 0},
+		{"{\"a\":\"\xf4\x90\x80\x80\"}", 0},
+		{"{\"a\":\"\xe2\x82\"}", 0},
+		{"{\"a\":\"tab\there\"}", 0},
+		{"{\"a\":01}", 0},
+		{"{\"a\":-}", 0},
+		{"{\"a\":1.}", 0},
+		{"{\"a\":1e}", 0},
+		{"{\"a\":1e999}", 0},
+		{"{\"a\":99999999999999999999}", 0},
+		{"{\"a\":truex}", 0},
+		{"{\"a\":nul}", 0},
+		{"{\"a\":1,}", 0},
+		{"[1,]", 0},
+		{"{\"a\":1} x", 0},
+		{"{\"a\" 1}", 0},
+		{"\"a\"", 0},
+		{"1", 0},
+		{"", 0},
+		{"{\"a\":\"unterminated}", 0},
+	};
+	char deep[700];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *t = cases[i].text;
+		json_t *fast = mt_event_json_fast(t, strlen(t));
+		json_t *slow = json_loadb(t, strlen(t), JSON_REJECT_DUPLICATES, NULL);
+		if (!cases[i].taken) {
+			if (fast)
+				fail_msg("case %zu taken: %s", i, t);
+			json_decref(slow);
+			continue;
+		}
+		if (!fast || !slow)
+			fail_msg("case %zu not taken: %s", i, t);
+		assert_true(json_equal(fast, slow));
+		char *a = json_dumps(fast, JSON_COMPACT), *b = json_dumps(slow, JSON_COMPACT);
+		assert_string_equal(a, b);
+		free(a);
+		free(b);
+		json_decref(fast);
+		json_decref(slow);
+	}
+	/* deeper than the fast reader goes: jansson reads it, an event still */
+	memset(deep, 0, sizeof(deep));
+	strcpy(deep, "{\"v\":1,\"id\":\"0000000003e800000000000000\",\"t\":1,\"kind\":\"x\","
+		     "\"data\":{\"d\":");
+	for (int i = 0; i < 300; i++)
+		strcat(deep, "[");
+	for (int i = 0; i < 300; i++)
+		strcat(deep, "]");
+	strcat(deep, "}}");
+	assert_null(mt_event_json_fast(deep, strlen(deep)));
+	{
+		mt_event e = {.file = "f", .line = 1, .text = deep, .len = strlen(deep)};
+		char why[200];
+		assert_int_equal(mt_event_load(&e, why, sizeof(why)), 0);
+		assert_string_equal(e.kind, "x");
+		json_decref(e.obj);
+	}
+	/* a line it gives up on is refused with jansson's words */
+	{
+		mt_event e = {.file = "f", .line = 1, .text = "{\"a\":1,\"a\":2}", .len = 13};
+		char why[200];
+		assert_int_equal(mt_event_load(&e, why, sizeof(why)), MT_EINVALID);
+		assert_non_null(strstr(why, "duplicate object key"));
+	}
+}
+
+/* The index made from nothing is built aside and linked into place: no
+ * file of the build is left, the journal is in WAL mode, and what a build
+ * in place refuses it refuses too: a copy of an event with another
+ * payload (its id below the greatest read: looked up), and a note whose
+ * tag is not text, with nothing of it left behind. */
+static void test_index_made_from_nothing(void **state)
+{
+	struct ctx *c = *state;
+	char *db = mt_path_join(c->dir, "journal.db"), *path, *text = NULL, *extra;
+	json_t *st, *refused, *notes, *again;
+	mt_journal *j = NULL;
+	size_t len;
+
+	append_event(c->ev, "note.add", json_pack("{ss}", "text", "one"));
+	append_event(c->ev, "note.add", json_pack("{ss, s[s]}", "text", "two", "tags", "t"));
+	append_event(c->ev, "note.add", json_pack("{ss, s[si]}", "text", "half", "tags", "t", 5));
+	path = events_file(c);
+	assert_int_equal(mt_file_read(&text, &len, path), 0);
+	*strchr(text, '\n') = '\0'; /* line 1 again, another text */
+	extra = malloc(strlen(text) + 2);
+	sprintf(extra, "%s\n", text);
+	memcpy(strstr(extra, "\"one\""), "\"uno\"", 5);
+	append_raw(path, extra);
+	append_event(c->ev, "note.add", json_pack("{ss}", "text", "three"));
+
+	assert_int_equal(mt_journal_open(&j, db, 0), 0);
+	st = mt_journal_events_json(j);
+	refused = json_object_get(st, "refused");
+	assert_int_equal(json_array_size(refused), 2);
+	assert_int_equal(mt_json_int(json_array_get(refused, 0), "line"), 3);
+	assert_non_null(strstr(mt_json_str(json_array_get(refused, 0), "reason"), "tag"));
+	assert_int_equal(mt_json_int(json_array_get(refused, 1), "line"), 4);
+	assert_non_null(strstr(mt_json_str(json_array_get(refused, 1), "reason"),
+			       "another payload"));
+	assert_int_equal(mt_json_int(st, "events"), 3);
+	notes = mt_journal_notes_json(j);
+	assert_int_equal(json_array_size(notes), 3); /* one, two, three: no "half" */
+	for (size_t i = 0; i < 3; i++)
+		assert_string_not_equal(mt_json_str(json_array_get(notes, i), "text"), "half");
+	/* rebuilt in place: the same */
+	assert_int_equal(mt_journal_rebuild(j), 0);
+	again = mt_journal_notes_json(j);
+	assert_true(json_equal(notes, again));
+	json_decref(again);
+	again = mt_journal_events_json(j);
+	assert_true(json_equal(st, again));
+	json_decref(again);
+	mt_journal_free(j);
+
+	/* nothing of the build left beside the journal, which is in WAL mode */
+	{
+		DIR *d = opendir(c->dir);
+		struct dirent *de;
+		while ((de = readdir(d)))
+			if (strstr(de->d_name, "rebuild"))
+				fail_msg("left behind: %s", de->d_name);
+		closedir(d);
+		FILE *f = fopen(db, "rb");
+		unsigned char head[20];
+		assert_int_equal(fread(head, 1, 20, f), 20);
+		fclose(f);
+		assert_int_equal(head[18], 2); /* WAL */
+	}
+	json_decref(notes);
+	json_decref(st);
+	free(extra);
+	free(text);
+	free(path);
+	free(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +531,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_lines_say_why, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_index_rebuilt_and_tampering_refused, setup,
 						teardown),
+		cmocka_unit_test(test_fast_reader_is_jansson),
+		cmocka_unit_test_setup_teardown(test_index_made_from_nothing, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
