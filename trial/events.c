@@ -308,9 +308,7 @@ static int ends_mid_line(int fd, off_t size)
 	return size > 0 && pread(fd, &last, 1, size - 1) == 1 && last != '\n';
 }
 
-/* A trial made from a bundle is a copy of someone's record: appending to it
- * would pass off new records as theirs. */
-static int refuse_read_only(const mt_events *ev)
+int mt_events_refuse_read_only(const mt_events *ev)
 {
 	char *marker = mt_path_join(ev->trial_dir, MT_EVENTS_FROM_BUNDLE), *name = NULL;
 	int error = 0;
@@ -335,7 +333,7 @@ int mt_events_append(mt_events *ev, const char *lines, size_t len, mt_events_pos
 	int fd = -1, error;
 
 	memset(pos, 0, sizeof(*pos));
-	if ((error = refuse_read_only(ev)) < 0 || (error = mt_events_writer(ev, &writer)) < 0 ||
+	if ((error = mt_events_refuse_read_only(ev)) < 0 || (error = mt_events_writer(ev, &writer)) < 0 ||
 	    (error = mt_mkdir_p(ev->dir)) < 0)
 		return error;
 	snprintf(pos->file, sizeof(pos->file), "%s%s", writer, MT_EVENTS_EXT);

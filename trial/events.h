@@ -78,6 +78,12 @@ typedef struct {
  * host, as mt_events_make writes them; borrowed from ev. */
 void mt_events_author(mt_events *ev, const char **name, const char **email, const char **host);
 
+/* MT_ESTATE naming the bundle when the trial was made from one (its
+ * MT_EVENTS_FROM_BUNDLE marker), else 0: a copy of someone's record, to
+ * which an append would pass off new records as theirs. Every append asks
+ * it; a writer that does work before appending may ask it first. */
+int mt_events_refuse_read_only(const mt_events *ev);
+
 /* Appends `len` bytes of whole lines (each ending in '\n') to this
  * writer's file in one write, durably. MT_ESTATE in a trial made from a
  * bundle (MT_EVENTS_FROM_BUNDLE). */

@@ -63,18 +63,11 @@ static int store_log(mt_journal *j, json_t *data, const char *path,
 	return error;
 }
 
-/* A trial made from a bundle (trial/events.h) takes no run: said before its
- * log is stored or compared with the record's (every append refuses too,
- * naming the bundle: trial/events.c; its test is private to it). */
+/* A trial made from a bundle takes no run: said before its log is stored
+ * or compared with the record's, in the words every append says. */
 static int refuse_read_only(mt_journal *j)
 {
-	char *marker = mt_path_join(mt_events_trial_dir(j->events), MT_EVENTS_FROM_BUNDLE);
-	int copy = mt_path_exists(marker);
-
-	free(marker);
-	return copy ? mt_error_set(MT_ESTATE, "this trial was made from a bundle: read-only, no run "
-				   "is recorded in it")
-		    : 0;
+	return mt_events_refuse_read_only(j->events);
 }
 
 /* A log already a standing run's (imported before, or kept by `mtrial
