@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,19 +292,70 @@ static int has_events(mt_events *ev)
  * so SQLite's own mutexes are not needed. */
 #define OPEN_FLAGS (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
 
-/* The index made from nothing (journal.db absent, the events files there)
- * in a file of its own that no other process opens: no WAL, no sync until
- * it is whole, one transaction (SQLite's default cache: a larger one made
- * it slower, each of its pages a malloc); then synced and linked into
- * place as `path` (atomic: a crash leaves no index, never half of one; a
- * `path` made meanwhile by another process is kept and this one dropped).
- * Its rollback journal is in memory: a refused event's SAVEPOINT still
- * undoes what it began. */
-static int build_fresh(mt_journal *j, const char *path)
+/* The trial directory held shared (LOCK_SH) while a connection opens
+ * journal.db and its -wal and -shm files, exclusive (LOCK_EX) while a new
+ * index takes journal.db's place: an opener never pairs the new file with
+ * the old one's WAL. -1 when it cannot be taken (a file system without
+ * flock): the swap goes on, as before there was one. */
+static int dir_lock(const mt_journal *j, int op)
+{
+	int fd = open(mt_events_trial_dir(j->events), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0 && flock(fd, op) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+static void dir_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* the lock goes with the descriptor */
+}
+
+/* A connection to journal.db as it is used, in *out (j's own untouched),
+ * and the file it reads in j->dev and j->ino. */
+static int open_db(mt_journal *j, sqlite3 **out)
+{
+	int lock = dir_lock(j, LOCK_SH), error = 0;
+	struct stat st;
+	sqlite3 *db = NULL;
+	char *err = NULL;
+
+	if (sqlite3_open_v2(j->path, &db, OPEN_FLAGS, NULL) != SQLITE_OK) {
+		error = mt_error_set(MT_EIO, "%s: %s", j->path, db ? sqlite3_errmsg(db) : "cannot open");
+	} else {
+		sqlite3_busy_timeout(db, 30000);
+		if (sqlite3_exec(db, OPEN_PRAGMAS, NULL, NULL, &err) != SQLITE_OK)
+			error = mt_error_set(MT_EIO, "%s: %s", j->path, err ? err : sqlite3_errmsg(db));
+	}
+	sqlite3_free(err);
+	if (error == 0 && stat(j->path, &st) == 0)
+		j->dev = st.st_dev, j->ino = st.st_ino;
+	dir_unlock(lock);
+	if (error < 0) {
+		sqlite3_close(db);
+		db = NULL;
+	}
+	*out = db;
+	return error;
+}
+
+/* The index made from nothing in a file of its own that no other process
+ * opens: no WAL, no sync until it is whole, one transaction (SQLite's
+ * default cache: a larger one made it slower, each of its pages a malloc);
+ * then synced and put in place as `path`. Atomic: a crash leaves the old
+ * index or none, never half of one. Its rollback journal is in memory: a
+ * refused event's SAVEPOINT still undoes what it began. `replace`: over
+ * the index there (mt_journal_build_aside); else linked, and a `path` made
+ * meanwhile by another process is kept and this one dropped. j->db is
+ * NULL before and after. */
+static int build(mt_journal *j, const char *path, int replace)
 {
 	size_t size = strlen(path) + 32;
-	char *tmp = malloc(size);
-	int error, fd;
+	char *tmp = malloc(size), *wal = NULL, *shm = NULL;
+	int error, fd, lock;
 
 	snprintf(tmp, size, "%s-rebuild-%ld", path, (long)getpid());
 	(void)unlink(tmp); /* left by a process of this pid that crashed */
@@ -319,7 +372,7 @@ static int build_fresh(mt_journal *j, const char *path)
 	mt_jevent_fresh_begin(j);
 	error = mt_jevent_catch_up_locked(j);
 	mt_jevent_fresh_end(j);
-	/* WAL now, as the journal is opened: nothing to convert once linked */
+	/* WAL now, as the journal is opened: nothing to convert once in place */
 	if ((error = mt_jstmt_finish(j, error)) < 0 ||
 	    (error = mt_jstmt_exec_sql(j, "PRAGMA journal_mode=WAL")) < 0)
 		goto cleanup;
@@ -329,9 +382,28 @@ static int build_fresh(mt_journal *j, const char *path)
 		goto cleanup;
 	}
 	j->db = NULL;
-	if ((fd = open(tmp, O_RDONLY | O_CLOEXEC)) < 0 || fsync(fd) != 0 ||
-	    (link(tmp, path) != 0 && errno != EEXIST))
+	if ((fd = open(tmp, O_RDONLY | O_CLOEXEC)) < 0 || fsync(fd) != 0) {
 		error = mt_error_set(MT_EIO, "%s: cannot make the index: %s", path, strerror(errno));
+	} else if (!replace) {
+		if (link(tmp, path) != 0 && errno != EEXIST)
+			error = mt_error_set(MT_EIO, "%s: cannot make the index: %s", path,
+					     strerror(errno));
+	} else {
+		/* the old file's WAL and shared memory go first: a process
+		 * that has them open keeps reading the old file, which it
+		 * leaves when it sees journal.db is another file; one that
+		 * opens now waits for the lock, then opens the new one alone */
+		wal = malloc(size), shm = malloc(size);
+		snprintf(wal, size, "%s-wal", path);
+		snprintf(shm, size, "%s-shm", path);
+		lock = dir_lock(j, LOCK_EX);
+		(void)unlink(wal);
+		(void)unlink(shm);
+		if (rename(tmp, path) != 0)
+			error = mt_error_set(MT_EIO, "%s: cannot put the index in place: %s", path,
+					     strerror(errno));
+		dir_unlock(lock);
+	}
 	if (fd >= 0)
 		close(fd);
 cleanup:
@@ -340,7 +412,22 @@ cleanup:
 	j->db = NULL;
 	(void)unlink(tmp);
 	free(tmp);
+	free(wal);
+	free(shm);
 	return error;
+}
+
+int mt_journal_build_aside(mt_journal *j)
+{
+	int error, reopened;
+
+	mt_jstmt_cache_free(j);
+	sqlite3_close(j->db);
+	j->db = NULL;
+	error = build(j, j->path, 1);
+	/* the new index, or the old one when it could not be made */
+	reopened = open_db(j, &j->db);
+	return error < 0 ? error : reopened;
 }
 
 int mt_journal_open(mt_journal **out, const char *path, int create)
@@ -366,15 +453,9 @@ int mt_journal_open(mt_journal **out, const char *path, int create)
 		error = mt_error_set(MT_ENOTFOUND, "%s: no journal", path);
 		goto cleanup;
 	}
-	if (!mt_path_exists(path) && has_events(j->events) && (error = build_fresh(j, path)) < 0)
+	if (!mt_path_exists(path) && has_events(j->events) && (error = build(j, path, 0)) < 0)
 		goto cleanup;
-	if (sqlite3_open_v2(path, &j->db, OPEN_FLAGS, NULL) != SQLITE_OK) {
-		error = mt_error_set(MT_EIO, "%s: %s", path,
-				     j->db ? sqlite3_errmsg(j->db) : "cannot open");
-		goto cleanup;
-	}
-	sqlite3_busy_timeout(j->db, 30000);
-	if ((error = mt_jstmt_exec_sql(j, OPEN_PRAGMAS)) < 0)
+	if ((error = open_db(j, &j->db)) < 0)
 		goto cleanup;
 	/* a journal at this version needs no write transaction to be read:
 	 * `notes` and the wizard never wait on a writer's lock to open it */
@@ -416,14 +497,38 @@ int mt_journal_schema_version(mt_journal *j)
 	return v;
 }
 
+/* journal.db made again by another handle (index --rebuild, a sync that
+ * reindexed: mt_journal_build_aside) is another file: this handle leaves
+ * the old one for it, and takes the events since. 1 when it did. */
+static int follow_rebuilt(mt_journal *j)
+{
+	struct stat st;
+	sqlite3 *db = NULL;
+
+	if (stat(j->path, &st) != 0 || (st.st_dev == j->dev && st.st_ino == j->ino))
+		return 0;
+	if (open_db(j, &db) < 0) {
+		mt_error_clear(); /* the old file is still read; tried again next time */
+		return 0;
+	}
+	mt_jstmt_cache_free(j);
+	sqlite3_close(j->db);
+	j->db = db;
+	j->generation++;
+	if (mt_jevent_catch_up(j) < 0)
+		mt_error_clear(); /* what it could not read is said by what reads it */
+	return 1;
+}
+
 int64_t mt_journal_data_version(mt_journal *j)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t v = -1;
 
+	(void)follow_rebuilt(j);
 	if (sqlite3_prepare_v2(j->db, "PRAGMA data_version", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
+		v = sqlite3_column_int64(st, 0) + ((int64_t)j->generation << 40);
 	sqlite3_finalize(st);
 	return v;
 }

@@ -692,20 +692,9 @@ int mt_journal_rebuild(mt_journal *j)
 	int error;
 
 	/* rows another tool wrote into the index become events first: a
-	 * rebuild loses nothing */
-	if ((error = mt_jexport_all(j)) < 0 || (error = mt_jstmt_begin(j)) < 0)
+	 * rebuild loses nothing; then the index is made aside, as from
+	 * nothing, and put in its place */
+	if ((error = mt_jexport_all(j)) < 0)
 		return error;
-	error = mt_jstmt_exec_sql(j, "DELETE FROM note_tags; DELETE FROM notes;"
-				  " DELETE FROM withdrawals; DELETE FROM probes; DELETE FROM scans;"
-				  " DELETE FROM effort; DELETE FROM op_overrides;"
-				  " DELETE FROM inventories; DELETE FROM checks; DELETE FROM runs;"
-				  " DELETE FROM change_marks; DELETE FROM events;"
-				  " DELETE FROM event_files; DELETE FROM refused_events;"
-				  " UPDATE event_count SET n = 0, last_t = 0, last_uid = ''");
-	if (error == 0) {
-		mt_jevent_fresh_begin(j);
-		error = mt_jevent_catch_up_locked(j);
-		mt_jevent_fresh_end(j);
-	}
-	return mt_jstmt_finish(j, error);
+	return mt_journal_build_aside(j);
 }

@@ -7,6 +7,7 @@
 #include "events.h"
 
 #include <sqlite3.h>
+#include <sys/types.h>
 
 #define MT_JSTMT_CACHE 48
 
@@ -34,7 +35,18 @@ struct mt_journal {
 	/* why this handle made the index again when it opened it (an events
 	 * file it had read is gone, or not the one read), "" when it did not */
 	char healed[640];
+	/* the file the connection reads (journal.db made again by another
+	 * handle is a new file: this one is then reopened,
+	 * mt_journal_data_version), and how many times it was */
+	dev_t dev;
+	ino_t ino;
+	unsigned generation;
 };
+
+/* The index made again from the events files in a file of its own, then
+ * put in place of journal.db (j's connection closed and reopened on it):
+ * what mt_journal_rebuild does once the index's own rows are events. */
+int mt_journal_build_aside(mt_journal *j);
 
 /* SQL: who recorded a row of `table` (its event's author, email and host:
  * three columns, NULL when unknown), joined by the row's uid; read with

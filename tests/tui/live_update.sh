@@ -38,6 +38,13 @@ check "... and so does the list" wait_for '│ Friction notes \(4, newest first\
 keys R
 check "R reloads at once" wait_for '^Record reloaded$'
 masked_screen | sed 's/^/  | /'
+# the index made again in another terminal is another file: the wizard
+# moves to it, and a note written there after shows
+mt index --rebuild >/dev/null
+mt note "after the rebuild" >/dev/null
+check "after mtrial index --rebuild elsewhere, a new note still appears" \
+	wait_for '│      after the rebuild$' 6
+check "... and the count is whole" wait_for '│ Friction notes \(5, newest first\)'
 
 keys q
 check "q quits with status 0" wait_for '^wizard-exit=0$'

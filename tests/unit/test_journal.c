@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "error.h"
@@ -937,6 +938,54 @@ static void test_effort_summary(void **state)
 	json_decref(s);
 }
 
+static size_t notes_in(mt_journal *j)
+{
+	json_t *notes = mt_journal_notes_json(j);
+	size_t n = json_array_size(notes);
+
+	json_decref(notes);
+	return n;
+}
+
+/* mtrial index --rebuild makes the index aside and puts it in journal.db's
+ * place: a handle open on the old file (the wizard in another terminal)
+ * sees that it changed, reads the new one from then on and takes the
+ * events since; what either writes reaches the other; no file of the
+ * build is left; a rebuild loses nothing. */
+static void test_rebuild_aside_followed(void **state)
+{
+	struct ctx *c = *state;
+	mt_journal *b = NULL;
+	char *tmp;
+	int64_t v;
+	struct stat before, after;
+
+	assert_int_equal(mt_journal_note_add(c->j, "one", NULL, NULL, 0, NULL), 0);
+	assert_int_equal(mt_journal_open(&b, c->path, 0), 0);
+	assert_int_equal(notes_in(b), 1);
+	v = mt_journal_data_version(c->j);
+	assert_int_equal(stat(c->path, &before), 0);
+	assert_int_equal(mt_journal_rebuild(b), 0);
+	assert_int_equal(stat(c->path, &after), 0);
+	assert_true(before.st_ino != after.st_ino); /* another file */
+	assert_int_equal(notes_in(b), 1);
+	tmp = mt_path_join(c->dir, "journal.db-rebuild-");
+	assert_false(mt_path_exists(tmp)); /* not the pid's; none by this name either */
+	free(tmp);
+	assert_int_equal(mt_journal_note_add(b, "two", NULL, NULL, 0, NULL), 0);
+	/* the first handle follows: another version, both notes */
+	assert_true(mt_journal_data_version(c->j) != v);
+	assert_int_equal(notes_in(c->j), 2);
+	assert_int_equal(mt_journal_note_add(c->j, "three", NULL, NULL, 0, NULL), 0);
+	assert_int_equal(mt_journal_data_version(b) >= 0, 1);
+	assert_int_equal(notes_in(b), 3);
+	mt_journal_free(b);
+	/* and a journal opened afresh reads the three */
+	assert_int_equal(mt_journal_open(&b, c->path, 0), 0);
+	assert_int_equal(notes_in(b), 3);
+	mt_journal_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -971,6 +1020,7 @@ int main(void)
 		cmocka_unit_test(test_json_shortest_reals),
 		cmocka_unit_test_setup_teardown(test_withdraw, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_of_a_bare_table, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rebuild_aside_followed, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
