@@ -65,8 +65,8 @@ text "$T/none/b.tar.gz"
 keys Enter n
 check "a file that cannot be written says why" \
 	wait_for "Bundle not written: $T/none/b\.tar\.gz"
-check "... in the page too" wait_for "│   Not written:$" &&
-	check "... naming the file" wait_for "│   $T/none/b\.tar\.gz"
+check "... in the page too, naming the file" wait_for "│   Not written: $T/none/b\.tar\.gz:$"
+check "... and why" wait_for "│   cannot write it: No such file or directory$"
 check "... nothing written" test ! -e "$T/none"
 keys b Escape
 check "Esc cancels" wait_for 'Cancelled: no bundle written'
