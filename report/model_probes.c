@@ -183,14 +183,31 @@ static json_t *scan_model(const mt_scan_view *sv, int64_t id, int64_t created)
 }
 
 /* The latest scan, summarised: what the report and the wizard show. */
+/* The section's version: a change to what scan_model makes changes it, so
+ * that a section kept by an older mtrial is made again. */
+#define SCAN_SECTION_MEMO "report.scan/1:"
+
 json_t *mt_model_probes_scan(mt_journal *j)
 {
 	json_t *r = NULL, *m;
 	int64_t id = 0, created = 0;
 	mt_scan_view sv;
+	char *uid = NULL, *kept = NULL, *key = NULL;
 
+	/* made once a scan and kept in the index: the summary it reads is
+	 * megabytes on a large repository, the section tens of KB, and the
+	 * wizard draws it before its first frame */
+	if (mt_journal_scan_latest_uid(j, &id, &uid) == 1 && uid &&
+	    asprintf(&key, SCAN_SECTION_MEMO "%s", uid) > 0 &&
+	    mt_journal_memo_get(j, key, &kept) == 1 && (m = json_loads(kept, 0, NULL))) {
+		free(kept), free(key), free(uid);
+		return m;
+	}
+	mt_error_clear();
+	free(kept);
 	if (mt_journal_scan_latest(j, 0, &r, &id, &created) < 0) {
 		mt_error_clear();
+		free(key), free(uid);
 		return json_null();
 	}
 	if (mt_scan_view_read(&sv, r) < 0)
@@ -198,6 +215,9 @@ json_t *mt_model_probes_scan(mt_journal *j)
 	m = scan_model(&sv, id, created);
 	mt_scan_view_dispose(&sv);
 	json_decref(r);
+	if (key && m && (kept = json_dumps(m, JSON_COMPACT)))
+		mt_journal_memo_put(j, key, kept);
+	free(kept), free(key), free(uid);
 	return m;
 }
 

@@ -210,6 +210,12 @@ static const char *const migrations[] = {
 	 *    re-markings, a JSON array of {from, to, why, when, event} */
 	"ALTER TABLE runs ADD COLUMN design TEXT NOT NULL DEFAULT 'matched';"
 	"ALTER TABLE runs ADD COLUMN design_changes TEXT;",
+	/* 17: what a reader worked out from a large record once and keeps
+	 *    (issue 18: the report model's scan section, 28 KB, from a 2 MB
+	 *    summary on diffusers), by a key naming the record it came from
+	 *    and the code that made it: derived, never an event, dropped with
+	 *    the index */
+	"CREATE TABLE IF NOT EXISTS memo (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
 };
 
 
@@ -1053,6 +1059,46 @@ int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_o
 	}
 	sqlite3_finalize(st);
 	return rc < 0 ? rc : 0;
+}
+
+int mt_journal_memo_get(mt_journal *j, const char *key, char **value)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*value = NULL;
+	rc = mt_jstmt_first(j, &st, "reading the memo", "SELECT value FROM memo WHERE key = ?",
+			    "t", key);
+	if (rc == 1)
+		*value = mt_strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return rc;
+}
+
+void mt_journal_memo_put(mt_journal *j, const char *key, const char *value)
+{
+	if (mt_jstmt_write(j, NULL, "keeping the memo",
+			   "INSERT OR REPLACE INTO memo (key, value) VALUES (?, ?)", "tt", key,
+			   value) < 0)
+		mt_error_clear(); /* worked out again next time */
+}
+
+/* The latest scan's id and uid, from the index alone. */
+int mt_journal_scan_latest_uid(mt_journal *j, int64_t *id_out, char **uid_out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*uid_out = NULL;
+	rc = mt_jstmt_first(j, &st, "reading scans",
+			    "SELECT id, uid FROM scans ORDER BY id DESC LIMIT 1", "");
+	if (rc == 1) {
+		*id_out = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			*uid_out = mt_strdup((const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return rc;
 }
 
 /* The id of the latest inventory of `source` when its digest is `digest`

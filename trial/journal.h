@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#define MT_JOURNAL_SCHEMA_VERSION 16
+#define MT_JOURNAL_SCHEMA_VERSION 17
 /* The migration that gave events their authors (journal.c): an index
  * migrated from before it is made again from the events files, which hold
  * them. (Renumbered with the migration.) */
@@ -121,6 +121,18 @@ typedef struct {
  * digest before anything is written, so such a rescan writes nothing. */
 int mt_journal_scan_add(mt_journal *j, const mt_journal_scan *scan, int64_t *id_out,
 			int *unchanged);
+
+/* What a reader worked out once from a large record, kept in the index
+ * under `key` (name the record, e.g. its uid, and the code's version):
+ * get gives 1 and a fresh *value, 0 when none, negative on error; put
+ * keeps it, a failure forgotten (it is worked out again). */
+int mt_journal_memo_get(mt_journal *j, const char *key, char **value);
+void mt_journal_memo_put(mt_journal *j, const char *key, const char *value);
+
+/* The latest scan's id and event uid (a fresh string, NULL for a record
+ * from before events) from the index alone: 1, 0 when none, negative on
+ * error. */
+int mt_journal_scan_latest_uid(mt_journal *j, int64_t *id_out, char **uid_out);
 
 /* The latest scan's summary (full = 0) or whole result (full = 1) as a new
  * reference, its id and time; MT_ENOTFOUND when none. id_out and created_ms

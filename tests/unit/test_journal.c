@@ -986,6 +986,30 @@ static void test_rebuild_aside_followed(void **state)
 	mt_journal_free(b);
 }
 
+/* What a reader worked out once is kept under its key, across handles,
+ * replaced by a newer value, and gone with the index when it is made
+ * again (it is derived, never an event). */
+static void test_memo(void **state)
+{
+	struct ctx *c = *state;
+	mt_journal *b = NULL;
+	char *v = NULL;
+
+	assert_int_equal(mt_journal_memo_get(c->j, "k/1:abc", &v), 0);
+	assert_null(v);
+	mt_journal_memo_put(c->j, "k/1:abc", "{\"a\":1}");
+	mt_journal_memo_put(c->j, "k/1:abc", "{\"a\":2}");
+	assert_int_equal(mt_journal_open(&b, c->path, 0), 0);
+	assert_int_equal(mt_journal_memo_get(b, "k/1:abc", &v), 1);
+	assert_string_equal(v, "{\"a\":2}");
+	free(v);
+	assert_int_equal(mt_journal_note_add(b, "a note", NULL, NULL, 0, NULL), 0);
+	assert_int_equal(mt_journal_rebuild(b), 0);
+	assert_int_equal(mt_journal_memo_get(b, "k/1:abc", &v), 0);
+	assert_int_equal(notes_in(b), 1);
+	mt_journal_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1021,6 +1045,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_withdraw, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_of_a_bare_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rebuild_aside_followed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memo, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
