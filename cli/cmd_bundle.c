@@ -32,19 +32,6 @@ static json_t *by_kind_json(const mt_bundle_redacted *d)
 }
 
 /* " (scan 2, run log 1)", or "" with none. */
-static void print_by_kind(const mt_bundle_redacted *d)
-{
-	const char *sep = " (";
-
-	for (int k = 0; k < MT_BUNDLE_ART_KINDS; k++)
-		if (d->artefacts_by_kind[k]) {
-			printf("%s%s %zu", sep, mt_bundle_artefact_kinds[k], d->artefacts_by_kind[k]);
-			sep = ", ";
-		}
-	if (d->artefacts)
-		printf(")");
-}
-
 static void print_written(struct cli *cli, const char *path, const mt_bundle_result *r, int redact)
 {
 	const mt_bundle_redacted *d = &r->redacted;
@@ -76,13 +63,10 @@ static void print_written(struct cli *cli, const char *path, const mt_bundle_res
 	printf("Wrote %s: %zu files, %llu bytes; %zu run log(s), %zu track patch(es).\n",
 	       cli_line(path), r->files, (unsigned long long)r->bytes, r->logs, r->tracks);
 	if (redact) {
-		printf("Redacted: %zu event(s) of private notes dropped, %zu host name(s) and %zu "
-		       "absolute path(s) replaced, %zu events file(s) renamed; %zu artefact(s)",
-		       d->notes, d->hosts, d->paths, d->files, d->artefacts);
-		print_by_kind(d);
-		printf(" rewritten and named by their new hash, %zu unchanged, %zu not carried; "
-		       "%zu object(s) no event names not carried.\n",
-		       d->artefacts_same, d->artefacts_missing, d->objects_unnamed);
+		mt_buf b = MT_BUF_INIT;
+		mt_bundle_redacted_text(&b, d);
+		printf("%s\n", mt_buf_cstr(&b));
+		mt_buf_dispose(&b);
 	}
 	for (const char *p = r->notes; p && *p;) {
 		size_t n = strcspn(p, "\n");

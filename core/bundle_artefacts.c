@@ -17,6 +17,25 @@
 const char *const mt_bundle_artefact_kinds[MT_BUNDLE_ART_KINDS] = {"scan", "probe", "inventory",
 								   "run log", "other"};
 
+void mt_bundle_redacted_text(mt_buf *out, const mt_bundle_redacted *d)
+{
+	const char *sep = " (";
+
+	mt_buf_printf(out, "Redacted: %zu event(s) of private notes dropped, %zu host name(s) and "
+		      "%zu absolute path(s) replaced, %zu events file(s) renamed; %zu artefact(s)",
+		      d->notes, d->hosts, d->paths, d->files, d->artefacts);
+	for (int k = 0; k < MT_BUNDLE_ART_KINDS; k++)
+		if (d->artefacts_by_kind[k]) {
+			mt_buf_printf(out, "%s%s %zu", sep, mt_bundle_artefact_kinds[k],
+				      d->artefacts_by_kind[k]);
+			sep = ", ";
+		}
+	mt_buf_printf(out, "%s rewritten and named by their new hash, %zu unchanged, %zu not "
+		      "carried; %zu object(s) no event names not carried.",
+		      d->artefacts ? ")" : "", d->artefacts_same, d->artefacts_missing,
+		      d->objects_unnamed);
+}
+
 /* What an artefact named by event kind `kind` holds (as_text: a log). */
 static int kind_of(const char *kind, int as_text)
 {

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "trial.h"
+#include "util.h"
 
 #define MT_BUNDLE_MANIFEST "MANIFEST"
 
@@ -52,6 +53,11 @@ typedef struct {
 	size_t artefacts_missing; /* named by the record, not in the trial: not carried */
 	size_t objects_unnamed;   /* in the trial's objects, named by no event: not carried */
 } mt_bundle_redacted;
+
+/* What --redact took out, in one sentence ending in '.', as `mtrial
+ * bundle` and the wizard say it: "Redacted: N event(s) of private notes
+ * dropped, ...". */
+void mt_bundle_redacted_text(mt_buf *out, const mt_bundle_redacted *d);
 
 typedef struct {
 	size_t files;        /* entries, MANIFEST included */

@@ -67,32 +67,16 @@ static void size_text(mt_buf *out, uint64_t bytes)
 			      bytes < 1048576 ? "KiB" : "MiB", (unsigned long long)bytes);
 }
 
-/* What redaction took out, as `mtrial bundle --redact` says it. */
-static void redacted_text(mt_buf *out, const mt_bundle_redacted *d)
-{
-	const char *sep = " (";
-
-	mt_buf_printf(out, "\nRedacted: %zu event(s) of private notes dropped, %zu host name(s) and "
-		      "%zu absolute path(s) replaced, %zu events file(s) renamed; %zu artefact(s)",
-		      d->notes, d->hosts, d->paths, d->files, d->artefacts);
-	for (int k = 0; k < MT_BUNDLE_ART_KINDS; k++)
-		if (d->artefacts_by_kind[k]) {
-			mt_buf_printf(out, "%s%s %zu", sep, mt_bundle_artefact_kinds[k],
-				      d->artefacts_by_kind[k]);
-			sep = ", ";
-		}
-	mt_buf_printf(out, "%s rewritten, %zu unchanged, %zu not carried.",
-		      d->artefacts ? ")" : "", d->artefacts_same, d->artefacts_missing);
-}
-
 /* What a bundle written holds, for the page: a line a part. */
 static void said_written(mt_buf *s, const char *path, const mt_bundle_result *r, int redact)
 {
 	mt_buf_printf(s, "Wrote %s: %zu files, ", path, r->files);
 	size_text(s, r->bytes);
 	mt_buf_printf(s, "; %zu run log(s), %zu track patch(es).", r->logs, r->tracks);
-	if (redact)
-		redacted_text(s, &r->redacted);
+	if (redact) {
+		mt_buf_puts(s, "\n");
+		mt_bundle_redacted_text(s, &r->redacted);
+	}
 	for (const char *p = r->notes; p && *p;) {
 		size_t n = strcspn(p, "\n");
 		mt_buf_printf(s, "\nnote: %.*s", (int)n, p);
