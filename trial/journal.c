@@ -1041,7 +1041,8 @@ int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_o
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	*table_out = NULL;
+	if (table_out)
+		*table_out = NULL;
 	/* the result column holds the artefact's reference, {object, bytes};
 	 * a record from before artefacts, the result itself */
 	rc = mt_jstmt_first(j, &st, "reading probes",
@@ -1052,7 +1053,7 @@ int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_o
 		*id_out = sqlite3_column_int64(st, 0);
 		if (bytes_out)
 			*bytes_out = sqlite3_column_int64(st, 2);
-		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+		if (table_out && sqlite3_column_type(st, 1) != SQLITE_NULL)
 			*table_out = mt_strdup((const char *)sqlite3_column_text(st, 1));
 	} else if (rc == 0) {
 		rc = mt_error_set(MT_ENOTFOUND, "no probe recorded yet (run 'mtrial probe')");

@@ -161,8 +161,9 @@ int mt_journal_probe_latest_of(mt_journal *j, const char *table, json_t **out, i
 			       int64_t *created_ms);
 
 /* The latest probe's id, the name of the table it used (a fresh string,
- * NULL when the record has none) and the size of its result in bytes
- * (bytes_out may be NULL), from the index alone: the result is not read.
+ * NULL when the record has none; table_out may be NULL) and the size of
+ * its result in bytes (bytes_out may be NULL), from the index alone: the
+ * result is not read.
  * MT_ENOTFOUND when none. */
 int mt_journal_probe_latest_table(mt_journal *j, int64_t *id_out, char **table_out,
 				  int64_t *bytes_out);

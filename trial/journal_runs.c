@@ -63,13 +63,6 @@ static int store_log(mt_journal *j, json_t *data, const char *path,
 	return error;
 }
 
-/* A trial made from a bundle takes no run: said before its log is stored
- * or compared with the record's, in the words every append says. */
-static int refuse_read_only(mt_journal *j)
-{
-	return mt_events_refuse_read_only(j->events);
-}
-
 /* A log already a standing run's (imported before, or kept by `mtrial
  * run`), artefact `ref` of `bytes`: refused naming the run. One attempt
  * recorded twice would count twice in every median and count of the trial;
@@ -110,10 +103,12 @@ int mt_journal_run_add(mt_journal *j, const mt_journal_run *run, int64_t *id_out
 		json_object_set_new(data, "design", json_string(run->design));
 
 	/* a live log is read where it is written; stored once it is whole
-	 * (the artefact before the event, outside the lock) */
+	 * (the artefact before the event, outside the lock); a trial made from
+	 * a bundle takes no run, said before its log is stored or compared
+	 * with the record's, in the words every append says */
 	ref[0] = '\0';
 	if (run->status && strcmp(run->status, "running") != 0 &&
-	    ((error = refuse_read_only(j)) < 0 ||
+	    ((error = mt_events_refuse_read_only(j->events)) < 0 ||
 	     (error = store_log(j, data, run->log, ref, &bytes)) < 0)) {
 		json_decref(data);
 		return error;

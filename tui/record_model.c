@@ -348,13 +348,10 @@ static int decision_cheap(struct tui_wizard *w)
 /* The latest probe's id and size, from the index (its result unread). */
 static void latest_probe(struct tui_wizard *w)
 {
-	char *table = NULL;
-
 	w->probe_want = w->probe_bytes = 0;
-	if (mt_journal_probe_latest_table(w->trial->journal, &w->probe_want, &table,
+	if (mt_journal_probe_latest_table(w->trial->journal, &w->probe_want, NULL,
 					  &w->probe_bytes) < 0)
 		mt_error_clear(); /* none; a journal that cannot be read says so elsewhere */
-	free(table);
 }
 
 void record_reload(struct tui_wizard *w)
