@@ -11,6 +11,10 @@
 #include <string.h>
 #include <wchar.h>
 
+#ifndef __STDC_ISO_10646__
+#error "the wizard draws code points as wchar_t"
+#endif
+
 struct style_def {
 	short fg, bg;      /* colours, -1 for the terminal's default */
 	attr_t color_attr; /* attributes with colours */
@@ -114,32 +118,35 @@ static void set_style(enum draw_style s)
 		attr_set(style_defs[s].mono_attr, 0, NULL);
 }
 
-/* Decodes one character of text; never fails: a byte that is not valid in
- * the locale becomes '?', a control character a space or '?', and so does
- * whatever else the CLI's output filter replaces (C1, bidi overrides: one
- * rule, common/sanitize.c), so nothing from the record can move the cursor,
- * change the terminal's state or reorder what is drawn. */
+/* Decodes one character of text; never fails. The record's text is UTF-8
+ * whatever the locale, so it is decoded as UTF-8 and each character takes
+ * one cell: a character the locale cannot show (in the C locale, any beyond
+ * ASCII) becomes one '?', never one per byte, which would turn "→" into
+ * "???". A byte that is not valid UTF-8 becomes '?', a control character a
+ * space or '?', and so does whatever else the CLI's output filter replaces
+ * (C1, bidi overrides: one rule, common/sanitize.c), so nothing from the
+ * record can move the cursor, change the terminal's state or reorder what
+ * is drawn. (wchar_t holds the code point: __STDC_ISO_10646__.) */
 static size_t decode(const char *s, wchar_t *wc, int *width)
 {
-	mbstate_t st;
-	size_t n;
+	uint32_t cp = MT_TERM_PLACEHOLDER;
+	int n = mt_utf8_decode(s, strnlen(s, 4), &cp);
 
-	memset(&st, 0, sizeof(st));
-	n = mbrtowc(wc, s, MB_CUR_MAX, &st);
-	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-		*wc = L'?';
+	if (n <= 0) {
+		cp = MT_TERM_PLACEHOLDER;
 		n = 1;
 	}
-	if (*wc == L'\t' || *wc == L'\n' || *wc == L'\r')
+	*wc = (wchar_t)cp;
+	if (cp == '\t' || cp == '\n' || cp == '\r')
 		*wc = L' ';
-	else if (*wc < 0 || mt_term_cp_unsafe((uint32_t)*wc))
+	else if (mt_term_cp_unsafe(cp))
 		*wc = L'?';
 	*width = wcwidth(*wc);
 	if (*width < 0) {
 		*wc = L'?';
 		*width = 1;
 	}
-	return n;
+	return (size_t)n;
 }
 
 int draw_width(const char *text)

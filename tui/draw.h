@@ -71,7 +71,7 @@ enum draw_glyph {
 	GLYPH_CLOSED,    /* a list item that can open */
 	GLYPH_OPEN,      /* an open one */
 	GLYPH_BAR_FULL,  /* the done part of a progress bar */
-	GLYPH_BAR_EMPTY, /* the rest of it */
+	GLYPH_BAR_EMPTY, /* the rest of it; the unknown share of a bar of statuses */
 	GLYPH_POINT_LEFT, /* points at what its line is about */
 	GLYPH__COUNT
 };

@@ -317,7 +317,10 @@ static void identity(struct tui_page *p, const struct tui_ctx *ctx, const mt_pro
 /* One line, each status a segment as wide as its share of the ops
  * (mt_share_cells: unknown never loses a column to rounding), in its
  * colour and filled with its letter, so that a segment reads as wide
- * without colour and on any background. */
+ * without colour and on any background. The unknown share is filled as
+ * a progress bar's rest is, not with its letter: '?' is also what the
+ * draw layer shows for a character it cannot draw, and a row of them reads
+ * as text the terminal garbled (a probe with every op unknown drew one). */
 static void status_bar(struct tui_page *p, const mt_probe_view *v)
 {
 	const mt_probe_counts *summary = mt_probe_view_listed_counts(v);
@@ -334,8 +337,9 @@ static void status_bar(struct tui_page *p, const mt_probe_view *v)
 	for (size_t i = 0; i < NLOOKS; i++) {
 		if (!w[i])
 			continue;
+		const char *fill = i == NLOOKS - 1 ? draw_glyph(GLYPH_BAR_EMPTY) : looks[i].letter;
 		for (int k = 0; k < w[i]; k++)
-			mt_buf_puts(&seg, looks[i].letter);
+			mt_buf_puts(&seg, fill);
 		page_add(p, looks[i].bar, mt_buf_cstr(&seg));
 		mt_buf_dispose(&seg);
 	}
