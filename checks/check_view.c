@@ -240,7 +240,9 @@ static int read_series(mt_check_curves *c, mt_jview *v)
 	return 0;
 }
 
-static int read_curves(mt_check_curves *c, mt_jview *v)
+/* The curves, and each side's system where it was a run (NULL: a file). */
+static int read_curves(mt_check_curves *c, mt_jview *v, const char **ref_system,
+		       const char **cand_system)
 {
 	mt_jview s, f;
 
@@ -269,6 +271,10 @@ static int read_curves(mt_check_curves *c, mt_jview *v)
 	mt_jview_sub(&f, v, "files");
 	mt_jview_sub(&s, &f, "reference");
 	c->value_name = mt_jview_str(&s, "value");
+	*ref_system = mt_jview_opt_str(&s, "system");
+	mt_jview_close(&s, &f);
+	mt_jview_sub(&s, &f, "candidate");
+	*cand_system = mt_jview_opt_str(&s, "system");
 	mt_jview_close(&s, &f);
 	mt_jview_close(&f, v);
 	return read_series(c, v);
@@ -285,7 +291,7 @@ int mt_check_view_read(mt_check_view *v, mt_jview *jv, const char *kind)
 	v->reference = mt_jview_str(jv, "reference");
 	v->candidate = mt_jview_str(jv, "candidate");
 	if ((v->is_curves = kind && strcmp(kind, "curves") == 0))
-		error = read_curves(&v->c, jv);
+		error = read_curves(&v->c, jv, &v->reference_system, &v->candidate_system);
 	else
 		error = read_tensors(&v->t, jv, kind ? kind : "");
 	if (error == 0)

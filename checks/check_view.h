@@ -118,6 +118,9 @@ typedef struct {
 	int rehearsal;       /* stand-ins compared: never evidence */
 	int passed;
 	const char *reference, *candidate; /* what the result calls the two sides */
+	/* the system of each side where the check knows it (a curve read from
+	 * the trial's run: "baseline", "candidate"); NULL: not known (a file) */
+	const char *reference_system, *candidate_system;
 	mt_check_strs warnings;            /* the check's own (pickle globals) */
 	int is_curves;                     /* which of the two below is filled */
 	mt_check_tensors t;

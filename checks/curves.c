@@ -626,6 +626,7 @@ void mt_curve_free(mt_curve *c)
 	free(c->step_name);
 	free(c->value_name);
 	free(c->status);
+	free(c->system);
 	free(c->pts);
 	free(c);
 }
@@ -925,8 +926,12 @@ void mt_curve_plot(mt_buf *out, const mt_curve_cmp *c, int width, int height)
 
 json_t *mt_curve_file_json(const mt_curve *c)
 {
-	return json_pack("{sssssssssIsIso}", "path", c->path, "format", c->format, "step",
-			 c->step_name, "value", c->value_name, "points", (json_int_t)c->n,
-			 "nonfinite", (json_int_t)c->nonfinite, "status",
-			 c->status ? json_string(c->status) : json_null());
+	json_t *f = json_pack("{sssssssssIsIso}", "path", c->path, "format", c->format, "step",
+			      c->step_name, "value", c->value_name, "points", (json_int_t)c->n,
+			      "nonfinite", (json_int_t)c->nonfinite, "status",
+			      c->status ? json_string(c->status) : json_null());
+
+	if (f && c->system) /* a run's: decide tells a system against itself */
+		json_object_set_new(f, "system", json_string(c->system));
+	return f;
 }

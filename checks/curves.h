@@ -42,6 +42,7 @@ typedef struct {
 	char *step_name;    /* the column, key or metadata field read */
 	char *value_name;
 	char *status; /* MLPerf run_stop's metadata.status, NULL when none */
+	char *system; /* the system of the trial's run read ("baseline"), NULL for a file */
 	mt_curve_point *pts;
 	size_t n;
 	size_t nonfinite;
@@ -90,7 +91,7 @@ int mt_curve_open(mt_curve **out, const char *arg, mt_journal *j,
 		  const mt_curve_read_opts *opts);
 
 /* What a comparison says of one file: {path, format, step, value, points,
- * nonfinite, status}. New reference. */
+ * nonfinite, status}, and system for a trial's run. New reference. */
 json_t *mt_curve_file_json(const mt_curve *c);
 
 /* The defaults of `mtrial check curves` and of the wizard: a 5% band (the

@@ -219,6 +219,7 @@ static int open_run(mt_curve **out, int64_t id, mt_journal *j, const mt_curve_re
 	if (error == 0) {
 		free((*out)->path);
 		(*out)->path = mt_strdup(name);
+		(*out)->system = r.system ? mt_strdup(r.system) : NULL;
 	} else {
 		mt_error_prefix(error, "run #%lld: ", (long long)id);
 	}

@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* The evidence's checks: {id, kind, passed, rehearsal, reference,
- * candidate} of each, newest first. New reference, NULL with the error
+ * candidate, and reference_system, candidate_system where known} of each, newest first. New reference, NULL with the error
  * set. */
 static json_t *checks_evidence(mt_journal *j)
 {
@@ -26,12 +26,13 @@ static json_t *checks_evidence(mt_journal *j)
 		return NULL;
 	if (mt_check_view_read_list(&v, &n, rows) == 0 && (out = json_array()))
 		for (size_t i = 0; i < n; i++)
-			json_array_append_new(out, json_pack("{sI, ss?, sb, sb, ss?, ss?}", "id",
-							     (json_int_t)v[i].id, "kind", v[i].kind,
-							     "passed", v[i].passed, "rehearsal",
-							     v[i].rehearsal, "reference",
-							     v[i].reference, "candidate",
-							     v[i].candidate));
+			json_array_append_new(
+			    out, json_pack("{sI, ss?, sb, sb, ss?, ss?, ss?, ss?}", "id",
+					   (json_int_t)v[i].id, "kind", v[i].kind, "passed",
+					   v[i].passed, "rehearsal", v[i].rehearsal, "reference",
+					   v[i].reference, "candidate", v[i].candidate,
+					   "reference_system", v[i].reference_system,
+					   "candidate_system", v[i].candidate_system));
 	mt_check_view_free_list(v, n);
 	json_decref(rows);
 	return out;

@@ -15,6 +15,12 @@
  *                    not_met when one fails; met when all pass. `check model`
  *                    (a CPU estimate of a number format, not the candidate
  *                    system) alone is not enough; its failures are conditions.
+ *                    Only checks between the two systems count: a check whose
+ *                    sides are both runs of one system (baseline against
+ *                    baseline: its run-to-run spread) is named in the
+ *                    evidence as not counted; a side read from a file is
+ *                    taken as the command line says (REF baseline, CAND
+ *                    candidate).
  *                    A threshold is not applied (the checks' tolerances
  *                    decide), and the evidence says so.
  *   ops              the latest probe against the trial's table (trial.yaml's
@@ -88,8 +94,10 @@ const char *mt_decide_table(const mt_spec *spec);
  *
  *   runs          [run]   mt_journal_runs_json's rows, flattened by
  *                         mt_runs_flatten
- *   checks        [{id, kind, passed, rehearsal, reference, candidate}]
- *                         newest first (kind: compare, model, curves)
+ *   checks        [{id, kind, passed, rehearsal, reference, candidate,
+ *                    reference_system, candidate_system}] newest first (kind:
+ *                    compare, model, curves; a side's system only where it
+ *                    was a trial's run)
  *   probe         {id, created, from {source}, table {name, version,
  *                  retrieved}, ops [{op, status, source, conditions [text]}],
  *                  apis [{api, op (null: none), status, source}]}: the

@@ -41,6 +41,15 @@ static json_t *latest_checks(json_t *checks)
 	return out;
 }
 
+/* A check whose two sides are runs of one system (baseline against baseline):
+ * a run-to-run spread, not the candidate system against the baseline. A
+ * side whose system is not known (a file) is taken at the command line's
+ * word, as the other system. */
+static int check_of_one_system(json_t *ch)
+{
+	return mt_dc_streq(mt_dc_str(ch, "reference_system"), mt_dc_str(ch, "candidate_system"));
+}
+
 static void put_check(mt_buf *b, json_t *ch)
 {
 	mt_buf_printf(b, "%s#%lld %s %s vs %s", b->len ? "; " : "",
@@ -76,15 +85,35 @@ static void need_comparison(json_t *c, size_t nrehearsals)
 	mt_buf_dispose(&b);
 }
 
+/* Appends to c's evidence the checks of one system against itself, and why
+ * they are not counted. */
+static void one_system_note(json_t *c, size_t n, const mt_buf *which)
+{
+	mt_buf note = MT_BUF_INIT;
+	const char *ev = mt_dc_str(c, "evidence");
+
+	mt_buf_printf(&note, "%s%s%zu check%s of a system against itself not counted (%s): "
+		      "two runs of one system measure its run-to-run spread, not the candidate "
+		      "system against the baseline", ev ? ev : "", ev && *ev ? "; " : "", n,
+		      n > 1 ? "s" : "", mt_buf_cstr(which));
+	json_object_set_new(c, "evidence", json_string(mt_buf_cstr(&note)));
+	mt_buf_dispose(&note);
+}
+
 void mt_dc_judge_correctness(struct ctx *x, json_t *c, double threshold)
 {
 	json_t *latest = latest_checks(json_object_get(x->ev, "checks")), *ch;
 	mt_buf failed = MT_BUF_INIT, ids = MT_BUF_INIT, est = MT_BUF_INIT, rh = MT_BUF_INIT;
-	size_t i, systems = 0, nfailed = 0, nest = 0;
+	mt_buf self = MT_BUF_INIT;
+	size_t i, systems = 0, nfailed = 0, nest = 0, nself = 0;
 	size_t nrh = rehearsal_checks(json_object_get(x->ev, "checks"), &rh);
 
 	json_array_foreach(latest, i, ch) {
 		int model = mt_dc_streq(mt_dc_str(ch, "kind"), "model"), pass = json_is_true(json_object_get(ch, "passed"));
+		if (check_of_one_system(ch)) {
+			nself++, put_check(&self, ch);
+			continue;
+		}
 		mt_buf_printf(&ids, "%s#%lld", ids.len ? ", " : "checks ",
 			      (long long)json_integer_value(json_object_get(ch, "id")));
 		systems += !model;
@@ -96,15 +125,18 @@ void mt_dc_judge_correctness(struct ctx *x, json_t *c, double threshold)
 	if (ids.len)
 		mt_buf_puts(&ids, " (mtrial check list)");
 	mt_dc_source(c, ids.len ? mt_buf_cstr(&ids)
+		   : nself ? "only checks of a system against itself recorded (mtrial check list)"
 		   : nrh   ? "only rehearsal checks recorded (mtrial check list)"
 			   : "no checks recorded (mtrial check list)");
 	if (nfailed) {
 		mt_dc_judge(c, "not_met", (double)nfailed, "%zu of %zu comparisons of the two systems failed "
 		      "(the latest of each pair): %s", nfailed, systems, mt_buf_cstr(&failed));
 	} else if (!systems) {
-		mt_dc_judge(c, "unknown", NAN, "%s", json_array_size(latest)
+		mt_dc_judge(c, "unknown", NAN, "%s", json_array_size(latest) > nself
 			   ? "only CPU estimates of a number format (check model) are recorded: "
 			     "nothing compares the candidate system with the baseline"
+			   : nself ? "only checks of a system against itself are recorded: "
+				     "nothing compares the candidate system with the baseline"
 			   : nrh ? "only rehearsal checks are recorded: they compared stand-ins, "
 				   "not the candidate system with the baseline"
 				 : "no correctness check is recorded");
@@ -115,6 +147,8 @@ void mt_dc_judge_correctness(struct ctx *x, json_t *c, double threshold)
 		if (nest)
 			mt_dc_condition(c, "the number-format estimate failed: %s", mt_buf_cstr(&est));
 	}
+	if (nself) /* listed, and why they do not count */
+		one_system_note(c, nself, &self);
 	if (nrh) { /* said, so that a reader sees they were not overlooked */
 		mt_buf note = MT_BUF_INIT;
 		mt_buf_printf(&note, "%s; rehearsal check%s %s left out: not evidence",
@@ -134,6 +168,7 @@ void mt_dc_judge_correctness(struct ctx *x, json_t *c, double threshold)
 	mt_buf_dispose(&ids);
 	mt_buf_dispose(&est);
 	mt_buf_dispose(&rh);
+	mt_buf_dispose(&self);
 	json_decref(latest);
 }
 

@@ -233,6 +233,16 @@ eq "$(json 'j["first_divergent_step"], j["diverged_from_step"], j["outside_band"
 	"the stderr step line counts too: outside from step 4"
 eq "$(json 'j["reference"]')" "run #1 (candidate, a): $LOG1" "the run named in the result"
 eq "$(sqlite3 .mtrial/journal.db "select kind, passed from checks order by id desc limit 1")" "curves|0" "recorded"
+eq "$(json 'j["files"]["reference"]["system"], j["files"]["candidate"]["system"]')" "candidate candidate" \
+	"each side's system, a run's"
+# two runs of one system: listed by decide, not counted (their spread, not the two systems)
+sed -i 's/^criteria:$/criteria:\n  - {name: same, kind: correctness}/' .mtrial/trial.yaml
+run_mt 1 decide --json
+eq "$(json '[c["status"] for c in j["criteria"] if c["name"] == "same"]')" "['unknown']" \
+	"a candidate-vs-candidate check does not settle correctness"
+has "check of a system against itself not counted (#" "$(json '[c["evidence"] for c in j["criteria"] if c["name"] == "same"][0]')" \
+	"decide says why it is not counted"
+sed -i '/name: same, kind: correctness/d' .mtrial/trial.yaml
 run_mt 1 check curves 1 2
 has "reference run #1 (candidate, a): $LOG1: 5 points" "$OUT" "a bare id when no file has that name"
 run_mt 0 check curves "$LOG1" run:1 --rtol 0 --json

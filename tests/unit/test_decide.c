@@ -625,6 +625,47 @@ static void test_correctness_latest_of_each_pair(void **state)
 	json_decref(d);
 }
 
+static json_t *systems_check(int id, const char *ref_system, const char *cand_system, int passed)
+{
+	json_t *c = check(id, "curves", ref_system, passed);
+	json_object_set_new(c, "reference_system", json_string(ref_system));
+	json_object_set_new(c, "candidate_system", json_string(cand_system));
+	return c;
+}
+
+/* Only checks between the two systems count: baseline against baseline
+ * (its run-to-run spread) is listed in the evidence, and not counted. */
+static void test_correctness_counts_two_systems_only(void **state)
+{
+	json_t *ev = complete_evidence(), *d, *checks = json_object_get(ev, "checks"), *c;
+	(void)state;
+	/* a failed baseline-vs-baseline check beside the passed compare */
+	json_array_insert_new(checks, 0, systems_check(12, "baseline", "baseline", 0));
+	d = decide(all_criteria, json_incref(ev));
+	c = crit(d, "first-steps-match");
+	assert_string_equal(get(c, "status"), "met");
+	assert_string_equal(get(c, "source"), "checks #7 (mtrial check list)");
+	assert_has(get(c, "evidence"), "all 1 comparisons");
+	assert_has(get(c, "evidence"), "1 check of a system against itself not counted "
+				       "(#12 curves baseline vs cand)");
+	json_decref(d);
+	/* alone, a passed one settles nothing */
+	json_array_clear(checks);
+	json_array_append_new(checks, systems_check(13, "candidate", "candidate", 1));
+	d = decide(all_criteria, json_incref(ev));
+	c = crit(d, "first-steps-match");
+	assert_string_equal(get(c, "status"), "unknown");
+	assert_has(get(c, "evidence"), "only checks of a system against itself are recorded");
+	assert_string_equal(get(c, "source"),
+			    "only checks of a system against itself recorded (mtrial check list)");
+	json_decref(d);
+	/* the two systems' runs compared: counted, its failure fails */
+	json_array_append_new(checks, systems_check(14, "baseline", "candidate", 0));
+	d = decide(all_criteria, ev);
+	assert_string_equal(get(crit(d, "first-steps-match"), "status"), "not_met");
+	json_decref(d);
+}
+
 static json_t *rehearsal_check(int id, const char *kind, const char *ref, int passed)
 {
 	json_t *c = check(id, kind, ref, passed);
@@ -942,6 +983,7 @@ int main(void)
 		cmocka_unit_test(test_compilation_is_a_condition),
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_correctness_latest_of_each_pair),
+		cmocka_unit_test(test_correctness_counts_two_systems_only),
 		cmocka_unit_test(test_rehearsal_checks_are_not_evidence),
 		cmocka_unit_test(test_cost_needs_prices),
 		cmocka_unit_test(test_cost_says_what_failures_cost),
