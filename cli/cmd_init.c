@@ -86,7 +86,7 @@ static int from_bundle(struct cli *cli, const char *bundle, const char *dir)
 					 (json_int_t)v.events_files, "logs", (json_int_t)v.logs));
 	else
 		printf("Made trial %s from bundle %s (verified: %zu files); read-only.\n"
-		       "Next: mtrial --trial %s decide, mtrial --trial %s report\n",
+		       "Next: cd %s && mtrial decide (or mtrial --trial %s report from elsewhere)\n",
 		       cli_line(abs ? abs : dir), cli_line(bundle), v.files, cli_line(dir), cli_line(dir));
 	free(abs);
 	return 0;

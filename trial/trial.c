@@ -14,6 +14,39 @@ static int holds_trial(const char *dir)
 	return yes;
 }
 
+/* A directory laid out as a trial, as init (--trial DIR) and init
+ * --from-bundle DIR make one: trial.yaml beside its record (journal.db, or
+ * events/ where the index is not made yet). A trial.yaml alone, of some
+ * other tool, is not taken for one. */
+static int is_trial_dir(const char *dir)
+{
+	static const char *const record[] = {MT_TRIAL_JOURNAL, MT_EVENTS_DIR};
+	int yes = 0;
+
+	if (!holds_trial(dir))
+		return 0;
+	for (size_t i = 0; i < sizeof(record) / sizeof(record[0]) && !yes; i++) {
+		char *p = mt_path_join(dir, record[i]);
+		yes = mt_path_exists(p);
+		free(p);
+	}
+	return yes;
+}
+
+/* The trial at dir: dir itself, else its .mtrial (init's default), NULL. */
+static char *trial_at(const char *dir)
+{
+	char *cand;
+
+	if (is_trial_dir(dir))
+		return mt_strdup(dir);
+	cand = mt_path_join(dir, MT_TRIAL_DEFAULT_DIR);
+	if (holds_trial(cand))
+		return cand;
+	free(cand);
+	return NULL;
+}
+
 int mt_trial_find(char **out, const char *explicit_dir, const char *cwd)
 {
 	const char *env = getenv("MTRIAL_DIR");
@@ -33,21 +66,19 @@ int mt_trial_find(char **out, const char *explicit_dir, const char *cwd)
 	if (!dir)
 		return mt_error_last_code();
 	for (;;) {
-		char *cand = mt_path_join(dir, MT_TRIAL_DEFAULT_DIR);
-		if (holds_trial(cand)) {
+		if ((*out = trial_at(dir))) {
 			free(dir);
-			*out = cand;
 			return 0;
 		}
-		free(cand);
 		slash = strrchr(dir, '/');
 		if (!slash || slash == dir)
 			break;
 		*slash = '\0';
 	}
 	free(dir);
-	return mt_error_set(MT_ENOTFOUND, "no trial found: no %s/%s in %s or any parent "
-			    "(run 'mtrial init' in the repository, or pass --trial DIR)",
+	return mt_error_set(MT_ENOTFOUND, "no trial found: no %s/%s, nor a trial's own "
+			    "directory, in %s or any parent (run 'mtrial init' in the "
+			    "repository, or pass --trial DIR)",
 			    MT_TRIAL_DEFAULT_DIR, MT_TRIAL_SPEC, cwd);
 }
 

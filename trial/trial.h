@@ -22,7 +22,9 @@ typedef struct {
 } mt_trial;
 
 /* Finds the trial directory: `explicit_dir` when given, else $MTRIAL_DIR,
- * else the nearest ".mtrial/trial.yaml" at or above `cwd`. Caller frees.
+ * else the nearest at or above `cwd` of a trial's own directory (trial.yaml
+ * with journal.db or events/: init --trial DIR, init --from-bundle B DIR)
+ * or a ".mtrial/trial.yaml" (init's default). Caller frees.
  * MT_ENOTFOUND, with a message naming where it looked, when there is none. */
 int mt_trial_find(char **out, const char *explicit_dir, const char *cwd);
 

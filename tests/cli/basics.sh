@@ -36,6 +36,17 @@ check "journal.db" test -f "$R/.mtrial/journal.db"
 has "$HEAD" "$(cat "$R/.mtrial/trial.yaml")" "template has the revision"
 cp "$R/.mtrial/trial.yaml" "$T_TMP/spec.before"
 run_mt 2 init; has "already holds a trial" "$ERR" "init refuses to overwrite"
+# found from inside the trial's own directory too, and a trial made with
+# --trial DIR from DIR and below; a lone trial.yaml is not a trial
+(cd "$R/.mtrial" && run_mt 0 notes --json)
+cd "$R" && run_mt 0 --trial "$T_TMP/own" init --json && cd /
+mkdir -p "$T_TMP/own/deeper" && cd "$T_TMP/own/deeper"
+run_mt 0 note "found from below the trial directory"
+run_mt 0 --trial "$T_TMP/own" notes --json
+eq "$(json 'len(j)')" 1 "a trial made with --trial DIR found from DIR/deeper"
+mkdir -p "$T_TMP/lone" && cp "$R/.mtrial/trial.yaml" "$T_TMP/lone/" && cd "$T_TMP/lone"
+run_mt 2 note "x"; has "no trial found" "$ERR" "a trial.yaml without a record is not a trial"
+cd "$R/sub/dir"
 check "spec unchanged after refused init" cmp -s "$R/.mtrial/trial.yaml" "$T_TMP/spec.before"
 run_mt 0 spec --json; eq "$(json 'j["name"]')" 'GPT: "small" #1' "name round-trips"
 

@@ -57,6 +57,10 @@ has "read-only" "$OUT" "init says the copy is read-only"
 "$MTRIAL" decide --json >"$T_TMP/d1.json" 2>/dev/null
 "$MTRIAL" --trial "$C" decide --json >"$T_TMP/d2.json" 2>/dev/null
 check "decide --json equal in the copy" cmp -s "$T_TMP/d1.json" "$T_TMP/d2.json"
+(cd "$C" && "$MTRIAL" decide --json) >"$T_TMP/d2cd.json" 2>"$T_TMP/d2cd.err"
+check "cd DIR && mtrial decide finds the trial made from the bundle" cmp -s "$T_TMP/d1.json" "$T_TMP/d2cd.json"
+(cd "$C/events" && "$MTRIAL" decide --json) >"$T_TMP/d2ev.json" 2>/dev/null
+check "... and from a directory inside it" cmp -s "$T_TMP/d1.json" "$T_TMP/d2ev.json"
 check "decide says something" test -s "$T_TMP/d1.json"
 "$MTRIAL" report --format md >"$T_TMP/r1.md"
 "$MTRIAL" --trial "$C" report --format md >"$T_TMP/r2.md"
