@@ -387,3 +387,89 @@ void mt_extract__receiver(const struct walker *w, mt_call *c, size_t last)
 	default: c->recv_why = NULL;
 	}
 }
+
+/* --- what a string literal is to the code around it ------------------------- */
+
+/* The last token of the string literal starting at j (a STRING, or an
+ * f-string from its start to its end), or SIZE_MAX when none starts there. */
+static size_t string_end(const struct walker *w, size_t j)
+{
+	int depth = 0;
+
+	if (j < w->n && w->toks[j].kind == MT_TOK_STRING)
+		return j;
+	if (j >= w->n || w->toks[j].kind != MT_TOK_FSTRING_START)
+		return SIZE_MAX;
+	for (; j < w->n; j++)
+		if (w->toks[j].kind == MT_TOK_FSTRING_START)
+			depth++;
+		else if (w->toks[j].kind == MT_TOK_FSTRING_END && --depth == 0)
+			return j;
+	return SIZE_MAX;
+}
+
+/* 1 if every element of the display opened at o is a string literal
+ * (implicitly concatenated or not): a collection of names. Judged once for
+ * all the strings of one display. */
+static int all_strings(struct walker *w, size_t o)
+{
+	size_t close = w->match[o], j = o + 1, e;
+	int all = close < w->n && close > o + 1;
+
+	if (w->names_open == o)
+		return w->names_all;
+	while (all && j < close) {
+		if ((e = string_end(w, j)) == SIZE_MAX) {
+			all = 0;
+			break;
+		}
+		while (string_end(w, e + 1) != SIZE_MAX && e + 1 < close)
+			e = string_end(w, e + 1);
+		j = e + 1;
+		if (j < close && !is_op(w, j, ","))
+			all = 0;
+		j++;
+	}
+	w->names_open = o;
+	w->names_all = all;
+	return all;
+}
+
+/* 1 if the bracket o opens a display (a list, a set, a dict, a tuple or
+ * mere parentheses), not a call's arguments or a subscript. */
+static int opens_display(const struct walker *w, size_t o)
+{
+	return op_char(w, o) == '{' || o == 0 || !ends_primary(w, o - 1);
+}
+
+enum mt_strrole mt_extract__string_role(struct walker *w, size_t a, size_t b)
+{
+	size_t o, p = a, q = b + 1;
+
+	for (size_t k = 0; k < w->nopens; k++) { /* Literal["cpu", "cuda"] */
+		o = w->opens[k];
+		if (op_char(w, o) == '[' && o > 0 && is_name(w, o - 1) &&
+		    tok_text_eq(w, o - 1, "Literal", 7))
+			return MT_STR_TYPE;
+	}
+	if (!w->nopens)
+		return MT_STR_VALUE;
+	o = w->opens[w->nopens - 1];
+	while (p > o + 1 && w->toks[p - 1].kind == MT_TOK_STRING) /* "a" "b" */
+		p--;
+	while (q < w->n && w->toks[q].kind == MT_TOK_STRING)
+		q++;
+	if (p - 1 != o && !is_op(w, p - 1, ","))
+		return MT_STR_VALUE; /* a part of an expression: `"cuda:" + str(i)` */
+	if (op_char(w, o) == '{' && is_op(w, q, ":"))
+		return MT_STR_NAME; /* a dict's key */
+	if (q != w->match[o] && !is_op(w, q, ","))
+		return MT_STR_VALUE;
+	if (!opens_display(w, o))
+		return op_char(w, o) == '[' && p - 1 == o && q == w->match[o] ? MT_STR_NAME
+									   : MT_STR_VALUE;
+	/* `("cuda")` is a value in parentheses, `("cuda",)` a tuple */
+	if (op_char(w, o) == '(' && p - 1 == o && q == w->match[o])
+		return MT_STR_VALUE;
+	return all_strings(w, o) ? MT_STR_NAME : MT_STR_VALUE;
+}
