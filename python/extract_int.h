@@ -22,6 +22,9 @@ enum kind {
 	K_OTHER,   /* another non-tensor: container, class instance, module */
 	K_INSTANCE, /* an object of a class: a module, a tracer, an image */
 	K_CLASS,   /* a class defined in the file: calling it gives K_INSTANCE */
+	K_PATH,    /* a pathlib path: its methods and attributes, and `p / x`,
+		      give paths, str, numbers or iterators of paths, never a
+		      tensor */
 };
 
 /* A name bound by an import (target set) or locally (target NULL: an

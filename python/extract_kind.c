@@ -117,6 +117,8 @@ static enum kind api_kind(const char *api)
 	if (strncmp(api, "torch.", 6) == 0)
 		return torch_api_kind(api, n, last, n - (size_t)(last - api));
 	root = strcspn(api, ".");
+	if (strncmp(api, "pathlib.", 8) == 0)
+		return K_PATH; /* Path(p), PurePath(p), Path.cwd(), Path.home() */
 	if (!str_in(api, root, plain_modules))
 		return K_UNKNOWN; /* einops, transformers... may give tensors */
 	if (strncmp(api, "os.path.", 8) == 0 || strcmp(api, "os.getcwd") == 0 ||
@@ -133,6 +135,7 @@ static enum kind method_result(const struct walker *w, enum kind rk, size_t m)
 {
 	switch (rk) {
 	case K_STR: return K_STR; /* a str, a list of str, or a number of them */
+	case K_PATH: return K_PATH; /* resolve(), absolute(), read_text()... */
 	case K_TENSOR:
 		if (tok_in(w, m, tensor_to_numbers))
 			return K_NUMBERS;
@@ -237,7 +240,7 @@ static enum kind name_kind(const struct walker *w, size_t e, size_t *start, int 
 			return K_TENSOR;
 		if (base == K_TENSOR && tok_in(w, e, tensor_to_numbers))
 			return K_NUMBERS;
-		return K_UNKNOWN;
+		return base == K_PATH ? K_PATH : K_UNKNOWN; /* p.parent, p.name */
 	}
 	b = lookup(w, w->src + w->toks[e].off, w->toks[e].len);
 	if (!b)
@@ -297,6 +300,20 @@ static enum kind before(const struct walker *w, size_t e, size_t *start, int dep
 	return K_UNKNOWN;
 }
 
+/* 1 when the tokens [a, s) are `PATH /` ... `/`: a path joined with what
+ * follows (`root / "data" / name`) is a path. */
+static int joins_path(const struct walker *w, size_t a, size_t s)
+{
+	size_t t;
+
+	while (s > a + 1 && is_op(w, s - 1, "/")) {
+		if (before(w, s - 2, &t, 1) == K_PATH && t == a)
+			return 1;
+		s = t;
+	}
+	return 0;
+}
+
 enum kind mt_extract__expr_kind(const struct walker *w, size_t a, size_t b)
 {
 	size_t s;
@@ -309,6 +326,8 @@ enum kind mt_extract__expr_kind(const struct walker *w, size_t a, size_t b)
 	k = before(w, b - 1, &s, 0);
 	if (s == a)
 		return k;
+	if (joins_path(w, a, s))
+		return K_PATH;
 	/* "%d" % n, "a" + b: an operation on a str literal is a str */
 	if (w->toks[a].kind == MT_TOK_STRING || w->toks[a].kind == MT_TOK_FSTRING_START)
 		return K_STR;
@@ -327,10 +346,14 @@ enum kind mt_extract__annotation_kind(const struct walker *w, size_t a, size_t b
 	static const char *const other[] = {"list", "dict", "set", "tuple", "List", "Dict",
 					    "Set", "Tuple", "Sequence", "Mapping", "Iterable",
 					    "Iterator", "Callable", NULL};
+	static const char *const paths[] = {"Path", "PurePath", "PosixPath", "PurePosixPath",
+					    NULL};
 	const struct binding *bd;
 
 	if (a >= b || !is_name(w, a))
 		return K_UNKNOWN;
+	if (tok_in(w, b - 1, paths) && (b == a + 1 || op_char(w, b - 2) == '.'))
+		return K_PATH; /* Path, pathlib.Path */
 	if (b == a + 1 && tok_in(w, a, str))
 		return K_STR;
 	if (b == a + 1 && tok_in(w, a, numbers))
@@ -383,6 +406,7 @@ void mt_extract__receiver(const struct walker *w, mt_call *c, size_t last)
 	case K_NUMBERS: c->recv_why = "a number"; break;
 	case K_INSTANCE: c->recv_why = "an object of a class (a module, a tracer, an image)"; break;
 	case K_CLASS: c->recv_why = "a class"; break;
+	case K_PATH: c->recv_why = "a filesystem path (pathlib)"; break;
 	case K_OTHER: c->recv_why = "a container, None, a module or a library's object"; break;
 	default: c->recv_why = NULL;
 	}

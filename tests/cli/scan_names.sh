@@ -42,4 +42,27 @@ eq "$(lines cuda-device-string)" "[18, 19, 20, 21, 22, 24]" \
 	"a device string is a finding where it is a value (assigned, an argument, a dict's value, in a mixed tuple, a default), not in a collection of names, a key or a Literal"
 eq "$(json "[f['col'] for f in j['findings'] if f['file']=='dev.py' and f['line']==24]")" "[41]" \
 	"a Literal's names are no finding, the default beside it is"
+
+# a pathlib path's methods are not tensor ops, however the path was made;
+# a tensor's of the same name still is
+cat >"$R/paths.py" <<'PY'
+import os
+import pathlib
+from pathlib import Path
+import torch
+
+ROOT = Path(__file__).parent.absolute()
+here = pathlib.Path.cwd().absolute()
+joined = (ROOT / "data" / "x").absolute()
+deep = Path(os.getcwd()).resolve().absolute()
+def f(path: Path, q: pathlib.Path):
+    return path.absolute(), q.parent.absolute()
+t = torch.randn(3).absolute()
+PY
+git -C "$R" add -A && git -C "$R" commit -qm paths
+run_mt 0 scan --repo "$R" --json --no-cache
+eq "$(json "[m['line'] for m in j['methods'] if m['file']=='paths.py' and m['name']=='absolute']")" "[12]" \
+	"absolute() counted as aten::absolute only on the tensor"
+eq "$(json "sorted({m['receiver'] for m in j['not_tensor'] if m['file']=='paths.py'})")" "['a filesystem path (pathlib)']" \
+	"the paths' calls are said to be on a path"
 finish
