@@ -451,8 +451,10 @@ int mt_rules_eval_python_memo(const mt_rules *r, const char *path, const mt_pyfi
 	for (size_t i = 0; i < f->nrefs; i++)
 		eval_string(&cs, memo, SUBJ_REF, path, f->refs[i].api, strlen(f->refs[i].api),
 			    f->refs[i].line, f->refs[i].col, f->refs[i].api);
+	/* a name among names or in a Literal type is not used as a setting:
+	 * `{"cuda", "mps"}` hard-codes no device */
 	for (size_t i = 0; i < f->nstrings; i++)
-		if (unquote(f->strings[i].text, &val, &n))
+		if (f->strings[i].role == MT_STR_VALUE && unquote(f->strings[i].text, &val, &n))
 			eval_string(&cs, memo, SUBJ_STRING, path, val, n, f->strings[i].line,
 				    f->strings[i].col, f->strings[i].text);
 	for (size_t i = 0; i < f->nimports; i++)

@@ -14,8 +14,10 @@
  *   callee: GLOBS    a call whose callee as written, or api, matches
  *   kwarg: GLOBS     any call passing a keyword whose name matches
  *   ref: GLOBS       a bound dotted name used without a call
- *   string: GLOBS    a string literal whose value (prefix, quotes stripped)
- *                    matches
+ *   string: GLOBS    a string literal used as a value (MT_STR_VALUE: not one
+ *                    name of a collection of names, a dict key, a subscript
+ *                    or in a Literal[...]) whose value (prefix, quotes
+ *                    stripped) matches
  *   import: GLOBS    an imported module
  *   path: GLOBS      a file path (mt_rules_eval_path; line 0)
  *   dependency: GLOBS  a declared package (PEP 503 name)

@@ -31,8 +31,10 @@
  * split() with no argument or sep= is a str's. 5: a finding's details.
  * 6: a tree's figures cached beside its body (and every table read from
  * $MTRIAL_TABLES_DIR in the version). 7: a tree's body kept as a file
- * beside the cache, mapped when read. */
-#define SCAN_FORMAT 7
+ * beside the cache, mapped when read. 8: a string literal's role (a name
+ * among names, a dict key, a subscript, a Literal type) and pathlib
+ * receivers. */
+#define SCAN_FORMAT 8
 
 struct shared {
 	const mt_scan_options *opts;

@@ -467,6 +467,7 @@ static void record_string(struct walker *w, size_t a, size_t b)
 							     w->toks[a].off);
 	f->strings[f->nstrings].line = w->toks[a].line;
 	f->strings[f->nstrings].col = w->toks[a].col;
+	f->strings[f->nstrings].role = mt_extract__string_role(w, a, b);
 	f->nstrings++;
 }
 
@@ -797,6 +798,17 @@ static size_t visit_statement_token(struct walker *w, size_t i)
 	}
 }
 
+/* Closes the bracket whose closing token is i: it and any left open inside
+ * it (the walk skipped none, but a bracket it never saw stays untouched). */
+static void close_bracket(struct walker *w, size_t i)
+{
+	for (size_t k = w->nopens; k-- > 0;)
+		if (w->opens[k] == w->open_of[i]) {
+			w->nopens = k;
+			return;
+		}
+}
+
 /* An operator token: brackets are remembered from their closing side,
  * comprehensions and a def's parameters bound, methods on expressions
  * visited. */
@@ -805,9 +817,14 @@ static void visit_op(struct walker *w, size_t i)
 	int ch = op_char(w, i);
 
 	if (ch == '(' || ch == '[' || ch == '{') {
+		GROW(w->opens, w->nopens, w->opens_cap);
+		w->opens[w->nopens++] = i;
 		if (w->match[i] < w->n && w->match[i] - i > 4) /* room for `x for x in y` */
 			visit_comprehension(w, i);
-	} else if (ch == ')' && i == w->params_end) {
+	} else if (ch == ')' || ch == ']' || ch == '}') {
+		close_bracket(w, i);
+	}
+	if (ch == ')' && i == w->params_end) {
 		bind_params(w, w->open_of[i], i);
 		w->params_end = 0;
 	} else if (ch == '.' && i > 0 && ends_expression(w, i - 1) && is_name(w, i + 1)) {
@@ -911,6 +928,7 @@ int mt_extract_buf(mt_pyfile *out, const char *src, size_t len, mt_lexbuf *lb)
 	w.toks = lb->tok;
 	w.n = n;
 	w.out = out;
+	w.names_open = SIZE_MAX;
 	/* a call comes about every 20 tokens: sized once, the array is
 	 * rarely moved as it grows */
 	w.ncalls_cap = n / 16 + 16;
@@ -934,6 +952,7 @@ int mt_extract_buf(mt_pyfile *out, const char *src, size_t len, mt_lexbuf *lb)
 	free(w.temps);
 	free(w.pending);
 	free(w.open_of);
+	free(w.opens);
 	free(w.levels);
 	free(w.kw);
 	mt_buf_dispose(&w.chain);

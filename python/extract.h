@@ -82,9 +82,24 @@ typedef struct {
 	uint32_t line, col;
 } mt_ref;
 
+/* What a string literal is to the code around it. Only a value can be a
+ * hard-coded setting: a name among names or a type is not used as one. */
+enum mt_strrole {
+	MT_STR_VALUE = 0, /* anything else: an argument, a default, an assigned
+			     or compared value, a dict's value */
+	MT_STR_NAME,      /* one name among others: an element of a list, set or
+			     tuple display whose elements are all string
+			     literals (`{"cuda", "mps"}`, `choices=["cpu",
+			     "cuda"]`), a dict display's key, a subscript
+			     (`stats["cuda"]`) */
+	MT_STR_TYPE,      /* in a typing Literal[...] (`Literal["cpu", "cuda"]`),
+			     in an annotation or not */
+};
+
 typedef struct {
 	char *text; /* the literal's source text, prefix and quotes included */
 	uint32_t line, col;
+	enum mt_strrole role;
 } mt_strlit;
 
 typedef struct {

@@ -22,6 +22,9 @@ enum kind {
 	K_OTHER,   /* another non-tensor: container, class instance, module */
 	K_INSTANCE, /* an object of a class: a module, a tracer, an image */
 	K_CLASS,   /* a class defined in the file: calling it gives K_INSTANCE */
+	K_PATH,    /* a pathlib path: its methods and attributes, and `p / x`,
+		      give paths, str, numbers or iterators of paths, never a
+		      tensor */
 };
 
 /* A name bound by an import (target set) or locally (target NULL: an
@@ -90,6 +93,11 @@ struct walker {
 	size_t def_mark;   /* bindings before the last def's parameters */
 	size_t params_end; /* the `)` after which they are bound (0: none) */
 	int fdepth;     /* f-string nesting */
+	size_t *opens;  /* the brackets open at the walk's position, innermost
+			   last: what a string literal stands in */
+	size_t nopens, opens_cap;
+	size_t names_open;  /* the display last judged a collection of names, */
+	int names_all;      /* ... and whether it is one (SIZE_MAX: none yet) */
 	mt_buf chain;           /* scratch for a chain written with spaces */
 	mt_buf mod, full;       /* scratch for imports */
 	mt_kwarg *kw;           /* scratch for one call's keywords */
@@ -239,6 +247,10 @@ enum kind mt_extract__elem_kind(enum kind k);
 
 /* The kind of a parameter's annotation in tokens [a, b). */
 enum kind mt_extract__annotation_kind(const struct walker *w, size_t a, size_t b);
+
+/* What the string literal in tokens [a, b] is to the code around it, from
+ * the brackets open at the walk's position (extract_kind.c). */
+enum mt_strrole mt_extract__string_role(struct walker *w, size_t a, size_t b);
 
 /* Sets c->recv and c->recv_why for a method call whose receiver ends at
  * token `last` (extract_kind.c). */

@@ -117,6 +117,8 @@ static enum kind api_kind(const char *api)
 	if (strncmp(api, "torch.", 6) == 0)
 		return torch_api_kind(api, n, last, n - (size_t)(last - api));
 	root = strcspn(api, ".");
+	if (strncmp(api, "pathlib.", 8) == 0)
+		return K_PATH; /* Path(p), PurePath(p), Path.cwd(), Path.home() */
 	if (!str_in(api, root, plain_modules))
 		return K_UNKNOWN; /* einops, transformers... may give tensors */
 	if (strncmp(api, "os.path.", 8) == 0 || strcmp(api, "os.getcwd") == 0 ||
@@ -133,6 +135,7 @@ static enum kind method_result(const struct walker *w, enum kind rk, size_t m)
 {
 	switch (rk) {
 	case K_STR: return K_STR; /* a str, a list of str, or a number of them */
+	case K_PATH: return K_PATH; /* resolve(), absolute(), read_text()... */
 	case K_TENSOR:
 		if (tok_in(w, m, tensor_to_numbers))
 			return K_NUMBERS;
@@ -237,7 +240,7 @@ static enum kind name_kind(const struct walker *w, size_t e, size_t *start, int 
 			return K_TENSOR;
 		if (base == K_TENSOR && tok_in(w, e, tensor_to_numbers))
 			return K_NUMBERS;
-		return K_UNKNOWN;
+		return base == K_PATH ? K_PATH : K_UNKNOWN; /* p.parent, p.name */
 	}
 	b = lookup(w, w->src + w->toks[e].off, w->toks[e].len);
 	if (!b)
@@ -297,6 +300,20 @@ static enum kind before(const struct walker *w, size_t e, size_t *start, int dep
 	return K_UNKNOWN;
 }
 
+/* 1 when the tokens [a, s) are `PATH /` ... `/`: a path joined with what
+ * follows (`root / "data" / name`) is a path. */
+static int joins_path(const struct walker *w, size_t a, size_t s)
+{
+	size_t t;
+
+	while (s > a + 1 && is_op(w, s - 1, "/")) {
+		if (before(w, s - 2, &t, 1) == K_PATH && t == a)
+			return 1;
+		s = t;
+	}
+	return 0;
+}
+
 enum kind mt_extract__expr_kind(const struct walker *w, size_t a, size_t b)
 {
 	size_t s;
@@ -309,6 +326,8 @@ enum kind mt_extract__expr_kind(const struct walker *w, size_t a, size_t b)
 	k = before(w, b - 1, &s, 0);
 	if (s == a)
 		return k;
+	if (joins_path(w, a, s))
+		return K_PATH;
 	/* "%d" % n, "a" + b: an operation on a str literal is a str */
 	if (w->toks[a].kind == MT_TOK_STRING || w->toks[a].kind == MT_TOK_FSTRING_START)
 		return K_STR;
@@ -327,10 +346,14 @@ enum kind mt_extract__annotation_kind(const struct walker *w, size_t a, size_t b
 	static const char *const other[] = {"list", "dict", "set", "tuple", "List", "Dict",
 					    "Set", "Tuple", "Sequence", "Mapping", "Iterable",
 					    "Iterator", "Callable", NULL};
+	static const char *const paths[] = {"Path", "PurePath", "PosixPath", "PurePosixPath",
+					    NULL};
 	const struct binding *bd;
 
 	if (a >= b || !is_name(w, a))
 		return K_UNKNOWN;
+	if (tok_in(w, b - 1, paths) && (b == a + 1 || op_char(w, b - 2) == '.'))
+		return K_PATH; /* Path, pathlib.Path */
 	if (b == a + 1 && tok_in(w, a, str))
 		return K_STR;
 	if (b == a + 1 && tok_in(w, a, numbers))
@@ -383,7 +406,94 @@ void mt_extract__receiver(const struct walker *w, mt_call *c, size_t last)
 	case K_NUMBERS: c->recv_why = "a number"; break;
 	case K_INSTANCE: c->recv_why = "an object of a class (a module, a tracer, an image)"; break;
 	case K_CLASS: c->recv_why = "a class"; break;
+	case K_PATH: c->recv_why = "a filesystem path (pathlib)"; break;
 	case K_OTHER: c->recv_why = "a container, None, a module or a library's object"; break;
 	default: c->recv_why = NULL;
 	}
+}
+
+/* --- what a string literal is to the code around it ------------------------- */
+
+/* The last token of the string literal starting at j (a STRING, or an
+ * f-string from its start to its end), or SIZE_MAX when none starts there. */
+static size_t string_end(const struct walker *w, size_t j)
+{
+	int depth = 0;
+
+	if (j < w->n && w->toks[j].kind == MT_TOK_STRING)
+		return j;
+	if (j >= w->n || w->toks[j].kind != MT_TOK_FSTRING_START)
+		return SIZE_MAX;
+	for (; j < w->n; j++)
+		if (w->toks[j].kind == MT_TOK_FSTRING_START)
+			depth++;
+		else if (w->toks[j].kind == MT_TOK_FSTRING_END && --depth == 0)
+			return j;
+	return SIZE_MAX;
+}
+
+/* 1 if every element of the display opened at o is a string literal
+ * (implicitly concatenated or not): a collection of names. Judged once for
+ * all the strings of one display. */
+static int all_strings(struct walker *w, size_t o)
+{
+	size_t close = w->match[o], j = o + 1, e;
+	int all = close < w->n && close > o + 1;
+
+	if (w->names_open == o)
+		return w->names_all;
+	while (all && j < close) {
+		if ((e = string_end(w, j)) == SIZE_MAX) {
+			all = 0;
+			break;
+		}
+		while (string_end(w, e + 1) != SIZE_MAX && e + 1 < close)
+			e = string_end(w, e + 1);
+		j = e + 1;
+		if (j < close && !is_op(w, j, ","))
+			all = 0;
+		j++;
+	}
+	w->names_open = o;
+	w->names_all = all;
+	return all;
+}
+
+/* 1 if the bracket o opens a display (a list, a set, a dict, a tuple or
+ * mere parentheses), not a call's arguments or a subscript. */
+static int opens_display(const struct walker *w, size_t o)
+{
+	return op_char(w, o) == '{' || o == 0 || !ends_primary(w, o - 1);
+}
+
+enum mt_strrole mt_extract__string_role(struct walker *w, size_t a, size_t b)
+{
+	size_t o, p = a, q = b + 1;
+
+	for (size_t k = 0; k < w->nopens; k++) { /* Literal["cpu", "cuda"] */
+		o = w->opens[k];
+		if (op_char(w, o) == '[' && o > 0 && is_name(w, o - 1) &&
+		    tok_text_eq(w, o - 1, "Literal", 7))
+			return MT_STR_TYPE;
+	}
+	if (!w->nopens)
+		return MT_STR_VALUE;
+	o = w->opens[w->nopens - 1];
+	while (p > o + 1 && w->toks[p - 1].kind == MT_TOK_STRING) /* "a" "b" */
+		p--;
+	while (q < w->n && w->toks[q].kind == MT_TOK_STRING)
+		q++;
+	if (p - 1 != o && !is_op(w, p - 1, ","))
+		return MT_STR_VALUE; /* a part of an expression: `"cuda:" + str(i)` */
+	if (op_char(w, o) == '{' && is_op(w, q, ":"))
+		return MT_STR_NAME; /* a dict's key */
+	if (q != w->match[o] && !is_op(w, q, ","))
+		return MT_STR_VALUE;
+	if (!opens_display(w, o))
+		return op_char(w, o) == '[' && p - 1 == o && q == w->match[o] ? MT_STR_NAME
+									   : MT_STR_VALUE;
+	/* `("cuda")` is a value in parentheses, `("cuda",)` a tuple */
+	if (op_char(w, o) == '(' && p - 1 == o && q == w->match[o])
+		return MT_STR_VALUE;
+	return all_strings(w, o) ? MT_STR_NAME : MT_STR_VALUE;
 }

@@ -82,7 +82,7 @@ static void add_ref(mt_pyfile *f, const char *api, uint32_t line, uint32_t col)
 static void add_string(mt_pyfile *f, const char *text, uint32_t line, uint32_t col)
 {
 	f->strings = grow(f->strings, f->nstrings, sizeof(*f->strings));
-	f->strings[f->nstrings++] = (mt_strlit){sd(text), line, col};
+	f->strings[f->nstrings++] = (mt_strlit){sd(text), line, col, MT_STR_VALUE};
 }
 
 static void add_import(mt_pyfile *f, const char *module, uint32_t line)
