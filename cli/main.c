@@ -483,6 +483,13 @@ static const struct cli_command *find_command(const char *name)
 	return NULL;
 }
 
+/* A command's exit status: an MT_E* code it returned as it was (an exit
+ * status of 253 and no word before) is said and mapped as cli_fail does. */
+static int status_of(struct cli *cli, int rc)
+{
+	return rc < 0 ? cli_fail(cli, rc) : rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli = {0};
@@ -511,7 +518,7 @@ int main(int argc, char **argv)
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 			cli_output_raw(); /* curses needs the real stdout */
 			cli.cmd = find_command("tui");
-			return cli.cmd->run(&cli, 1, (char *[]){"tui", NULL});
+			return status_of(&cli, cli.cmd->run(&cli, 1, (char *[]){"tui", NULL}));
 		}
 		print_help(stderr);
 		return CLI_EXIT_USAGE;
@@ -524,5 +531,5 @@ int main(int argc, char **argv)
 	if (cli.cmd->run == cmd_tui)
 		cli_output_raw();
 	mt_error_clear();
-	return cli.cmd->run(&cli, argc - i, argv + i);
+	return status_of(&cli, cli.cmd->run(&cli, argc - i, argv + i));
 }

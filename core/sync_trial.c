@@ -580,19 +580,27 @@ static int round_trip(struct sync *s, const char *remote)
 	return mt_gitsync_set_ref(s->repo, s->tracking, commit, "mtrial sync: pushed");
 }
 
-/* This host's writer, when it has written: its file is its own. */
-static void this_writer(struct sync *s)
+/* This host's writer, when it has written: its file is its own. MT_ESTATE
+ * in a trial made from a bundle: a copy of someone's record, which a sync
+ * would push into their team's remote as if recorded there (and take
+ * into the copy what was never in the bundle). */
+static int this_writer(struct sync *s)
 {
 	char *path = mt_path_join(s->dir, "writer");
 	mt_events *ev = NULL;
 	const char *w = NULL;
+	int error;
 
-	if (mt_path_exists(path) && mt_events_open(&ev, s->dir) == 0 &&
-	    mt_events_writer(ev, &w) == 0 && w)
+	if ((error = mt_events_open(&ev, s->dir)) < 0 ||
+	    (error = mt_events_refuse_read_only(ev)) < 0)
+		goto cleanup;
+	if (mt_path_exists(path) && mt_events_writer(ev, &w) == 0 && w)
 		snprintf(s->writer, sizeof(s->writer), "%s", w);
 	mt_error_clear();
+cleanup:
 	mt_events_free(ev);
 	free(path);
+	return error;
 }
 
 /* The hosts among the union's writers ("HOST-0123456789abcdef.jsonl"). */
@@ -704,14 +712,13 @@ int mt_sync_trial_run(mt_sync_trial_result *out, mt_trial *t, const mt_sync_tria
 	out->remote = mt_strdup(remote);
 	s.out = out;
 	s.dir = t->dir;
-	if ((error = open_repo(&s.repo, t)) < 0)
+	if ((error = this_writer(&s)) < 0 || (error = open_repo(&s.repo, t)) < 0)
 		goto cleanup;
 	trial_key(key, sizeof(key), mt_gitrepo_path(s.repo), t->dir);
 	remote_component(rc, sizeof(rc), remote);
 	snprintf(s.ref, sizeof(s.ref), "refs/mtrial/%s", key);
 	snprintf(s.tracking, sizeof(s.tracking), "refs/mtrial/remotes/%s/%s", rc, key);
 	out->ref = mt_strdup(s.ref);
-	this_writer(&s);
 	s.reindex = reindex_marked(t->dir);
 	if (t->journal && (error = mt_journal_last_event(t->journal, &s.last_t, s.last_uid,
 							 sizeof(s.last_uid))) < 0)

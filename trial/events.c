@@ -544,6 +544,8 @@ int mt_events_read(mt_events *ev, const char *name, const mt_events_mark *from, 
 		at->renewed = 1;
 	}
 	memcpy(at->head, head, sizeof(head));
+	if (!map) /* an empty file is not mapped: no pointer to offset */
+		goto cleanup;
 	p = (const char *)map + at->bytes;
 	end = (const char *)map + size;
 	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {

@@ -20,15 +20,34 @@
  * in tens of ms, most of the ratio of the slower levels */
 #define LEVEL 6
 
-/* 1 when ref is "sha256:" and 64 lower-case hex digits. */
-static int well_formed(const char *ref)
+/* 1 when s[0..n) are n lower-case hex digits. */
+static int lower_hex(const char *s, size_t n)
 {
-	if (!ref || strncmp(ref, PREFIX, strlen(PREFIX)) != 0 || strlen(ref) != MT_OBJECT_REF_LEN)
-		return 0;
-	for (const char *p = ref + strlen(PREFIX); *p; p++)
-		if (!isxdigit((unsigned char)*p) || isupper((unsigned char)*p))
+	for (size_t i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
 			return 0;
 	return 1;
+}
+
+int mt_object_ref_valid(const char *ref)
+{
+	return ref && strncmp(ref, PREFIX, strlen(PREFIX)) == 0 &&
+	       strlen(ref) == MT_OBJECT_REF_LEN && lower_hex(ref + strlen(PREFIX), 64);
+}
+
+int mt_object_ref_of_path(const char *rel, char ref[MT_OBJECT_REF_LEN + 1])
+{
+	static const char dir[] = "sha256/";
+	const size_t d = sizeof(dir) - 1;
+
+	ref[0] = '\0';
+	if (!rel || strncmp(rel, dir, d) != 0 || strlen(rel) != d + 2 + 1 + 62 ||
+	    rel[d + 2] != '/' || !lower_hex(rel + d, 2) || !lower_hex(rel + d + 3, 62))
+		return mt_error_set(MT_EINVALID, "%s: not an object's name (sha256/XX/ and the"
+				    " other 62 digits of a SHA-256, XX its first two;"
+				    " lower-case hex)", rel ? rel : "");
+	snprintf(ref, MT_OBJECT_REF_LEN + 1, PREFIX "%.2s%s", rel + d, rel + d + 3);
+	return 0;
 }
 
 char *mt_object_path(const char *trial_dir, const char *ref)
@@ -36,7 +55,7 @@ char *mt_object_path(const char *trial_dir, const char *ref)
 	const char *hex = ref + strlen(PREFIX);
 	char rel[128], *path;
 
-	if (!well_formed(ref))
+	if (!mt_object_ref_valid(ref))
 		return NULL;
 	snprintf(rel, sizeof(rel), MT_OBJECTS_DIR "/sha256/%.2s/%s", hex, hex + 2);
 	path = mt_path_join(trial_dir, rel);
@@ -243,28 +262,55 @@ static int inflate_gz(const char *in, size_t in_len, char **out, size_t *len)
 	return 0;
 }
 
+static int not_a_name(const char *ref)
+{
+	return mt_error_set(MT_EINVALID, "'%.80s' is not the name of an artefact (sha256:HEX)",
+			    ref ? ref : "");
+}
+
+/* 0 when content[0..len) hashes to ref, else MT_EINVALID saying to what. */
+static int hashes_to(const char *ref, const char *content, size_t len)
+{
+	char hex[65];
+
+	mt_sha256_hex(hex, content, len);
+	if (strcmp(hex, ref + strlen(PREFIX)) != 0)
+		return mt_error_set(MT_EINVALID, "its content hashes to sha256:%s", hex);
+	return 0;
+}
+
+int mt_object_check(const char *ref, const void *packed, size_t len)
+{
+	char *content = NULL;
+	size_t clen = 0;
+	int error;
+
+	if (!mt_object_ref_valid(ref))
+		return not_a_name(ref);
+	if ((error = inflate_gz(packed, len, &content, &clen)) == 0)
+		error = hashes_to(ref, content, clen);
+	free(content);
+	return error;
+}
+
 int mt_object_get(const char *trial_dir, const char *ref, char **out, size_t *len)
 {
-	char *path = mt_object_path(trial_dir, ref), *packed = NULL, hex[65];
+	char *path = mt_object_path(trial_dir, ref), *packed = NULL;
 	size_t packed_len = 0;
 	int error;
 
 	*out = NULL;
 	*len = 0;
 	if (!path)
-		return mt_error_set(MT_EINVALID, "'%.80s' is not the name of an artefact "
-				    "(sha256:HEX)", ref ? ref : "");
+		return not_a_name(ref);
 	if (!mt_path_exists(path)) {
 		error = mt_error_set(MT_ENOTFOUND, "artefact %s is missing (%s)", ref, path);
 		goto cleanup;
 	}
 	if ((error = mt_file_read(&packed, &packed_len, path)) < 0)
 		goto cleanup;
-	if ((error = inflate_gz(packed, packed_len, out, len)) == 0) {
-		mt_sha256_hex(hex, *out, *len);
-		if (strcmp(hex, ref + strlen(PREFIX)) != 0)
-			error = mt_error_set(MT_EINVALID, "its content hashes to sha256:%s", hex);
-	}
+	if ((error = inflate_gz(packed, packed_len, out, len)) == 0)
+		error = hashes_to(ref, *out, *len);
 	if (error < 0) {
 		mt_error_prefix(error, "artefact %s is corrupt (%s): ", ref, path);
 		free(*out);
@@ -330,7 +376,7 @@ int mt_object_ref_of(const json_t *v, const char **ref, uint64_t *bytes)
 {
 	json_t *o = json_object_get(v, "object"), *b = json_object_get(v, "bytes");
 
-	if (json_object_size(v) != 2 || !well_formed(json_string_value(o)) ||
+	if (json_object_size(v) != 2 || !mt_object_ref_valid(json_string_value(o)) ||
 	    !json_is_integer(b) || json_integer_value(b) < 0)
 		return 0;
 	*ref = json_string_value(o);

@@ -68,6 +68,24 @@ int mt_object_get_file(const char *trial_dir, const char *ref, const char *like,
  * not an object's name. Caller frees. */
 char *mt_object_path(const char *trial_dir, const char *ref);
 
+/* 1 when ref is an object's name: "sha256:" and 64 lower-case hex
+ * digits. */
+int mt_object_ref_valid(const char *ref);
+
+/* The object's name ("sha256:HEX") of path `rel` under the objects
+ * directory, when rel is "sha256/XX/REST": XX and REST lower-case hex,
+ * XX the first two digits of HEX, REST the other 62. Else MT_EINVALID
+ * naming rel and what it should be. For every reader of names: sync,
+ * doctor, bundle verify. */
+int mt_object_ref_of_path(const char *rel, char ref[MT_OBJECT_REF_LEN + 1]);
+
+/* 0 when `packed` (the bytes of an object's file: gzip) inflates to a
+ * content whose SHA-256 is ref's; else MT_EINVALID saying why ("not a
+ * whole gzip stream", "its content hashes to sha256:OTHER"). What
+ * mt_object_get checks; sync checks a received object with it, doctor
+ * and bundle verify a stored one. */
+int mt_object_check(const char *ref, const void *packed, size_t len);
+
 /* {"object": ref, "bytes": bytes}. New reference. */
 json_t *mt_object_ref_json(const char *ref, uint64_t bytes);
 

@@ -121,6 +121,55 @@ static void test_reference_shape(void **state)
 	json_decref(extra);
 }
 
+/* The name checks every reader of names asks (sync, doctor, bundle
+ * verify) and the content check of an object's file. */
+static void test_names_and_content_checked(void **state)
+{
+	const char *dir = *state;
+	char ref[MT_OBJECT_REF_LEN + 1], other[MT_OBJECT_REF_LEN + 1], got[MT_OBJECT_REF_LEN + 1];
+	char rel[128], *path, *packed = NULL;
+	size_t plen = 0;
+
+	assert_int_equal(mt_object_put(dir, "planted?", 8, ref), 0);
+	assert_int_equal(mt_object_put(dir, "genuine", 7, other), 0);
+	snprintf(rel, sizeof(rel), "sha256/%.2s/%s", ref + 7, ref + 9);
+	assert_int_equal(mt_object_ref_of_path(rel, got), 0);
+	assert_string_equal(got, ref);
+	/* XX not the first two digits of the name's hash: another name */
+	snprintf(rel, sizeof(rel), "sha256/%.2s/%s", ref + 7, ref + 7 + 2);
+	rel[7] = rel[7] == 'a' ? 'b' : 'a';
+	assert_int_equal(mt_object_ref_of_path(rel, got), 0);
+	assert_string_not_equal(got, ref);
+	/* upper case, a digit short, a dot, another directory */
+	snprintf(rel, sizeof(rel), "sha256/%.2s/%s", ref + 7, ref + 9);
+	rel[20] = 'A';
+	assert_int_equal(mt_object_ref_of_path(rel, got), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), rel));
+	assert_string_equal(got, "");
+	snprintf(rel, sizeof(rel), "sha256/%.2s/%.61s", ref + 7, ref + 9);
+	assert_int_equal(mt_object_ref_of_path(rel, got), MT_EINVALID);
+	snprintf(rel, sizeof(rel), "sha256/%.2s/%.61s.", ref + 7, ref + 9);
+	assert_int_equal(mt_object_ref_of_path(rel, got), MT_EINVALID);
+	snprintf(rel, sizeof(rel), "sha512/%.2s/%s", ref + 7, ref + 9);
+	assert_int_equal(mt_object_ref_of_path(rel, got), MT_EINVALID);
+	assert_int_equal(mt_object_ref_of_path("sha256/ab", got), MT_EINVALID);
+	assert_false(mt_object_ref_valid("sha256:ABCD"));
+	assert_true(mt_object_ref_valid(ref));
+	/* the file's bytes hash to its name, or not */
+	path = mt_object_path(dir, other);
+	assert_int_equal(mt_file_read(&packed, &plen, path), 0);
+	assert_int_equal(mt_object_check(other, packed, plen), 0);
+	assert_int_equal(mt_object_check(ref, packed, plen), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), other + 7));
+	assert_int_equal(mt_object_check(other, packed, plen - 3), MT_EINVALID);
+	assert_non_null(strstr(mt_error_last(), "gzip"));
+	assert_int_equal(mt_object_check(other, "genuine", 7), MT_EINVALID);
+	assert_int_equal(mt_object_check("sha256:../x", packed, plen), MT_EINVALID);
+	mt_error_clear();
+	free(packed);
+	free(path);
+}
+
 /* A PID no process has: a child's, waited for. */
 static long dead_pid(void)
 {
@@ -294,6 +343,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_missing_and_corrupt_are_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reference_shape, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_and_content_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_temporaries_swept_live_kept, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_scan_by_reference_missing_named, setup, teardown),
