@@ -334,33 +334,58 @@ static void from_op_entry(json_t *entry, const mt_compat_table *t, const char *k
 		   o->notes ? json_string(o->notes) : NULL);
 }
 
-/* Of the API entries naming op, else of the entries of the APIs whose
- * calls reached it (`callers`), the one that blocks most (table order
- * among equals): an op two APIs reach is only as good as the worse. */
-static const mt_compat_api *worst_naming(const mt_compat_table *t, const char *op,
-					 json_t *callers)
+/* The one of a and b that blocks most (a among equals: table order). */
+static const mt_compat_api *worse(const mt_compat_api *a, const mt_compat_api *b)
 {
-	const mt_compat_api *naming[MAX_NAMING], *worst = NULL, *a;
+	return !a || (b && rank(b->status) < rank(a->status)) ? b : a;
+}
+
+/* Of the table's API entries that list no op of their own, the worst of
+ * those whose API runs op by the API map (torch.nn.functional.linear for
+ * aten::linear, which torch.nn.Linear's forward runs too); NULL when none
+ * or no map. An overload matches its base name. */
+static const mt_compat_api *worst_running(const mt_compat_table *t, const mt_opmap *map,
+					  const char *op)
+{
+	const mt_compat_api *worst = NULL, *a;
+	size_t base = strcspn(op, ".");
+
+	for (size_t i = 0; map && i < mt_compat_napis(t); i++) {
+		const char *runs;
+		if ((a = mt_compat_api_at(t, i))->ops[0] || !(runs = mt_opmap_api(map, a->api, NULL)))
+			continue;
+		if (strcmp(runs, op) == 0 || (strlen(runs) == base && !strncmp(runs, op, base)))
+			worst = worse(worst, a);
+	}
+	return worst;
+}
+
+/* Of the API entries naming op, else of the entries of the APIs whose
+ * calls reached it (`callers`), else of the entries whose API runs op by
+ * the API map, the one that blocks most (table order among equals): an op
+ * two APIs reach is only as good as the worse. */
+static const mt_compat_api *worst_naming(const mt_compat_table *t, const mt_opmap *map,
+					 const char *op, json_t *callers)
+{
+	const mt_compat_api *naming[MAX_NAMING], *worst = NULL;
 	size_t n = mt_compat_apis_naming(t, op, naming, MAX_NAMING);
 	const char *api;
 	json_t *v;
 
 	for (size_t i = 0; i < n && i < MAX_NAMING; i++)
-		if (!worst || rank(naming[i]->status) < rank(worst->status))
-			worst = naming[i];
+		worst = worse(worst, naming[i]);
 	if (worst)
 		return worst;
 	json_object_foreach(callers, api, v)
-		if ((a = mt_compat_lookup_api(t, api)) &&
-		    (!worst || rank(a->status) < rank(worst->status)))
-			worst = a;
-	return worst;
+		worst = worse(worst, mt_compat_lookup_api(t, api));
+	return worst ? worst : worst_running(t, map, op);
 }
 
 /* The table's word on a site: the API's entry, else the op's, else an API
- * entry naming the op. 1 when the table has one. */
-static int from_table(json_t *entry, const mt_compat_table *t, const char *kind,
-		      const char *api, const char *op, json_t *seen, json_t *callers)
+ * entry naming the op or running it. 1 when the table has one. */
+static int from_table(json_t *entry, const mt_compat_table *t, const mt_opmap *map,
+		      const char *kind, const char *api, const char *op, json_t *seen,
+		      json_t *callers)
 {
 	const mt_compat_api *a = api ? mt_compat_lookup_api(t, api) : NULL;
 	const mt_compat_op *o = !a && op ? mt_compat_lookup(t, op) : NULL;
@@ -373,7 +398,7 @@ static int from_table(json_t *entry, const mt_compat_table *t, const char *kind,
 		from_op_entry(entry, t, kind, o, seen);
 		return 1;
 	}
-	if (!op || !(a = worst_naming(t, op, callers)))
+	if (!op || !(a = worst_naming(t, map, op, callers)))
 		return 0;
 	from_api_entry(entry, t, kind, a, seen);
 	/* the kind is that other API's: this one's is not known */
@@ -396,11 +421,11 @@ static int decide(json_t *entry, const mt_probe_inputs *in, const char *api, con
 
 	if (seen && !api)
 		json_object_set(entry, "dtypes", seen);
-	if (in->observed && from_table(entry, in->observed, "observed", api, op, seen, callers))
+	if (in->observed && from_table(entry, in->observed, in->opmap, "observed", api, op, seen, callers))
 		goto done;
 	if ((r = from_override(entry, in, api, op, callers)) != 0)
 		goto done;
-	if (from_table(entry, in->table, "table", api, op, seen, callers))
+	if (from_table(entry, in->table, in->opmap, "table", api, op, seen, callers))
 		goto done;
 	set_result(entry, "unknown", "none", json_array(), NULL);
 done:
@@ -542,12 +567,21 @@ static json_t *decide_all(const mt_probe_inputs *in, json_t *groups, int apis)
 	return list;
 }
 
-int mt_probe_run(json_t **out, const mt_probe_inputs *in, json_t *calls, json_t *methods)
+int mt_probe_run(json_t **out, const mt_probe_inputs *in0, json_t *calls, json_t *methods)
 {
 	json_t *by_op = json_object(), *by_api = json_object(), *ops = NULL, *apis = NULL, *s;
+	mt_probe_inputs with = *in0, *in = &with;
+	mt_opmap *map = NULL;
 	int error = 0;
 
 	*out = NULL;
+	/* the API map matters only to a table with API entries */
+	if (!with.opmap && (mt_compat_napis(with.table) ||
+			    (with.observed && mt_compat_napis(with.observed)))) {
+		if ((error = mt_opmap_load(&map)) < 0)
+			goto cleanup;
+		with.opmap = map;
+	}
 	add_sites(by_op, calls, "api", "");
 	add_sites(by_op, methods, "name", "torch.Tensor.");
 	add_api_sites(by_api, calls, "api", "");
@@ -563,6 +597,7 @@ int mt_probe_run(json_t **out, const mt_probe_inputs *in, json_t *calls, json_t 
 			 mt_compat_napis(in->table) && json_array_size(apis) ? "api" : "op",
 			 "rules", rules_json(in->table), "summary", s);
 cleanup:
+	mt_opmap_free(map);
 	json_decref(ops);
 	json_decref(apis);
 	json_decref(by_op);

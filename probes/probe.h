@@ -12,7 +12,10 @@
  * A call site the scan resolved to a public API (torch.cumsum, and a tensor
  * method x.cumsum as torch.Tensor.cumsum, its receiver assumed a tensor) is
  * judged by the table's entry for that API first, then by its aten op: the
- * op's entry, else the API entries that name the op. A CPU fallback limited
+ * op's entry, else the API entries that name the op, else those of the
+ * APIs whose calls reached it, else the API entries whose API runs the op
+ * by the API map (torch.nn.Linear is judged by torch.nn.functional.linear's
+ * entry: both run aten::linear). A CPU fallback limited
  * to some dtypes applies only when the inventory saw the op with one of
  * them; an inventory without dtypes (a static scan) keeps the fallback and
  * says under which condition. */
@@ -23,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "compat.h"
+#include "opmap.h"
 
 /* What the team found out about an op or a torch API: trial.yaml's
  * probe.overrides, the journal's `mtrial override`. Strings borrowed. */
@@ -47,6 +51,9 @@ typedef struct {
 				  {dtypes [], dtype_args []}} (a trace, a
 				  TorchScript graph); an op without dtypes has
 				  none known */
+	const mt_opmap *opmap; /* optional: the API map (api_map.yaml) that
+				  says which op a table's API entry without
+				  ops runs; NULL: mt_probe_run loads it */
 } mt_probe_inputs;
 
 /* Probes the call sites in `sites` (a scan's calls [{api, op, file, line,

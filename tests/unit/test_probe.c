@@ -197,12 +197,48 @@ static void test_dtype_limited_fallback(void **state)
 	mt_compat_free(t);
 }
 
+/* A module class with no entry of its own is judged by the op its forward
+ * runs: a table API entry whose API runs that op by the API map
+ * (F.linear, F.layer_norm) decides, the worse of two, and says which. */
+static void test_module_class_by_its_op(void **state)
+{
+	mt_compat_table *t = parse_ok(HEAD("documented") "apis:\n"
+				      "  torch.nn.functional.linear: {status: device}\n"
+				      "  torch.nn.functional.layer_norm: {status: device}\n"
+				      "  torch.layer_norm: {status: cpu_fallback}\n");
+	mt_probe_inputs in = {.table = t};
+	json_t *calls = json_pack("[{ss, ss, ss, si}, {ss, ss, ss, si}, {ss, ss, ss, si}]", "api",
+				  "torch.nn.Linear", "op", "aten::linear", "file", "m.py", "line", 1,
+				  "api", "torch.nn.LayerNorm", "op", "aten::layer_norm", "file",
+				  "m.py", "line", 2, "api", "torch.nn.GELU", "op", "aten::gelu",
+				  "file", "m.py", "line", 3);
+	json_t *res = NULL, *o;
+	(void)state;
+
+	assert_int_equal(mt_probe_run(&res, &in, calls, NULL), 0);
+	o = find(res, "apis", "api", "torch.nn.Linear");
+	assert_string_equal(s(o, "status"), "device");
+	assert_string_equal(s(o, "source"), "table:t1:9");
+	assert_string_equal(s(o, "via"), "torch.nn.functional.linear");
+	o = find(res, "apis", "api", "torch.nn.LayerNorm");
+	assert_string_equal(s(o, "status"), "cpu_fallback");
+	assert_string_equal(s(o, "via"), "torch.layer_norm");
+	/* the op itself, reached by the class alone, the same */
+	assert_string_equal(s(find(res, "ops", "op", "aten::linear"), "status"), "device");
+	/* nothing in the table runs aten::gelu */
+	assert_string_equal(s(find(res, "apis", "api", "torch.nn.GELU"), "status"), "unknown");
+	json_decref(res);
+	json_decref(calls);
+	mt_compat_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_api_first_then_op),
 		cmocka_unit_test(test_observed_and_override_outrank_api_entries),
 		cmocka_unit_test(test_dtype_limited_fallback),
+		cmocka_unit_test(test_module_class_by_its_op),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
