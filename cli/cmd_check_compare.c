@@ -130,6 +130,10 @@ static void print_failure(const mt_check_tensor *e)
 	printf("  Greatest relative difference: %s at index %s (up to %s allowed)\n",
 	       num(a, sizeof(a), e->max_rel), dims_str(idx, sizeof(idx), &e->max_rel_index, 1),
 	       num(b, sizeof(b), e->rtol));
+	if (mism && (e->min_atol > e->max_abs || e->min_rtol > e->max_rel))
+		printf("  Over all elements: greatest absolute %s, relative %s (the two above are "
+		       "over the mismatched elements, as assert_close reports them)\n",
+		       num(a, sizeof(a), e->min_atol), num(b, sizeof(b), e->min_rtol));
 	if (e->has_stat)
 		printf("  Statistic: absolute %s, relative %s\n", num(a, sizeof(a), e->stat_abs),
 		       num(b, sizeof(b), e->stat_rel));

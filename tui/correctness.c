@@ -668,6 +668,10 @@ static void failure_lines(const mt_check_tensor *t, mt_buf *lines, enum draw_sty
 	LINE(STYLE_NORMAL, "Greatest relative difference: %s at index %s (up to %s allowed)",
 	     tnum(a, sizeof(a), t->max_rel, 0), int_list(idx, sizeof(idx), &t->max_rel_index, "(", ")"),
 	     tnum(b, sizeof(b), t->rtol, 0));
+	if (mism && (t->min_atol > t->max_abs || t->min_rtol > t->max_rel))
+		LINE(STYLE_NORMAL, "Over all elements: greatest absolute %s, relative %s (above: "
+		     "the mismatched elements', as assert_close)", tnum(a, sizeof(a), t->min_atol, 0),
+		     tnum(b, sizeof(b), t->min_rtol, 0));
 	LINE(STYLE_DIM, "Tolerance rtol %s, atol %s from %s", tnum(a, sizeof(a), t->rtol, 0),
 	     tnum(b, sizeof(b), t->atol, 0), t->tolerance_source ?: "?");
 	for (size_t i = 0; i < t->warnings.n; i++)

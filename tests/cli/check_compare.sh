@@ -55,6 +55,21 @@ has "Greatest absolute difference: 0.5 at index (7, 37) (up to 1e-05 allowed)" "
 has "Greatest relative difference: " "$OUT" "rel line"
 has "Reference (expected): $D/f32_2d/ref.safetensors" "$OUT" "reference named"
 has "(not recorded: no trial)" "$OUT" "no trial, not recorded"
+# the greatest difference within tolerance (a large reference) beside the
+# greatest among the mismatched: both said, each named for what it is over
+python3 - "$T_TMP/allmax" <<'PY'
+import json, os, struct, sys
+os.makedirs(sys.argv[1], exist_ok=True)
+def write(path, vals):
+    data = struct.pack("<%df" % len(vals), *vals)
+    head = json.dumps({"x": {"dtype": "F32", "shape": [len(vals)], "data_offsets": [0, len(data)]}}).encode()
+    open(path, "wb").write(struct.pack("<Q", len(head)) + head + data)
+write(sys.argv[1] + "/ref.safetensors", [1000.0, 0.0, 0.0, 0.0])
+write(sys.argv[1] + "/cand.safetensors", [1000.5, 0.25, 0.0, 0.0])
+PY
+run_mt 1 check compare "$T_TMP/allmax/ref.safetensors" "$T_TMP/allmax/cand.safetensors" --rtol 0.001 --atol 0.01
+has "Greatest absolute difference: 0.25 at index (1,) (up to 0.01 allowed)" "$OUT" "among the mismatched, as assert_close"
+has "Over all elements: greatest absolute 0.5, relative " "$OUT" "over all elements, the within-tolerance one"
 run_mt 0 check compare "$D/large_within/ref.safetensors" "$D/large_within/cand.safetensors" --json
 eq "$(json 'j["tensors"][0]["cosine"] > 0.999999')" True "cosine of near-equal tensors"
 eq "$(json 'j["tensors"][0]["warnings"]')" "[]" "no warnings"
