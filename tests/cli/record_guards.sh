@@ -25,8 +25,8 @@ run_mt 2 --trial "$C" sync
 has "this trial was made from bundle a.tar.gz: read-only" "$ERR" "sync refused as note is"
 run_mt 2 --trial "$C" sync --json
 eq "$(json 'j["exit"]')" 2 "sync --json refused too"
-cd "$C" && run_mt 2 sync origin && cd "$A"
-has "read-only" "$ERR" "from inside the copy, naming a remote"
+run_mt 2 --trial "$C" sync origin
+has "read-only" "$ERR" "naming a remote"
 eq "$(git -C "$REM" rev-parse refs/mtrial/trial)" "$tip" "nothing pushed into the team's remote"
 eq "$(git -C "$A" for-each-ref refs/mtrial)" "$refs_before" "nothing fetched into the trial's repository"
 eq "$(cat "$C"/events/*.jsonl | sha256sum)" "$before" "nothing taken into the copy"
