@@ -1,5 +1,5 @@
 # mtrial ops show scan: the trial's latest scan as an inventory, each op with
-# its call sites; a call no aten op maps (torch.tensor, torch.device) is
+# its call sites; a call no aten op maps (torch.device) is
 # left out of every op's sites, not compared with the op's name (which
 # crashed on its null op).
 . "$MT_SOURCE_DIR/tests/lib.sh"
@@ -16,6 +16,8 @@ cd "$R"
 run_mt 0 init --name ops-show-scan
 run_mt 0 scan --json
 eq "$(json 'sum(1 for c in j["calls"] if c["op"] is None) > 0')" True "the scan has calls no op maps"
+eq "$(json '[c["op"] for c in j["calls"] if c["api"] == "torch.tensor"]')" "['aten::lift_fresh']" \
+	"torch.tensor is probed as the op it dispatches"
 run_mt 0 ops show scan
 has "Scan of $R at" "$OUT" "what the inventory is"
 has "aten::relu" "$OUT" "a mapped op"
