@@ -7,7 +7,7 @@
 
 #include "trial.h"
 
-/* mt_journal_withdraw in the name of mt_repo_user_name(), so that the CLI
+/* mt_journal_withdraw in the name of the events' author, so that the CLI
  * and the wizard name the same person and say no for the same reasons.
  * *id_out (may be NULL) gets the withdrawal's id; *who_out (may be NULL)
  * gets who, the caller frees it; both untouched on an error. */

@@ -67,23 +67,3 @@ const char *mt_repo_libgit2_version(void)
 	return v;
 }
 
-char *mt_repo_user_name(void)
-{
-	git_config *cfg = NULL;
-	git_buf name = {0};
-	const char *env = getenv("USER");
-	char *out = NULL;
-
-	if (git_libgit2_init() < 0) {
-		mt_error_clear();
-		return mt_strdup(env && *env ? env : "unknown");
-	}
-	if (git_config_open_default(&cfg) == 0 &&
-	    git_config_get_string_buf(&name, cfg, "user.name") == 0 && name.ptr && *name.ptr)
-		out = mt_strdup(name.ptr);
-	git_buf_dispose(&name);
-	git_config_free(cfg);
-	git_error_clear(); /* before shutdown, which leaves a thread's error allocated */
-	git_libgit2_shutdown();
-	return out ? out : mt_strdup(env && *env ? env : "unknown");
-}

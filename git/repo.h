@@ -15,8 +15,4 @@ int mt_repo_discover(char **workdir, char **head, const char *path);
 /* libgit2's version as "1.5.1". Static. */
 const char *mt_repo_libgit2_version(void);
 
-/* Who is at the keyboard, as the team's commits name them: git's
- * user.name, else $USER, else "unknown". Caller frees. */
-char *mt_repo_user_name(void);
-
 #endif

@@ -307,9 +307,14 @@ extern const char *const mt_withdraw_kinds[];
  * overrides, effort, notes: the functions above) leave it out from then on.
  * MT_ENOTFOUND for no such record, MT_EEXISTS when already withdrawn,
  * MT_ESTATE for the running effort timer. *id_out (may be NULL) is the
- * withdrawal's id. */
+ * withdrawal's id. `who` NULL: the events' author (mt_journal_author_name). */
 int mt_journal_withdraw(mt_journal *j, const char *kind, int64_t id, const char *who,
 			const char *why, int64_t *id_out);
+
+/* The name every event this journal writes records as its author (git's
+ * GIT_AUTHOR_NAME, else the repository's user.name over the global one).
+ * Borrowed: lives as long as the journal. */
+const char *mt_journal_author_name(mt_journal *j);
 
 /* The withdrawals, oldest first: [{id, when, kind, item_id, what (the
  * record in one line), who, why}]. New reference, NULL with the error set. */

@@ -1,5 +1,5 @@
 /* Withdrawing a mistaken record, and the listings of withdrawn records
- * (who withdraws is git's user, git/repo.c, a layer above). */
+ * (who withdraws is the events' author, as every event names it). */
 #include "journal_int.h"
 #include "error.h"
 #include "jsonutil.h"
@@ -81,6 +81,14 @@ static int withdraw_check(mt_journal *j, const struct withdrawable *w, int64_t i
 	return error;
 }
 
+const char *mt_journal_author_name(mt_journal *j)
+{
+	const char *name, *email, *host;
+
+	mt_events_author(j->events, &name, &email, &host);
+	return name;
+}
+
 int mt_journal_withdraw(mt_journal *j, const char *kind, int64_t id, const char *who,
 			const char *why, int64_t *id_out)
 {
@@ -95,6 +103,8 @@ int mt_journal_withdraw(mt_journal *j, const char *kind, int64_t id, const char 
 				    "mistaken", kind);
 	if ((error = mt_jevent_begin(j)) < 0)
 		return error;
+	if (!who)
+		who = mt_journal_author_name(j);
 	if ((error = withdraw_check(j, w, id)) == 0)
 		error = mt_jevent_uid_of(j, w->table, w->kind, id, uid);
 	if (error == 0)
