@@ -316,6 +316,8 @@ const char *mt_spec__child_key(const struct field *f, const struct field *parent
 struct check {
 	const char *name; /* file name for messages */
 	mt_buf path;      /* dotted path of the node being checked, for messages */
+	mt_buf *all;      /* every error's message so far, one a line */
+	int *count;       /* how many */
 };
 
 static int fail(const struct check *c, size_t line, size_t col, const char *fmt, ...)
@@ -329,6 +331,9 @@ static int fail(const struct check *c, size_t line, size_t col, const char *fmt,
 	va_start(ap, fmt);
 	error = mt_error_vat(MT_EINVALID, c->name, line, col, fmt, ap);
 	va_end(ap);
+	/* kept for the whole file's report: the checks go on past an error */
+	mt_buf_printf(c->all, "%s%s", *c->count ? "\n" : "", mt_error_last());
+	++*c->count;
 	return error;
 }
 
@@ -581,23 +586,26 @@ static int check_node(struct check *c, const mt_snode *n, const struct field *f)
 
 static int check_map(struct check *c, const mt_snode *n, const struct field *f)
 {
+	int first = 0, error;
+
 	if (n->kind != MT_SNODE_MAP)
 		return wrong_type(c, n, "a map of keys");
 	for (size_t i = 0; i < n->n; i++) {
 		const mt_snode *kid = n->kids[i];
 		const struct field *cf = field_child(f, kid->key);
 		size_t saved;
-		int error;
 
-		if (!cf)
-			return unknown_key(c, kid, f);
+		if (!cf) {
+			first = first ? first : unknown_key(c, kid, f);
+			continue;
+		}
 		saved = path_push(c, kid->key);
 		error = check_node(c, kid, cf);
 		path_pop(c, saved);
-		if (error < 0)
-			return error;
+		first = first ? first : error;
 	}
-	return check_required(c, n, f);
+	error = check_required(c, n, f);
+	return first ? first : error;
 }
 
 /* A free dict (software versions): any keys, each naming a text value. */
@@ -623,6 +631,7 @@ static int check_list(struct check *c, const mt_snode *n, const struct field *f)
 {
 	const struct field *item = mt_spec__field_item(f);
 	char index[32];
+	int first = 0;
 
 	if (n->kind != MT_SNODE_LIST)
 		return wrong_type(c, n, "a list");
@@ -634,10 +643,9 @@ static int check_list(struct check *c, const mt_snode *n, const struct field *f)
 		saved = path_push(c, index);
 		error = check_node(c, n->kids[i], item);
 		path_pop(c, saved);
-		if (error < 0)
-			return error;
+		first = first ? first : error;
 	}
-	return 0;
+	return first;
 }
 
 /* An empty value is "not yet known": fine anywhere but in a required field. */
@@ -880,26 +888,32 @@ static int check_overrides(const struct check *c, const mt_snode *root)
 	return error;
 }
 
+/* Every check runs, whatever an earlier one found: the error says all of
+ * them, one a line, the first's code kept. */
 int mt_spec__validate(const mt_snode *root, const char *name)
 {
-	struct check c = {.name = name, .path = MT_BUF_INIT};
-	int error = check_version(&c, root);
+	mt_buf all = MT_BUF_INIT;
+	int count = 0;
+	struct check c = {.name = name, .path = MT_BUF_INIT, .all = &all, .count = &count};
+	int error = check_version(&c, root), e;
 
-	if (error == 0)
+	if (error == 0) { /* a newer file's keys would only be "unknown" */
+		int (*const more[])(const struct check *, const mt_snode *) = {
+			check_criterion_names, check_criterion_designs, check_topologies,
+			check_table_name, check_overrides};
+
 		error = check_node(&c, root, &root_field);
-	if (error == 0)
-		error = check_criterion_names(&c, root);
-	if (error == 0)
-		error = check_criterion_designs(&c, root);
-	if (error == 0)
-		error = check_batch(&c, member(root, "topology"), "topology");
-	if (error == 0)
-		error = check_topologies(&c, root);
-	if (error == 0)
-		error = check_table_name(&c, root);
-	if (error == 0)
-		error = check_overrides(&c, root);
+		e = check_batch(&c, member(root, "topology"), "topology");
+		error = error ? error : e;
+		for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+			e = more[i](&c, root);
+			error = error ? error : e;
+		}
+	}
+	if (error < 0 && count > 1)
+		mt_error_set(error, "%s", mt_buf_cstr(&all));
 	mt_buf_dispose(&c.path);
+	mt_buf_dispose(&all);
 	return error;
 }
 
