@@ -489,9 +489,15 @@ int mt_rules_eval_path(const mt_rules *r, const char *path, mt_findings *acc)
 	return cands_flush(&cs, acc);
 }
 
+/* A requirement whose marker excludes the target (`; sys_platform ==
+ * "darwin"`) is installed nowhere the trial runs: no finding. An unknown
+ * marker (python_version, extra) may apply and is judged as written. */
 static int dep_matches(const struct rule *r, const mt_dependency *d)
 {
-	if (r->subject != SUBJ_DEPENDENCY || d->include || !globs_match(&r->subj, d->name))
+	const char *marker;
+
+	if (r->subject != SUBJ_DEPENDENCY || d->include || !globs_match(&r->subj, d->name) ||
+	    mt_deps_marker_of(d, &marker) == MT_MARKER_FALSE)
 		return 0;
 	if (r->spec.n && !globs_match(&r->spec, d->spec))
 		return 0;

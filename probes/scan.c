@@ -33,8 +33,8 @@
  * $MTRIAL_TABLES_DIR in the version). 7: a tree's body kept as a file
  * beside the cache, mapped when read. 8: a string literal's role (a name
  * among names, a dict key, a subscript, a Literal type) and pathlib
- * receivers. */
-#define SCAN_FORMAT 8
+ * receivers. 9: a requirement's PEP 508 marker judged for the target. */
+#define SCAN_FORMAT 9
 
 struct shared {
 	const mt_scan_options *opts;

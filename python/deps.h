@@ -82,4 +82,14 @@ void mt_deps_free(mt_dependency *deps, size_t n);
 /* Normalises a package name per PEP 503 into a new string (caller frees). */
 char *mt_deps_normalize(const char *name, size_t len);
 
+/* A PEP 508 environment marker judged for the target (Linux, x86_64,
+ * CPython 3): true, false, or unknown where it tests what the target does
+ * not fix (python_version, extra) or cannot be read. */
+typedef enum { MT_MARKER_TRUE, MT_MARKER_FALSE, MT_MARKER_UNKNOWN } mt_marker;
+mt_marker mt_deps_marker_eval(const char *marker, size_t len);
+
+/* d's marker (after `;` in a PEP 508 requirement; *marker borrowed from
+ * d->spec, NULL when none) judged so; a requirement without one applies. */
+mt_marker mt_deps_marker_of(const mt_dependency *d, const char **marker);
+
 #endif
