@@ -872,7 +872,8 @@ static void run_topology(mt_topology *topo, json_t *m, const char *system, int r
 	mt_topology_fill(topo, &yaml);
 }
 
-/* Device-hours and prices: trial.yaml's, as it is now. */
+/* Device-hours and prices: trial.yaml's, as it is now; the price is paid
+ * for the hosts (or devices) the run used (mt_topology_hourly_cost). */
 static void flatten_cost(json_t *run, json_t *m, json_t *target, const mt_spec *spec)
 {
 	const char *system = json_string_value(json_object_get(run, "system")), *from, *to;
@@ -881,13 +882,16 @@ static void flatten_cost(json_t *run, json_t *m, json_t *target, const mt_spec *
 	int rehearsal = json_is_true(json_object_get(run, "rehearsal"));
 	mt_topology topo;
 	double devices;
-	double price = system && !rehearsal ? mt_runs__spec_num(spec, system, "price.hourly") : NAN;
+	const char *unpriced = NULL;
+	double price = NAN;
 	double hours = attempt_hours(run, m, &from, &to);
 	/* to the target inside the same boundary: from the attempt's start */
 	double to_target = mt_runs__num(json_object_get(target, "from_attempt_start_s"));
 
 	run_topology(&topo, m, system, rehearsal, spec);
 	devices = topo.n[MT_TOPO_DEVICES] ? (double)topo.n[MT_TOPO_DEVICES] : NAN;
+	if (system && !rehearsal && isfinite(mt_runs__spec_num(spec, system, "price.hourly")))
+		price = mt_topology_hourly_cost(&topo, spec, system, &unpriced);
 
 	json_object_set_new(run, "accounting",
 			    from ? json_pack("{s:s, s:s, s:o}", "from", from, "to", to, "hours",
@@ -900,8 +904,9 @@ static void flatten_cost(json_t *run, json_t *m, json_t *target, const mt_spec *
 	json_object_set_new(run, "device_hours", mt_runs__real_or_null(rehearsal ? NAN : devices * hours));
 	json_object_set_new(run, "device_hours_to_target",
 			    mt_runs__real_or_null(rehearsal ? NAN : devices * to_target / 3600.0));
-	if (rehearsal)
-		json_object_set_new(run, "not_priced", json_string("rehearsal"));
+	if (rehearsal || unpriced)
+		json_object_set_new(run, "not_priced", json_string(rehearsal ? "rehearsal" : unpriced));
+	json_object_set_new(run, "hourly_cost", mt_runs__real_or_null(price));
 	json_object_set_new(run, "cost", mt_runs__real_or_null(price * hours));
 	json_object_set_new(run, "cost_to_target", mt_runs__real_or_null(price * to_target / 3600.0));
 }

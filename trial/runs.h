@@ -98,8 +98,9 @@ void mt_runs_set_end(json_t *metrics, int64_t end_ms);
  * "run_stop" or "last_event"; an older record "recorded_start" to
  * "recorded_end": the journal's), devices (the system description
  * imported with the run, metrics.topology, else count x hosts of its
- * system in trial.yaml) and devices_from, device_hours and cost (hourly
- * price x the attempt's hours), device_hours_to_target and cost_to_target
+ * system in trial.yaml) and devices_from, device_hours, hourly_cost (the
+ * price for the hosts or devices it used, mt_topology_hourly_cost) and cost
+ * (hourly_cost x the attempt's hours), device_hours_to_target and cost_to_target
  * (from the attempt's start to the evaluation that reached it; null without a
  * price or a target), cache_inferred (the compile cache the log shows:
  * cold, warm, mixed or null) and, when it disagrees with the declared
@@ -108,7 +109,8 @@ void mt_runs_set_end(json_t *metrics, int64_t end_ms);
  * workload_warning (an MLPerf submission_benchmark that is not
  * workload.model.name). A rehearsal (run.rehearsal true) is not priced:
  * devices only from its system description, device_hours, cost and
- * cost_to_target null, and not_priced "rehearsal". Adds the keys to `run`
+ * cost_to_target null, and not_priced "rehearsal"; a priced system's run
+ * whose hosts (devices) are not known has not_priced saying so. Adds the keys to `run`
  * in place. */
 void mt_runs_flatten(json_t *run, const mt_spec *spec);
 

@@ -241,6 +241,7 @@ static void read_flat(mt_run_view *r, mt_jview *v)
 	d->from = mt_jview_str(v, "devices_from");
 	d->device_hours = mt_jview_num(v, "device_hours");
 	d->device_hours_to_target = mt_jview_num(v, "device_hours_to_target");
+	d->hourly_cost = mt_jview_num(v, "hourly_cost");
 	d->cost = mt_jview_num(v, "cost");
 	d->cost_to_target = mt_jview_num(v, "cost_to_target");
 	d->not_priced = mt_jview_opt_str(v, "not_priced");

@@ -95,8 +95,9 @@ typedef struct {
 	double count;              /* devices */
 	const char *from;          /* "trial.yaml" or "system description PATH" */
 	double device_hours, device_hours_to_target;
+	double hourly_cost;          /* the price for the hosts or devices it used, NAN: none */
 	double cost, cost_to_target; /* in the system's currency */
-	const char *not_priced;    /* "rehearsal", else NULL */
+	const char *not_priced;    /* "rehearsal", its hosts not known, else NULL */
 } mt_run_devices_view;
 
 /* One run as `mtrial runs` lists it. */

@@ -35,6 +35,7 @@ static const char *const op_statuses[] = {"device", "cpu_fallback", "unsupported
 					  NULL};
 static const char *const judgements[] = {"met", "not_met", NULL};
 static const char *const designs[] = {"matched", "best", NULL};
+static const char *const price_units[] = {"instance", "device", NULL};
 static const char *const criterion_kinds[] = {
 	"quality", "correctness", "ops", "time_to_quality", "cost_to_quality", "device_hours",
 	"effort", "custom",
@@ -74,8 +75,13 @@ static const char *const criterion_kinds[] = {
 	DICT(p ".software", "torch: \"2.4.0\"",                                                   \
 	     "Versions of the software stack, one package: \"version\" per line; quote "         \
 	     "versions so that 2.10 stays 2.10."),                                                \
-	MAP(p ".price", "What one hour of the whole system costs."),                              \
-	AMOUNT(p ".price.hourly", "Price per hour for all hosts together, as a plain number."),      \
+	MAP(p ".price", "What an hour of the system costs; a run pays it for the hosts or "      \
+			"devices it used."),                                                      \
+	AMOUNT(p ".price.hourly", "Price per hour of one instance (host), or of one device with " \
+				  "per: device, as a plain number."),                             \
+	ENUM(p ".price.per", price_units, "What the hourly price is for: instance (the "           \
+	     "default: a run costs it x its hosts) or device (x its devices). A run whose hosts "  \
+	     "(or devices) are not known is not priced."),                                         \
 	STR(p ".price.currency", "Currency of the hourly price, e.g. USD."),                      \
 	STR(p ".price.source", "Where the price comes from: the URL of a public rate page (the " \
 			       "provider's on-demand pricing page) and the date it was read.")

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,6 +462,28 @@ int mt_topology_from_spec(mt_topology *t, const mt_spec *spec, const char *syste
 		mt_topology_set_text(&s, MT_TOPO_ACCELERATOR, mt_spec_get(spec, path), at);
 	mt_topology_fill(t, &s);
 	return 0;
+}
+
+double mt_topology_hourly_cost(const mt_topology *t, const mt_spec *spec, const char *system,
+                               const char **why)
+{
+	char path[96];
+	const char *price, *per;
+	int by_device;
+	int64_t n;
+
+	snprintf(path, sizeof(path), "systems.%s.price.hourly", system ? system : "");
+	price = spec && system ? mt_spec_get(spec, path) : NULL;
+	snprintf(path, sizeof(path), "systems.%s.price.per", system ? system : "");
+	per = price ? mt_spec_get(spec, path) : NULL;
+	by_device = per && strcmp(per, "device") == 0;
+	n = t->n[by_device ? MT_TOPO_DEVICES : MT_TOPO_HOSTS];
+	*why = !price  ? "trial.yaml gives no hourly price for its system"
+	       : !n    ? (by_device ? "its device count is not known (the price is per device)"
+	                            : "its host count is not known (the price is per instance: "
+	                              "runs import --hosts H, or the system's hosts in trial.yaml)")
+	               : NULL;
+	return *why ? NAN : strtod(price, NULL) * (double)n;
 }
 
 /* --- JSON ------------------------------------------------------------------------- */

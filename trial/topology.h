@@ -84,6 +84,14 @@ void mt_topology_from_launcher(mt_topology *t, char *const *argv, char *const *e
 int mt_topology_from_spec(mt_topology *t, const mt_spec *spec, const char *system, int64_t devices,
                           int *ambiguous);
 
+/* What an hour of run topology t costs on `system`: trial.yaml's
+ * systems.SYSTEM.price.hourly x t's hosts (price.per instance, the
+ * default) or x its devices (price.per device). NAN when there is no price,
+ * or when the hosts (devices) it is per are not known, with *why (static)
+ * saying which; a run is never priced as if it were on one host. */
+double mt_topology_hourly_cost(const mt_topology *t, const mt_spec *spec, const char *system,
+                               const char **why);
+
 /* As JSON: {"devices": 8, "hosts": 2, ..., "from": {"devices": "..."}},
  * unknown fields left out. New reference. */
 json_t *mt_topology_json(const mt_topology *t);
