@@ -96,8 +96,8 @@ eq "$(json '0.04 <= j["steady_step_s"] < 0.3')" True "clock 2: the steady step, 
 eq "$(json '[x["step"] for x in j["metrics"]["stalls"]]')" "[9]" "the 600 ms step is listed as a stall"
 eq "$(json 'j["reached"], j["metrics"]["target"]["at_step"]')" "True 8" "eval_loss <= 2.2 first met at step 8"
 eq "$(json 'j["devices"]')" 16.0 "devices: 8 per host x 2 hosts"
-eq "$(json 'abs(j["cost_to_target"] - 36 * j["time_to_target_from_submission_s"] / 3600) < 1e-9')" True \
-	"cost to target: the hourly price x the time from submission to the target"
+eq "$(json 'abs(j["cost_to_target"] - 36 * 2 * j["time_to_target_from_submission_s"] / 3600) < 1e-9')" True \
+	"cost to target: the hourly price per instance x 2 hosts x the time from submission to the target"
 eq "$(json 'j["accounting"]["from"], j["accounting"]["to"]')" "submission process_end" \
 	"the accounting boundary of mtrial run: the process's start to its end"
 eq "$(json 'j["metrics"]["attempt"]["start_ms"] < j["metrics"]["first_ms"]')" True \
