@@ -211,13 +211,20 @@ int cmd_buckets(struct cli *cli, int argc, char **argv)
 	return buckets_run(cli, &req);
 }
 
-static void print_breakeven(const mt_breakeven *b, const mt_breakeven_side *bs,
-                            const mt_breakeven_side *cs, int from_runs)
+static void print_breakeven(const mt_breakeven *b, const mt_econ_breakeven_pair *p, int from_runs)
 {
+	const mt_breakeven_side *bs = &p->side[0], *cs = &p->side[1];
+	char label[96];
+
+	if (from_runs) {
+		mt_econ_breakeven_pair_label(p, label, sizeof(label));
+		printf("%s:\n", label);
+	}
 	printf("baseline   %.1f s to start, then %.4g s a step%s\n", bs->clock1_s, bs->step_s,
-	       from_runs ? " (medians of its runs)" : "");
+	       from_runs ? " (medians of its runs at this topology)" : "");
 	printf("candidate  %.1f s to start, then %.4g s a step%s\n\n", cs->clock1_s, cs->step_s,
-	       from_runs ? " (medians of its runs: clock 1 and its compilations)" : "");
+	       from_runs ? " (medians of its runs at this topology: clock 1 and its compilations)"
+	                 : "");
 	if (isfinite(b->steps))
 		printf("Time: the %s leads up to %.0f steps (%.2f h), the %s after.\n", b->winner_before,
 		       b->steps, b->hours_baseline, b->winner_after);
@@ -229,7 +236,34 @@ static void print_breakeven(const mt_breakeven *b, const mt_breakeven_side *bs,
 	else if (b->cost_winner_after)
 		printf("Cost: no break-even: %s (the %s).\n", b->cost_reason, b->cost_winner_after);
 	else
-		printf("Cost: not worked out: %s.\n", b->cost_reason);
+		printf("Cost: not worked out: the %s %s.\n", p->unpriced[0] ? "baseline" : "candidate",
+		       b->cost_reason);
+}
+
+/* The break-even of every pair: printed, or into one JSON. */
+static int breakeven_print(struct cli *cli, const mt_econ_breakeven_sides_result *r, int given,
+                           const char *design)
+{
+	json_t *all = json_array();
+	mt_breakeven b;
+	int error = 0;
+
+	for (size_t i = 0; i < r->n && !error; i++) {
+		if ((error = mt_econ_breakeven_pair_compute(&b, &r->pairs[i])) < 0)
+			break;
+		if (cli->json)
+			json_array_append_new(all, mt_econ_breakeven_pair_json(&r->pairs[i], &b));
+		else
+			print_breakeven(&b, &r->pairs[i], !given), printf(i + 1 < r->n ? "\n" : "");
+	}
+	if (!error && cli->json)
+		cli_print_json(json_pack("{s:o, s:O}", "design",
+		                         given ? json_null() : json_string(design), "topologies", all));
+	else if (!error && r->n > 1)
+		printf("\n%zu pairs of topologies: each break-even is of its own runs, never pooled.\n",
+		       r->n);
+	json_decref(all);
+	return error;
 }
 
 int cmd_breakeven(struct cli *cli, int argc, char **argv)
@@ -239,16 +273,15 @@ int cmd_breakeven(struct cli *cli, int argc, char **argv)
 	                                     {"candidate", required_argument, NULL, 'c'},
 	                                     {"design", required_argument, NULL, 'd'},
 	                                     {0}};
-	mt_breakeven_side b = {NAN, NAN, NAN}, c = {NAN, NAN, NAN};
+	mt_econ_breakeven_pair one = {{0, 0}, {{NAN, NAN, NAN}, {NAN, NAN, NAN}}, {NULL, NULL}, NULL};
+	mt_econ_breakeven_sides_result r = {0};
 	const char *design = "matched";
-	mt_breakeven r;
 	mt_trial *t = NULL;
-	json_t *used = NULL, *j;
 	int opt, given = 0, error = 0;
 	double v[3];
 
 	while ((opt = cli_getopt(cli, argc, argv, "h", opts)) >= 0) {
-		mt_breakeven_side *s = opt == 'b' ? &b : opt == 'c' ? &c : NULL;
+		mt_breakeven_side *s = opt == 'b' ? &one.side[0] : opt == 'c' ? &one.side[1] : NULL;
 		if (opt == 'd' && strcmp(optarg, "matched") != 0 && strcmp(optarg, "best") != 0)
 			return cli_usage_error(cli, "--design %s: expected matched or best", optarg);
 		if (opt == 'd') {
@@ -270,27 +303,22 @@ int cmd_breakeven(struct cli *cli, int argc, char **argv)
 		return cli_usage_error(cli, "give both --baseline and --candidate, or neither (the "
 		                       "trial's runs)");
 	if (!given && ((error = cli_open_trial(cli, &t, 1)) < 0 ||
-	               (error = mt_econ_breakeven_sides(&b, &c, &used, t, design)) < 0))
+	               (error = mt_econ_breakeven_sides(&r, t, design)) < 0))
 		goto done;
-	if (given && cli_open_trial(cli, &t, 1) == 0) /* prices, when in a trial */
-		b.price_per_hour = mt_econ_price(t, "baseline"), c.price_per_hour = mt_econ_price(t, "candidate");
-	mt_error_clear();
-	if ((error = mt_breakeven_compute(&r, &b, &c)) < 0)
-		goto done;
-	if (cli->json) {
-		j = mt_breakeven_json(&r);
-		json_object_set_new(j, "baseline", json_pack("{s:f, s:f}", "start_s", b.clock1_s,
-		                                             "step_s", b.step_s));
-		json_object_set_new(j, "candidate", json_pack("{s:f, s:f}", "start_s", c.clock1_s,
-		                                              "step_s", c.step_s));
-		json_object_set_new(j, "runs", used ? json_incref(used) : json_null());
-		json_object_set_new(j, "design", given ? json_null() : json_string(design));
-		cli_print_json(j);
-	} else {
-		print_breakeven(&r, &b, &c, !given);
+	if (given) {
+		if (cli_open_trial(cli, &t, 1) < 0) /* prices, when in a trial */
+			t = NULL;
+		for (int s = 0; s < 2; s++)
+			one.side[s].price_per_hour =
+			    mt_econ_price(t, s ? "candidate" : "baseline", &one.unpriced[s]);
+		r.pairs = &one, r.n = 1;
 	}
+	mt_error_clear();
+	error = breakeven_print(cli, &r, given, design);
+	if (given)
+		r.pairs = NULL, r.n = 0;
 done:
-	json_decref(used);
+	mt_econ_breakeven_sides_dispose(&r);
 	mt_trial_free(t);
 	return error < 0 ? cli_fail(cli, error) : CLI_EXIT_OK;
 }

@@ -362,7 +362,8 @@ static json_t *cost_chart(json_t *model)
  * vertical lines. */
 static json_t *breakeven_chart(json_t *model, const char *path, const char *title)
 {
-	json_t *be = mt_json_path(model, path);
+	/* the first pair of topologies: one chart never draws two pairs' lines */
+	json_t *be = json_array_get(mt_json_path(model, path), 0);
 	double bs = num(mt_json_path(be, "baseline.start_s")), bt = num(mt_json_path(be, "baseline.step_s"));
 	double cs = num(mt_json_path(be, "candidate.start_s")), ct = num(mt_json_path(be, "candidate.step_s"));
 	double n = num(mt_json_path(be, "steps")), len = num(mt_json_path(model, "compilation.run_length_steps"));

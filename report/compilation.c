@@ -46,32 +46,53 @@ static json_t *runs_compiles(const mt_run_view *runs, size_t n)
 
 static json_t *side_json(const mt_breakeven_side *s)
 {
-	return json_pack("{s:o, s:o}", "start_s", rounded(s->clock1_s, 0.1), "step_s",
-	                 rounded(s->step_s, 1e-4));
+	return json_pack("{s:o, s:o, s:o}", "start_s", rounded(s->clock1_s, 0.1), "step_s",
+	                 rounded(s->step_s, 1e-4), "hourly_cost", rounded(s->price_per_hour, 0.01));
 }
 
-/* The break-even from the trial's runs of one design, or why there is
- * none into *why. */
+/* One pair of topologies' break-even for the templates. */
+static json_t *pair_json(const mt_econ_breakeven_pair *p, const mt_breakeven *r)
+{
+	char label[96];
+
+	mt_econ_breakeven_pair_label(p, label, sizeof(label));
+	return json_pack("{s:s, s:o, s:o, s:s, s:s, s:s?, s:o, s:s?, s:s?, s:o, s:o, s:O}",
+	                 "topology", label, "steps",
+	                 isfinite(r->steps) ? json_integer((json_int_t)r->steps) : json_null(), "hours",
+	                 rounded(r->hours_baseline, 0.01), "winner_before", r->winner_before,
+	                 "winner_after", r->winner_after, "reason", r->reason, "cost_steps",
+	                 isfinite(r->cost_steps) ? json_integer((json_int_t)r->cost_steps) : json_null(),
+	                 "cost_winner_after", r->cost_winner_after, "cost_reason", r->cost_reason,
+	                 "baseline", side_json(&p->side[0]), "candidate", side_json(&p->side[1]),
+	                 "runs", p->runs);
+}
+
+/* The break-even from the trial's runs of one design, one per pair of
+ * topologies (never pooled), or why there is none into *why. */
 static json_t *breakeven(mt_trial *t, const char *design, json_t **why)
 {
-	mt_breakeven_side b, c;
+	mt_econ_breakeven_sides_result sides;
 	mt_breakeven r;
-	json_t *used = NULL;
+	json_t *out = json_array();
 
-	if (mt_econ_breakeven_sides(&b, &c, &used, t, design) < 0 ||
-	    mt_breakeven_compute(&r, &b, &c) < 0) {
+	if (mt_econ_breakeven_sides(&sides, t, design) < 0) {
 		*why = json_string(mt_error_last());
 		mt_error_clear();
-		json_decref(used);
+		json_decref(out);
 		return json_null();
 	}
-	return json_pack("{s:o, s:o, s:s, s:s, s:s?, s:o, s:s?, s:s?, s:o, s:o, s:o}", "steps",
-	                 isfinite(r.steps) ? json_integer((json_int_t)r.steps) : json_null(), "hours",
-	                 rounded(r.hours_baseline, 0.01), "winner_before", r.winner_before,
-	                 "winner_after", r.winner_after, "reason", r.reason, "cost_steps",
-	                 isfinite(r.cost_steps) ? json_integer((json_int_t)r.cost_steps) : json_null(),
-	                 "cost_winner_after", r.cost_winner_after, "cost_reason", r.cost_reason,
-	                 "baseline", side_json(&b), "candidate", side_json(&c), "runs", used);
+	for (size_t i = 0; i < sides.n; i++)
+		if (mt_econ_breakeven_pair_compute(&r, &sides.pairs[i]) == 0)
+			json_array_append_new(out, pair_json(&sides.pairs[i], &r));
+		else
+			mt_error_clear(); /* a side that is not a number: that pair has none */
+	mt_econ_breakeven_sides_dispose(&sides);
+	if (!json_array_size(out)) {
+		*why = json_string("no pair of topologies has figures to compare");
+		json_decref(out);
+		return json_null();
+	}
+	return out;
 }
 
 static json_t *plan_json(const mt_bucket_plan *p)

@@ -10,9 +10,10 @@
 #include "trial.h"
 
 /* {runs [{id, system, count, each_s, total_s, share_pct, from}] | null,
- * breakeven {steps, hours, winner_before, winner_after, reason, cost_steps,
- * cost_winner_after, cost_reason, baseline {start_s, step_s}, candidate
- * {...}, runs} | null, breakeven_missing (why none), buckets {run, best,
+ * breakeven [{topology ("baseline 8 devices, candidate 32 devices": one per
+ * pair of topologies, never pooled), steps, hours, winner_before,
+ * winner_after, reason, cost_steps, cost_winner_after, cost_reason, baseline
+ * {start_s, step_s, hourly_cost}, candidate {...}, runs}] | null, breakeven_missing (why none), buckets {run, best,
  * pad_to_max, per_length (each {buckets, compiles, predicted_s,
  * padding_pct}), saving_s, compile_s, compile_runs, step} | null,
  * buckets_missing, run_length_steps (the median steps of the runs that are

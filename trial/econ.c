@@ -8,6 +8,7 @@
 #include "runs.h"
 #include "runview.h"
 #include "stats.h"
+#include "topology.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -219,31 +220,36 @@ int mt_econ_compile_seconds(double *out, json_t **runs, size_t *left_out, mt_tri
 	return 0;
 }
 
-double mt_econ_price(const mt_trial *t, const char *system)
+double mt_econ_price(const mt_trial *t, const char *system, const char **why)
 {
-	char key[64];
-	const char *p;
+	mt_topology topo;
+	int ambiguous;
 
-	snprintf(key, sizeof(key), "systems.%s.price.hourly", system);
-	p = t && t->spec ? mt_spec_get(t->spec, key) : NULL;
-	return p ? strtod(p, NULL) : NAN;
+	mt_topology_init(&topo);
+	if (t && t->spec)
+		mt_topology_from_spec(&topo, t->spec, system, 0, &ambiguous);
+	return mt_topology_hourly_cost(&topo, t ? t->spec : NULL, system, why);
 }
 
-/* One system's side: medians over its runs with clock 1 and a steady step. */
-static int side(mt_breakeven_side *s, json_t **ids, mt_trial *t, const char *system,
-		const char *design)
+/* One run that can be a side: its topology's devices, start and step. */
+struct side_run {
+	int64_t id, devices;
+	double start, step, hourly;
+	const char *not_priced; /* borrowed from the runs read */
+};
+
+/* The runs of `system` with clock 1 and a steady step (*out, *n); their
+ * strings are borrowed from *record. */
+static int side_runs(struct side_run **out, size_t *n, json_t **record, mt_trial *t,
+                     const char *system, const char *design)
 {
 	json_t *runs = evidence(t, system, design), *r;
-	double *start, *step;
-	size_t i, n = 0;
+	size_t i;
 
-	*ids = json_array();
-	start = malloc((json_array_size(runs) + 1) * sizeof(*start));
-	step = malloc((json_array_size(runs) + 1) * sizeof(*step));
-	if (!runs || !*ids || !start || !step) {
-		json_decref(runs), free(start), free(step);
+	*n = 0;
+	*record = runs;
+	if (!runs || !(*out = calloc(json_array_size(runs) + 1, sizeof(**out))))
 		return mt_error_set(MT_EIO, "out of memory");
-	}
 	json_array_foreach(runs, i, r) {
 		mt_run_view v;
 		(void)mt_runview_read(&v, r);
@@ -251,36 +257,173 @@ static int side(mt_breakeven_side *s, json_t **ids, mt_trial *t, const char *sys
 		double all = v.figures.compiles.seconds_total, first = v.figures.compiles.first_seconds;
 		if (!isfinite(c1) || !isfinite(st))
 			continue;
-		start[n] = c1 + (isfinite(all) ? all - (isfinite(first) ? first : 0) : 0);
-		step[n++] = st;
-		json_array_append_new(*ids, json_integer(v.id));
+		(*out)[(*n)++] = (struct side_run){
+		    .id = v.id,
+		    .devices = isfinite(v.devices.count) ? (int64_t)v.devices.count : 0,
+		    .start = c1 + (isfinite(all) ? all - (isfinite(first) ? first : 0) : 0),
+		    .step = st,
+		    .hourly = v.devices.hourly_cost,
+		    .not_priced = v.devices.not_priced};
 	}
-	s->clock1_s = mt_median(start, n);
-	s->step_s = mt_median(step, n);
-	s->price_per_hour = mt_econ_price(t, system);
-	json_decref(runs), free(start), free(step);
-	if (!n)
-		return mt_error_set(MT_ENOTFOUND, "the %s has no run of the %s design with both a "
-		                    "clock 1 and a steady step (mtrial runs): pass --%s CLOCK1_S,STEP_S",
-		                    system, design, system);
 	return 0;
 }
 
-int mt_econ_breakeven_sides(mt_breakeven_side *b, mt_breakeven_side *c, json_t **used, mt_trial *t,
-                            const char *design)
+/* The side of the runs at `devices`: medians, and their hourly cost when
+ * they all have the same one. */
+static void side_of(mt_breakeven_side *s, const char **unpriced, json_t *ids,
+                    const struct side_run *r, size_t n, int64_t devices, double *buf)
 {
-	json_t *bi = NULL, *ci = NULL;
-	int error;
+	size_t k = 0;
 
-	*used = NULL;
-	design = design ? design : "matched";
-	if ((error = side(b, &bi, t, "baseline", design)) < 0 ||
-	    (error = side(c, &ci, t, "candidate", design)) < 0) {
-		json_decref(bi), json_decref(ci);
-		return error;
+	s->price_per_hour = NAN;
+	*unpriced = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].devices == devices) {
+			buf[k] = r[i].start, buf[n + k++] = r[i].step;
+			json_array_append_new(ids, json_integer(r[i].id));
+			if (!*unpriced && !isfinite(r[i].hourly))
+				*unpriced = r[i].not_priced ? r[i].not_priced
+				                            : "trial.yaml gives no hourly price for it";
+			else if (k > 1 && isfinite(s->price_per_hour) && s->price_per_hour != r[i].hourly)
+				*unpriced = "its runs have different hourly costs (their hosts differ)";
+			s->price_per_hour = r[i].hourly;
+		}
+	if (*unpriced)
+		s->price_per_hour = NAN;
+	s->clock1_s = mt_median(buf, k);
+	s->step_s = mt_median(buf + n, k);
+}
+
+/* The distinct device counts of r[0..n), smallest first, into d; how many. */
+static size_t topologies(int64_t *d, const struct side_run *r, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+		while (j < k && d[j] != r[i].devices)
+			j++;
+		if (j < k)
+			continue;
+		for (j = k++; j > 0 && d[j - 1] > r[i].devices; j--)
+			d[j] = d[j - 1];
+		d[j] = r[i].devices;
 	}
-	*used = json_pack("{s:o, s:o}", "baseline", bi, "candidate", ci);
-	return *used ? 0 : mt_error_set(MT_EIO, "out of memory");
+	return k;
+}
+
+void mt_econ_breakeven_pair_label(const mt_econ_breakeven_pair *p, char *buf, size_t size)
+{
+	char d[2][32];
+
+	for (int s = 0; s < 2; s++)
+		if (p->devices[s])
+			snprintf(d[s], sizeof(d[s]), "%lld device%s", (long long)p->devices[s],
+			         p->devices[s] == 1 ? "" : "s");
+		else
+			snprintf(d[s], sizeof(d[s]), "devices not known");
+	snprintf(buf, size, "baseline %s, candidate %s", d[0], d[1]);
+}
+
+int mt_econ_breakeven_pair_compute(mt_breakeven *out, const mt_econ_breakeven_pair *p)
+{
+	int error = mt_breakeven_compute(out, &p->side[0], &p->side[1]);
+
+	if (!error && (p->unpriced[0] || p->unpriced[1]))
+		out->cost_reason = p->unpriced[0] ? p->unpriced[0] : p->unpriced[1];
+	return error;
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *side_json(const mt_econ_breakeven_pair *p, int s)
+{
+	return json_pack("{s:f, s:f, s:o, s:s?}", "start_s", p->side[s].clock1_s, "step_s",
+	                 p->side[s].step_s, "hourly_cost", real_or_null(p->side[s].price_per_hour),
+	                 "unpriced", p->unpriced[s]);
+}
+
+json_t *mt_econ_breakeven_pair_json(const mt_econ_breakeven_pair *p, const mt_breakeven *b)
+{
+	json_t *j = mt_breakeven_json(b);
+	char label[96];
+
+	if (!j)
+		return NULL;
+	mt_econ_breakeven_pair_label(p, label, sizeof(label));
+	json_object_set_new(j, "topology", json_string(label));
+	for (int s = 0; s < 2; s++) {
+		json_object_set_new(j, s ? "candidate_devices" : "baseline_devices",
+		                    p->devices[s] ? json_integer(p->devices[s]) : json_null());
+		json_object_set_new(j, s ? "candidate" : "baseline", side_json(p, s));
+	}
+	json_object_set_new(j, "runs", p->runs ? json_incref(p->runs) : json_null());
+	return j;
+}
+
+void mt_econ_breakeven_sides_dispose(mt_econ_breakeven_sides_result *r)
+{
+	for (size_t i = 0; r && i < r->n; i++)
+		json_decref(r->pairs[i].runs);
+	if (r) {
+		free(r->pairs);
+		json_decref(r->record[0]), json_decref(r->record[1]);
+		memset(r, 0, sizeof(*r));
+	}
+}
+
+/* Every topology of the baseline against every one of the candidate. */
+static int pairs_of(mt_econ_breakeven_sides_result *out, struct side_run *const run[2],
+                    const size_t n[2])
+{
+	int64_t *d[2] = {calloc(n[0] + 1, sizeof(int64_t)), calloc(n[1] + 1, sizeof(int64_t))};
+	double *buf = calloc(2 * (n[0] + n[1]) + 2, sizeof(double));
+	size_t k[2] = {d[0] ? topologies(d[0], run[0], n[0]) : 0,
+	               d[1] ? topologies(d[1], run[1], n[1]) : 0};
+	int error = 0;
+
+	out->pairs = calloc(k[0] * k[1] + 1, sizeof(*out->pairs));
+	if (!d[0] || !d[1] || !buf || !out->pairs)
+		error = mt_error_set(MT_EIO, "out of memory");
+	for (size_t i = 0; !error && i < k[0]; i++)
+		for (size_t j = 0; j < k[1]; j++) {
+			mt_econ_breakeven_pair *p = &out->pairs[out->n++];
+			json_t *ids[2] = {json_array(), json_array()};
+			p->devices[0] = d[0][i], p->devices[1] = d[1][j];
+			for (int s = 0; s < 2; s++)
+				side_of(&p->side[s], &p->unpriced[s], ids[s], run[s], n[s],
+				        p->devices[s], buf);
+			p->runs = json_pack("{s:o, s:o}", "baseline", ids[0], "candidate", ids[1]);
+		}
+	free(d[0]), free(d[1]), free(buf);
+	return error;
+}
+
+int mt_econ_breakeven_sides(mt_econ_breakeven_sides_result *out, mt_trial *t, const char *design)
+{
+	static const char *const systems[] = {"baseline", "candidate"};
+	struct side_run *run[2] = {NULL, NULL};
+	size_t n[2] = {0, 0};
+	int error = 0;
+
+	memset(out, 0, sizeof(*out));
+	design = design ? design : "matched";
+	for (int s = 0; s < 2 && !error; s++)
+		if (!(error = side_runs(&run[s], &n[s], &out->record[s], t, systems[s], design)) &&
+		    !n[s])
+			error = mt_error_set(MT_ENOTFOUND, "the %s has no run of the %s design with "
+			                     "both a clock 1 and a steady step (mtrial runs): pass "
+			                     "--%s CLOCK1_S,STEP_S",
+			                     systems[s], design, systems[s]);
+	if (!error)
+		error = pairs_of(out, run, n);
+	free(run[0]), free(run[1]);
+	if (error)
+		mt_econ_breakeven_sides_dispose(out);
+	return error;
 }
 
 void mt_econ_buckets_dispose(mt_econ_buckets_result *r)

@@ -38,19 +38,50 @@ void mt_run_shapes_dispose(mt_run_shapes *s);
 int mt_econ_compile_seconds(double *out, json_t **runs, size_t *left_out, mt_trial *t,
                             const char *design);
 
-/* The two sides of the break-even from the trial's runs that are evidence,
- * of one design ("matched", NULL: the same, or "best": runs of the other
- * are another experiment, never a side here): per system, the median over
- * its runs of clock 1 plus its compilations after the first step, and the
- * median steady step; trial.yaml's hourly price (NAN when none). *used:
- * {baseline: [ids], candidate: [ids]}. MT_ENOTFOUND naming the system that
- * has no run with both figures. */
-int mt_econ_breakeven_sides(mt_breakeven_side *baseline, mt_breakeven_side *candidate,
-                            json_t **used, mt_trial *t, const char *design);
+/* One pair of topologies the break-even is worked out for: the baseline
+ * at devices[0], the candidate at devices[1] (0: runs without a device
+ * count, a group of their own), each side the medians over its runs of
+ * that topology alone, never pooled with another. */
+typedef struct {
+	int64_t devices[2];
+	mt_breakeven_side side[2]; /* price_per_hour: the hourly cost of that topology */
+	const char *unpriced[2];   /* why a side has no price; NULL when priced. Borrowed
+	                            * from the result's record */
+	json_t *runs;              /* {baseline: [ids], candidate: [ids]} */
+} mt_econ_breakeven_pair;
 
-/* trial.yaml's hourly price of `system` (all its hosts together), NAN
- * when it gives none. */
-double mt_econ_price(const mt_trial *t, const char *system);
+typedef struct {
+	mt_econ_breakeven_pair *pairs; /* every baseline topology against every candidate one */
+	size_t n;
+	json_t *record[2]; /* the runs read, which unpriced may borrow from */
+} mt_econ_breakeven_sides_result;
+
+/* The sides of the break-even from the trial's runs that are evidence, of
+ * one design ("matched", NULL: the same, or "best": runs of the other are
+ * another experiment, never a side here), per topology: per system and
+ * device count, the median over its runs of clock 1 plus its compilations
+ * after the first step, the median steady step, and the hourly cost of
+ * that topology (mt_topology_hourly_cost: NAN when it is not known, with
+ * unpriced saying why). MT_ENOTFOUND naming the system that has no run
+ * with both figures. Dispose *out. */
+int mt_econ_breakeven_sides(mt_econ_breakeven_sides_result *out, mt_trial *t, const char *design);
+void mt_econ_breakeven_sides_dispose(mt_econ_breakeven_sides_result *r);
+
+/* "baseline 8 devices, candidate 32 devices" ("devices not known" for 0). */
+void mt_econ_breakeven_pair_label(const mt_econ_breakeven_pair *p, char *buf, size_t size);
+
+/* The break-even of pair p (mt_breakeven_compute), its cost_reason naming
+ * the side that is not priced and why. */
+int mt_econ_breakeven_pair_compute(mt_breakeven *out, const mt_econ_breakeven_pair *p);
+
+/* {topology, baseline_devices, candidate_devices (null: not known), the
+ * break-even's keys (mt_breakeven_json), baseline and candidate {start_s,
+ * step_s, hourly_cost, unpriced}, runs}. New reference. */
+json_t *mt_econ_breakeven_pair_json(const mt_econ_breakeven_pair *p, const mt_breakeven *b);
+
+/* The hourly cost of `system` as trial.yaml lays it out (its only topology,
+ * or count x hosts), for sides given by hand; NAN with *why when not known. */
+double mt_econ_price(const mt_trial *t, const char *system, const char **why);
 
 /* `mtrial buckets`: where the lengths, the compile time and the step time
  * come from. */

@@ -90,20 +90,44 @@ static void compiles_draw(struct tui_page *p, json_t *model)
 	}
 }
 
-static void breakeven_draw(struct tui_page *p, json_t *model, int height)
+/* Pair i's verdict, on the line being drawn. */
+static void breakeven_verdict(struct tui_page *p, json_t *model, size_t i)
+{
+	const char *after = jv_string_at(model, "compilation.breakeven.*.winner_after", i);
+
+	if (json_is_integer(jv_get_at(model, "compilation.breakeven.*.steps", i)))
+		page_addf(p, STYLE_NORMAL, ": %lld steps (the %s faster before, %s after)",
+			  (long long)jv_int_at(model, "compilation.breakeven.*.steps", i, 0),
+			  jv_string_at(model, "compilation.breakeven.*.winner_before", i), after);
+	else
+		page_addf(p, STYLE_NORMAL, ": none, the %s is faster at every length", after);
+}
+
+/* The chart of pair i, in the height left. */
+static void breakeven_chart(struct tui_page *p, json_t *model, size_t i, int height)
 {
 	struct chart_breakeven be = {
-		.base_start_s = jv_num(model, "compilation.breakeven.baseline.start_s"),
-		.base_step_s = jv_num(model, "compilation.breakeven.baseline.step_s"),
-		.cand_start_s = jv_num(model, "compilation.breakeven.candidate.start_s"),
-		.cand_step_s = jv_num(model, "compilation.breakeven.candidate.step_s"),
-		.steps = jv_num(model, "compilation.breakeven.steps"),
+		.base_start_s = jv_num_at(model, "compilation.breakeven.*.baseline.start_s", i),
+		.base_step_s = jv_num_at(model, "compilation.breakeven.*.baseline.step_s", i),
+		.cand_start_s = jv_num_at(model, "compilation.breakeven.*.candidate.start_s", i),
+		.cand_step_s = jv_num_at(model, "compilation.breakeven.*.candidate.step_s", i),
+		.steps = jv_num_at(model, "compilation.breakeven.*.steps", i),
 	};
-	const char *after = jv_string(model, "compilation.breakeven.winner_after");
+
+	chart_breakeven(p, &be, jv_num(model, "compilation.run_length_steps"),
+			height - p->nlines > 8 ? height - p->nlines : 8);
+}
+
+/* One break-even per pair of topologies, never pooled: with one pair its
+ * verdict on the heading line and its topology below; with more, a line
+ * each; the chart is the first pair's. */
+static void breakeven_draw(struct tui_page *p, json_t *model, int height)
+{
+	size_t n = json_array_size(jv_get(model, "compilation.breakeven"));
 
 	page_line(p);
 	page_add(p, STYLE_HEADING, "Break-even");
-	if (!json_is_object(jv_get(model, "compilation.breakeven"))) {
+	if (!n) {
 		mt_buf b = MT_BUF_INIT;
 		mt_buf_printf(&b, "None: %s",
 			      jv_string(model, "compilation.breakeven_missing") ?: "");
@@ -111,14 +135,21 @@ static void breakeven_draw(struct tui_page *p, json_t *model, int height)
 		mt_buf_dispose(&b);
 		return;
 	}
-	if (json_is_integer(jv_get(model, "compilation.breakeven.steps")))
-		page_addf(p, STYLE_NORMAL, ": %lld steps (the %s faster before, %s after)",
-			  (long long)jv_int(model, "compilation.breakeven.steps", 0),
-			  jv_string(model, "compilation.breakeven.winner_before"), after);
-	else
-		page_addf(p, STYLE_NORMAL, ": none, the %s is faster at every length", after);
-	chart_breakeven(p, &be, jv_num(model, "compilation.run_length_steps"),
-			height - p->nlines > 8 ? height - p->nlines : 8);
+	if (n == 1) {
+		breakeven_verdict(p, model, 0);
+		page_line(p);
+		page_addf(p, STYLE_DIM, "  %s",
+			  jv_string_at(model, "compilation.breakeven.*.topology", 0) ?: "");
+	} else {
+		page_addf(p, STYLE_DIM, " per pair of topologies, never pooled (chart: the first)");
+	}
+	for (size_t i = 0; n > 1 && i < n; i++) {
+		page_line(p);
+		page_addf(p, STYLE_NORMAL, "  %s",
+			  jv_string_at(model, "compilation.breakeven.*.topology", i) ?: "");
+		breakeven_verdict(p, model, i);
+	}
+	breakeven_chart(p, model, 0, height);
 }
 
 void tui_compilation_draw(struct tui_compilation *c, struct tui_page *p, mt_trial *t,

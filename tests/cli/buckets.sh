@@ -65,11 +65,11 @@ has "no such run" "$ERR" "an unknown run"
 
 # break-even
 run_mt 0 breakeven --baseline 60,2.0 --candidate 3600,1.0 --json
-eq "$(json "j['steps']")" 3540 "the issue's example"
-eq "$(json "j['winner_after']")" candidate "the candidate after"
+eq "$(json "j['topologies'][0]['steps']")" 3540 "the issue's example"
+eq "$(json "j['topologies'][0]['winner_after']")" candidate "the candidate after"
 run_mt 0 breakeven --baseline 60,2.0 --candidate 30,1.0 --json
-eq "$(json "j['steps']")" None "no crossing"
-has "every run length" "$(json "j['reason']")" "says why"
+eq "$(json "j['topologies'][0]['steps']")" None "no crossing"
+has "every run length" "$(json "j['topologies'][0]['reason']")" "says why"
 run_mt 2 breakeven --baseline 60,2.0
 run_mt 2 breakeven --baseline 60,-1 --candidate 30,1
 has "baseline step" "$ERR" "names the value"
@@ -85,10 +85,10 @@ systems:
   candidate: {accelerator: Trainium2, count: 16, hosts: 1, price: {hourly: 40, currency: USD}}
 YAML
 run_mt 0 breakeven --json
-eq "$(json "j['runs']")" "{'baseline': [2], 'candidate': [1]}" "the runs it used"
-eq "$(json "j['baseline']['step_s']")" 0.5 "the baseline's median step"
-eq "$(json "j['baseline']['start_s']")" 10.5 "the baseline's clock 1"
-eq "$(json "j['cost_steps'] is not None or j['cost_reason'] is not None")" True "cost worked out or why not"
+eq "$(json "j['topologies'][0]['runs']")" "{'baseline': [2], 'candidate': [1]}" "the runs it used"
+eq "$(json "j['topologies'][0]['baseline']['step_s']")" 0.5 "the baseline's median step"
+eq "$(json "j['topologies'][0]['baseline']['start_s']")" 10.5 "the baseline's clock 1"
+eq "$(json "j['topologies'][0]['cost_steps'] is not None or j['topologies'][0]['cost_reason'] is not None")" True "cost worked out or why not"
 
 # the report's section: the compilations of each run, the break-even of the
 # trial's runs and the bucket advice from the candidate's run, the chart

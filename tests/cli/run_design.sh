@@ -129,6 +129,6 @@ eq "$(json 'j["design"], len(j["design_changes"])')" "matched 1" "rebuilt from t
 run_mt 0 decide --json
 eq "$(json 'j["criteria"][0]["status"]')" "met" "now both matched: compared (60 s vs 100 s)"
 run_mt 0 breakeven --json
-eq "$(json 'j["runs"], j["design"]')" "{'baseline': [1], 'candidate': [2]} matched" \
+eq "$(json 'j["topologies"][0]["runs"], j["design"]')" "{'baseline': [1], 'candidate': [2]} matched" \
 	"break-even: both runs now matched"
 finish
