@@ -83,7 +83,7 @@ static mt_marker compare(struct mk *m)
 	value(m, &l, &ln, &lk);
 	skip_ws(m);
 	for (size_t k = 0; ops[k] && !op; k++)
-		if (!strncmp(m->s + m->i, ops[k], strlen(ops[k])))
+		if (m->i + strlen(ops[k]) <= m->n && !strncmp(m->s + m->i, ops[k], strlen(ops[k])))
 			op = ops[k], m->i += strlen(ops[k]);
 	if (!op && word_at(m, "not") && word_at(m, "in"))
 		op = "not in", neg = in = 1;
@@ -123,29 +123,28 @@ static mt_marker atom(struct mk *m, int depth)
 	return compare(m);
 }
 
+/* Three-valued `and` (absorbing false) or `or` (absorbing true): the
+ * absorbing value wins, two equal values stay, anything else is unknown. */
+static mt_marker combine(mt_marker v, mt_marker w, mt_marker absorbing)
+{
+	return v == absorbing || w == absorbing ? absorbing : v == w ? v : MT_MARKER_UNKNOWN;
+}
+
 static mt_marker and_expr(struct mk *m, int depth)
 {
-	mt_marker v = atom(m, depth), w;
+	mt_marker v = atom(m, depth);
 
-	while (!m->bad && word_at(m, "and")) {
-		w = atom(m, depth);
-		v = v == MT_MARKER_FALSE || w == MT_MARKER_FALSE	 ? MT_MARKER_FALSE
-		    : v == MT_MARKER_TRUE && w == MT_MARKER_TRUE ? MT_MARKER_TRUE
-								 : MT_MARKER_UNKNOWN;
-	}
+	while (!m->bad && word_at(m, "and"))
+		v = combine(v, atom(m, depth), MT_MARKER_FALSE);
 	return v;
 }
 
 static mt_marker or_expr(struct mk *m, int depth)
 {
-	mt_marker v = and_expr(m, depth), w;
+	mt_marker v = and_expr(m, depth);
 
-	while (!m->bad && word_at(m, "or")) {
-		w = and_expr(m, depth);
-		v = v == MT_MARKER_TRUE || w == MT_MARKER_TRUE	   ? MT_MARKER_TRUE
-		    : v == MT_MARKER_FALSE && w == MT_MARKER_FALSE ? MT_MARKER_FALSE
-								   : MT_MARKER_UNKNOWN;
-	}
+	while (!m->bad && word_at(m, "or"))
+		v = combine(v, and_expr(m, depth), MT_MARKER_TRUE);
 	return v;
 }
 
